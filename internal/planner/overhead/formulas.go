@@ -1,0 +1,63 @@
+package overhead
+
+// Formula identifiers (overhead.md §13). They are stable: tests, docs and users refer to them.
+const (
+	FCapacityMeasured    = "capacity.measured"
+	FCapacityVMOverhead  = "capacity.vm-overhead"
+	FCapacityCustom      = "capacity.custom"
+	FCPUTiered           = "cpu.tiered"
+	FCPUAKSBracketed     = "cpu.aks-bracketed"
+	FCPUGKESharedCore    = "cpu.gke-shared-core"
+	FMemoryEKSPerPod     = "memory.eks-per-pod"
+	FMemoryAKSRegressive = "memory.aks-regressive"
+	FMemoryAKSPerPod     = "memory.aks-per-pod"
+	FMemoryGKERegressive = "memory.gke-regressive"
+	FSystemAKSWindows    = "system.aks-windows"
+	FSystemNone          = "system.none"
+	FEvictionMemory      = "eviction.memory"
+	FEvictionNodefs      = "eviction.nodefs"
+	FEphemeralEKS        = "ephemeral.eks-kube-reserved"
+	FEphemeralGKEDisk    = "ephemeral.gke-disk"
+	FEphemeralNone       = "ephemeral.none"
+	FMaxPodsENI          = "maxpods.eks-eni"
+	FMaxPodsPD           = "maxpods.eks-prefix-delegation"
+	FMaxPodsMNGCap       = "maxpods.eks-mng-cap"
+	FMaxPodsAutoModeCap  = "maxpods.eks-auto-mode-cap"
+	FMaxPodsEKSWindows   = "maxpods.eks-windows"
+	FMaxPodsAKS          = "maxpods.aks-plugin-default"
+	FMaxPodsGKE          = "maxpods.gke"
+	FMaxPodsKubelet      = "maxpods.kubelet-default"
+	FOverrideUser        = "override.user"
+	FDaemonSetRequests   = "daemonset.requests"
+)
+
+// Formulas maps every formula identifier to the sources it comes from (overhead.md §13).
+var Formulas = map[string]string{
+	FCapacityMeasured:    "user input (kubelet-reported node.status.capacity)",
+	FCapacityVMOverhead:  "aws/karpenter-provider-aws:pkg/providers/instancetype/types.go; pkg/operator/options/options.go (VM_MEMORY_OVERHEAD_PERCENT, default 7.5 %, minus 64 MiB on arm64)",
+	FCapacityCustom:      "user input (custom profile: vcpu and memory), with the VM-overhead model of capacity.vm-overhead",
+	FCPUTiered:           "awslabs/amazon-eks-ami:nodeadm/internal/kubelet/config.go; templates/al2/runtime/bootstrap.sh @ 0ab84280; https://cloud.google.com/kubernetes-engine/docs/concepts/plan-node-sizes",
+	FCPUAKSBracketed:     "https://learn.microsoft.com/azure/aks/node-resource-reservations; Azure/karpenter-provider-azure:pkg/providers/instancetype/instancetype.go",
+	FCPUGKESharedCore:    "GKE plan-node-sizes (1060m on shared-core E2), via https://learnk8s.io/allocatable-resources and cloudpilot-ai/karpenter-provider-gcp:pkg/utils/utils.go",
+	FMemoryEKSPerPod:     "awslabs/amazon-eks-ami:nodeadm/internal/kubelet/config.go; bootstrap.sh; bottlerocket-os/bottlerocket kube_reserve_memory; aws/karpenter-provider-aws types.go and amifamily/{al2023,bottlerocket,windows}.go",
+	FMemoryAKSRegressive: "https://learn.microsoft.com/azure/aks/node-resource-reservations (rules before 1.29); Azure/karpenter-provider-azure instancetype.go and suite_test.go",
+	FMemoryAKSPerPod:     "https://learn.microsoft.com/azure/aks/node-resource-reservations (1.29 and later); Azure/AKS#4019, #4174; Azure/karpenter-provider-azure PR #1919",
+	FMemoryGKERegressive: "GKE plan-node-sizes, via learnk8s and cloudpilot-ai/karpenter-provider-gcp",
+	FSystemAKSWindows:    "https://learn.microsoft.com/azure/aks/node-resource-reservations (2 GB for Windows system processes)",
+	FSystemNone:          "profile default: no system-reserved quantities",
+	FEvictionMemory:      "awslabs/amazon-eks-ami nodeadm config.go (defaultKubeletSubConfig); AKS node-resource-reservations page; GKE plan-node-sizes",
+	FEvictionNodefs:      "as eviction.memory, plus aws/karpenter-provider-aws types.go (evictionThreshold)",
+	FEphemeralEKS:        "awslabs/amazon-eks-ami nodeadm config.go; bootstrap.sh (1Gi)",
+	FEphemeralGKEDisk:    "cloudpilot-ai/karpenter-provider-gcp:pkg/utils/utils.go ResolveReservedEphemeralStorage (secondary source citing GKE plan-node-sizes)",
+	FEphemeralNone:       "profile default: no ephemeral-storage kube-reserved",
+	FMaxPodsENI:          "aws/amazon-vpc-cni-k8s:pkg/vpc/vpc_ip_resource_limit.go (ENIs × (IPv4 per ENI − 1) + 2); nodeadm eni_max_pods.go",
+	FMaxPodsPD:           "awslabs/amazon-eks-ami max-pods-calculator.sh; aws/amazon-vpc-cni-k8s:pkg/awsutils/awsutils.go",
+	FMaxPodsMNGCap:       "max-pods-calculator.sh; https://docs.aws.amazon.com/eks/latest/userguide/choosing-instance-type.html",
+	FMaxPodsAutoModeCap:  "awsdocs/amazon-eks-user-guide:latest/ug/nodes/choosing-instance-type.adoc",
+	FMaxPodsEKSWindows:   "awsdocs/amazon-eks-user-guide windows-support.adoc; aws/karpenter-provider-aws amifamily/windows.go",
+	FMaxPodsAKS:          "MicrosoftDocs/azure-aks-docs:articles/aks/concepts-network-ip-address-planning.md",
+	FMaxPodsGKE:          "https://cloud.google.com/kubernetes-engine/docs/how-to/flexible-pod-cidr",
+	FMaxPodsKubelet:      "kubelet default maxPods (110)",
+	FOverrideUser:        "user input",
+	FDaemonSetRequests:   "kubernetes-sigs/karpenter scheduler: DaemonSet overhead is subtracted per node and is not part of allocatable",
+}
