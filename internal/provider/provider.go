@@ -49,6 +49,7 @@ func (p *kubefitProvider) DataSources(_ context.Context) []func() datasource.Dat
 	return []func() datasource.DataSource{
 		newInstanceTypeDataSource,
 		newNodeOverheadDataSource,
+		newBurstBudgetDataSource,
 	}
 }
 

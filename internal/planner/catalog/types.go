@@ -18,8 +18,8 @@
 //
 //	cd internal/planner/catalog && go generate
 //
-// runs "go run ./gen -shared ../../../../shared -out data". Point -shared elsewhere when shared/ lives
-// in another place. The generator is deterministic, and a test in gen/ fails when the committed files
+// runs "go run ./gen -shared ../../../../shared -out data". When shared/ lives elsewhere, run
+// "go run ./gen -shared DIR -out data" from this directory instead. The generator is deterministic, and a test in gen/ fails when the committed files
 // differ from a fresh run (it skips only when shared/ is absent).
 //
 // # Dates
@@ -60,7 +60,7 @@ type InstanceType struct {
 	VCPUQuota    int    // Azure only: the SKU's full vCPU count, counted against quota; above VCPU only for constrained-core sizes
 	MemoryMiB    int64  // nominal memory in MiB
 	Architecture string // ArchAMD64 or ArchARM64; "" when unknown
-	GPUCount     int
+	GPUCount     int    // GCP: only from the -<N>g suffix of a2/a3/a4 names
 	Burstable    bool   // AWS T-family, Azure B-series
 	SharedCore   bool   // GCP shared-core (e2-micro/small/medium, f1-micro, g1-small)
 	Hypervisor   string // AWS: "nitro", "xen" or ""

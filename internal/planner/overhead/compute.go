@@ -568,13 +568,26 @@ func (c *calc) allocatable() error {
 		Pods:           r.MaxPods,
 	}
 	r.KubeReserved.Pods, r.SystemReserved.Pods, r.EvictionThreshold.Pods = 0, 0, 0
+	// Blame the override the user set, else the instance type.
+	blame := func(key string, sys, kube *int64) string {
+		switch {
+		case sys != nil:
+			return "system_reserved." + key
+		case kube != nil:
+			return "kube_reserved." + key
+		}
+		return "instance_type"
+	}
+	in := c.in
 	switch {
 	case r.Allocatable.CPUMillicores <= 0:
-		return fieldErr("kube_reserved.cpu", "the reservations leave %dm CPU allocatable on %q (capacity %dm): the node could run nothing; lower the reservations or choose a larger instance type",
-			r.Allocatable.CPUMillicores, c.in.Instance.Name, r.Capacity.CPUMillicores)
+		return fieldErr(blame("cpu", in.SystemReserved.CPUMillicores, in.KubeReserved.CPUMillicores),
+			"the reservations leave %dm CPU allocatable on %q (capacity %dm): the node could run nothing; lower the reservations or choose a larger instance type",
+			r.Allocatable.CPUMillicores, in.Instance.Name, r.Capacity.CPUMillicores)
 	case r.Allocatable.MemoryBytes <= 0:
-		return fieldErr("kube_reserved.memory", "the reservations leave %s memory allocatable on %q (capacity %s): the node could run nothing; lower the reservations or choose a larger instance type",
-			FormatBytes(r.Allocatable.MemoryBytes), c.in.Instance.Name, FormatBytes(r.Capacity.MemoryBytes))
+		return fieldErr(blame("memory", in.SystemReserved.MemoryBytes, in.KubeReserved.MemoryBytes),
+			"the reservations leave %s memory allocatable on %q (capacity %s): the node could run nothing; lower the reservations or choose a larger instance type",
+			FormatBytes(r.Allocatable.MemoryBytes), in.Instance.Name, FormatBytes(r.Capacity.MemoryBytes))
 	case r.Allocatable.EphemeralBytes <= 0:
 		return fieldErr("os_disk_gib", "the reservations leave %s ephemeral storage allocatable (capacity %s); give the node a larger OS disk",
 			FormatBytes(r.Allocatable.EphemeralBytes), FormatBytes(r.Capacity.EphemeralBytes))

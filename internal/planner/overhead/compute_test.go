@@ -260,7 +260,7 @@ func TestComputeErrors(t *testing.T) {
 		{"bad version", Input{Profile: AKSLinux, Instance: ds1v2, KubernetesVersion: "one.two"}, "kubernetes_version", "one.two"},
 		{"no memory", Input{Profile: EKSAL2023, Instance: Instance{Cloud: catalog.AWS, Name: "x", VCPU: 2, MaxENIs: 3, IPv4PerENI: 10}}, "instance_type", "no memory"},
 		{"reservations eat cpu", Input{Profile: EKSAL2023, Instance: m5large, KubeReserved: Reservation{CPUMillicores: ptr(2000)}}, "kube_reserved.cpu", "run nothing"},
-		{"reservations eat memory", Input{Profile: EKSAL2023, Instance: m5large, SystemReserved: Reservation{MemoryBytes: ptr(8 * gi)}}, "kube_reserved.memory", "run nothing"},
+		{"reservations eat memory", Input{Profile: EKSAL2023, Instance: m5large, SystemReserved: Reservation{MemoryBytes: ptr(8 * gi)}}, "system_reserved.memory", "run nothing"},
 		{"gke f1-micro needs override", Input{Profile: GKEStandard, Instance: Instance{Cloud: catalog.GCP, Name: "f1-micro", Family: "f1", VCPU: 1, MemoryMiB: 614, SharedCore: true}}, "kube_reserved.cpu", "f1-micro"},
 		{"bad eviction signal", Input{Profile: EKSAL2023, Instance: m5large, EvictionHard: map[string]Threshold{"imagefs.available": {Bytes: 1}}}, "eviction_hard", "imagefs"},
 		{"overhead 100%", Input{Profile: EKSAL2023, Instance: m5large, VMMemoryOverheadBP: ptr(10000)}, "vm_memory_overhead_percent", "below 100"},

@@ -1,0 +1,5 @@
+package catalog
+
+// The embedded tables under data/ are generated; see the package documentation ("Regenerating").
+
+//go:generate go run ./gen -shared ../../../../shared -out data

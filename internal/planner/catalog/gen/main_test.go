@@ -1,0 +1,161 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// sharedDir is kubefit's shared/ directory as seen from this package's directory
+// (…/main/internal/planner/catalog/gen → …/shared).
+var sharedDir = filepath.FromSlash("../../../../../shared")
+
+// needShared skips the test when shared/ is not beside the repository root.
+func needShared(t *testing.T) {
+	t.Helper()
+	if _, err := os.Stat(filepath.Join(sharedDir, "data", "catalog", "SOURCES.md")); err != nil {
+		t.Skipf("kubefit's shared/ directory is not at %s (it must sit beside the repository root); "+
+			"cannot regenerate the catalog to compare: %v", sharedDir, err)
+	}
+}
+
+// TestGeneratedFilesUpToDate regenerates the catalog into a temporary directory and compares it
+// byte for byte with the committed files in ../data.
+func TestGeneratedFilesUpToDate(t *testing.T) {
+	needShared(t)
+	dir := t.TempDir()
+	if err := run(sharedDir, dir); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"aws.tsv", "azure.tsv", "gcp.tsv"} {
+		fresh, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		committed, err := os.ReadFile(filepath.Join("..", "data", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(fresh, committed) {
+			t.Errorf("data/%s differs from a fresh run of the generator; run `cd internal/planner/catalog && go generate`", name)
+		}
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(entries) != 3 {
+		t.Errorf("generator wrote %d files, want 3", len(entries))
+	}
+}
+
+// TestGenerateDeterministic runs the generator twice and compares the output.
+func TestGenerateDeterministic(t *testing.T) {
+	needShared(t)
+	a, err := generate(sharedDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := generate(sharedDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(a) != len(b) {
+		t.Fatalf("%d files, then %d", len(a), len(b))
+	}
+	for i := range a {
+		if a[i].name != b[i].name || !bytes.Equal(a[i].data, b[i].data) {
+			t.Errorf("%s differs between two runs", a[i].name)
+		}
+	}
+}
+
+func TestMissingShared(t *testing.T) {
+	err := run(filepath.Join(t.TempDir(), "nowhere"), t.TempDir())
+	if err == nil || !strings.Contains(err.Error(), "is -shared=") {
+		t.Errorf("run with a missing shared dir: error = %v, want one naming -shared", err)
+	}
+}
+
+func TestCheckRegistry(t *testing.T) {
+	needShared(t)
+	md, err := os.ReadFile(filepath.Join(sharedDir, "data", "catalog", "SOURCES.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := checkRegistry(string(md)); err != nil {
+		t.Error(err)
+	}
+	// A SOURCES.md that moved moto to another commit must be caught.
+	stale := strings.ReplaceAll(string(md), "0af643a5dbfc98797f08ee64f5be3ef8002d56ff", "1111111111111111111111111111111111111111")
+	if err := checkRegistry(stale); err == nil || !strings.Contains(err.Error(), `"moto"`) {
+		t.Errorf("checkRegistry with a changed moto commit: error = %v", err)
+	}
+}
+
+func TestAWSArch(t *testing.T) {
+	tests := []struct {
+		in     string
+		want   string
+		wantOK bool
+	}{
+		{"", "", true},
+		{"x86_64", "x86_64", true},
+		{"arm64", "arm64", true},
+		{"i386,x86_64", "x86_64", true},
+		{"x86_64_mac", "x86_64", true},
+		{"arm64_mac", "arm64", true},
+		{"arm64,x86_64", "", false},
+		{"i386", "", false},
+		{"riscv64", "", false},
+	}
+	for _, tt := range tests {
+		got, ok := awsArch(tt.in)
+		if got != tt.want || ok != tt.wantOK {
+			t.Errorf("awsArch(%q) = %q, %v; want %q, %v", tt.in, got, ok, tt.want, tt.wantOK)
+		}
+	}
+}
+
+func TestMiBFloorToMB(t *testing.T) {
+	tests := []struct {
+		in   int64
+		want string
+	}{
+		{0, "0"},
+		{45, "47"},     // 45 × 1,048,576 = 47,185,920 B/s
+		{91, "95"},     // 95,420,416 B/s
+		{1144, "1199"}, // 1,199,570,944 B/s
+	}
+	for _, tt := range tests {
+		if got := mibFloorToMB(tt.in); got != tt.want {
+			t.Errorf("mibFloorToMB(%d) = %s, want %s", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestReadTableErrors(t *testing.T) {
+	dir := t.TempDir()
+	in := &inputs{shared: dir}
+	tests := []struct {
+		body, wantErr string
+	}{
+		{"a\tb\n1\n", "t.tsv:2: 1 cells, want 2"},
+		{"a\tb\n1\t2", "t.tsv: does not end in a newline"},
+		{"a\ta\n1\t2\n", `t.tsv: duplicate column "a"`},
+		{"a\tb\n1\t 2\n", `t.tsv:2: cell " 2" has surrounding white space`},
+		{"a\n", "t.tsv: no data rows"},
+		{"x\n1\n", `t.tsv: missing column "a"`},
+	}
+	for _, tt := range tests {
+		if err := os.WriteFile(filepath.Join(dir, "t.tsv"), []byte(tt.body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, err := in.readTable("t.tsv", "a")
+		if err == nil || err.Error() != tt.wantErr {
+			t.Errorf("readTable(%q) error = %v, want %s", tt.body, err, tt.wantErr)
+		}
+	}
+}

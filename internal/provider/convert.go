@@ -1,0 +1,190 @@
+package provider
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"k8s.io/apimachinery/pkg/api/resource"
+
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/catalog"
+)
+
+// maxQuantity bounds every parsed quantity (bytes or millicores): far above any real node, and small enough
+// that the planner's integer arithmetic cannot overflow.
+const maxQuantity = int64(1) << 53
+
+// quantityKind says how a Kubernetes quantity attribute is read.
+type quantityKind int
+
+const (
+	quantityCPU            quantityKind = iota // millicores: "500m", "2"
+	quantityBytes                              // bytes: "512Mi", "1G"
+	quantityBytesOrPercent                     // bytes or a percentage of capacity: "100Mi", "10%"
+)
+
+func (k quantityKind) example() string {
+	switch k {
+	case quantityCPU:
+		return `"250m" or "2"`
+	case quantityBytesOrPercent:
+		return `"100Mi" or "10%"`
+	}
+	return `"512Mi" or "2Gi"`
+}
+
+// parsedQuantity is a parsed quantity: an integer amount (millicores or bytes) or a percentage in basis points.
+type parsedQuantity struct {
+	Value     int64
+	PercentBP int64
+	IsPercent bool
+}
+
+// parseQuantity parses a Kubernetes quantity string with k8s.io/apimachinery, bounded and non-negative.
+func parseQuantity(s string, kind quantityKind) (parsedQuantity, error) {
+	t := strings.TrimSpace(s)
+	if kind == quantityBytesOrPercent && strings.HasSuffix(t, "%") {
+		f, err := strconv.ParseFloat(strings.TrimSuffix(t, "%"), 64)
+		if err != nil || f < 0 || f > 100 || f*100 != float64(int64(f*100)) {
+			return parsedQuantity{}, fmt.Errorf("%q is not a percentage from 0%% to 100%% with at most two decimals", s)
+		}
+		return parsedQuantity{PercentBP: int64(f * 100), IsPercent: true}, nil
+	}
+	q, err := resource.ParseQuantity(t)
+	if err != nil {
+		return parsedQuantity{}, fmt.Errorf("%q is not a Kubernetes quantity (%v); write it like %s", s, err, kind.example())
+	}
+	if q.Sign() < 0 {
+		return parsedQuantity{}, fmt.Errorf("%q is negative; quantities must be zero or more", s)
+	}
+	limit := resource.NewQuantity(maxQuantity, resource.BinarySI)
+	if kind == quantityCPU {
+		limit = resource.NewMilliQuantity(maxQuantity, resource.DecimalSI)
+	}
+	if q.Cmp(*limit) > 0 {
+		return parsedQuantity{}, fmt.Errorf("%q is too large to be a node resource", s)
+	}
+	if kind == quantityCPU {
+		return parsedQuantity{Value: q.MilliValue()}, nil
+	}
+	return parsedQuantity{Value: q.Value()}, nil
+}
+
+// quantityValidator checks a string attribute holding a Kubernetes quantity at validate time.
+type quantityValidator struct{ kind quantityKind }
+
+func (v quantityValidator) Description(context.Context) string {
+	return "value must be a Kubernetes quantity such as " + v.kind.example()
+}
+
+func (v quantityValidator) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+
+func (v quantityValidator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+		return
+	}
+	if _, err := parseQuantity(req.ConfigValue.ValueString(), v.kind); err != nil {
+		resp.Diagnostics.AddAttributeError(req.Path, "Invalid Quantity", err.Error())
+	}
+}
+
+// optQuantity parses an optional quantity attribute, reporting a problem at p. It returns nil for null or unknown.
+func optQuantity(p path.Path, v types.String, kind quantityKind, diags *diag.Diagnostics) *int64 {
+	if v.IsNull() || v.IsUnknown() {
+		return nil
+	}
+	q, err := parseQuantity(v.ValueString(), kind)
+	if err != nil {
+		diags.AddAttributeError(p, "Invalid Quantity", err.Error())
+		return nil
+	}
+	return &q.Value
+}
+
+// lookupInstance finds an instance type in the embedded catalog, reporting an unknown name at p with the
+// closest names.
+func lookupInstance(p path.Path, cloud catalog.Cloud, name string, diags *diag.Diagnostics) (catalog.InstanceType, bool) {
+	it, err := catalog.Lookup(cloud, name)
+	if err != nil {
+		var nf *catalog.NotFoundError
+		summary := "Unknown Instance Type"
+		if !errors.As(err, &nf) {
+			summary = "Invalid Instance Type"
+		}
+		diags.AddAttributeError(p, summary, err.Error()+
+			fmt.Sprintf(" The embedded catalog is dated %s; check the spelling, or whether the type is newer than the catalog.", catalog.Date()))
+		return catalog.InstanceType{}, false
+	}
+	return it, true
+}
+
+// parseCloud reads a cloud attribute, reporting a bad value at p.
+func parseCloud(p path.Path, v types.String, diags *diag.Diagnostics) (catalog.Cloud, bool) {
+	c, err := catalog.ParseCloud(v.ValueString())
+	if err != nil {
+		diags.AddAttributeError(p, "Invalid Cloud", err.Error())
+		return "", false
+	}
+	return c, true
+}
+
+// stringsOf converts a list of typed string constants for validators.
+func stringsOf[T ~string](xs []T) []string {
+	out := make([]string, len(xs))
+	for i, x := range xs {
+		out[i] = string(x)
+	}
+	return out
+}
+
+// markdownList renders enum values for a description: "`aws`, `azure`, `gcp`".
+func markdownList[T ~string](xs []T) string {
+	q := make([]string, len(xs))
+	for i, x := range xs {
+		q[i] = "`" + string(x) + "`"
+	}
+	return strings.Join(q, ", ")
+}
+
+// fieldPath maps a planner field name ("eks.node_group_kind", "daemonsets[2].cpu",
+// "kube_reserved.memory", "eviction_hard.memory.available") to an attribute path below base. Segments
+// named in mapAttrs take the rest of the field as a map key.
+func fieldPath(base path.Path, field string, mapAttrs ...string) path.Path {
+	p := base
+	rest := field
+	for rest != "" {
+		seg := rest
+		if i := strings.IndexAny(rest, ".["); i >= 0 {
+			seg = rest[:i]
+		}
+		rest = strings.TrimPrefix(rest[len(seg):], ".")
+		if seg != "" {
+			p = p.AtName(seg)
+			for _, m := range mapAttrs {
+				if seg == m && rest != "" {
+					return p.AtMapKey(rest)
+				}
+			}
+		}
+		for strings.HasPrefix(rest, "[") {
+			end := strings.Index(rest, "]")
+			if end < 0 {
+				return p
+			}
+			idx, err := strconv.Atoi(rest[1:end])
+			if err != nil {
+				p = p.AtMapKey(rest[1:end])
+			} else {
+				p = p.AtListIndex(idx)
+			}
+			rest = strings.TrimPrefix(rest[end+1:], ".")
+		}
+	}
+	return p
+}

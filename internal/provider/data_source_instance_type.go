@@ -1,0 +1,170 @@
+package provider
+
+import (
+	"context"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/catalog"
+)
+
+var _ datasource.DataSourceWithValidateConfig = (*instanceTypeDataSource)(nil)
+
+type instanceTypeDataSource struct{}
+
+func newInstanceTypeDataSource() datasource.DataSource { return &instanceTypeDataSource{} }
+
+type instanceTypeModel struct {
+	Cloud                     types.String  `tfsdk:"cloud"`
+	Name                      types.String  `tfsdk:"name"`
+	CanonicalName             types.String  `tfsdk:"canonical_name"`
+	Family                    types.String  `tfsdk:"family"`
+	VCPU                      types.Int64   `tfsdk:"vcpu"`
+	MemoryMiB                 types.Int64   `tfsdk:"memory_mib"`
+	Architecture              types.String  `tfsdk:"architecture"`
+	GPUCount                  types.Int64   `tfsdk:"gpu_count"`
+	Burstable                 types.Bool    `tfsdk:"burstable"`
+	SharedCore                types.Bool    `tfsdk:"shared_core"`
+	Hypervisor                types.String  `tfsdk:"hypervisor"`
+	BareMetal                 types.Bool    `tfsdk:"bare_metal"`
+	MaxENIs                   types.Int64   `tfsdk:"max_enis"`
+	IPv4PerENI                types.Int64   `tfsdk:"ipv4_per_eni"`
+	ENIMaxPods                types.Int64   `tfsdk:"eni_max_pods"`
+	EBSBaselineBandwidthMbps  types.Float64 `tfsdk:"ebs_baseline_bandwidth_mbps"`
+	EBSMaxBandwidthMbps       types.Float64 `tfsdk:"ebs_max_bandwidth_mbps"`
+	EBSBaselineThroughputMBps types.Float64 `tfsdk:"ebs_baseline_throughput_mbps"`
+	EBSMaxThroughputMBps      types.Float64 `tfsdk:"ebs_max_throughput_mbps"`
+	EBSBaselineIOPS           types.Int64   `tfsdk:"ebs_baseline_iops"`
+	EBSMaxIOPS                types.Int64   `tfsdk:"ebs_max_iops"`
+	MaxDataDisks              types.Int64   `tfsdk:"max_data_disks"`
+	UncachedDiskIOPS          types.Int64   `tfsdk:"uncached_disk_iops"`
+	UncachedDiskMBps          types.Int64   `tfsdk:"uncached_disk_mbps"`
+	PriceUSDPerHour           types.Float64 `tfsdk:"price_usd_per_hour"`
+	PriceRegion               types.String  `tfsdk:"price_region"`
+	PriceDate                 types.String  `tfsdk:"price_date"`
+	CatalogDate               types.String  `tfsdk:"catalog_date"`
+	Source                    types.String  `tfsdk:"source"`
+}
+
+func (d *instanceTypeDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_instance_type"
+}
+
+// cloudAttribute is the `cloud` input shared by every object that names an instance type.
+func cloudAttribute(required bool, extra string) schema.StringAttribute {
+	return schema.StringAttribute{
+		Required:            required,
+		Optional:            !required,
+		MarkdownDescription: "Cloud of the instance type: one of " + markdownList(catalog.Clouds) + "." + extra,
+		Validators:          []validator.String{stringvalidator.OneOf(stringsOf(catalog.Clouds)...)},
+	}
+}
+
+func (d *instanceTypeDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+	i64 := func(desc string) schema.Int64Attribute {
+		return schema.Int64Attribute{Computed: true, MarkdownDescription: desc + " Null when the catalog has no figure."}
+	}
+	f64 := func(desc string) schema.Float64Attribute {
+		return schema.Float64Attribute{Computed: true, MarkdownDescription: desc + " Null when the catalog has no figure."}
+	}
+	str := func(desc string) schema.StringAttribute {
+		return schema.StringAttribute{Computed: true, MarkdownDescription: desc}
+	}
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "Looks up one instance type in kubefit's embedded, dated catalog of AWS EC2 instance types, " +
+			"Azure VM sizes and GCP machine types. No cloud credentials or network access are needed. An unknown " +
+			"name fails the plan with the closest names the catalog knows.",
+		Attributes: map[string]schema.Attribute{
+			"cloud": cloudAttribute(true, ""),
+			"name": schema.StringAttribute{Required: true,
+				MarkdownDescription: "Instance type name as the cloud spells it (`m5.large`, `Standard_DS2_v2`, `n2-standard-4`). " +
+					"Azure names match case-insensitively; `canonical_name` has the catalog's spelling."},
+			"canonical_name":               str("The name as the catalog spells it (differs from `name` only in letter case, on Azure)."),
+			"family":                       str("AWS instance family (`m5`), Azure SKU family or GCP series."),
+			"vcpu":                         i64("vCPUs the guest sees (Azure: available vCPUs of constrained-core sizes)."),
+			"memory_mib":                   i64("Nominal memory in MiB."),
+			"architecture":                 str("CPU architecture: `x86_64` or `arm64`; empty when unknown."),
+			"gpu_count":                    i64("Number of GPUs."),
+			"burstable":                    schema.BoolAttribute{Computed: true, MarkdownDescription: "Whether the type earns and spends CPU credits (AWS T family, Azure B series)."},
+			"shared_core":                  schema.BoolAttribute{Computed: true, MarkdownDescription: "Whether the type is a GCP shared-core machine (e2-micro/small/medium, f1-micro, g1-small)."},
+			"hypervisor":                   str("AWS hypervisor: `nitro` or `xen`; empty for bare metal or other clouds."),
+			"bare_metal":                   schema.BoolAttribute{Computed: true, MarkdownDescription: "Whether the type is bare metal."},
+			"max_enis":                     i64("AWS: network interfaces on the default network card (the only card the VPC CNI uses)."),
+			"ipv4_per_eni":                 i64("AWS: IPv4 addresses per network interface."),
+			"eni_max_pods":                 i64("AWS: the VPC CNI's max pods, `max_enis × (ipv4_per_eni − 1) + 2`."),
+			"ebs_baseline_bandwidth_mbps":  f64("AWS: EBS-optimized baseline bandwidth in Mbps (megabits per second)."),
+			"ebs_max_bandwidth_mbps":       f64("AWS: EBS-optimized burst bandwidth in Mbps."),
+			"ebs_baseline_throughput_mbps": f64("AWS: EBS-optimized baseline throughput in MB/s (10^6 bytes per second), as AWS publishes it."),
+			"ebs_max_throughput_mbps":      f64("AWS: EBS-optimized burst throughput in MB/s."),
+			"ebs_baseline_iops":            i64("AWS: EBS-optimized baseline IOPS (16 KiB I/O)."),
+			"ebs_max_iops":                 i64("AWS: EBS-optimized burst IOPS."),
+			"max_data_disks":               i64("Azure: maximum data disks."),
+			"uncached_disk_iops":           i64("Azure: VM-level uncached disk IOPS limit."),
+			"uncached_disk_mbps":           i64("Azure: VM-level uncached disk throughput limit in MB/s."),
+			"price_usd_per_hour":           f64("Reference on-demand Linux price in USD per hour, in `price_region`."),
+			"price_region":                 str("Region of the reference price (`us-east-1`, `eastus`, `us-central1`)."),
+			"price_date":                   str("Date of the price source (YYYY-MM-DD)."),
+			"catalog_date":                 str("Date of the embedded catalog's newest source snapshot (YYYY-MM-DD)."),
+			"source":                       str("Where the row comes from: the source tables that named this type."),
+		},
+	}
+}
+
+func (d *instanceTypeDataSource) ValidateConfig(ctx context.Context, req datasource.ValidateConfigRequest, resp *datasource.ValidateConfigResponse) {
+	var m instanceTypeModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() || m.Cloud.IsUnknown() || m.Name.IsUnknown() || m.Cloud.IsNull() || m.Name.IsNull() {
+		return
+	}
+	if c, ok := parseCloud(path.Root("cloud"), m.Cloud, &resp.Diagnostics); ok {
+		lookupInstance(path.Root("name"), c, m.Name.ValueString(), &resp.Diagnostics)
+	}
+}
+
+func (d *instanceTypeDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
+	var m instanceTypeModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	c, ok := parseCloud(path.Root("cloud"), m.Cloud, &resp.Diagnostics)
+	if !ok {
+		return
+	}
+	it, ok := lookupInstance(path.Root("name"), c, m.Name.ValueString(), &resp.Diagnostics)
+	if !ok {
+		return
+	}
+	posInt := func(v int) types.Int64 {
+		if v <= 0 {
+			return types.Int64Null()
+		}
+		return types.Int64Value(int64(v))
+	}
+	posFloat := func(v float64) types.Float64 {
+		if v <= 0 {
+			return types.Float64Null()
+		}
+		return types.Float64Value(v)
+	}
+	m = instanceTypeModel{
+		Cloud: m.Cloud, Name: m.Name, CanonicalName: types.StringValue(it.Name), Family: types.StringValue(it.Family),
+		VCPU: posInt(it.VCPU), MemoryMiB: posInt(int(it.MemoryMiB)), Architecture: types.StringValue(it.Architecture),
+		GPUCount: types.Int64Value(int64(it.GPUCount)), Burstable: types.BoolValue(it.Burstable), SharedCore: types.BoolValue(it.SharedCore),
+		Hypervisor: types.StringValue(it.Hypervisor), BareMetal: types.BoolValue(it.BareMetal),
+		MaxENIs: posInt(it.MaxENIs), IPv4PerENI: posInt(it.IPv4PerENI), ENIMaxPods: posInt(it.ENIMaxPods),
+		EBSBaselineBandwidthMbps: posFloat(it.EBSBaselineBandwidthMbps), EBSMaxBandwidthMbps: posFloat(it.EBSMaxBandwidthMbps),
+		EBSBaselineThroughputMBps: posFloat(it.EBSBaselineThroughputMBps), EBSMaxThroughputMBps: posFloat(it.EBSMaxThroughputMBps),
+		EBSBaselineIOPS: posInt(it.EBSBaselineIOPS), EBSMaxIOPS: posInt(it.EBSMaxIOPS),
+		MaxDataDisks: posInt(it.MaxDataDisks), UncachedDiskIOPS: posInt(it.UncachedDiskIOPS), UncachedDiskMBps: posInt(it.UncachedDiskMBps),
+		PriceUSDPerHour: posFloat(it.PriceUSDPerHour), PriceRegion: types.StringValue(it.PriceRegion), PriceDate: types.StringValue(it.PriceDate),
+		CatalogDate: types.StringValue(catalog.Date()),
+		Source:      types.StringValue(catalog.Sources(it.Cloud) + "; row sources: " + it.Sources),
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+}

@@ -1,0 +1,307 @@
+package provider
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/catalog"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/overhead"
+)
+
+var _ datasource.DataSourceWithValidateConfig = (*nodeOverheadDataSource)(nil)
+
+type nodeOverheadDataSource struct{}
+
+func newNodeOverheadDataSource() datasource.DataSource { return &nodeOverheadDataSource{} }
+
+type nodeDaemonSetModel struct {
+	Name             types.String `tfsdk:"name"`
+	CPU              types.String `tfsdk:"cpu"`
+	Memory           types.String `tfsdk:"memory"`
+	EphemeralStorage types.String `tfsdk:"ephemeral_storage"`
+	TakesPodSlot     types.Bool   `tfsdk:"takes_pod_slot"`
+}
+
+type nodeOverheadModel struct {
+	Cloud        types.String `tfsdk:"cloud"`
+	InstanceType types.String `tfsdk:"instance_type"`
+	VCPU         types.Int64  `tfsdk:"vcpu"`
+	Memory       types.String `tfsdk:"memory"`
+	overheadOptionsModel
+	DaemonSets types.List `tfsdk:"daemonsets"`
+
+	Capacity          types.Object `tfsdk:"capacity"`
+	KubeReservedOut   types.Object `tfsdk:"kube_reserved_resources"`
+	SystemReservedOut types.Object `tfsdk:"system_reserved_resources"`
+	EvictionThreshold types.Object `tfsdk:"eviction_threshold"`
+	Allocatable       types.Object `tfsdk:"allocatable"`
+	DaemonSetOverhead types.Object `tfsdk:"daemonset_overhead"`
+	Available         types.Object `tfsdk:"available"`
+	IPCapacity        types.Int64  `tfsdk:"ip_capacity"`
+	KubeletArgs       types.String `tfsdk:"kubelet_args"`
+	Rules             types.String `tfsdk:"rules"`
+	FormulaSource     types.String `tfsdk:"formula_source"`
+	Terms             types.List   `tfsdk:"terms"`
+	Warnings          types.List   `tfsdk:"warnings"`
+}
+
+var termAttrTypes = map[string]attr.Type{
+	"name": types.StringType, "value": types.Int64Type, "formula": types.StringType, "detail": types.StringType, "source": types.StringType,
+}
+
+func (d *nodeOverheadDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_node_overhead"
+}
+
+// daemonSetsAttribute is the simple DaemonSet list of kubefit_node_overhead.
+func nodeDaemonSetsAttribute() schema.ListNestedAttribute {
+	return schema.ListNestedAttribute{Optional: true,
+		MarkdownDescription: "DaemonSets that run on every node. Their requests are subtracted from allocatable to give `available`. " +
+			"On EKS Linux the host-network `aws-node` and `kube-proxy` pods always take a pod slot, listed or not; list them to count their requests.",
+		NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+			"name":              schema.StringAttribute{Required: true, MarkdownDescription: "DaemonSet name."},
+			"cpu":               schema.StringAttribute{Optional: true, MarkdownDescription: "CPU request of one pod, e.g. `250m`.", Validators: []validator.String{quantityValidator{quantityCPU}}},
+			"memory":            schema.StringAttribute{Optional: true, MarkdownDescription: "Memory request of one pod, e.g. `128Mi`.", Validators: []validator.String{quantityValidator{quantityBytes}}},
+			"ephemeral_storage": schema.StringAttribute{Optional: true, MarkdownDescription: "Ephemeral-storage request of one pod.", Validators: []validator.String{quantityValidator{quantityBytes}}},
+			"takes_pod_slot":    schema.BoolAttribute{Optional: true, MarkdownDescription: "Whether the pod counts against max pods (default `true`; every DaemonSet pod does on AKS and GKE)."},
+		}},
+	}
+}
+
+func (d *nodeOverheadDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+	attrs := overheadOptionAttributes()
+	attrs["cloud"] = cloudAttribute(false, " Required unless `profile` is `custom`.")
+	attrs["instance_type"] = schema.StringAttribute{Optional: true,
+		MarkdownDescription: "Instance type from the embedded catalog (`m5.large`, `Standard_DS2_v2`, `n2-standard-4`). Required unless `profile` is `custom`."}
+	attrs["vcpu"] = schema.Int64Attribute{Optional: true, MarkdownDescription: "vCPUs of the node, with `profile = \"custom\"` only.",
+		Validators: []validator.Int64{int64validator.Between(1, 100000)}}
+	attrs["memory"] = schema.StringAttribute{Optional: true, MarkdownDescription: "Nominal memory of the node (`16Gi`), with `profile = \"custom\"` only. The VM-overhead model applies unless `measured_capacity.memory` is given.",
+		Validators: []validator.String{quantityValidator{quantityBytes}}}
+	attrs["daemonsets"] = nodeDaemonSetsAttribute()
+	attrs["capacity"] = resourcesAttribute("What the kubelet reports as `node.status.capacity` (estimated, or `measured_capacity`).")
+	attrs["kube_reserved_resources"] = resourcesAttribute("The kubelet's `kubeReserved`.")
+	attrs["system_reserved_resources"] = resourcesAttribute("The kubelet's `systemReserved`.")
+	attrs["eviction_threshold"] = resourcesAttribute("Hard-eviction thresholds (`memory.available`, `nodefs.available`) as amounts.")
+	attrs["allocatable"] = resourcesAttribute("`node.status.allocatable`: capacity − kube-reserved − system-reserved − eviction; `pods` is max pods.")
+	attrs["daemonset_overhead"] = resourcesAttribute("Requests and pod slots of the DaemonSets on the node.")
+	attrs["available"] = resourcesAttribute("What is left for workload pods: allocatable − DaemonSets (on EKS also limited by pod IPs).")
+	// max_pods and profile are inputs that also report the value used.
+	mp := attrs["max_pods"].(schema.Int64Attribute)
+	mp.Computed = true
+	mp.MarkdownDescription += " After read: the max pods used."
+	attrs["max_pods"] = mp
+	pr := attrs["profile"].(schema.StringAttribute)
+	pr.Computed = true
+	pr.MarkdownDescription += " After read: the profile used."
+	attrs["profile"] = pr
+	attrs["ip_capacity"] = schema.Int64Attribute{Computed: true, MarkdownDescription: "EKS: how many non-host-network pods can get a VPC IP; null elsewhere."}
+	attrs["kubelet_args"] = schema.StringAttribute{Computed: true, MarkdownDescription: "The reservations as kubelet flags, e.g. `--kube-reserved=cpu=70m,memory=574Mi,ephemeral-storage=1Gi --eviction-hard=memory.available<100Mi,nodefs.available<10% --max-pods=29`."}
+	attrs["rules"] = schema.StringAttribute{Computed: true, MarkdownDescription: "Which dated rule set applied, e.g. `aks < 1.29`."}
+	attrs["formula_source"] = schema.StringAttribute{Computed: true, MarkdownDescription: "One line per computed term: its value, the formula identifier and the sources of that formula."}
+	attrs["terms"] = schema.ListNestedAttribute{Computed: true, MarkdownDescription: "Every computed term with its provenance.",
+		NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+			"name":    schema.StringAttribute{Computed: true, MarkdownDescription: "Term, e.g. `kube_reserved.memory`."},
+			"value":   schema.Int64Attribute{Computed: true, MarkdownDescription: "Value in millicores, bytes or pods."},
+			"formula": schema.StringAttribute{Computed: true, MarkdownDescription: "Stable formula identifier, e.g. `memory.eks-per-pod`."},
+			"detail":  schema.StringAttribute{Computed: true, MarkdownDescription: "How the value was obtained."},
+			"source":  schema.StringAttribute{Computed: true, MarkdownDescription: "Where the formula comes from."},
+		}}}
+	attrs["warnings"] = schema.ListAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: "Caveats about this node (also emitted as plan warnings)."}
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "Computes a node's capacity, the kubelet's reservations (kube-reserved, system-reserved, hard eviction), " +
+			"allocatable, max pods and what is left for workload pods after DaemonSets, for EKS (AL2023, AL2, Bottlerocket, Windows), " +
+			"AKS (Linux, Windows; before and from 1.29) and GKE Standard, from the embedded catalog. Every figure names the formula " +
+			"and source it comes from (`terms`, `formula_source`).\n\n" +
+			"Like every data source, it is read during `terraform plan` when all its inputs are known; if an input is only " +
+			"known after apply, Terraform defers the read to apply.",
+		Attributes: attrs,
+	}
+}
+
+func (d *nodeOverheadDataSource) ValidateConfig(ctx context.Context, req datasource.ValidateConfigRequest, resp *datasource.ValidateConfigResponse) {
+	var m nodeOverheadModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	validateNodeSelection(m, &resp.Diagnostics)
+	if !fullyKnown(m.Cloud) || !fullyKnown(m.InstanceType) || m.InstanceType.IsNull() || m.Cloud.IsNull() {
+		return
+	}
+	if c, ok := parseCloud(path.Root("cloud"), m.Cloud, &resp.Diagnostics); ok {
+		lookupInstance(path.Root("instance_type"), c, m.InstanceType.ValueString(), &resp.Diagnostics)
+	}
+}
+
+// validateNodeSelection checks the custom-vs-catalog choice with what is known.
+func validateNodeSelection(m nodeOverheadModel, diags *diag.Diagnostics) {
+	if m.Profile.IsUnknown() {
+		return
+	}
+	if m.Profile.ValueString() == string(overhead.Custom) {
+		if m.VCPU.IsNull() {
+			diags.AddAttributeError(path.Root("vcpu"), "Missing vCPU", "profile \"custom\" needs vcpu (and memory) to describe the node.")
+		}
+		if m.Memory.IsNull() {
+			diags.AddAttributeError(path.Root("memory"), "Missing Memory", "profile \"custom\" needs memory (and vcpu) to describe the node.")
+		}
+		if !m.InstanceType.IsNull() && !m.InstanceType.IsUnknown() {
+			diags.AddAttributeError(path.Root("instance_type"), "Conflicting Attributes", "profile \"custom\" describes the node with vcpu and memory; remove instance_type, or choose a catalog profile.")
+		}
+		return
+	}
+	if m.InstanceType.IsNull() {
+		diags.AddAttributeError(path.Root("instance_type"), "Missing Instance Type", "instance_type is required unless profile is \"custom\" (then give vcpu and memory).")
+	}
+	if m.Cloud.IsNull() && (m.Profile.IsNull() || overhead.Profile(m.Profile.ValueString()).Cloud() == "") {
+		diags.AddAttributeError(path.Root("cloud"), "Missing Cloud", "cloud is required to look up instance_type: one of aws, azure, gcp.")
+	}
+	for _, a := range []struct {
+		name string
+		v    attr.Value
+	}{{"vcpu", m.VCPU}, {"memory", m.Memory}} {
+		if !a.v.IsNull() && !a.v.IsUnknown() {
+			diags.AddAttributeError(path.Root(a.name), "Conflicting Attributes", a.name+" is only used with profile \"custom\"; the instance type's catalog row describes the node.")
+		}
+	}
+}
+
+func (d *nodeOverheadDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
+	var m nodeOverheadModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	validateNodeSelection(m, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	var inst overhead.Instance
+	cloud := catalog.Cloud(m.Cloud.ValueString())
+	if m.Profile.ValueString() == string(overhead.Custom) {
+		inst = overhead.Instance{Cloud: cloud, Name: "custom", VCPU: m.VCPU.ValueInt64()}
+		if mem := optQuantity(path.Root("memory"), m.Memory, quantityBytes, &resp.Diagnostics); mem != nil {
+			inst.MemoryMiB = *mem >> 20
+		}
+	} else {
+		if m.Cloud.IsNull() {
+			cloud = overhead.Profile(m.Profile.ValueString()).Cloud()
+		}
+		it, ok := lookupInstance(path.Root("instance_type"), cloud, m.InstanceType.ValueString(), &resp.Diagnostics)
+		if !ok {
+			return
+		}
+		inst = overhead.InstanceFromCatalog(it)
+	}
+	profile := resolveProfile(m.overheadOptionsModel, cloud)
+	in := overheadInput(ctx, path.Empty(), m.overheadOptionsModel, profile, inst, &resp.Diagnostics)
+	in.DaemonSets = nodeDaemonSets(ctx, m.DaemonSets, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	r, err := overhead.Compute(in)
+	if err != nil {
+		addOverheadError(path.Empty(), err, &resp.Diagnostics)
+		return
+	}
+	for _, w := range r.Warnings {
+		resp.Diagnostics.AddWarning("Node Overhead Caveat", w)
+	}
+	m.Capacity = resourcesValue(r.Capacity)
+	m.KubeReservedOut = resourcesValue(r.KubeReserved)
+	m.SystemReservedOut = resourcesValue(r.SystemReserved)
+	m.EvictionThreshold = resourcesValue(r.EvictionThreshold)
+	m.Allocatable = resourcesValue(r.Allocatable)
+	m.DaemonSetOverhead = resourcesValue(r.DaemonSetOverhead)
+	m.Available = resourcesValue(r.Available)
+	m.MaxPods = types.Int64Value(r.MaxPods)
+	m.IPCapacity = types.Int64Null()
+	if r.IPCap > 0 {
+		m.IPCapacity = types.Int64Value(r.IPCap)
+	}
+	m.KubeletArgs = types.StringValue(strings.Join(r.KubeletArgs, " "))
+	m.Profile = types.StringValue(string(r.Profile))
+	m.Rules = types.StringValue(r.RulesVersion)
+	m.FormulaSource = types.StringValue(formulaSource(r.Terms))
+	m.Terms = termsValue(r.Terms)
+	m.Warnings, _ = types.ListValueFrom(ctx, types.StringType, nonNil(r.Warnings))
+	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+func nodeDaemonSets(ctx context.Context, l types.List, diags *diag.Diagnostics) []overhead.DaemonSet {
+	var ds []nodeDaemonSetModel
+	diags.Append(l.ElementsAs(ctx, &ds, false)...)
+	out := make([]overhead.DaemonSet, 0, len(ds))
+	for i, d := range ds {
+		p := path.Root("daemonsets").AtListIndex(i)
+		o := overhead.DaemonSet{Name: d.Name.ValueString(), TakesPodSlot: d.TakesPodSlot.IsNull() || d.TakesPodSlot.ValueBool()}
+		if v := optQuantity(p.AtName("cpu"), d.CPU, quantityCPU, diags); v != nil {
+			o.CPUMillicores = *v
+		}
+		if v := optQuantity(p.AtName("memory"), d.Memory, quantityBytes, diags); v != nil {
+			o.MemoryBytes = *v
+		}
+		if v := optQuantity(p.AtName("ephemeral_storage"), d.EphemeralStorage, quantityBytes, diags); v != nil {
+			o.EphemeralBytes = *v
+		}
+		out = append(out, o)
+	}
+	return out
+}
+
+// addOverheadError reports a planner error at the attribute it names.
+func addOverheadError(base path.Path, err error, diags *diag.Diagnostics) {
+	var e *overhead.Error
+	if errors.As(err, &e) {
+		diags.AddAttributeError(overheadErrorPath(base, e.Field), "Invalid Node Configuration", e.Msg)
+		return
+	}
+	diags.AddError("Invalid Node Configuration", err.Error())
+}
+
+func formulaSource(terms []overhead.Term) string {
+	var b strings.Builder
+	for _, t := range terms {
+		fmt.Fprintf(&b, "%s = %s by %s (%s): %s\n", t.Name, termValue(t), t.Formula, t.Detail, overhead.Formulas[t.Formula])
+	}
+	return b.String()
+}
+
+func termValue(t overhead.Term) string {
+	switch {
+	case strings.HasSuffix(t.Name, ".cpu") || t.Name == "daemonset_overhead":
+		return overhead.FormatMillicores(t.Value)
+	case strings.HasPrefix(t.Name, "max_pods") || t.Name == "system_reserved":
+		return fmt.Sprint(t.Value)
+	}
+	return overhead.FormatBytes(t.Value)
+}
+
+func termsValue(terms []overhead.Term) types.List {
+	elems := make([]attr.Value, 0, len(terms))
+	for _, t := range terms {
+		elems = append(elems, types.ObjectValueMust(termAttrTypes, map[string]attr.Value{
+			"name": types.StringValue(t.Name), "value": types.Int64Value(t.Value), "formula": types.StringValue(t.Formula),
+			"detail": types.StringValue(t.Detail), "source": types.StringValue(overhead.Formulas[t.Formula]),
+		}))
+	}
+	return types.ListValueMust(types.ObjectType{AttrTypes: termAttrTypes}, elems)
+}

@@ -1,0 +1,182 @@
+package provider
+
+import (
+	"regexp"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+)
+
+// emptyPlanAfterApply is the plan check every step that applies uses.
+var emptyPlanAfterApply = resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}
+
+func expectInt(addr string, p tfjsonpath.Path, v int64) statecheck.StateCheck {
+	return statecheck.ExpectKnownValue(addr, p, knownvalue.Int64Exact(v))
+}
+
+func expectString(addr string, p tfjsonpath.Path, v string) statecheck.StateCheck {
+	return statecheck.ExpectKnownValue(addr, p, knownvalue.StringExact(v))
+}
+
+func TestAccNodeOverhead_eksM5Large(t *testing.T) {
+	const addr = "data.kubefit_node_overhead.test"
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: `
+data "kubefit_node_overhead" "test" {
+  cloud         = "aws"
+  instance_type = "m5.large"
+  profile       = "eks-al2023"
+}`,
+			ConfigPlanChecks: emptyPlanAfterApply,
+			ConfigStateChecks: []statecheck.StateCheck{
+				expectInt(addr, tfjsonpath.New("max_pods"), 29),
+				expectString(addr, tfjsonpath.New("kube_reserved_resources").AtMapKey("cpu"), "70m"),
+				expectString(addr, tfjsonpath.New("kube_reserved_resources").AtMapKey("memory"), "574Mi"),
+				expectInt(addr, tfjsonpath.New("kube_reserved_resources").AtMapKey("ephemeral_storage_bytes"), 1<<30),
+				expectString(addr, tfjsonpath.New("eviction_threshold").AtMapKey("memory"), "100Mi"),
+				expectInt(addr, tfjsonpath.New("allocatable").AtMapKey("cpu_millicores"), 1930),
+				expectString(addr, tfjsonpath.New("kubelet_args"),
+					"--kube-reserved=cpu=70m,memory=574Mi,ephemeral-storage=1Gi --eviction-hard=memory.available<100Mi,nodefs.available<10% --max-pods=29"),
+				statecheck.ExpectKnownValue(addr, tfjsonpath.New("formula_source"), knownvalue.StringRegexp(regexp.MustCompile(`memory\.eks-per-pod.*amazon-eks-ami`))),
+			},
+		}},
+	})
+}
+
+func TestAccNodeOverhead_aksMeasured(t *testing.T) {
+	const addr = "data.kubefit_node_overhead.ds1"
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: `
+data "kubefit_node_overhead" "ds1" {
+  cloud              = "azure"
+  instance_type      = "standard_ds1_v2"
+  kubernetes_version = "1.28"
+  measured_capacity  = { memory = "3500452Ki" }
+}
+data "kubefit_node_overhead" "ds2" {
+  cloud              = "azure"
+  instance_type      = "Standard_DS2_v2"
+  kubernetes_version = "1.28"
+  measured_capacity  = { memory = "7113160Ki" }
+  kube_reserved      = { cpu = "69m" }
+}
+data "kubefit_node_overhead" "aks130" {
+  cloud         = "azure"
+  instance_type = "Standard_D2s_v5"
+  max_pods      = 30
+  daemonsets    = [{ name = "calico-node", cpu = "250m", memory = "64Mi" }]
+}`,
+			ConfigPlanChecks: emptyPlanAfterApply,
+			ConfigStateChecks: []statecheck.StateCheck{
+				expectString(addr, tfjsonpath.New("profile"), "aks-linux"),
+				expectString(addr, tfjsonpath.New("allocatable").AtMapKey("cpu"), "940m"),
+				expectString(addr, tfjsonpath.New("allocatable").AtMapKey("memory"), "1814948Ki"),
+				expectString(addr, tfjsonpath.New("rules"), "aks < 1.29"),
+				expectString("data.kubefit_node_overhead.ds2", tfjsonpath.New("allocatable").AtMapKey("memory"), "4667848Ki"),
+				expectString("data.kubefit_node_overhead.ds2", tfjsonpath.New("allocatable").AtMapKey("cpu"), "1931m"),
+				expectString("data.kubefit_node_overhead.aks130", tfjsonpath.New("kube_reserved_resources").AtMapKey("memory"), "650Mi"),
+				expectString("data.kubefit_node_overhead.aks130", tfjsonpath.New("eviction_threshold").AtMapKey("memory"), "100Mi"),
+				expectInt("data.kubefit_node_overhead.aks130", tfjsonpath.New("available").AtMapKey("pods"), 29),
+				expectInt("data.kubefit_node_overhead.aks130", tfjsonpath.New("available").AtMapKey("cpu_millicores"), 2000-100-250),
+			},
+		}},
+	})
+}
+
+func TestAccNodeOverhead_custom(t *testing.T) {
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: `
+data "kubefit_node_overhead" "test" {
+  profile                    = "custom"
+  vcpu                       = 4
+  memory                     = "16Gi"
+  vm_memory_overhead_percent = 0
+  kube_reserved              = { cpu = "100m", memory = "1Gi" }
+  eviction_hard              = { "memory.available" = "5%" }
+}`,
+			ConfigPlanChecks: emptyPlanAfterApply,
+			ConfigStateChecks: []statecheck.StateCheck{
+				expectInt("data.kubefit_node_overhead.test", tfjsonpath.New("allocatable").AtMapKey("cpu_millicores"), 3900),
+				// 16Gi − 1Gi − ceil(5 % of 16Gi) = 16384 − 1024 − 819.2 Mi, in bytes.
+				expectInt("data.kubefit_node_overhead.test", tfjsonpath.New("allocatable").AtMapKey("memory_bytes"), 16<<30-1<<30-858993460),
+				expectInt("data.kubefit_node_overhead.test", tfjsonpath.New("max_pods"), 110),
+			},
+		}},
+	})
+}
+
+func TestAccNodeOverhead_badInput(t *testing.T) {
+	cases := []struct{ config, err string }{
+		{`cloud = "aws"
+  instance_type = "m5.larg"`, `(?s)instance_type.*did\s+you\s+mean\s+"m5\.large"`},
+		{`cloud = "aws"
+  instance_type = "m5.large"
+  kube_reserved = { memory = "12Zi" }`, `(?s)kube_reserved = \{ memory = "12Zi" \}.*"12Zi"\s+is\s+not\s+a\s+Kubernetes\s+quantity`},
+		{`cloud = "aws"
+  instance_type = "m5.large"
+  max_pods = -3`, `(?s)max_pods.*at\s+least\s+1`},
+		{`cloud = "aws"
+  instance_type = "m5.large"
+  max_pods = 0`, `(?s)max_pods.*at\s+least\s+1`},
+		{`cloud = "aws"
+  instance_type = "m5.large"
+  kube_reserved = { gpu = "1" }`, `(?s)kube_reserved = \{ gpu = "1" \}.*"gpu"\s+is\s+not\s+supported`},
+		{`cloud = "aws"
+  instance_type = "m5.large"
+  profile = "aks-linux"`, `(?s)profile.*eks-al2023`},
+		{`cloud = "aws"
+  instance_type = "m5.large"
+  system_reserved = { memory = "8Gi" }`, `(?s)system_reserved = \{ memory = "8Gi" \}.*could\s+run\s+nothing`},
+		{`profile = "custom"
+  vcpu = 2`, `(?s)Missing\s+Memory.*profile\s+"custom"\s+needs\s+memory`},
+		{`cloud = "azure"
+  instance_type = "Standard_DS1_v2"
+  kubernetes_version = "latest"`, `(?s)kubernetes_version.*"latest"`},
+	}
+	steps := make([]resource.TestStep, 0, len(cases)+1)
+	for _, c := range cases {
+		steps = append(steps, resource.TestStep{
+			Config:      "data \"kubefit_node_overhead\" \"bad\" {\n  " + c.config + "\n}",
+			ExpectError: regexp.MustCompile(c.err),
+		})
+	}
+	// An error step is never the last one.
+	steps = append(steps, resource.TestStep{Config: "data \"kubefit_node_overhead\" \"ok\" {\n  cloud = \"aws\"\n  instance_type = \"m5.large\"\n}"})
+	resource.UnitTest(t, resource.TestCase{ProtoV6ProviderFactories: testAccProtoV6ProviderFactories, Steps: steps})
+}
+
+// TestAccNodeOverhead_unknownInputs: an input known only after apply defers the read without false errors.
+func TestAccNodeOverhead_unknownInputs(t *testing.T) {
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: `
+resource "terraform_data" "later" {
+  input = "m5.xlarge"
+}
+data "kubefit_node_overhead" "test" {
+  cloud         = "aws"
+  instance_type = terraform_data.later.output
+  max_pods      = length(terraform_data.later.id) > 0 ? 58 : 1
+  kube_reserved = { memory = terraform_data.later.id == "" ? "1Gi" : "893Mi" }
+  eks           = { node_group_kind = terraform_data.later.id == "" ? "karpenter" : "managed" }
+}`,
+			ConfigPlanChecks: emptyPlanAfterApply,
+			ConfigStateChecks: []statecheck.StateCheck{
+				expectInt("data.kubefit_node_overhead.test", tfjsonpath.New("max_pods"), 58),
+				expectString("data.kubefit_node_overhead.test", tfjsonpath.New("kube_reserved_resources").AtMapKey("cpu"), "80m"),
+				expectString("data.kubefit_node_overhead.test", tfjsonpath.New("kube_reserved_resources").AtMapKey("memory"), "893Mi"),
+			},
+		}},
+	})
+}

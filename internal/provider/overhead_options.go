@@ -1,0 +1,336 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/float64validator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
+
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/catalog"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/overhead"
+)
+
+// overheadOptionsModel holds the node-overhead options shared by kubefit_node_overhead and every pool of
+// kubefit_node_pool_sizing. Nested objects stay types.Object so unknown values decode during validation.
+type overheadOptionsModel struct {
+	Profile                 types.String  `tfsdk:"profile"`
+	KubernetesVersion       types.String  `tfsdk:"kubernetes_version"`
+	MaxPods                 types.Int64   `tfsdk:"max_pods"`
+	EKS                     types.Object  `tfsdk:"eks"`
+	AKS                     types.Object  `tfsdk:"aks"`
+	KubeReserved            types.Map     `tfsdk:"kube_reserved"`
+	SystemReserved          types.Map     `tfsdk:"system_reserved"`
+	EvictionHard            types.Map     `tfsdk:"eviction_hard"`
+	MeasuredCapacity        types.Object  `tfsdk:"measured_capacity"`
+	VMMemoryOverheadPercent types.Float64 `tfsdk:"vm_memory_overhead_percent"`
+	OSDiskGiB               types.Int64   `tfsdk:"os_disk_gib"`
+}
+
+type eksOptionsModel struct {
+	NodeGroupKind           types.String `tfsdk:"node_group_kind"`
+	PrefixDelegation        types.Bool   `tfsdk:"prefix_delegation"`
+	CustomNetworking        types.Bool   `tfsdk:"custom_networking"`
+	ReservedENIs            types.Int64  `tfsdk:"reserved_enis"`
+	MaxPodsExpressionResult types.Int64  `tfsdk:"max_pods_expression_result"`
+}
+
+type aksOptionsModel struct {
+	NetworkPlugin types.String `tfsdk:"network_plugin"`
+}
+
+type capacityModel struct {
+	CPU              types.String `tfsdk:"cpu"`
+	Memory           types.String `tfsdk:"memory"`
+	EphemeralStorage types.String `tfsdk:"ephemeral_storage"`
+}
+
+// reservationKeys are the keys of kube_reserved and system_reserved, as the kubelet spells them.
+var reservationKeys = map[string]quantityKind{"cpu": quantityCPU, "memory": quantityBytes, "ephemeral-storage": quantityBytes}
+
+// evictionKeys are the hard-eviction signals that change allocatable.
+var evictionKeys = map[string]quantityKind{overhead.SignalMemory: quantityBytesOrPercent, overhead.SignalNodefs: quantityBytesOrPercent}
+
+// quantityMapValidator checks a map of quantities whose allowed keys each have their own kind.
+type quantityMapValidator struct{ keys map[string]quantityKind }
+
+func (v quantityMapValidator) sortedKeys() []string {
+	ks := make([]string, 0, len(v.keys))
+	for k := range v.keys {
+		ks = append(ks, k)
+	}
+	sort.Strings(ks)
+	return ks
+}
+
+func (v quantityMapValidator) Description(context.Context) string {
+	return "keys must be one of " + strings.Join(v.sortedKeys(), ", ") + ", values Kubernetes quantities"
+}
+
+func (v quantityMapValidator) MarkdownDescription(ctx context.Context) string {
+	return v.Description(ctx)
+}
+
+func (v quantityMapValidator) ValidateMap(_ context.Context, req validator.MapRequest, resp *validator.MapResponse) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+		return
+	}
+	for k, e := range req.ConfigValue.Elements() {
+		kind, ok := v.keys[k]
+		if !ok {
+			resp.Diagnostics.AddAttributeError(req.Path.AtMapKey(k), "Unsupported Key",
+				fmt.Sprintf("key %q is not supported; use one of %s", k, strings.Join(v.sortedKeys(), ", ")))
+			continue
+		}
+		s, ok := e.(types.String)
+		if !ok || s.IsUnknown() || s.IsNull() {
+			continue
+		}
+		if _, err := parseQuantity(s.ValueString(), kind); err != nil {
+			resp.Diagnostics.AddAttributeError(req.Path.AtMapKey(k), "Invalid Quantity", err.Error())
+		}
+	}
+}
+
+// overheadOptionAttributes returns the schema of the node-overhead options.
+func overheadOptionAttributes() map[string]schema.Attribute {
+	return map[string]schema.Attribute{
+		"profile": schema.StringAttribute{Optional: true,
+			MarkdownDescription: "Node image profile whose reservation rules apply: one of " + markdownList(overhead.Profiles) +
+				". Defaults to `eks-al2023` on AWS, `aks-linux` on Azure and `gke-standard` on GCP. `custom` takes `vcpu` and " +
+				"`memory` instead of an instance type and reserves only what `kube_reserved`/`system_reserved` say.",
+			Validators: []validator.String{stringvalidator.OneOf(stringsOf(overhead.Profiles)...)}},
+		"kubernetes_version": schema.StringAttribute{Optional: true,
+			MarkdownDescription: "Kubernetes minor version, such as `1.28`. On AKS it selects the reservation rules: before 1.29 " +
+				"the regressive memory tiers and 750Mi eviction, from 1.29 the per-pod rule with 100Mi eviction (exactly 1.29 " +
+				"computes both and keeps the smaller allocatable). Default: the current rules."},
+		"max_pods": schema.Int64Attribute{Optional: true,
+			MarkdownDescription: "The kubelet's max pods. Default: the platform's default for this instance type, network " +
+				"plugin and node-group kind (EKS: the ENI formula with the managed-node-group or Auto Mode cap; AKS: by network " +
+				"plugin; GKE: 110).",
+			Validators: []validator.Int64{int64validator.AtLeast(1)}},
+		"eks": schema.SingleNestedAttribute{Optional: true,
+			MarkdownDescription: "EKS settings that change max pods and the memory reservation.",
+			Attributes: map[string]schema.Attribute{
+				"node_group_kind": schema.StringAttribute{Optional: true,
+					MarkdownDescription: "How nodes are launched: " + markdownList(overhead.NodeGroupKinds) + ". Default `managed`.",
+					Validators:          []validator.String{stringvalidator.OneOf(stringsOf(overhead.NodeGroupKinds)...)}},
+				"prefix_delegation": schema.BoolAttribute{Optional: true,
+					MarkdownDescription: "VPC CNI prefix delegation (`ENABLE_PREFIX_DELEGATION`): each address slot holds a /28 prefix on Nitro and bare-metal types."},
+				"custom_networking": schema.BoolAttribute{Optional: true,
+					MarkdownDescription: "VPC CNI custom networking: the primary network interface carries no pods."},
+				"reserved_enis": schema.Int64Attribute{Optional: true,
+					MarkdownDescription: "Network interfaces reserved for other uses (Karpenter `reservedENIs`).",
+					Validators:          []validator.Int64{int64validator.AtLeast(0)}},
+				"max_pods_expression_result": schema.Int64Attribute{Optional: true,
+					MarkdownDescription: "The integer result of an AL2023 `maxPodsExpression` (kubefit does not evaluate CEL): it becomes the pod count of the memory formula and, unless `max_pods` is set, max pods.",
+					Validators:          []validator.Int64{int64validator.AtLeast(1)}},
+			}},
+		"aks": schema.SingleNestedAttribute{Optional: true,
+			MarkdownDescription: "AKS settings that change max pods.",
+			Attributes: map[string]schema.Attribute{
+				"network_plugin": schema.StringAttribute{Optional: true,
+					MarkdownDescription: "Network plugin: " + markdownList(overhead.NetworkPlugins) + ". Default `azure_cni_overlay` (250 pods); " +
+						"`azure_cni_pod_subnet` and `kubenet` default to 110 pods, `azure_cni_node_subnet` to 30.",
+					Validators: []validator.String{stringvalidator.OneOf(stringsOf(overhead.NetworkPlugins)...)}},
+			}},
+		"kube_reserved": schema.MapAttribute{Optional: true, ElementType: types.StringType,
+			MarkdownDescription: "Kubelet `kubeReserved` overrides, key by key (`cpu`, `memory`, `ephemeral-storage`), as Kubernetes quantities. Keys not given keep the profile's value.",
+			Validators:          []validator.Map{quantityMapValidator{keys: reservationKeys}}},
+		"system_reserved": schema.MapAttribute{Optional: true, ElementType: types.StringType,
+			MarkdownDescription: "Kubelet `systemReserved` overrides, key by key (`cpu`, `memory`, `ephemeral-storage`).",
+			Validators:          []validator.Map{quantityMapValidator{keys: reservationKeys}}},
+		"eviction_hard": schema.MapAttribute{Optional: true, ElementType: types.StringType,
+			MarkdownDescription: "Kubelet `evictionHard` overrides for `memory.available` and `nodefs.available`: a quantity (`200Mi`) or a percentage of capacity (`10%`). Missing keys keep the profile default.",
+			Validators:          []validator.Map{quantityMapValidator{keys: evictionKeys}}},
+		"measured_capacity": schema.SingleNestedAttribute{Optional: true,
+			MarkdownDescription: "Capacity reported by the kubelet of a real node of this type and image (`kubectl get node -o jsonpath='{.status.capacity}'`). It replaces the estimate and is always preferred.",
+			Attributes: map[string]schema.Attribute{
+				"cpu":               schema.StringAttribute{Optional: true, MarkdownDescription: "CPU capacity, e.g. `2`.", Validators: []validator.String{quantityValidator{quantityCPU}}},
+				"memory":            schema.StringAttribute{Optional: true, MarkdownDescription: "Memory capacity, e.g. `7113160Ki`.", Validators: []validator.String{quantityValidator{quantityBytes}}},
+				"ephemeral_storage": schema.StringAttribute{Optional: true, MarkdownDescription: "Ephemeral-storage capacity, e.g. `20959212Ki`.", Validators: []validator.String{quantityValidator{quantityBytes}}},
+			}},
+		"vm_memory_overhead_percent": schema.Float64Attribute{Optional: true,
+			MarkdownDescription: "Share of nominal memory the hypervisor and guest kernel keep, used when no measured capacity is given. Default `7.5` (Karpenter's `VM_MEMORY_OVERHEAD_PERCENT`), plus 64 MiB on arm64. Measured nodes show 2.7–9.6 % on EKS, 1.9–4.6 % on AKS, 1.6–3.0 % on GKE.",
+			Validators:          []validator.Float64{float64validator.Between(0, 99.99)}},
+		"os_disk_gib": schema.Int64Attribute{Optional: true,
+			MarkdownDescription: "Size of the root/OS disk that holds the kubelet's root directory, in GiB. Default: 20 on EKS (50 on Windows), 128 on AKS, 100 on GKE.",
+			Validators:          []validator.Int64{int64validator.Between(1, 65536)}},
+	}
+}
+
+// overheadOptionsKnown reports whether every option is known, so validation that needs all of them can run.
+func overheadOptionsKnown(m overheadOptionsModel) bool {
+	for _, v := range []attr.Value{m.Profile, m.KubernetesVersion, m.MaxPods, m.EKS, m.AKS, m.KubeReserved, m.SystemReserved,
+		m.EvictionHard, m.MeasuredCapacity, m.VMMemoryOverheadPercent, m.OSDiskGiB} {
+		if !fullyKnown(v) {
+			return false
+		}
+	}
+	return true
+}
+
+// fullyKnown reports whether a value and everything inside it is known.
+func fullyKnown(v attr.Value) bool {
+	if v == nil || v.IsUnknown() {
+		return false
+	}
+	if v.IsNull() {
+		return true
+	}
+	var elems []attr.Value
+	switch t := v.(type) {
+	case basetypes.ObjectValue:
+		for _, e := range t.Attributes() {
+			elems = append(elems, e)
+		}
+	case basetypes.MapValue:
+		for _, e := range t.Elements() {
+			elems = append(elems, e)
+		}
+	case basetypes.ListValue:
+		elems = t.Elements()
+	case basetypes.SetValue:
+		elems = t.Elements()
+	}
+	for _, e := range elems {
+		if !fullyKnown(e) {
+			return false
+		}
+	}
+	return true
+}
+
+// resolveProfile returns the configured profile, or the cloud's default.
+func resolveProfile(m overheadOptionsModel, cloud catalog.Cloud) overhead.Profile {
+	if m.Profile.IsNull() || m.Profile.ValueString() == "" {
+		return overhead.DefaultProfile(cloud)
+	}
+	return overhead.Profile(m.Profile.ValueString())
+}
+
+// overheadInput converts fully known options into the planner's input. base is the path of the object that
+// holds the options (path.Empty() at the top level).
+func overheadInput(ctx context.Context, base path.Path, m overheadOptionsModel, profile overhead.Profile, inst overhead.Instance, diags *diag.Diagnostics) overhead.Input {
+	in := overhead.Input{
+		Profile:           profile,
+		Instance:          inst,
+		KubernetesVersion: m.KubernetesVersion.ValueString(),
+		MaxPods:           m.MaxPods.ValueInt64(),
+		OSDiskGiB:         m.OSDiskGiB.ValueInt64(),
+	}
+	if !m.EKS.IsNull() {
+		var e eksOptionsModel
+		diags.Append(m.EKS.As(ctx, &e, basetypes.ObjectAsOptions{})...)
+		in.EKS = overhead.EKSOptions{
+			Kind: overhead.NodeGroupKind(e.NodeGroupKind.ValueString()), PrefixDelegation: e.PrefixDelegation.ValueBool(),
+			CustomNetworking: e.CustomNetworking.ValueBool(), ReservedENIs: e.ReservedENIs.ValueInt64(),
+			MaxPodsExpressionResult: e.MaxPodsExpressionResult.ValueInt64(),
+		}
+	}
+	if !m.AKS.IsNull() {
+		var a aksOptionsModel
+		diags.Append(m.AKS.As(ctx, &a, basetypes.ObjectAsOptions{})...)
+		in.AKS.NetworkPlugin = overhead.NetworkPlugin(a.NetworkPlugin.ValueString())
+	}
+	in.KubeReserved = reservationFromMap(base.AtName("kube_reserved"), m.KubeReserved, diags)
+	in.SystemReserved = reservationFromMap(base.AtName("system_reserved"), m.SystemReserved, diags)
+	if !m.EvictionHard.IsNull() {
+		in.EvictionHard = map[string]overhead.Threshold{}
+		for k, e := range m.EvictionHard.Elements() {
+			s, _ := e.(types.String)
+			q, err := parseQuantity(s.ValueString(), quantityBytesOrPercent)
+			if err != nil {
+				diags.AddAttributeError(base.AtName("eviction_hard").AtMapKey(k), "Invalid Quantity", err.Error())
+				continue
+			}
+			in.EvictionHard[k] = overhead.Threshold{Bytes: q.Value, PercentBP: q.PercentBP, IsPercent: q.IsPercent}
+		}
+	}
+	if !m.MeasuredCapacity.IsNull() {
+		var c capacityModel
+		diags.Append(m.MeasuredCapacity.As(ctx, &c, basetypes.ObjectAsOptions{})...)
+		p := base.AtName("measured_capacity")
+		in.MeasuredCapacity = overhead.Reservation{
+			CPUMillicores:  optQuantity(p.AtName("cpu"), c.CPU, quantityCPU, diags),
+			MemoryBytes:    optQuantity(p.AtName("memory"), c.Memory, quantityBytes, diags),
+			EphemeralBytes: optQuantity(p.AtName("ephemeral_storage"), c.EphemeralStorage, quantityBytes, diags),
+		}
+	}
+	if !m.VMMemoryOverheadPercent.IsNull() {
+		bp := int64(math.Round(m.VMMemoryOverheadPercent.ValueFloat64() * 100))
+		in.VMMemoryOverheadBP = &bp
+	}
+	return in
+}
+
+func reservationFromMap(p path.Path, m types.Map, diags *diag.Diagnostics) overhead.Reservation {
+	var r overhead.Reservation
+	for k, e := range m.Elements() {
+		s, _ := e.(types.String)
+		kind, ok := reservationKeys[k]
+		if !ok {
+			diags.AddAttributeError(p.AtMapKey(k), "Unsupported Key", fmt.Sprintf("key %q is not supported; use cpu, memory or ephemeral-storage", k))
+			continue
+		}
+		v := optQuantity(p.AtMapKey(k), s, kind, diags)
+		switch k {
+		case "cpu":
+			r.CPUMillicores = v
+		case "memory":
+			r.MemoryBytes = v
+		default:
+			r.EphemeralBytes = v
+		}
+	}
+	return r
+}
+
+// overheadErrorPath maps an *overhead.Error field to the attribute at fault below base.
+func overheadErrorPath(base path.Path, field string) path.Path {
+	return fieldPath(base, field, "kube_reserved", "system_reserved", "eviction_hard")
+}
+
+// resourcesAttrTypes is the object type of a resource amount in outputs.
+var resourcesAttrTypes = map[string]attr.Type{
+	"cpu_millicores":          types.Int64Type,
+	"memory_bytes":            types.Int64Type,
+	"ephemeral_storage_bytes": types.Int64Type,
+	"pods":                    types.Int64Type,
+	"cpu":                     types.StringType,
+	"memory":                  types.StringType,
+}
+
+func resourcesAttribute(desc string) schema.SingleNestedAttribute {
+	return schema.SingleNestedAttribute{Computed: true, MarkdownDescription: desc,
+		Attributes: map[string]schema.Attribute{
+			"cpu_millicores":          schema.Int64Attribute{Computed: true, MarkdownDescription: "CPU in millicores."},
+			"memory_bytes":            schema.Int64Attribute{Computed: true, MarkdownDescription: "Memory in bytes."},
+			"ephemeral_storage_bytes": schema.Int64Attribute{Computed: true, MarkdownDescription: "Ephemeral storage in bytes."},
+			"pods":                    schema.Int64Attribute{Computed: true, MarkdownDescription: "Pod slots."},
+			"cpu":                     schema.StringAttribute{Computed: true, MarkdownDescription: "CPU as a Kubernetes quantity (`1930m`)."},
+			"memory":                  schema.StringAttribute{Computed: true, MarkdownDescription: "Memory as a Kubernetes quantity (`574Mi`, `1814948Ki`)."},
+		}}
+}
+
+func resourcesValue(r overhead.Resources) types.Object {
+	return types.ObjectValueMust(resourcesAttrTypes, map[string]attr.Value{
+		"cpu_millicores":          types.Int64Value(r.CPUMillicores),
+		"memory_bytes":            types.Int64Value(r.MemoryBytes),
+		"ephemeral_storage_bytes": types.Int64Value(r.EphemeralBytes),
+		"pods":                    types.Int64Value(r.Pods),
+		"cpu":                     types.StringValue(overhead.FormatMillicores(r.CPUMillicores)),
+		"memory":                  types.StringValue(overhead.FormatBytes(r.MemoryBytes)),
+	})
+}
