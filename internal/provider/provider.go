@@ -50,11 +50,13 @@ func (p *kubefitProvider) DataSources(_ context.Context) []func() datasource.Dat
 		newInstanceTypeDataSource,
 		newNodeOverheadDataSource,
 		newBurstBudgetDataSource,
+		newNodePoolSizingDataSource,
 	}
 }
 
 func (p *kubefitProvider) Resources(_ context.Context) []func() resource.Resource {
-	return []func() resource.Resource{}
+	return []func() resource.Resource{
+	}
 }
 
 func (p *kubefitProvider) Functions(_ context.Context) []func() function.Function {

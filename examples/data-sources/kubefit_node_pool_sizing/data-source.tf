@@ -1,0 +1,59 @@
+# Two pools on EKS: general-purpose m5.large nodes across three zones, and a tainted GPU pool.
+data "kubefit_node_pool_sizing" "cluster" {
+  pools = {
+    general = {
+      cloud         = "aws"
+      instance_type = "m5.large"
+      profile       = "eks-al2023"
+      eks           = { node_group_kind = "managed" }
+      min_nodes     = 2
+      max_nodes     = 10
+      zones         = ["eu-west-1a", "eu-west-1b", "eu-west-1c"]
+      labels        = { role = "web" }
+    }
+    gpu = {
+      cloud         = "aws"
+      instance_type = "g5.xlarge"
+      max_nodes     = 2
+      taints        = [{ key = "nvidia.com/gpu", value = "true", effect = "NoSchedule" }]
+    }
+  }
+  daemonsets = [
+    { name = "aws-node", requests = { cpu = "25m" } },
+    { name = "kube-proxy", requests = { cpu = "100m" } },
+    { name = "fluent-bit", requests = { cpu = "100m", memory = "128Mi" }, tolerations = [{ operator = "Exists" }] },
+  ]
+  workloads = [
+    {
+      name          = "api"
+      min_replicas  = 3
+      max_replicas  = 12
+      max_surge     = "25%"
+      requests      = { cpu = "500m", memory = "512Mi" }
+      node_selector = { role = "web" }
+      spread        = { type = "zone", max_skew = 1 }
+    },
+    {
+      name        = "trainer"
+      replicas    = 1
+      requests    = { cpu = "2", memory = "8Gi", gpu = 1 }
+      tolerations = [{ key = "nvidia.com/gpu", operator = "Exists", effect = "NoSchedule" }]
+      pools       = ["gpu"]
+    },
+  ]
+}
+
+output "fits" {
+  value = data.kubefit_node_pool_sizing.cluster.fits
+}
+
+output "general_nodes" {
+  value = {
+    steady = data.kubefit_node_pool_sizing.cluster.pool_results["general"].steady.nodes_required
+    peak   = data.kubefit_node_pool_sizing.cluster.pool_results["general"].peak.nodes_required
+  }
+}
+
+output "report" {
+  value = data.kubefit_node_pool_sizing.cluster.report
+}

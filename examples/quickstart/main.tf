@@ -1,0 +1,68 @@
+# What is left for pods on a few instance types across clouds, computed offline from kubefit's embedded
+# catalog. Run it with `make demo` (no cloud credentials, nothing downloaded).
+
+terraform {
+  required_providers {
+    kubefit = {
+      source = "kubefit/kubefit"
+    }
+  }
+}
+
+locals {
+  # DaemonSets that run on every node (requests per pod).
+  daemonsets = [
+    { name = "kube-proxy", cpu = "100m", memory = "64Mi" },
+    { name = "node-exporter", cpu = "50m", memory = "64Mi" },
+  ]
+}
+
+data "kubefit_node_overhead" "eks" {
+  cloud         = "aws"
+  instance_type = "m5.large"
+  profile       = "eks-al2023"
+  daemonsets    = concat(local.daemonsets, [{ name = "aws-node", cpu = "25m" }])
+}
+
+data "kubefit_node_overhead" "aks_small" {
+  cloud              = "azure"
+  instance_type      = "Standard_DS1_v2"
+  kubernetes_version = "1.28"
+  daemonsets         = local.daemonsets
+}
+
+data "kubefit_node_overhead" "aks" {
+  cloud              = "azure"
+  instance_type      = "Standard_D4s_v5"
+  kubernetes_version = "1.30"
+  daemonsets         = local.daemonsets
+}
+
+data "kubefit_node_overhead" "gke" {
+  cloud         = "gcp"
+  instance_type = "e2-standard-4"
+  daemonsets    = local.daemonsets
+}
+
+locals {
+  nodes = {
+    "aws m5.large (eks-al2023)"         = data.kubefit_node_overhead.eks
+    "azure Standard_DS1_v2 (aks, 1.28)" = data.kubefit_node_overhead.aks_small
+    "azure Standard_D4s_v5 (aks, 1.30)" = data.kubefit_node_overhead.aks
+    "gcp e2-standard-4 (gke-standard)"  = data.kubefit_node_overhead.gke
+  }
+}
+
+output "left_for_pods" {
+  description = "Per node: capacity, allocatable, and what is left for workload pods after DaemonSets."
+  value = {
+    for name, n in local.nodes : name => format("capacity %s CPU / %s; allocatable %s / %s; left for pods %s / %s, %d pods",
+      n.capacity.cpu, n.capacity.memory, n.allocatable.cpu, n.allocatable.memory,
+    n.available.cpu, n.available.memory, n.available.pods)
+  }
+}
+
+output "kubelet_args" {
+  description = "The reservations as kubelet flags."
+  value       = { for name, n in local.nodes : name => n.kubelet_args }
+}

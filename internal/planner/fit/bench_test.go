@@ -1,0 +1,113 @@
+package fit
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+)
+
+// benchInput generates a deterministic input of `specs` workloads of `replicas` pods each over
+// `pools` pools, shaped like Karpenter's scheduling benchmark: CPU requests from {100, 250, 500,
+// 1000, 1500}m and memory from 100 MiB to 4 GiB; a fifth of the workloads spread by zone, a tenth
+// by node; some pinned to pools, some selecting arm64, some tolerating a tainted GPU-less "batch"
+// pool. Pools range over 2–32 vCPU with 2, 4 or 8 GiB per vCPU; four DaemonSets land everywhere,
+// one only on arm64. Replicas equal MaxReplicas, so the steady scenario holds exactly specs ×
+// replicas pods; every workload has Kubernetes' default 25 % surge, so the peak scenario holds
+// specs × ceil(1.25 × replicas) pods.
+func benchInput(seed uint64, specs, replicas, pools int) Input {
+	rng := rand.New(rand.NewPCG(seed, 0x6b756265666974))
+	var in Input
+	zones := []string{"zone-a", "zone-b", "zone-c"}
+	for i := range pools {
+		vcpu := int64(2) << rng.IntN(5) // 2..32
+		perCPU := int64(2) << rng.IntN(3)
+		arch := "amd64"
+		if i%4 == 3 {
+			arch = "arm64"
+		}
+		p := Pool{
+			Name:         fmt.Sprintf("pool-%02d", i),
+			InstanceType: fmt.Sprintf("type-%dx%d", vcpu, perCPU),
+			Allocatable: Resources{CPUMillicores: vcpu*1000 - 100, MemoryBytes: (vcpu*perCPU*1024 - 800) * mi,
+				EphemeralStorageBytes: 80 << 30, Pods: 110},
+			MinNodes: rng.IntN(3), MaxNodes: 3000,
+			Labels:       map[string]string{"kubernetes.io/arch": arch},
+			Weight:       rng.IntN(3) * 10,
+			PricePerHour: float64(vcpu) * 0.048,
+			Zones:        zones,
+		}
+		if i%5 == 4 {
+			p.Taints = []Taint{{Key: "workload", Value: "batch", Effect: EffectNoSchedule}}
+		}
+		in.Pools = append(in.Pools, p)
+	}
+	in.DaemonSets = []DaemonSet{
+		{Name: "kube-proxy", Requests: Resources{CPUMillicores: 100}, CPUUsageMillicores: 20, TakesPodSlot: true},
+		{Name: "cni", Requests: Resources{CPUMillicores: 25, MemoryBytes: 40 * mi}, CPUUsageMillicores: 10,
+			TakesPodSlot: true, Tolerations: []Toleration{{Operator: OperatorExists}}},
+		{Name: "logs", Requests: Resources{CPUMillicores: 100, MemoryBytes: 200 * mi}, CPUUsageMillicores: 50,
+			TakesPodSlot: true, Tolerations: []Toleration{{Operator: OperatorExists}}},
+		{Name: "monitoring", Requests: Resources{CPUMillicores: 50, MemoryBytes: 100 * mi}, TakesPodSlot: true},
+		{Name: "arm-agent", Requests: Resources{CPUMillicores: 10, MemoryBytes: 20 * mi}, TakesPodSlot: true,
+			NodeSelector: map[string]string{"kubernetes.io/arch": "arm64"}},
+	}
+	cpus := []int64{100, 250, 500, 1000, 1500}
+	for i := range specs {
+		w := Workload{
+			Name: fmt.Sprintf("app-%04d", i), Replicas: replicas, MaxReplicas: replicas,
+			Requests: Resources{CPUMillicores: cpus[rng.IntN(len(cpus))],
+				MemoryBytes: (100 + rng.Int64N(3997)) * mi},
+			CPUUsageMillicores: rng.Int64N(100), MaxSurge: IntOrPercent{Value: 25, Percent: true},
+		}
+		switch i % 10 {
+		case 0, 5:
+			w.Spread = Spread{Type: SpreadZone, MaxSkew: 1}
+		case 3:
+			w.Spread = Spread{Type: SpreadNode}
+		}
+		switch i % 7 {
+		case 1:
+			w.Pools = []string{in.Pools[rng.IntN(pools)].Name, in.Pools[rng.IntN(pools)].Name}
+			if w.Pools[0] == w.Pools[1] {
+				w.Pools = w.Pools[:1]
+			}
+		case 2:
+			w.NodeSelector = map[string]string{"kubernetes.io/arch": "arm64"}
+		case 4:
+			w.Tolerations = []Toleration{{Key: "workload", Operator: OperatorEqual, Value: "batch",
+				Effect: EffectNoSchedule}}
+		}
+		in.Workloads = append(in.Workloads, w)
+	}
+	return in
+}
+
+func benchmarkPlan(b *testing.B, specs, replicas, pools int) {
+	in := benchInput(1, specs, replicas, pools)
+	res, err := Plan(in)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if res.Scenarios[0].Pods != specs*replicas {
+		b.Fatalf("steady pods = %d, want %d", res.Scenarios[0].Pods, specs*replicas)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		if _, err := Plan(in); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkPlan10k plans 10,000 pods in 100 specs over 20 pools: the steady scenario, and the peak
+// scenario with 25 % surge (12,500 pods).
+func BenchmarkPlan10k(b *testing.B) { benchmarkPlan(b, 100, 100, 20) }
+
+// BenchmarkPlan100k plans 100,000 pods in 1,000 specs over 20 pools: the steady scenario, and the
+// peak scenario with 25 % surge (125,000 pods).
+func BenchmarkPlan100k(b *testing.B) { benchmarkPlan(b, 1000, 100, 20) }
+
+// BenchmarkPlan1k plans 1,000 pods in 10 specs over 20 pools, to show linear growth with
+// BenchmarkPlan10k and BenchmarkPlan100k.
+func BenchmarkPlan1k(b *testing.B) { benchmarkPlan(b, 10, 100, 20) }

@@ -1,0 +1,124 @@
+// Package fit packs workloads and DaemonSets onto node pools, offline and deterministically, and
+// explains what does not fit. It is the planner behind the kubefit_node_pool_sizing data source.
+//
+// The caller gives each pool's kubelet allocatable (capacity minus reservations and eviction, with
+// Pods the max pods; see the overhead package); fit subtracts the DaemonSets, packs the pods of two
+// scenarios and reports node counts, bounds, utilisation, stranded capacity, per-node usage,
+// headroom and failures. All quantities are exact integers: CPU in millicores, memory and ephemeral
+// storage in bytes, pod slots and GPUs as counts.
+//
+// # DaemonSets and workload allocatable (daemonset.requests)
+//
+// A DaemonSet lands on every node of every pool whose labels include its node selector and whose
+// NoSchedule and NoExecute taints its tolerations cover (PreferNoSchedule never blocks). Per pool,
+// workload allocatable = allocatable − Σ requests of those DaemonSets, and pod slots = max pods − the
+// DaemonSets that take a slot (overhead.md §9). A pool whose workload allocatable is ≤ 0 in CPU,
+// memory or pods, or < 0 in ephemeral storage or GPUs, is unusable: it gets a "daemonsets" failure
+// and no pods. Ephemeral storage and GPUs of 0 mean the node has none; a pod requesting them does not
+// fit. The DaemonSet overhead is assumed to be placed; at runtime it is not reserved (a fresh node
+// can fill before its DaemonSet pods bind, aws/karpenter-provider-aws#9269).
+//
+// # Scenarios
+//
+// Steady places Replicas pods of every workload; peak places MaxReplicas + surge, where a percentage
+// surge is ceil(MaxReplicas × percent / 100) as Kubernetes rounds maxSurge up (fit.surge-ceil).
+// Each scenario is packed from scratch.
+//
+// # Which pools a workload may use
+//
+// A pool is excluded for a workload, with the first reason that applies: "pool-list" (the workload
+// lists pools and not this one), "selector" (a node-selector entry is missing from the pool's labels
+// or has another value), "taint" (a NoSchedule or NoExecute taint no toleration covers), or
+// "too-large" (one pod exceeds the workload allocatable of an empty node in some resource, or the
+// pool is unusable). Toleration matching follows Kubernetes' ToleratesTaint.
+//
+// # Packing (fit.ffd-max-share, fit.ffd-sum-share, fit.ffd-cpu-memory, fit.interleaved-max-share)
+//
+// The pods of a workload are one equivalence class: identical requests, constraints and pools, so
+// placing k pods on a node is one step (k = the minimum over resources of free div request, pod slots
+// included; 1 under node spread), never one step per pod. A class is placed by first fit: on the
+// existing nodes within MaxNodes of its pools, pools in preference order and nodes in creation order;
+// then on a new node of the most preferred pool that may still grow. Per pool and class a cursor
+// skips the nodes that can never take another pod of the class, and per block of nodes an upper
+// bound of the free capacity skips full blocks, so a class costs about one pass over the nodes.
+//
+// Pool preference for a class of n pods: least waste, the unused fraction of the workload
+// allocatable of the ceil(n / pods-per-node) nodes it would need, averaged over the resources the pod
+// requests (allocatable, unlike the cluster autoscaler's capacity-based least-waste expander); then
+// higher Weight; then lower known price (unknown last); then name.
+//
+// Plan runs four orders and keeps the best packing (fewest pods unplaced, then fewest nodes beyond
+// MaxNodes, fewest nodes, lowest price; the earlier strategy on a tie): classes by decreasing largest
+// share of the preferred pool's workload allocatable (fit.ffd-max-share); by decreasing sum of shares,
+// as the cluster autoscaler orders (fit.ffd-sum-share); by decreasing CPU then memory, as Karpenter
+// orders (fit.ffd-cpu-memory); and the first order interleaved (fit.interleaved-max-share): R rounds,
+// R = the sum of the pools' lower bounds of the first packing, where round j places
+// floor((j+1)·n / R) − floor(j·n / R) pods of every class, so every node receives the classes in the
+// proportions of the whole scenario. The first three are exactly first-fit decreasing pod by pod;
+// the fourth packs complementary shapes (CPU-heavy with memory-heavy) that first-fit decreasing
+// cannot. The chosen id is ScenarioResult.Strategy and PoolResult.Source.
+//
+// Pods that fit no node within MaxNodes go to nodes beyond MaxNodes, in the most preferred pool:
+// those nodes exist only to measure how many nodes the scenario needs, so NodesRequired can exceed
+// MaxNodes and the failure can say by how much. A pool always has at least MinNodes nodes, empty or
+// not, and its DaemonSets run on all of them.
+//
+// # Spread and zones
+//
+// Node spread (hostname anti-affinity): at most one pod of the workload per node.
+//
+// Zones: node i of a pool (0-based, in creation order) is in Zones[i mod len(Zones)], the balanced
+// round-robin that auto-scaling groups and VM scale sets keep; a node is in exactly one zone. To add
+// a node in zone z the pool may first add nodes in the zones before it, which other pods then use.
+// Beyond MaxNodes a node is added directly in the zone that needs it.
+//
+// Zone spread: the domains are the union of the zones of the pools the workload may use. Pods go to
+// the zones with the fewest pods of the workload (water-filling; ties to the zone first by name), so
+// the counts differ by at most one. When a zone runs out of room within MaxNodes, its pods move to
+// other zones as long as max − min ≤ MaxSkew; what is left goes beyond MaxNodes, again to the zones
+// with the fewest pods. A zone that no node of the pool reaches within MaxNodes (for example the third
+// zone of a pool with max_nodes 2) gets no pods, so the skew limits the others.
+//
+// # Results (fit.lower-bound, fit.utilization, fit.stranded, fit.headroom)
+//
+// LowerBound of a pool is the largest of: per resource, ceil(Σ requests / per-node workload
+// allocatable), tightened by the dual feasible functions of Fekete and Schepers u_k(x) = x if (k+1)x
+// is an integer, else floor((k+1)x) / k, for k ≤ 32 (1,000 pods of 0.091 of a node need 100 nodes,
+// not 91); per workload, ceil(pods on the pool / pods per fresh node), summed over zones under zone
+// spread and one node per pod under node spread; and MinNodes. LowerBoundBy names the binding term.
+//
+// Utilization is Requested / (NodesRequired × workload allocatable), DaemonSets excluded;
+// UtilizationWithDaemonSets is (Requested + NodesRequired × DaemonSet requests) / (NodesRequired ×
+// allocatable). Both are fractions per resource.
+//
+// Stranded: the free requests (workload allocatable minus the pods' requests) summed over the nodes
+// of the pool on which not even one pod of any workload of the scenario that may use the pool fits.
+// Spread rules are ignored for this test. Free capacity on a node that some pod could still use is
+// headroom, not stranded.
+//
+// Nodes lists every node with its pods' requests and CPU usage (its DaemonSets' CPUUsageMillicores
+// plus its pods'), for burstable credit checks per node; MaxNodeCPUUsageMillicores is their maximum.
+//
+// Headroom of a workload, on the peak packing: how many more pods of that workload alone fit within
+// MaxNodes, by capacity counting: Σ over the nodes within MaxNodes of its pools of free div request
+// (under node spread 1, and 0 on nodes holding one), plus the fresh nodes up to MaxNodes at the
+// per-node count. Under zone spread, with room[z] and count[z] per zone and L = min over z of
+// count[z] + room[z], it is Σ min(count[z] + room[z], L + MaxSkew) − Σ count[z]. A workload whose own
+// peak does not fit within MaxNodes has headroom 0.
+//
+// # Failures
+//
+// For every workload not fully placed within MaxNodes in a scenario, Failures holds one entry per
+// pool: the exclusion reason, or for a pool it may use "max-nodes" (the pool needs N nodes against
+// MaxNodes M, with the resources short in total, or, when the totals fit, the stranded capacity and
+// what the closest nodes lack) or "spread" (node spread needs more nodes than its pools allow, or a
+// zone cannot get room while the pool could still grow, or never gets a node within MaxNodes).
+// Messages carry the numbers: CPU as "1,580m", memory and ephemeral storage in MiB below 10 GiB and
+// in GiB from 10 GiB on, with at most one decimal ("1,669 MiB", "15.3 GiB").
+//
+// # Limits and determinism
+//
+// Validate rejects inputs beyond MaxQuantity, MaxPlanPods, MaxPlanNodes and MaxPoolZones, so memory
+// and time stay bounded. Plan never iterates a map in an order that reaches the result, so the same
+// input gives an identical Result.
+package fit

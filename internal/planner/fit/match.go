@@ -1,0 +1,122 @@
+package fit
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Tolerates reports whether t tolerates taint, with the semantics of Kubernetes' ToleratesTaint: the
+// effects must be equal unless t.Effect is empty, the keys must be equal unless t.Key is empty, and
+// OperatorExists matches any value while OperatorEqual (or the empty operator) needs equal values.
+func (t Toleration) Tolerates(taint Taint) bool {
+	if t.Effect != "" && t.Effect != taint.Effect {
+		return false
+	}
+	if t.Key != "" && t.Key != taint.Key {
+		return false
+	}
+	switch t.Operator {
+	case OperatorExists:
+		return true
+	case "", OperatorEqual:
+		return t.Value == taint.Value
+	}
+	return false
+}
+
+// String formats the taint as kubectl does: key=value:Effect, or key:Effect without a value.
+func (t Taint) String() string {
+	if t.Value == "" {
+		return t.Key + ":" + string(t.Effect)
+	}
+	return t.Key + "=" + t.Value + ":" + string(t.Effect)
+}
+
+// blocking reports whether the taint keeps untolerating pods off the node. PreferNoSchedule is only a
+// preference and never blocks.
+func (t Taint) blocking() bool {
+	return t.Effect == EffectNoSchedule || t.Effect == EffectNoExecute
+}
+
+// untolerated returns the pool's blocking taints that no toleration covers, in pool order.
+func untolerated(taints []Taint, tols []Toleration) []Taint {
+	var out []Taint
+	for _, taint := range taints {
+		if !taint.blocking() {
+			continue
+		}
+		if !slices.ContainsFunc(tols, func(t Toleration) bool { return t.Tolerates(taint) }) {
+			out = append(out, taint)
+		}
+	}
+	return out
+}
+
+// selectorMatches reports whether every selector entry is a label of the pool with the same value.
+func selectorMatches(selector, labels map[string]string) bool {
+	for k, v := range selector {
+		if lv, ok := labels[k]; !ok || lv != v {
+			return false
+		}
+	}
+	return true
+}
+
+// selectorMismatches describes the selector entries the labels do not satisfy, in key order.
+func selectorMismatches(selector, labels map[string]string) []string {
+	var out []string
+	for _, k := range sortedKeys(selector) {
+		want := selector[k]
+		got, ok := labels[k]
+		switch {
+		case !ok:
+			out = append(out, fmt.Sprintf("%s=%s (the pool has no label %s)", k, want, k))
+		case got != want:
+			out = append(out, fmt.Sprintf("%s=%s (the pool has %s=%s)", k, want, k, got))
+		}
+	}
+	return out
+}
+
+func sortedKeys(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// daemonSetMatches reports whether the DaemonSet's pod lands on the pool's nodes.
+func daemonSetMatches(d *DaemonSet, p *Pool) bool {
+	return selectorMatches(d.NodeSelector, p.Labels) && len(untolerated(p.Taints, d.Tolerations)) == 0
+}
+
+// exclusion says why a workload may not run on a pool at all, by its node constraints: the first of
+// pool-list, selector and taint that excludes it, with a message naming the labels or taints.
+// It returns an empty reason when the workload may run on the pool (size is checked separately).
+func exclusion(w *Workload, p *Pool) (Reason, string) {
+	if len(w.Pools) > 0 && !slices.Contains(w.Pools, p.Name) {
+		return ReasonPoolList, fmt.Sprintf("workload %q may only run on pool(s) %s, not on pool %q",
+			w.Name, quoteList(w.Pools), p.Name)
+	}
+	if mm := selectorMismatches(w.NodeSelector, p.Labels); len(mm) > 0 {
+		return ReasonSelector, fmt.Sprintf("the node selector of workload %q needs %s on pool %q",
+			w.Name, strings.Join(mm, " and "), p.Name)
+	}
+	if ut := untolerated(p.Taints, w.Tolerations); len(ut) > 0 {
+		names := make([]string, len(ut))
+		for i, t := range ut {
+			names[i] = strconv.Quote(t.String())
+		}
+		noun := "taint"
+		if len(ut) > 1 {
+			noun = "taints"
+		}
+		return ReasonTaint, fmt.Sprintf("pool %q has %s %s that workload %q does not tolerate; add a toleration "+
+			"or choose another pool", p.Name, noun, joinAnd(names), w.Name)
+	}
+	return "", ""
+}

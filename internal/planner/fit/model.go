@@ -1,0 +1,245 @@
+package fit
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// model is the scenario-independent preparation of a valid input: per-pool DaemonSet overhead and
+// workload allocatable, global zone ids, and which pools every workload may use.
+type model struct {
+	in        *Input
+	pools     []poolModel
+	zoneNames []string         // global zone id → name, sorted by name
+	zoneID    map[string]int32 // name → global zone id
+	req       []vec            // per workload: requests of one pod, with one pod slot
+	// excl[w][p] is why workload w may not use pool p ("" = it may); too-large included.
+	excl [][]excluded
+	// eligible[w] lists the pools workload w may use, in input order.
+	eligible [][]int
+}
+
+type excluded struct {
+	reason Reason
+	msg    string
+}
+
+type poolModel struct {
+	p        *Pool
+	alloc    vec // kubelet allocatable of one node
+	ds       vec // requests of the matching DaemonSets, Pods = the slots they take
+	walloc   vec // workload allocatable: alloc − ds
+	dsNames  []string
+	dsUsage  int64
+	usable   bool    // walloc > 0 in CPU, memory and pods and ≥ 0 elsewhere
+	zones    []int32 // global zone id per local zone index
+	nz       int     // max(1, len(zones))
+	localOf  map[int32]int
+	priceKey float64 // price for ordering: unknown (0) sorts after every known price
+}
+
+func newModel(in *Input) *model {
+	m := &model{in: in, zoneID: map[string]int32{}}
+	for i := range in.Pools {
+		for _, z := range in.Pools[i].Zones {
+			if _, ok := m.zoneID[z]; !ok {
+				m.zoneID[z] = 0
+				m.zoneNames = append(m.zoneNames, z)
+			}
+		}
+	}
+	slices.Sort(m.zoneNames)
+	for i, z := range m.zoneNames {
+		m.zoneID[z] = int32(i)
+	}
+	m.pools = make([]poolModel, len(in.Pools))
+	for i := range in.Pools {
+		m.pools[i] = m.newPoolModel(&in.Pools[i])
+	}
+	m.req = make([]vec, len(in.Workloads))
+	m.excl = make([][]excluded, len(in.Workloads))
+	m.eligible = make([][]int, len(in.Workloads))
+	for w := range in.Workloads {
+		wl := &in.Workloads[w]
+		r := toVec(wl.Requests)
+		r[rPods] = 1
+		m.req[w] = r
+		m.excl[w] = make([]excluded, len(in.Pools))
+		for p := range in.Pools {
+			reason, msg := exclusion(wl, &in.Pools[p])
+			if reason == "" {
+				reason, msg = m.tooLarge(w, p)
+			}
+			m.excl[w][p] = excluded{reason, msg}
+			if reason == "" {
+				m.eligible[w] = append(m.eligible[w], p)
+			}
+		}
+	}
+	return m
+}
+
+func (m *model) newPoolModel(p *Pool) poolModel {
+	pm := poolModel{p: p, alloc: toVec(p.Allocatable), localOf: map[int32]int{}}
+	for i := range m.in.DaemonSets {
+		d := &m.in.DaemonSets[i]
+		if !daemonSetMatches(d, p) {
+			continue
+		}
+		r := toVec(d.Requests)
+		r[rPods] = 0
+		if d.TakesPodSlot {
+			r[rPods] = 1
+		}
+		pm.ds = pm.ds.add(r)
+		pm.dsUsage = satAdd(pm.dsUsage, d.CPUUsageMillicores)
+		pm.dsNames = append(pm.dsNames, d.Name)
+	}
+	pm.walloc = pm.alloc.sub(pm.ds)
+	pm.usable = pm.walloc[rCPU] > 0 && pm.walloc[rMem] > 0 && pm.walloc[rPods] > 0 && pm.walloc[rEph] >= 0 &&
+		pm.walloc[rGPU] >= 0
+	for _, z := range p.Zones {
+		id := m.zoneID[z]
+		pm.localOf[id] = len(pm.zones)
+		pm.zones = append(pm.zones, id)
+	}
+	pm.nz = max(1, len(pm.zones))
+	pm.priceKey = p.PricePerHour
+	if pm.priceKey <= 0 {
+		pm.priceKey = 1e300
+	}
+	return pm
+}
+
+// poolLabel names a pool in messages: `pool "general" (m5.large)`.
+func poolLabel(p *Pool) string {
+	if p.InstanceType == "" {
+		return fmt.Sprintf("pool %q", p.Name)
+	}
+	return fmt.Sprintf("pool %q (%s)", p.Name, p.InstanceType)
+}
+
+// nodeOf names one node of a pool in messages: `a node of pool "general" (m5.large)`.
+func nodeOf(p *Pool) string {
+	return "a node of " + poolLabel(p)
+}
+
+// tooLarge reports whether one pod of workload w is larger than an empty node of pool p after
+// DaemonSets, or p has no room at all, with the numbers per resource.
+func (m *model) tooLarge(w, p int) (Reason, string) {
+	pm := &m.pools[p]
+	wl := &m.in.Workloads[w]
+	if !pm.usable {
+		return ReasonTooLarge, fmt.Sprintf("the DaemonSets on %s leave no room for pods of workload %q (%s); "+
+			"choose a larger instance type or fewer DaemonSets", poolLabel(pm.p), wl.Name, m.daemonSetShortage(p))
+	}
+	req := m.req[w]
+	if req.fits(pm.walloc) {
+		return "", ""
+	}
+	var wants, haves []string
+	for r := range nRes {
+		if req[r] <= pm.walloc[r] {
+			continue
+		}
+		wants = append(wants, formatAmount(ResourceNames[r], req[r]))
+		if pm.alloc[r] == 0 {
+			haves = append(haves, "no "+resourceWords[r])
+		} else {
+			haves = append(haves, formatAmount(ResourceNames[r], pm.walloc[r]))
+		}
+	}
+	return ReasonTooLarge, fmt.Sprintf("pod of workload %q requests %s but %s has %s left after DaemonSets; choose a "+
+		"larger instance type or lower the requests", wl.Name, joinAnd(wants), nodeOf(pm.p), joinAnd(haves))
+}
+
+// daemonSetShortage describes the resources in which a pool's DaemonSets leave no room.
+func (m *model) daemonSetShortage(p int) string {
+	pm := &m.pools[p]
+	var parts []string
+	for r := range nRes {
+		required := r == rCPU || r == rMem || r == rPods
+		if pm.walloc[r] > 0 || !required && pm.walloc[r] == 0 {
+			continue
+		}
+		if r == rPods {
+			parts = append(parts, fmt.Sprintf("DaemonSets take %s of the %s max pods", FormatCount(pm.ds[r]),
+				FormatCount(pm.alloc[r])))
+			continue
+		}
+		parts = append(parts, fmt.Sprintf("DaemonSets request %s of the %s allocatable %s",
+			formatValue(ResourceNames[r], pm.ds[r]), formatValue(ResourceNames[r], pm.alloc[r]), resourceWords[r]))
+	}
+	return strings.Join(parts, "; ")
+}
+
+// shares returns the size of a request relative to a workload allocatable: the largest share of one
+// resource and the sum of the shares (pod slots included).
+func shares(req, walloc vec) (maxShare, sumShare float64) {
+	for r := range nRes {
+		if req[r] > 0 && walloc[r] > 0 {
+			s := float64(req[r]) / float64(walloc[r])
+			maxShare = max(maxShare, s)
+			sumShare += s
+		}
+	}
+	return maxShare, sumShare
+}
+
+// perNode returns how many pods with request req a fresh node with workload allocatable walloc holds,
+// at most one under node spread.
+func perNode(req, walloc vec, spread SpreadType) int64 {
+	k := fitCount(walloc, req)
+	if spread == SpreadNode {
+		k = min(k, 1)
+	}
+	return k
+}
+
+// waste is the least-waste score of placing n pods with request req on fresh nodes of a pool: the
+// fraction of the workload allocatable of ceil(n / per-node) nodes left unused, averaged over the
+// resources the pod requests (CPU, memory, ephemeral storage, GPU; pod slots when it requests none).
+// Unlike the cluster autoscaler's least-waste expander it scores allocatable, not capacity.
+func waste(req, walloc vec, spread SpreadType, n int) float64 {
+	k := perNode(req, walloc, spread)
+	if k <= 0 {
+		return 2
+	}
+	nn := float64(max(n, 1))
+	nodes := float64(ceilDiv(int64(max(n, 1)), k))
+	sum, cnt := 0.0, 0
+	for _, r := range []int{rCPU, rMem, rEph, rGPU} {
+		if req[r] > 0 {
+			sum += 1 - nn*float64(req[r])/(nodes*float64(walloc[r]))
+			cnt++
+		}
+	}
+	if cnt == 0 {
+		return 1 - nn/(nodes*float64(walloc[rPods]))
+	}
+	return sum / float64(cnt)
+}
+
+// poolOrder returns the pools workload w may use in preference order for n pods: least waste, then
+// higher weight, then lower known price (unknown last), then name, then input order.
+func (m *model) poolOrder(w, n int) []int {
+	pools := slices.Clone(m.eligible[w])
+	spread := m.in.Workloads[w].Spread.Type
+	score := make(map[int]float64, len(pools))
+	for _, p := range pools {
+		score[p] = waste(m.req[w], m.pools[p].walloc, spread, n)
+	}
+	slices.SortStableFunc(pools, func(a, b int) int {
+		pa, pb := &m.pools[a], &m.pools[b]
+		return cmp.Or(
+			cmp.Compare(score[a], score[b]),
+			cmp.Compare(pb.p.Weight, pa.p.Weight),
+			cmp.Compare(pa.priceKey, pb.priceKey),
+			cmp.Compare(pa.p.Name, pb.p.Name),
+			cmp.Compare(a, b),
+		)
+	})
+	return pools
+}

@@ -1,0 +1,97 @@
+package fit
+
+import (
+	"fmt"
+	"strings"
+	"text/tabwriter"
+)
+
+// Report renders a result as fixed-width text: the verdict, the per-node overhead of every pool, one
+// row per pool and scenario (nodes required and max, lower bound, utilisation of CPU, memory and pod
+// slots without DaemonSets, stranded CPU and memory, packing strategy), the peak headroom of every
+// workload, and the failures.
+func Report(res Result) string {
+	var b strings.Builder
+	verdict := "FITS"
+	if !res.Fits {
+		verdict = "DOES NOT FIT"
+	}
+	fmt.Fprintf(&b, "kubefit node pool sizing: %s\n", verdict)
+
+	b.WriteString("\nPools (one node)\n")
+	tw := tabwriter.NewWriter(&b, 0, 8, 2, ' ', 0)
+	fmt.Fprintln(tw, "POOL\tTYPE\tALLOCATABLE CPU/MEM/PODS\tDAEMONSETS\tWORKLOAD ALLOCATABLE CPU/MEM/PODS\tUSABLE")
+	for _, p := range res.Pools {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\n", p.Pool, dash(p.InstanceType), triple(p.Allocatable),
+			len(p.DaemonSets), triple(p.WorkloadAllocatable), yesNo(p.Usable))
+	}
+	tw.Flush()
+
+	b.WriteString("\nScenarios\n")
+	tw = tabwriter.NewWriter(&b, 0, 8, 2, ' ', 0)
+	fmt.Fprintln(tw, "SCENARIO\tPOOL\tNODES\tMAX\tLOWER BOUND\tFITS\tCPU%\tMEM%\tPODS%\tSTRANDED CPU\tSTRANDED MEM\t"+
+		"STRATEGY")
+	for _, sc := range res.Scenarios {
+		for _, p := range sc.Pools {
+			lb := fmt.Sprint(p.LowerBound)
+			if p.LowerBoundBy != "" {
+				lb += " (" + p.LowerBoundBy + ")"
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%s\t%s\t%.1f\t%.1f\t%.1f\t%s\t%s\t%s\n", sc.Scenario, p.Pool,
+				p.NodesRequired, p.MaxNodes, lb, yesNo(p.Fits), 100*p.Utilization.CPU, 100*p.Utilization.Memory,
+				100*p.Utilization.Pods, FormatCPU(p.Stranded.CPUMillicores), FormatBytes(p.Stranded.MemoryBytes),
+				p.Source)
+		}
+	}
+	tw.Flush()
+	for _, sc := range res.Scenarios {
+		if sc.UnplacedPods > 0 {
+			fmt.Fprintf(&b, "%s: %d of %d pods fit no pool at all\n", sc.Scenario, sc.UnplacedPods, sc.Pods)
+		}
+	}
+
+	if len(res.Headroom) > 0 {
+		b.WriteString("\nHeadroom (peak, more replicas of one workload alone within max_nodes)\n")
+		tw = tabwriter.NewWriter(&b, 0, 8, 2, ' ', 0)
+		fmt.Fprintln(tw, "WORKLOAD\tMORE REPLICAS")
+		for _, h := range res.Headroom {
+			fmt.Fprintf(tw, "%s\t%s\n", h.Workload, FormatCount(h.Replicas))
+		}
+		tw.Flush()
+	}
+
+	b.WriteString("\nFailures\n")
+	if len(res.Failures) == 0 {
+		b.WriteString("none\n")
+	}
+	for _, f := range res.Failures {
+		scope := "all scenarios"
+		if f.Scenario != "" {
+			scope = string(f.Scenario)
+		}
+		subject := fmt.Sprintf("pool %q", f.Pool)
+		if f.Workload != "" {
+			subject = fmt.Sprintf("workload %q on pool %q", f.Workload, f.Pool)
+		}
+		fmt.Fprintf(&b, "- [%s] %s: %s: %s\n", scope, subject, f.Reason, f.Message)
+	}
+	return b.String()
+}
+
+func triple(r Resources) string {
+	return FormatCPU(r.CPUMillicores) + " / " + FormatBytes(r.MemoryBytes) + " / " + FormatCount(r.Pods)
+}
+
+func dash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+func yesNo(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "no"
+}

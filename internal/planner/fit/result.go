@@ -1,0 +1,638 @@
+package fit
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Formula ids of the numbers a Result carries (see the package documentation for the formulas).
+const (
+	// SourceDaemonSets: workload allocatable = allocatable − Σ requests of the DaemonSets that land on
+	// the pool (overhead.md §9; the overhead model's id).
+	SourceDaemonSets = "daemonset.requests"
+	// SourceLowerBound: PoolResult.LowerBound.
+	SourceLowerBound = "fit.lower-bound"
+	// SourceUtilization: PoolResult.Utilization and UtilizationWithDaemonSets.
+	SourceUtilization = "fit.utilization"
+	// SourceStranded: PoolResult.Stranded.
+	SourceStranded = "fit.stranded"
+	// SourceHeadroom: Headroom.Replicas.
+	SourceHeadroom = "fit.headroom"
+	// SourceSurge: the peak pod count MaxReplicas + ceil(MaxReplicas × surge% / 100).
+	SourceSurge = "fit.surge-ceil"
+)
+
+// Result is the outcome of a plan: per-pool DaemonSet overhead, both scenarios, headroom and every
+// failure. It is a pure function of the input.
+type Result struct {
+	// Fits is true when both scenarios fit.
+	Fits bool
+	// Pools holds the DaemonSet overhead of every pool, in input order.
+	Pools []PoolOverhead
+	// Scenarios holds the steady and the peak scenario, in that order.
+	Scenarios []ScenarioResult
+	// Headroom holds, per workload in input order, how many more replicas fit in the peak packing.
+	Headroom []Headroom
+	// Failures lists pool-level failures first (Scenario ""), then per scenario, workload and pool in
+	// input order.
+	Failures []Failure
+}
+
+// PoolOverhead is what the DaemonSets take from every node of a pool.
+type PoolOverhead struct {
+	Pool         string
+	InstanceType string
+	// Allocatable is the kubelet allocatable of one node, as given.
+	Allocatable Resources
+	// DaemonSets names the DaemonSets that land on the pool, in input order.
+	DaemonSets []string
+	// DaemonSetRequests sums their requests; Pods counts the pod slots they take.
+	DaemonSetRequests Resources
+	// DaemonSetCPUUsageMillicores sums their expected CPU usage per node.
+	DaemonSetCPUUsageMillicores int64
+	// WorkloadAllocatable is Allocatable − DaemonSetRequests: what one node offers to workloads.
+	WorkloadAllocatable Resources
+	// Usable is false when WorkloadAllocatable is ≤ 0 in CPU, memory or pods, or < 0 elsewhere.
+	Usable bool
+	Source string
+}
+
+// ScenarioResult is the packing of one scenario.
+type ScenarioResult struct {
+	Scenario Scenario
+	// Fits is true when every pool fits and every pod is placed.
+	Fits bool
+	// Strategy is the id of the packing strategy that produced the fewest nodes (see Strategies).
+	Strategy string
+	// Pods is the scenario's pod count over all workloads; UnplacedPods the pods no pool can take.
+	Pods         int
+	UnplacedPods int
+	Pools        []PoolResult
+	Placements   []Placement
+}
+
+// PoolResult is one pool in one scenario.
+type PoolResult struct {
+	Pool         string
+	InstanceType string
+	MinNodes     int
+	MaxNodes     int
+	// NodesRequired is the number of nodes the pool needs for the pods placed on it, at least
+	// MinNodes; it exceeds MaxNodes when the pods do not fit within MaxNodes.
+	NodesRequired int
+	// Fits is true when NodesRequired ≤ MaxNodes and the pool's DaemonSets leave room for pods.
+	Fits bool
+	// LowerBound is a lower bound on the nodes any packing of the pool's pods needs (fit.lower-bound);
+	// LowerBoundBy names the binding term: a resource ("cpu"), "workload \"x\"" (pods of one workload
+	// per node, or its spread) or "min-nodes".
+	LowerBound   int
+	LowerBoundBy string
+	// Pods is the number of workload pods placed on the pool; PodsBeyondMax of those need nodes
+	// beyond MaxNodes.
+	Pods          int
+	PodsBeyondMax int
+	// Requested sums the requests of the pool's workload pods (Pods = their number).
+	Requested Resources
+	// WorkloadAllocatable and Allocatable are NodesRequired × the per-node amounts.
+	WorkloadAllocatable Resources
+	Allocatable         Resources
+	// Utilization is Requested / WorkloadAllocatable (DaemonSets excluded); UtilizationWithDaemonSets
+	// is (Requested + NodesRequired × DaemonSet requests) / Allocatable.
+	Utilization               Utilization
+	UtilizationWithDaemonSets Utilization
+	// Stranded sums, over the nodes that cannot take even one more pod of any workload of the scenario
+	// that may run on the pool, the requests left free on them (fit.stranded).
+	Stranded Resources
+	// Nodes lists every node: the first MaxNodes (or fewer) in creation order, then those beyond.
+	Nodes []NodeUsage
+	// MaxNodeCPUUsageMillicores is the largest CPUUsageMillicores over Nodes.
+	MaxNodeCPUUsageMillicores int64
+	// PricePerHour is NodesRequired × the pool's price per node (0 when unknown).
+	PricePerHour float64
+	// Source is the id of the packing strategy.
+	Source string
+}
+
+// Utilization is a fraction per resource (0 when the denominator is 0).
+type Utilization struct {
+	CPU              float64
+	Memory           float64
+	EphemeralStorage float64
+	Pods             float64
+	GPU              float64
+}
+
+func utilization(num, den vec) Utilization {
+	return Utilization{ratio(num[rCPU], den[rCPU]), ratio(num[rMem], den[rMem]), ratio(num[rEph], den[rEph]),
+		ratio(num[rPods], den[rPods]), ratio(num[rGPU], den[rGPU])}
+}
+
+// NodeUsage is one simulated node.
+type NodeUsage struct {
+	// Index is the node's 1-based position in its pool.
+	Index int
+	// Zone is the node's zone ("" for a pool without zones): Zones[(Index−1) mod len(Zones)] within
+	// MaxNodes; beyond MaxNodes the zone that needed the node.
+	Zone      string
+	BeyondMax bool
+	// Pods is the number of workload pods on the node; Requests sums their requests (Pods = Pods).
+	Pods     int
+	Requests Resources
+	// CPUUsageMillicores is the expected CPU use of the node: its DaemonSets' plus its pods'.
+	CPUUsageMillicores int64
+}
+
+// Placement is where the pods of one workload went in one scenario.
+type Placement struct {
+	Workload string
+	Pods     int
+	// Pools lists the pools holding pods of the workload, in input order.
+	Pools    []PoolPods
+	Unplaced int
+}
+
+// PoolPods is the number of pods of a workload on one pool, BeyondMax of them on nodes beyond MaxNodes.
+type PoolPods struct {
+	Pool      string
+	Pods      int
+	BeyondMax int
+}
+
+// Headroom is how many more replicas of one workload alone fit in the peak packing within MaxNodes,
+// on the free room of the existing nodes plus fresh nodes up to MaxNodes, respecting spread. It is 0
+// when the workload's own peak does not fit.
+type Headroom struct {
+	Workload string
+	Replicas int64
+	Source   string
+}
+
+// Failure explains why a workload's pods do not (all) fit a pool, or why a pool cannot run pods.
+type Failure struct {
+	// Workload is empty for a pool-level failure (ReasonDaemonSets).
+	Workload string
+	Pool     string
+	// Scenario is empty when the failure does not depend on the scenario.
+	Scenario Scenario
+	Reason   Reason
+	Message  string
+}
+
+// Plan validates the input and packs both scenarios. Invalid input returns the errors of Validate
+// and a zero Result; a valid input always gives a Result, whose Fits and Failures say whether and
+// why the workloads do not fit. Plan is deterministic: the same input gives an identical Result.
+func Plan(in Input) (Result, error) {
+	if err := Validate(in); err != nil {
+		return Result{}, err
+	}
+	m := newModel(&in)
+	res := Result{Fits: true}
+	for p := range m.pools {
+		pm := &m.pools[p]
+		res.Pools = append(res.Pools, PoolOverhead{
+			Pool: pm.p.Name, InstanceType: pm.p.InstanceType, Allocatable: pm.p.Allocatable,
+			DaemonSets: pm.dsNames, DaemonSetRequests: pm.ds.resources(), DaemonSetCPUUsageMillicores: pm.dsUsage,
+			WorkloadAllocatable: pm.walloc.resources(), Usable: pm.usable, Source: SourceDaemonSets,
+		})
+		if !pm.usable {
+			res.Failures = append(res.Failures, Failure{Pool: pm.p.Name, Reason: ReasonDaemonSets,
+				Message: fmt.Sprintf("the DaemonSets on %s leave no room for pods: %s; choose a larger instance type "+
+					"or fewer DaemonSets", poolLabel(pm.p), m.daemonSetShortage(p))})
+		}
+	}
+	for _, sc := range Scenarios {
+		s := m.pack(sc)
+		sr := s.result()
+		res.Fits = res.Fits && sr.Fits
+		res.Scenarios = append(res.Scenarios, sr)
+		res.Failures = append(res.Failures, s.failures()...)
+		if sc == ScenarioPeak {
+			res.Headroom = s.headroom()
+		}
+	}
+	return res, nil
+}
+
+func (s *sim) result() ScenarioResult {
+	sr := ScenarioResult{Scenario: s.scenario, Fits: true, Strategy: s.strat.id}
+	for p := range s.pools {
+		pr := s.poolResult(p)
+		sr.Fits = sr.Fits && pr.Fits
+		sr.Pools = append(sr.Pools, pr)
+	}
+	for w := range s.classes {
+		c := &s.classes[w]
+		sr.Pods += c.n
+		sr.UnplacedPods += c.unplaced
+		pl := Placement{Workload: s.m.in.Workloads[w].Name, Pods: c.n, Unplaced: c.unplaced}
+		for p := range s.m.pools {
+			if pp := slices.Index(c.pools, p); pp >= 0 && c.in[pp]+c.beyond[pp] > 0 {
+				pl.Pools = append(pl.Pools, PoolPods{Pool: s.m.pools[p].p.Name, Pods: c.in[pp] + c.beyond[pp],
+					BeyondMax: c.beyond[pp]})
+			}
+		}
+		sr.Placements = append(sr.Placements, pl)
+	}
+	sr.Fits = sr.Fits && sr.UnplacedPods == 0
+	return sr
+}
+
+// poolDemand returns the summed requests of the pods placed on pool p, beyond MaxNodes included,
+// computed once per pool.
+func (s *sim) poolDemand(p int) vec {
+	if s.demand == nil {
+		s.demand = make([]*vec, len(s.pools))
+	}
+	if s.demand[p] == nil {
+		var d vec
+		for _, id := range s.poolNodes(p) {
+			d = d.add(s.nodes[id].used)
+		}
+		s.demand[p] = &d
+	}
+	return *s.demand[p]
+}
+
+// poolNodes returns a pool's nodes: within MaxNodes first, then beyond, each in creation order.
+func (s *sim) poolNodes(p int) []int32 {
+	ps := &s.pools[p]
+	return append(slices.Clip(ps.in.ids), ps.over.ids...)
+}
+
+func (s *sim) poolResult(p int) PoolResult {
+	pm := &s.m.pools[p]
+	nodes := s.poolNodes(p)
+	n := len(nodes)
+	pr := PoolResult{Pool: pm.p.Name, InstanceType: pm.p.InstanceType, MinNodes: pm.p.MinNodes,
+		MaxNodes: pm.p.MaxNodes, NodesRequired: n, Source: s.strat.id, PodsBeyondMax: 0}
+	pr.Fits = pm.usable && n <= pm.p.MaxNodes
+	pr.LowerBound, pr.LowerBoundBy = s.lowerBound(p)
+	var req vec
+	front := s.requestFront(p)
+	var stranded vec
+	pr.Nodes = make([]NodeUsage, 0, n)
+	for i, id := range nodes {
+		nd := &s.nodes[id]
+		req = req.add(nd.used)
+		free := nd.free
+		if !slices.ContainsFunc(front, func(r vec) bool { return r.fits(free) }) {
+			stranded = stranded.add(free)
+		}
+		zone := ""
+		if len(pm.zones) > 0 {
+			zone = s.m.zoneNames[pm.zones[nd.zone]]
+		}
+		usage := satAdd(nd.usage, pm.dsUsage)
+		pr.MaxNodeCPUUsageMillicores = max(pr.MaxNodeCPUUsageMillicores, usage)
+		pr.Nodes = append(pr.Nodes, NodeUsage{Index: i + 1, Zone: zone, BeyondMax: nd.beyond, Pods: int(nd.used[rPods]),
+			Requests: nd.used.resources(), CPUUsageMillicores: usage})
+		if nd.beyond {
+			pr.PodsBeyondMax += int(nd.used[rPods])
+		}
+	}
+	pr.Pods = int(req[rPods])
+	pr.Requested = req.resources()
+	wtot := pm.walloc.scale(int64(n))
+	atot := pm.alloc.scale(int64(n))
+	pr.WorkloadAllocatable = wtot.resources()
+	pr.Allocatable = atot.resources()
+	pr.Utilization = utilization(req, wtot)
+	pr.UtilizationWithDaemonSets = utilization(req.add(pm.ds.scale(int64(n))), atot)
+	pr.Stranded = stranded.resources()
+	pr.PricePerHour = float64(n) * pm.p.PricePerHour
+	return pr
+}
+
+// requestFront returns the minimal request vectors (none smaller in every resource) of the classes of
+// the scenario that may run on pool p: a node can take some pod of the scenario exactly when it can
+// take one of these.
+func (s *sim) requestFront(p int) []vec {
+	pm := &s.m.pools[p]
+	type cand struct {
+		r   vec
+		sum float64
+	}
+	var cands []cand
+	for w := range s.classes {
+		c := &s.classes[w]
+		if c.n > 0 && slices.Contains(c.pools, p) {
+			_, sum := shares(c.req, pm.walloc)
+			cands = append(cands, cand{c.req, sum})
+		}
+	}
+	slices.SortStableFunc(cands, func(a, b cand) int { return cmp.Compare(a.sum, b.sum) })
+	var front []vec
+	for _, c := range cands {
+		if !slices.ContainsFunc(front, func(f vec) bool { return f.fits(c.r) }) {
+			front = append(front, c.r)
+		}
+	}
+	return front
+}
+
+// lowerBound returns a lower bound on the nodes pool p needs for the pods placed on it and the term
+// that gives it: per resource ceil(Σ requests / per-node workload allocatable), tightened by dual
+// feasible functions (dffBound); per workload ceil(pods / pods per fresh node), or under zone spread
+// the sum of that over zones; and MinNodes.
+func (s *sim) lowerBound(p int) (int, string) {
+	pm := &s.m.pools[p]
+	best, by := int64(0), ""
+	var items [nRes][]item
+	for w := range s.classes {
+		c := &s.classes[w]
+		pp := slices.Index(c.pools, p)
+		if pp < 0 || c.in[pp]+c.beyond[pp] == 0 {
+			continue
+		}
+		for r := range nRes {
+			items[r] = append(items[r], item{n: int64(c.in[pp] + c.beyond[pp]), s: c.req[r]})
+		}
+	}
+	for r := range nRes {
+		if b := dffBound(items[r], pm.walloc[r]); b > best {
+			best, by = b, string(ResourceNames[r])
+		}
+	}
+	for w := range s.classes {
+		c := &s.classes[w]
+		pp := slices.Index(c.pools, p)
+		if pp < 0 || c.in[pp]+c.beyond[pp] == 0 {
+			continue
+		}
+		k := c.perNode[pp]
+		var b int64
+		if c.zoneCounts != nil {
+			for _, cnt := range c.zoneCounts[pp] {
+				b += ceilDiv(int64(cnt), k)
+			}
+		} else {
+			b = ceilDiv(int64(c.in[pp]+c.beyond[pp]), k)
+		}
+		if b > best {
+			best, by = b, "workload "+strconv.Quote(s.m.in.Workloads[w].Name)
+		}
+	}
+	if int64(pm.p.MinNodes) > best {
+		best, by = int64(pm.p.MinNodes), "min-nodes"
+	}
+	return int(best), by
+}
+
+// failures explains every workload of the scenario that is not fully placed within MaxNodes, pool by
+// pool.
+func (s *sim) failures() []Failure {
+	var out []Failure
+	for w := range s.classes {
+		c := &s.classes[w]
+		beyond := 0
+		for _, b := range c.beyond {
+			beyond += b
+		}
+		if c.unplaced == 0 && beyond == 0 {
+			continue
+		}
+		name := s.m.in.Workloads[w].Name
+		for p := range s.m.pools {
+			f := Failure{Workload: name, Pool: s.m.pools[p].p.Name, Scenario: s.scenario}
+			if ex := s.m.excl[w][p]; ex.reason != "" {
+				f.Reason, f.Message = ex.reason, ex.msg
+			} else {
+				f.Reason, f.Message = s.capacityFailure(c, slices.Index(c.pools, p))
+			}
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+func (s *sim) scenarioText() string {
+	return "the " + string(s.scenario) + " scenario"
+}
+
+// requestText describes one pod's requests: "150m CPU and 200 MiB memory".
+func requestText(req vec) string {
+	var parts []string
+	for r := range nRes {
+		if r != rPods && req[r] > 0 {
+			parts = append(parts, formatAmount(ResourceNames[r], req[r]))
+		}
+	}
+	if len(parts) == 0 {
+		return "one pod slot"
+	}
+	return joinAnd(parts)
+}
+
+// capacityFailure explains why class c did not fit within MaxNodes on the pool at position pp of its
+// pools: node spread needing more nodes than the pools allow, zone spread finding no room in a zone
+// while the pool could still grow elsewhere, or the pool's MaxNodes.
+func (s *sim) capacityFailure(c *classSim, pp int) (Reason, string) {
+	p := c.pools[pp]
+	pm := &s.m.pools[p]
+	ps := &s.pools[p]
+	wl := &s.m.in.Workloads[c.w]
+	nodes := len(ps.in.ids) + len(ps.over.ids)
+	if c.spread == SpreadNode {
+		total := 0
+		var limits []string
+		for _, q := range c.pools {
+			total += s.m.pools[q].p.MaxNodes
+			limits = append(limits, fmt.Sprintf("pool %q max_nodes %d", s.m.pools[q].p.Name, s.m.pools[q].p.MaxNodes))
+		}
+		if c.n > total {
+			return ReasonSpread, fmt.Sprintf("workload %q spreads one pod per node and needs %d nodes for its %d pods "+
+				"in %s, but its pools allow at most %d (%s); raise max_nodes of %s to %d or relax the node spread",
+				wl.Name, c.n, c.n, s.scenarioText(), total, strings.Join(limits, ", "), poolLabel(pm.p),
+				pm.p.MaxNodes+c.n-total)
+		}
+	}
+	if c.spread == SpreadZone {
+		// The spread is to blame when the pool could still grow, or one of the zones that ran out of
+		// room can never get a node within max_nodes.
+		blame := len(ps.in.ids) < pm.p.MaxNodes
+		var zones []string
+		for d, z := range c.domains {
+			if lz := c.localZ[pp][d]; lz >= 0 && c.blocked[d] {
+				zc := zoneCapacity(pm.p.MaxNodes, pm.nz, lz)
+				blame = blame || zc == 0
+				zones = append(zones, fmt.Sprintf("zone %q holds at most %d of its %d nodes", s.m.zoneNames[z], zc,
+					pm.p.MaxNodes))
+			}
+		}
+		if blame && len(zones) > 0 {
+			return ReasonSpread, fmt.Sprintf("workload %q spreads over zones with max skew %d; in %s it needs room "+
+				"in zones where %s cannot add nodes within max_nodes %d (nodes are spread round-robin over zones %s: "+
+				"%s); %d of its pods need nodes beyond max_nodes; raise max_nodes, raise max_skew or allow more pools",
+				wl.Name, c.skew, s.scenarioText(), poolLabel(pm.p), pm.p.MaxNodes, quoteList(s.poolZoneNames(p)),
+				strings.Join(zones, "; "), sumInts(c.beyond))
+		}
+	}
+	closest := s.closestNodes(c, pp)
+	if c.beyond[pp] > 0 {
+		verb := "do"
+		if c.beyond[pp] == 1 {
+			verb = "does"
+		}
+		return ReasonMaxNodes, fmt.Sprintf("%s needs %d nodes in %s but max_nodes is %d: %s of workload %q %s "+
+			"not fit within them. %s %s Raise max_nodes to %d or choose a larger instance type.",
+			poolLabel(pm.p), nodes, s.scenarioText(), pm.p.MaxNodes, plural(c.beyond[pp], "pod", "pods"), wl.Name,
+			verb, s.shortText(p), closest, nodes)
+	}
+	return ReasonMaxNodes, fmt.Sprintf("%s is at max_nodes %d in %s and cannot take more pods of workload %q. %s %s "+
+		"Raise max_nodes or choose a larger instance type.", poolLabel(pm.p), pm.p.MaxNodes, s.scenarioText(),
+		wl.Name, s.shortText(p), closest)
+}
+
+func sumInts(xs []int) int {
+	t := 0
+	for _, x := range xs {
+		t += x
+	}
+	return t
+}
+
+// zoneCapacity is the number of node indexes i < maxNodes with i mod nz = z: how many nodes local zone
+// z holds at most under the round-robin zone model.
+func zoneCapacity(maxNodes, nz, z int) int {
+	if z >= maxNodes {
+		return 0
+	}
+	return (maxNodes-1-z)/nz + 1
+}
+
+func (s *sim) poolZoneNames(p int) []string {
+	var out []string
+	for _, z := range s.m.pools[p].zones {
+		out = append(out, s.m.zoneNames[z])
+	}
+	return out
+}
+
+// shortText compares the requests of all pods placed on pool p (beyond MaxNodes included) with the
+// workload allocatable of MaxNodes nodes: the resources short in total, or, when the totals fit, the
+// free capacity that is stranded because no single node has room.
+func (s *sim) shortText(p int) string {
+	pm := &s.m.pools[p]
+	demand := s.poolDemand(p)
+	capacity := pm.walloc.scale(int64(pm.p.MaxNodes))
+	var want, have, short, free []string
+	for r := range nRes {
+		name := ResourceNames[r]
+		if d := satSub(demand[r], capacity[r]); d > 0 {
+			want = append(want, formatAmount(name, demand[r]))
+			have = append(have, formatAmount(name, capacity[r]))
+			short = append(short, formatAmount(name, d))
+		} else if r == rCPU || r == rMem {
+			free = append(free, formatAmount(name, -d))
+		}
+	}
+	nodes := plural(pm.p.MaxNodes, "node", "nodes")
+	if len(short) > 0 {
+		return fmt.Sprintf("The pool's pods request %s against %s of workload allocatable on %s: short by %s.",
+			joinAnd(want), joinAnd(have), nodes, joinAnd(short))
+	}
+	return fmt.Sprintf("By their totals the pool's pods would fit %s (%s to spare), but no single node has room: "+
+		"that capacity is stranded.", nodes, joinAnd(free))
+}
+
+// plural formats a count with the singular or plural noun: "1 node", "4 nodes".
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return FormatCount(int64(n)) + " " + many
+}
+
+// closestNodes describes the nodes within MaxNodes of the pool at position pp that come closest to
+// holding one more pod of class c, with what each lacks.
+func (s *sim) closestNodes(c *classSim, pp int) string {
+	p := c.pools[pp]
+	pm := &s.m.pools[p]
+	in := s.pools[p].in.ids
+	if len(in) == 0 {
+		return fmt.Sprintf("The pool has no nodes within max_nodes %d.", pm.p.MaxNodes)
+	}
+	held := map[int32]bool{}
+	for _, id := range c.held {
+		held[id] = true
+	}
+	// Under zone spread only the nodes of the zones that ran out of room matter.
+	var blockedZones map[int32]bool
+	if c.spread == SpreadZone {
+		for d := range c.domains {
+			if lz := c.localZ[pp][d]; lz >= 0 && c.blocked[d] {
+				if blockedZones == nil {
+					blockedZones = map[int32]bool{}
+				}
+				blockedZones[int32(lz)] = true
+			}
+		}
+	}
+	type gap struct {
+		idx   int
+		lack  vec
+		score float64
+	}
+	// Keep the shown closest nodes (lowest normalised shortfall, then lowest index) in order.
+	const shown = 3
+	var gaps []gap
+	candidates := 0
+	for i, id := range in {
+		if held[id] || blockedZones != nil && !blockedZones[s.nodes[id].zone] {
+			continue
+		}
+		candidates++
+		free := s.nodes[id].free
+		g := gap{idx: i + 1}
+		for r := range nRes {
+			if d := c.req[r] - free[r]; d > 0 {
+				g.lack[r] = d
+				g.score += float64(d) / float64(max(pm.walloc[r], 1))
+			}
+		}
+		if len(gaps) == shown && g.score >= gaps[shown-1].score {
+			continue
+		}
+		at, _ := slices.BinarySearchFunc(gaps, g, func(a, b gap) int {
+			return cmp.Or(cmp.Compare(a.score, b.score), cmp.Compare(a.idx, b.idx))
+		})
+		gaps = slices.Insert(gaps, at, g)
+		if len(gaps) > shown {
+			gaps = gaps[:shown]
+		}
+	}
+	if len(gaps) == 0 {
+		if blockedZones != nil {
+			return "The pool has no nodes within max_nodes in the zones that ran out of room."
+		}
+		return fmt.Sprintf("Every node within max_nodes already runs a pod of workload %q (node spread).",
+			s.m.in.Workloads[c.w].Name)
+	}
+	var parts []string
+	for _, g := range gaps[:min(shown, len(gaps))] {
+		zoneSuffix := ""
+		if len(pm.zones) > 0 {
+			zoneSuffix = fmt.Sprintf(" (zone %s)", s.m.zoneNames[pm.zones[s.nodes[in[g.idx-1]].zone]])
+		}
+		var lacks []string
+		for r := range nRes {
+			if g.lack[r] > 0 {
+				lacks = append(lacks, formatAmount(ResourceNames[r], g.lack[r]))
+			}
+		}
+		if len(lacks) == 0 {
+			parts = append(parts, fmt.Sprintf("node %d%s has room but the spread rules keep the pod off it", g.idx,
+				zoneSuffix))
+			continue
+		}
+		parts = append(parts, fmt.Sprintf("node %d%s lacks %s", g.idx, zoneSuffix, joinAnd(lacks)))
+	}
+	more := ""
+	if candidates > shown {
+		more = fmt.Sprintf(" (closest %d of %d nodes)", shown, candidates)
+	}
+	return fmt.Sprintf("One pod needs %s; %s%s.", requestText(c.req), strings.Join(parts, "; "), more)
+}

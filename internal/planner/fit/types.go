@@ -1,0 +1,253 @@
+package fit
+
+// Resource names one resource dimension the planner packs.
+type Resource string
+
+// The resource dimensions, in the order used by vectors, tables and messages.
+const (
+	ResourceCPU              Resource = "cpu"
+	ResourceMemory           Resource = "memory"
+	ResourceEphemeralStorage Resource = "ephemeral-storage"
+	ResourcePods             Resource = "pods"
+	ResourceGPU              Resource = "gpu"
+)
+
+// ResourceNames lists every resource dimension in vector order.
+var ResourceNames = []Resource{ResourceCPU, ResourceMemory, ResourceEphemeralStorage, ResourcePods, ResourceGPU}
+
+// Resources is an amount of every resource dimension, in exact integers: CPU in millicores, memory and
+// ephemeral storage in bytes, pods as a count of pod slots, GPUs as a count of devices.
+type Resources struct {
+	CPUMillicores         int64
+	MemoryBytes           int64
+	EphemeralStorageBytes int64
+	Pods                  int64
+	GPU                   int64
+}
+
+// Get returns the amount of resource r, or 0 for an unknown resource.
+func (r Resources) Get(res Resource) int64 {
+	switch res {
+	case ResourceCPU:
+		return r.CPUMillicores
+	case ResourceMemory:
+		return r.MemoryBytes
+	case ResourceEphemeralStorage:
+		return r.EphemeralStorageBytes
+	case ResourcePods:
+		return r.Pods
+	case ResourceGPU:
+		return r.GPU
+	}
+	return 0
+}
+
+// TaintEffect is the effect of a node taint, as in Kubernetes.
+type TaintEffect string
+
+// The taint effects Kubernetes defines.
+const (
+	EffectNoSchedule       TaintEffect = "NoSchedule"
+	EffectPreferNoSchedule TaintEffect = "PreferNoSchedule"
+	EffectNoExecute        TaintEffect = "NoExecute"
+)
+
+// TaintEffects lists every valid taint effect.
+var TaintEffects = []TaintEffect{EffectNoSchedule, EffectPreferNoSchedule, EffectNoExecute}
+
+// Taint is a node taint carried by every node of a pool.
+type Taint struct {
+	Key    string
+	Value  string
+	Effect TaintEffect
+}
+
+// TolerationOperator is the operator of a toleration, as in Kubernetes.
+type TolerationOperator string
+
+// The toleration operators Kubernetes defines. The empty operator means OperatorEqual.
+const (
+	OperatorEqual  TolerationOperator = "Equal"
+	OperatorExists TolerationOperator = "Exists"
+)
+
+// TolerationOperators lists every valid toleration operator.
+var TolerationOperators = []TolerationOperator{OperatorEqual, OperatorExists}
+
+// Toleration lets a pod land on nodes with a matching taint, with Kubernetes semantics: an empty Key
+// with OperatorExists tolerates every taint, an empty Effect matches every effect, OperatorEqual (or
+// an empty operator) compares the value and OperatorExists ignores it.
+type Toleration struct {
+	Key      string
+	Operator TolerationOperator
+	Value    string
+	Effect   TaintEffect
+}
+
+// SpreadType selects how the pods of one workload are spread over nodes.
+type SpreadType string
+
+// The spread types. The empty type means SpreadNone.
+const (
+	// SpreadNone places pods wherever they fit.
+	SpreadNone SpreadType = "none"
+	// SpreadNode puts at most one pod of the workload on a node (hostname anti-affinity).
+	SpreadNode SpreadType = "node"
+	// SpreadZone spreads the pods over the zones of the pools they may use, keeping MaxSkew.
+	SpreadZone SpreadType = "zone"
+)
+
+// SpreadTypes lists every valid spread type.
+var SpreadTypes = []SpreadType{SpreadNone, SpreadNode, SpreadZone}
+
+// Spread is a workload's topology spread requirement (whenUnsatisfiable: DoNotSchedule).
+type Spread struct {
+	Type SpreadType
+	// MaxSkew is the largest allowed difference between the pod counts of two zones; at least 1 for
+	// SpreadZone, 0 or 1 for SpreadNode (one pod per node either way), 0 for SpreadNone.
+	MaxSkew int
+}
+
+// IntOrPercent is a count given either as an absolute number or as a percentage of a total, like
+// Kubernetes' intstr for a Deployment's maxSurge.
+type IntOrPercent struct {
+	Value   int
+	Percent bool
+}
+
+// Resolve returns the absolute count for a total: Value itself, or ceil(total × Value / 100) for a
+// percentage, rounding up as Kubernetes does for maxSurge. Negative inputs resolve to 0.
+func (v IntOrPercent) Resolve(total int) int {
+	if v.Value <= 0 {
+		return 0
+	}
+	if !v.Percent {
+		return v.Value
+	}
+	if total <= 0 {
+		return 0
+	}
+	return int(ceilDiv(int64(total)*int64(v.Value), 100))
+}
+
+// Scenario names one of the two load situations every plan computes.
+type Scenario string
+
+// The scenarios.
+const (
+	// ScenarioSteady places Replicas pods of every workload.
+	ScenarioSteady Scenario = "steady"
+	// ScenarioPeak places MaxReplicas plus the rollout surge of every workload.
+	ScenarioPeak Scenario = "peak"
+)
+
+// Scenarios lists the scenarios in the order results carry them.
+var Scenarios = []Scenario{ScenarioSteady, ScenarioPeak}
+
+// Reason says which constraint kept a workload's pods off a pool, in the style of Karpenter's
+// requirements × resources × offering explanations.
+type Reason string
+
+// The failure reasons.
+const (
+	// ReasonSelector: the workload's node selector does not match the pool's labels.
+	ReasonSelector Reason = "selector"
+	// ReasonTaint: the pool has a NoSchedule or NoExecute taint the workload does not tolerate.
+	ReasonTaint Reason = "taint"
+	// ReasonPoolList: the pool is not in the workload's list of allowed pools.
+	ReasonPoolList Reason = "pool-list"
+	// ReasonTooLarge: one pod is larger than a node's allocatable left after DaemonSets.
+	ReasonTooLarge Reason = "too-large"
+	// ReasonMaxNodes: the pods need more nodes than the pool's MaxNodes.
+	ReasonMaxNodes Reason = "max-nodes"
+	// ReasonSpread: a node or zone spread requirement cannot be met within MaxNodes.
+	ReasonSpread Reason = "spread"
+	// ReasonDaemonSets: the DaemonSets landing on the pool leave no room (≤ 0) in some resource.
+	ReasonDaemonSets Reason = "daemonsets"
+)
+
+// Reasons lists every failure reason.
+var Reasons = []Reason{ReasonSelector, ReasonTaint, ReasonPoolList, ReasonTooLarge, ReasonMaxNodes, ReasonSpread,
+	ReasonDaemonSets}
+
+// Pool is a node pool (node group) of identical nodes. The planner does not compute node overhead:
+// Allocatable is the kubelet's allocatable of one node before DaemonSets, with Pods the max pods.
+type Pool struct {
+	Name         string
+	InstanceType string // used in messages only
+	Allocatable  Resources
+	MinNodes     int
+	MaxNodes     int
+	// Zones the pool's nodes are spread over; node i (0-based, in creation order) is in
+	// Zones[i mod len(Zones)]. Empty means the pool has no zone information.
+	Zones []string
+	// Labels of every node, including the well-known labels the caller adds (kubernetes.io/arch,
+	// node.kubernetes.io/instance-type, topology.kubernetes.io/zone is per node and not needed here).
+	Labels map[string]string
+	Taints []Taint
+	// Weight prefers pools with a higher value (Karpenter NodePool weight, 0–100); it ranks after
+	// least waste in the pool choice.
+	Weight int
+	// PricePerHour is the price of one node per hour; 0 means unknown.
+	PricePerHour float64
+	Note         string
+}
+
+// DaemonSet is a DaemonSet whose pod lands on every node of every pool it matches: its node selector
+// is a subset of the pool's labels and its tolerations cover the pool's NoSchedule and NoExecute
+// taints. Requests.Pods is ignored; TakesPodSlot says whether the pod uses one of the node's max pods.
+type DaemonSet struct {
+	Name               string
+	Requests           Resources
+	CPUUsageMillicores int64
+	NodeSelector       map[string]string
+	Tolerations        []Toleration
+	TakesPodSlot       bool
+}
+
+// Workload is a set of identical pods (a Deployment or StatefulSet, autoscaled or not).
+type Workload struct {
+	Name string
+	// Replicas is the steady pod count; for an autoscaled workload its minimum.
+	Replicas int
+	// MaxReplicas is the peak pod count; equal to Replicas when the workload is not autoscaled. It
+	// must never be below Replicas.
+	MaxReplicas int
+	// Requests of one pod. Requests.Pods is ignored: every pod takes exactly one pod slot.
+	Requests Resources
+	// CPUUsageMillicores is the expected real CPU use of one pod (may be 0); it feeds the per-node
+	// usage sums that burstable credit checks read.
+	CPUUsageMillicores int64
+	NodeSelector       map[string]string
+	Tolerations        []Toleration
+	// Pools optionally restricts the workload to the named pools.
+	Pools []string
+	// MaxSurge is the number of extra pods a rolling update adds at peak: an absolute count or a
+	// percentage of MaxReplicas rounded up. The zero value means no surge (Kubernetes' Deployment
+	// default is 25 %; the caller passes it explicitly).
+	MaxSurge IntOrPercent
+	Spread   Spread
+}
+
+// Input is everything the planner packs: pools, the DaemonSets that may land on them, and workloads.
+type Input struct {
+	Pools      []Pool
+	DaemonSets []DaemonSet
+	Workloads  []Workload
+}
+
+// PeakReplicas returns the pod count of w in the peak scenario: MaxReplicas plus the resolved surge.
+func (w Workload) PeakReplicas() int {
+	return w.MaxReplicas + w.MaxSurge.Resolve(w.MaxReplicas)
+}
+
+// ScenarioReplicas returns the pod count of w in scenario s (0 for an unknown scenario).
+func (w Workload) ScenarioReplicas(s Scenario) int {
+	switch s {
+	case ScenarioSteady:
+		return w.Replicas
+	case ScenarioPeak:
+		return w.PeakReplicas()
+	}
+	return 0
+}

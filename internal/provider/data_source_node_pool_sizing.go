@@ -1,0 +1,413 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"sort"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/float64validator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/burst"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/fit"
+)
+
+var _ datasource.DataSourceWithValidateConfig = (*nodePoolSizingDataSource)(nil)
+
+type nodePoolSizingDataSource struct{}
+
+func newNodePoolSizingDataSource() datasource.DataSource { return &nodePoolSizingDataSource{} }
+
+type sizingPoolModel struct {
+	Cloud         types.String `tfsdk:"cloud"`
+	InstanceType  types.String `tfsdk:"instance_type"`
+	InstanceTypes types.List   `tfsdk:"instance_types"`
+	overheadOptionsModel
+	MinNodes               types.Int64   `tfsdk:"min_nodes"`
+	MaxNodes               types.Int64   `tfsdk:"max_nodes"`
+	Zones                  types.List    `tfsdk:"zones"`
+	Labels                 types.Map     `tfsdk:"labels"`
+	Taints                 types.List    `tfsdk:"taints"`
+	Weight                 types.Int64   `tfsdk:"weight"`
+	CreditMode             types.String  `tfsdk:"credit_mode"`
+	StartingBalance        types.String  `tfsdk:"starting_balance"`
+	MinHours               types.Int64   `tfsdk:"min_hours"`
+	MaxSurplusCostPerMonth types.Float64 `tfsdk:"max_surplus_cost_per_month"`
+}
+
+type taintModel struct {
+	Key    types.String `tfsdk:"key"`
+	Value  types.String `tfsdk:"value"`
+	Effect types.String `tfsdk:"effect"`
+}
+
+type tolerationModel struct {
+	Key      types.String `tfsdk:"key"`
+	Operator types.String `tfsdk:"operator"`
+	Value    types.String `tfsdk:"value"`
+	Effect   types.String `tfsdk:"effect"`
+}
+
+type requestsModel struct {
+	CPU              types.String `tfsdk:"cpu"`
+	Memory           types.String `tfsdk:"memory"`
+	EphemeralStorage types.String `tfsdk:"ephemeral_storage"`
+	GPU              types.Int64  `tfsdk:"gpu"`
+}
+
+type sizingDaemonSetModel struct {
+	Name         types.String `tfsdk:"name"`
+	Requests     types.Object `tfsdk:"requests"`
+	CPUUsage     types.String `tfsdk:"cpu_usage"`
+	NodeSelector types.Map    `tfsdk:"node_selector"`
+	Tolerations  types.List   `tfsdk:"tolerations"`
+	TakesPodSlot types.Bool   `tfsdk:"takes_pod_slot"`
+}
+
+type spreadModel struct {
+	Type    types.String `tfsdk:"type"`
+	MaxSkew types.Int64  `tfsdk:"max_skew"`
+}
+
+type workloadModel struct {
+	Name         types.String `tfsdk:"name"`
+	Replicas     types.Int64  `tfsdk:"replicas"`
+	MinReplicas  types.Int64  `tfsdk:"min_replicas"`
+	MaxReplicas  types.Int64  `tfsdk:"max_replicas"`
+	Requests     types.Object `tfsdk:"requests"`
+	CPUUsage     types.String `tfsdk:"cpu_usage"`
+	NodeSelector types.Map    `tfsdk:"node_selector"`
+	Tolerations  types.List   `tfsdk:"tolerations"`
+	Pools        types.List   `tfsdk:"pools"`
+	MaxSurge     types.String `tfsdk:"max_surge"`
+	Spread       types.Object `tfsdk:"spread"`
+}
+
+type nodePoolSizingModel struct {
+	Pools        types.Map  `tfsdk:"pools"`
+	DaemonSets   types.List `tfsdk:"daemonsets"`
+	Workloads    types.List `tfsdk:"workloads"`
+	FailOnMisfit types.Bool `tfsdk:"fail_on_misfit"`
+
+	Fits          types.Bool   `tfsdk:"fits"`
+	PoolResults   types.Map    `tfsdk:"pool_results"`
+	WorkloadsOut  types.Map    `tfsdk:"workload_results"`
+	Failures      types.List   `tfsdk:"failures"`
+	Report        types.String `tfsdk:"report"`
+	FormulaSource types.String `tfsdk:"formula_source"`
+}
+
+func (d *nodePoolSizingDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_node_pool_sizing"
+}
+
+func requestsAttribute(desc string) schema.SingleNestedAttribute {
+	return schema.SingleNestedAttribute{Optional: true, MarkdownDescription: desc,
+		Attributes: map[string]schema.Attribute{
+			"cpu":               schema.StringAttribute{Optional: true, MarkdownDescription: "CPU request, e.g. `500m`.", Validators: []validator.String{quantityValidator{quantityCPU}}},
+			"memory":            schema.StringAttribute{Optional: true, MarkdownDescription: "Memory request, e.g. `512Mi`.", Validators: []validator.String{quantityValidator{quantityBytes}}},
+			"ephemeral_storage": schema.StringAttribute{Optional: true, MarkdownDescription: "Ephemeral-storage request, e.g. `1Gi`.", Validators: []validator.String{quantityValidator{quantityBytes}}},
+			"gpu":               schema.Int64Attribute{Optional: true, MarkdownDescription: "GPUs (`nvidia.com/gpu`) per pod.", Validators: []validator.Int64{int64validator.AtLeast(0)}},
+		}}
+}
+
+func tolerationsAttribute() schema.ListNestedAttribute {
+	return schema.ListNestedAttribute{Optional: true,
+		MarkdownDescription: "Tolerations, with Kubernetes semantics: an empty `key` with operator `Exists` tolerates every taint; an empty `effect` matches every effect.",
+		NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+			"key": schema.StringAttribute{Optional: true, MarkdownDescription: "Taint key."},
+			"operator": schema.StringAttribute{Optional: true, MarkdownDescription: "`Equal` (default) or `Exists`.",
+				Validators: []validator.String{stringvalidator.OneOf(stringsOf(fit.TolerationOperators)...)}},
+			"value": schema.StringAttribute{Optional: true, MarkdownDescription: "Taint value, with `Equal`."},
+			"effect": schema.StringAttribute{Optional: true, MarkdownDescription: "Effect to tolerate: " + markdownList(fit.TaintEffects) + "; empty for all.",
+				Validators: []validator.String{stringvalidator.OneOf(stringsOf(fit.TaintEffects)...)}},
+		}}}
+}
+
+func (d *nodePoolSizingDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+	poolAttrs := overheadOptionAttributes()
+	poolAttrs["cloud"] = cloudAttribute(true, "")
+	poolAttrs["instance_type"] = schema.StringAttribute{Optional: true, MarkdownDescription: "Instance type of the pool's nodes (exactly one of `instance_type` and `instance_types`)."}
+	poolAttrs["instance_types"] = schema.ListAttribute{Optional: true, ElementType: types.StringType,
+		MarkdownDescription: "A mixed pool's instance types: kubefit plans on the smallest member (least workload allocatable CPU, then memory) and says so in `pool_results[*].note`.",
+		Validators:          []validator.List{listvalidator.SizeAtLeast(1)}}
+	poolAttrs["min_nodes"] = schema.Int64Attribute{Optional: true, MarkdownDescription: "Minimum nodes (default 0); DaemonSets run on them too.", Validators: []validator.Int64{int64validator.AtLeast(0)}}
+	poolAttrs["max_nodes"] = schema.Int64Attribute{Required: true, MarkdownDescription: "Maximum nodes the pool may grow to.", Validators: []validator.Int64{int64validator.AtLeast(1)}}
+	poolAttrs["zones"] = schema.ListAttribute{Optional: true, ElementType: types.StringType, MarkdownDescription: "Zones the pool's nodes are spread over, round-robin (needed for zone spread)."}
+	poolAttrs["labels"] = schema.MapAttribute{Optional: true, ElementType: types.StringType,
+		MarkdownDescription: "Node labels. kubefit adds `kubernetes.io/arch`, `kubernetes.io/os` and `node.kubernetes.io/instance-type`."}
+	poolAttrs["taints"] = schema.ListNestedAttribute{Optional: true, MarkdownDescription: "Node taints.",
+		NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+			"key":   schema.StringAttribute{Required: true, MarkdownDescription: "Taint key."},
+			"value": schema.StringAttribute{Optional: true, MarkdownDescription: "Taint value."},
+			"effect": schema.StringAttribute{Required: true, MarkdownDescription: "One of " + markdownList(fit.TaintEffects) + ".",
+				Validators: []validator.String{stringvalidator.OneOf(stringsOf(fit.TaintEffects)...)}},
+		}}}
+	poolAttrs["weight"] = schema.Int64Attribute{Optional: true, MarkdownDescription: "Preference among pools a pod could use (higher first, 0–100), after least waste.",
+		Validators: []validator.Int64{int64validator.Between(0, 100)}}
+	poolAttrs["credit_mode"] = schema.StringAttribute{Optional: true, MarkdownDescription: "Burstable pools: `standard` or `unlimited` (default: the family's default).",
+		Validators: []validator.String{stringvalidator.OneOf(stringsOf(burst.Modes)...)}}
+	poolAttrs["starting_balance"] = schema.StringAttribute{Optional: true, MarkdownDescription: "Burstable pools: `launch` (default, what a new node starts with), `full`, or a number of credits."}
+	poolAttrs["min_hours"] = schema.Int64Attribute{Optional: true, MarkdownDescription: "Burstable pools: hours a node must run before it may be throttled (default 24).",
+		Validators: []validator.Int64{int64validator.AtLeast(0)}}
+	poolAttrs["max_surplus_cost_per_month"] = schema.Float64Attribute{Optional: true, MarkdownDescription: "Burstable pools in unlimited mode: the most surplus-credit cost per node and 30 days (USD) before the plan fails.",
+		Validators: []validator.Float64{float64validator.AtLeast(0)}}
+
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "Packs workloads and DaemonSets onto node pools, offline, and says whether they fit: nodes required per pool " +
+			"for a steady scenario (`replicas` / `min_replicas`) and a peak scenario (`max_replicas` plus the rollout surge), " +
+			"utilisation, stranded capacity, per-workload placement and headroom, and Karpenter-style explanations for every " +
+			"misfit. Each pool's allocatable comes from the same model as `kubefit_node_overhead`.\n\n" +
+			"The packer is a multi-resource first-fit-decreasing simulation on sizes normalised to each pool's allocatable " +
+			"after DaemonSets, with identical replicas grouped so large replica counts cost little. Pods that may use several " +
+			"pools go to the one with the least waste on allocatable, then the highest weight.\n\n" +
+			"Burstable pools (AWS T, Azure B, GCP shared-core) are also checked against their CPU credit budget when workloads " +
+			"state `cpu_usage`: Kubernetes schedules by requests and never sees the credit balance.\n\n" +
+			"By default any misfit **fails the plan** with a diagnostic on the workload or pool at fault; `fail_on_misfit = false` " +
+			"turns the failures into warnings. The data source is read during plan when all its inputs are known; otherwise " +
+			"Terraform defers it to apply.",
+		Attributes: map[string]schema.Attribute{
+			"pools": schema.MapNestedAttribute{Required: true, MarkdownDescription: "Node pools, keyed by pool name. Each takes every option of `kubefit_node_overhead`.",
+				NestedObject: schema.NestedAttributeObject{Attributes: poolAttrs}},
+			"daemonsets": schema.ListNestedAttribute{Optional: true,
+				MarkdownDescription: "DaemonSets: one pod on every node of each pool they match (node selector ⊆ labels, tolerations cover the taints).",
+				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+					"name":           schema.StringAttribute{Required: true, MarkdownDescription: "DaemonSet name."},
+					"requests":       requestsAttribute("Requests of one pod."),
+					"cpu_usage":      schema.StringAttribute{Optional: true, MarkdownDescription: "Expected real CPU use of one pod (for burstable credit checks).", Validators: []validator.String{quantityValidator{quantityCPU}}},
+					"node_selector":  schema.MapAttribute{Optional: true, ElementType: types.StringType, MarkdownDescription: "Node selector."},
+					"tolerations":    tolerationsAttribute(),
+					"takes_pod_slot": schema.BoolAttribute{Optional: true, MarkdownDescription: "Whether the pod counts against max pods (default `true`)."},
+				}}},
+			"workloads": schema.ListNestedAttribute{Required: true, MarkdownDescription: "Workloads: sets of identical pods.",
+				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+					"name":          schema.StringAttribute{Required: true, MarkdownDescription: "Workload name (unique)."},
+					"replicas":      schema.Int64Attribute{Optional: true, MarkdownDescription: "Fixed replica count (or give `min_replicas`/`max_replicas`).", Validators: []validator.Int64{int64validator.AtLeast(0)}},
+					"min_replicas":  schema.Int64Attribute{Optional: true, MarkdownDescription: "Autoscaled: the steady (minimum) replica count.", Validators: []validator.Int64{int64validator.AtLeast(0)}},
+					"max_replicas":  schema.Int64Attribute{Optional: true, MarkdownDescription: "Autoscaled: the peak (maximum) replica count.", Validators: []validator.Int64{int64validator.AtLeast(0)}},
+					"requests":      requestsAttribute("Requests of one pod."),
+					"cpu_usage":     schema.StringAttribute{Optional: true, MarkdownDescription: "Expected real CPU use of one pod, separate from its request; burstable pools check it against their credit budget.", Validators: []validator.String{quantityValidator{quantityCPU}}},
+					"node_selector": schema.MapAttribute{Optional: true, ElementType: types.StringType, MarkdownDescription: "Node selector."},
+					"tolerations":   tolerationsAttribute(),
+					"pools": schema.ListAttribute{Optional: true, ElementType: types.StringType,
+						MarkdownDescription: "Restrict the workload to these pools (names from `pools`)."},
+					"max_surge": schema.StringAttribute{Optional: true,
+						MarkdownDescription: "Extra pods during a rolling update at peak: a count (`2`) or a percentage of `max_replicas`, rounded up (`25%`). Default `0`."},
+					"spread": schema.SingleNestedAttribute{Optional: true, MarkdownDescription: "Spread of the pods.",
+						Attributes: map[string]schema.Attribute{
+							"type": schema.StringAttribute{Required: true, MarkdownDescription: "`none`, `node` (one pod per node) or `zone` (across the pool's zones).",
+								Validators: []validator.String{stringvalidator.OneOf(stringsOf(fit.SpreadTypes)...)}},
+							"max_skew": schema.Int64Attribute{Optional: true, MarkdownDescription: "Zone spread: the largest allowed difference of pod counts between zones (default 1).",
+								Validators: []validator.Int64{int64validator.AtLeast(1)}},
+						}},
+				}}},
+			"fail_on_misfit": schema.BoolAttribute{Optional: true, MarkdownDescription: "Fail the plan when anything does not fit (default `true`); `false` reports misfits as warnings."},
+			"fits":           schema.BoolAttribute{Computed: true, MarkdownDescription: "Whether every workload fits in both scenarios and no burstable pool runs out of credits."},
+			"pool_results":   poolResultsAttribute(),
+			"workload_results": schema.MapNestedAttribute{Computed: true, MarkdownDescription: "Per workload name: pods per pool in each scenario, unplaced pods and headroom.",
+				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+					"steady":          schema.MapAttribute{Computed: true, ElementType: types.Int64Type, MarkdownDescription: "Pods per pool in the steady scenario."},
+					"peak":            schema.MapAttribute{Computed: true, ElementType: types.Int64Type, MarkdownDescription: "Pods per pool in the peak scenario."},
+					"unplaced_steady": schema.Int64Attribute{Computed: true, MarkdownDescription: "Pods no pool can take, steady."},
+					"unplaced_peak":   schema.Int64Attribute{Computed: true, MarkdownDescription: "Pods no pool can take, peak."},
+					"headroom":        schema.Int64Attribute{Computed: true, MarkdownDescription: "How many more replicas of this workload alone would still fit within `max_nodes`, on top of the peak."},
+				}}},
+			"failures": schema.ListNestedAttribute{Computed: true, MarkdownDescription: "Every misfit, Karpenter style: which constraint excluded which pool, with the numbers.",
+				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+					"workload": schema.StringAttribute{Computed: true, MarkdownDescription: "Workload (empty for a pool-level failure)."},
+					"pool":     schema.StringAttribute{Computed: true, MarkdownDescription: "Pool."},
+					"scenario": schema.StringAttribute{Computed: true, MarkdownDescription: "`steady`, `peak`, or empty."},
+					"reason": schema.StringAttribute{Computed: true, MarkdownDescription: "One of " + markdownList(fit.Reasons) +
+						", or `burst-credits` (a burstable pool runs out of CPU credits)."},
+					"message": schema.StringAttribute{Computed: true, MarkdownDescription: "What does not fit, with the numbers, and how to fix it."},
+				}}},
+			"report":         schema.StringAttribute{Computed: true, MarkdownDescription: "A fixed-width table of the results, for an `output`."},
+			"formula_source": schema.StringAttribute{Computed: true, MarkdownDescription: "Formula identifiers of the reported figures and their sources."},
+		},
+	}
+}
+
+func poolResultsAttribute() schema.MapNestedAttribute {
+	scenario := func(name string) schema.SingleNestedAttribute {
+		return schema.SingleNestedAttribute{Computed: true, MarkdownDescription: "The " + name + " scenario.",
+			Attributes: map[string]schema.Attribute{
+				"nodes_required": schema.Int64Attribute{Computed: true, MarkdownDescription: "Nodes the pool needs (at least `min_nodes`)."},
+				"fits":           schema.BoolAttribute{Computed: true, MarkdownDescription: "Whether `nodes_required ≤ max_nodes` and the pool can run pods."},
+				"lower_bound":    schema.Int64Attribute{Computed: true, MarkdownDescription: "A lower bound on the nodes any packing needs (per-resource totals, spread)."},
+				"lower_bound_by": schema.StringAttribute{Computed: true, MarkdownDescription: "What sets the lower bound (a resource, a workload, or `min-nodes`)."},
+				"pods":           schema.Int64Attribute{Computed: true, MarkdownDescription: "Workload pods placed on the pool."},
+				"utilization": schema.SingleNestedAttribute{Computed: true, MarkdownDescription: "Requested ÷ workload allocatable of the required nodes (DaemonSets excluded), 0–1.",
+					Attributes: map[string]schema.Attribute{
+						"cpu":    schema.Float64Attribute{Computed: true, MarkdownDescription: "CPU."},
+						"memory": schema.Float64Attribute{Computed: true, MarkdownDescription: "Memory."},
+						"pods":   schema.Float64Attribute{Computed: true, MarkdownDescription: "Pod slots."},
+					}},
+				"stranded": schema.SingleNestedAttribute{Computed: true, MarkdownDescription: "Capacity left free on nodes that cannot take even one more pod of any workload that may run there.",
+					Attributes: map[string]schema.Attribute{
+						"cpu_millicores": schema.Int64Attribute{Computed: true, MarkdownDescription: "CPU."},
+						"memory_bytes":   schema.Int64Attribute{Computed: true, MarkdownDescription: "Memory."},
+						"pods":           schema.Int64Attribute{Computed: true, MarkdownDescription: "Pod slots."},
+					}},
+				"max_node_cpu_usage_millicores": schema.Int64Attribute{Computed: true, MarkdownDescription: "The largest expected CPU use of one node (DaemonSets' and pods' `cpu_usage`)."},
+				"price_per_hour":                schema.Float64Attribute{Computed: true, MarkdownDescription: "Reference on-demand price of the required nodes (USD per hour; 0 when unknown)."},
+			}}
+	}
+	return schema.MapNestedAttribute{Computed: true, MarkdownDescription: "Per pool name: node model, both scenarios, and the burstable credit check.",
+		NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+			"instance_type":        schema.StringAttribute{Computed: true, MarkdownDescription: "The instance type planned on."},
+			"profile":              schema.StringAttribute{Computed: true, MarkdownDescription: "The overhead profile used."},
+			"note":                 schema.StringAttribute{Computed: true, MarkdownDescription: "Notes, e.g. which member of a mixed pool was planned on."},
+			"min_nodes":            schema.Int64Attribute{Computed: true, MarkdownDescription: "`min_nodes`."},
+			"max_nodes":            schema.Int64Attribute{Computed: true, MarkdownDescription: "`max_nodes`."},
+			"allocatable":          resourcesAttribute("Allocatable of one node (from the overhead model)."),
+			"workload_allocatable": resourcesAttribute("What one node offers workloads after the pool's DaemonSets."),
+			"daemonsets":           schema.ListAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: "DaemonSets that land on the pool."},
+			"steady":               scenario("steady"),
+			"peak":                 scenario("peak"),
+			"burst": schema.SingleNestedAttribute{Computed: true, MarkdownDescription: "Burstable pools: the steady scenario's busiest node against its CPU credit budget; null for fixed-performance types.",
+				Attributes: map[string]schema.Attribute{
+					"credit_mode":                               schema.StringAttribute{Computed: true, MarkdownDescription: "Credit mode used."},
+					"baseline_cpu_millicores":                   schema.Int64Attribute{Computed: true, MarkdownDescription: "CPU the node sustains indefinitely."},
+					"max_node_cpu_usage_millicores":             schema.Int64Attribute{Computed: true, MarkdownDescription: "Expected CPU use of the busiest node."},
+					"node_cpu_usage_millicores":                 schema.ListAttribute{Computed: true, ElementType: types.Int64Type, MarkdownDescription: "Expected CPU use of every node, in node order."},
+					"hours_to_exhaustion":                       schema.Float64Attribute{Computed: true, MarkdownDescription: "Hours until the busiest node's balance is empty; null when never."},
+					"delivered_cpu_millicores_after_exhaustion": schema.Int64Attribute{Computed: true, MarkdownDescription: "CPU the busiest node delivers once its balance is empty."},
+					"verdict": schema.StringAttribute{Computed: true, MarkdownDescription: "One of " + markdownList(burst.Verdicts) + "."},
+					"detail":  schema.StringAttribute{Computed: true, MarkdownDescription: "The verdict explained, with its source."},
+				}},
+		}}}
+}
+
+func (d *nodePoolSizingDataSource) ValidateConfig(ctx context.Context, req datasource.ValidateConfigRequest, resp *datasource.ValidateConfigResponse) {
+	var m nodePoolSizingModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	poolNames := map[string]bool{}
+	poolsKnown := fullyKnown(m.Pools)
+	if poolsKnown {
+		for name, v := range m.Pools.Elements() {
+			poolNames[name] = true
+			var p sizingPoolModel
+			if obj, ok := v.(types.Object); ok {
+				resp.Diagnostics.Append(obj.As(ctx, &p, objectAsOptions)...)
+			}
+			validatePoolConfig(path.Root("pools").AtMapKey(name), p, &resp.Diagnostics)
+		}
+	}
+	if m.Workloads.IsUnknown() || m.Workloads.IsNull() {
+		return
+	}
+	for i, v := range m.Workloads.Elements() {
+		obj, ok := v.(types.Object)
+		if !ok || obj.IsUnknown() {
+			continue
+		}
+		var w workloadModel
+		resp.Diagnostics.Append(obj.As(ctx, &w, objectAsOptions)...)
+		validateWorkloadConfig(path.Root("workloads").AtListIndex(i), w, poolsKnown, poolNames, &resp.Diagnostics)
+	}
+}
+
+// sortedKeys returns a map's keys in order, so pools are always processed deterministically.
+func sortedKeys[V any](m map[string]V) []string {
+	ks := make([]string, 0, len(m))
+	for k := range m {
+		ks = append(ks, k)
+	}
+	sort.Strings(ks)
+	return ks
+}
+
+func (d *nodePoolSizingDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
+	var m nodePoolSizingModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	s := newSizing(ctx, &resp.Diagnostics)
+	in := s.input(m)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	res, err := fit.Plan(in)
+	if err != nil {
+		s.addFitErrors(err)
+		return
+	}
+	bursts := s.checkBursts(res)
+	failOnMisfit := m.FailOnMisfit.IsNull() || m.FailOnMisfit.ValueBool()
+	s.reportMisfits(res, bursts, failOnMisfit)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	s.fill(&m, res, bursts)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+}
+
+// failureSummary is the diagnostic summary of every misfit.
+const failureSummary = "Workloads Do Not Fit"
+
+func misfitSuffix(failOnMisfit bool) string {
+	if failOnMisfit {
+		return " Set fail_on_misfit = false to plan anyway and only warn."
+	}
+	return ""
+}
+
+func (s *sizing) reportMisfits(res fit.Result, bursts map[string]*poolBurst, failOnMisfit bool) {
+	add := s.diags.AddAttributeError
+	if !failOnMisfit {
+		add = s.diags.AddAttributeWarning
+	}
+	const maxDiags = 20
+	n := 0
+	seen := map[string]bool{} // one diagnostic per workload, pool and reason: peak repeats steady
+	for _, f := range res.Failures {
+		key := f.Workload + "\x00" + f.Pool + "\x00" + string(f.Reason)
+		if seen[key] {
+			continue
+		}
+		seen[key] = true
+		if n == maxDiags {
+			add(path.Root("workloads"), failureSummary, "more misfits than shown here; plan with fail_on_misfit = false to see them all in the failures and report attributes.")
+			break
+		}
+		p := path.Root("pools").AtMapKey(f.Pool)
+		if i, ok := s.workloadIndex[f.Workload]; ok && f.Workload != "" {
+			p = path.Root("workloads").AtListIndex(i)
+		}
+		scenario := ""
+		if f.Scenario != "" {
+			scenario = fmt.Sprintf(" (%s scenario)", f.Scenario)
+		}
+		add(p, failureSummary, fmt.Sprintf("%s%s: %s.%s", f.Reason, scenario, trimDot(f.Message), misfitSuffix(failOnMisfit)))
+		n++
+	}
+	for _, name := range sortedKeys(bursts) {
+		b := bursts[name]
+		if b != nil && b.result.Verdict.Fails() {
+			add(path.Root("pools").AtMapKey(name), "Burstable Nodes Run Out of CPU Credits",
+				fmt.Sprintf("pool %q (%s): the requests fit, but the expected CPU use of its busiest node, %dm, %s%s",
+					name, b.result.Budget.InstanceType, b.demand, b.result.Detail, misfitSuffix(failOnMisfit)))
+		} else if b != nil && b.result.Verdict.Warns() {
+			s.diags.AddAttributeWarning(path.Root("pools").AtMapKey(name), "Burstable Nodes Above Baseline",
+				fmt.Sprintf("pool %q: %s", name, b.result.Detail))
+		}
+	}
+}
+
+func trimDot(s string) string {
+	for len(s) > 0 && s[len(s)-1] == '.' {
+		s = s[:len(s)-1]
+	}
+	return s
+}

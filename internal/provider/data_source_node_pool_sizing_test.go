@@ -1,0 +1,236 @@
+package provider
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+)
+
+// smallAKS is the field report of DESIGN.md §1: four Standard_DS1_v2 nodes on AKS 1.28 with three
+// DaemonSets and the system and web pods below; 565m CPU is left on the pool. extra adds workloads.
+func smallAKS(extra string, failOnMisfit bool) string {
+	pods := []struct {
+		name     string
+		replicas int
+		cpu, mem string
+	}{
+		{"dashboard", 1, "100m", "50Mi"}, {"tunnelfront", 1, "10m", "64Mi"}, {"coredns", 2, "100m", "70Mi"},
+		{"coredns-autoscaler", 1, "20m", "10Mi"}, {"heapster", 1, "130m", "230Mi"}, {"grafana", 1, "200m", "500Mi"},
+		{"prometheus-operator", 1, "500m", "1000Mi"}, {"alertmanager", 1, "100m", "225Mi"}, {"flux", 1, "50m", "64Mi"},
+		{"flux-helm-operator", 1, "50m", "64Mi"}, {"api-a", 2, "100m", "200Mi"}, {"api-b", 2, "50m", "100Mi"},
+		{"canary-a", 1, "40m", "500Mi"}, {"canary-b", 1, "40m", "500Mi"},
+		{"web-1", 1, "5m", "10Mi"}, {"web-2", 1, "10m", "42Mi"}, {"web-3", 1, "5m", "21Mi"}, {"web-4", 1, "10m", "30Mi"}, {"web-5", 1, "5m", "15Mi"},
+	}
+	var b strings.Builder
+	for _, p := range pods {
+		fmt.Fprintf(&b, "    { name = %q, replicas = %d, requests = { cpu = %q, memory = %q } },\n", p.name, p.replicas, p.cpu, p.mem)
+	}
+	return fmt.Sprintf(`
+data "kubefit_node_pool_sizing" "aks" {
+  pools = {
+    agentpool = {
+      cloud = "azure", instance_type = "Standard_DS1_v2", kubernetes_version = "1.28"
+      max_pods = 110, min_nodes = 4, max_nodes = 4
+    }
+  }
+  daemonsets = [
+    { name = "calico-node", requests = { cpu = "250m" } },
+    { name = "kube-proxy", requests = { cpu = "100m" } },
+    { name = "kube-svc-redirect", requests = { cpu = "5m", memory = "32Mi" } },
+  ]
+  workloads = [
+%s%s  ]
+  fail_on_misfit = %t
+}`, b.String(), extra, failOnMisfit)
+}
+
+func TestAccNodePoolSizing_smallAKS(t *testing.T) {
+	const addr = "data.kubefit_node_pool_sizing.aks"
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				// Four more pods of 100m fit in the 565m left.
+				Config:           smallAKS(`    { name = "more", replicas = 4, requests = { cpu = "100m", memory = "16Mi" } },`+"\n", true),
+				ConfigPlanChecks: emptyPlanAfterApply,
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("fits"), knownvalue.Bool(true)),
+					expectInt(addr, tfjsonpath.New("pool_results").AtMapKey("agentpool").AtMapKey("steady").AtMapKey("nodes_required"), 4),
+					expectInt(addr, tfjsonpath.New("pool_results").AtMapKey("agentpool").AtMapKey("allocatable").AtMapKey("cpu_millicores"), 940),
+					expectInt(addr, tfjsonpath.New("pool_results").AtMapKey("agentpool").AtMapKey("workload_allocatable").AtMapKey("cpu_millicores"), 585),
+					expectInt(addr, tfjsonpath.New("workload_results").AtMapKey("more").AtMapKey("steady").AtMapKey("agentpool"), 4),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("report"), knownvalue.StringRegexp(regexp.MustCompile(`agentpool`))),
+				},
+			},
+			{
+				// Four pods of 200m do not: the plan fails naming CPU and the pool.
+				Config:      smallAKS(`    { name = "more", replicas = 4, requests = { cpu = "200m", memory = "16Mi" } },`+"\n", true),
+				ExpectError: regexp.MustCompile(`(?s)Workloads Do Not Fit.*pool\s+"agentpool".*short\s+by\s+235m\s+CPU`),
+			},
+			{
+				// fail_on_misfit = false only warns and reports.
+				Config: smallAKS(`    { name = "more", replicas = 4, requests = { cpu = "200m", memory = "16Mi" } },`+"\n", false),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("fits"), knownvalue.Bool(false)),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("failures").AtSliceIndex(0).AtMapKey("reason"), knownvalue.StringExact("max-nodes")),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("pool_results").AtMapKey("agentpool").AtMapKey("peak").AtMapKey("fits"), knownvalue.Bool(false)),
+				},
+			},
+		},
+	})
+}
+
+func TestAccNodePoolSizing_multiPool(t *testing.T) {
+	const addr = "data.kubefit_node_pool_sizing.x"
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: `
+data "kubefit_node_pool_sizing" "x" {
+  pools = {
+    general = {
+      cloud = "aws", instance_type = "m5.large", profile = "eks-al2023", eks = { node_group_kind = "managed" }
+      min_nodes = 1, max_nodes = 10, zones = ["a", "b", "c"], labels = { role = "web" }
+    }
+    gpu = {
+      cloud = "aws", instance_types = ["g5.2xlarge", "g5.xlarge"], max_nodes = 2
+      taints = [{ key = "nvidia.com/gpu", value = "true", effect = "NoSchedule" }]
+    }
+  }
+  daemonsets = [
+    { name = "aws-node", requests = { cpu = "25m" } },
+    { name = "kube-proxy", requests = { cpu = "100m" } },
+    { name = "dcgm", requests = { cpu = "100m" }, node_selector = { "node.kubernetes.io/instance-type" = "g5.xlarge" },
+      tolerations = [{ operator = "Exists" }] },
+  ]
+  workloads = [
+    { name = "api", min_replicas = 3, max_replicas = 9, max_surge = "25%", requests = { cpu = "500m", memory = "512Mi" },
+      node_selector = { role = "web" }, spread = { type = "zone", max_skew = 1 } },
+    { name = "trainer", replicas = 1, requests = { cpu = "2", memory = "8Gi", gpu = 1 },
+      tolerations = [{ key = "nvidia.com/gpu", operator = "Exists", effect = "NoSchedule" }], pools = ["gpu"] },
+  ]
+}`,
+			ConfigPlanChecks: emptyPlanAfterApply,
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(addr, tfjsonpath.New("fits"), knownvalue.Bool(true)),
+				// Peak: 9 + ceil(9 × 25 %) = 12 api pods.
+				expectInt(addr, tfjsonpath.New("pool_results").AtMapKey("general").AtMapKey("peak").AtMapKey("pods"), 12),
+				expectInt(addr, tfjsonpath.New("workload_results").AtMapKey("api").AtMapKey("steady").AtMapKey("general"), 3),
+				expectInt(addr, tfjsonpath.New("workload_results").AtMapKey("trainer").AtMapKey("steady").AtMapKey("gpu"), 1),
+				expectString(addr, tfjsonpath.New("pool_results").AtMapKey("gpu").AtMapKey("instance_type"), "g5.xlarge"),
+				statecheck.ExpectKnownValue(addr, tfjsonpath.New("pool_results").AtMapKey("gpu").AtMapKey("note"), knownvalue.StringRegexp(regexp.MustCompile(`smallest member, g5\.xlarge`))),
+				statecheck.ExpectKnownValue(addr, tfjsonpath.New("pool_results").AtMapKey("general").AtMapKey("burst"), knownvalue.Null()),
+			},
+		}},
+	})
+}
+
+// TestAccNodePoolSizing_burstCredits: the requests fit, but the pods' real CPU use drains the credits of
+// t3a.medium nodes (burst.md §6): 10 pods × 50m = 500m per node against a 400m baseline; a fresh node
+// has no credits, so it is throttled at once.
+func TestAccNodePoolSizing_burstCredits(t *testing.T) {
+	config := func(balance string) string {
+		return fmt.Sprintf(`
+data "kubefit_node_pool_sizing" "t3" {
+  pools = {
+    burst = { cloud = "aws", instance_type = "t3a.medium", min_nodes = 2, max_nodes = 2, credit_mode = "standard", starting_balance = %q }
+  }
+  workloads = [
+    { name = "profiled", replicas = 20, requests = { cpu = "50m", memory = "64Mi" }, cpu_usage = "50m", spread = { type = "none" } },
+  ]
+}`, balance)
+	}
+	const addr = "data.kubefit_node_pool_sizing.t3"
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config:      config("launch"),
+				ExpectError: regexp.MustCompile(`(?s)Burstable Nodes Run Out of CPU Credits.*requests\s+fit.*Kubernetes`),
+			},
+			{
+				// The packer fills the first node to its 15 workload pod slots (17 max pods − aws-node − kube-proxy):
+				// 15 × 50m = 750m against a 400m baseline drains 350m × 60 min = 21 credits an hour, so a full
+				// balance of 576 credits lasts 576 / 21 = 27.43 hours, above min_hours 24: a warning only.
+				Config:           config("full"),
+				ConfigPlanChecks: emptyPlanAfterApply,
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("fits"), knownvalue.Bool(true)),
+					expectInt(addr, tfjsonpath.New("pool_results").AtMapKey("burst").AtMapKey("burst").AtMapKey("baseline_cpu_millicores"), 400),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("pool_results").AtMapKey("burst").AtMapKey("burst").AtMapKey("hours_to_exhaustion"), knownvalue.Float64Exact(27.4286)),
+					expectInt(addr, tfjsonpath.New("pool_results").AtMapKey("burst").AtMapKey("burst").AtMapKey("max_node_cpu_usage_millicores"), 750),
+				},
+			},
+		},
+	})
+}
+
+func TestAccNodePoolSizing_badInput(t *testing.T) {
+	base := func(workload string) string {
+		return `
+data "kubefit_node_pool_sizing" "bad" {
+  pools = {
+    general = { cloud = "aws", instance_type = "m5.large", max_nodes = 3 }
+  }
+  workloads = [
+    ` + workload + `
+  ]
+}`
+	}
+	cases := []struct{ workload, err string }{
+		{`{ name = "a", replicas = 1, pools = ["generl"] }`, `(?s)Unknown Pool.*"generl"\s+is\s+not\s+defined`},
+		{`{ name = "a", replicas = -2 }`, `(?s)replicas.*at\s+least\s+0`},
+		{`{ name = "a", min_replicas = 5, max_replicas = 2 }`, `(?s)min_replicas\s+5\s+is\s+greater\s+than\s+max_replicas\s+2`},
+		{`{ name = "a", replicas = 1, requests = { cpu = "one" } }`, `(?s)"one"\s+is\s+not\s+a\s+Kubernetes\s+quantity`},
+		{`{ name = "a", replicas = 1, max_surge = "lots" }`, `(?s)"lots"\s+is\s+neither`},
+		{`{ name = "a", replicas = 1, requests = { cpu = "3" } }`, `(?s)Workloads Do Not Fit.*too-large`},
+	}
+	steps := make([]resource.TestStep, 0, len(cases)+2)
+	for _, c := range cases {
+		steps = append(steps, resource.TestStep{Config: base(c.workload), ExpectError: regexp.MustCompile(c.err)})
+	}
+	steps = append(steps, resource.TestStep{
+		Config: `
+data "kubefit_node_pool_sizing" "bad" {
+  pools = {
+    general = { cloud = "aws", instance_type = "m5.large", min_nodes = 4, max_nodes = 3 }
+  }
+  workloads = [{ name = "a", replicas = 1 }]
+}`,
+		ExpectError: regexp.MustCompile(`(?s)min_nodes\s+4\s+is\s+greater\s+than\s+max_nodes\s+3`),
+	})
+	steps = append(steps, resource.TestStep{Config: base(`{ name = "a", replicas = 1 }`)})
+	resource.UnitTest(t, resource.TestCase{ProtoV6ProviderFactories: testAccProtoV6ProviderFactories, Steps: steps})
+}
+
+func TestAccNodePoolSizing_unknownInputs(t *testing.T) {
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: `
+resource "terraform_data" "later" {
+  input = 3
+}
+data "kubefit_node_pool_sizing" "x" {
+  pools = {
+    general = { cloud = "aws", instance_type = "m5.large", max_nodes = terraform_data.later.output }
+  }
+  workloads = [
+    { name = "api", replicas = terraform_data.later.output, requests = { cpu = terraform_data.later.id == "" ? "1" : "500m" },
+      pools = [terraform_data.later.id == "" ? "nope" : "general"] },
+  ]
+}`,
+			ConfigPlanChecks: emptyPlanAfterApply,
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue("data.kubefit_node_pool_sizing.x", tfjsonpath.New("fits"), knownvalue.Bool(true)),
+				expectInt("data.kubefit_node_pool_sizing.x", tfjsonpath.New("pool_results").AtMapKey("general").AtMapKey("steady").AtMapKey("nodes_required"), 1),
+			},
+		}},
+	})
+}
