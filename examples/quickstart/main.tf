@@ -66,3 +66,39 @@ output "kubelet_args" {
   description = "The reservations as kubelet flags."
   value       = { for name, n in local.nodes : name => n.kubelet_args }
 }
+
+# Pack a small web stack onto an EKS pool and a GKE pool: nodes needed at steady state and at peak
+# (max replicas plus a 25 % rollout surge), and whether it fits within max_nodes.
+data "kubefit_node_pool_sizing" "web" {
+  pools = {
+    eks = {
+      cloud         = "aws"
+      instance_type = "m5.large"
+      min_nodes     = 2
+      max_nodes     = 6
+      zones         = ["a", "b", "c"]
+      labels        = { cloud = "aws" }
+    }
+    gke = {
+      cloud         = "gcp"
+      instance_type = "e2-standard-4"
+      max_nodes     = 3
+      labels        = { pool = "batch" }
+    }
+  }
+  daemonsets = concat(
+    [for d in local.daemonsets : { name = d.name, requests = { cpu = d.cpu, memory = d.memory } }],
+    [{ name = "aws-node", requests = { cpu = "25m" }, node_selector = { cloud = "aws" } }],
+  )
+  workloads = [
+    { name = "web", min_replicas = 3, max_replicas = 8, max_surge = "25%", pools = ["eks"],
+    requests = { cpu = "400m", memory = "512Mi" }, spread = { type = "zone", max_skew = 1 } },
+    { name = "api", replicas = 4, pools = ["eks"], requests = { cpu = "250m", memory = "1Gi" }, spread = { type = "node" } },
+    { name = "reports", replicas = 2, node_selector = { pool = "batch" }, requests = { cpu = "1500m", memory = "4Gi" } },
+  ]
+}
+
+output "sizing_report" {
+  description = "Nodes required per pool and scenario, utilisation and stranded capacity."
+  value       = data.kubefit_node_pool_sizing.web.report
+}

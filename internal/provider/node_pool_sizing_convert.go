@@ -190,6 +190,9 @@ func (s *sizing) pool(p path.Path, name string, sp *sizingPool, hostNetListed ma
 		sp.note = fmt.Sprintf("mixed pool of %s: planned on the smallest member, %s", strings.Join(names, ", "), sp.instance.Name)
 	}
 	for _, w := range sp.overhead.Warnings {
+		if len(hostNetListed) > 0 && strings.HasPrefix(w, overhead.WarnNoDaemonSets) {
+			continue // the packer charges the DaemonSets listed at the top level
+		}
 		s.diags.AddAttributeWarning(p, "Node Overhead Caveat", fmt.Sprintf("pool %q: %s", name, w))
 	}
 	r := sp.overhead

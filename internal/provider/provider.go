@@ -51,11 +51,13 @@ func (p *kubefitProvider) DataSources(_ context.Context) []func() datasource.Dat
 		newNodeOverheadDataSource,
 		newBurstBudgetDataSource,
 		newNodePoolSizingDataSource,
+		newDiskTierDataSource,
 	}
 }
 
 func (p *kubefitProvider) Resources(_ context.Context) []func() resource.Resource {
 	return []func() resource.Resource{
+		newStorageClassResource,
 	}
 }
 

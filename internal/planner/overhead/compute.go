@@ -595,6 +595,9 @@ func (c *calc) allocatable() error {
 	return nil
 }
 
+// WarnNoDaemonSets starts the warning given when an EKS node has no DaemonSets listed.
+const WarnNoDaemonSets = "no DaemonSets given"
+
 // eksHostNetworkDaemonSets are the two host-network DaemonSets on every EKS Linux node (§9).
 var eksHostNetworkDaemonSets = []string{"aws-node", "kube-proxy"}
 
@@ -625,7 +628,7 @@ func (c *calc) daemonSets() {
 			}
 		}
 		if len(in.DaemonSets) == 0 {
-			c.warn("no DaemonSets given: kubefit counts the pod slots of aws-node and kube-proxy but not their requests; list your DaemonSets for a true workload capacity")
+			c.warn("%s: kubefit counts the pod slots of aws-node and kube-proxy but not their requests; list your DaemonSets for a true workload capacity", WarnNoDaemonSets)
 		}
 	}
 	r.DaemonSetOverhead.Pods = slots

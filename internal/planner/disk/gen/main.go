@@ -1,0 +1,389 @@
+// Command gen turns the disk tables of shared/data/disks into the disk package's compiled tables:
+//
+//   - tiers_generated.go, from azure-disk-tiers.tsv: the Azure fixed tiers (Premium SSD, Standard SSD,
+//     Standard HDD), and from azure-vm-disk-limits.tsv: the Azure VM-level uncached disk limits with
+//     VM-level burst and the Premium SSD v2 / Ultra figures (disks.md §5.4);
+//   - tiers_samples_generated_test.go: the Premium SSD v2 and Ultra provisionable maxima at sample sizes,
+//     which disks.md §4.5–§4.6 keep for tests only (the planner computes those limits from formulas).
+//
+// Usage (from internal/planner/disk, see the go:generate line in doc.go):
+//
+//	go run ./gen -src ../../../../shared/data/disks -out tiers_generated.go -test-out tiers_samples_generated_test.go
+//
+// The output depends only on the input file: rows keep their order, sources are numbered in order of
+// first appearance, and the file is gofmt-formatted.
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"flag"
+	"fmt"
+	"go/format"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+const (
+	tiersFile = "azure-disk-tiers.tsv"
+	vmFile    = "azure-vm-disk-limits.tsv"
+)
+
+var header = []string{
+	"sku", "tier", "size_gib", "iops", "mbps", "burst_iops", "burst_mbps", "burst_minutes", "burst_model",
+	"perfplus_iops", "perfplus_mbps", "kind", "source",
+}
+
+// row is one parsed line of azure-disk-tiers.tsv.
+type row struct {
+	name, sku                string
+	sizeGiB, iops, mbps      int64
+	burstIOPS, burstMBps     int64
+	burstMinutes             int64
+	burstModel               string
+	perfPlusIOPS, perfPlusMB int64
+	kind, source             string
+}
+
+func main() {
+	src := flag.String("src", "../../../../shared/data/disks", "directory holding "+tiersFile)
+	out := flag.String("out", "tiers_generated.go", "output file for the fixed tiers")
+	testOut := flag.String("test-out", "tiers_samples_generated_test.go", "output file for the PV2/Ultra samples")
+	flag.Parse()
+	if err := run(filepath.Join(*src, tiersFile), filepath.Join(*src, vmFile), *out, *testOut); err != nil {
+		fmt.Fprintln(os.Stderr, "gen:", err)
+		os.Exit(1)
+	}
+}
+
+func run(in, vmIn, out, testOut string) error {
+	f, err := os.Open(in)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	rows, err := parse(f)
+	if err != nil {
+		return fmt.Errorf("%s: %w", in, err)
+	}
+	fixed, samples, err := split(rows)
+	if err != nil {
+		return fmt.Errorf("%s: %w", in, err)
+	}
+	vf, err := os.Open(vmIn)
+	if err != nil {
+		return err
+	}
+	defer vf.Close()
+	vms, err := parseVMs(vf)
+	if err != nil {
+		return fmt.Errorf("%s: %w", vmIn, err)
+	}
+	if err := write(out, append(renderFixed(fixed), renderVMs(vms)...)); err != nil {
+		return err
+	}
+	return write(testOut, renderSamples(samples))
+}
+
+func write(path string, src []byte) error {
+	formatted, err := format.Source(src)
+	if err != nil {
+		return fmt.Errorf("formatting %s: %w", path, err)
+	}
+	return os.WriteFile(path, formatted, 0o644)
+}
+
+func parse(r io.Reader) ([]row, error) {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 1<<16), 1<<20)
+	var rows []row
+	line := 0
+	for sc.Scan() {
+		line++
+		fields := strings.Split(sc.Text(), "\t")
+		if line == 1 {
+			if strings.Join(fields, ",") != strings.Join(header, ",") {
+				return nil, fmt.Errorf("unexpected header %q", sc.Text())
+			}
+			continue
+		}
+		if len(fields) != len(header) {
+			return nil, fmt.Errorf("line %d: %d fields, want %d", line, len(fields), len(header))
+		}
+		rw, err := parseRow(fields)
+		if err != nil {
+			return nil, fmt.Errorf("line %d: %w", line, err)
+		}
+		rows = append(rows, rw)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, err
+	}
+	if len(rows) == 0 {
+		return nil, errors.New("no rows")
+	}
+	return rows, nil
+}
+
+func parseRow(f []string) (row, error) {
+	var err error
+	num := func(col int, optional bool) int64 {
+		if err != nil {
+			return 0
+		}
+		s := f[col]
+		if s == "" && optional {
+			return 0
+		}
+		v, perr := strconv.ParseInt(s, 10, 64)
+		if perr != nil {
+			err = fmt.Errorf("column %s: %q is not an integer", header[col], s)
+		}
+		return v
+	}
+	rw := row{
+		name: f[0], sku: f[1],
+		sizeGiB: num(2, false), iops: num(3, false), mbps: num(4, false),
+		burstIOPS: num(5, true), burstMBps: num(6, true), burstMinutes: num(7, true),
+		burstModel:   f[8],
+		perfPlusIOPS: num(9, true), perfPlusMB: num(10, true),
+		kind: f[11], source: f[12],
+	}
+	if err != nil {
+		return row{}, err
+	}
+	switch rw.burstModel {
+	case "credit", "on-demand(opt-in,billed)", "none":
+	default:
+		return row{}, fmt.Errorf("unknown burst_model %q", rw.burstModel)
+	}
+	if rw.name == "" || rw.sku == "" || rw.source == "" {
+		return row{}, errors.New("empty sku, tier or source")
+	}
+	return rw, nil
+}
+
+func split(rows []row) (fixed, samples []row, err error) {
+	lastSize := map[string]int64{}
+	for _, rw := range rows {
+		switch {
+		case rw.kind == "fixed" || rw.kind == "fixed(up-to)":
+			if rw.sizeGiB <= lastSize[rw.sku] {
+				return nil, nil, fmt.Errorf("tier %s: sizes of %s must ascend", rw.name, rw.sku)
+			}
+			lastSize[rw.sku] = rw.sizeGiB
+			fixed = append(fixed, rw)
+		case strings.HasPrefix(rw.kind, "provisionable_max"):
+			samples = append(samples, rw)
+		default:
+			return nil, nil, fmt.Errorf("tier %s: unknown kind %q", rw.name, rw.kind)
+		}
+	}
+	return fixed, samples, nil
+}
+
+// sourceIDs numbers the distinct sources in order of first appearance.
+func sourceIDs(rows []row) ([]string, map[string]int) {
+	var list []string
+	ids := map[string]int{}
+	for _, rw := range rows {
+		if _, ok := ids[rw.source]; !ok {
+			ids[rw.source] = len(list)
+			list = append(list, rw.source)
+		}
+	}
+	return list, ids
+}
+
+func renderFixed(rows []row) []byte {
+	var b bytes.Buffer
+	list, ids := sourceIDs(rows)
+	fmt.Fprintf(&b, "// Code generated by go run ./gen; DO NOT EDIT.\n\n")
+	fmt.Fprintf(&b, "// Azure managed-disk fixed tiers (Premium SSD P1–P80, Standard SSD E1–E80, Standard HDD S4–S80),\n")
+	fmt.Fprintf(&b, "// %d rows from shared/data/disks/%s (disks.md §4.2–§4.4, §4.9). Sources, by id:\n//\n", len(rows), tiersFile)
+	for i, s := range list {
+		fmt.Fprintf(&b, "//	[%d] %s\n", i, s)
+	}
+	fmt.Fprintf(&b, "\npackage disk\n\n")
+	fmt.Fprintf(&b, "// azureTierSources are the documents the rows of azureTiers come from, indexed by azureTier.source.\n")
+	fmt.Fprintf(&b, "var azureTierSources = [...]string{\n")
+	for _, s := range list {
+		fmt.Fprintf(&b, "\t%q,\n", s)
+	}
+	fmt.Fprintf(&b, "}\n\n")
+	fmt.Fprintf(&b, "// azureTiers lists the fixed tiers of each SKU family in ascending size.\n")
+	fmt.Fprintf(&b, "var azureTiers = [...]azureTier{\n")
+	for _, rw := range rows {
+		fmt.Fprintf(&b, "\t{name: %q, sku: %q, sizeGiB: %d, iops: %d, mbps: %d, burstIOPS: %d, burstMBps: %d, "+
+			"burstMinutes: %d, burst: %s, perfPlusIOPS: %d, perfPlusMBps: %d, guaranteed: %t, source: %d},\n",
+			rw.name, rw.sku, rw.sizeGiB, rw.iops, rw.mbps, rw.burstIOPS, rw.burstMBps, rw.burstMinutes,
+			burstConst(rw.burstModel), rw.perfPlusIOPS, rw.perfPlusMB, rw.kind == "fixed", ids[rw.source])
+	}
+	fmt.Fprintf(&b, "}\n")
+	return b.Bytes()
+}
+
+func burstConst(model string) string {
+	switch model {
+	case "credit":
+		return "burstCredit"
+	case "none":
+		return "burstNone"
+	default:
+		return "burstOnDemand"
+	}
+}
+
+func renderSamples(rows []row) []byte {
+	var b bytes.Buffer
+	list, ids := sourceIDs(rows)
+	fmt.Fprintf(&b, "// Code generated by go run ./gen; DO NOT EDIT.\n\n")
+	fmt.Fprintf(&b, "// Premium SSD v2 and Ultra Disk provisionable maxima at sample sizes, %d rows from\n", len(rows))
+	fmt.Fprintf(&b, "// shared/data/disks/%s (disks.md §4.5–§4.6). Sources, by id:\n//\n", tiersFile)
+	for i, s := range list {
+		fmt.Fprintf(&b, "//	[%d] %s\n", i, s)
+	}
+	fmt.Fprintf(&b, "\npackage disk\n\n")
+	fmt.Fprintf(&b, "// provisionableSample is one kind=provisionable_max row: the largest IOPS and MB/s Azure lets a\n")
+	fmt.Fprintf(&b, "// disk of the SKU provision at SizeGiB.\n")
+	fmt.Fprintf(&b, "type provisionableSample struct {\n\tlabel   string\n\tsku     Type\n\tsizeGiB int64\n\tmaxIOPS int64\n\tmaxMBps int64\n\tsource  int\n}\n\n")
+	fmt.Fprintf(&b, "var provisionableSampleSources = [...]string{\n")
+	for _, s := range list {
+		fmt.Fprintf(&b, "\t%q,\n", s)
+	}
+	fmt.Fprintf(&b, "}\n\n")
+	fmt.Fprintf(&b, "var provisionableSamples = [...]provisionableSample{\n")
+	for _, rw := range rows {
+		fmt.Fprintf(&b, "\t{label: %q, sku: %q, sizeGiB: %d, maxIOPS: %d, maxMBps: %d, source: %d},\n",
+			rw.name, rw.sku, rw.sizeGiB, rw.iops, rw.mbps, ids[rw.source])
+	}
+	fmt.Fprintf(&b, "}\n")
+	return b.Bytes()
+}
+
+// vm is one parsed row of azure-vm-disk-limits.tsv (the columns the planner uses).
+type vm struct {
+	name                      string
+	maxDataDisks              int64
+	uncachedIOPS, uncachedBps int64 // throughput columns are MB/s in the file, bytes/s here
+	burstIOPS, burstBps       int64 // 0 when the size does not burst
+	pv2UltraIOPS, pv2UltraBps int64 // 0 when the page publishes none
+	source                    string
+}
+
+var vmColumns = []string{"vm_size", "max_data_disks", "uncached_iops", "uncached_mbps", "burst_uncached_iops",
+	"burst_uncached_mbps", "pv2_ultra_uncached_iops", "pv2_ultra_uncached_mbps", "source"}
+
+func parseVMs(r io.Reader) ([]vm, error) {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 1<<16), 1<<20)
+	col := map[string]int{}
+	var out []vm
+	seen := map[string]bool{}
+	line := 0
+	for sc.Scan() {
+		line++
+		f := strings.Split(sc.Text(), "\t")
+		if line == 1 {
+			for i, h := range f {
+				col[h] = i
+			}
+			for _, h := range vmColumns {
+				if _, ok := col[h]; !ok {
+					return nil, fmt.Errorf("missing column %q", h)
+				}
+			}
+			continue
+		}
+		if len(f) != len(col) {
+			return nil, fmt.Errorf("line %d: %d fields, want %d", line, len(f), len(col))
+		}
+		var err error
+		num := func(name string, optional bool) int64 {
+			s := f[col[name]]
+			if err != nil || (s == "" && optional) {
+				return 0
+			}
+			v, perr := strconv.ParseInt(s, 10, 64)
+			if perr != nil {
+				err = fmt.Errorf("line %d: column %s: %q is not an integer", line, name, s)
+			}
+			return v
+		}
+		// mb reads a MB/s figure with up to six decimals ("22.5") as bytes per second, exactly.
+		mb := func(name string, optional bool) int64 {
+			s := f[col[name]]
+			if err != nil || (s == "" && optional) {
+				return 0
+			}
+			whole, frac, _ := strings.Cut(s, ".")
+			if len(frac) > 6 {
+				err = fmt.Errorf("line %d: column %s: %q has more than six decimals", line, name, s)
+				return 0
+			}
+			w, werr := strconv.ParseInt(whole, 10, 64)
+			fr, ferr := strconv.ParseInt(frac+strings.Repeat("0", 6-len(frac)), 10, 64)
+			if werr != nil || ferr != nil || w < 0 {
+				err = fmt.Errorf("line %d: column %s: %q is not a decimal number", line, name, s)
+			}
+			return w*1_000_000 + fr
+		}
+		v := vm{
+			name: f[col["vm_size"]], maxDataDisks: num("max_data_disks", false),
+			uncachedIOPS: num("uncached_iops", false), uncachedBps: mb("uncached_mbps", false),
+			burstIOPS: num("burst_uncached_iops", true), burstBps: mb("burst_uncached_mbps", true),
+			pv2UltraIOPS: num("pv2_ultra_uncached_iops", true), pv2UltraBps: mb("pv2_ultra_uncached_mbps", true),
+			source: f[col["source"]],
+		}
+		if err != nil {
+			return nil, err
+		}
+		key := strings.ToLower(v.name)
+		if v.name == "" || v.source == "" || seen[key] {
+			return nil, fmt.Errorf("line %d: empty or duplicate vm_size %q", line, v.name)
+		}
+		seen[key] = true
+		out = append(out, v)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, err
+	}
+	if len(out) == 0 {
+		return nil, errors.New("no rows")
+	}
+	return out, nil
+}
+
+func renderVMs(vms []vm) []byte {
+	var b bytes.Buffer
+	var list []string
+	ids := map[string]int{}
+	for _, v := range vms {
+		if _, ok := ids[v.source]; !ok {
+			ids[v.source] = len(list)
+			list = append(list, v.source)
+		}
+	}
+	fmt.Fprintf(&b, "\n// Azure VM-level disk limits, %d rows from shared/data/disks/%s (disks.md §5.4). Sources, by id:\n//\n", len(vms), vmFile)
+	for i, s := range list {
+		fmt.Fprintf(&b, "//	[%d] %s\n", i, s)
+	}
+	fmt.Fprintf(&b, "var azureVMSources = [...]string{\n")
+	for _, s := range list {
+		fmt.Fprintf(&b, "\t%q,\n", s)
+	}
+	fmt.Fprintf(&b, "}\n\n")
+	fmt.Fprintf(&b, "// azureVMs lists the VM sizes in the order of the source file.\n")
+	fmt.Fprintf(&b, "var azureVMs = [...]azureVM{\n")
+	for _, v := range vms {
+		fmt.Fprintf(&b, "\t{name: %q, maxDataDisks: %d, uncachedIOPS: %d, uncachedBps: %d, burstIOPS: %d, burstBps: %d, "+
+			"pv2UltraIOPS: %d, pv2UltraBps: %d, source: %d},\n", v.name, v.maxDataDisks, v.uncachedIOPS, v.uncachedBps,
+			v.burstIOPS, v.burstBps, v.pv2UltraIOPS, v.pv2UltraBps, ids[v.source])
+	}
+	fmt.Fprintf(&b, "}\n")
+	return b.Bytes()
+}

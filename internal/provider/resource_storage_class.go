@@ -1,0 +1,849 @@
+package provider
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math/big"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	dsschema "github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringdefault"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
+	corev1 "k8s.io/api/core/v1"
+	storagev1 "k8s.io/api/storage/v1"
+	apivalidation "k8s.io/apimachinery/pkg/api/validation"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/validation"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+	"sigs.k8s.io/yaml"
+
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/disk"
+)
+
+var (
+	_ resource.ResourceWithValidateConfig = (*storageClassResource)(nil)
+	_ resource.ResourceWithModifyPlan     = (*storageClassResource)(nil)
+)
+
+type storageClassResource struct{}
+
+func newStorageClassResource() resource.Resource { return &storageClassResource{} }
+
+type storageClassModel struct {
+	ID                     types.String  `tfsdk:"id"`
+	Name                   types.String  `tfsdk:"name"`
+	Driver                 types.String  `tfsdk:"driver"`
+	ReclaimPolicy          types.String  `tfsdk:"reclaim_policy"`
+	VolumeBindingMode      types.String  `tfsdk:"volume_binding_mode"`
+	AllowVolumeExpansion   types.Bool    `tfsdk:"allow_volume_expansion"`
+	IsDefaultClass         types.Bool    `tfsdk:"is_default_class"`
+	MountOptions           types.List    `tfsdk:"mount_options"`
+	AllowedTopologies      types.List    `tfsdk:"allowed_topologies"`
+	Labels                 types.Map     `tfsdk:"labels"`
+	Annotations            types.Map     `tfsdk:"annotations"`
+	EBS                    types.Object  `tfsdk:"ebs"`
+	AzureDisk              types.Object  `tfsdk:"azure_disk"`
+	GCEPD                  types.Object  `tfsdk:"gce_pd"`
+	ExtraParameters        types.Map     `tfsdk:"extra_parameters"`
+	ExpectedVolumeSizeGiB  types.Int64   `tfsdk:"expected_volume_size_gib"`
+	RequiredIOPS           types.Int64   `tfsdk:"required_iops"`
+	RequiredThroughputMBps types.Float64 `tfsdk:"required_throughput_mbps"`
+	IO                     types.Object  `tfsdk:"io"`
+	FailOnUnmet            types.Bool    `tfsdk:"fail_on_unmet"`
+
+	Parameters       types.Map     `tfsdk:"parameters"`
+	MinVolumeSizeGiB types.Int64   `tfsdk:"min_volume_size_gib"`
+	Performance      types.Object  `tfsdk:"performance"`
+	Manifest         types.Dynamic `tfsdk:"manifest"`
+	ManifestJSON     types.String  `tfsdk:"manifest_json"`
+	YAML             types.String  `tfsdk:"yaml"`
+}
+
+type ebsParametersModel struct {
+	Type                       types.String `tfsdk:"type"`
+	IOPS                       types.Int64  `tfsdk:"iops"`
+	IOPSPerGB                  types.Int64  `tfsdk:"iops_per_gb"`
+	AllowAutoIOPSPerGBIncrease types.Bool   `tfsdk:"allow_auto_iops_per_gb_increase"`
+	Throughput                 types.Int64  `tfsdk:"throughput"`
+	Encrypted                  types.Bool   `tfsdk:"encrypted"`
+	KMSKeyID                   types.String `tfsdk:"kms_key_id"`
+	FSType                     types.String `tfsdk:"fs_type"`
+	BlockSize                  types.String `tfsdk:"block_size"`
+}
+
+type azureDiskParametersModel struct {
+	SKUName             types.String `tfsdk:"sku_name"`
+	CachingMode         types.String `tfsdk:"caching_mode"`
+	DiskIOPSReadWrite   types.Int64  `tfsdk:"disk_iops_read_write"`
+	DiskMBpsReadWrite   types.Int64  `tfsdk:"disk_mbps_read_write"`
+	EnableBursting      types.Bool   `tfsdk:"enable_bursting"`
+	NetworkAccessPolicy types.String `tfsdk:"network_access_policy"`
+	LogicalSectorSize   types.Int64  `tfsdk:"logical_sector_size"`
+}
+
+type gcePDParametersModel struct {
+	Type                          types.String `tfsdk:"type"`
+	ProvisionedIOPSOnCreate       types.Int64  `tfsdk:"provisioned_iops_on_create"`
+	ProvisionedThroughputOnCreate types.Int64  `tfsdk:"provisioned_throughput_on_create"`
+}
+
+type topologyTermModel struct {
+	MatchLabelExpressions []topologyRequirementModel `tfsdk:"match_label_expressions"`
+}
+
+type topologyRequirementModel struct {
+	Key    types.String   `tfsdk:"key"`
+	Values []types.String `tfsdk:"values"`
+}
+
+// defaultClassAnnotation marks the cluster's default StorageClass.
+const defaultClassAnnotation = "storageclass.kubernetes.io/is-default-class"
+
+var (
+	reclaimPolicies = []string{string(corev1.PersistentVolumeReclaimDelete), string(corev1.PersistentVolumeReclaimRetain)}
+	bindingModes    = []string{disk.BindingWaitForFirstConsumer, disk.BindingImmediate}
+)
+
+var storagePerformanceAttrTypes = map[string]attr.Type{
+	"size_gib": types.Int64Type, "tier": types.StringType, "billed_size_gib": types.Int64Type,
+	"throughput_unit": types.StringType, "baseline_iops": types.Int64Type, "baseline_throughput_mbps": types.Float64Type,
+	"burst_iops": types.Int64Type, "burst_throughput_mbps": types.Float64Type, "burst_duration_minutes": types.Float64Type,
+	"effective_iops": types.Float64Type, "effective_throughput_mbps": types.Float64Type, "limited_by": types.StringType,
+	"verdict": types.StringType, "recommended_size_gib": types.Int64Type, "source": types.StringType,
+}
+
+func (r *storageClassResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_storage_class"
+}
+
+func (r *storageClassResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	optStr := func(desc string) schema.StringAttribute {
+		return schema.StringAttribute{Optional: true, MarkdownDescription: desc}
+	}
+	optInt := func(desc string) schema.Int64Attribute {
+		return schema.Int64Attribute{Optional: true, MarkdownDescription: desc,
+			Validators: []validator.Int64{int64validator.AtLeast(0)}}
+	}
+	optBool := func(desc string) schema.BoolAttribute {
+		return schema.BoolAttribute{Optional: true, MarkdownDescription: desc}
+	}
+	computedStr := func(desc string) schema.StringAttribute {
+		return schema.StringAttribute{Computed: true, MarkdownDescription: desc}
+	}
+	ioAttrs := resourceIOAttributes()
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "A Kubernetes StorageClass for the AWS EBS, Azure Disk or GCE PD CSI driver, validated at " +
+			"`terraform plan` against the rules the drivers and clouds enforce (gp3 IOPS per GiB and throughput per " +
+			"IOPS, io2 IOPS per GiB, Azure caching on Premium SSD v2 and Ultra, IOPS/MB/s parameters only where the SKU " +
+			"has them, unknown keys, SKUs and types, …), so a PVC never sits in `Pending` because of the class. " +
+			"Every diagnostic quotes its rule id (`EBS-V4`, `AZD-V3`, `GPD-V2`, …) and the error the driver or cloud " +
+			"would give.\n\n" +
+			"The resource is state-only: it renders the class as `manifest` (pass it to `kubernetes_manifest`), " +
+			"`manifest_json` and `yaml`, and never contacts a cluster. Every computed value is known at plan time " +
+			"when the inputs are; a change re-renders in place. Performance parameters are always emitted " +
+			"explicitly (gp3 `iops`/`throughput`, Azure `cachingMode` (default `None`), Premium SSD v2 IOPS/MB/s) so " +
+			"no driver default applies silently. With `expected_volume_size_gib`, it reports the volume's performance " +
+			"at that size and checks `required_iops` / `required_throughput_mbps` like `kubefit_disk_tier`.",
+		Attributes: map[string]schema.Attribute{
+			"id": schema.StringAttribute{Computed: true, MarkdownDescription: "The class name.",
+				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()}},
+			"name": schema.StringAttribute{Required: true,
+				MarkdownDescription: "StorageClass name (a DNS-1123 subdomain). Changing it replaces the resource.",
+				PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()}},
+			"driver": schema.StringAttribute{Required: true,
+				MarkdownDescription: "Provisioner: one of " + markdownList(disk.Drivers) + ". The in-tree names " +
+					markdownList(disk.InTreeNames) + " are accepted with a warning pointing to the CSI driver (with CSI " +
+					"migration the CSI driver creates the volumes, and its rules are checked).",
+				Validators: []validator.String{stringvalidator.OneOf(append(stringsOf(disk.Drivers), disk.InTreeNames...)...)}},
+			"reclaim_policy": schema.StringAttribute{Optional: true, Computed: true, Default: stringdefault.StaticString("Delete"),
+				MarkdownDescription: "`Delete` (default) or `Retain`.",
+				Validators:          []validator.String{stringvalidator.OneOf(reclaimPolicies...)}},
+			"volume_binding_mode": schema.StringAttribute{Optional: true, Computed: true,
+				Default:             stringdefault.StaticString(disk.BindingWaitForFirstConsumer),
+				MarkdownDescription: "`WaitForFirstConsumer` (default) or `Immediate`. Immediate on a zonal disk is warned about (`SC-2`).",
+				Validators:          []validator.String{stringvalidator.OneOf(bindingModes...)}},
+			"allow_volume_expansion": schema.BoolAttribute{Optional: true, Computed: true, Default: booldefault.StaticBool(true),
+				MarkdownDescription: "Whether PVCs of the class may grow. Default true."},
+			"is_default_class": schema.BoolAttribute{Optional: true, Computed: true, Default: booldefault.StaticBool(false),
+				MarkdownDescription: "Whether to annotate the class as the cluster default (`" + defaultClassAnnotation + "`). Default false."},
+			"mount_options": schema.ListAttribute{Optional: true, ElementType: types.StringType,
+				MarkdownDescription: "Mount options of the PVs the class creates (for example `[\"noatime\"]`).",
+				Validators:          []validator.List{listvalidator.ValueStringsAre(stringvalidator.LengthAtLeast(1))}},
+			"allowed_topologies": schema.ListNestedAttribute{Optional: true,
+				MarkdownDescription: "Topology terms restricting where volumes are provisioned (`allowedTopologies`); " +
+					"for example `[{ match_label_expressions = [{ key = \"topology.kubernetes.io/zone\", values = [\"eu-west-1a\"] }] }]`.",
+				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+					"match_label_expressions": schema.ListNestedAttribute{Required: true,
+						MarkdownDescription: "Label requirements, all of which must hold.",
+						NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+							"key": schema.StringAttribute{Required: true, MarkdownDescription: "Topology label key."},
+							"values": schema.ListAttribute{Required: true, ElementType: types.StringType,
+								MarkdownDescription: "Allowed values; at least one.",
+								Validators:          []validator.List{listvalidator.SizeAtLeast(1)}},
+						}}},
+				}}},
+			"labels": schema.MapAttribute{Optional: true, ElementType: types.StringType,
+				MarkdownDescription: "Labels of the StorageClass object."},
+			"annotations": schema.MapAttribute{Optional: true, ElementType: types.StringType,
+				MarkdownDescription: "Annotations of the StorageClass object. Use `is_default_class` rather than the default-class annotation."},
+			"ebs": schema.SingleNestedAttribute{Optional: true,
+				MarkdownDescription: "Parameters for `ebs.csi.aws.com` (aws-ebs-csi-driver, disks.md §8.2). Required with that driver.",
+				Attributes: map[string]schema.Attribute{
+					"type": schema.StringAttribute{Required: true,
+						MarkdownDescription: "EBS volume type: one of " + markdownList(disk.TypesOf("aws")) + " (`EBS-V1`)."},
+					"iops": optInt("Provisioned IOPS (`iops`), gp3, io1 and io2 only (`EBS-V3`). gp3: 3,000–80,000 and at " +
+						"most 500 per GiB of every PVC (`EBS-V4`); io1: 100 to min(64,000, 50 × size) (`EBS-V6`); io2: 100 " +
+						"to min(256,000, 1,000 × size) (`EBS-V7`). For gp3 without `iops` or `iops_per_gb`, `3000` is emitted."),
+					"iops_per_gb": optInt("IOPS per GiB of PVC size (`iopsPerGB`); not with `iops` (`EBS-V2`)."),
+					"allow_auto_iops_per_gb_increase": optBool("Raise `iops_per_gb × size` to the type minimum instead of " +
+						"failing (`allowAutoIOPSPerGBIncrease`, `EBS-V9`)."),
+					"throughput": optInt("gp3 throughput in MiB/s (`throughput`): 125–2,000 and at most 0.25 MiB/s per " +
+						"IOPS (`EBS-V5`). Emitted as `125` when unset on gp3."),
+					"encrypted":  optBool("Encrypt the volume (`encrypted`)."),
+					"kms_key_id": optStr("Full ARN of the KMS key (`kmsKeyId`)."),
+					"fs_type": schema.StringAttribute{Optional: true,
+						MarkdownDescription: "File system: `xfs`, `ext3` or `ext4` (`csi.storage.k8s.io/fstype`).",
+						Validators:          []validator.String{stringvalidator.OneOf("xfs", "ext3", "ext4")}},
+					"block_size": optStr("mkfs block size (`blockSize`), alphanumeric."),
+				}},
+			"azure_disk": schema.SingleNestedAttribute{Optional: true,
+				MarkdownDescription: "Parameters for `disk.csi.azure.com` (azuredisk-csi-driver, disks.md §8.3). Required with that driver.",
+				Attributes: map[string]schema.Attribute{
+					"sku_name": schema.StringAttribute{Required: true,
+						MarkdownDescription: "SKU (`skuName`), exact case: one of " + markdownList(disk.AzureSKUs) + " (`AZD-V1`)."},
+					"caching_mode": optStr("Host caching (`cachingMode`): `None` (emitted when unset) or `ReadOnly` " +
+						"(`AZD-V2`). `ReadWrite` is rejected: deprecated, and write caching froze AKS nodes in the field " +
+						"report (`AZC-3`). PremiumV2_LRS and UltraSSD_LRS allow only `None` (`AZD-V3`)."),
+					"disk_iops_read_write": optInt("Provisioned IOPS (`DiskIOPSReadWrite`), PremiumV2_LRS and UltraSSD_LRS " +
+						"only (`AZD-V4`); PV2: 3,000 to min(80,000, 500 × size) (`AZD-V5`); Ultra: 100 to min(400,000, " +
+						"1,000 × size) (`AZD-V6`). Emitted as `3000` for PV2 when unset."),
+					"disk_mbps_read_write": optInt("Provisioned MB/s (`DiskMBpsReadWrite`), PremiumV2_LRS and UltraSSD_LRS " +
+						"only; at most 0.25 × IOPS. Emitted as `125` for PV2 when unset."),
+					"enable_bursting": optBool("On-demand bursting (`enableBursting`): Premium SSD larger than 512 GiB, not shared (`AZD-V8`)."),
+					"network_access_policy": schema.StringAttribute{Optional: true,
+						MarkdownDescription: "`AllowAll`, `DenyAll` or `AllowPrivate` (`networkAccessPolicy`); " +
+							"`AllowPrivate` needs `diskAccessID` in `extra_parameters` (`AZD-V10`).",
+						Validators: []validator.String{stringvalidator.OneOf("AllowAll", "DenyAll", "AllowPrivate")}},
+					"logical_sector_size": schema.Int64Attribute{Optional: true,
+						MarkdownDescription: "`512` or `4096` (`LogicalSectorSize`), PremiumV2_LRS and UltraSSD_LRS only.",
+						Validators:          []validator.Int64{int64validator.OneOf(512, 4096)}},
+				}},
+			"gce_pd": schema.SingleNestedAttribute{Optional: true,
+				MarkdownDescription: "Parameters for `pd.csi.storage.gke.io` (GCE PD CSI driver, disks.md §8.4). Required with that driver.",
+				Attributes: map[string]schema.Attribute{
+					"type": schema.StringAttribute{Required: true,
+						MarkdownDescription: "Disk type (`type`): one of " + markdownList(disk.GCETypes) + " (`GPD-V7`). " +
+							"Per-volume performance is computed for " + markdownList(disk.TypesOf("gcp")) + "."},
+					"provisioned_iops_on_create": optInt("Provisioned IOPS (`provisioned-iops-on-create`), pd-extreme and " +
+						"Hyperdisk only (`GPD-V3`); hyperdisk-balanced at most 500 per GiB and 160,000 (`GPD-V4`)."),
+					"provisioned_throughput_on_create": optInt("Provisioned throughput in MiB/s, Hyperdisk only (`GPD-V2`). " +
+						"Emitted with its unit (`\"250Mi\"`): a bare number would be read as bytes per second."),
+				}},
+			"extra_parameters": schema.MapAttribute{Optional: true, ElementType: types.StringType,
+				MarkdownDescription: "Further parameters the typed blocks lack (for example `tagSpecification_1`, " +
+					"`diskEncryptionSetID`, `replication-type`), checked like the rest: unknown keys fail (`EBS-V10`, " +
+					"`AZD-V13`, `GPD-V1`), reserved `csi.storage.k8s.io/` keys other than the documented ones fail " +
+					"(`SC-4`). A key a typed attribute sets may not be repeated here."},
+			"expected_volume_size_gib": schema.Int64Attribute{Optional: true,
+				MarkdownDescription: "PVC size the class will serve. The class is checked at this size (IOPS per GiB, " +
+					"bursting and performance-plus minimums) and `performance` is computed for it.",
+				Validators: []validator.Int64{int64validator.AtLeast(1)}},
+			"required_iops": schema.Int64Attribute{Optional: true,
+				MarkdownDescription: "Application operations per second a volume of the class must sustain at `expected_volume_size_gib`.",
+				Validators: []validator.Int64{int64validator.Between(0, disk.MaxRequiredIOPS),
+					int64validator.AlsoRequires(path.MatchRoot("expected_volume_size_gib"))}},
+			"required_throughput_mbps": schema.Float64Attribute{Optional: true,
+				MarkdownDescription: "Throughput a volume of the class must sustain at `expected_volume_size_gib`." + diskUnitDoc},
+			"io": schema.SingleNestedAttribute{Optional: true, Attributes: ioAttrs,
+				MarkdownDescription: "Access profile for `performance` and the requirement check, as in `kubefit_disk_tier`."},
+			"fail_on_unmet": schema.BoolAttribute{Optional: true,
+				MarkdownDescription: "Whether an unmet requirement fails the plan (default true); when false it is a warning."},
+
+			"parameters": schema.MapAttribute{Computed: true, ElementType: types.StringType,
+				MarkdownDescription: "The rendered `parameters` of the class: typed attributes, explicit defaults and `extra_parameters`."},
+			"min_volume_size_gib": schema.Int64Attribute{Computed: true,
+				MarkdownDescription: "Smallest PVC size for which the parameters are valid and not silently changed by " +
+					"the driver (`SC-5`; for example gp3 with 6,000 IOPS: 12 GiB)."},
+			"performance": schema.SingleNestedAttribute{Computed: true,
+				MarkdownDescription: "Per-volume performance at `expected_volume_size_gib`; null without it or for a " +
+					"type kubefit has no performance model for.",
+				Attributes: map[string]schema.Attribute{
+					"size_gib":                  schema.Int64Attribute{Computed: true, MarkdownDescription: "The size evaluated."},
+					"tier":                      computedStr("Azure fixed tier, null for other types."),
+					"billed_size_gib":           schema.Int64Attribute{Computed: true, MarkdownDescription: "Size that is billed."},
+					"throughput_unit":           computedStr("`MiB/s` (AWS, GCP) or `MB/s` (Azure)."),
+					"baseline_iops":             schema.Int64Attribute{Computed: true, MarkdownDescription: "Sustained IOPS."},
+					"baseline_throughput_mbps":  schema.Float64Attribute{Computed: true, MarkdownDescription: "Sustained throughput." + diskUnitDoc},
+					"burst_iops":                schema.Int64Attribute{Computed: true, MarkdownDescription: "IOPS while a burst lasts."},
+					"burst_throughput_mbps":     schema.Float64Attribute{Computed: true, MarkdownDescription: "Throughput while a burst lasts." + diskUnitDoc},
+					"burst_duration_minutes":    schema.Float64Attribute{Computed: true, MarkdownDescription: "Minutes a full burst lasts; -1 without time limit; 0 without burst."},
+					"effective_iops":            schema.Float64Attribute{Computed: true, MarkdownDescription: "Operations per second reached for the `io` profile."},
+					"effective_throughput_mbps": schema.Float64Attribute{Computed: true, MarkdownDescription: "`effective_iops` × block size." + diskUnitDoc},
+					"limited_by":                computedStr("What binds the effective rate: `volume`, `tier` or `queue_depth`."),
+					"verdict":                   computedStr("With a requirement: `pass`, `warn` or `fail`; null otherwise."),
+					"recommended_size_gib":      schema.Int64Attribute{Computed: true, MarkdownDescription: "With a requirement: the smallest PVC size of the class's type that sustains it; null otherwise or when none can."},
+					"source":                    computedStr("Formulas and data rows the figures come from."),
+				}},
+			"manifest": schema.DynamicAttribute{Computed: true,
+				MarkdownDescription: "The StorageClass as an object (apiVersion, kind, metadata, provisioner, parameters, " +
+					"…) that `kubernetes_manifest` accepts as its `manifest` argument as it is."},
+			"manifest_json": computedStr("The StorageClass as JSON (`jsondecode(...)` gives the same object as `manifest`)."),
+			"yaml":          computedStr("The StorageClass as YAML, rendered from the typed `storage.k8s.io/v1` object."),
+		},
+	}
+}
+
+// resourceIOAttributes is the data source's `io` block schema as resource attributes.
+func resourceIOAttributes() map[string]schema.Attribute {
+	out := map[string]schema.Attribute{}
+	for k, a := range diskIOAttributes() {
+		switch v := a.(type) {
+		case dsschema.Int64Attribute:
+			out[k] = schema.Int64Attribute{Optional: true, MarkdownDescription: v.MarkdownDescription, Validators: v.Validators}
+		case dsschema.StringAttribute:
+			out[k] = schema.StringAttribute{Optional: true, MarkdownDescription: v.MarkdownDescription, Validators: v.Validators}
+		case dsschema.Float64Attribute:
+			out[k] = schema.Float64Attribute{Optional: true, MarkdownDescription: v.MarkdownDescription, Validators: v.Validators}
+		}
+	}
+	return out
+}
+
+// storageClassKnown reports whether every input is known.
+func storageClassKnown(m storageClassModel) bool {
+	for _, v := range []attr.Value{m.Name, m.Driver, m.ReclaimPolicy, m.VolumeBindingMode, m.AllowVolumeExpansion,
+		m.IsDefaultClass, m.MountOptions, m.AllowedTopologies, m.Labels, m.Annotations, m.EBS, m.AzureDisk, m.GCEPD,
+		m.ExtraParameters, m.ExpectedVolumeSizeGiB, m.RequiredIOPS, m.RequiredThroughputMBps, m.IO, m.FailOnUnmet} {
+		if !fullyKnown(v) {
+			return false
+		}
+	}
+	return true
+}
+
+// driverBlocks names the typed parameter block of each CSI driver.
+var driverBlocks = map[disk.Driver]string{disk.EBSDriver: "ebs", disk.AzureDiskDriver: "azure_disk", disk.GCEPDDriver: "gce_pd"}
+
+// typedKeyPaths maps each driver's parameter keys (lower-cased) to the typed attribute that sets them.
+var typedKeyPaths = map[disk.Driver]map[string]path.Path{
+	disk.EBSDriver: {
+		"type": path.Root("ebs").AtName("type"), "iops": path.Root("ebs").AtName("iops"),
+		"iopspergb":                  path.Root("ebs").AtName("iops_per_gb"),
+		"allowautoiopspergbincrease": path.Root("ebs").AtName("allow_auto_iops_per_gb_increase"),
+		"throughput":                 path.Root("ebs").AtName("throughput"), "encrypted": path.Root("ebs").AtName("encrypted"),
+		"kmskeyid": path.Root("ebs").AtName("kms_key_id"), "csi.storage.k8s.io/fstype": path.Root("ebs").AtName("fs_type"),
+		"blocksize": path.Root("ebs").AtName("block_size"),
+	},
+	disk.AzureDiskDriver: {
+		"skuname": path.Root("azure_disk").AtName("sku_name"), "cachingmode": path.Root("azure_disk").AtName("caching_mode"),
+		"diskiopsreadwrite":   path.Root("azure_disk").AtName("disk_iops_read_write"),
+		"diskmbpsreadwrite":   path.Root("azure_disk").AtName("disk_mbps_read_write"),
+		"enablebursting":      path.Root("azure_disk").AtName("enable_bursting"),
+		"networkaccesspolicy": path.Root("azure_disk").AtName("network_access_policy"),
+		"logicalsectorsize":   path.Root("azure_disk").AtName("logical_sector_size"),
+	},
+	disk.GCEPDDriver: {
+		"type":                             path.Root("gce_pd").AtName("type"),
+		"provisioned-iops-on-create":       path.Root("gce_pd").AtName("provisioned_iops_on_create"),
+		"provisioned-throughput-on-create": path.Root("gce_pd").AtName("provisioned_throughput_on_create"),
+	},
+}
+
+// typedField maps the planner's volume fields to the driver's typed parameter keys.
+var typedField = map[disk.Driver]map[disk.Field]string{
+	disk.EBSDriver:       {disk.FieldType: "type", disk.FieldIOPS: "iops", disk.FieldThroughput: "throughput"},
+	disk.AzureDiskDriver: {disk.FieldType: "skuname", disk.FieldIOPS: "diskiopsreadwrite", disk.FieldThroughput: "diskmbpsreadwrite", disk.FieldBursting: "enablebursting", disk.FieldPerformancePlus: "enableperformanceplus"},
+	disk.GCEPDDriver:     {disk.FieldType: "type", disk.FieldIOPS: "provisioned-iops-on-create", disk.FieldThroughput: "provisioned-throughput-on-create"},
+}
+
+// renderedClass is a class's parameters with the attribute each key came from.
+type renderedClass struct {
+	driver disk.Driver
+	params map[string]string
+	paths  map[string]path.Path // lower-cased key → attribute
+}
+
+// pathFor returns the attribute a finding is about.
+func (rc renderedClass) pathFor(f *disk.Finding) (path.Path, bool) {
+	switch f.Field {
+	case disk.FieldSize:
+		return path.Root("expected_volume_size_gib"), true
+	case disk.FieldStorageClassBinding:
+		return path.Root("volume_binding_mode"), true
+	case disk.FieldProvisioner:
+		return path.Root("driver"), true
+	case disk.FieldParameter:
+		if f.Key == "" {
+			return path.Root("expected_volume_size_gib"), true
+		}
+		return rc.keyPath(f.Key)
+	}
+	if p, ok := diskTierFieldPaths[f.Field]; ok && (f.Field == disk.FieldRequiredIOPS || f.Field == disk.FieldRequiredThroughput ||
+		f.Field == disk.FieldBlockSize || f.Field == disk.FieldPattern || f.Field == disk.FieldQueueDepth || f.Field == disk.FieldLatency) {
+		return p, true
+	}
+	if k, ok := typedField[rc.driver][f.Field]; ok {
+		return rc.keyPath(k)
+	}
+	return path.Empty(), false
+}
+
+func (rc renderedClass) keyPath(key string) (path.Path, bool) {
+	lk := strings.ToLower(key)
+	if p, ok := rc.paths[lk]; ok {
+		return p, true
+	}
+	if p, ok := typedKeyPaths[rc.driver][lk]; ok {
+		return p, true
+	}
+	return path.Root("extra_parameters").AtMapKey(key), true
+}
+
+// addFinding reports a planner finding at the attribute it is about.
+func (rc renderedClass) addFinding(f *disk.Finding, failOnUnmet bool, diags *diag.Diagnostics) {
+	p, ok := rc.pathFor(f)
+	paths := map[disk.Field]path.Path{}
+	if ok {
+		paths[f.Field] = p
+	}
+	addDiskFinding(f, paths, failOnUnmet, diags)
+}
+
+// renderParameters builds the class's parameter map from the typed block of its driver, the explicit
+// defaults (SC-3, AZC-1) and extra_parameters, reporting a block that does not belong to the driver and a
+// key set twice.
+func renderParameters(ctx context.Context, m storageClassModel, diags *diag.Diagnostics) (renderedClass, bool) {
+	d, _, err := disk.ParseProvisioner(m.Driver.ValueString())
+	if err != nil {
+		diags.AddAttributeError(path.Root("driver"), "Invalid Provisioner", err.Error())
+		return renderedClass{}, false
+	}
+	rc := renderedClass{driver: d, params: map[string]string{}, paths: map[string]path.Path{}}
+	blocks := map[string]types.Object{"ebs": m.EBS, "azure_disk": m.AzureDisk, "gce_pd": m.GCEPD}
+	for name, o := range blocks {
+		if !o.IsNull() && name != driverBlocks[d] {
+			diags.AddAttributeError(path.Root(name), "Parameter Block Does Not Match the Driver",
+				fmt.Sprintf("%s holds parameters for another CSI driver; driver %q takes the %s block.", name, m.Driver.ValueString(), driverBlocks[d]))
+		}
+	}
+	if blocks[driverBlocks[d]].IsNull() {
+		diags.AddAttributeError(path.Root(driverBlocks[d]), "Missing Parameter Block",
+			fmt.Sprintf("driver %q needs the %s block with the disk type, which kubefit always emits explicitly (rule SC-3: "+
+				"the drivers' defaults differ and have changed over time).", m.Driver.ValueString(), driverBlocks[d]))
+	}
+	if diags.HasError() {
+		return rc, false
+	}
+	set := func(key string, v attr.Value) {
+		var s string
+		switch t := v.(type) {
+		case types.String:
+			if t.IsNull() {
+				return
+			}
+			s = t.ValueString()
+		case types.Int64:
+			if t.IsNull() {
+				return
+			}
+			s = strconv.FormatInt(t.ValueInt64(), 10)
+		case types.Bool:
+			if t.IsNull() {
+				return
+			}
+			s = strconv.FormatBool(t.ValueBool())
+		}
+		rc.params[key] = s
+		rc.paths[strings.ToLower(key)] = typedKeyPaths[d][strings.ToLower(key)]
+	}
+	opts := basetypes.ObjectAsOptions{}
+	switch d {
+	case disk.EBSDriver:
+		var e ebsParametersModel
+		diags.Append(m.EBS.As(ctx, &e, opts)...)
+		set("type", e.Type)
+		set("iops", e.IOPS)
+		set("iopsPerGB", e.IOPSPerGB)
+		set("allowAutoIOPSPerGBIncrease", e.AllowAutoIOPSPerGBIncrease)
+		set("throughput", e.Throughput)
+		set("encrypted", e.Encrypted)
+		set("kmsKeyId", e.KMSKeyID)
+		set("csi.storage.k8s.io/fstype", e.FSType)
+		set("blockSize", e.BlockSize)
+	case disk.AzureDiskDriver:
+		var a azureDiskParametersModel
+		diags.Append(m.AzureDisk.As(ctx, &a, opts)...)
+		set("skuName", a.SKUName)
+		set("cachingMode", a.CachingMode)
+		set("DiskIOPSReadWrite", a.DiskIOPSReadWrite)
+		set("DiskMBpsReadWrite", a.DiskMBpsReadWrite)
+		set("enableBursting", a.EnableBursting)
+		set("networkAccessPolicy", a.NetworkAccessPolicy)
+		set("LogicalSectorSize", a.LogicalSectorSize)
+	case disk.GCEPDDriver:
+		var g gcePDParametersModel
+		diags.Append(m.GCEPD.As(ctx, &g, opts)...)
+		set("type", g.Type)
+		set("provisioned-iops-on-create", g.ProvisionedIOPSOnCreate)
+		if !g.ProvisionedThroughputOnCreate.IsNull() {
+			set("provisioned-throughput-on-create", types.StringValue(fmt.Sprintf("%dMi", g.ProvisionedThroughputOnCreate.ValueInt64())))
+		}
+	}
+	extra := map[string]string{}
+	diags.Append(m.ExtraParameters.ElementsAs(ctx, &extra, false)...)
+	for _, k := range sortedStringKeys(extra) {
+		for typed := range rc.params {
+			if strings.EqualFold(typed, k) {
+				diags.AddAttributeError(path.Root("extra_parameters").AtMapKey(k), "Parameter Set Twice",
+					fmt.Sprintf("%s is already set by %s; parameter keys are case-insensitive, so remove it from extra_parameters.",
+						k, rc.paths[strings.ToLower(typed)]))
+			}
+		}
+		if diags.HasError() {
+			continue
+		}
+		rc.params[k] = extra[k]
+		rc.paths[strings.ToLower(k)] = path.Root("extra_parameters").AtMapKey(k)
+	}
+	for k, v := range disk.DefaultParameters(d, rc.params) {
+		rc.params[k] = v
+	}
+	return rc, !diags.HasError()
+}
+
+func sortedStringKeys(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// storageClassObject builds the typed Kubernetes object.
+func storageClassObject(ctx context.Context, m storageClassModel, params map[string]string, diags *diag.Diagnostics) storagev1.StorageClass {
+	policy := corev1.PersistentVolumeReclaimPolicy(m.ReclaimPolicy.ValueString())
+	mode := storagev1.VolumeBindingMode(m.VolumeBindingMode.ValueString())
+	expand := m.AllowVolumeExpansion.ValueBool()
+	sc := storagev1.StorageClass{
+		TypeMeta:             metav1.TypeMeta{APIVersion: "storage.k8s.io/v1", Kind: "StorageClass"},
+		ObjectMeta:           metav1.ObjectMeta{Name: m.Name.ValueString()},
+		Provisioner:          m.Driver.ValueString(),
+		Parameters:           params,
+		ReclaimPolicy:        &policy,
+		AllowVolumeExpansion: &expand,
+		VolumeBindingMode:    &mode,
+	}
+	var labels, annotations map[string]string
+	diags.Append(m.Labels.ElementsAs(ctx, &labels, false)...)
+	diags.Append(m.Annotations.ElementsAs(ctx, &annotations, false)...)
+	if m.IsDefaultClass.ValueBool() {
+		if annotations == nil {
+			annotations = map[string]string{}
+		}
+		annotations[defaultClassAnnotation] = "true"
+	}
+	if len(labels) > 0 {
+		sc.Labels = labels
+	}
+	if len(annotations) > 0 {
+		sc.Annotations = annotations
+	}
+	diags.Append(m.MountOptions.ElementsAs(ctx, &sc.MountOptions, false)...)
+	var terms []topologyTermModel
+	diags.Append(m.AllowedTopologies.ElementsAs(ctx, &terms, false)...)
+	for _, t := range terms {
+		var term corev1.TopologySelectorTerm
+		for _, e := range t.MatchLabelExpressions {
+			req := corev1.TopologySelectorLabelRequirement{Key: e.Key.ValueString()}
+			for _, v := range e.Values {
+				req.Values = append(req.Values, v.ValueString())
+			}
+			term.MatchLabelExpressions = append(term.MatchLabelExpressions, req)
+		}
+		sc.AllowedTopologies = append(sc.AllowedTopologies, term)
+	}
+	return sc
+}
+
+// jsonValue converts decoded JSON into a Terraform value of the type jsondecode() would give: objects,
+// tuples, strings, numbers and bools; JSON nulls are left out of objects.
+func jsonValue(v any) (attr.Value, error) {
+	switch t := v.(type) {
+	case map[string]any:
+		attrTypes, vals := map[string]attr.Type{}, map[string]attr.Value{}
+		for k, e := range t {
+			if e == nil {
+				continue
+			}
+			ev, err := jsonValue(e)
+			if err != nil {
+				return nil, err
+			}
+			attrTypes[k], vals[k] = ev.Type(context.Background()), ev
+		}
+		o, d := types.ObjectValue(attrTypes, vals)
+		if d.HasError() {
+			return nil, fmt.Errorf("building object: %v", d)
+		}
+		return o, nil
+	case []any:
+		elemTypes, elems := make([]attr.Type, 0, len(t)), make([]attr.Value, 0, len(t))
+		for _, e := range t {
+			ev, err := jsonValue(e)
+			if err != nil {
+				return nil, err
+			}
+			elemTypes, elems = append(elemTypes, ev.Type(context.Background())), append(elems, ev)
+		}
+		tv, d := types.TupleValue(elemTypes, elems)
+		if d.HasError() {
+			return nil, fmt.Errorf("building tuple: %v", d)
+		}
+		return tv, nil
+	case string:
+		return types.StringValue(t), nil
+	case bool:
+		return types.BoolValue(t), nil
+	case json.Number:
+		f, ok := new(big.Float).SetString(t.String())
+		if !ok {
+			return nil, fmt.Errorf("number %q", t)
+		}
+		return types.NumberValue(f), nil
+	}
+	return nil, fmt.Errorf("unexpected JSON value %T", v)
+}
+
+// renderManifest sets manifest, manifest_json and yaml from the typed object.
+func renderManifest(sc storagev1.StorageClass, m *storageClassModel, diags *diag.Diagnostics) {
+	raw, err := json.Marshal(sc)
+	if err != nil {
+		diags.AddError("Rendering StorageClass", err.Error())
+		return
+	}
+	dec := json.NewDecoder(strings.NewReader(string(raw)))
+	dec.UseNumber()
+	var generic any
+	if err := dec.Decode(&generic); err != nil {
+		diags.AddError("Rendering StorageClass", err.Error())
+		return
+	}
+	obj, err := jsonValue(generic)
+	if err != nil {
+		diags.AddError("Rendering StorageClass", err.Error())
+		return
+	}
+	y, err := yaml.Marshal(sc)
+	if err != nil {
+		diags.AddError("Rendering StorageClass", err.Error())
+		return
+	}
+	m.Manifest = types.DynamicValue(obj)
+	m.ManifestJSON = types.StringValue(string(raw))
+	m.YAML = types.StringValue(string(y))
+}
+
+// storagePerformance evaluates the class's volume at the expected size and checks the requirement.
+func storagePerformance(ctx context.Context, m storageClassModel, rc renderedClass, class disk.Class, rep disk.ClassReport, diags *diag.Diagnostics) types.Object {
+	null := types.ObjectNull(storagePerformanceAttrTypes)
+	if m.ExpectedVolumeSizeGiB.IsNull() {
+		return null
+	}
+	size := m.ExpectedVolumeSizeGiB.ValueInt64()
+	spec, err := disk.ClassVolumeSpec(class, size)
+	if err != nil {
+		if rep.Type == "" && (!m.RequiredIOPS.IsNull() || !m.RequiredThroughputMBps.IsNull()) {
+			diags.AddAttributeWarning(path.Root("required_iops"), "Requirement Not Checked", err.Error())
+		}
+		return null
+	}
+	var access disk.Access
+	if !m.IO.IsNull() {
+		access = diskAccess(ctx, m.IO, diags)
+	}
+	reqPath := path.Root("required_throughput_mbps")
+	q := disk.Query{Spec: spec, Access: access,
+		Requirement: diskRequirement(spec.Type, m.RequiredIOPS, m.RequiredThroughputMBps, reqPath, diags)}
+	if diags.HasError() {
+		return null
+	}
+	r, err := disk.Evaluate(q)
+	if err != nil {
+		if f, ok := err.(*disk.Finding); ok {
+			rc.addFinding(f, true, diags)
+		} else {
+			diags.AddError("Invalid Disk Configuration", err.Error())
+		}
+		return null
+	}
+	failOnUnmet := m.FailOnUnmet.IsNull() || m.FailOnUnmet.ValueBool()
+	for i := range r.Findings {
+		rc.addFinding(&r.Findings[i], failOnUnmet, diags)
+	}
+	v, u := r.Volume, r.Volume.ThroughputUnit()
+	verdict, recSize := types.StringNull(), types.Int64Null()
+	if !q.Requirement.IsZero() {
+		verdict = types.StringValue(string(r.Verdict))
+		if r.Recommendation != nil {
+			recSize = types.Int64Value(r.Recommendation.Spec.SizeGiB)
+		}
+	}
+	return types.ObjectValueMust(storagePerformanceAttrTypes, map[string]attr.Value{
+		"size_gib": types.Int64Value(size), "tier": optString(v.Tier), "billed_size_gib": types.Int64Value(v.BilledSizeGiB),
+		"throughput_unit": types.StringValue(u.Name), "baseline_iops": types.Int64Value(v.BaseIOPS),
+		"baseline_throughput_mbps": diskRate(float64(v.BaseBytesPerSec), u), "burst_iops": types.Int64Value(v.BurstIOPS),
+		"burst_throughput_mbps": diskRate(float64(v.BurstBytesPerSec), u), "burst_duration_minutes": burstMinutes(v),
+		"effective_iops": types.Float64Value(r.Effective.OpsPerSec), "effective_throughput_mbps": diskRate(r.Effective.BytesPerSec, u),
+		"limited_by": types.StringValue(string(r.Effective.LimitedBy)), "verdict": verdict,
+		"recommended_size_gib": recSize, "source": types.StringValue(r.Source),
+	})
+}
+
+// planStorageClass validates the class and fills every computed attribute. It returns false after an error.
+func planStorageClass(ctx context.Context, m *storageClassModel, diags *diag.Diagnostics) bool {
+	rc, ok := renderParameters(ctx, *m, diags)
+	if !ok {
+		return false
+	}
+	class := disk.Class{Provisioner: m.Driver.ValueString(), Parameters: rc.params,
+		VolumeBindingMode: m.VolumeBindingMode.ValueString()}
+	if !m.ExpectedVolumeSizeGiB.IsNull() {
+		class.SizesGiB = []int64{m.ExpectedVolumeSizeGiB.ValueInt64()}
+	}
+	rep := disk.CheckClass(class)
+	for i := range rep.Findings {
+		rc.addFinding(&rep.Findings[i], true, diags)
+	}
+	if diags.HasError() {
+		return false
+	}
+	m.ID = m.Name
+	params, d := types.MapValueFrom(ctx, types.StringType, rc.params)
+	diags.Append(d...)
+	m.Parameters = params
+	m.MinVolumeSizeGiB = types.Int64Value(rep.MinSizeGiB)
+	class.SizesGiB = nil
+	m.Performance = storagePerformance(ctx, *m, rc, class, rep, diags)
+	sc := storageClassObject(ctx, *m, rc.params, diags)
+	if diags.HasError() {
+		return false
+	}
+	renderManifest(sc, m, diags)
+	return !diags.HasError()
+}
+
+func (r *storageClassResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
+	var m storageClassModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if !m.Name.IsNull() && !m.Name.IsUnknown() {
+		for _, msg := range validation.IsDNS1123Subdomain(m.Name.ValueString()) {
+			resp.Diagnostics.AddAttributeError(path.Root("name"), "Invalid StorageClass Name", fmt.Sprintf("%q: %s", m.Name.ValueString(), msg))
+		}
+	}
+	if fullyKnown(m.Labels) && !m.Labels.IsNull() {
+		labels := map[string]string{}
+		resp.Diagnostics.Append(m.Labels.ElementsAs(ctx, &labels, false)...)
+		for _, k := range sortedStringKeys(labels) {
+			for _, msg := range validation.IsQualifiedName(k) {
+				resp.Diagnostics.AddAttributeError(path.Root("labels").AtMapKey(k), "Invalid Label Key", fmt.Sprintf("%q: %s", k, msg))
+			}
+			for _, msg := range validation.IsValidLabelValue(labels[k]) {
+				resp.Diagnostics.AddAttributeError(path.Root("labels").AtMapKey(k), "Invalid Label Value", fmt.Sprintf("%q: %s", labels[k], msg))
+			}
+		}
+	}
+	if fullyKnown(m.Annotations) && !m.Annotations.IsNull() {
+		annotations := map[string]string{}
+		resp.Diagnostics.Append(m.Annotations.ElementsAs(ctx, &annotations, false)...)
+		for _, e := range apivalidation.ValidateAnnotations(annotations, field.NewPath("annotations")) {
+			resp.Diagnostics.AddAttributeError(path.Root("annotations"), "Invalid Annotation", e.Error())
+		}
+		if _, ok := annotations[defaultClassAnnotation]; ok {
+			resp.Diagnostics.AddAttributeError(path.Root("annotations").AtMapKey(defaultClassAnnotation), "Use is_default_class",
+				"set is_default_class instead of the "+defaultClassAnnotation+" annotation, so the two cannot disagree")
+		}
+	}
+	if fullyKnown(m.AllowedTopologies) && !m.AllowedTopologies.IsNull() {
+		var terms []topologyTermModel
+		resp.Diagnostics.Append(m.AllowedTopologies.ElementsAs(ctx, &terms, false)...)
+		for i, t := range terms {
+			for j, e := range t.MatchLabelExpressions {
+				for _, msg := range validation.IsQualifiedName(e.Key.ValueString()) {
+					resp.Diagnostics.AddAttributeError(path.Root("allowed_topologies").AtListIndex(i).AtName("match_label_expressions").
+						AtListIndex(j).AtName("key"), "Invalid Topology Key", fmt.Sprintf("%q: %s", e.Key.ValueString(), msg))
+				}
+			}
+		}
+	}
+	if !m.RequiredThroughputMBps.IsNull() && !m.RequiredThroughputMBps.IsUnknown() && m.ExpectedVolumeSizeGiB.IsNull() {
+		resp.Diagnostics.AddAttributeError(path.Root("required_throughput_mbps"), "Missing Expected Volume Size",
+			"required_throughput_mbps is checked at expected_volume_size_gib; set it.")
+	}
+}
+
+func (r *storageClassResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if req.Plan.Raw.IsNull() {
+		return
+	}
+	var m storageClassModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() || !storageClassKnown(m) {
+		return
+	}
+	if planStorageClass(ctx, &m, &resp.Diagnostics) {
+		resp.Diagnostics.Append(resp.Plan.Set(ctx, &m)...)
+	}
+}
+
+// apply renders the planned class into state; the plan already holds every value when its inputs were
+// known, and rendering is deterministic, so this only fills values that were unknown at plan time.
+func (r *storageClassResource) apply(ctx context.Context, plan tfsdk.Plan, state *tfsdk.State, diags *diag.Diagnostics) {
+	var m storageClassModel
+	diags.Append(plan.Get(ctx, &m)...)
+	if diags.HasError() {
+		return
+	}
+	var ignored diag.Diagnostics
+	if !planStorageClass(ctx, &m, &ignored) {
+		diags.Append(ignored.Errors()...)
+		return
+	}
+	diags.Append(state.Set(ctx, &m)...)
+}
+
+func (r *storageClassResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	r.apply(ctx, req.Plan, &resp.State, &resp.Diagnostics)
+}
+
+func (r *storageClassResource) Read(_ context.Context, _ resource.ReadRequest, _ *resource.ReadResponse) {
+	// State-only: the class lives in state; there is nothing remote to refresh.
+}
+
+func (r *storageClassResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	r.apply(ctx, req.Plan, &resp.State, &resp.Diagnostics)
+}
+
+func (r *storageClassResource) Delete(_ context.Context, _ resource.DeleteRequest, _ *resource.DeleteResponse) {
+	// State-only: removing the resource from state is all there is to do.
+}
