@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -187,4 +188,14 @@ func fieldPath(base path.Path, field string, mapAttrs ...string) path.Path {
 		}
 	}
 	return p
+}
+
+// sortedKeys returns a map's keys in order, so pools are always processed deterministically.
+func sortedKeys[V any](m map[string]V) []string {
+	ks := make([]string, 0, len(m))
+	for k := range m {
+		ks = append(ks, k)
+	}
+	sort.Strings(ks)
+	return ks
 }

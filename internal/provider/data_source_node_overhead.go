@@ -190,10 +190,11 @@ func (d *nodeOverheadDataSource) Read(ctx context.Context, req datasource.ReadRe
 	var inst overhead.Instance
 	cloud := catalog.Cloud(m.Cloud.ValueString())
 	if m.Profile.ValueString() == string(overhead.Custom) {
-		inst = overhead.Instance{Cloud: cloud, Name: "custom", VCPU: m.VCPU.ValueInt64()}
+		var memory int64
 		if mem := optQuantity(path.Root("memory"), m.Memory, quantityBytes, &resp.Diagnostics); mem != nil {
-			inst.MemoryMiB = *mem >> 20
+			memory = *mem
 		}
+		inst = overhead.CustomInstance(cloud, m.VCPU.ValueInt64(), memory)
 	} else {
 		if m.Cloud.IsNull() {
 			cloud = overhead.Profile(m.Profile.ValueString()).Cloud()

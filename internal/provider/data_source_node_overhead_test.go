@@ -116,7 +116,7 @@ data "kubefit_node_overhead" "test" {
 }
 
 func TestAccNodeOverhead_badInput(t *testing.T) {
-	cases := []struct{ config, err string }{
+	cases := []badInput{
 		{`cloud = "aws"
   instance_type = "m5.larg"`, `(?s)instance_type.*did\s+you\s+mean\s+"m5\.large"`},
 		{`cloud = "aws"
@@ -143,16 +143,10 @@ func TestAccNodeOverhead_badInput(t *testing.T) {
   instance_type = "Standard_DS1_v2"
   kubernetes_version = "latest"`, `(?s)kubernetes_version.*"latest"`},
 	}
-	steps := make([]resource.TestStep, 0, len(cases)+1)
-	for _, c := range cases {
-		steps = append(steps, resource.TestStep{
-			Config:      "data \"kubefit_node_overhead\" \"bad\" {\n  " + c.config + "\n}",
-			ExpectError: regexp.MustCompile(c.err),
-		})
+	for i := range cases {
+		cases[i].config = "data \"kubefit_node_overhead\" \"bad\" {\n  " + cases[i].config + "\n}"
 	}
-	// An error step is never the last one.
-	steps = append(steps, resource.TestStep{Config: "data \"kubefit_node_overhead\" \"ok\" {\n  cloud = \"aws\"\n  instance_type = \"m5.large\"\n}"})
-	resource.UnitTest(t, resource.TestCase{ProtoV6ProviderFactories: testAccProtoV6ProviderFactories, Steps: steps})
+	testBadInputs(t, "data \"kubefit_node_overhead\" \"ok\" {\n  cloud = \"aws\"\n  instance_type = \"m5.large\"\n}", cases)
 }
 
 // TestAccNodeOverhead_unknownInputs: an input known only after apply defers the read without false errors.

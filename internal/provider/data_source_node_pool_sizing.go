@@ -3,7 +3,6 @@ package provider
 import (
 	"context"
 	"fmt"
-	"sort"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/float64validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
@@ -315,16 +314,6 @@ func (d *nodePoolSizingDataSource) ValidateConfig(ctx context.Context, req datas
 		resp.Diagnostics.Append(obj.As(ctx, &w, objectAsOptions)...)
 		validateWorkloadConfig(path.Root("workloads").AtListIndex(i), w, poolsKnown, poolNames, &resp.Diagnostics)
 	}
-}
-
-// sortedKeys returns a map's keys in order, so pools are always processed deterministically.
-func sortedKeys[V any](m map[string]V) []string {
-	ks := make([]string, 0, len(m))
-	for k := range m {
-		ks = append(ks, k)
-	}
-	sort.Strings(ks)
-	return ks
 }
 
 func (d *nodePoolSizingDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {

@@ -183,7 +183,7 @@ data "kubefit_node_pool_sizing" "bad" {
   ]
 }`
 	}
-	cases := []struct{ workload, err string }{
+	cases := []badInput{
 		{`{ name = "a", replicas = 1, pools = ["generl"] }`, `(?s)Unknown Pool.*"generl"\s+is\s+not\s+defined`},
 		{`{ name = "a", replicas = -2 }`, `(?s)replicas.*at\s+least\s+0`},
 		{`{ name = "a", min_replicas = 5, max_replicas = 2 }`, `(?s)min_replicas\s+5\s+is\s+greater\s+than\s+max_replicas\s+2`},
@@ -191,22 +191,17 @@ data "kubefit_node_pool_sizing" "bad" {
 		{`{ name = "a", replicas = 1, max_surge = "lots" }`, `(?s)"lots"\s+is\s+neither`},
 		{`{ name = "a", replicas = 1, requests = { cpu = "3" } }`, `(?s)Workloads Do Not Fit.*too-large`},
 	}
-	steps := make([]resource.TestStep, 0, len(cases)+2)
-	for _, c := range cases {
-		steps = append(steps, resource.TestStep{Config: base(c.workload), ExpectError: regexp.MustCompile(c.err)})
+	for i := range cases {
+		cases[i].config = base(cases[i].config)
 	}
-	steps = append(steps, resource.TestStep{
-		Config: `
+	cases = append(cases, badInput{`
 data "kubefit_node_pool_sizing" "bad" {
   pools = {
     general = { cloud = "aws", instance_type = "m5.large", min_nodes = 4, max_nodes = 3 }
   }
   workloads = [{ name = "a", replicas = 1 }]
-}`,
-		ExpectError: regexp.MustCompile(`(?s)min_nodes\s+4\s+is\s+greater\s+than\s+max_nodes\s+3`),
-	})
-	steps = append(steps, resource.TestStep{Config: base(`{ name = "a", replicas = 1 }`)})
-	resource.UnitTest(t, resource.TestCase{ProtoV6ProviderFactories: testAccProtoV6ProviderFactories, Steps: steps})
+}`, `(?s)min_nodes\s+4\s+is\s+greater\s+than\s+max_nodes\s+3`})
+	testBadInputs(t, base(`{ name = "a", replicas = 1 }`), cases)
 }
 
 func TestAccNodePoolSizing_unknownInputs(t *testing.T) {

@@ -101,11 +101,11 @@ func (s *sizing) input(m nodePoolSizingModel) fit.Input {
 	var in fit.Input
 	elems := m.Pools.Elements()
 	s.poolNames = sortedKeys(elems)
-	hostNetListed := map[string]bool{}
 	var dss []sizingDaemonSetModel
 	s.diags.Append(m.DaemonSets.ElementsAs(s.ctx, &dss, false)...)
+	dsNames := make([]string, 0, len(dss))
 	for _, d := range dss {
-		hostNetListed[d.Name.ValueString()] = true
+		dsNames = append(dsNames, d.Name.ValueString())
 	}
 	for _, name := range s.poolNames {
 		p := path.Root("pools").AtMapKey(name)
@@ -117,7 +117,7 @@ func (s *sizing) input(m nodePoolSizingModel) fit.Input {
 		if s.diags.HasError() {
 			return in
 		}
-		fp, ok := s.pool(p, name, sp, hostNetListed)
+		fp, ok := s.pool(p, name, sp, dsNames)
 		if !ok {
 			return in
 		}
@@ -143,7 +143,7 @@ func (s *sizing) input(m nodePoolSizingModel) fit.Input {
 }
 
 // pool computes a pool's node model (the smallest member of a mixed pool) and returns its planner pool.
-func (s *sizing) pool(p path.Path, name string, sp *sizingPool, hostNetListed map[string]bool) (fit.Pool, bool) {
+func (s *sizing) pool(p path.Path, name string, sp *sizingPool, dsNames []string) (fit.Pool, bool) {
 	m := sp.model
 	cloud, ok := parseCloud(p.AtName("cloud"), m.Cloud, s.diags)
 	if !ok {
@@ -166,6 +166,8 @@ func (s *sizing) pool(p path.Path, name string, sp *sizingPool, hostNetListed ma
 	}
 	profile := resolveProfile(m.overheadOptionsModel, cloud)
 	var names []string
+	var rows []catalog.InstanceType
+	var results []overhead.Result
 	for _, mem := range members {
 		it, ok := lookupInstance(mem.p, cloud, mem.name, s.diags)
 		if !ok {
@@ -181,31 +183,23 @@ func (s *sizing) pool(p path.Path, name string, sp *sizingPool, hostNetListed ma
 			return fit.Pool{}, false
 		}
 		names = append(names, it.Name)
-		if sp.instance.Name == "" || r.Available.CPUMillicores < sp.overhead.Available.CPUMillicores ||
-			(r.Available.CPUMillicores == sp.overhead.Available.CPUMillicores && r.Available.MemoryBytes < sp.overhead.Available.MemoryBytes) {
-			sp.instance, sp.overhead = it, r
-		}
+		rows = append(rows, it)
+		results = append(results, r)
 	}
+	i := overhead.Smallest(results)
+	sp.instance, sp.overhead = rows[i], results[i]
 	if len(members) > 1 {
 		sp.note = fmt.Sprintf("mixed pool of %s: planned on the smallest member, %s", strings.Join(names, ", "), sp.instance.Name)
 	}
 	for _, w := range sp.overhead.Warnings {
-		if len(hostNetListed) > 0 && strings.HasPrefix(w, overhead.WarnNoDaemonSets) {
+		if len(dsNames) > 0 && strings.HasPrefix(w, overhead.WarnNoDaemonSets) {
 			continue // the packer charges the DaemonSets listed at the top level
 		}
 		s.diags.AddAttributeWarning(p, "Node Overhead Caveat", fmt.Sprintf("pool %q: %s", name, w))
 	}
 	r := sp.overhead
-	// The overhead model already takes the pod slots of EKS's host-network aws-node and kube-proxy (and the
-	// IP limit); give back the slots of those the user lists, since the packer charges listed DaemonSets.
-	pods := r.Available.Pods
-	if profile.Cloud() == catalog.AWS && profile != overhead.EKSWindows {
-		for _, n := range []string{"aws-node", "kube-proxy"} {
-			if hostNetListed[n] {
-				pods++
-			}
-		}
-	}
+	// The packer charges the listed DaemonSets itself, including EKS's host-network ones.
+	pods := r.PackerPods(dsNames)
 	os := "linux"
 	if profile == overhead.EKSWindows || profile == overhead.AKSWindows {
 		os = "windows"

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"sort"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/float64validator"
@@ -65,17 +64,8 @@ var evictionKeys = map[string]quantityKind{overhead.SignalMemory: quantityBytesO
 // quantityMapValidator checks a map of quantities whose allowed keys each have their own kind.
 type quantityMapValidator struct{ keys map[string]quantityKind }
 
-func (v quantityMapValidator) sortedKeys() []string {
-	ks := make([]string, 0, len(v.keys))
-	for k := range v.keys {
-		ks = append(ks, k)
-	}
-	sort.Strings(ks)
-	return ks
-}
-
 func (v quantityMapValidator) Description(context.Context) string {
-	return "keys must be one of " + strings.Join(v.sortedKeys(), ", ") + ", values Kubernetes quantities"
+	return "keys must be one of " + strings.Join(sortedKeys(v.keys), ", ") + ", values Kubernetes quantities"
 }
 
 func (v quantityMapValidator) MarkdownDescription(ctx context.Context) string {
@@ -90,7 +80,7 @@ func (v quantityMapValidator) ValidateMap(_ context.Context, req validator.MapRe
 		kind, ok := v.keys[k]
 		if !ok {
 			resp.Diagnostics.AddAttributeError(req.Path.AtMapKey(k), "Unsupported Key",
-				fmt.Sprintf("key %q is not supported; use one of %s", k, strings.Join(v.sortedKeys(), ", ")))
+				fmt.Sprintf("key %q is not supported; use one of %s", k, strings.Join(sortedKeys(v.keys), ", ")))
 			continue
 		}
 		s, ok := e.(types.String)
@@ -168,17 +158,6 @@ func overheadOptionAttributes() map[string]schema.Attribute {
 			MarkdownDescription: "Size of the root/OS disk that holds the kubelet's root directory, in GiB. Default: 20 on EKS (50 on Windows), 128 on AKS, 100 on GKE.",
 			Validators:          []validator.Int64{int64validator.Between(1, 65536)}},
 	}
-}
-
-// overheadOptionsKnown reports whether every option is known, so validation that needs all of them can run.
-func overheadOptionsKnown(m overheadOptionsModel) bool {
-	for _, v := range []attr.Value{m.Profile, m.KubernetesVersion, m.MaxPods, m.EKS, m.AKS, m.KubeReserved, m.SystemReserved,
-		m.EvictionHard, m.MeasuredCapacity, m.VMMemoryOverheadPercent, m.OSDiskGiB} {
-		if !fullyKnown(v) {
-			return false
-		}
-	}
-	return true
 }
 
 // fullyKnown reports whether a value and everything inside it is known.

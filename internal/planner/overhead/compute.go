@@ -653,6 +653,42 @@ func (c *calc) daemonSets() {
 	}
 }
 
+// PackerPods returns the pod slots of a node, computed without DaemonSets, that a packer which charges the
+// named DaemonSets itself may hand out. It is Available.Pods, plus one slot for each of EKS's always-present
+// host-network pods (aws-node, kube-proxy) that is among the names: the model has already taken their slots,
+// and the packer would take them again. The IP limit stays applied, since host-network pods use no pod IP.
+func (r Result) PackerPods(daemonSets []string) int64 {
+	pods := r.Available.Pods
+	if !r.Profile.isEKS() || r.Profile == EKSWindows {
+		return pods
+	}
+	for _, name := range eksHostNetworkDaemonSets {
+		if contains(daemonSets, name) {
+			pods++
+		}
+	}
+	return pods
+}
+
+// Smallest returns the index of the result with the least workload capacity: the least available CPU, then
+// the least available memory, then the first. A mixed node pool is planned on that member. It returns -1 for
+// an empty list.
+func Smallest(rs []Result) int {
+	best := -1
+	for i, r := range rs {
+		if best < 0 {
+			best = i
+			continue
+		}
+		b := rs[best].Available
+		if r.Available.CPUMillicores < b.CPUMillicores ||
+			(r.Available.CPUMillicores == b.CPUMillicores && r.Available.MemoryBytes < b.MemoryBytes) {
+			best = i
+		}
+	}
+	return best
+}
+
 // tieredCPU is §5.1: 6 % of the first core, 1 % of the second, 0.5 % of the 3rd and 4th, 0.25 % above,
 // each tier floored separately.
 func tieredCPU(v int64) int64 {

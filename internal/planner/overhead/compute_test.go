@@ -318,3 +318,44 @@ func FuzzCompute(f *testing.F) {
 		}
 	})
 }
+
+func TestPackerPods(t *testing.T) {
+	eks, _ := Compute(Input{Profile: EKSAL2023, Instance: m5large})
+	aks, _ := Compute(Input{Profile: AKSLinux, Instance: d2sv5, MaxPods: 30})
+	tests := []struct {
+		name   string
+		r      Result
+		listed []string
+		want   int64
+	}{
+		// 29 max pods − aws-node − kube-proxy = 27; listing both gives their slots back to the packer.
+		{"eks none listed", eks, nil, 27},
+		{"eks both listed", eks, []string{"kube-proxy", "aws-node", "fluent-bit"}, 29},
+		{"eks one listed", eks, []string{"aws-node"}, 28},
+		// AKS takes no implicit slots.
+		{"aks", aks, []string{"aws-node", "kube-proxy"}, 30},
+	}
+	for _, tt := range tests {
+		if got := tt.r.PackerPods(tt.listed); got != tt.want {
+			t.Errorf("%s: PackerPods = %d, want %d", tt.name, got, tt.want)
+		}
+	}
+}
+
+func TestSmallest(t *testing.T) {
+	res := func(cpu, mem int64) Result { return Result{Available: Resources{CPUMillicores: cpu, MemoryBytes: mem}} }
+	tests := []struct {
+		rs   []Result
+		want int
+	}{
+		{nil, -1},
+		{[]Result{res(1000, 5)}, 0},
+		{[]Result{res(3000, 5), res(1000, 9), res(1000, 7)}, 2},
+		{[]Result{res(1000, 7), res(1000, 7)}, 0},
+	}
+	for i, tt := range tests {
+		if got := Smallest(tt.rs); got != tt.want {
+			t.Errorf("case %d: Smallest = %d, want %d", i, got, tt.want)
+		}
+	}
+}

@@ -43,9 +43,8 @@ func (p Profile) Cloud() catalog.Cloud {
 	return ""
 }
 
-func (p Profile) isEKS() bool     { return p.Cloud() == catalog.AWS }
-func (p Profile) isAKS() bool     { return p.Cloud() == catalog.Azure }
-func (p Profile) isWindows() bool { return p == EKSWindows || p == AKSWindows }
+func (p Profile) isEKS() bool { return p.Cloud() == catalog.AWS }
+func (p Profile) isAKS() bool { return p.Cloud() == catalog.Azure }
 
 // DefaultProfile returns the profile used for a cloud when none is given.
 func DefaultProfile(c catalog.Cloud) Profile {
@@ -121,6 +120,12 @@ func InstanceFromCatalog(t catalog.InstanceType) Instance {
 		Architecture: t.Architecture, SharedCore: t.SharedCore, Hypervisor: t.Hypervisor, BareMetal: t.BareMetal,
 		MaxENIs: int64(t.MaxENIs), IPv4PerENI: int64(t.IPv4PerENI), ENIMaxPods: int64(t.ENIMaxPods),
 	}
+}
+
+// CustomInstance describes a node of the custom profile by its vCPUs and nominal memory in bytes; memory is
+// counted in whole MiB, rounded down, as every catalog row is.
+func CustomInstance(cloud catalog.Cloud, vcpu, memoryBytes int64) Instance {
+	return Instance{Cloud: cloud, Name: "custom", VCPU: vcpu, MemoryMiB: memoryBytes >> 20}
 }
 
 // Reservation holds optional per-resource values; nil means "not given, keep the profile's value".
