@@ -15,6 +15,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/catalog"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/sizing"
 )
 
 // maxQuantity bounds every parsed quantity (bytes or millicores): far above any real node, and small enough
@@ -110,8 +111,8 @@ func optQuantity(p path.Path, v types.String, kind quantityKind, diags *diag.Dia
 
 // lookupInstance finds an instance type in the embedded catalog, reporting an unknown name at p with the
 // closest names.
-func lookupInstance(p path.Path, cloud catalog.Cloud, name string, diags *diag.Diagnostics) (catalog.InstanceType, bool) {
-	it, err := catalog.Lookup(cloud, name)
+func lookupInstance(ctx context.Context, cat sizing.Catalog, p path.Path, cloud catalog.Cloud, name string, diags *diag.Diagnostics) (catalog.InstanceType, bool) {
+	it, err := cat.InstanceType(ctx, cloud, name)
 	if err != nil {
 		var nf *catalog.NotFoundError
 		summary := "Unknown Instance Type"
@@ -119,7 +120,7 @@ func lookupInstance(p path.Path, cloud catalog.Cloud, name string, diags *diag.D
 			summary = "Invalid Instance Type"
 		}
 		diags.AddAttributeError(p, summary, err.Error()+
-			fmt.Sprintf(" The embedded catalog is dated %s; check the spelling, or whether the type is newer than the catalog.", catalog.Date()))
+			fmt.Sprintf(" The embedded catalog is dated %s; check the spelling, or whether the type is newer than the catalog.", cat.Date()))
 		return catalog.InstanceType{}, false
 	}
 	return it, true

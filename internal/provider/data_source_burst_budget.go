@@ -18,11 +18,15 @@ import (
 
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/burst"
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/catalog"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/sizing"
 )
 
-var _ datasource.DataSourceWithValidateConfig = (*burstBudgetDataSource)(nil)
+var (
+	_ datasource.DataSourceWithValidateConfig = (*burstBudgetDataSource)(nil)
+	_ datasource.DataSourceWithConfigure      = (*burstBudgetDataSource)(nil)
+)
 
-type burstBudgetDataSource struct{}
+type burstBudgetDataSource struct{ dataSourceCatalog }
 
 func newBurstBudgetDataSource() datasource.DataSource { return &burstBudgetDataSource{} }
 
@@ -223,11 +227,16 @@ func (balanceValidator) ValidateString(_ context.Context, req validator.StringRe
 
 // burstBudgetFor finds the budget of an instance type: the burst tables first, then the catalog for
 // fixed-performance types (and "did you mean" on unknown names).
-func burstBudgetFor(cloud catalog.Cloud, name string, diags *diag.Diagnostics) (burst.Budget, bool) {
-	if b, ok := burst.Lookup(cloud, name); ok {
+func burstBudgetFor(ctx context.Context, cat sizing.Catalog, cloud catalog.Cloud, name string, diags *diag.Diagnostics) (burst.Budget, bool) {
+	b, ok, err := cat.CreditBudget(ctx, cloud, name)
+	if err != nil {
+		diags.AddAttributeError(path.Root("instance_type"), "Catalog Lookup Failed", err.Error())
+		return burst.Budget{}, false
+	}
+	if ok {
 		return b, true
 	}
-	it, ok := lookupInstance(path.Root("instance_type"), cloud, name, diags)
+	it, ok := lookupInstance(ctx, cat, path.Root("instance_type"), cloud, name, diags)
 	if !ok {
 		return burst.Budget{}, false
 	}
@@ -303,7 +312,7 @@ func (d *burstBudgetDataSource) ValidateConfig(ctx context.Context, req datasour
 	if !ok {
 		return
 	}
-	b, ok := burstBudgetFor(cloud, m.InstanceType.ValueString(), &resp.Diagnostics)
+	b, ok := burstBudgetFor(ctx, d.catalog(), cloud, m.InstanceType.ValueString(), &resp.Diagnostics)
 	if !ok {
 		return
 	}
@@ -329,7 +338,7 @@ func (d *burstBudgetDataSource) Read(ctx context.Context, req datasource.ReadReq
 	if !ok {
 		return
 	}
-	b, ok := burstBudgetFor(cloud, m.InstanceType.ValueString(), &resp.Diagnostics)
+	b, ok := burstBudgetFor(ctx, d.catalog(), cloud, m.InstanceType.ValueString(), &resp.Diagnostics)
 	if !ok {
 		return
 	}

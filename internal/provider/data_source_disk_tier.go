@@ -19,11 +19,15 @@ import (
 
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/catalog"
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/disk"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/sizing"
 )
 
-var _ datasource.DataSourceWithValidateConfig = (*diskTierDataSource)(nil)
+var (
+	_ datasource.DataSourceWithValidateConfig = (*diskTierDataSource)(nil)
+	_ datasource.DataSourceWithConfigure      = (*diskTierDataSource)(nil)
+)
 
-type diskTierDataSource struct{}
+type diskTierDataSource struct{ dataSourceCatalog }
 
 func newDiskTierDataSource() datasource.DataSource { return &diskTierDataSource{} }
 
@@ -331,11 +335,11 @@ func diskRequirement(t disk.Type, iops types.Int64, tp types.Float64, tpPath pat
 
 // diskNodeLimits looks up the instance type and its disk limits. ok is false after an error; limits is
 // nil (with a warning) when kubefit has no disk limits for the type.
-func diskNodeLimits(cloud catalog.Cloud, name types.String, diags *diag.Diagnostics) (*disk.NodeLimits, bool) {
+func diskNodeLimits(ctx context.Context, cat sizing.Catalog, cloud catalog.Cloud, name types.String, diags *diag.Diagnostics) (*disk.NodeLimits, bool) {
 	if name.IsNull() {
 		return nil, true
 	}
-	it, ok := lookupInstance(path.Root("instance_type"), cloud, name.ValueString(), diags)
+	it, ok := lookupInstance(ctx, cat, path.Root("instance_type"), cloud, name.ValueString(), diags)
 	if !ok {
 		return nil, false
 	}
@@ -349,7 +353,7 @@ func diskNodeLimits(cloud catalog.Cloud, name types.String, diags *diag.Diagnost
 }
 
 // diskTierQuery builds the planner query from a fully known configuration.
-func diskTierQuery(ctx context.Context, m diskTierModel, diags *diag.Diagnostics) (disk.Query, bool) {
+func diskTierQuery(ctx context.Context, cat sizing.Catalog, m diskTierModel, diags *diag.Diagnostics) (disk.Query, bool) {
 	cloud, ok := parseCloud(path.Root("cloud"), m.Cloud, diags)
 	if !ok {
 		return disk.Query{}, false
@@ -359,7 +363,7 @@ func diskTierQuery(ctx context.Context, m diskTierModel, diags *diag.Diagnostics
 		diags.AddAttributeError(path.Root("type"), "Invalid Disk Type", err.Error())
 		return disk.Query{}, false
 	}
-	node, ok := diskNodeLimits(cloud, m.InstanceType, diags)
+	node, ok := diskNodeLimits(ctx, cat, cloud, m.InstanceType, diags)
 	if !ok {
 		return disk.Query{}, false
 	}
@@ -383,7 +387,7 @@ func (d *diskTierDataSource) ValidateConfig(ctx context.Context, req datasource.
 	// Only errors are reported here: invalid inputs (an unknown type or instance, out-of-range provisioned
 	// values or sizes). Warnings and fit findings are reported once, by Read.
 	var scratch diag.Diagnostics
-	q, ok := diskTierQuery(ctx, m, &scratch)
+	q, ok := diskTierQuery(ctx, d.catalog(), m, &scratch)
 	if ok {
 		if _, err := disk.Evaluate(q); err != nil {
 			addDiskFinding(err, diskTierFieldPaths, true, &scratch)
@@ -398,7 +402,7 @@ func (d *diskTierDataSource) Read(ctx context.Context, req datasource.ReadReques
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	q, ok := diskTierQuery(ctx, m, &resp.Diagnostics)
+	q, ok := diskTierQuery(ctx, d.catalog(), m, &resp.Diagnostics)
 	if !ok {
 		return
 	}

@@ -13,9 +13,12 @@ import (
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/catalog"
 )
 
-var _ datasource.DataSourceWithValidateConfig = (*instanceTypeDataSource)(nil)
+var (
+	_ datasource.DataSourceWithValidateConfig = (*instanceTypeDataSource)(nil)
+	_ datasource.DataSourceWithConfigure      = (*instanceTypeDataSource)(nil)
+)
 
-type instanceTypeDataSource struct{}
+type instanceTypeDataSource struct{ dataSourceCatalog }
 
 func newInstanceTypeDataSource() datasource.DataSource { return &instanceTypeDataSource{} }
 
@@ -121,9 +124,7 @@ func (d *instanceTypeDataSource) ValidateConfig(ctx context.Context, req datasou
 	if resp.Diagnostics.HasError() || m.Cloud.IsUnknown() || m.Name.IsUnknown() || m.Cloud.IsNull() || m.Name.IsNull() {
 		return
 	}
-	if c, ok := parseCloud(path.Root("cloud"), m.Cloud, &resp.Diagnostics); ok {
-		lookupInstance(path.Root("name"), c, m.Name.ValueString(), &resp.Diagnostics)
-	}
+	parseCloud(path.Root("cloud"), m.Cloud, &resp.Diagnostics)
 }
 
 func (d *instanceTypeDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
@@ -136,7 +137,7 @@ func (d *instanceTypeDataSource) Read(ctx context.Context, req datasource.ReadRe
 	if !ok {
 		return
 	}
-	it, ok := lookupInstance(path.Root("name"), c, m.Name.ValueString(), &resp.Diagnostics)
+	it, ok := lookupInstance(ctx, d.catalog(), path.Root("name"), c, m.Name.ValueString(), &resp.Diagnostics)
 	if !ok {
 		return
 	}
@@ -163,8 +164,8 @@ func (d *instanceTypeDataSource) Read(ctx context.Context, req datasource.ReadRe
 		EBSBaselineIOPS: posInt(it.EBSBaselineIOPS), EBSMaxIOPS: posInt(it.EBSMaxIOPS),
 		MaxDataDisks: posInt(it.MaxDataDisks), UncachedDiskIOPS: posInt(it.UncachedDiskIOPS), UncachedDiskMBps: posInt(it.UncachedDiskMBps),
 		PriceUSDPerHour: posFloat(it.PriceUSDPerHour), PriceRegion: types.StringValue(it.PriceRegion), PriceDate: types.StringValue(it.PriceDate),
-		CatalogDate: types.StringValue(catalog.Date()),
-		Source:      types.StringValue(catalog.Sources(it.Cloud) + "; row sources: " + it.Sources),
+		CatalogDate: types.StringValue(d.catalog().Date()),
+		Source:      types.StringValue(d.catalog().Sources(it.Cloud) + "; row sources: " + it.Sources),
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }

@@ -19,9 +19,12 @@ import (
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/overhead"
 )
 
-var _ datasource.DataSourceWithValidateConfig = (*nodeOverheadDataSource)(nil)
+var (
+	_ datasource.DataSourceWithValidateConfig = (*nodeOverheadDataSource)(nil)
+	_ datasource.DataSourceWithConfigure      = (*nodeOverheadDataSource)(nil)
+)
 
-type nodeOverheadDataSource struct{}
+type nodeOverheadDataSource struct{ dataSourceCatalog }
 
 func newNodeOverheadDataSource() datasource.DataSource { return &nodeOverheadDataSource{} }
 
@@ -139,9 +142,7 @@ func (d *nodeOverheadDataSource) ValidateConfig(ctx context.Context, req datasou
 	if !fullyKnown(m.Cloud) || !fullyKnown(m.InstanceType) || m.InstanceType.IsNull() || m.Cloud.IsNull() {
 		return
 	}
-	if c, ok := parseCloud(path.Root("cloud"), m.Cloud, &resp.Diagnostics); ok {
-		lookupInstance(path.Root("instance_type"), c, m.InstanceType.ValueString(), &resp.Diagnostics)
-	}
+	parseCloud(path.Root("cloud"), m.Cloud, &resp.Diagnostics)
 }
 
 // validateNodeSelection checks the custom-vs-catalog choice with what is known.
@@ -199,7 +200,7 @@ func (d *nodeOverheadDataSource) Read(ctx context.Context, req datasource.ReadRe
 		if m.Cloud.IsNull() {
 			cloud = overhead.Profile(m.Profile.ValueString()).Cloud()
 		}
-		it, ok := lookupInstance(path.Root("instance_type"), cloud, m.InstanceType.ValueString(), &resp.Diagnostics)
+		it, ok := lookupInstance(ctx, d.catalog(), path.Root("instance_type"), cloud, m.InstanceType.ValueString(), &resp.Diagnostics)
 		if !ok {
 			return
 		}

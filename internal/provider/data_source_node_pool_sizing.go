@@ -18,9 +18,12 @@ import (
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/fit"
 )
 
-var _ datasource.DataSourceWithValidateConfig = (*nodePoolSizingDataSource)(nil)
+var (
+	_ datasource.DataSourceWithValidateConfig = (*nodePoolSizingDataSource)(nil)
+	_ datasource.DataSourceWithConfigure      = (*nodePoolSizingDataSource)(nil)
+)
 
-type nodePoolSizingDataSource struct{}
+type nodePoolSizingDataSource struct{ dataSourceCatalog }
 
 func newNodePoolSizingDataSource() datasource.DataSource { return &nodePoolSizingDataSource{} }
 
@@ -352,7 +355,7 @@ func misfitSuffix(failOnMisfit bool) string {
 	return ""
 }
 
-func (s *sizing) reportMisfits(res fit.Result, bursts map[string]*poolBurst, failOnMisfit bool) {
+func (s *sizingConv) reportMisfits(res fit.Result, bursts map[string]*poolBurst, failOnMisfit bool) {
 	add := s.diags.AddAttributeError
 	if !failOnMisfit {
 		add = s.diags.AddAttributeWarning

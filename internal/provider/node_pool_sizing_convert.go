@@ -17,12 +17,13 @@ import (
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/catalog"
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/fit"
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/overhead"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/sizing"
 )
 
 var objectAsOptions = basetypes.ObjectAsOptions{UnhandledNullAsEmpty: true, UnhandledUnknownAsEmpty: true}
 
-// sizing converts kubefit_node_pool_sizing's configuration to planner input and the results back.
-type sizing struct {
+// sizingConv converts kubefit_node_pool_sizing's configuration to planner input and the results back.
+type sizingConv struct {
 	ctx           context.Context
 	diags         *diag.Diagnostics
 	poolNames     []string // sorted: fit pool i is pools[poolNames[i]]
@@ -38,8 +39,8 @@ type sizingPool struct {
 	note     string
 }
 
-func newSizing(ctx context.Context, diags *diag.Diagnostics) *sizing {
-	return &sizing{ctx: ctx, diags: diags, pools: map[string]*sizingPool{}, workloadIndex: map[string]int{}}
+func newSizing(ctx context.Context, diags *diag.Diagnostics) *sizingConv {
+	return &sizingConv{ctx: ctx, diags: diags, pools: map[string]*sizingPool{}, workloadIndex: map[string]int{}}
 }
 
 // validatePoolConfig checks a pool with what is known.
@@ -97,7 +98,7 @@ func parseIntOrPercent(s string) (fit.IntOrPercent, error) {
 	return fit.IntOrPercent{Value: n, Percent: pct}, nil
 }
 
-func (s *sizing) input(m nodePoolSizingModel) fit.Input {
+func (s *sizingConv) input(m nodePoolSizingModel) fit.Input {
 	var in fit.Input
 	elems := m.Pools.Elements()
 	s.poolNames = sortedKeys(elems)
@@ -143,7 +144,7 @@ func (s *sizing) input(m nodePoolSizingModel) fit.Input {
 }
 
 // pool computes a pool's node model (the smallest member of a mixed pool) and returns its planner pool.
-func (s *sizing) pool(p path.Path, name string, sp *sizingPool, dsNames []string) (fit.Pool, bool) {
+func (s *sizingConv) pool(p path.Path, name string, sp *sizingPool, dsNames []string) (fit.Pool, bool) {
 	m := sp.model
 	cloud, ok := parseCloud(p.AtName("cloud"), m.Cloud, s.diags)
 	if !ok {
@@ -169,7 +170,7 @@ func (s *sizing) pool(p path.Path, name string, sp *sizingPool, dsNames []string
 	var rows []catalog.InstanceType
 	var results []overhead.Result
 	for _, mem := range members {
-		it, ok := lookupInstance(mem.p, cloud, mem.name, s.diags)
+		it, ok := lookupInstance(s.ctx, sizing.EmbeddedCatalog(), mem.p, cloud, mem.name, s.diags)
 		if !ok {
 			return fit.Pool{}, false
 		}
@@ -230,7 +231,7 @@ func (s *sizing) pool(p path.Path, name string, sp *sizingPool, dsNames []string
 	return fp, true
 }
 
-func (s *sizing) requests(p path.Path, o types.Object) fit.Resources {
+func (s *sizingConv) requests(p path.Path, o types.Object) fit.Resources {
 	var r fit.Resources
 	if o.IsNull() {
 		return r
@@ -250,7 +251,7 @@ func (s *sizing) requests(p path.Path, o types.Object) fit.Resources {
 	return r
 }
 
-func (s *sizing) tolerations(l types.List) []fit.Toleration {
+func (s *sizingConv) tolerations(l types.List) []fit.Toleration {
 	var ts []tolerationModel
 	s.diags.Append(l.ElementsAs(s.ctx, &ts, false)...)
 	out := make([]fit.Toleration, 0, len(ts))
@@ -261,13 +262,13 @@ func (s *sizing) tolerations(l types.List) []fit.Toleration {
 	return out
 }
 
-func (s *sizing) stringMap(m types.Map) map[string]string {
+func (s *sizingConv) stringMap(m types.Map) map[string]string {
 	out := map[string]string{}
 	s.diags.Append(m.ElementsAs(s.ctx, &out, false)...)
 	return out
 }
 
-func (s *sizing) daemonSet(p path.Path, d sizingDaemonSetModel) fit.DaemonSet {
+func (s *sizingConv) daemonSet(p path.Path, d sizingDaemonSetModel) fit.DaemonSet {
 	ds := fit.DaemonSet{Name: d.Name.ValueString(), Requests: s.requests(p.AtName("requests"), d.Requests),
 		NodeSelector: s.stringMap(d.NodeSelector), Tolerations: s.tolerations(d.Tolerations),
 		TakesPodSlot: d.TakesPodSlot.IsNull() || d.TakesPodSlot.ValueBool()}
@@ -277,7 +278,7 @@ func (s *sizing) daemonSet(p path.Path, d sizingDaemonSetModel) fit.DaemonSet {
 	return ds
 }
 
-func (s *sizing) workload(p path.Path, w workloadModel) fit.Workload {
+func (s *sizingConv) workload(p path.Path, w workloadModel) fit.Workload {
 	fw := fit.Workload{Name: w.Name.ValueString(), Requests: s.requests(p.AtName("requests"), w.Requests),
 		NodeSelector: s.stringMap(w.NodeSelector), Tolerations: s.tolerations(w.Tolerations)}
 	if !w.Replicas.IsNull() {
@@ -307,7 +308,7 @@ func (s *sizing) workload(p path.Path, w workloadModel) fit.Workload {
 }
 
 // addFitErrors reports the planner's input errors at the attributes they name (pools[i] → pools["name"]).
-func (s *sizing) addFitErrors(err error) {
+func (s *sizingConv) addFitErrors(err error) {
 	errs := fit.InputErrors(err)
 	if len(errs) == 0 {
 		s.diags.AddError("Invalid Sizing Input", err.Error())
@@ -342,7 +343,7 @@ type poolBurst struct {
 }
 
 // checkBursts checks the steady scenario's busiest node of every burstable pool against its credit budget.
-func (s *sizing) checkBursts(res fit.Result) map[string]*poolBurst {
+func (s *sizingConv) checkBursts(res fit.Result) map[string]*poolBurst {
 	out := map[string]*poolBurst{}
 	var steady fit.ScenarioResult
 	for _, sc := range res.Scenarios {
@@ -461,7 +462,7 @@ func burstValue(b *poolBurst) types.Object {
 }
 
 // fill writes the results into the model.
-func (s *sizing) fill(m *nodePoolSizingModel, res fit.Result, bursts map[string]*poolBurst) {
+func (s *sizingConv) fill(m *nodePoolSizingModel, res fit.Result, bursts map[string]*poolBurst) {
 	fits := res.Fits
 	byScenario := map[fit.Scenario]map[string]fit.PoolResult{}
 	for _, sc := range res.Scenarios {

@@ -11,6 +11,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
+
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/sizing"
 )
 
 // Address is the provider's registry address.
@@ -42,7 +44,10 @@ func (p *kubefitProvider) Schema(_ context.Context, _ provider.SchemaRequest, re
 	}
 }
 
-func (p *kubefitProvider) Configure(_ context.Context, _ provider.ConfigureRequest, _ *provider.ConfigureResponse) {
+func (p *kubefitProvider) Configure(_ context.Context, _ provider.ConfigureRequest, resp *provider.ConfigureResponse) {
+	data := &providerData{catalog: sizing.EmbeddedCatalog()}
+	resp.DataSourceData = data
+	resp.ResourceData = data
 }
 
 func (p *kubefitProvider) DataSources(_ context.Context) []func() datasource.DataSource {

@@ -42,7 +42,7 @@ var (
 	_ resource.ResourceWithModifyPlan     = (*storageClassResource)(nil)
 )
 
-type storageClassResource struct{}
+type storageClassResource struct{ resourceCatalog }
 
 func newStorageClassResource() resource.Resource { return &storageClassResource{} }
 
