@@ -42,13 +42,7 @@ type Step struct {
 type Path struct{ steps []Step }
 
 // NewPath returns the path of the root's field name, then of each further field in names.
-func NewPath(name string, names ...string) Path {
-	p := Path{}.Child(name)
-	for _, n := range names {
-		p = p.Child(n)
-	}
-	return p
-}
+func NewPath(name string, names ...string) Path { return Path{}.Child(name, names...) }
 
 func (p Path) with(s Step) Path {
 	steps := make([]Step, len(p.steps), len(p.steps)+1)
@@ -56,8 +50,14 @@ func (p Path) with(s Step) Path {
 	return Path{steps: append(steps, s)}
 }
 
-// Child returns the path of field name below p.
-func (p Path) Child(name string) Path { return p.with(Step{Kind: Name, Name: name}) }
+// Child returns the path of field name below p, then of each further field in names.
+func (p Path) Child(name string, names ...string) Path {
+	p = p.with(Step{Kind: Name, Name: name})
+	for _, n := range names {
+		p = p.with(Step{Kind: Name, Name: n})
+	}
+	return p
+}
 
 // At returns the path of element i of the list at p.
 func (p Path) At(i int) Path { return p.with(Step{Kind: Index, Index: i}) }

@@ -1,0 +1,119 @@
+package provider
+
+import (
+	"strings"
+	"unicode"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/field"
+)
+
+// renames maps the planner's field names to this object's attribute names, for the few fields whose
+// attribute is not simply the snake_case of the planner's name. A key is a field name ("MaxNodes") or a
+// field name qualified by its parent field ("KubeReserved.EphemeralStorageBytes"); the qualified key wins.
+// A value is an attribute name, a dotted chain of them ("requests.cpu"), a map key in brackets
+// ("[ephemeral-storage]"), or "" to drop the step (a planner level the schema does not have).
+type renames map[string]string
+
+// attributePath maps a planner path to the attribute it names below base: named fields through names (or
+// snake_case), list indexes and map keys as they are.
+func attributePath(base path.Path, p field.Path, names renames) path.Path {
+	out := base
+	parent := ""
+	for _, s := range p.Steps() {
+		switch s.Kind {
+		case field.Index:
+			out = out.AtListIndex(s.Index)
+			continue
+		case field.Key:
+			out = out.AtMapKey(s.Key)
+			continue
+		}
+		to, ok := names[parent+"."+s.Name]
+		if !ok {
+			to, ok = names[s.Name]
+		}
+		if !ok {
+			to = snakeCase(s.Name)
+		}
+		parent = s.Name
+		switch {
+		case to == "":
+		case strings.HasPrefix(to, "[") && strings.HasSuffix(to, "]"):
+			out = out.AtMapKey(to[1 : len(to)-1])
+		default:
+			for _, n := range strings.Split(to, ".") {
+				out = out.AtName(n)
+			}
+		}
+	}
+	return out
+}
+
+// snakeCase converts a Go field name to snake_case, keeping initialisms whole: "MaxNodes" → "max_nodes",
+// "VMMemoryOverheadPercent" → "vm_memory_overhead_percent", "OSDiskGiB" → "os_disk_gib".
+func snakeCase(s string) string {
+	s = strings.NewReplacer("GiB", "Gib", "MiB", "Mib", "IPv4", "Ipv4").Replace(s)
+	r := []rune(s)
+	var b strings.Builder
+	for i, c := range r {
+		if unicode.IsUpper(c) && i > 0 {
+			prevLower := unicode.IsLower(r[i-1]) || unicode.IsDigit(r[i-1])
+			nextLower := i+1 < len(r) && unicode.IsLower(r[i+1])
+			if prevLower || (nextLower && unicode.IsUpper(r[i-1])) {
+				b.WriteByte('_')
+			}
+		}
+		b.WriteRune(unicode.ToLower(c))
+	}
+	return b.String()
+}
+
+// addPlannerErrors reports the planner input errors inside err at their attributes below base and returns
+// true; for an error that is not about an input value it adds one error with summary and returns true. It
+// returns false for a nil err.
+func addPlannerErrors(diags *diag.Diagnostics, base path.Path, err error, names renames, summary string) bool {
+	if err == nil {
+		return false
+	}
+	errs := field.As(err)
+	if len(errs) == 0 {
+		diags.AddError(summary, err.Error())
+		return true
+	}
+	for _, e := range errs {
+		if p := attributePath(base, e.Path, names); len(p.Steps()) > 0 {
+			diags.AddAttributeError(p, summary, sentence(e.Detail))
+		} else {
+			diags.AddError(summary, sentence(e.Detail))
+		}
+	}
+	return true
+}
+
+// addPlannerWarnings reports planner warnings at their attributes below base.
+func addPlannerWarnings(diags *diag.Diagnostics, base path.Path, ws []field.Warning, names renames, summary string) {
+	for _, w := range ws {
+		if p := attributePath(base, w.Path, names); len(p.Steps()) > 0 {
+			diags.AddAttributeWarning(p, summary, sentence(w.Message))
+		} else {
+			diags.AddWarning(summary, sentence(w.Message))
+		}
+	}
+}
+
+// sentence makes a planner message a diagnostic detail: first letter upper case, ending with a full stop.
+func sentence(s string) string {
+	if s == "" {
+		return s
+	}
+	r := []rune(s)
+	r[0] = unicode.ToUpper(r[0])
+	s = string(r)
+	if !strings.HasSuffix(s, ".") && !strings.HasSuffix(s, "?") && !strings.HasSuffix(s, "!") {
+		s += "."
+	}
+	return s
+}
