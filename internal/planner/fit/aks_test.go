@@ -119,7 +119,7 @@ func TestAKSSmallCluster(t *testing.T) {
 			found = true
 			// 1,775 + 4 × 200 = 2,575m requested against 2,340m: short by 235m.
 			for _, want := range []string{`pool "agentpool"`, "Standard_DS1_v2", "2,575m", "2,340m", "short by 235m CPU",
-				"max_nodes is 4"} {
+				"maximum node count is 4"} {
 				if !strings.Contains(f.Message, want) {
 					t.Errorf("failure message lacks %q:\n%s", want, f.Message)
 				}

@@ -5,6 +5,8 @@ import (
 	"testing"
 )
 
+const gb = int64(1) << 30
+
 func TestFormatCPU(t *testing.T) {
 	tests := []struct {
 		in   int64
@@ -33,9 +35,9 @@ func TestFormatBytes(t *testing.T) {
 		{mi / 2, "0.5 MiB"},
 		{52428, "0 MiB"},   // 0.049999… MiB (0.05 MiB is 52,428.8 bytes) rounds down
 		{52429, "0.1 MiB"}, // 0.0500002 MiB rounds half up
-		{10*gib - 1, "10,240 MiB"},
-		{10 * gib, "10 GiB"},
-		{15*gib + 300*mi, "15.3 GiB"},
+		{10*gb - 1, "10,240 MiB"},
+		{10 * gb, "10 GiB"},
+		{15*gb + 300*mi, "15.3 GiB"},
 		{-60 * mi, "-60 MiB"},
 		{math.MaxInt64, "8,589,934,592 GiB"},
 	}

@@ -2,6 +2,7 @@ package fit
 
 import (
 	"fmt"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/field"
 	"reflect"
 	"testing"
 )
@@ -124,12 +125,12 @@ func checkPlan(t testing.TB, in Input) {
 		t.Fatalf("Plan error %v, Validate error %v", err, verr)
 	}
 	if err != nil {
-		errs := InputErrors(err)
+		errs := field.As(err)
 		if len(errs) == 0 {
-			t.Fatalf("error without *InputError: %v", err)
+			t.Fatalf("error without field.Error: %v", err)
 		}
 		for _, e := range errs {
-			if e.Steps() == nil || e.Msg == "" {
+			if e.Path.IsRoot() || e.Detail == "" {
 				t.Fatalf("malformed input error %#v", e)
 			}
 		}

@@ -2,6 +2,7 @@ package fit
 
 import (
 	"fmt"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/field"
 	"slices"
 	"strconv"
 	"strings"
@@ -80,7 +81,7 @@ func selectorMismatches(selector, labels map[string]string) []string {
 	return out
 }
 
-func sortedKeys(m map[string]string) []string {
+func sortedKeys[V any](m map[string]V) []string {
 	keys := make([]string, 0, len(m))
 	for k := range m {
 		keys = append(keys, k)
@@ -100,7 +101,7 @@ func daemonSetMatches(d *DaemonSet, p *Pool) bool {
 func exclusion(w *Workload, p *Pool) (Reason, string) {
 	if len(w.Pools) > 0 && !slices.Contains(w.Pools, p.Name) {
 		return ReasonPoolList, fmt.Sprintf("workload %q may only run on pool(s) %s, not on pool %q",
-			w.Name, quoteList(w.Pools), p.Name)
+			w.Name, field.QuoteList(w.Pools), p.Name)
 	}
 	if mm := selectorMismatches(w.NodeSelector, p.Labels); len(mm) > 0 {
 		return ReasonSelector, fmt.Sprintf("the node selector of workload %q needs %s on pool %q",
@@ -116,7 +117,7 @@ func exclusion(w *Workload, p *Pool) (Reason, string) {
 			noun = "taints"
 		}
 		return ReasonTaint, fmt.Sprintf("pool %q has %s %s that workload %q does not tolerate; add a toleration "+
-			"or choose another pool", p.Name, noun, joinAnd(names), w.Name)
+			"or choose another pool", p.Name, noun, field.JoinAnd(names), w.Name)
 	}
 	return "", ""
 }

@@ -3,6 +3,7 @@ package fit
 import (
 	"cmp"
 	"fmt"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/field"
 	"slices"
 	"strings"
 )
@@ -152,7 +153,7 @@ func (m *model) tooLarge(w, p int) (Reason, string) {
 		}
 	}
 	return ReasonTooLarge, fmt.Sprintf("pod of workload %q requests %s but %s has %s left after DaemonSets; choose a "+
-		"larger instance type or lower the requests", wl.Name, joinAnd(wants), nodeOf(pm.p), joinAnd(haves))
+		"larger instance type or lower the requests", wl.Name, field.JoinAnd(wants), nodeOf(pm.p), field.JoinAnd(haves))
 }
 
 // daemonSetShortage describes the resources in which a pool's DaemonSets leave no room.

@@ -203,9 +203,9 @@ func TestNodesBeyondMax(t *testing.T) {
 	}
 	f := failuresOf(res, ScenarioSteady, "web")["general"]
 	// 5 × 400 = 2,000m against 2 × 1,000 = 2,000m: the totals fit, the packing does not.
-	for _, want := range []string{`pool "general" (m5.large) needs 3 nodes in the steady scenario but max_nodes is 2`,
+	for _, want := range []string{`pool "general" (m5.large) needs 3 nodes in the steady scenario but its maximum node count is 2`,
 		`1 pod of workload "web" does not fit`, "would fit 2 nodes (0m CPU and 1,950 MiB memory to spare)",
-		"node 1 lacks 200m CPU", "Raise max_nodes to 3"} {
+		"node 1 lacks 200m CPU", "Raise the maximum node count to 3"} {
 		if !strings.Contains(f.Message, want) {
 			t.Errorf("message lacks %q:\n%s", want, f.Message)
 		}
@@ -480,7 +480,7 @@ func TestFailureReasons(t *testing.T) {
 			"pool list, max nodes",
 			func() Workload { w := wl("web", 20, 500, 100); w.Pools = []string{"general"}; return w }(),
 			map[string][2]string{
-				"general": {"max-nodes", "needs 7 nodes in the steady scenario but max_nodes is 3"},
+				"general": {"max-nodes", "needs 7 nodes in the steady scenario but its maximum node count is 3"},
 				"gpu":     {"pool-list", `may only run on pool(s) "general"`},
 				"batch":   {"pool-list", `not on pool "batch"`},
 			},

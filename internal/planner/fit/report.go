@@ -51,7 +51,7 @@ func Report(res Result) string {
 	}
 
 	if len(res.Headroom) > 0 {
-		b.WriteString("\nHeadroom (peak, more replicas of one workload alone within max_nodes)\n")
+		b.WriteString("\nHeadroom (peak, more replicas of one workload alone within the maximum node count)\n")
 		tw = tabwriter.NewWriter(&b, 0, 8, 2, ' ', 0)
 		fmt.Fprintln(tw, "WORKLOAD\tMORE REPLICAS")
 		for _, h := range res.Headroom {

@@ -3,6 +3,7 @@ package fit
 import (
 	"cmp"
 	"fmt"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/field"
 	"slices"
 	"strconv"
 	"strings"
@@ -423,7 +424,7 @@ func requestText(req vec) string {
 	if len(parts) == 0 {
 		return "one pod slot"
 	}
-	return joinAnd(parts)
+	return field.JoinAnd(parts)
 }
 
 // capacityFailure explains why class c did not fit within MaxNodes on the pool at position pp of its
@@ -440,11 +441,11 @@ func (s *sim) capacityFailure(c *classSim, pp int) (Reason, string) {
 		var limits []string
 		for _, q := range c.pools {
 			total += s.m.pools[q].p.MaxNodes
-			limits = append(limits, fmt.Sprintf("pool %q max_nodes %d", s.m.pools[q].p.Name, s.m.pools[q].p.MaxNodes))
+			limits = append(limits, fmt.Sprintf("pool %q at most %d nodes", s.m.pools[q].p.Name, s.m.pools[q].p.MaxNodes))
 		}
 		if c.n > total {
 			return ReasonSpread, fmt.Sprintf("workload %q spreads one pod per node and needs %d nodes for its %d pods "+
-				"in %s, but its pools allow at most %d (%s); raise max_nodes of %s to %d or relax the node spread",
+				"in %s, but its pools allow at most %d (%s); raise the maximum node count of %s to %d or relax the node spread",
 				wl.Name, c.n, c.n, s.scenarioText(), total, strings.Join(limits, ", "), poolLabel(pm.p),
 				pm.p.MaxNodes+c.n-total)
 		}
@@ -464,9 +465,9 @@ func (s *sim) capacityFailure(c *classSim, pp int) (Reason, string) {
 		}
 		if blame && len(zones) > 0 {
 			return ReasonSpread, fmt.Sprintf("workload %q spreads over zones with max skew %d; in %s it needs room "+
-				"in zones where %s cannot add nodes within max_nodes %d (nodes are spread round-robin over zones %s: "+
-				"%s); %d of its pods need nodes beyond max_nodes; raise max_nodes, raise max_skew or allow more pools",
-				wl.Name, c.skew, s.scenarioText(), poolLabel(pm.p), pm.p.MaxNodes, quoteList(s.poolZoneNames(p)),
+				"in zones where %s cannot add nodes within its maximum node count %d (nodes are spread round-robin over zones %s: "+
+				"%s); %d of its pods need nodes beyond the maximum; raise the maximum node count, raise the maximum skew or allow more pools",
+				wl.Name, c.skew, s.scenarioText(), poolLabel(pm.p), pm.p.MaxNodes, field.QuoteList(s.poolZoneNames(p)),
 				strings.Join(zones, "; "), sumInts(c.beyond))
 		}
 	}
@@ -476,13 +477,13 @@ func (s *sim) capacityFailure(c *classSim, pp int) (Reason, string) {
 		if c.beyond[pp] == 1 {
 			verb = "does"
 		}
-		return ReasonMaxNodes, fmt.Sprintf("%s needs %d nodes in %s but max_nodes is %d: %s of workload %q %s "+
-			"not fit within them. %s %s Raise max_nodes to %d or choose a larger instance type.",
+		return ReasonMaxNodes, fmt.Sprintf("%s needs %d nodes in %s but its maximum node count is %d: %s of workload %q %s "+
+			"not fit within them. %s %s Raise the maximum node count to %d or choose a larger instance type.",
 			poolLabel(pm.p), nodes, s.scenarioText(), pm.p.MaxNodes, plural(c.beyond[pp], "pod", "pods"), wl.Name,
 			verb, s.shortText(p), closest, nodes)
 	}
-	return ReasonMaxNodes, fmt.Sprintf("%s is at max_nodes %d in %s and cannot take more pods of workload %q. %s %s "+
-		"Raise max_nodes or choose a larger instance type.", poolLabel(pm.p), pm.p.MaxNodes, s.scenarioText(),
+	return ReasonMaxNodes, fmt.Sprintf("%s is at its maximum node count %d in %s and cannot take more pods of workload %q. %s %s "+
+		"Raise the maximum node count or choose a larger instance type.", poolLabel(pm.p), pm.p.MaxNodes, s.scenarioText(),
 		wl.Name, s.shortText(p), closest)
 }
 
@@ -532,10 +533,10 @@ func (s *sim) shortText(p int) string {
 	nodes := plural(pm.p.MaxNodes, "node", "nodes")
 	if len(short) > 0 {
 		return fmt.Sprintf("The pool's pods request %s against %s of workload allocatable on %s: short by %s.",
-			joinAnd(want), joinAnd(have), nodes, joinAnd(short))
+			field.JoinAnd(want), field.JoinAnd(have), nodes, field.JoinAnd(short))
 	}
 	return fmt.Sprintf("By their totals the pool's pods would fit %s (%s to spare), but no single node has room: "+
-		"that capacity is stranded.", nodes, joinAnd(free))
+		"that capacity is stranded.", nodes, field.JoinAnd(free))
 }
 
 // plural formats a count with the singular or plural noun: "1 node", "4 nodes".
@@ -553,7 +554,7 @@ func (s *sim) closestNodes(c *classSim, pp int) string {
 	pm := &s.m.pools[p]
 	in := s.pools[p].in.ids
 	if len(in) == 0 {
-		return fmt.Sprintf("The pool has no nodes within max_nodes %d.", pm.p.MaxNodes)
+		return fmt.Sprintf("The pool has no nodes within its maximum node count %d.", pm.p.MaxNodes)
 	}
 	held := map[int32]bool{}
 	for _, id := range c.held {
@@ -606,9 +607,9 @@ func (s *sim) closestNodes(c *classSim, pp int) string {
 	}
 	if len(gaps) == 0 {
 		if blockedZones != nil {
-			return "The pool has no nodes within max_nodes in the zones that ran out of room."
+			return "The pool has no nodes within its maximum node count in the zones that ran out of room."
 		}
-		return fmt.Sprintf("Every node within max_nodes already runs a pod of workload %q (node spread).",
+		return fmt.Sprintf("Every node within the maximum node count already runs a pod of workload %q (node spread).",
 			s.m.in.Workloads[c.w].Name)
 	}
 	var parts []string
@@ -628,7 +629,7 @@ func (s *sim) closestNodes(c *classSim, pp int) string {
 				zoneSuffix))
 			continue
 		}
-		parts = append(parts, fmt.Sprintf("node %d%s lacks %s", g.idx, zoneSuffix, joinAnd(lacks)))
+		parts = append(parts, fmt.Sprintf("node %d%s lacks %s", g.idx, zoneSuffix, field.JoinAnd(lacks)))
 	}
 	more := ""
 	if candidates > shown {

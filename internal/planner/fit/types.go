@@ -1,46 +1,25 @@
 package fit
 
-// Resource names one resource dimension the planner packs.
-type Resource string
+import "github.com/kubefit/terraform-provider-kubefit/internal/planner/resource"
+
+// Resource names one resource dimension the planner packs (resource.Name).
+type Resource = resource.Name
 
 // The resource dimensions, in the order used by vectors, tables and messages.
 const (
-	ResourceCPU              Resource = "cpu"
-	ResourceMemory           Resource = "memory"
-	ResourceEphemeralStorage Resource = "ephemeral-storage"
-	ResourcePods             Resource = "pods"
-	ResourceGPU              Resource = "gpu"
+	ResourceCPU              = resource.CPU
+	ResourceMemory           = resource.Memory
+	ResourceEphemeralStorage = resource.EphemeralStorage
+	ResourcePods             = resource.Pods
+	ResourceGPU              = resource.GPU
 )
 
 // ResourceNames lists every resource dimension in vector order.
-var ResourceNames = []Resource{ResourceCPU, ResourceMemory, ResourceEphemeralStorage, ResourcePods, ResourceGPU}
+var ResourceNames = resource.Names
 
-// Resources is an amount of every resource dimension, in exact integers: CPU in millicores, memory and
+// Resources is the planner's one resource vector (resource.List): CPU in millicores, memory and
 // ephemeral storage in bytes, pods as a count of pod slots, GPUs as a count of devices.
-type Resources struct {
-	CPUMillicores         int64
-	MemoryBytes           int64
-	EphemeralStorageBytes int64
-	Pods                  int64
-	GPU                   int64
-}
-
-// Get returns the amount of resource r, or 0 for an unknown resource.
-func (r Resources) Get(res Resource) int64 {
-	switch res {
-	case ResourceCPU:
-		return r.CPUMillicores
-	case ResourceMemory:
-		return r.MemoryBytes
-	case ResourceEphemeralStorage:
-		return r.EphemeralStorageBytes
-	case ResourcePods:
-		return r.Pods
-	case ResourceGPU:
-		return r.GPU
-	}
-	return 0
-}
+type Resources = resource.List
 
 // TaintEffect is the effect of a node taint, as in Kubernetes.
 type TaintEffect string

@@ -1,11 +1,12 @@
 package fit
 
 import (
-	"errors"
 	"fmt"
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/field"
 )
 
 // validInput is a small valid input that the cases below break one field at a time.
@@ -40,95 +41,95 @@ func TestValidate(t *testing.T) {
 		wantMsg   string
 	}{
 		{"negative replicas", func(in *Input) { in.Workloads[0].Replicas = -1 },
-			"workloads[0].replicas", "-1", `replicas of workload "web" must be at least 0`},
+			`Workloads[0].Replicas`, "-1", `the replica count -1 of workload "web" must be at least 0`},
 		{"min > max", func(in *Input) { in.Workloads[0].MaxReplicas = 1 },
-			"workloads[0].max_replicas", "1", `max_replicas 1 of workload "web" is less than replicas 2 (min > max)`},
+			`Workloads[0].MaxReplicas`, "1", `the maximum replica count 1 of workload "web" is less than its replica count 2 (min > max)`},
 		{"negative cpu request", func(in *Input) { in.Workloads[1].Requests.CPUMillicores = -5 },
-			"workloads[1].requests.cpu", "-5", `cpu request of workload "train" must be at least 0`},
+			`Workloads[1].Requests.CPUMillicores`, "-5", `the cpu request -5 of workload "train" must be at least 0`},
 		{"negative memory request", func(in *Input) { in.Workloads[0].Requests.MemoryBytes = -1 },
-			"workloads[0].requests.memory", "-1", "memory request"},
+			`Workloads[0].Requests.MemoryBytes`, "-1", "memory request"},
 		{"huge request", func(in *Input) { in.Workloads[0].Requests.EphemeralStorageBytes = MaxQuantity + 1 },
-			"workloads[0].requests.ephemeral_storage", fmt.Sprint(MaxQuantity + 1), "exceeds the planner limit"},
+			`Workloads[0].Requests.EphemeralStorageBytes`, fmt.Sprint(MaxQuantity + 1), "above the planner limit"},
 		{"negative usage", func(in *Input) { in.Workloads[0].CPUUsageMillicores = -1 },
-			"workloads[0].cpu_usage", "-1", "CPU usage"},
+			`Workloads[0].CPUUsageMillicores`, "-1", "CPU usage"},
 		{"unknown pool", func(in *Input) { in.Workloads[0].Pools = []string{"general", "genral"} },
-			"workloads[0].pools[1]", "genral", `workload "web" names unknown pool "genral"`},
+			`Workloads[0].Pools[1]`, "genral", `workload "web" may use pool "genral", which is not defined; defined pools: "general", "gpu"`},
 		{"pool listed twice", func(in *Input) { in.Workloads[0].Pools = []string{"gpu", "gpu"} },
-			"workloads[0].pools[1]", "gpu", "twice"},
+			`Workloads[0].Pools[1]`, "gpu", "twice"},
 		{"duplicate workload", func(in *Input) { in.Workloads[1].Name = "web" },
-			"workloads[1].name", "web", `duplicate workload name "web" (also workloads[0])`},
+			`Workloads[1].Name`, "web", `workload name "web" is used twice`},
 		{"empty workload name", func(in *Input) { in.Workloads[1].Name = "" },
-			"workloads[1].name", "", "must not be empty"},
+			`Workloads[1].Name`, "", "has an empty name"},
 		{"duplicate pool", func(in *Input) { in.Pools[1].Name = "general" },
-			"pools[1].name", "general", `duplicate pool name "general" (also pools[0])`},
+			`Pools["general"].Name`, "general", `pool name "general" is used twice`},
 		{"max < min nodes", func(in *Input) { in.Pools[0].MaxNodes = 0 },
-			"pools[0].max_nodes", "0", `max_nodes 0 of pool "general" is less than min_nodes 1`},
+			`Pools["general"].MinNodes`, "1", `the minimum node count 1 of pool "general" is greater than its maximum node count 0 (min > max)`},
 		{"negative min nodes", func(in *Input) { in.Pools[1].MinNodes = -2 },
-			"pools[1].min_nodes", "-2", "at least 0"},
+			`Pools["gpu"].MinNodes`, "-2", "at least 0"},
 		{"zero cpu allocatable", func(in *Input) { in.Pools[0].Allocatable.CPUMillicores = 0 },
-			"pools[0].allocatable.cpu", "0", `allocatable cpu of pool "general" must be positive`},
+			`Pools["general"].Allocatable.CPUMillicores`, "0", `allocatable cpu of pool "general" must be positive`},
 		{"zero max pods", func(in *Input) { in.Pools[0].Allocatable.Pods = 0 },
-			"pools[0].allocatable.pods", "0", "must be positive"},
+			`Pools["general"].Allocatable.Pods`, "0", "must be positive"},
 		{"negative gpu allocatable", func(in *Input) { in.Pools[1].Allocatable.GPU = -1 },
-			"pools[1].allocatable.gpu", "-1", "at least 0"},
+			`Pools["gpu"].Allocatable.GPU`, "-1", "at least 0"},
 		{"too many max nodes", func(in *Input) { in.Pools[0].MaxNodes = MaxPlanNodes; in.Pools[1].MaxNodes = 1 },
-			"pools[1].max_nodes", "1", "planner limit"},
+			`Pools["gpu"].MaxNodes`, "1", "planner limit"},
 		{"empty zone", func(in *Input) { in.Pools[0].Zones = []string{"a", ""} },
-			"pools[0].zones[1]", "", "must not be empty"},
+			`Pools["general"].Zones[1]`, "", "zone 2 of pool \"general\" is empty"},
 		{"duplicate zone", func(in *Input) { in.Pools[0].Zones = []string{"a", "a"} },
-			"pools[0].zones[1]", "a", "duplicate zone"},
+			`Pools["general"].Zones[1]`, "a", "listed twice"},
 		{"bad label key", func(in *Input) { in.Pools[0].Labels = map[string]string{"bad key": "x"} },
-			`pools[0].labels["bad key"]`, "bad key", "label key of pool \"general\" is invalid"},
+			`Pools["general"].Labels["bad key"]`, "bad key", "label key \"bad key\" of pool \"general\" is invalid"},
 		{"bad label value", func(in *Input) { in.Pools[0].Labels = map[string]string{"tier": "a b"} },
-			`pools[0].labels["tier"]`, "a b", "label value"},
+			`Pools["general"].Labels["tier"]`, "a b", "label value"},
 		{"bad taint effect", func(in *Input) { in.Pools[1].Taints[0].Effect = "NoRun" },
-			"pools[1].taints[0].effect", "NoRun", `must be one of "NoSchedule", "PreferNoSchedule", "NoExecute"`},
+			`Pools["gpu"].Taints[0].Effect`, "NoRun", `must be one of "NoSchedule", "PreferNoSchedule", "NoExecute"`},
 		{"empty taint key", func(in *Input) { in.Pools[1].Taints[0].Key = "" },
-			"pools[1].taints[0].key", "", "taint key"},
+			`Pools["gpu"].Taints[0].Key`, "", "taint key"},
 		{"weight out of range", func(in *Input) { in.Pools[0].Weight = 101 },
-			"pools[0].weight", "101", "between 0 and 100"},
+			`Pools["general"].Weight`, "101", "between 0 and 100"},
 		{"negative price", func(in *Input) { in.Pools[0].PricePerHour = -0.1 },
-			"pools[0].price_per_hour", "-0.1", "at least 0"},
+			`Pools["general"].PricePerHour`, "-0.1", "at least 0"},
 		{"toleration empty key with Equal", func(in *Input) {
 			in.Workloads[1].Tolerations = []Toleration{{Operator: OperatorEqual, Value: "x"}}
-		}, "workloads[1].tolerations[0].operator", "Equal", `must use operator "Exists"`},
+		}, `Workloads[1].Tolerations[0].Operator`, "Equal", `must use operator "Exists"`},
 		{"toleration Exists with value", func(in *Input) {
 			in.Workloads[1].Tolerations = []Toleration{{Key: "k", Operator: OperatorExists, Value: "v"}}
-		}, "workloads[1].tolerations[0].value", "v", "must not set a value"},
+		}, `Workloads[1].Tolerations[0].Value`, "v", "must not set a value"},
 		{"toleration bad operator", func(in *Input) {
 			in.DaemonSets[0].Tolerations = []Toleration{{Key: "k", Operator: "In"}}
-		}, "daemonsets[0].tolerations[0].operator", "In", `toleration operator of DaemonSet "kube-proxy"`},
+		}, `DaemonSets[0].Tolerations[0].Operator`, "In", `toleration operator "In" of DaemonSet "kube-proxy"`},
 		{"toleration bad effect", func(in *Input) {
 			in.Workloads[1].Tolerations = []Toleration{{Operator: OperatorExists, Effect: "Never"}}
-		}, "workloads[1].tolerations[0].effect", "Never", "must be empty (all effects)"},
+		}, `Workloads[1].Tolerations[0].Effect`, "Never", "must be empty (all effects)"},
 		{"daemonset negative request", func(in *Input) { in.DaemonSets[0].Requests.CPUMillicores = -100 },
-			"daemonsets[0].requests.cpu", "-100", `DaemonSet "kube-proxy"`},
+			`DaemonSets[0].Requests.CPUMillicores`, "-100", `DaemonSet "kube-proxy"`},
 		{"daemonset duplicate", func(in *Input) {
 			in.DaemonSets = append(in.DaemonSets, DaemonSet{Name: "kube-proxy"})
-		}, "daemonsets[1].name", "kube-proxy", "duplicate DaemonSet name"},
+		}, `DaemonSets[1].Name`, "kube-proxy", "DaemonSet name \"kube-proxy\" is used twice"},
 		{"daemonset bad selector", func(in *Input) {
 			in.DaemonSets[0].NodeSelector = map[string]string{"-x": "y"}
-		}, `daemonsets[0].node_selector["-x"]`, "-x", "label key"},
+		}, `DaemonSets[0].NodeSelector["-x"]`, "-x", "label key"},
 		{"zone spread skew 0", func(in *Input) {
 			in.Workloads[0].Spread = Spread{Type: SpreadZone}
-		}, "workloads[0].spread.max_skew", "0", "must be between 1 and"},
+		}, `Workloads[0].Spread.MaxSkew`, "0", "must be between 1 and"},
 		{"zone spread on a pool without zones", func(in *Input) {
 			in.Pools[0].Zones = nil
 			in.Workloads[0].Spread = Spread{Type: SpreadZone, MaxSkew: 1}
-		}, "workloads[0].spread.type", "zone", `pool "general", which it may use, has no zones`},
+		}, `Workloads[0].Spread.Type`, "zone", `pool "general", which it may use, has no zones`},
 		{"node spread skew 2", func(in *Input) { in.Workloads[0].Spread = Spread{Type: SpreadNode, MaxSkew: 2} },
-			"workloads[0].spread.max_skew", "2", "one pod per node"},
+			`Workloads[0].Spread.MaxSkew`, "2", "one pod per node"},
 		{"skew without spread", func(in *Input) { in.Workloads[0].Spread = Spread{MaxSkew: 1} },
-			"workloads[0].spread.max_skew", "1", "zone spread only"},
+			`Workloads[0].Spread.MaxSkew`, "1", "zone spread only"},
 		{"unknown spread", func(in *Input) { in.Workloads[0].Spread = Spread{Type: "host"} },
-			"workloads[0].spread.type", "host", `must be one of "none", "node", "zone"`},
+			`Workloads[0].Spread.Type`, "host", `must be one of "none", "node", "zone"`},
 		{"negative surge", func(in *Input) { in.Workloads[0].MaxSurge = IntOrPercent{Value: -1, Percent: true} },
-			"workloads[0].max_surge", "-1%", "max_surge"},
+			`Workloads[0].MaxSurge`, "-1%", "rollout surge"},
 		{"too many pods", func(in *Input) {
 			in.Workloads[0].Replicas, in.Workloads[0].MaxReplicas = MaxPlanPods, MaxPlanPods
-		}, "workloads", fmt.Sprint(MaxPlanPods + 1), "steady scenario"},
+		}, `Workloads`, fmt.Sprint(MaxPlanPods + 1), "steady scenario"},
 		{"no pools", func(in *Input) { in.Pools = nil; in.Workloads[0].Pools = nil },
-			"pools", "0", "at least one pool"},
+			`Pools`, "0", "at least one pool"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -138,13 +139,13 @@ func TestValidate(t *testing.T) {
 			if err == nil {
 				t.Fatal("Validate = nil, want an error")
 			}
-			errs := InputErrors(err)
+			errs := field.As(err)
 			if len(errs) == 0 {
-				t.Fatalf("no *InputError in %v", err)
+				t.Fatalf("no field.Error in %v", err)
 			}
-			var found *InputError
+			var found *field.Error
 			for _, e := range errs {
-				if e.Field == tt.wantField {
+				if e.Path.String() == tt.wantField {
 					found = e
 					break
 				}
@@ -152,11 +153,13 @@ func TestValidate(t *testing.T) {
 			if found == nil {
 				t.Fatalf("no error for field %s; got %v", tt.wantField, err)
 			}
-			if found.Value != tt.wantValue || !strings.Contains(found.Msg, tt.wantMsg) {
+			if found.Value != tt.wantValue || !strings.Contains(found.Detail, tt.wantMsg) {
 				t.Errorf("error = %v\nwant value %q and message containing %q", found, tt.wantValue, tt.wantMsg)
 			}
-			if steps := found.Steps(); len(steps) == 0 {
-				t.Errorf("Steps(%q) = nil", found.Field)
+			for _, bad := range []string{"max_", "min_", "_nodes", "_replicas", "kubefit_"} {
+				if strings.Contains(found.Detail, bad) {
+					t.Errorf("message %q names an attribute (%q)", found.Detail, bad)
+				}
 			}
 			if _, perr := Plan(in); perr == nil || perr.Error() != err.Error() {
 				t.Errorf("Plan error = %v, want the Validate error", perr)
@@ -170,59 +173,18 @@ func TestValidateReportsEveryError(t *testing.T) {
 	in.Workloads[0].Replicas = -1
 	in.Pools[1].MaxNodes = -1
 	in.DaemonSets[0].Name = ""
-	errs := InputErrors(Validate(in))
+	errs := field.As(Validate(in))
 	var fields []string
 	for _, e := range errs {
-		fields = append(fields, e.Field)
+		fields = append(fields, e.Path.String())
 	}
-	want := []string{"pools[1].max_nodes", "daemonsets[0].name", "workloads[0].replicas"}
+	want := []string{`Pools["gpu"].MaxNodes`, "DaemonSets[0].Name", "Workloads[0].Replicas"}
 	if !reflect.DeepEqual(fields, want) {
 		t.Errorf("fields = %v, want %v (input order: pools, DaemonSets, workloads)", fields, want)
 	}
-	var ie *InputError
-	if !errors.As(Validate(in), &ie) || ie.Field != want[0] {
-		t.Errorf("errors.As finds %v, want the first error", ie)
-	}
-}
-
-func TestInputErrorSteps(t *testing.T) {
-	tests := []struct {
-		field string
-		want  []PathStep
-	}{
-		{"pools[0].max_nodes", []PathStep{{Kind: StepAttribute, Name: "pools"}, {Kind: StepIndex, Index: 0},
-			{Kind: StepAttribute, Name: "max_nodes"}}},
-		{"workloads[12].tolerations[1].operator", []PathStep{{Kind: StepAttribute, Name: "workloads"},
-			{Kind: StepIndex, Index: 12}, {Kind: StepAttribute, Name: "tolerations"}, {Kind: StepIndex, Index: 1},
-			{Kind: StepAttribute, Name: "operator"}}},
-		{`daemonsets[0].node_selector["kubernetes.io/arch"]`, []PathStep{{Kind: StepAttribute, Name: "daemonsets"},
-			{Kind: StepIndex, Index: 0}, {Kind: StepAttribute, Name: "node_selector"},
-			{Kind: StepMapKey, Key: "kubernetes.io/arch"}}},
-		{`pools[0].labels["a\"]b"]`, []PathStep{{Kind: StepAttribute, Name: "pools"}, {Kind: StepIndex, Index: 0},
-			{Kind: StepAttribute, Name: "labels"}, {Kind: StepMapKey, Key: `a"]b`}}},
-		{"workloads", []PathStep{{Kind: StepAttribute, Name: "workloads"}}},
-		{"", nil},
-		{"[0]", nil},
-		{"pools[x]", nil},
-		{"pools[-1]", nil},
-		{"pools[01]", nil},
-		{"pools..a", nil},
-		{`pools["unterminated`, nil},
-		{"pools[0]max_nodes", nil},
-	}
-	for _, tt := range tests {
-		got := (&InputError{Field: tt.field}).Steps()
-		if !reflect.DeepEqual(got, tt.want) {
-			t.Errorf("Steps(%q) = %+v, want %+v", tt.field, got, tt.want)
+	for range 50 {
+		if again := Validate(in).Error(); again != errs.Error() {
+			t.Fatalf("Validate is not deterministic: %q vs %q", again, errs.Error())
 		}
-	}
-}
-
-func TestInputErrorString(t *testing.T) {
-	e := &InputError{Field: "workloads[2].max_replicas", Value: "1", Msg: "max_replicas 1 of workload \"web\" is less " +
-		"than replicas 3 (min > max)"}
-	want := `workloads[2].max_replicas "1": max_replicas 1 of workload "web" is less than replicas 3 (min > max)`
-	if e.Error() != want {
-		t.Errorf("Error() = %s, want %s", e.Error(), want)
 	}
 }
