@@ -176,6 +176,7 @@ func checkPlan(t testing.TB, in Input) {
 				wa = vec{} // an unusable pool holds no pods
 			}
 			for j, n := range pr.Nodes {
+				checkNodeWorkloads(t, in, n)
 				if !toVec(n.Requests).fits(wa) || n.Requests.Pods != int64(n.Pods) {
 					t.Fatalf("%s/%s node %d: requests %+v exceed workload allocatable %+v", sc.Scenario, pr.Pool,
 						n.Index, n.Requests, wa)
@@ -243,5 +244,31 @@ func checkSpread(t testing.TB, in Input) {
 				}
 			}
 		}
+	}
+}
+
+// checkNodeWorkloads checks that a node's per-workload pods explain its requests exactly: anyone can
+// verify a packing from the nodes alone.
+func checkNodeWorkloads(t testing.TB, in Input, n NodeUsage) {
+	t.Helper()
+	req := map[string]Resources{}
+	for _, w := range in.Workloads {
+		req[w.Name] = w.Requests
+	}
+	var sum vec
+	pods := 0
+	seen := map[string]bool{}
+	for _, wp := range n.Workloads {
+		if seen[wp.Workload] || wp.Pods <= 0 {
+			t.Fatalf("node %d: workload %q listed twice or with %d pods", n.Index, wp.Workload, wp.Pods)
+		}
+		seen[wp.Workload] = true
+		r := toVec(req[wp.Workload])
+		r[rPods] = 1
+		sum = sum.add(r.scale(int64(wp.Pods)))
+		pods += wp.Pods
+	}
+	if pods != n.Pods || sum != toVec(n.Requests) {
+		t.Fatalf("node %d: workloads %+v sum to %d pods %v, node has %d pods %+v", n.Index, n.Workloads, pods, sum, n.Pods, n.Requests)
 	}
 }

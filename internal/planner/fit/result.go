@@ -144,6 +144,15 @@ type NodeUsage struct {
 	Requests Resources
 	// CPUUsageMillicores is the expected CPU use of the node: its DaemonSets' plus its pods'.
 	CPUUsageMillicores int64
+	// Workloads lists the pods of each workload on the node, in the order the workloads were first
+	// placed there; their Pods sum to Pods.
+	Workloads []WorkloadPods
+}
+
+// WorkloadPods is a number of pods of one workload on one node.
+type WorkloadPods struct {
+	Workload string
+	Pods     int
 }
 
 // Placement is where the pods of one workload went in one scenario.
@@ -288,8 +297,20 @@ func (s *sim) poolResult(p int) PoolResult {
 		}
 		usage := satAdd(nd.usage, pm.dsUsage)
 		pr.MaxNodeCPUUsageMillicores = max(pr.MaxNodeCPUUsageMillicores, usage)
+		wp := make([]WorkloadPods, 0, len(nd.pods))
+	pods:
+		for _, cp := range nd.pods {
+			name := s.m.in.Workloads[cp.w].Name
+			for j := range wp {
+				if wp[j].Workload == name {
+					wp[j].Pods += int(cp.n)
+					continue pods
+				}
+			}
+			wp = append(wp, WorkloadPods{Workload: name, Pods: int(cp.n)})
+		}
 		pr.Nodes = append(pr.Nodes, NodeUsage{Index: i + 1, Zone: zone, BeyondMax: nd.beyond, Pods: int(nd.used[rPods]),
-			Requests: nd.used.resources(), CPUUsageMillicores: usage})
+			Requests: nd.used.resources(), CPUUsageMillicores: usage, Workloads: wp})
 		if nd.beyond {
 			pr.PodsBeyondMax += int(nd.used[rPods])
 		}

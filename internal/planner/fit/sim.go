@@ -57,6 +57,12 @@ type nodeSim struct {
 	pool   int32
 	zone   int32 // local zone index in the pool
 	beyond bool  // beyond the pool's MaxNodes
+	pods   []classPods
+}
+
+// classPods counts the pods of one workload (class) on a node.
+type classPods struct {
+	w, n int32
 }
 
 type poolSim struct {
@@ -277,6 +283,11 @@ func (s *sim) put(c *classSim, pp int, id int32, k int64) {
 		nd.free[r] -= k * c.req[r]
 	}
 	nd.usage = satAdd(nd.usage, satMul(c.usage, k))
+	if last := len(nd.pods) - 1; last >= 0 && nd.pods[last].w == int32(c.w) {
+		nd.pods[last].n += int32(k)
+	} else {
+		nd.pods = append(nd.pods, classPods{w: int32(c.w), n: int32(k)})
+	}
 	if nd.beyond {
 		c.beyond[pp] += int(k)
 	} else {

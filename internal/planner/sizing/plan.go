@@ -1,0 +1,128 @@
+package sizing
+
+import (
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/burst"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/catalog"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/field"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/fit"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/overhead"
+)
+
+// Plan is the answer to a Request.
+type Plan struct {
+	// Fits is true when every pod fits in both scenarios and no burstable pool runs out of CPU credits.
+	Fits bool
+	// Pools holds one entry per requested pool, in request order.
+	Pools []PoolPlan
+	// Workloads holds one entry per workload, in request order.
+	Workloads []WorkloadPlan
+	// Failures lists every misfit: the packer's in its order (pool-level first, then per scenario,
+	// workload and pool), then the credit failures in pool order.
+	Failures []Failure
+	// Warnings are caveats in pool order (overhead-model caveats, credits above baseline, defaults
+	// applied).
+	Warnings []field.Warning
+	// Report is a fixed-width text table of the results.
+	Report string
+	// Packing is the packer's whole result, for callers that need more than the fields above.
+	Packing fit.Result
+}
+
+// PoolPlan is one pool's node model and packings.
+type PoolPlan struct {
+	Name string
+	// Instance is the catalog row planned on: the pool's type, or a mixed pool's smallest member.
+	Instance catalog.InstanceType
+	// Members are the catalog rows of every instance type of the pool, in request order.
+	Members []catalog.InstanceType
+	// Note says which member of a mixed pool was planned on; "" for a single type.
+	Note string
+	// Overhead is the overhead model's result for one node of Instance, without DaemonSets.
+	Overhead overhead.Result
+	MinNodes int
+	MaxNodes int
+	// Allocatable is one node's allocatable as packed (pods: the slots workloads and DaemonSets may use);
+	// WorkloadAllocatable is what remains for workloads after the pool's DaemonSets.
+	Allocatable         fit.Resources
+	WorkloadAllocatable fit.Resources
+	// DaemonSets names the DaemonSets that land on the pool.
+	DaemonSets []string
+	// Steady and Peak are the pool's packings, down to the pods of each workload on each node.
+	Steady fit.PoolResult
+	Peak   fit.PoolResult
+	// Credits is the CPU credit check of a burstable pool; nil for a fixed-performance type.
+	Credits *CreditCheck
+}
+
+// CreditCheck is a burstable pool's steady-scenario busiest node against its CPU credit budget.
+type CreditCheck struct {
+	// BusiestNodeMillicores is the largest expected CPU use of one node (DaemonSets' and pods' usage).
+	BusiestNodeMillicores int64
+	// NodeMillicores is the expected CPU use of every node, in node order.
+	NodeMillicores []int64
+	Result         burst.Result
+}
+
+// WorkloadPlan is where one workload's pods went.
+type WorkloadPlan struct {
+	Name string
+	// SteadyReplicas and PeakReplicas are the pod counts of the two scenarios (peak includes surge).
+	SteadyReplicas int
+	PeakReplicas   int
+	Steady         fit.Placement
+	Peak           fit.Placement
+	// Headroom is how many more replicas of this workload alone fit in the peak packing.
+	Headroom int64
+}
+
+// Reason says why something does not fit: a packer reason (fit.Reasons) or ReasonCredits.
+type Reason string
+
+// ReasonCredits: a burstable pool's busiest node runs out of CPU credits (or over its surplus-cost limit).
+const ReasonCredits Reason = "burst-credits"
+
+// Reasons lists every failure reason.
+var Reasons = func() []Reason {
+	out := make([]Reason, 0, len(fit.Reasons)+1)
+	for _, r := range fit.Reasons {
+		out = append(out, Reason(r))
+	}
+	return append(out, ReasonCredits)
+}()
+
+// Failure is one misfit.
+type Failure struct {
+	// Workload is empty for a pool-level failure.
+	Workload string
+	Pool     string
+	// Scenario is empty when the failure does not depend on the scenario.
+	Scenario fit.Scenario
+	Reason   Reason
+	Message  string
+}
+
+// Misfits returns the failures worth telling a person, one per workload, pool and reason: the peak
+// scenario often repeats the steady one. The order is that of Failures.
+func (p *Plan) Misfits() []Failure {
+	seen := map[[3]string]bool{}
+	var out []Failure
+	for _, f := range p.Failures {
+		k := [3]string{f.Workload, f.Pool, string(f.Reason)}
+		if seen[k] {
+			continue
+		}
+		seen[k] = true
+		out = append(out, f)
+	}
+	return out
+}
+
+// Pool returns the plan of the named pool, or nil.
+func (p *Plan) Pool(name string) *PoolPlan {
+	for i := range p.Pools {
+		if p.Pools[i].Name == name {
+			return &p.Pools[i]
+		}
+	}
+	return nil
+}

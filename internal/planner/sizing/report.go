@@ -1,0 +1,21 @@
+package sizing
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/fit"
+)
+
+// report renders the packer's report followed by one line per burstable pool.
+func report(pl *Plan) string {
+	var b strings.Builder
+	b.WriteString(fit.Report(pl.Packing))
+	for _, pp := range pl.Pools {
+		if c := pp.Credits; c != nil {
+			fmt.Fprintf(&b, "\nburstable pool %s (%s): busiest node uses %dm of a %dm baseline: %s\n", pp.Name,
+				c.Result.Budget.InstanceType, c.BusiestNodeMillicores, c.Result.SustainedMillicores, c.Result.Verdict.Summary())
+		}
+	}
+	return b.String()
+}

@@ -1,0 +1,76 @@
+package sizing
+
+import (
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/burst"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/catalog"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/fit"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/overhead"
+)
+
+// Request is everything Solve sizes: pools, the DaemonSets that may land on them, and workloads.
+type Request struct {
+	Pools      []Pool
+	DaemonSets []DaemonSet
+	Workloads  []Workload
+}
+
+// Pool is a node pool (node group) of one instance type, or a mixed pool of several.
+type Pool struct {
+	// Name identifies the pool; names are unique within a request.
+	Name  string
+	Cloud catalog.Cloud
+	// InstanceTypes holds one instance type name, or the members of a mixed pool.
+	InstanceTypes []string
+	// Overhead holds the node-image options of the overhead model. Profile "" means the cloud's default;
+	// Instance and DaemonSets are ignored (Solve fills in the catalog row, and packs DaemonSets itself).
+	Overhead overhead.Input
+	MinNodes int
+	MaxNodes int
+	// Zones the pool's nodes are spread over, round-robin.
+	Zones []string
+	// Labels of every node, besides the well-known labels Solve adds.
+	Labels map[string]string
+	Taints []fit.Taint
+	// Weight prefers a pool among those a pod may use (0–100), after least waste.
+	Weight  int
+	Credits CreditOptions
+}
+
+// CreditOptions set how a burstable pool's CPU credit budget is checked; the zero value means the
+// family's default credit mode, the launch balance, DefaultMinHours and no surplus-cost limit.
+type CreditOptions struct {
+	Mode burst.Mode
+	// Start is the balance a node starts with; the zero Balance means the launch balance.
+	Start burst.Balance
+	// MinHours is how long a node must run before it may be throttled; nil means burst.DefaultMinHours.
+	MinHours *int64
+	// MaxSurplusCostPerMonth, when not nil, fails an unlimited-mode pool whose surplus credits cost more
+	// per node and month.
+	MaxSurplusCostPerMonth *float64
+}
+
+// DaemonSet is a DaemonSet whose pod lands on every node of every pool it matches.
+type DaemonSet = fit.DaemonSet
+
+// Workload is a set of identical pods.
+type Workload struct {
+	Name string
+	// Replicas is a fixed replica count, used for both scenarios; nil for an autoscaled workload.
+	Replicas *int
+	// MinReplicas and MaxReplicas bound an autoscaled workload. A nil MinReplicas with a MaxReplicas
+	// means 1 (or MaxReplicas when that is 0); a nil MaxReplicas means MinReplicas.
+	MinReplicas *int
+	MaxReplicas *int
+	// Requests of one pod; Requests.Pods is ignored (every pod takes one pod slot).
+	Requests fit.Resources
+	// CPUUsageMillicores is the expected real CPU use of one pod, for credit checks.
+	CPUUsageMillicores int64
+	NodeSelector       map[string]string
+	Tolerations        []fit.Toleration
+	// Pools optionally restricts the workload to the named pools.
+	Pools []string
+	// MaxSurge is the rolling-update surge at peak; the zero value means none.
+	MaxSurge fit.IntOrPercent
+	// Spread is the topology spread; a zone spread with MaxSkew 0 keeps a skew of 1.
+	Spread fit.Spread
+}

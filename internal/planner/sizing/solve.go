@@ -1,0 +1,315 @@
+package sizing
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/burst"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/catalog"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/field"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/fit"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/overhead"
+)
+
+// Warning codes of Plan.Warnings besides the overhead model's own.
+const (
+	// WarnMinReplicasDefault: an autoscaled workload gave only a maximum; its steady count defaults to 1.
+	WarnMinReplicasDefault = "sizing.min-replicas-default"
+	// WarnAboveBaseline: a burstable pool's busiest node uses more than its baseline but keeps enough credits.
+	WarnAboveBaseline = "sizing.credits-above-baseline"
+	// WarnOverhead: a caveat of the overhead model for a pool's node.
+	WarnOverhead = "sizing.overhead"
+)
+
+// Planner sizes requests against one catalog. It is safe for concurrent use.
+type Planner struct {
+	catalog Catalog
+}
+
+// NewPlanner returns a Planner that looks instance types and credit budgets up in cat.
+func NewPlanner(cat Catalog) *Planner { return &Planner{catalog: cat} }
+
+// solve is the state of one Solve call.
+type solve struct {
+	ctx      context.Context
+	cat      Catalog
+	req      *Request
+	errs     field.Errors
+	warnings []field.Warning
+	pools    []PoolPlan
+	packed   fit.Input
+}
+
+// Solve sizes the request. An invalid request returns field.Errors (every problem found, in request
+// order) and a nil Plan; an error from the catalog itself (not an unknown name) is returned as it is.
+// A valid request always gives a Plan, whose Fits and Failures say whether and why it does not fit.
+func (p *Planner) Solve(ctx context.Context, req Request) (*Plan, error) {
+	s := &solve{ctx: ctx, cat: p.catalog, req: &req}
+	in, err := s.input()
+	if err != nil {
+		return nil, err
+	}
+	if len(s.errs) > 0 {
+		return nil, s.errs
+	}
+	res, err := fit.Plan(in)
+	if err != nil {
+		return nil, err
+	}
+	s.packed = in
+	return s.plan(res)
+}
+
+// poolPath is the path of pool i: by name, or by index when the name is empty.
+func (s *solve) poolPath(i int) field.Path {
+	if s.req.Pools[i].Name == "" {
+		return field.NewPath("Pools").At(i)
+	}
+	return field.NewPath("Pools").Key(s.req.Pools[i].Name)
+}
+
+// input resolves every pool's node model and builds the packer's input.
+func (s *solve) input() (fit.Input, error) {
+	var in fit.Input
+	dsNames := make([]string, 0, len(s.req.DaemonSets))
+	for _, d := range s.req.DaemonSets {
+		dsNames = append(dsNames, d.Name)
+	}
+	for i := range s.req.Pools {
+		fp, err := s.pool(i, dsNames)
+		if err != nil {
+			return in, err
+		}
+		in.Pools = append(in.Pools, fp)
+	}
+	in.DaemonSets = s.req.DaemonSets
+	for i := range s.req.Workloads {
+		in.Workloads = append(in.Workloads, s.workload(i))
+	}
+	return in, nil
+}
+
+// pool computes pool i's node model (a mixed pool's smallest member) and returns its packer pool.
+func (s *solve) pool(i int, dsNames []string) (fit.Pool, error) {
+	rp := &s.req.Pools[i]
+	p := s.poolPath(i)
+	pp := PoolPlan{Name: rp.Name, MinNodes: rp.MinNodes, MaxNodes: rp.MaxNodes}
+	defer func() { s.pools = append(s.pools, pp) }()
+	if _, err := catalog.ParseCloud(string(rp.Cloud)); err != nil {
+		s.errs = append(s.errs, field.Invalid(p.Child("Cloud"), string(rp.Cloud), "pool %q: %v", rp.Name, err))
+		return fit.Pool{}, nil
+	}
+	if len(rp.InstanceTypes) == 0 {
+		s.errs = append(s.errs, field.Invalid(p.Child("InstanceTypes"), "", "pool %q names no instance type; give one, or the members of a mixed pool", rp.Name))
+		return fit.Pool{}, nil
+	}
+	var results []overhead.Result
+	for j, name := range rp.InstanceTypes {
+		it, err := s.cat.InstanceType(s.ctx, rp.Cloud, name)
+		var nf *catalog.NotFoundError
+		switch {
+		case errors.As(err, &nf):
+			s.errs = append(s.errs, field.Invalid(p.Child("InstanceTypes").At(j), name, "%s", nf.Error()))
+			continue
+		case err != nil:
+			return fit.Pool{}, fmt.Errorf("pool %q: looking up instance type %q: %w", rp.Name, name, err)
+		}
+		oin := rp.Overhead
+		oin.Instance = overhead.InstanceFromCatalog(it)
+		oin.DaemonSets = nil
+		if oin.Profile == "" {
+			oin.Profile = overhead.DefaultProfile(rp.Cloud)
+		}
+		r, err := overhead.Compute(oin)
+		if err != nil {
+			s.errs = append(s.errs, overheadErrors(err).Prefix(p.Child("Overhead"))...)
+			continue
+		}
+		pp.Members = append(pp.Members, it)
+		results = append(results, r)
+	}
+	if len(results) < len(rp.InstanceTypes) {
+		return fit.Pool{}, nil
+	}
+	k := overhead.Smallest(results)
+	pp.Instance, pp.Overhead = pp.Members[k], results[k]
+	if len(pp.Members) > 1 {
+		names := make([]string, len(pp.Members))
+		for j, m := range pp.Members {
+			names[j] = m.Name
+		}
+		pp.Note = fmt.Sprintf("mixed pool of %s: planned on the smallest member, %s", strings.Join(names, ", "), pp.Instance.Name)
+	}
+	for _, w := range pp.Overhead.Warnings {
+		if len(dsNames) > 0 && strings.HasPrefix(w, overhead.WarnNoDaemonSets) {
+			continue // the packer charges the DaemonSets listed in the request
+		}
+		s.warnings = append(s.warnings, field.Warning{Code: WarnOverhead, Path: p, Message: fmt.Sprintf("pool %q: %s", rp.Name, w)})
+	}
+	r := pp.Overhead
+	os := "linux"
+	if r.Profile == overhead.EKSWindows || r.Profile == overhead.AKSWindows {
+		os = "windows"
+	}
+	arch := "amd64"
+	if pp.Instance.Architecture == catalog.ArchARM64 {
+		arch = "arm64"
+	}
+	labels := map[string]string{"kubernetes.io/arch": arch, "kubernetes.io/os": os, "node.kubernetes.io/instance-type": pp.Instance.Name}
+	for k, v := range rp.Labels {
+		labels[k] = v
+	}
+	return fit.Pool{
+		Name: rp.Name, InstanceType: pp.Instance.Name,
+		Allocatable: fit.Resources{CPUMillicores: r.Allocatable.CPUMillicores, MemoryBytes: r.Allocatable.MemoryBytes,
+			EphemeralStorageBytes: r.Allocatable.EphemeralBytes, Pods: r.PackerPods(dsNames), GPU: int64(pp.Instance.GPUCount)},
+		MinNodes: rp.MinNodes, MaxNodes: rp.MaxNodes, Zones: rp.Zones, Labels: labels, Taints: rp.Taints,
+		Weight: rp.Weight, PricePerHour: pp.Instance.PriceUSDPerHour,
+	}, nil
+}
+
+// overheadErrors returns the overhead model's input errors as field errors.
+func overheadErrors(err error) field.Errors {
+	if es := field.As(err); len(es) > 0 {
+		return es
+	}
+	var oe *overhead.Error
+	if errors.As(err, &oe) {
+		return field.Errors{field.Invalid(field.Path{}, "", "%s", oe.Msg)}
+	}
+	return field.Errors{field.Invalid(field.Path{}, "", "%v", err)}
+}
+
+// workload applies the replica and spread defaults to workload i.
+func (s *solve) workload(i int) fit.Workload {
+	w := &s.req.Workloads[i]
+	p := field.NewPath("Workloads").At(i)
+	fw := fit.Workload{Name: w.Name, Requests: w.Requests, CPUUsageMillicores: w.CPUUsageMillicores,
+		NodeSelector: w.NodeSelector, Tolerations: w.Tolerations, Pools: w.Pools, MaxSurge: w.MaxSurge, Spread: w.Spread}
+	switch {
+	case w.Replicas != nil && (w.MinReplicas != nil || w.MaxReplicas != nil):
+		s.errs = append(s.errs, field.Invalid(p.Child("Replicas"), fmt.Sprint(*w.Replicas),
+			"workload %q gives both a fixed replica count (%d) and an autoscaling range; give one or the other", w.Name, *w.Replicas))
+	case w.Replicas != nil:
+		fw.Replicas, fw.MaxReplicas = *w.Replicas, *w.Replicas
+	case w.MinReplicas == nil && w.MaxReplicas == nil:
+		s.errs = append(s.errs, field.Invalid(p.Child("Replicas"), "", "workload %q gives no replica count; give a fixed count, or a minimum and maximum for an autoscaled workload", w.Name))
+	case w.MinReplicas == nil:
+		fw.MaxReplicas = *w.MaxReplicas
+		fw.Replicas = min(1, fw.MaxReplicas)
+		s.warnings = append(s.warnings, field.Warning{Code: WarnMinReplicasDefault, Path: p.Child("MinReplicas"),
+			Message: fmt.Sprintf("workload %q gives only a maximum replica count (%d): its steady count is %d, as a HorizontalPodAutoscaler's minimum defaults to 1; give the minimum to say otherwise", w.Name, fw.MaxReplicas, fw.Replicas)})
+	default:
+		fw.Replicas, fw.MaxReplicas = *w.MinReplicas, *w.MinReplicas
+		if w.MaxReplicas != nil {
+			fw.MaxReplicas = *w.MaxReplicas
+		}
+	}
+	if fw.Spread.Type == fit.SpreadZone && fw.Spread.MaxSkew == 0 {
+		fw.Spread.MaxSkew = 1
+	}
+	return fw
+}
+
+// plan assembles the Plan from the packing and checks the credits of burstable pools.
+func (s *solve) plan(res fit.Result) (*Plan, error) {
+	pl := &Plan{Fits: res.Fits, Packing: res, Pools: s.pools}
+	for _, f := range res.Failures {
+		pl.Failures = append(pl.Failures, Failure{Workload: f.Workload, Pool: f.Pool, Scenario: f.Scenario, Reason: Reason(f.Reason), Message: f.Message})
+	}
+	for i := range pl.Pools {
+		pp := &pl.Pools[i]
+		po := res.Pools[i]
+		pp.Allocatable, pp.WorkloadAllocatable, pp.DaemonSets = po.Allocatable, po.WorkloadAllocatable, po.DaemonSets
+		for _, sc := range res.Scenarios {
+			if sc.Scenario == fit.ScenarioSteady {
+				pp.Steady = sc.Pools[i]
+			} else {
+				pp.Peak = sc.Pools[i]
+			}
+		}
+		if err := s.credits(i, pp); err != nil {
+			return nil, err
+		}
+		if c := pp.Credits; c != nil && c.Result.Verdict.Fails() {
+			pl.Fits = false
+			pl.Failures = append(pl.Failures, Failure{Pool: pp.Name, Scenario: fit.ScenarioSteady, Reason: ReasonCredits,
+				Message: fmt.Sprintf("pool %q (%s): the requests fit, but the expected CPU use of its busiest node, %dm, %s",
+					pp.Name, c.Result.Budget.InstanceType, c.BusiestNodeMillicores, c.Result.Detail)})
+		} else if c != nil && c.Result.Verdict.Warns() {
+			s.warnings = append(s.warnings, field.Warning{Code: WarnAboveBaseline, Path: s.poolPath(i),
+				Message: fmt.Sprintf("pool %q: %s", pp.Name, c.Result.Detail)})
+		}
+	}
+	if len(s.errs) > 0 {
+		return nil, s.errs
+	}
+	byName := func(ps []fit.Placement, name string) fit.Placement {
+		for _, p := range ps {
+			if p.Workload == name {
+				return p
+			}
+		}
+		return fit.Placement{Workload: name}
+	}
+	headroom := map[string]int64{}
+	for _, h := range res.Headroom {
+		headroom[h.Workload] = h.Replicas
+	}
+	for _, w := range s.packed.Workloads {
+		wp := WorkloadPlan{Name: w.Name, SteadyReplicas: w.Replicas, PeakReplicas: w.PeakReplicas(), Headroom: headroom[w.Name]}
+		for _, sc := range res.Scenarios {
+			if sc.Scenario == fit.ScenarioSteady {
+				wp.Steady = byName(sc.Placements, w.Name)
+			} else {
+				wp.Peak = byName(sc.Placements, w.Name)
+			}
+		}
+		pl.Workloads = append(pl.Workloads, wp)
+	}
+	pl.Warnings = s.warnings
+	pl.Report = report(pl)
+	return pl, nil
+}
+
+// credits checks pool i's CPU credits when its type is burstable.
+func (s *solve) credits(i int, pp *PoolPlan) error {
+	rp := &s.req.Pools[i]
+	b, ok, err := s.cat.CreditBudget(s.ctx, rp.Cloud, pp.Instance.Name)
+	if err != nil {
+		return fmt.Errorf("pool %q: looking up the credit budget of %q: %w", rp.Name, pp.Instance.Name, err)
+	}
+	if !ok || !b.Burstable() {
+		return nil
+	}
+	c := &CreditCheck{BusiestNodeMillicores: pp.Steady.MaxNodeCPUUsageMillicores}
+	for _, n := range pp.Steady.Nodes {
+		c.NodeMillicores = append(c.NodeMillicores, n.CPUUsageMillicores)
+	}
+	in := burst.Input{Load: burst.Load{SustainedMillicores: c.BusiestNodeMillicores}, Mode: rp.Credits.Mode,
+		Start: rp.Credits.Start, MinHours: burst.DefaultMinHours}
+	if rp.Credits.MinHours != nil {
+		in.MinHours = *rp.Credits.MinHours
+	}
+	if rp.Credits.MaxSurplusCostPerMonth != nil {
+		in.MaxSurplusCostPerMonth, in.HasMaxSurplusCost = *rp.Credits.MaxSurplusCostPerMonth, true
+	}
+	r, err := burst.Evaluate(b, in)
+	if err != nil {
+		s.errs = append(s.errs, creditErrors(err).Prefix(s.poolPath(i).Child("Credits"))...)
+		return nil
+	}
+	c.Result = r
+	pp.Credits = c
+	return nil
+}
+
+// creditErrors returns the credit model's input errors as field errors.
+func creditErrors(err error) field.Errors {
+	if es := field.As(err); len(es) > 0 {
+		return es
+	}
+	return field.Errors{field.Invalid(field.Path{}, "", "%v", err)}
+}
