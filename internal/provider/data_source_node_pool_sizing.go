@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/float64validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
@@ -10,12 +11,15 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/burst"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/field"
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/fit"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/sizing"
 )
 
 var (
@@ -325,81 +329,82 @@ func (d *nodePoolSizingDataSource) Read(ctx context.Context, req datasource.Read
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	s := newSizing(ctx, &resp.Diagnostics)
-	in := s.input(m)
+	request := expandSizing(ctx, m, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	res, err := fit.Plan(in)
+	plan, err := sizing.NewPlanner(d.catalog()).Solve(ctx, request)
 	if err != nil {
-		s.addFitErrors(err)
+		addSizingErrors(&resp.Diagnostics, m, err)
 		return
 	}
-	bursts := s.checkBursts(res)
-	failOnMisfit := m.FailOnMisfit.IsNull() || m.FailOnMisfit.ValueBool()
-	s.reportMisfits(res, bursts, failOnMisfit)
+	reportSizing(&resp.Diagnostics, plan, m.FailOnMisfit.IsNull() || m.FailOnMisfit.ValueBool())
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	s.fill(&m, res, bursts)
+	flattenSizing(&m, plan)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+}
+
+// addSizingErrors reports the sizing planner's input errors at their attributes.
+func addSizingErrors(diags *diag.Diagnostics, m nodePoolSizingModel, err error) {
+	errs := field.As(err)
+	if len(errs) == 0 {
+		diags.AddError("Sizing Failed", err.Error())
+		return
+	}
+	for _, e := range errs {
+		summary := "Invalid Sizing Input"
+		if steps := e.Path.Steps(); len(steps) > 2 && steps[2].Name == "InstanceTypes" {
+			summary = "Unknown Instance Type"
+		}
+		diags.AddAttributeError(sizingErrorPath(e.Path, m), summary, sentence(e.Detail))
+	}
 }
 
 // failureSummary is the diagnostic summary of every misfit.
 const failureSummary = "Workloads Do Not Fit"
 
-func misfitSuffix(failOnMisfit bool) string {
-	if failOnMisfit {
-		return " Set fail_on_misfit = false to plan anyway and only warn."
-	}
-	return ""
+// sizingWarningSummaries titles the sizing planner's warnings.
+var sizingWarningSummaries = map[string]string{
+	sizing.WarnOverhead: "Node Overhead Caveat", sizing.WarnAboveBaseline: "Burstable Nodes Above Baseline",
+	sizing.WarnMinReplicasDefault: "Minimum Replicas Defaulted",
 }
 
-func (s *sizingConv) reportMisfits(res fit.Result, bursts map[string]*poolBurst, failOnMisfit bool) {
-	add := s.diags.AddAttributeError
+// reportSizing turns the plan's misfits into errors (warnings when failOnMisfit is false) and its warnings
+// into warnings, each on the workload or pool at fault.
+func reportSizing(diags *diag.Diagnostics, plan *sizing.Plan, failOnMisfit bool) {
+	add, suffix := diags.AddAttributeError, " Set fail_on_misfit = false to plan anyway and only warn."
 	if !failOnMisfit {
-		add = s.diags.AddAttributeWarning
+		add, suffix = diags.AddAttributeWarning, ""
 	}
 	const maxDiags = 20
-	n := 0
-	seen := map[string]bool{} // one diagnostic per workload, pool and reason: peak repeats steady
-	for _, f := range res.Failures {
-		key := f.Workload + "\x00" + f.Pool + "\x00" + string(f.Reason)
-		if seen[key] {
-			continue
-		}
-		seen[key] = true
-		if n == maxDiags {
-			add(path.Root("workloads"), failureSummary, "more misfits than shown here; plan with fail_on_misfit = false to see them all in the failures and report attributes.")
+	for i, f := range plan.Misfits() {
+		if i == maxDiags {
+			add(path.Root("workloads"), failureSummary, "More misfits than shown here; plan with fail_on_misfit = false to see them all in the failures and report attributes.")
 			break
 		}
 		p := path.Root("pools").AtMapKey(f.Pool)
-		if i, ok := s.workloadIndex[f.Workload]; ok && f.Workload != "" {
-			p = path.Root("workloads").AtListIndex(i)
+		if f.Reason == sizing.ReasonCredits {
+			add(p, "Burstable Nodes Run Out of CPU Credits", f.Message+suffix)
+			continue
+		}
+		for j, w := range plan.Workloads {
+			if w.Name == f.Workload && f.Workload != "" {
+				p = path.Root("workloads").AtListIndex(j)
+			}
 		}
 		scenario := ""
 		if f.Scenario != "" {
 			scenario = fmt.Sprintf(" (%s scenario)", f.Scenario)
 		}
-		add(p, failureSummary, fmt.Sprintf("%s%s: %s.%s", f.Reason, scenario, trimDot(f.Message), misfitSuffix(failOnMisfit)))
-		n++
+		add(p, failureSummary, fmt.Sprintf("%s%s: %s.%s", f.Reason, scenario, strings.TrimRight(f.Message, "."), suffix))
 	}
-	for _, name := range sortedKeys(bursts) {
-		b := bursts[name]
-		if b != nil && b.result.Verdict.Fails() {
-			add(path.Root("pools").AtMapKey(name), "Burstable Nodes Run Out of CPU Credits",
-				fmt.Sprintf("pool %q (%s): the requests fit, but the expected CPU use of its busiest node, %dm, %s%s",
-					name, b.result.Budget.InstanceType, b.demand, b.result.Detail, misfitSuffix(failOnMisfit)))
-		} else if b != nil && b.result.Verdict.Warns() {
-			s.diags.AddAttributeWarning(path.Root("pools").AtMapKey(name), "Burstable Nodes Above Baseline",
-				fmt.Sprintf("pool %q: %s", name, b.result.Detail))
+	for _, w := range plan.Warnings {
+		summary := sizingWarningSummaries[w.Code]
+		if summary == "" {
+			summary = "Sizing Caveat"
 		}
+		diags.AddAttributeWarning(attributePath(path.Empty(), w.Path, sizingRenames), summary, w.Message)
 	}
-}
-
-func trimDot(s string) string {
-	for len(s) > 0 && s[len(s)-1] == '.' {
-		s = s[:len(s)-1]
-	}
-	return s
 }

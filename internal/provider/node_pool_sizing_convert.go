@@ -15,33 +15,13 @@ import (
 
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/burst"
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/catalog"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/field"
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/fit"
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/overhead"
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/sizing"
 )
 
 var objectAsOptions = basetypes.ObjectAsOptions{UnhandledNullAsEmpty: true, UnhandledUnknownAsEmpty: true}
-
-// sizingConv converts kubefit_node_pool_sizing's configuration to planner input and the results back.
-type sizingConv struct {
-	ctx           context.Context
-	diags         *diag.Diagnostics
-	poolNames     []string // sorted: fit pool i is pools[poolNames[i]]
-	pools         map[string]*sizingPool
-	workloadIndex map[string]int
-}
-
-type sizingPool struct {
-	model    sizingPoolModel
-	cloud    catalog.Cloud
-	instance catalog.InstanceType
-	overhead overhead.Result
-	note     string
-}
-
-func newSizing(ctx context.Context, diags *diag.Diagnostics) *sizingConv {
-	return &sizingConv{ctx: ctx, diags: diags, pools: map[string]*sizingPool{}, workloadIndex: map[string]int{}}
-}
 
 // validatePoolConfig checks a pool with what is known.
 func validatePoolConfig(p path.Path, m sizingPoolModel, diags *diag.Diagnostics) {
@@ -98,162 +78,101 @@ func parseIntOrPercent(s string) (fit.IntOrPercent, error) {
 	return fit.IntOrPercent{Value: n, Percent: pct}, nil
 }
 
-func (s *sizingConv) input(m nodePoolSizingModel) fit.Input {
-	var in fit.Input
+// sizingRenames maps the sizing planner's field names to kubefit_node_pool_sizing's attributes: the pool's
+// overhead and credit options sit directly in the pool object, quantities by their Kubernetes names.
+var sizingRenames = renames{
+	"DaemonSets": "daemonsets", "Overhead": "", "Credits": "", "CPUUsageMillicores": "cpu_usage",
+	"Requests.CPUMillicores": "cpu", "Requests.MemoryBytes": "memory", "Requests.EphemeralStorageBytes": "ephemeral_storage", "Requests.GPU": "gpu",
+	"Credits.Mode": "credit_mode", "Credits.Start": "starting_balance",
+	"KubeReserved.CPUMillicores": "[cpu]", "KubeReserved.MemoryBytes": "[memory]", "KubeReserved.EphemeralStorageBytes": "[ephemeral-storage]",
+	"SystemReserved.CPUMillicores": "[cpu]", "SystemReserved.MemoryBytes": "[memory]", "SystemReserved.EphemeralStorageBytes": "[ephemeral-storage]",
+	"MeasuredCapacity.CPUMillicores": "cpu", "MeasuredCapacity.MemoryBytes": "memory", "MeasuredCapacity.EphemeralStorageBytes": "ephemeral_storage",
+	"Instance": "instance_type", "VMMemoryOverheadBP": "vm_memory_overhead_percent", "Spread.Type": "type",
+}
+
+// expandSizing converts kubefit_node_pool_sizing's configuration into one sizing request. Pools are sorted by
+// name. It reports values it cannot read (quantities, balances) at their attributes.
+func expandSizing(ctx context.Context, m nodePoolSizingModel, diags *diag.Diagnostics) sizing.Request {
+	var req sizing.Request
 	elems := m.Pools.Elements()
-	s.poolNames = sortedKeys(elems)
-	var dss []sizingDaemonSetModel
-	s.diags.Append(m.DaemonSets.ElementsAs(s.ctx, &dss, false)...)
-	dsNames := make([]string, 0, len(dss))
-	for _, d := range dss {
-		dsNames = append(dsNames, d.Name.ValueString())
-	}
-	for _, name := range s.poolNames {
-		p := path.Root("pools").AtMapKey(name)
-		sp := &sizingPool{}
+	for _, name := range sortedKeys(elems) {
+		var pm sizingPoolModel
 		if obj, ok := elems[name].(types.Object); ok {
-			s.diags.Append(obj.As(s.ctx, &sp.model, objectAsOptions)...)
+			diags.Append(obj.As(ctx, &pm, objectAsOptions)...)
 		}
-		validatePoolConfig(p, sp.model, s.diags)
-		if s.diags.HasError() {
-			return in
-		}
-		fp, ok := s.pool(p, name, sp, dsNames)
-		if !ok {
-			return in
-		}
-		s.pools[name] = sp
-		in.Pools = append(in.Pools, fp)
+		req.Pools = append(req.Pools, expandSizingPool(ctx, path.Root("pools").AtMapKey(name), name, pm, diags))
 	}
+	var dss []sizingDaemonSetModel
+	diags.Append(m.DaemonSets.ElementsAs(ctx, &dss, false)...)
 	for i, d := range dss {
-		in.DaemonSets = append(in.DaemonSets, s.daemonSet(path.Root("daemonsets").AtListIndex(i), d))
+		req.DaemonSets = append(req.DaemonSets, expandDaemonSet(ctx, path.Root("daemonsets").AtListIndex(i), d, diags))
 	}
 	var ws []workloadModel
-	s.diags.Append(m.Workloads.ElementsAs(s.ctx, &ws, false)...)
-	names := map[string]bool{}
-	for _, n := range s.poolNames {
-		names[n] = true
-	}
+	diags.Append(m.Workloads.ElementsAs(ctx, &ws, false)...)
 	for i, w := range ws {
-		p := path.Root("workloads").AtListIndex(i)
-		validateWorkloadConfig(p, w, true, names, s.diags)
-		s.workloadIndex[w.Name.ValueString()] = i
-		in.Workloads = append(in.Workloads, s.workload(p, w))
+		req.Workloads = append(req.Workloads, expandWorkload(ctx, path.Root("workloads").AtListIndex(i), w, diags))
 	}
-	return in
+	return req
 }
 
-// pool computes a pool's node model (the smallest member of a mixed pool) and returns its planner pool.
-func (s *sizingConv) pool(p path.Path, name string, sp *sizingPool, dsNames []string) (fit.Pool, bool) {
-	m := sp.model
-	cloud, ok := parseCloud(p.AtName("cloud"), m.Cloud, s.diags)
-	if !ok {
-		return fit.Pool{}, false
-	}
-	sp.cloud = cloud
-	type member struct {
-		p    path.Path
-		name string
-	}
-	var members []member
+func expandSizingPool(ctx context.Context, p path.Path, name string, m sizingPoolModel, diags *diag.Diagnostics) sizing.Pool {
+	sp := sizing.Pool{Name: name, Cloud: catalog.Cloud(strings.ToLower(m.Cloud.ValueString())),
+		MinNodes: int(m.MinNodes.ValueInt64()), MaxNodes: int(m.MaxNodes.ValueInt64()), Weight: int(m.Weight.ValueInt64()),
+		Labels: expandStringMap(ctx, m.Labels, diags)}
 	if !m.InstanceType.IsNull() {
-		members = append(members, member{p.AtName("instance_type"), m.InstanceType.ValueString()})
+		sp.InstanceTypes = []string{m.InstanceType.ValueString()}
 	} else {
-		for i, e := range m.InstanceTypes.Elements() {
-			if v, ok := e.(types.String); ok {
-				members = append(members, member{p.AtName("instance_types").AtListIndex(i), v.ValueString()})
-			}
-		}
+		diags.Append(m.InstanceTypes.ElementsAs(ctx, &sp.InstanceTypes, false)...)
 	}
-	profile := resolveProfile(m.overheadOptionsModel, cloud)
-	var names []string
-	var rows []catalog.InstanceType
-	var results []overhead.Result
-	for _, mem := range members {
-		it, ok := lookupInstance(s.ctx, sizing.EmbeddedCatalog(), mem.p, cloud, mem.name, s.diags)
-		if !ok {
-			return fit.Pool{}, false
-		}
-		in := overheadInput(s.ctx, p, m.overheadOptionsModel, profile, overhead.InstanceFromCatalog(it), s.diags)
-		if s.diags.HasError() {
-			return fit.Pool{}, false
-		}
-		r, err := overhead.Compute(in)
-		if err != nil {
-			addOverheadError(p, err, s.diags)
-			return fit.Pool{}, false
-		}
-		names = append(names, it.Name)
-		rows = append(rows, it)
-		results = append(results, r)
-	}
-	i := overhead.Smallest(results)
-	sp.instance, sp.overhead = rows[i], results[i]
-	if len(members) > 1 {
-		sp.note = fmt.Sprintf("mixed pool of %s: planned on the smallest member, %s", strings.Join(names, ", "), sp.instance.Name)
-	}
-	for _, w := range sp.overhead.Warnings {
-		if len(dsNames) > 0 && strings.HasPrefix(w, overhead.WarnNoDaemonSets) {
-			continue // the packer charges the DaemonSets listed at the top level
-		}
-		s.diags.AddAttributeWarning(p, "Node Overhead Caveat", fmt.Sprintf("pool %q: %s", name, w))
-	}
-	r := sp.overhead
-	// The packer charges the listed DaemonSets itself, including EKS's host-network ones.
-	pods := r.PackerPods(dsNames)
-	os := "linux"
-	if profile == overhead.EKSWindows || profile == overhead.AKSWindows {
-		os = "windows"
-	}
-	arch := "amd64"
-	if sp.instance.Architecture == catalog.ArchARM64 {
-		arch = "arm64"
-	}
-	labels := map[string]string{"kubernetes.io/arch": arch, "kubernetes.io/os": os, "node.kubernetes.io/instance-type": sp.instance.Name}
-	for k, v := range m.Labels.Elements() {
-		if sv, ok := v.(types.String); ok {
-			labels[k] = sv.ValueString()
-		}
-	}
+	sp.Overhead = overheadInput(ctx, p, m.overheadOptionsModel, overhead.Profile(m.Profile.ValueString()), overhead.Instance{}, diags)
+	diags.Append(m.Zones.ElementsAs(ctx, &sp.Zones, false)...)
 	var taints []taintModel
-	s.diags.Append(m.Taints.ElementsAs(s.ctx, &taints, false)...)
-	fp := fit.Pool{
-		Name: name, InstanceType: sp.instance.Name,
-		Allocatable: fit.Resources{CPUMillicores: r.Allocatable.CPUMillicores, MemoryBytes: r.Allocatable.MemoryBytes,
-			EphemeralStorageBytes: r.Allocatable.EphemeralBytes, Pods: pods, GPU: int64(sp.instance.GPUCount)},
-		MinNodes: int(m.MinNodes.ValueInt64()), MaxNodes: int(m.MaxNodes.ValueInt64()),
-		Labels: labels, Weight: int(m.Weight.ValueInt64()), PricePerHour: sp.instance.PriceUSDPerHour, Note: sp.note,
-	}
-	s.diags.Append(m.Zones.ElementsAs(s.ctx, &fp.Zones, false)...)
+	diags.Append(m.Taints.ElementsAs(ctx, &taints, false)...)
 	for _, t := range taints {
-		fp.Taints = append(fp.Taints, fit.Taint{Key: t.Key.ValueString(), Value: t.Value.ValueString(), Effect: fit.TaintEffect(t.Effect.ValueString())})
+		sp.Taints = append(sp.Taints, fit.Taint{Key: t.Key.ValueString(), Value: t.Value.ValueString(), Effect: fit.TaintEffect(t.Effect.ValueString())})
 	}
-	return fp, true
+	sp.Credits.Mode = burst.Mode(m.CreditMode.ValueString())
+	if !m.StartingBalance.IsNull() {
+		b, err := burst.ParseBalance(m.StartingBalance.ValueString())
+		if err != nil {
+			diags.AddAttributeError(p.AtName("starting_balance"), "Invalid Starting Balance", err.Error())
+		}
+		sp.Credits.Start = b
+	}
+	if !m.MinHours.IsNull() {
+		h := m.MinHours.ValueInt64()
+		sp.Credits.MinHours = &h
+	}
+	if !m.MaxSurplusCostPerMonth.IsNull() {
+		c := m.MaxSurplusCostPerMonth.ValueFloat64()
+		sp.Credits.MaxSurplusCostPerMonth = &c
+	}
+	return sp
 }
 
-func (s *sizingConv) requests(p path.Path, o types.Object) fit.Resources {
+func expandRequests(ctx context.Context, p path.Path, o types.Object, diags *diag.Diagnostics) fit.Resources {
 	var r fit.Resources
 	if o.IsNull() {
 		return r
 	}
 	var m requestsModel
-	s.diags.Append(o.As(s.ctx, &m, objectAsOptions)...)
-	if v := optQuantity(p.AtName("cpu"), m.CPU, quantityCPU, s.diags); v != nil {
+	diags.Append(o.As(ctx, &m, objectAsOptions)...)
+	if v := optQuantity(p.AtName("cpu"), m.CPU, quantityCPU, diags); v != nil {
 		r.CPUMillicores = *v
 	}
-	if v := optQuantity(p.AtName("memory"), m.Memory, quantityBytes, s.diags); v != nil {
+	if v := optQuantity(p.AtName("memory"), m.Memory, quantityBytes, diags); v != nil {
 		r.MemoryBytes = *v
 	}
-	if v := optQuantity(p.AtName("ephemeral_storage"), m.EphemeralStorage, quantityBytes, s.diags); v != nil {
+	if v := optQuantity(p.AtName("ephemeral_storage"), m.EphemeralStorage, quantityBytes, diags); v != nil {
 		r.EphemeralStorageBytes = *v
 	}
 	r.GPU = m.GPU.ValueInt64()
 	return r
 }
 
-func (s *sizingConv) tolerations(l types.List) []fit.Toleration {
+func expandTolerations(ctx context.Context, l types.List, diags *diag.Diagnostics) []fit.Toleration {
 	var ts []tolerationModel
-	s.diags.Append(l.ElementsAs(s.ctx, &ts, false)...)
+	diags.Append(l.ElementsAs(ctx, &ts, false)...)
 	out := make([]fit.Toleration, 0, len(ts))
 	for _, t := range ts {
 		out = append(out, fit.Toleration{Key: t.Key.ValueString(), Operator: fit.TolerationOperator(t.Operator.ValueString()),
@@ -262,133 +181,61 @@ func (s *sizingConv) tolerations(l types.List) []fit.Toleration {
 	return out
 }
 
-func (s *sizingConv) stringMap(m types.Map) map[string]string {
+func expandStringMap(ctx context.Context, m types.Map, diags *diag.Diagnostics) map[string]string {
 	out := map[string]string{}
-	s.diags.Append(m.ElementsAs(s.ctx, &out, false)...)
+	diags.Append(m.ElementsAs(ctx, &out, false)...)
 	return out
 }
 
-func (s *sizingConv) daemonSet(p path.Path, d sizingDaemonSetModel) fit.DaemonSet {
-	ds := fit.DaemonSet{Name: d.Name.ValueString(), Requests: s.requests(p.AtName("requests"), d.Requests),
-		NodeSelector: s.stringMap(d.NodeSelector), Tolerations: s.tolerations(d.Tolerations),
+func expandDaemonSet(ctx context.Context, p path.Path, d sizingDaemonSetModel, diags *diag.Diagnostics) sizing.DaemonSet {
+	ds := sizing.DaemonSet{Name: d.Name.ValueString(), Requests: expandRequests(ctx, p.AtName("requests"), d.Requests, diags),
+		NodeSelector: expandStringMap(ctx, d.NodeSelector, diags), Tolerations: expandTolerations(ctx, d.Tolerations, diags),
 		TakesPodSlot: d.TakesPodSlot.IsNull() || d.TakesPodSlot.ValueBool()}
-	if v := optQuantity(p.AtName("cpu_usage"), d.CPUUsage, quantityCPU, s.diags); v != nil {
+	if v := optQuantity(p.AtName("cpu_usage"), d.CPUUsage, quantityCPU, diags); v != nil {
 		ds.CPUUsageMillicores = *v
 	}
 	return ds
 }
 
-func (s *sizingConv) workload(p path.Path, w workloadModel) fit.Workload {
-	fw := fit.Workload{Name: w.Name.ValueString(), Requests: s.requests(p.AtName("requests"), w.Requests),
-		NodeSelector: s.stringMap(w.NodeSelector), Tolerations: s.tolerations(w.Tolerations)}
-	if !w.Replicas.IsNull() {
-		fw.Replicas, fw.MaxReplicas = int(w.Replicas.ValueInt64()), int(w.Replicas.ValueInt64())
-	} else {
-		fw.Replicas, fw.MaxReplicas = int(w.MinReplicas.ValueInt64()), int(w.MaxReplicas.ValueInt64())
-		if w.MaxReplicas.IsNull() {
-			fw.MaxReplicas = fw.Replicas
-		}
+func optCount(v types.Int64) *int {
+	if v.IsNull() || v.IsUnknown() {
+		return nil
 	}
-	if v := optQuantity(p.AtName("cpu_usage"), w.CPUUsage, quantityCPU, s.diags); v != nil {
-		fw.CPUUsageMillicores = *v
+	n := int(v.ValueInt64())
+	return &n
+}
+
+func expandWorkload(ctx context.Context, p path.Path, w workloadModel, diags *diag.Diagnostics) sizing.Workload {
+	sw := sizing.Workload{Name: w.Name.ValueString(), Requests: expandRequests(ctx, p.AtName("requests"), w.Requests, diags),
+		NodeSelector: expandStringMap(ctx, w.NodeSelector, diags), Tolerations: expandTolerations(ctx, w.Tolerations, diags),
+		Replicas: optCount(w.Replicas), MinReplicas: optCount(w.MinReplicas), MaxReplicas: optCount(w.MaxReplicas)}
+	if v := optQuantity(p.AtName("cpu_usage"), w.CPUUsage, quantityCPU, diags); v != nil {
+		sw.CPUUsageMillicores = *v
 	}
-	s.diags.Append(w.Pools.ElementsAs(s.ctx, &fw.Pools, false)...)
+	diags.Append(w.Pools.ElementsAs(ctx, &sw.Pools, false)...)
 	if !w.MaxSurge.IsNull() {
-		fw.MaxSurge, _ = parseIntOrPercent(w.MaxSurge.ValueString())
+		sw.MaxSurge, _ = parseIntOrPercent(w.MaxSurge.ValueString())
 	}
 	if !w.Spread.IsNull() {
 		var sp spreadModel
-		s.diags.Append(w.Spread.As(s.ctx, &sp, objectAsOptions)...)
-		fw.Spread = fit.Spread{Type: fit.SpreadType(sp.Type.ValueString()), MaxSkew: int(sp.MaxSkew.ValueInt64())}
-		if fw.Spread.Type == fit.SpreadZone && sp.MaxSkew.IsNull() {
-			fw.Spread.MaxSkew = 1
-		}
+		diags.Append(w.Spread.As(ctx, &sp, objectAsOptions)...)
+		sw.Spread = fit.Spread{Type: fit.SpreadType(sp.Type.ValueString()), MaxSkew: int(sp.MaxSkew.ValueInt64())}
 	}
-	return fw
+	return sw
 }
 
-// addFitErrors reports the planner's input errors at the attributes they name (pools[i] → pools["name"]).
-func (s *sizingConv) addFitErrors(err error) {
-	errs := fit.InputErrors(err)
-	if len(errs) == 0 {
-		s.diags.AddError("Invalid Sizing Input", err.Error())
-		return
-	}
-	for _, e := range errs {
-		p := path.Empty()
-		steps := e.Steps()
-		for i, st := range steps {
-			switch st.Kind {
-			case fit.StepAttribute:
-				p = p.AtName(st.Name)
-			case fit.StepIndex:
-				if i == 1 && steps[0].Name == "pools" && st.Index < len(s.poolNames) {
-					p = p.AtMapKey(s.poolNames[st.Index])
-				} else {
-					p = p.AtListIndex(st.Index)
-				}
-			case fit.StepMapKey:
-				p = p.AtMapKey(st.Key)
+// sizingErrorPath maps a sizing error path to its attribute; a single instance_type is the first element of
+// the planner's InstanceTypes.
+func sizingErrorPath(p field.Path, m nodePoolSizingModel) path.Path {
+	steps := p.Steps()
+	if len(steps) >= 4 && steps[0].Name == "Pools" && steps[2].Name == "InstanceTypes" && steps[1].Kind == field.Key {
+		if obj, ok := m.Pools.Elements()[steps[1].Key].(types.Object); ok {
+			if it, ok := obj.Attributes()["instance_type"]; ok && !it.IsNull() {
+				return path.Root("pools").AtMapKey(steps[1].Key).AtName("instance_type")
 			}
 		}
-		s.diags.AddAttributeError(p, "Invalid Sizing Input", e.Msg)
 	}
-}
-
-// poolBurst is one burstable pool's credit check.
-type poolBurst struct {
-	demand int64
-	nodes  []int64
-	result burst.Result
-}
-
-// checkBursts checks the steady scenario's busiest node of every burstable pool against its credit budget.
-func (s *sizingConv) checkBursts(res fit.Result) map[string]*poolBurst {
-	out := map[string]*poolBurst{}
-	var steady fit.ScenarioResult
-	for _, sc := range res.Scenarios {
-		if sc.Scenario == fit.ScenarioSteady {
-			steady = sc
-		}
-	}
-	for _, pr := range steady.Pools {
-		sp := s.pools[pr.Pool]
-		if sp == nil {
-			continue
-		}
-		b, ok := burst.Lookup(sp.cloud, sp.instance.Name)
-		if !ok || !b.Burstable() {
-			continue
-		}
-		p := path.Root("pools").AtMapKey(pr.Pool)
-		pb := &poolBurst{demand: pr.MaxNodeCPUUsageMillicores}
-		for _, n := range pr.Nodes {
-			pb.nodes = append(pb.nodes, n.CPUUsageMillicores)
-		}
-		in := burst.Input{Load: burst.Load{SustainedMillicores: pb.demand}, Mode: burst.Mode(sp.model.CreditMode.ValueString()),
-			MinHours: burst.DefaultMinHours}
-		if !sp.model.MinHours.IsNull() {
-			in.MinHours = sp.model.MinHours.ValueInt64()
-		}
-		if !sp.model.StartingBalance.IsNull() {
-			in.Start, _ = burst.ParseBalance(sp.model.StartingBalance.ValueString())
-		}
-		if !sp.model.MaxSurplusCostPerMonth.IsNull() {
-			in.MaxSurplusCostPerMonth, in.HasMaxSurplusCost = sp.model.MaxSurplusCostPerMonth.ValueFloat64(), true
-		}
-		r, err := burst.Evaluate(b, in)
-		if err != nil {
-			field := p
-			if ie, ok := err.(*burst.InputError); ok && ie.Field != "" && ie.Field != burst.FieldBudget {
-				field = p.AtName(string(ie.Field))
-			}
-			s.diags.AddAttributeError(field, "Invalid Credit Settings", err.Error())
-			continue
-		}
-		pb.result = r
-		out[pr.Pool] = pb
-	}
-	return out
+	return attributePath(path.Empty(), p, sizingRenames)
 }
 
 var (
@@ -441,103 +288,71 @@ func scenarioValue(pr fit.PoolResult) types.Object {
 
 func round4(f float64) float64 { return math.Round(f*10000) / 10000 }
 
-func burstValue(b *poolBurst) types.Object {
-	if b == nil {
+func burstValue(c *sizing.CreditCheck) types.Object {
+	if c == nil {
 		return types.ObjectNull(burstAttrTypes)
 	}
-	nodes := make([]attr.Value, 0, len(b.nodes))
-	for _, n := range b.nodes {
+	nodes := make([]attr.Value, 0, len(c.NodeMillicores))
+	for _, n := range c.NodeMillicores {
 		nodes = append(nodes, types.Int64Value(n))
 	}
 	hours := types.Float64Null()
-	if b.result.Exhausts {
-		hours = types.Float64Value(round4(b.result.HoursToExhaustion))
+	if c.Result.Exhausts {
+		hours = types.Float64Value(round4(c.Result.HoursToExhaustion))
 	}
 	return types.ObjectValueMust(burstAttrTypes, map[string]attr.Value{
-		"credit_mode": types.StringValue(string(b.result.Mode)), "baseline_cpu_millicores": types.Int64Value(b.result.SustainedMillicores),
-		"max_node_cpu_usage_millicores": types.Int64Value(b.demand), "node_cpu_usage_millicores": types.ListValueMust(types.Int64Type, nodes),
-		"hours_to_exhaustion": hours, "delivered_cpu_millicores_after_exhaustion": types.Int64Value(b.result.DeliveredMillicoresAfterExhaustion),
-		"verdict": types.StringValue(string(b.result.Verdict)), "detail": types.StringValue(b.result.Detail),
+		"credit_mode": types.StringValue(string(c.Result.Mode)), "baseline_cpu_millicores": types.Int64Value(c.Result.SustainedMillicores),
+		"max_node_cpu_usage_millicores": types.Int64Value(c.BusiestNodeMillicores), "node_cpu_usage_millicores": types.ListValueMust(types.Int64Type, nodes),
+		"hours_to_exhaustion": hours, "delivered_cpu_millicores_after_exhaustion": types.Int64Value(c.Result.DeliveredMillicoresAfterExhaustion),
+		"verdict": types.StringValue(string(c.Result.Verdict)), "detail": types.StringValue(c.Result.Detail),
 	})
 }
 
-// fill writes the results into the model.
-func (s *sizingConv) fill(m *nodePoolSizingModel, res fit.Result, bursts map[string]*poolBurst) {
-	fits := res.Fits
-	byScenario := map[fit.Scenario]map[string]fit.PoolResult{}
-	for _, sc := range res.Scenarios {
-		byScenario[sc.Scenario] = map[string]fit.PoolResult{}
-		for _, pr := range sc.Pools {
-			byScenario[sc.Scenario][pr.Pool] = pr
-		}
-	}
+// flattenSizing writes a plan into the model's computed attributes.
+func flattenSizing(m *nodePoolSizingModel, plan *sizing.Plan) {
 	pools := map[string]attr.Value{}
-	for _, po := range res.Pools {
-		sp := s.pools[po.Pool]
-		ds := make([]attr.Value, 0, len(po.DaemonSets))
-		for _, d := range po.DaemonSets {
+	for _, pp := range plan.Pools {
+		ds := make([]attr.Value, 0, len(pp.DaemonSets))
+		for _, d := range pp.DaemonSets {
 			ds = append(ds, types.StringValue(d))
 		}
-		if b := bursts[po.Pool]; b != nil && b.result.Verdict.Fails() {
-			fits = false
-		}
-		pools[po.Pool] = types.ObjectValueMust(poolResultAttrTypes, map[string]attr.Value{
-			"instance_type": types.StringValue(po.InstanceType), "profile": types.StringValue(string(sp.overhead.Profile)),
-			"note": types.StringValue(sp.note), "min_nodes": types.Int64Value(sp.model.MinNodes.ValueInt64()),
-			"max_nodes": types.Int64Value(sp.model.MaxNodes.ValueInt64()), "allocatable": fitResources(po.Allocatable),
-			"workload_allocatable": fitResources(po.WorkloadAllocatable), "daemonsets": types.ListValueMust(types.StringType, ds),
-			"steady": scenarioValue(byScenario[fit.ScenarioSteady][po.Pool]), "peak": scenarioValue(byScenario[fit.ScenarioPeak][po.Pool]),
-			"burst": burstValue(bursts[po.Pool]),
+		pools[pp.Name] = types.ObjectValueMust(poolResultAttrTypes, map[string]attr.Value{
+			"instance_type": types.StringValue(pp.Instance.Name), "profile": types.StringValue(string(pp.Overhead.Profile)),
+			"note": types.StringValue(pp.Note), "min_nodes": types.Int64Value(int64(pp.MinNodes)),
+			"max_nodes": types.Int64Value(int64(pp.MaxNodes)), "allocatable": fitResources(pp.Allocatable),
+			"workload_allocatable": fitResources(pp.WorkloadAllocatable), "daemonsets": types.ListValueMust(types.StringType, ds),
+			"steady": scenarioValue(pp.Steady), "peak": scenarioValue(pp.Peak), "burst": burstValue(pp.Credits),
 		})
 	}
 	m.PoolResults = types.MapValueMust(types.ObjectType{AttrTypes: poolResultAttrTypes}, pools)
-
-	placements := map[fit.Scenario]map[string]fit.Placement{}
-	for _, sc := range res.Scenarios {
-		placements[sc.Scenario] = map[string]fit.Placement{}
-		for _, pl := range sc.Placements {
-			placements[sc.Scenario][pl.Workload] = pl
-		}
-	}
-	headroom := map[string]int64{}
-	for _, h := range res.Headroom {
-		headroom[h.Workload] = h.Replicas
-	}
 	perPool := func(pl fit.Placement) types.Map {
-		m := map[string]attr.Value{}
+		out := map[string]attr.Value{}
 		for _, pp := range pl.Pools {
-			m[pp.Pool] = types.Int64Value(int64(pp.Pods))
+			out[pp.Pool] = types.Int64Value(int64(pp.Pods))
 		}
-		return types.MapValueMust(types.Int64Type, m)
+		return types.MapValueMust(types.Int64Type, out)
 	}
 	workloads := map[string]attr.Value{}
-	for name := range s.workloadIndex {
-		st, pk := placements[fit.ScenarioSteady][name], placements[fit.ScenarioPeak][name]
-		workloads[name] = types.ObjectValueMust(workloadResultAttrTypes, map[string]attr.Value{
-			"steady": perPool(st), "peak": perPool(pk), "unplaced_steady": types.Int64Value(int64(st.Unplaced)),
-			"unplaced_peak": types.Int64Value(int64(pk.Unplaced)), "headroom": types.Int64Value(headroom[name]),
+	for _, w := range plan.Workloads {
+		workloads[w.Name] = types.ObjectValueMust(workloadResultAttrTypes, map[string]attr.Value{
+			"steady": perPool(w.Steady), "peak": perPool(w.Peak), "unplaced_steady": types.Int64Value(int64(w.Steady.Unplaced)),
+			"unplaced_peak": types.Int64Value(int64(w.Peak.Unplaced)), "headroom": types.Int64Value(w.Headroom),
 		})
 	}
 	m.WorkloadsOut = types.MapValueMust(types.ObjectType{AttrTypes: workloadResultAttrTypes}, workloads)
-
-	failures := make([]attr.Value, 0, len(res.Failures))
-	for _, f := range res.Failures {
-		failures = append(failures, failureValue(f.Workload, f.Pool, string(f.Scenario), string(f.Reason), f.Message))
-	}
-	for _, name := range sortedKeys(bursts) {
-		if b := bursts[name]; b.result.Verdict.Fails() {
-			failures = append(failures, failureValue("", name, string(fit.ScenarioSteady), "burst-credits", b.result.Detail))
+	failures := make([]attr.Value, 0, len(plan.Failures))
+	for _, f := range plan.Failures {
+		msg := f.Message
+		if f.Reason == sizing.ReasonCredits {
+			if pp := plan.Pool(f.Pool); pp != nil && pp.Credits != nil {
+				msg = pp.Credits.Result.Detail
+			}
 		}
+		failures = append(failures, failureValue(f.Workload, f.Pool, string(f.Scenario), string(f.Reason), msg))
 	}
 	m.Failures = types.ListValueMust(types.ObjectType{AttrTypes: failureAttrTypes}, failures)
-	m.Fits = types.BoolValue(fits)
-	report := fit.Report(res)
-	for _, name := range sortedKeys(bursts) {
-		b := bursts[name]
-		report += fmt.Sprintf("\nburstable pool %s (%s): busiest node uses %dm of a %dm baseline: %s\n", name,
-			b.result.Budget.InstanceType, b.demand, b.result.SustainedMillicores, b.result.Verdict.Summary())
-	}
-	m.Report = types.StringValue(report)
+	m.Fits = types.BoolValue(plan.Fits)
+	m.Report = types.StringValue(plan.Report)
 	m.FormulaSource = types.StringValue(sizingFormulaSource)
 }
 
