@@ -228,8 +228,9 @@ func Plan(in Input) (Result, error) {
 
 func (s *sim) result() ScenarioResult {
 	sr := ScenarioResult{Scenario: s.scenario, Fits: true, Strategy: s.strat.id}
+	onNode := s.nodeWorkloads()
 	for p := range s.pools {
-		pr := s.poolResult(p)
+		pr := s.poolResult(p, onNode)
 		sr.Fits = sr.Fits && pr.Fits
 		sr.Pools = append(sr.Pools, pr)
 	}
@@ -272,7 +273,43 @@ func (s *sim) poolNodes(p int) []int32 {
 	return append(slices.Clip(ps.in.ids), ps.over.ids...)
 }
 
-func (s *sim) poolResult(p int) PoolResult {
+// nodeWorkloads returns, per node id, the pods of each workload on it, in the order the workloads were
+// first placed there.
+func (s *sim) nodeWorkloads() [][]WorkloadPods {
+	// Count the distinct (node, workload) pairs first, so all lists share one backing array.
+	first := make([]int32, len(s.nodes)) // per node: 1 + index into s.log of its first entry, or 0
+	next := make([]int32, len(s.log))    // per entry: 1 + index of the node's next entry, or 0
+	last := make([]int32, len(s.nodes))
+	for i, e := range s.log {
+		if first[e.node] == 0 {
+			first[e.node] = int32(i) + 1
+		} else {
+			next[last[e.node]-1] = int32(i) + 1
+		}
+		last[e.node] = int32(i) + 1
+	}
+	all := make([]WorkloadPods, 0, len(s.log))
+	out := make([][]WorkloadPods, len(s.nodes))
+	for n := range s.nodes {
+		start := len(all)
+	entries:
+		for i := first[n]; i != 0; i = next[i-1] {
+			e := s.log[i-1]
+			name := s.m.in.Workloads[e.w].Name
+			for j := start; j < len(all); j++ {
+				if all[j].Workload == name {
+					all[j].Pods += int(e.k)
+					continue entries
+				}
+			}
+			all = append(all, WorkloadPods{Workload: name, Pods: int(e.k)})
+		}
+		out[n] = all[start:len(all):len(all)]
+	}
+	return out
+}
+
+func (s *sim) poolResult(p int, onNode [][]WorkloadPods) PoolResult {
 	pm := &s.m.pools[p]
 	nodes := s.poolNodes(p)
 	n := len(nodes)
@@ -297,18 +334,7 @@ func (s *sim) poolResult(p int) PoolResult {
 		}
 		usage := satAdd(nd.usage, pm.dsUsage)
 		pr.MaxNodeCPUUsageMillicores = max(pr.MaxNodeCPUUsageMillicores, usage)
-		wp := make([]WorkloadPods, 0, len(nd.pods))
-	pods:
-		for _, cp := range nd.pods {
-			name := s.m.in.Workloads[cp.w].Name
-			for j := range wp {
-				if wp[j].Workload == name {
-					wp[j].Pods += int(cp.n)
-					continue pods
-				}
-			}
-			wp = append(wp, WorkloadPods{Workload: name, Pods: int(cp.n)})
-		}
+		wp := onNode[id]
 		pr.Nodes = append(pr.Nodes, NodeUsage{Index: i + 1, Zone: zone, BeyondMax: nd.beyond, Pods: int(nd.used[rPods]),
 			Requests: nd.used.resources(), CPUUsageMillicores: usage, Workloads: wp})
 		if nd.beyond {

@@ -57,12 +57,11 @@ type nodeSim struct {
 	pool   int32
 	zone   int32 // local zone index in the pool
 	beyond bool  // beyond the pool's MaxNodes
-	pods   []classPods
 }
 
-// classPods counts the pods of one workload (class) on a node.
-type classPods struct {
-	w, n int32
+// placed records k pods of class w put on a node, in placement order.
+type placed struct {
+	node, w, k int32
 }
 
 type poolSim struct {
@@ -151,6 +150,7 @@ type sim struct {
 	pools    []poolSim
 	classes  []classSim
 	demand   []*vec // per pool, cached by poolDemand
+	log      []placed
 }
 
 func newSim(m *model, sc Scenario, st *strategy, tmpl []classSim) *sim {
@@ -283,10 +283,10 @@ func (s *sim) put(c *classSim, pp int, id int32, k int64) {
 		nd.free[r] -= k * c.req[r]
 	}
 	nd.usage = satAdd(nd.usage, satMul(c.usage, k))
-	if last := len(nd.pods) - 1; last >= 0 && nd.pods[last].w == int32(c.w) {
-		nd.pods[last].n += int32(k)
+	if last := len(s.log) - 1; last >= 0 && s.log[last].node == id && s.log[last].w == int32(c.w) {
+		s.log[last].k += int32(k)
 	} else {
-		nd.pods = append(nd.pods, classPods{w: int32(c.w), n: int32(k)})
+		s.log = append(s.log, placed{node: id, w: int32(c.w), k: int32(k)})
 	}
 	if nd.beyond {
 		c.beyond[pp] += int(k)
@@ -638,16 +638,23 @@ func (m *model) pack(sc Scenario) *sim {
 		tmpl[w] = m.newClass(w, sc)
 	}
 	nodes := 0
+	var spare []placed // the placement log of a discarded packing, reused by the next
 	for i := range strategies {
 		s := newSim(m, sc, &strategies[i], tmpl)
 		s.nodes = slices.Grow(s.nodes, nodes)
+		s.log = spare[:0]
 		s.run(rounds)
 		nodes = max(nodes, len(s.nodes))
 		if i == 0 {
 			rounds = s.totalLowerBound()
 		}
 		if v := s.score(); best == nil || v.compare(bestScore) < 0 {
+			if best != nil {
+				spare = best.log
+			}
 			best, bestScore = s, v
+		} else {
+			spare = s.log
 		}
 	}
 	return best
