@@ -1,0 +1,155 @@
+package sizing
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/burst"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/catalog"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/field"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/fit"
+)
+
+func intp(n int) *int { return &n }
+
+func pool(name, typ string, max int) Pool {
+	return Pool{Name: name, Cloud: catalog.AWS, InstanceTypes: []string{typ}, MaxNodes: max}
+}
+
+func TestSolveErrors(t *testing.T) {
+	web := Workload{Name: "web", Replicas: intp(2), Requests: fit.Resources{CPUMillicores: 100}}
+	tests := []struct {
+		name     string
+		req      Request
+		wantPath string
+		wantMsg  string
+	}{
+		{"unknown type", Request{Pools: []Pool{pool("general", "m5.larg", 3)}, Workloads: []Workload{web}},
+			`Pools["general"].InstanceTypes[0]`, `did you mean "m5.large"`},
+		{"no type", Request{Pools: []Pool{{Name: "general", Cloud: catalog.AWS, MaxNodes: 3}}, Workloads: []Workload{web}},
+			`Pools["general"].InstanceTypes`, "names no instance type"},
+		{"bad cloud", Request{Pools: []Pool{{Name: "general", Cloud: "ibm", InstanceTypes: []string{"x"}, MaxNodes: 3}}},
+			`Pools["general"].Cloud`, `unknown cloud "ibm"`},
+		{"both replica forms", Request{Pools: []Pool{pool("general", "m5.large", 3)},
+			Workloads: []Workload{{Name: "web", Replicas: intp(2), MaxReplicas: intp(4)}}},
+			"Workloads[0].Replicas", "both a fixed replica count"},
+		{"no replicas", Request{Pools: []Pool{pool("general", "m5.large", 3)}, Workloads: []Workload{{Name: "web"}}},
+			"Workloads[0].Replicas", "gives no replica count"},
+		{"min > max", Request{Pools: []Pool{pool("general", "m5.large", 3)},
+			Workloads: []Workload{{Name: "web", MinReplicas: intp(5), MaxReplicas: intp(2)}}},
+			"Workloads[0].MaxReplicas", "(min > max)"},
+		{"min nodes above max", Request{Pools: []Pool{{Name: "general", Cloud: catalog.AWS, InstanceTypes: []string{"m5.large"}, MinNodes: 5, MaxNodes: 2}}},
+			`Pools["general"].MinNodes`, "greater than its maximum node count 2"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			plan, err := NewPlanner(EmbeddedCatalog()).Solve(context.Background(), tt.req)
+			if plan != nil || err == nil {
+				t.Fatalf("Solve = %v, %v; want an error", plan, err)
+			}
+			var found *field.Error
+			for _, e := range field.As(err) {
+				if e.Path.String() == tt.wantPath {
+					found = e
+				}
+			}
+			if found == nil || !strings.Contains(found.Detail, tt.wantMsg) {
+				t.Fatalf("errors %v: want one at %s containing %q", err, tt.wantPath, tt.wantMsg)
+			}
+			for range 20 {
+				_, again := NewPlanner(EmbeddedCatalog()).Solve(context.Background(), tt.req)
+				if again.Error() != err.Error() {
+					t.Fatalf("not deterministic: %q vs %q", again, err)
+				}
+			}
+		})
+	}
+}
+
+func TestSolveDefaults(t *testing.T) {
+	req := Request{
+		Pools: []Pool{{Name: "mixed", Cloud: catalog.AWS, InstanceTypes: []string{"m5.xlarge", "m5.large"}, MaxNodes: 10,
+			Zones: []string{"a", "b"}}},
+		Workloads: []Workload{
+			{Name: "hpa", MaxReplicas: intp(4), Requests: fit.Resources{CPUMillicores: 100}},
+			{Name: "zonal", Replicas: intp(4), Requests: fit.Resources{CPUMillicores: 100}, Spread: fit.Spread{Type: fit.SpreadZone},
+				NodeSelector: map[string]string{"kubernetes.io/arch": "amd64", "node.kubernetes.io/instance-type": "m5.large"}},
+		},
+	}
+	plan, err := NewPlanner(EmbeddedCatalog()).Solve(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := plan.Pools[0]
+	if p.Instance.Name != "m5.large" || !strings.Contains(p.Note, "smallest member, m5.large") || len(p.Members) != 2 {
+		t.Errorf("mixed pool planned on %s (%q), want m5.large", p.Instance.Name, p.Note)
+	}
+	if w := plan.Workloads[0]; w.SteadyReplicas != 1 || w.PeakReplicas != 4 {
+		t.Errorf("max-only workload: steady %d peak %d, want 1 and 4", w.SteadyReplicas, w.PeakReplicas)
+	}
+	if !plan.Fits || plan.Workloads[1].Steady.Unplaced != 0 {
+		t.Errorf("well-known labels must match selectors: fits %v, failures %+v", plan.Fits, plan.Failures)
+	}
+	var warned bool
+	for _, w := range plan.Warnings {
+		warned = warned || (w.Code == WarnMinReplicasDefault && w.Path.String() == "Workloads[0].MinReplicas")
+	}
+	if !warned {
+		t.Errorf("no %s warning in %+v", WarnMinReplicasDefault, plan.Warnings)
+	}
+}
+
+// fakeCatalog knows one made-up burstable type, so sizing can be tested without the embedded tables.
+type fakeCatalog struct{ fail bool }
+
+func (f fakeCatalog) InstanceType(_ context.Context, cloud catalog.Cloud, name string) (catalog.InstanceType, error) {
+	if f.fail {
+		return catalog.InstanceType{}, errors.New("catalog unreachable")
+	}
+	if name != "x1.burst" {
+		return catalog.InstanceType{}, &catalog.NotFoundError{Cloud: cloud, Name: name, Suggestions: []string{"x1.burst"}}
+	}
+	return catalog.InstanceType{Cloud: catalog.AWS, Name: name, Family: "x1", VCPU: 2, MemoryMiB: 4096, Architecture: catalog.ArchAMD64,
+		Burstable: true, Hypervisor: "nitro", MaxENIs: 3, IPv4PerENI: 6, ENIMaxPods: 17}, nil
+}
+
+func (f fakeCatalog) InstanceTypes(ctx context.Context, cloud catalog.Cloud) ([]catalog.InstanceType, error) {
+	it, err := f.InstanceType(ctx, cloud, "x1.burst")
+	return []catalog.InstanceType{it}, err
+}
+
+func (fakeCatalog) CreditBudget(_ context.Context, cloud catalog.Cloud, name string) (burst.Budget, bool, error) {
+	b, _ := burst.Lookup(catalog.AWS, "t3a.medium") // a real budget under the fake name
+	b.InstanceType = name
+	return b, true, nil
+}
+
+func (fakeCatalog) Date() string                 { return "2026-01-01" }
+func (fakeCatalog) Sources(catalog.Cloud) string { return "fake" }
+
+func TestSolveInjectedCatalogCredits(t *testing.T) {
+	p := pool("burst", "x1.burst", 4)
+	p.Credits.Mode = burst.Standard
+	req := Request{
+		Pools: []Pool{p},
+		Workloads: []Workload{{Name: "busy", Replicas: intp(2), Requests: fit.Resources{CPUMillicores: 200, MemoryBytes: 64 << 20},
+			CPUUsageMillicores: 400}},
+	}
+	plan, err := NewPlanner(fakeCatalog{}).Solve(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := plan.Pools[0].Credits
+	if c == nil || plan.Fits || c.BusiestNodeMillicores != 800 {
+		t.Fatalf("credits %+v, fits %v: want the busiest node at 800m to run out of credits", c, plan.Fits)
+	}
+	last := plan.Failures[len(plan.Failures)-1]
+	if last.Reason != ReasonCredits || last.Pool != "burst" || !strings.Contains(last.Message, "800m") {
+		t.Errorf("last failure %+v, want a credits failure naming 800m", last)
+	}
+	if _, err := NewPlanner(fakeCatalog{fail: true}).Solve(context.Background(), req); err == nil || field.As(err) != nil {
+		t.Errorf("a failing catalog must give a plain error, got %v", err)
+	}
+}
