@@ -2,7 +2,6 @@ package provider
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/float64validator"
@@ -291,15 +290,15 @@ func burstInput(m burstBudgetModel, diags *diag.Diagnostics) burst.Input {
 	return in
 }
 
-// addBurstError turns a planner error into a diagnostic on the attribute it is about. This is the
-// burst counterpart of addOverheadError; burst.Field values are this data source's attribute names.
-func addBurstError(err error, diags *diag.Diagnostics) {
-	var e *burst.InputError
-	if errors.As(err, &e) && e.Field != burst.FieldBudget {
-		diags.AddAttributeError(path.Root(string(e.Field)), "Invalid Burst Budget Input", e.Msg)
-		return
-	}
-	diags.AddError("Invalid Burst Budget Input", err.Error())
+// burstRenames maps burst.Input's field names to this data source's attributes.
+var burstRenames = renames{
+	"Load":                       "",
+	"SustainedMillicores":        "sustained_cpu",
+	"SystemMillicores":           "system_cpu_usage",
+	"PodMillicores":              "cpu_usage_per_pod",
+	"Mode":                       "credit_mode",
+	"Start":                      "starting_balance",
+	"SurplusPriceUSDPerVCPUHour": "surplus_price_per_vcpu_hour",
 }
 
 func (d *burstBudgetDataSource) ValidateConfig(ctx context.Context, req datasource.ValidateConfigRequest, resp *datasource.ValidateConfigResponse) {
@@ -324,7 +323,7 @@ func (d *burstBudgetDataSource) ValidateConfig(ctx context.Context, req datasour
 		return
 	}
 	if _, err := burst.Evaluate(b, in); err != nil {
-		addBurstError(err, &resp.Diagnostics)
+		addPlannerErrors(&resp.Diagnostics, path.Empty(), err, burstRenames, "Invalid Burst Budget Input")
 	}
 }
 
@@ -348,7 +347,7 @@ func (d *burstBudgetDataSource) Read(ctx context.Context, req datasource.ReadReq
 	}
 	r, err := burst.Evaluate(b, in)
 	if err != nil {
-		addBurstError(err, &resp.Diagnostics)
+		addPlannerErrors(&resp.Diagnostics, path.Empty(), err, burstRenames, "Invalid Burst Budget Input")
 		return
 	}
 	switch {

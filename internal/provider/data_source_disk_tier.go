@@ -19,6 +19,7 @@ import (
 
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/catalog"
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/disk"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/field"
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/sizing"
 )
 
@@ -246,33 +247,34 @@ func diskTierKnown(m diskTierModel) bool {
 	return true
 }
 
-// diskTierFieldPaths maps planner fields to this data source's attributes.
-var diskTierFieldPaths = map[disk.Field]path.Path{
-	disk.FieldType:               path.Root("type"),
-	disk.FieldSize:               path.Root("size_gib"),
-	disk.FieldIOPS:               path.Root("iops"),
-	disk.FieldThroughput:         path.Root("throughput_mbps"),
-	disk.FieldBursting:           path.Root("enable_bursting"),
-	disk.FieldPerformancePlus:    path.Root("performance_plus"),
-	disk.FieldInstance:           path.Root("instance_type"),
-	disk.FieldVolumesPerNode:     path.Root("volumes_per_node"),
-	disk.FieldBlockSize:          path.Root("io").AtName("block_size_kib"),
-	disk.FieldPattern:            path.Root("io").AtName("pattern"),
-	disk.FieldQueueDepth:         path.Root("io").AtName("queue_depth"),
-	disk.FieldLatency:            path.Root("io").AtName("latency_ms"),
-	disk.FieldRequiredIOPS:       path.Root("required_iops"),
-	disk.FieldRequiredThroughput: path.Root("required_throughput_mbps"),
+// diskTierRenames maps disk.Query's field names to this data source's attributes.
+var diskTierRenames = renames{
+	"Spec":                    "",
+	"Throughput":              "throughput_mbps",
+	"Bursting":                "enable_bursting",
+	"Node":                    "instance_type",
+	"Access":                  "io",
+	"BlockSize":               "block_size_kib",
+	"Latency":                 "latency_ms",
+	"Requirement":             "",
+	"Requirement.IOPS":        "required_iops",
+	"Requirement.BytesPerSec": "required_throughput_mbps",
 }
 
-// addDiskFinding reports a planner finding or error at the attribute paths[f.Field] (or without a path).
-// Findings marked Unmet become warnings when failOnUnmet is false. This is the disk counterpart of
-// addBurstError and addOverheadError.
-func addDiskFinding(err error, paths map[disk.Field]path.Path, failOnUnmet bool, diags *diag.Diagnostics) {
+// addDiskError reports an error of the disk planner: input errors at the attributes attribute maps
+// their paths to, a finding (a rule outcome such as FIT-N0) as addDiskFinding does.
+func addDiskError(diags *diag.Diagnostics, err error, attribute func(field.Path) path.Path) {
 	var f *disk.Finding
-	if !errors.As(err, &f) {
-		diags.AddError("Invalid Disk Input", err.Error())
+	if errors.As(err, &f) {
+		addDiskFinding(diags, f, attribute(f.Path), true)
 		return
 	}
+	addPlannerErrorsAt(diags, err, attribute, "Invalid Disk Configuration")
+}
+
+// addDiskFinding reports a rule outcome at the attribute p (none when p is empty). Findings marked
+// Unmet become warnings when failOnUnmet is false.
+func addDiskFinding(diags *diag.Diagnostics, f *disk.Finding, p path.Path, failOnUnmet bool) {
 	summary, isErr := "Disk Performance Warning", f.Severity == disk.SeverityError
 	switch {
 	case isErr && f.Unmet && !failOnUnmet:
@@ -282,17 +284,22 @@ func addDiskFinding(err error, paths map[disk.Field]path.Path, failOnUnmet bool,
 	case isErr:
 		summary = "Invalid Disk Configuration"
 	}
-	p, ok := paths[f.Field]
+	hasPath := len(p.Steps()) > 0
 	switch {
-	case ok && isErr:
+	case hasPath && isErr:
 		diags.AddAttributeError(p, summary, f.Error())
-	case ok:
+	case hasPath:
 		diags.AddAttributeWarning(p, summary, f.Error())
 	case isErr:
 		diags.AddError(summary, f.Error())
 	default:
 		diags.AddWarning(summary, f.Error())
 	}
+}
+
+// diskTierAttribute maps a disk.Query path to this data source's attribute.
+func diskTierAttribute(p field.Path) path.Path {
+	return attributePath(path.Empty(), p, diskTierRenames)
 }
 
 // diskAccess converts an `io` object into the planner's access profile.
@@ -345,7 +352,7 @@ func diskNodeLimits(ctx context.Context, cat sizing.Catalog, cloud catalog.Cloud
 	}
 	n, err := disk.NodeLimitsFor(it)
 	if err != nil {
-		addDiskFinding(err, diskTierFieldPaths, true, diags)
+		addDiskError(diags, err, diskTierAttribute)
 		var f *disk.Finding
 		return nil, errors.As(err, &f) && f.Severity == disk.SeverityWarning
 	}
@@ -390,7 +397,7 @@ func (d *diskTierDataSource) ValidateConfig(ctx context.Context, req datasource.
 	q, ok := diskTierQuery(ctx, d.catalog(), m, &scratch)
 	if ok {
 		if _, err := disk.Evaluate(q); err != nil {
-			addDiskFinding(err, diskTierFieldPaths, true, &scratch)
+			addDiskError(&scratch, err, diskTierAttribute)
 		}
 	}
 	resp.Diagnostics.Append(scratch.Errors()...)
@@ -408,12 +415,13 @@ func (d *diskTierDataSource) Read(ctx context.Context, req datasource.ReadReques
 	}
 	r, err := disk.Evaluate(q)
 	if err != nil {
-		addDiskFinding(err, diskTierFieldPaths, true, &resp.Diagnostics)
+		addDiskError(&resp.Diagnostics, err, diskTierAttribute)
 		return
 	}
 	failOnUnmet := m.FailOnUnmet.IsNull() || m.FailOnUnmet.ValueBool()
-	for _, f := range r.Findings {
-		addDiskFinding(&f, diskTierFieldPaths, failOnUnmet, &resp.Diagnostics)
+	for i := range r.Findings {
+		f := &r.Findings[i]
+		addDiskFinding(&resp.Diagnostics, f, diskTierAttribute(f.Path), failOnUnmet)
 	}
 	setDiskTierResult(&m, r, !q.Requirement.IsZero())
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)

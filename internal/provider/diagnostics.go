@@ -75,6 +75,13 @@ func snakeCase(s string) string {
 // true; for an error that is not about an input value it adds one error with summary and returns true. It
 // returns false for a nil err.
 func addPlannerErrors(diags *diag.Diagnostics, base path.Path, err error, names renames, summary string) bool {
+	return addPlannerErrorsAt(diags, err, func(p field.Path) path.Path { return attributePath(base, p, names) }, summary)
+}
+
+// addPlannerErrorsAt is addPlannerErrors for an object whose paths need more than renames (such as
+// StorageClass parameters, whose attribute depends on which typed attribute set the key): attribute
+// maps a planner path to its attribute, or to the empty path for none.
+func addPlannerErrorsAt(diags *diag.Diagnostics, err error, attribute func(field.Path) path.Path, summary string) bool {
 	if err == nil {
 		return false
 	}
@@ -84,7 +91,7 @@ func addPlannerErrors(diags *diag.Diagnostics, base path.Path, err error, names 
 		return true
 	}
 	for _, e := range errs {
-		if p := attributePath(base, e.Path, names); len(p.Steps()) > 0 {
+		if p := attribute(e.Path); len(p.Steps()) > 0 {
 			diags.AddAttributeError(p, summary, sentence(e.Detail))
 		} else {
 			diags.AddError(summary, sentence(e.Detail))

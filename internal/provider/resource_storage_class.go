@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/big"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -31,10 +30,11 @@ import (
 	apivalidation "k8s.io/apimachinery/pkg/api/validation"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/validation"
-	"k8s.io/apimachinery/pkg/util/validation/field"
+	k8sfield "k8s.io/apimachinery/pkg/util/validation/field"
 	"sigs.k8s.io/yaml"
 
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/disk"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/field"
 )
 
 var (
@@ -366,11 +366,24 @@ var typedKeyPaths = map[disk.Driver]map[string]path.Path{
 	},
 }
 
-// typedField maps the planner's volume fields to the driver's typed parameter keys.
-var typedField = map[disk.Driver]map[disk.Field]string{
-	disk.EBSDriver:       {disk.FieldType: "type", disk.FieldIOPS: "iops", disk.FieldThroughput: "throughput"},
-	disk.AzureDiskDriver: {disk.FieldType: "skuname", disk.FieldIOPS: "diskiopsreadwrite", disk.FieldThroughput: "diskmbpsreadwrite", disk.FieldBursting: "enablebursting", disk.FieldPerformancePlus: "enableperformanceplus"},
-	disk.GCEPDDriver:     {disk.FieldType: "type", disk.FieldIOPS: "provisioned-iops-on-create", disk.FieldThroughput: "provisioned-throughput-on-create"},
+// typedField maps the planner's volume fields (disk.Spec's field names) to the driver's parameter keys.
+var typedField = map[disk.Driver]map[string]string{
+	disk.EBSDriver: {"Type": "type", "IOPS": "iops", "Throughput": "throughput"},
+	disk.AzureDiskDriver: {"Type": "skuname", "IOPS": "diskiopsreadwrite", "Throughput": "diskmbpsreadwrite",
+		"Bursting": "enablebursting", "PerformancePlus": "enableperformanceplus"},
+	disk.GCEPDDriver: {"Type": "type", "IOPS": "provisioned-iops-on-create", "Throughput": "provisioned-throughput-on-create"},
+}
+
+// storageClassRenames maps the names of disk.Class and disk.Query fields that are not parameters to this
+// resource's attributes.
+var storageClassRenames = renames{
+	"Provisioner":             "driver",
+	"Access":                  "io",
+	"BlockSize":               "block_size_kib",
+	"Latency":                 "latency_ms",
+	"Requirement":             "",
+	"Requirement.IOPS":        "required_iops",
+	"Requirement.BytesPerSec": "required_throughput_mbps",
 }
 
 // renderedClass is a class's parameters with the attribute each key came from.
@@ -380,50 +393,51 @@ type renderedClass struct {
 	paths  map[string]path.Path // lower-cased key → attribute
 }
 
-// pathFor returns the attribute a finding is about.
-func (rc renderedClass) pathFor(f *disk.Finding) (path.Path, bool) {
-	switch f.Field {
-	case disk.FieldSize:
-		return path.Root("expected_volume_size_gib"), true
-	case disk.FieldStorageClassBinding:
-		return path.Root("volume_binding_mode"), true
-	case disk.FieldProvisioner:
-		return path.Root("driver"), true
-	case disk.FieldParameter:
-		if f.Key == "" {
-			return path.Root("expected_volume_size_gib"), true
+// attribute maps a path of the disk planner (a disk.Class or disk.Query path) to the attribute it is
+// about: a parameter to the attribute that set its key, a PVC size to expected_volume_size_gib, a volume
+// field to the typed attribute of its parameter, anything else through storageClassRenames.
+func (rc renderedClass) attribute(p field.Path) path.Path {
+	steps := p.Steps()
+	if len(steps) == 0 || steps[0].Kind != field.Name {
+		return path.Empty()
+	}
+	switch steps[0].Name {
+	case "Parameters":
+		if len(steps) == 2 && steps[1].Kind == field.Key {
+			return rc.keyPath(steps[1].Key)
 		}
-		return rc.keyPath(f.Key)
+		return path.Empty()
+	case "SizesGiB":
+		return path.Root("expected_volume_size_gib")
+	case "Spec":
+		if len(steps) != 2 {
+			return path.Empty()
+		}
+		if steps[1].Name == "SizeGiB" {
+			return path.Root("expected_volume_size_gib")
+		}
+		if k, ok := typedField[rc.driver][steps[1].Name]; ok {
+			return rc.keyPath(k)
+		}
+		return path.Empty()
 	}
-	if p, ok := diskTierFieldPaths[f.Field]; ok && (f.Field == disk.FieldRequiredIOPS || f.Field == disk.FieldRequiredThroughput ||
-		f.Field == disk.FieldBlockSize || f.Field == disk.FieldPattern || f.Field == disk.FieldQueueDepth || f.Field == disk.FieldLatency) {
-		return p, true
-	}
-	if k, ok := typedField[rc.driver][f.Field]; ok {
-		return rc.keyPath(k)
-	}
-	return path.Empty(), false
+	return attributePath(path.Empty(), p, storageClassRenames)
 }
 
-func (rc renderedClass) keyPath(key string) (path.Path, bool) {
+func (rc renderedClass) keyPath(key string) path.Path {
 	lk := strings.ToLower(key)
 	if p, ok := rc.paths[lk]; ok {
-		return p, true
+		return p
 	}
 	if p, ok := typedKeyPaths[rc.driver][lk]; ok {
-		return p, true
+		return p
 	}
-	return path.Root("extra_parameters").AtMapKey(key), true
+	return path.Root("extra_parameters").AtMapKey(key)
 }
 
 // addFinding reports a planner finding at the attribute it is about.
 func (rc renderedClass) addFinding(f *disk.Finding, failOnUnmet bool, diags *diag.Diagnostics) {
-	p, ok := rc.pathFor(f)
-	paths := map[disk.Field]path.Path{}
-	if ok {
-		paths[f.Field] = p
-	}
-	addDiskFinding(f, paths, failOnUnmet, diags)
+	addDiskFinding(diags, f, rc.attribute(f.Path), failOnUnmet)
 }
 
 // renderParameters builds the class's parameter map from the typed block of its driver, the explicit
@@ -437,8 +451,8 @@ func renderParameters(ctx context.Context, m storageClassModel, diags *diag.Diag
 	}
 	rc := renderedClass{driver: d, params: map[string]string{}, paths: map[string]path.Path{}}
 	blocks := map[string]types.Object{"ebs": m.EBS, "azure_disk": m.AzureDisk, "gce_pd": m.GCEPD}
-	for name, o := range blocks {
-		if !o.IsNull() && name != driverBlocks[d] {
+	for _, name := range sortedKeys(blocks) {
+		if o := blocks[name]; !o.IsNull() && name != driverBlocks[d] {
 			diags.AddAttributeError(path.Root(name), "Parameter Block Does Not Match the Driver",
 				fmt.Sprintf("%s holds parameters for another CSI driver; driver %q takes the %s block.", name, m.Driver.ValueString(), driverBlocks[d]))
 		}
@@ -508,8 +522,8 @@ func renderParameters(ctx context.Context, m storageClassModel, diags *diag.Diag
 	}
 	extra := map[string]string{}
 	diags.Append(m.ExtraParameters.ElementsAs(ctx, &extra, false)...)
-	for _, k := range sortedStringKeys(extra) {
-		for typed := range rc.params {
+	for _, k := range sortedKeys(extra) {
+		for _, typed := range sortedKeys(rc.params) {
 			if strings.EqualFold(typed, k) {
 				diags.AddAttributeError(path.Root("extra_parameters").AtMapKey(k), "Parameter Set Twice",
 					fmt.Sprintf("%s is already set by %s; parameter keys are case-insensitive, so remove it from extra_parameters.",
@@ -526,15 +540,6 @@ func renderParameters(ctx context.Context, m storageClassModel, diags *diag.Diag
 		rc.params[k] = v
 	}
 	return rc, !diags.HasError()
-}
-
-func sortedStringKeys(m map[string]string) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 // storageClassObject builds the typed Kubernetes object.
@@ -687,11 +692,7 @@ func storagePerformance(ctx context.Context, m storageClassModel, rc renderedCla
 	}
 	r, err := disk.Evaluate(q)
 	if err != nil {
-		if f, ok := err.(*disk.Finding); ok {
-			rc.addFinding(f, true, diags)
-		} else {
-			diags.AddError("Invalid Disk Configuration", err.Error())
-		}
+		addDiskError(diags, err, rc.attribute)
 		return null
 	}
 	failOnUnmet := m.FailOnUnmet.IsNull() || m.FailOnUnmet.ValueBool()
@@ -764,7 +765,7 @@ func (r *storageClassResource) ValidateConfig(ctx context.Context, req resource.
 	if fullyKnown(m.Labels) && !m.Labels.IsNull() {
 		labels := map[string]string{}
 		resp.Diagnostics.Append(m.Labels.ElementsAs(ctx, &labels, false)...)
-		for _, k := range sortedStringKeys(labels) {
+		for _, k := range sortedKeys(labels) {
 			for _, msg := range validation.IsQualifiedName(k) {
 				resp.Diagnostics.AddAttributeError(path.Root("labels").AtMapKey(k), "Invalid Label Key", fmt.Sprintf("%q: %s", k, msg))
 			}
@@ -776,7 +777,7 @@ func (r *storageClassResource) ValidateConfig(ctx context.Context, req resource.
 	if fullyKnown(m.Annotations) && !m.Annotations.IsNull() {
 		annotations := map[string]string{}
 		resp.Diagnostics.Append(m.Annotations.ElementsAs(ctx, &annotations, false)...)
-		for _, e := range apivalidation.ValidateAnnotations(annotations, field.NewPath("annotations")) {
+		for _, e := range apivalidation.ValidateAnnotations(annotations, k8sfield.NewPath("annotations")) {
 			resp.Diagnostics.AddAttributeError(path.Root("annotations"), "Invalid Annotation", e.Error())
 		}
 		if _, ok := annotations[defaultClassAnnotation]; ok {

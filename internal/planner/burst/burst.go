@@ -19,6 +19,7 @@ import (
 	"strings"
 
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/catalog"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/field"
 )
 
 // Mode is a credit mode: what happens when the credit balance of a node is spent.
@@ -44,7 +45,7 @@ func ParseMode(s string) (Mode, error) {
 			return m, nil
 		}
 	}
-	return "", fmt.Errorf("unknown credit mode %q; valid modes are %s", s, quoteList(Modes))
+	return "", fmt.Errorf("unknown credit mode %q; valid modes are %s", s, field.QuoteList(Modes))
 }
 
 // Model says how the burst capacity of an instance type is governed.
@@ -187,12 +188,4 @@ func Families(cloud catalog.Cloud) []string {
 	}
 	sort.Strings(out)
 	return out
-}
-
-func quoteList[T ~string](xs []T) string {
-	q := make([]string, len(xs))
-	for i, x := range xs {
-		q[i] = fmt.Sprintf("%q", string(x))
-	}
-	return strings.Join(q, ", ")
 }

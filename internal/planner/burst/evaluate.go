@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/catalog"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/field"
 )
 
 // Formula identifiers (burst.md §1 and §4). They are stable: tests, docs and users refer to them.
@@ -38,7 +39,7 @@ var Formulas = map[string]string{
 	FMaxSustainable:  "burst.md §4.6 with h = 1: largest U with U ≤ s; pods = floor((s − U_other) / x)",
 	FNotBurstable:    "burst.md §7: fixed-performance types have no credit budget and are never throttled by the cloud",
 	FPodLoad:         "burst.md §4.2: U = U_sys + pods per node × x",
-	FMinHoursRule:    "fail in standard mode (and on Azure and GCP) when T < min_hours",
+	FMinHoursRule:    "fail in standard mode (and on Azure and GCP) when T is less than the minimum run time before throttling",
 	FSurplusCostRule: "fail in unlimited mode when the surplus cost per month exceeds the given maximum",
 }
 
@@ -54,34 +55,21 @@ const KubernetesNote = "Kubernetes cannot see this: the scheduler places pods by
 	"baseline. When the node is held to its baseline the hypervisor withholds CPU, which shows up as CPU steal time and latency, not " +
 	"as container CPU throttling or an eviction, so the node stays Ready and keeps accepting pods."
 
-// Field names the input a validation error is about, so that callers can point at their own attribute.
-type Field string
-
-// The input fields.
-const (
-	FieldBudget       Field = "budget"
-	FieldMode         Field = "credit_mode"
-	FieldSustained    Field = "sustained_cpu"
-	FieldSystem       Field = "system_cpu_usage"
-	FieldPods         Field = "pods_per_node"
-	FieldPodUsage     Field = "cpu_usage_per_pod"
-	FieldStart        Field = "starting_balance"
-	FieldMinHours     Field = "min_hours"
-	FieldSurplusPrice Field = "surplus_price_per_vcpu_hour"
-	FieldMaxCost      Field = "max_surplus_cost_per_month"
+// The paths of the inputs an error can be about, in Input's field names.
+var (
+	pathSustained    = field.NewPath("Load", "SustainedMillicores")
+	pathSystem       = field.NewPath("Load", "SystemMillicores")
+	pathPods         = field.NewPath("Load", "PodsPerNode")
+	pathPodUsage     = field.NewPath("Load", "PodMillicores")
+	pathMode         = field.NewPath("Mode")
+	pathStart        = field.NewPath("Start")
+	pathMinHours     = field.NewPath("MinHours")
+	pathSurplusPrice = field.NewPath("SurplusPriceUSDPerVCPUHour")
+	pathMaxCost      = field.NewPath("MaxSurplusCostPerMonth")
 )
 
-// InputError is a validation error about one input field.
-type InputError struct {
-	Field Field
-	Msg   string
-}
-
-// Error returns the message.
-func (e *InputError) Error() string { return e.Msg }
-
-func inputErr(f Field, format string, args ...any) error {
-	return &InputError{Field: f, Msg: fmt.Sprintf(format, args...)}
+func inputErr(p field.Path, value string, format string, args ...any) error {
+	return field.Invalid(p, value, format, args...)
 }
 
 // Load is the sustained CPU usage of one node, in millicores. The demand is additive:
@@ -226,35 +214,27 @@ func PodDemand(systemMillicores, pods, perPodMillicores int64) (int64, error) {
 func (l Load) demand(limit int64, limitName string) (int64, error) {
 	switch {
 	case l.SustainedMillicores < 0:
-		return 0, inputErr(FieldSustained, "negative sustained CPU demand %dm", l.SustainedMillicores)
+		return 0, inputErr(pathSustained, milli(l.SustainedMillicores), "the sustained CPU demand %dm is negative", l.SustainedMillicores)
 	case l.SystemMillicores < 0:
-		return 0, inputErr(FieldSystem, "negative system CPU usage %dm", l.SystemMillicores)
+		return 0, inputErr(pathSystem, milli(l.SystemMillicores), "the system CPU usage %dm is negative", l.SystemMillicores)
 	case l.PodsPerNode < 0:
-		return 0, inputErr(FieldPods, "negative pod count %d", l.PodsPerNode)
+		return 0, inputErr(pathPods, strconv.FormatInt(l.PodsPerNode, 10), "the pod count per node %d is negative", l.PodsPerNode)
 	case l.PodMillicores < 0:
-		return 0, inputErr(FieldPodUsage, "negative CPU usage per pod %dm", l.PodMillicores)
+		return 0, inputErr(pathPodUsage, milli(l.PodMillicores), "the CPU usage per pod %dm is negative", l.PodMillicores)
 	case l.SustainedMillicores > limit:
-		return 0, inputErr(FieldSustained, "sustained CPU demand %dm exceeds %s", l.SustainedMillicores, limitName)
+		return 0, inputErr(pathSustained, milli(l.SustainedMillicores), "the sustained CPU demand %dm exceeds %s", l.SustainedMillicores, limitName)
 	case l.SystemMillicores > limit-l.SustainedMillicores:
-		return 0, inputErr(FieldSystem, "system CPU usage %dm (plus %dm other load) exceeds %s", l.SystemMillicores,
+		return 0, inputErr(pathSystem, milli(l.SystemMillicores), "the system CPU usage %dm (plus %dm other load) exceeds %s", l.SystemMillicores,
 			l.SustainedMillicores, limitName)
 	case l.PodMillicores > limit:
-		return 0, inputErr(FieldPodUsage, "CPU usage per pod %dm exceeds %s", l.PodMillicores, limitName)
+		return 0, inputErr(pathPodUsage, milli(l.PodMillicores), "the CPU usage per pod %dm exceeds %s", l.PodMillicores, limitName)
 	}
 	other := l.SustainedMillicores + l.SystemMillicores
 	if l.PodMillicores > 0 && l.PodsPerNode > (limit-other)/l.PodMillicores {
-		return 0, inputErr(FieldPodUsage, "%d pods × %dm per pod + %dm other load exceeds %s", l.PodsPerNode,
+		return 0, inputErr(pathPodUsage, milli(l.PodMillicores), "%d pods × %dm per pod + %dm other load exceeds %s", l.PodsPerNode,
 			l.PodMillicores, other, limitName)
 	}
 	return other + l.PodsPerNode*l.PodMillicores, nil
-}
-
-// Check evaluates a whole-node sustained demand against a budget, with the default surplus price and no
-// cost limit. It is the entry point for node-pool sizing, and returns the same verdict as the
-// kubefit_burst_budget data source.
-func Check(b Budget, demandMillicores int64, start Balance, mode Mode, minHours int64) (Result, error) {
-	return Evaluate(b, Input{Load: Load{SustainedMillicores: demandMillicores}, Mode: mode, Start: start,
-		MinHours: minHours})
 }
 
 // maxVCPU bounds the vCPU count of a budget so that no product in this package overflows.
@@ -264,7 +244,7 @@ const maxVCPU = 4096
 // arithmetic.
 func validateBudget(b Budget) error {
 	bad := func(format string, args ...any) error {
-		return inputErr(FieldBudget, "invalid budget for %q: "+format, append([]any{b.InstanceType}, args...)...)
+		return fmt.Errorf("invalid budget for %q: "+format, append([]any{b.InstanceType}, args...)...)
 	}
 	switch {
 	case b.VCPU <= 0 || b.VCPU > maxVCPU:
@@ -292,18 +272,18 @@ func resolveMode(b Budget, m Mode) (Mode, error) {
 		}
 	}
 	if _, err := ParseMode(string(m)); err != nil {
-		return "", &InputError{Field: FieldMode, Msg: err.Error()}
+		return "", inputErr(pathMode, string(m), "%v", err)
 	}
 	if m == Unlimited && !b.UnlimitedSupported {
 		switch b.Cloud {
 		case catalog.Azure:
-			return "", inputErr(FieldMode, "credit mode %q is not available for %s: Azure B-series VMs have no "+
+			return "", inputErr(pathMode, string(m), "the credit mode %q is not available for %s: Azure B-series VMs have no "+
 				"unlimited mode and are throttled to their base performance when credits run out", m, b.InstanceType)
 		case catalog.GCP:
-			return "", inputErr(FieldMode, "credit mode %q is not available for %s: GCP shared-core machine types "+
+			return "", inputErr(pathMode, string(m), "the credit mode %q is not available for %s: GCP shared-core machine types "+
 				"have no credits and no surplus billing", m, b.InstanceType)
 		default:
-			return "", inputErr(FieldMode, "credit mode %q is not available for %s", m, b.InstanceType)
+			return "", inputErr(pathMode, string(m), "the credit mode %q is not available for %s", m, b.InstanceType)
 		}
 	}
 	return m, nil
@@ -321,13 +301,13 @@ func startBalance(b Budget, m Mode, s Balance) (int64, error) {
 	case BalanceLaunch, "":
 		return b.StartMilliCredits(m), nil
 	default:
-		return 0, inputErr(FieldStart, "unknown starting balance kind %q", s.Kind)
+		return 0, inputErr(pathStart, string(s.Kind), "unknown starting balance kind %q", s.Kind)
 	}
 	if s.MilliCredits < 0 {
-		return 0, inputErr(FieldStart, "negative starting balance %s credits", formatMilli(s.MilliCredits))
+		return 0, inputErr(pathStart, formatMilli(s.MilliCredits), "the starting balance %s credits is negative", formatMilli(s.MilliCredits))
 	}
 	if !b.HasCredits() && s.MilliCredits > 0 {
-		return 0, inputErr(FieldStart, "starting balance %s credits given for %s, but GCP shared-core machine types "+
+		return 0, inputErr(pathStart, formatMilli(s.MilliCredits), "a starting balance of %s credits is given for %s, but GCP shared-core machine types "+
 			"have no credit balance", formatMilli(s.MilliCredits), b.InstanceType)
 	}
 	// Launch credits are kept apart from the accrued bucket (§1.3), so a T2 standard node can hold both.
@@ -336,27 +316,29 @@ func startBalance(b Budget, m Mode, s Balance) (int64, error) {
 		maxStart = b.MaxMilliCredits
 	}
 	if s.MilliCredits > maxStart {
-		return 0, inputErr(FieldStart, "starting balance %s credits exceeds the %s credits %s can hold",
+		return 0, inputErr(pathStart, formatMilli(s.MilliCredits), "the starting balance %s credits exceeds the %s credits %s can hold",
 			formatMilli(s.MilliCredits), formatMilli(maxStart), b.InstanceType)
 	}
 	return s.MilliCredits, nil
 }
 
 // decimalRat reads a float64 as the shortest decimal that prints it, so 0.05 is exactly 5/100.
-func decimalRat(f Field, what string, x float64) (*big.Rat, error) {
+func decimalRat(p field.Path, what string, x float64) (*big.Rat, error) {
 	if math.IsNaN(x) || math.IsInf(x, 0) || x < 0 {
-		return nil, inputErr(f, "%s %v is not a non-negative finite number", what, x)
+		return nil, inputErr(p, fmt.Sprint(x), "the %s %v is not a non-negative finite number", what, x)
 	}
 	r, ok := new(big.Rat).SetString(strconv.FormatFloat(x, 'g', -1, 64))
 	if !ok {
-		return nil, inputErr(f, "%s %v is not a decimal number", what, x)
+		return nil, inputErr(p, fmt.Sprint(x), "the %s %v is not a decimal number", what, x)
 	}
 	return r, nil
 }
 
 // Evaluate checks a node's sustained load against a budget: the net credit flow, when the balance empties,
 // what the node delivers afterwards, the unlimited-mode surplus cost, the largest sustainable load, and
-// the verdict. Non-burstable budgets return VerdictNotBurstable. Invalid input returns an *InputError.
+// the verdict. Non-burstable budgets return VerdictNotBurstable. Invalid input returns a
+// *field.Error whose path names the Input field at fault (Load.SustainedMillicores, Start, MinHours, …); an
+// impossible budget returns a plain error.
 func Evaluate(b Budget, in Input) (Result, error) {
 	if !b.Burstable() {
 		if _, err := in.Load.demand(math.MaxInt64, "the largest representable demand"); err != nil {
@@ -382,17 +364,17 @@ func Evaluate(b Budget, in Input) (Result, error) {
 		return Result{}, err
 	}
 	if in.MinHours < 0 {
-		return Result{}, inputErr(FieldMinHours, "negative min_hours %d", in.MinHours)
+		return Result{}, inputErr(pathMinHours, strconv.FormatInt(in.MinHours, 10), "the minimum run time before throttling, %d hours, is negative", in.MinHours)
 	}
 	price := new(big.Rat).SetFrac64(b.SurplusPriceMicroUSD, 1_000_000)
 	if in.HasSurplusPrice {
-		if price, err = decimalRat(FieldSurplusPrice, "surplus price", in.SurplusPriceUSDPerVCPUHour); err != nil {
+		if price, err = decimalRat(pathSurplusPrice, "surplus price", in.SurplusPriceUSDPerVCPUHour); err != nil {
 			return Result{}, err
 		}
 	}
 	var maxCost *big.Rat
 	if in.HasMaxSurplusCost {
-		if maxCost, err = decimalRat(FieldMaxCost, "maximum surplus cost", in.MaxSurplusCostPerMonth); err != nil {
+		if maxCost, err = decimalRat(pathMaxCost, "maximum surplus cost", in.MaxSurplusCostPerMonth); err != nil {
 			return Result{}, err
 		}
 	}
@@ -545,10 +527,10 @@ func detail(r Result, in Input, price, maxCost *big.Rat) string {
 		}
 		s.WriteString("). ")
 		if r.Verdict == VerdictThrottled {
-			fmt.Fprintf(&s, "That is sooner than min_hours (%d), the time the node must run before it may be throttled. ",
+			fmt.Fprintf(&s, "That is sooner than the %d hours the node must run before it may be throttled. ",
 				in.MinHours)
 		} else {
-			fmt.Fprintf(&s, "That is no sooner than min_hours (%d), but the node is throttled if it runs longer. ", in.MinHours)
+			fmt.Fprintf(&s, "That is no sooner than the %d hours the node must run before it may be throttled, but the node is throttled if it runs longer. ", in.MinHours)
 		}
 	case Unlimited:
 		fmt.Fprintf(&s, "In unlimited mode the node keeps bursting on surplus credits: %s vCPU above the baseline, "+
@@ -602,3 +584,6 @@ func trimDecimal(s string) string {
 	}
 	return s
 }
+
+// milli renders millicores as a Kubernetes CPU quantity for an error's value.
+func milli(m int64) string { return strconv.FormatInt(m, 10) + "m" }

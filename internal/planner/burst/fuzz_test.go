@@ -1,15 +1,15 @@
 package burst
 
 import (
-	"errors"
 	"math"
 	"testing"
 
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/catalog"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/field"
 )
 
 // FuzzEvaluate drives Evaluate with arbitrary loads, balances, modes, prices and limits over every table
-// row: it must never panic, must return either a result or an *InputError, and its results must keep the
+// row: it must never panic, must return either a result or a *field.Error, and its results must keep the
 // invariants of burst.md §4.
 func FuzzEvaluate(f *testing.F) {
 	f.Add(uint8(20), int64(0), int64(0), int64(10), int64(50), uint8(1), int64(0), int64(24), uint8(0), 0.0, 3.65, true)
@@ -32,9 +32,9 @@ func FuzzEvaluate(f *testing.F) {
 		}
 		r, err := Evaluate(b, in)
 		if err != nil {
-			var ie *InputError
-			if !errors.As(err, &ie) || ie.Field == "" || ie.Msg == "" {
-				t.Fatalf("error %v is not a field error", err)
+			es := field.As(err)
+			if len(es) != 1 || es[0].Path.IsRoot() || es[0].Detail == "" {
+				t.Fatalf("error %v is not one input error with a path", err)
 			}
 			return
 		}
@@ -148,7 +148,7 @@ func BenchmarkEvaluate(b *testing.B) {
 func BenchmarkEvaluateAllRows(b *testing.B) {
 	for b.Loop() {
 		for i := range budgets {
-			if _, err := Check(budgets[i], budgets[i].SustainedMillicores()+50, FullBalance(), Standard, 24); err != nil {
+			if _, err := check(budgets[i], budgets[i].SustainedMillicores()+50, FullBalance(), Standard, 24); err != nil {
 				b.Fatal(err)
 			}
 		}

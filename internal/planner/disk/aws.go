@@ -3,6 +3,9 @@ package disk
 import (
 	"fmt"
 	"time"
+
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/field"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/resource"
 )
 
 // Sources of the AWS EBS volume formulas (disks.md §2, §10).
@@ -56,12 +59,12 @@ func buildGP2(s Spec) (Volume, error) {
 		CountUnit: ssdCountUnit, Guaranteed: true,
 	}
 	src := fmt.Sprintf("disks.md §2.2 gp2: baseIOPS = clamp(3 × %d GiB, 100, 16,000) = %s IOPS; throughput %s MiB/s",
-		s.SizeGiB, group(base), group(v.BaseBytesPerSec/mib))
+		s.SizeGiB, resource.Group(base), resource.Group(v.BaseBytesPerSec/mib))
 	if base < gp2BurstIOPS {
 		v.BurstIOPS = gp2BurstIOPS
 		v.BurstDuration = bucketDuration(gp2BucketCredit, gp2BurstIOPS-base)
 		src += fmt.Sprintf("; burst 3,000 IOPS and %s MiB/s for 5,400,000 / (3,000 − %s) s = %s from a full bucket",
-			group(v.BurstBytesPerSec/mib), group(base), v.BurstDuration.Round(time.Second))
+			resource.Group(v.BurstBytesPerSec/mib), resource.Group(base), v.BurstDuration.Round(time.Second))
 	}
 	v.Source = src + "; " + srcEBSDocs
 	return v, nil
@@ -95,7 +98,7 @@ func buildGP3(s Spec) (Volume, error) {
 	if tp == 0 {
 		tp = gp3MinMiBps
 	}
-	if err := checkGP3(iops, tp, s.SizeGiB, FieldIOPS, FieldThroughput); err != nil {
+	if err := checkGP3(iops, tp, s.SizeGiB, pathIOPS, pathThroughput); err != nil {
 		return Volume{}, err
 	}
 	return Volume{
@@ -103,33 +106,33 @@ func buildGP3(s Spec) (Volume, error) {
 		BaseIOPS: iops, BaseBytesPerSec: tp * mib,
 		CountUnit: ssdCountUnit, Guaranteed: true,
 		Source: fmt.Sprintf("disks.md §2.3 gp3: provisioned %s IOPS and %s MiB/s, no bursting; %s",
-			group(iops), group(tp), srcGP3),
+			resource.Group(iops), resource.Group(tp), srcGP3),
 	}, nil
 }
 
 // checkGP3 applies EBS-V4 and EBS-V5 to provisioned gp3 values at one size.
-func checkGP3(iops, tp, sizeGiB int64, iopsField, tpField Field) error {
+func checkGP3(iops, tp, sizeGiB int64, iopsAt, tpAt field.Path) error {
 	if iops < gp3MinIOPS || iops > gp3MaxIOPS {
-		return errorf("EBS-V4", iopsField, "gp3 IOPS must be 3,000 to 80,000 (rule: 3,000 ≤ IOPS ≤ 80,000 and "+
-			"IOPS ≤ max(3,000, 500 × size)); got %s", group(iops))
+		return errorf("EBS-V4", iopsAt, "gp3 IOPS must be 3,000 to 80,000 (rule: 3,000 ≤ IOPS ≤ 80,000 and "+
+			"IOPS ≤ max(3,000, 500 × size)); got %s", resource.Group(iops))
 	}
 	if limit := GP3MaxIOPS(sizeGiB); iops > limit {
-		return errorf("EBS-V4", iopsField, "gp3 IOPS must not exceed 500 per GiB of volume size (rule: IOPS ≤ "+
+		return errorf("EBS-V4", iopsAt, "gp3 IOPS must not exceed 500 per GiB of volume size (rule: IOPS ≤ "+
 			"max(3,000, 500 × size)); %s IOPS on %s GiB is %s IOPS per GiB, so the most a %s GiB volume allows "+
 			"is %s IOPS and %s IOPS needs at least %s GiB (EC2: \"Iops to volume size ratio of %.6f is too high; "+
-			"maximum is 500\")", group(iops), group(sizeGiB), num(float64(iops)/float64(sizeGiB)), group(sizeGiB),
-			group(limit), group(iops), group(ceilDiv(iops, gp3IOPSPerGiB)), float64(iops)/float64(sizeGiB))
+			"maximum is 500\")", resource.Group(iops), resource.Group(sizeGiB), num(float64(iops)/float64(sizeGiB)), resource.Group(sizeGiB),
+			resource.Group(limit), resource.Group(iops), resource.Group(resource.CeilDiv(iops, gp3IOPSPerGiB)), float64(iops)/float64(sizeGiB))
 	}
 	if tp < gp3MinMiBps || tp > gp3MaxMiBps {
-		return errorf("EBS-V5", tpField, "gp3 throughput must be 125 to 2,000 MiB/s (rule: 125 ≤ throughput ≤ "+
-			"2,000 and throughput ≤ 0.25 × IOPS); got %s MiB/s", group(tp))
+		return errorf("EBS-V5", tpAt, "gp3 throughput must be 125 to 2,000 MiB/s (rule: 125 ≤ throughput ≤ "+
+			"2,000 and throughput ≤ 0.25 × IOPS); got %s MiB/s", resource.Group(tp))
 	}
 	if tp*gp3IOPSPerMiBps > iops {
-		return errorf("EBS-V5", tpField, "gp3 throughput must not exceed 0.25 MiB/s per provisioned IOPS (rule: "+
+		return errorf("EBS-V5", tpAt, "gp3 throughput must not exceed 0.25 MiB/s per provisioned IOPS (rule: "+
 			"throughput ≤ 0.25 × IOPS); %s MiB/s with %s IOPS is %.6f MiB/s per IOPS, so %s IOPS allow at most %s "+
 			"MiB/s and %s MiB/s needs at least %s IOPS (EC2: \"Throughput (MiBps) to iops ratio of %.6f is too high; "+
-			"maximum is 0.250000 MiBps per iops\")", group(tp), group(iops), float64(tp)/float64(iops), group(iops),
-			group(iops/gp3IOPSPerMiBps), group(tp), group(tp*gp3IOPSPerMiBps), float64(tp)/float64(iops))
+			"maximum is 0.250000 MiBps per iops\")", resource.Group(tp), resource.Group(iops), float64(tp)/float64(iops), resource.Group(iops),
+			resource.Group(iops/gp3IOPSPerMiBps), resource.Group(tp), resource.Group(tp*gp3IOPSPerMiBps), float64(tp)/float64(iops))
 	}
 	return nil
 }
@@ -156,25 +159,25 @@ func buildIO1(s Spec) (Volume, error) {
 		return Volume{}, err
 	}
 	if s.Throughput != 0 {
-		return Volume{}, errorf("EBS-V3", FieldThroughput, "throughput is provisioned only on gp3; io1 "+
+		return Volume{}, errorf("EBS-V3", pathThroughput, "throughput is provisioned only on gp3; io1 "+
 			"throughput follows the provisioned IOPS (§2.4); got %d MiB/s", s.Throughput)
 	}
 	if s.IOPS == 0 {
-		return Volume{}, errorf("EBS-V6", FieldIOPS, "io1 volumes need provisioned IOPS (rule: 100 ≤ IOPS ≤ "+
+		return Volume{}, errorf("EBS-V6", pathIOPS, "io1 volumes need provisioned IOPS (rule: 100 ≤ IOPS ≤ "+
 			"min(64,000, 50 × size))")
 	}
 	if s.IOPS < io1MinIOPS || s.IOPS > min(io1MaxIOPS, io1IOPSPerGiB*s.SizeGiB) {
-		return Volume{}, errorf("EBS-V6", FieldIOPS, "io1 IOPS must be 100 to min(64,000, 50 × size) = %s on "+
+		return Volume{}, errorf("EBS-V6", pathIOPS, "io1 IOPS must be 100 to min(64,000, 50 × size) = %s on "+
 			"%s GiB (rule: 100 ≤ IOPS ≤ min(64,000, 50 × size)); got %s, which needs at least %s GiB",
-			group(min(io1MaxIOPS, io1IOPSPerGiB*s.SizeGiB)), group(s.SizeGiB), group(s.IOPS),
-			group(max(4, ceilDiv(s.IOPS, io1IOPSPerGiB))))
+			resource.Group(min(io1MaxIOPS, io1IOPSPerGiB*s.SizeGiB)), resource.Group(s.SizeGiB), resource.Group(s.IOPS),
+			resource.Group(max(4, resource.CeilDiv(s.IOPS, io1IOPSPerGiB))))
 	}
 	tp := IO1MaxThroughput(s.IOPS)
 	return Volume{
 		ProvisionedIOPS: s.IOPS, BaseIOPS: s.IOPS, BaseBytesPerSec: tp,
 		CountUnit: ssdCountUnit, Guaranteed: true,
 		Source: fmt.Sprintf("disks.md §2.4 io1: provisioned %s IOPS; tpCap_io1 = %s MiB/s; %s",
-			group(s.IOPS), num(float64(tp)/float64(mib)), srcEBSDocs),
+			resource.Group(s.IOPS), num(float64(tp)/float64(mib)), srcEBSDocs),
 	}, nil
 }
 
@@ -196,25 +199,25 @@ func buildIO2(s Spec) (Volume, error) {
 		return Volume{}, err
 	}
 	if s.Throughput != 0 {
-		return Volume{}, errorf("EBS-V3", FieldThroughput, "throughput is provisioned only on gp3; io2 "+
+		return Volume{}, errorf("EBS-V3", pathThroughput, "throughput is provisioned only on gp3; io2 "+
 			"throughput follows the provisioned IOPS (§2.5); got %d MiB/s", s.Throughput)
 	}
 	if s.IOPS == 0 {
-		return Volume{}, errorf("EBS-V7", FieldIOPS, "io2 volumes need provisioned IOPS (rule: 100 ≤ IOPS ≤ "+
+		return Volume{}, errorf("EBS-V7", pathIOPS, "io2 volumes need provisioned IOPS (rule: 100 ≤ IOPS ≤ "+
 			"min(256,000, 1,000 × size))")
 	}
 	if limit := min(io2MaxIOPS, io2IOPSPerGiB*s.SizeGiB); s.IOPS < io2MinIOPS || s.IOPS > limit {
-		return Volume{}, errorf("EBS-V7", FieldIOPS, "io2 IOPS must be 100 to min(256,000, 1,000 × size) = %s "+
+		return Volume{}, errorf("EBS-V7", pathIOPS, "io2 IOPS must be 100 to min(256,000, 1,000 × size) = %s "+
 			"on %s GiB (rule: 100 ≤ IOPS ≤ min(256,000, 1,000 × size)); got %s (EC2: \"io2 volumes configured "+
 			"with greater than 64 TiB or 256K IOPS or 1000:1 IOPS:GB ratio are not supported\")",
-			group(limit), group(s.SizeGiB), group(s.IOPS))
+			resource.Group(limit), resource.Group(s.SizeGiB), resource.Group(s.IOPS))
 	}
 	tp := IO2MaxThroughput(s.IOPS)
 	return Volume{
 		ProvisionedIOPS: s.IOPS, BaseIOPS: s.IOPS, BaseBytesPerSec: tp,
 		CountUnit: ssdCountUnit, Guaranteed: true,
 		Source: fmt.Sprintf("disks.md §2.5 io2: provisioned %s IOPS; tpCap_io2 = min(4,000, 0.256 × %s) = %s MiB/s; %s",
-			group(s.IOPS), group(s.IOPS), num(float64(tp)/float64(mib)), srcIO2),
+			resource.Group(s.IOPS), resource.Group(s.IOPS), num(float64(tp)/float64(mib)), srcIO2),
 	}, nil
 }
 
@@ -250,8 +253,8 @@ func buildHDD(s Spec) (Volume, error) {
 	v.BurstDuration = bucketDuration(s.SizeGiB*gib, burst-base)
 	v.Source = fmt.Sprintf("disks.md §2.6 %s: baseline min(%d, %d × %s GiB / 1,024) = %s MiB/s, burst min(%d, %d × "+
 		"size / 1,024) = %s MiB/s, bucket %s GiB lasting %s at full burst; %s", s.Type, m.baseMax, m.basePerTiB,
-		group(s.SizeGiB), num(float64(base)/float64(mib)), m.burstMax, m.burstPerTiB,
-		num(float64(burst)/float64(mib)), group(s.SizeGiB), v.BurstDuration.Round(time.Second), srcEBSDocs)
+		resource.Group(s.SizeGiB), num(float64(base)/float64(mib)), m.burstMax, m.burstPerTiB,
+		num(float64(burst)/float64(mib)), resource.Group(s.SizeGiB), v.BurstDuration.Round(time.Second), srcEBSDocs)
 	return v, nil
 }
 

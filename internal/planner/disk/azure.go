@@ -3,6 +3,9 @@ package disk
 import (
 	"fmt"
 	"time"
+
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/field"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/resource"
 )
 
 // burstModel is how an Azure fixed tier bursts (§4.2–§4.4).
@@ -94,28 +97,28 @@ func buildAzureFixed(s Spec) (Volume, error) {
 		return Volume{}, err
 	}
 	if s.IOPS != 0 || s.Throughput != 0 {
-		field := FieldIOPS
+		at := pathIOPS
 		if s.IOPS == 0 {
-			field = FieldThroughput
+			at = pathThroughput
 		}
-		return Volume{}, errorf("AZD-V4", field, "DiskIOPSReadWrite and DiskMBpsReadWrite apply only to "+
+		return Volume{}, errorf("AZD-V4", at, "DiskIOPSReadWrite and DiskMBpsReadWrite apply only to "+
 			"UltraSSD_LRS and PremiumV2_LRS; %s performance comes from its size tier", s.Type)
 	}
 	row, _ := tierFor(s.Type, s.SizeGiB)
 	if s.Bursting {
 		if !isAzurePremium(s.Type) {
-			return Volume{}, errorf("AZD-V8", FieldBursting, "on-demand bursting (enableBursting) is only for "+
+			return Volume{}, errorf("AZD-V8", pathBursting, "on-demand bursting (enableBursting) is only for "+
 				"Premium_LRS and Premium_ZRS disks larger than 512 GiB; %s has none", s.Type)
 		}
 		if s.SizeGiB < azureBurstMinGiB {
-			return Volume{}, errorf("AZD-V8", FieldBursting, "on-demand bursting (enableBursting) needs a "+
+			return Volume{}, errorf("AZD-V8", pathBursting, "on-demand bursting (enableBursting) needs a "+
 				"Premium disk larger than 512 GiB (P30 and up); %s GiB is a %s, which has credit bursting instead",
-				group(s.SizeGiB), row.name)
+				resource.Group(s.SizeGiB), row.name)
 		}
 	}
 	if s.PerformancePlus && s.SizeGiB < azurePerfPlusMinGiB {
-		return Volume{}, errorf("AZD-V9", FieldPerformancePlus, "performance plus (enablePerformancePlus) needs "+
-			"a disk of 513 GiB or more; the CSI driver would silently enlarge %s GiB to 513 GiB", group(s.SizeGiB))
+		return Volume{}, errorf("AZD-V9", pathPerformancePlus, "performance plus (enablePerformancePlus) needs "+
+			"a disk of 513 GiB or more; the CSI driver would silently enlarge %s GiB to 513 GiB", resource.Group(s.SizeGiB))
 	}
 	v := Volume{
 		Tier: row.name, BilledSizeGiB: row.sizeGiB,
@@ -123,10 +126,10 @@ func buildAzureFixed(s Spec) (Volume, error) {
 		CountUnit: ssdCountUnit, Guaranteed: row.guaranteed,
 	}
 	src := fmt.Sprintf("disks.md §4.1 %s: %s GiB rounds up to %s (%s GiB, billed as %s GiB): %s IOPS, %s MB/s",
-		s.Type, group(s.SizeGiB), row.name, group(row.sizeGiB), group(row.sizeGiB), group(row.iops), group(row.mbps))
+		s.Type, resource.Group(s.SizeGiB), row.name, resource.Group(row.sizeGiB), resource.Group(row.sizeGiB), resource.Group(row.iops), resource.Group(row.mbps))
 	if s.PerformancePlus && row.perfPlusIOPS > 0 {
 		v.BaseIOPS, v.BaseBytesPerSec = row.perfPlusIOPS, row.perfPlusMBps*MBPerSec.BytesPerSec
-		src += fmt.Sprintf("; performance plus raises it to %s IOPS, %s MB/s (§4.7)", group(row.perfPlusIOPS), group(row.perfPlusMBps))
+		src += fmt.Sprintf("; performance plus raises it to %s IOPS, %s MB/s (§4.7)", resource.Group(row.perfPlusIOPS), resource.Group(row.perfPlusMBps))
 	}
 	if !row.guaranteed {
 		src += " (\"up to\" targets, met 99 % of the time)"
@@ -136,12 +139,12 @@ func buildAzureFixed(s Spec) (Volume, error) {
 		v.BurstIOPS, v.BurstBytesPerSec = row.burstIOPS, row.burstMBps*MBPerSec.BytesPerSec
 		v.BurstDuration = time.Duration(row.burstMinutes) * time.Minute
 		src += fmt.Sprintf("; credit bursting to %s IOPS, %s MB/s for %d minutes from a full bucket",
-			group(row.burstIOPS), group(row.burstMBps), row.burstMinutes)
+			resource.Group(row.burstIOPS), resource.Group(row.burstMBps), row.burstMinutes)
 	case row.burst == burstOnDemand && s.Bursting:
 		v.BurstIOPS, v.BurstBytesPerSec = row.burstIOPS, row.burstMBps*MBPerSec.BytesPerSec
 		v.BurstUnlimited, v.BurstBilled = true, true
 		src += fmt.Sprintf("; on-demand bursting to %s IOPS, %s MB/s, no time limit, billed per use",
-			group(row.burstIOPS), group(row.burstMBps))
+			resource.Group(row.burstIOPS), resource.Group(row.burstMBps))
 	case row.burst == burstOnDemand:
 		src += "; on-demand bursting available with enableBursting (off)"
 	}
@@ -189,11 +192,11 @@ func buildPremiumV2(s Spec) (Volume, error) {
 		return Volume{}, err
 	}
 	if s.Bursting {
-		return Volume{}, errorf("AZD-V8", FieldBursting, "on-demand bursting (enableBursting) is only for "+
+		return Volume{}, errorf("AZD-V8", pathBursting, "on-demand bursting (enableBursting) is only for "+
 			"Premium_LRS and Premium_ZRS; PremiumV2_LRS performance is provisioned")
 	}
 	if s.PerformancePlus {
-		return Volume{}, errorf("AZD-V9", FieldPerformancePlus, "performance plus (enablePerformancePlus) is "+
+		return Volume{}, errorf("AZD-V9", pathPerformancePlus, "performance plus (enablePerformancePlus) is "+
 			"only for Premium SSD, Standard SSD and Standard HDD; PremiumV2_LRS performance is provisioned")
 	}
 	iops, mbps := s.IOPS, s.Throughput
@@ -203,7 +206,7 @@ func buildPremiumV2(s Spec) (Volume, error) {
 	if mbps == 0 {
 		mbps = pv2MinMBps
 	}
-	if err := checkPremiumV2(iops, mbps, s.SizeGiB, FieldIOPS, FieldThroughput); err != nil {
+	if err := checkPremiumV2(iops, mbps, s.SizeGiB, pathIOPS, pathThroughput); err != nil {
 		return Volume{}, err
 	}
 	return Volume{
@@ -211,21 +214,21 @@ func buildPremiumV2(s Spec) (Volume, error) {
 		BaseIOPS: iops, BaseBytesPerSec: mbps * MBPerSec.BytesPerSec,
 		CountUnit: ssdCountUnit, Guaranteed: true,
 		Source: fmt.Sprintf("disks.md §4.5 PremiumV2_LRS: provisioned %s IOPS and %s MB/s (3,000 and 125 included), "+
-			"no bursting; %s", group(iops), group(mbps), srcPV2),
+			"no bursting; %s", resource.Group(iops), resource.Group(mbps), srcPV2),
 	}, nil
 }
 
 // checkPremiumV2 applies AZD-V5 to provisioned Premium SSD v2 values at one size.
-func checkPremiumV2(iops, mbps, sizeGiB int64, iopsField, tpField Field) error {
+func checkPremiumV2(iops, mbps, sizeGiB int64, iopsAt, tpAt field.Path) error {
 	if limit := PremiumV2MaxIOPS(sizeGiB); iops < pv2MinIOPS || iops > limit {
-		return errorf("AZD-V5", iopsField, "PremiumV2_LRS IOPS must be 3,000 to min(80,000, max(3,000, 500 × size)) "+
+		return errorf("AZD-V5", iopsAt, "PremiumV2_LRS IOPS must be 3,000 to min(80,000, max(3,000, 500 × size)) "+
 			"= %s on %s GiB (rule: 3,000 ≤ IOPS ≤ min(80,000, max(3,000, 500 × size))); got %s, which needs at "+
-			"least %s GiB", group(limit), group(sizeGiB), group(iops), group(max(1, ceilDiv(iops, pv2IOPSPerGiB))))
+			"least %s GiB", resource.Group(limit), resource.Group(sizeGiB), resource.Group(iops), resource.Group(max(1, resource.CeilDiv(iops, pv2IOPSPerGiB))))
 	}
 	if limit := PremiumV2MaxMBps(sizeGiB, iops); mbps < pv2MinMBps || mbps > limit {
-		return errorf("AZD-V5", tpField, "PremiumV2_LRS throughput must be 125 MB/s to min(2,000, 0.25 × IOPS), "+
+		return errorf("AZD-V5", tpAt, "PremiumV2_LRS throughput must be 125 MB/s to min(2,000, 0.25 × IOPS), "+
 			"and 125 MB/s at 6 GiB or less (rule: 125 ≤ MB/s ≤ min(2,000, 0.25 × IOPS)); %s GiB with %s IOPS "+
-			"allows at most %s MB/s, got %s MB/s", group(sizeGiB), group(iops), group(limit), group(mbps))
+			"allows at most %s MB/s, got %s MB/s", resource.Group(sizeGiB), resource.Group(iops), resource.Group(limit), resource.Group(mbps))
 	}
 	return nil
 }
@@ -239,7 +242,7 @@ func UltraDefaults(sizeGiB int64) (iops, mbps int64) {
 }
 
 func ultraDefaultMBpsFor(iops int64) int64 {
-	return min(max(100, ceilDiv(iops, 256)), ceilDiv(iops, 4), ultraDefaultMBps)
+	return min(max(100, resource.CeilDiv(iops, 256)), resource.CeilDiv(iops, 4), ultraDefaultMBps)
 }
 
 func buildUltra(s Spec) (Volume, error) {
@@ -247,11 +250,11 @@ func buildUltra(s Spec) (Volume, error) {
 		return Volume{}, err
 	}
 	if s.Bursting {
-		return Volume{}, errorf("AZD-V8", FieldBursting, "on-demand bursting (enableBursting) is not available "+
+		return Volume{}, errorf("AZD-V8", pathBursting, "on-demand bursting (enableBursting) is not available "+
 			"on UltraSSD_LRS")
 	}
 	if s.PerformancePlus {
-		return Volume{}, errorf("AZD-V9", FieldPerformancePlus, "performance plus (enablePerformancePlus) is "+
+		return Volume{}, errorf("AZD-V9", pathPerformancePlus, "performance plus (enablePerformancePlus) is "+
 			"only for Premium SSD, Standard SSD and Standard HDD; UltraSSD_LRS performance is provisioned")
 	}
 	iops, mbps := s.IOPS, s.Throughput
@@ -267,11 +270,11 @@ func buildUltra(s Spec) (Volume, error) {
 		mbps = ultraDefaultMBpsFor(iops)
 		src = fmt.Sprintf("; MB/s is the CSI driver's fill-in rule max(100, ⌈IOPS / 256⌉) capped at ⌈IOPS / 4⌉ (%s)", srcAzureDiskCSI)
 	}
-	if err := checkUltraIOPS(iops, s.SizeGiB, FieldIOPS); err != nil {
+	if err := checkUltraIOPS(iops, s.SizeGiB, pathIOPS); err != nil {
 		return Volume{}, err
 	}
 	if s.Throughput != 0 {
-		if err := checkUltraMBps(mbps, iops, FieldThroughput); err != nil {
+		if err := checkUltraMBps(mbps, iops, pathThroughput); err != nil {
 			return Volume{}, err
 		}
 	}
@@ -280,31 +283,31 @@ func buildUltra(s Spec) (Volume, error) {
 		BaseIOPS: iops, BaseBytesPerSec: mbps * MBPerSec.BytesPerSec,
 		CountUnit: ssdCountUnit, Guaranteed: true,
 		Source: fmt.Sprintf("disks.md §4.6 UltraSSD_LRS: provisioned %s IOPS and %s MB/s, no bursting%s; %s",
-			group(iops), group(mbps), src, srcUltra),
+			resource.Group(iops), resource.Group(mbps), src, srcUltra),
 	}
 	if iops < s.SizeGiB {
-		v.Notes = append(v.Notes, warnf("AZD-V6", FieldIOPS, "UltraSSD_LRS with %s IOPS on %s GiB is below 1 IOPS "+
+		v.Notes = append(v.Notes, warnf("AZD-V6", pathIOPS, "UltraSSD_LRS with %s IOPS on %s GiB is below 1 IOPS "+
 			"per GiB, the floor some regions and API versions still enforce (\"The supported range for a "+
 			"UltraSSD_LRS disk of size %s GB is between %s and …\"); provision at least %s IOPS to be safe",
-			group(iops), group(s.SizeGiB), group(s.SizeGiB), group(s.SizeGiB), group(s.SizeGiB)))
+			resource.Group(iops), resource.Group(s.SizeGiB), resource.Group(s.SizeGiB), resource.Group(s.SizeGiB), resource.Group(s.SizeGiB)))
 	}
 	return v, nil
 }
 
 // checkUltraIOPS applies the IOPS part of AZD-V6.
-func checkUltraIOPS(iops, sizeGiB int64, field Field) error {
+func checkUltraIOPS(iops, sizeGiB int64, at field.Path) error {
 	if limit := min(ultraMaxIOPS, ultraIOPSPerGiB*sizeGiB); iops < ultraMinIOPS || iops > limit {
-		return errorf("AZD-V6", field, "UltraSSD_LRS IOPS must be 100 to min(400,000, 1,000 × size) = %s on "+
-			"%s GiB (rule: 100 ≤ IOPS ≤ min(400,000, 1,000 × size)); got %s", group(limit), group(sizeGiB), group(iops))
+		return errorf("AZD-V6", at, "UltraSSD_LRS IOPS must be 100 to min(400,000, 1,000 × size) = %s on "+
+			"%s GiB (rule: 100 ≤ IOPS ≤ min(400,000, 1,000 × size)); got %s", resource.Group(limit), resource.Group(sizeGiB), resource.Group(iops))
 	}
 	return nil
 }
 
 // checkUltraMBps applies the throughput part of AZD-V6.
-func checkUltraMBps(mbps, iops int64, field Field) error {
+func checkUltraMBps(mbps, iops int64, at field.Path) error {
 	if limit := min(ultraMaxMBps, iops/4); mbps < ultraMinMBps || mbps > limit {
-		return errorf("AZD-V6", field, "UltraSSD_LRS throughput must be 1 to min(10,000, 0.25 × IOPS) = %s MB/s "+
-			"with %s IOPS (rule: 1 ≤ MB/s ≤ min(10,000, 0.25 × IOPS)); got %s MB/s", group(limit), group(iops), group(mbps))
+		return errorf("AZD-V6", at, "UltraSSD_LRS throughput must be 1 to min(10,000, 0.25 × IOPS) = %s MB/s "+
+			"with %s IOPS (rule: 1 ≤ MB/s ≤ min(10,000, 0.25 × IOPS)); got %s MB/s", resource.Group(limit), resource.Group(iops), resource.Group(mbps))
 	}
 	return nil
 }

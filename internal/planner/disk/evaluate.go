@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/catalog"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/field"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/resource"
 )
 
 // DefaultBlockSize is the I/O size assumed when a workload does not give one (§7.1).
@@ -95,11 +97,20 @@ type NodeShare struct {
 
 // Evaluate computes a volume's limits, its effective rate for the access profile under the node's
 // limits, and, when a requirement is given, the verdict with findings and the recommended smallest
-// configuration (§7.3–§7.8). It returns a *Finding error for invalid input.
+// configuration. Invalid input returns a *field.Error whose path names the Query field at fault
+// (Spec.SizeGiB, Access.QueueDepth, Requirement.IOPS, …) and whose detail starts with the rule id, if any.
 func Evaluate(q Query) (Result, error) {
-	v, err := NewVolume(q.Spec)
+	r, err := evaluate(q)
 	if err != nil {
-		return Result{}, err
+		return Result{}, inputErr(err, field.Path{})
+	}
+	return r, nil
+}
+
+func evaluate(q Query) (Result, error) {
+	v, err := newVolume(q.Spec)
+	if err != nil {
+		return Result{}, inputErr(err, pathSpec)
 	}
 	a, assumed, err := resolveAccess(q.Access, v)
 	if err != nil {
@@ -110,17 +121,20 @@ func Evaluate(q Query) (Result, error) {
 		n = 1
 	}
 	if n < 0 || n > MaxVolumesPerNode {
-		return Result{}, errorf("", FieldVolumesPerNode, "volumes per node must be 1 to %s, got %d",
-			group(MaxVolumesPerNode), n)
+		return Result{}, errorf("", pathVolumesPerNode, "volumes per node must be 1 to %s, got %d",
+			resource.Group(MaxVolumesPerNode), n)
 	}
 	if err := checkRequirement(q.Requirement, v); err != nil {
 		return Result{}, err
 	}
 	r := Result{Volume: v, VolumesPerNode: n, Access: a, LatencyAssumed: assumed, Verdict: Pass}
-	r.Findings = append(r.Findings, v.Notes...)
+	for _, n := range v.Notes {
+		n.Path = pathSpec.Join(n.Path)
+		r.Findings = append(r.Findings, n)
+	}
 	if q.Node != nil {
 		if q.Node.Cloud != v.Spec.Type.Cloud() {
-			return Result{}, errorf("", FieldInstance, "instance type %q is %s, but disk type %q is %s",
+			return Result{}, errorf("", pathNode, "instance type %q is %s, but disk type %q is %s",
 				q.Node.Name, q.Node.Cloud, v.Spec.Type, v.Spec.Type.Cloud())
 		}
 		node := *q.Node
@@ -137,7 +151,7 @@ func Evaluate(q Query) (Result, error) {
 			BurstBytesPerSec: float64(node.BurstBytesPerSec) / float64(n),
 		}
 		if node.MaxDataDisks > 0 && n > node.MaxDataDisks {
-			r.add(Fail, Finding{Rule: "FIT-N3", Severity: SeverityError, Field: FieldVolumesPerNode, Unmet: true,
+			r.add(Fail, Finding{Rule: "FIT-N3", Severity: SeverityError, Path: pathVolumesPerNode, Unmet: true,
 				Message: fmt.Sprintf("%s attaches at most %d data disks; %d volumes per node do not fit (disks.md §5.3)",
 					node.Name, node.MaxDataDisks, n)})
 		}
@@ -157,19 +171,19 @@ func resolveAccess(a Access, v Volume) (Access, bool, error) {
 		a.BlockSize = DefaultBlockSize
 	}
 	if a.BlockSize < 1 || a.BlockSize > MaxBlockSize {
-		return a, false, errorf("", FieldBlockSize, "block size must be 1 byte to 1 GiB, got %d bytes", a.BlockSize)
+		return a, false, errorf("", pathBlockSize, "block size must be 1 byte to 1 GiB, got %d bytes", a.BlockSize)
 	}
 	if a.Pattern == "" {
 		a.Pattern = Random
 	}
 	if _, err := ParsePattern(string(a.Pattern)); err != nil {
-		return a, false, errorf("", FieldPattern, "%v", err)
+		return a, false, errorf("", pathPattern, "%v", err)
 	}
 	if a.QueueDepth < 0 || a.QueueDepth > MaxQueueDepth {
-		return a, false, errorf("", FieldQueueDepth, "queue depth must be 1 to %s, got %d", group(MaxQueueDepth), a.QueueDepth)
+		return a, false, errorf("", pathQueueDepth, "queue depth must be 1 to %s, got %d", resource.Group(MaxQueueDepth), a.QueueDepth)
 	}
 	if a.Latency < 0 || a.Latency > time.Minute {
-		return a, false, errorf("", FieldLatency, "latency must be positive and at most a minute, got %s", a.Latency)
+		return a, false, errorf("", pathLatency, "latency must be positive and at most a minute, got %s", a.Latency)
 	}
 	assumed := a.Latency == 0
 	if assumed {
@@ -180,10 +194,10 @@ func resolveAccess(a Access, v Volume) (Access, bool, error) {
 
 func checkRequirement(req Requirement, v Volume) error {
 	if req.IOPS < 0 || req.IOPS > MaxRequiredIOPS {
-		return errorf("", FieldRequiredIOPS, "required IOPS must be 0 to %s, got %d", group(MaxRequiredIOPS), req.IOPS)
+		return errorf("", pathRequiredIOPS, "required IOPS must be 0 to %s, got %d", resource.Group(MaxRequiredIOPS), req.IOPS)
 	}
 	if req.BytesPerSec < 0 || req.BytesPerSec > MaxRequiredBytesPerSec {
-		return errorf("", FieldRequiredThroughput, "required throughput must be 0 to 10 TB/s, got %s",
+		return errorf("", pathRequiredThroughput, "required throughput must be 0 to 10 TB/s, got %s",
 			rate(float64(req.BytesPerSec), v.ThroughputUnit()))
 	}
 	return nil
@@ -194,14 +208,14 @@ func ioPerOp(v Volume, a Access) (num, den int64) {
 	if v.RandomChargedAsUnit && a.Pattern == Sequential {
 		return a.BlockSize, v.CountUnit
 	}
-	return max(1, ceilDiv(a.BlockSize, v.CountUnit)), 1
+	return max(1, resource.CeilDiv(a.BlockSize, v.CountUnit)), 1
 }
 
 // bytesCharged returns the bytes one operation costs against throughput limits (§7.3). A random I/O on
 // st1/sc1 costs whole 1 MiB units.
 func bytesCharged(v Volume, a Access) int64 {
 	if v.RandomChargedAsUnit && a.Pattern == Random {
-		return ceilDiv(a.BlockSize, v.CountUnit) * v.CountUnit
+		return resource.CeilDiv(a.BlockSize, v.CountUnit) * v.CountUnit
 	}
 	return a.BlockSize
 }
@@ -229,7 +243,7 @@ func (r *Result) effective(burst bool) Effective {
 		name = "the " + v.Tier + " tier"
 	}
 	bounds := []bound{
-		{float64(volIOPS) / perOp, v.limitKind(), "IOPS", fmt.Sprintf("%s: %s IOPS", name, group(volIOPS))},
+		{float64(volIOPS) / perOp, v.limitKind(), "IOPS", fmt.Sprintf("%s: %s IOPS", name, resource.Group(volIOPS))},
 		{float64(volBps) / charged, v.limitKind(), "throughput", fmt.Sprintf("%s: %s", name, rate(float64(volBps), u))},
 	}
 	if n := r.Node; n != nil {
@@ -313,9 +327,9 @@ func (r *Result) checkFit(req Requirement) {
 	b := a.BlockSize
 	// Operations per second: max(required IOPS, required bytes / block size), as numerator/denominator.
 	opsNum, opsDen := req.IOPS, int64(1)
-	field := FieldRequiredIOPS
+	at := pathRequiredIOPS
 	if big.NewInt(0).Mul(big.NewInt(req.IOPS), big.NewInt(b)).Cmp(big.NewInt(req.BytesPerSec)) < 0 {
-		opsNum, opsDen, field = req.BytesPerSec, b, FieldRequiredThroughput
+		opsNum, opsDen, at = req.BytesPerSec, b, pathRequiredThroughput
 	}
 	ops := float64(opsNum) / float64(opsDen)
 	pn, pd := ioPerOp(v, a)
@@ -326,18 +340,18 @@ func (r *Result) checkFit(req Requirement) {
 	need := fmt.Sprintf("%s operations/s of %s %s I/O (%s)", num(ops), fmtBytes(b), a.Pattern, r.Demand.String(u))
 
 	if v.RandomChargedAsUnit && a.Pattern == Random {
-		r.add(Fail, Finding{Rule: "EBS-P5", Severity: SeverityError, Field: FieldPattern, Unmet: true,
+		r.add(Fail, Finding{Rule: "EBS-P5", Severity: SeverityError, Path: pathPattern, Unmet: true,
 			Message: fmt.Sprintf("%s counts every random I/O as a full 1 MiB against its throughput (rule: st1/sc1 are "+
 				"rejected for a random I/O profile, §2.6): %s needs %s of throughput on this volume; use gp3 or io2, "+
 				"or set the pattern to sequential if the I/O really is sequential", v.Spec.Type, need,
 				rate(float64(r.Demand.BytesPerSec), u))})
 	}
 	if v.Spec.Type == Standard {
-		r.add(Warn, warnf("EBS-P6", FieldType, "standard (magnetic) volumes are best effort, 40–200 IOPS and 40–90 "+
+		r.add(Warn, warnf("EBS-P6", pathSpec.Join(pathType), "standard (magnetic) volumes are best effort, 40–200 IOPS and 40–90 "+
 			"MiB/s with no guarantee (§2.7); kubefit plans them at 40 IOPS and 40 MiB/s for %s", need))
 	}
 	if v.Spec.Type.Cloud() == catalog.Azure && !v.Guaranteed {
-		r.add(Warn, warnf("AZD-P2", FieldType, "%s figures are \"up to\" targets met 99 %% of the time, not "+
+		r.add(Warn, warnf("AZD-P2", pathSpec.Join(pathType), "%s figures are \"up to\" targets met 99 %% of the time, not "+
 			"provisioned guarantees (§4.3, §4.4); use Premium_LRS or PremiumV2_LRS for %s", v.Spec.Type, need))
 	}
 	r.checkQueueDepth(ops)
@@ -346,7 +360,7 @@ func (r *Result) checkFit(req Requirement) {
 	if recErr == nil {
 		r.Recommendation = &rec
 	}
-	r.checkVolume(ops, need, field, recErr)
+	r.checkVolume(ops, need, at, recErr)
 	r.checkNode(ops, need)
 }
 
@@ -360,7 +374,7 @@ func (r *Result) checkQueueDepth(ops float64) {
 	needQD := int64(math.Ceil(ops*a.Latency.Seconds() - 1e-9))
 	if a.QueueDepth == 0 {
 		if needQD > 1 {
-			r.add(Warn, warnf("QD-1", FieldQueueDepth, "queue depth unknown: %s operations/s at %s latency%s need "+
+			r.add(Warn, warnf("QD-1", pathQueueDepth, "queue depth unknown: %s operations/s at %s latency%s need "+
 				"at least %d I/Os in flight (requiredQD = ⌈ops × latency⌉, §7.4); at queue depth 1 the volume "+
 				"reaches only %s operations/s", num(ops), lat, assumed, needQD, num(1/a.Latency.Seconds())))
 		}
@@ -368,7 +382,7 @@ func (r *Result) checkQueueDepth(ops float64) {
 	}
 	qdOps := float64(a.QueueDepth) / a.Latency.Seconds()
 	if qdOps < ops {
-		r.add(Fail, Finding{Rule: "QD-2", Severity: SeverityError, Field: FieldQueueDepth, Unmet: true,
+		r.add(Fail, Finding{Rule: "QD-2", Severity: SeverityError, Path: pathQueueDepth, Unmet: true,
 			Message: fmt.Sprintf("queue depth %d at %s latency%s reaches at most %s operations/s (queue depth / "+
 				"latency, §7.4), below the required %s; no tier can fix this: keep at least %d I/Os in flight, "+
 				"spread the load over more volumes, or use a lower-latency type", a.QueueDepth, lat, assumed,
@@ -376,11 +390,11 @@ func (r *Result) checkQueueDepth(ops float64) {
 		return
 	}
 	if r.LatencyAssumed {
-		r.add(Warn, warnf("FIT-A1", FieldLatency, "the queue-depth check assumes %s latency%s", lat, assumed))
+		r.add(Warn, warnf("FIT-A1", pathLatency, "the queue-depth check assumes %s latency%s", lat, assumed))
 	}
 }
 
-func (r *Result) checkVolume(ops float64, need string, field Field, recErr error) {
+func (r *Result) checkVolume(ops float64, need string, at field.Path, recErr error) {
 	v, a := r.Volume, r.Access
 	u := v.ThroughputUnit()
 	pn, pd := ioPerOp(v, a)
@@ -390,7 +404,7 @@ func (r *Result) checkVolume(ops float64, need string, field Field, recErr error
 	if sustained >= ops {
 		return
 	}
-	have := fmt.Sprintf("%s sustains %s IOPS and %s", volumeName(v), group(v.BaseIOPS), rate(float64(v.BaseBytesPerSec), u))
+	have := fmt.Sprintf("%s sustains %s IOPS and %s", volumeName(v), resource.Group(v.BaseIOPS), rate(float64(v.BaseBytesPerSec), u))
 	if recErr != nil {
 		if v.RandomChargedAsUnit && a.Pattern == Random {
 			r.Verdict = worse(r.Verdict, Fail) // EBS-P5 already says why
@@ -400,7 +414,7 @@ func (r *Result) checkVolume(ops float64, need string, field Field, recErr error
 		if f, ok := recErr.(*Finding); ok {
 			msg = f.Message
 		}
-		r.add(Fail, Finding{Rule: "FIT-V2", Severity: SeverityError, Field: field, Unmet: true,
+		r.add(Fail, Finding{Rule: "FIT-V2", Severity: SeverityError, Path: at, Unmet: true,
 			Message: fmt.Sprintf("no size of %s meets %s: %s; %s", v.Spec.Type, need, msg, have)})
 		return
 	}
@@ -408,10 +422,10 @@ func (r *Result) checkVolume(ops float64, need string, field Field, recErr error
 	fix := fmt.Sprintf("the smallest %s that sustains it is %s (%s)", v.Spec.Type, recName(rec), rec.Reason)
 	switch {
 	case burst >= ops && v.BurstBilled:
-		r.add(Pass, warnf("AZD-P3", FieldBursting, "%s; %s is met only with on-demand bursting, which has no time "+
+		r.add(Pass, warnf("AZD-P3", pathSpec.Join(pathBursting), "%s; %s is met only with on-demand bursting, which has no time "+
 			"limit but is billed per burst transaction plus an hourly fee (§4.2); %s", have, need, fix))
 	case burst >= ops && v.BurstUnlimited:
-		f := warnf("FIT-V1", FieldSize, "%s; %s exceeds the planned rate and only best-effort bursts reach "+
+		f := warnf("FIT-V1", pathSpec.Join(pathSize), "%s; %s exceeds the planned rate and only best-effort bursts reach "+
 			"it (§2.7); %s", have, need, fix)
 		f.Unmet = true
 		r.add(Fail, f)
@@ -420,11 +434,11 @@ func (r *Result) checkVolume(ops float64, need string, field Field, recErr error
 		if v.Spec.Type.Cloud() == catalog.Azure {
 			rule = "AZD-P1"
 		}
-		r.add(Warn, warnf(rule, FieldSize, "burst-only fit: %s; %s is met only while burst credits last (%s IOPS "+
-			"and %s for %s from a full bucket, then back to the baseline); %s", have, need, group(v.BurstIOPS),
+		r.add(Warn, warnf(rule, pathSpec.Join(pathSize), "burst-only fit: %s; %s is met only while burst credits last (%s IOPS "+
+			"and %s for %s from a full bucket, then back to the baseline); %s", have, need, resource.Group(v.BurstIOPS),
 			rate(float64(v.BurstBytesPerSec), u), fmtDuration(v.BurstDuration), fix))
 	default:
-		r.add(Fail, Finding{Rule: "FIT-V1", Severity: SeverityWarning, Field: FieldSize, Unmet: true,
+		r.add(Fail, Finding{Rule: "FIT-V1", Severity: SeverityWarning, Path: pathSpec.Join(pathSize), Unmet: true,
 			Message: fmt.Sprintf("%s, short of %s; %s", have, need, fix)})
 	}
 }
@@ -461,12 +475,12 @@ func (r *Result) checkNode(ops float64, need string) {
 		if n.BurstWindow > 0 {
 			window = fmt.Sprintf("for %s once every %s", fmtDuration(n.BurstDuration), fmtDuration(n.BurstWindow))
 		}
-		r.add(Warn, warnf("FIT-N1", FieldInstance, "burst-only fit on the node: %s; %s fits only within its burst "+
+		r.add(Warn, warnf("FIT-N1", pathNode, "burst-only fit on the node: %s; %s fits only within its burst "+
 			"limit of %s IOPS and %s, available %s; choose a larger instance size for a sustained fit (a bigger "+
 			"disk will not help)", have, need, num(s.BurstIOPS), rate(s.BurstBytesPerSec, n.ThroughputUnit()), window))
 		return
 	}
-	r.add(Fail, Finding{Rule: "FIT-N2", Severity: SeverityError, Field: FieldInstance, Unmet: true,
+	r.add(Fail, Finding{Rule: "FIT-N2", Severity: SeverityError, Path: pathNode, Unmet: true,
 		Message: fmt.Sprintf("%s, short of %s even while it bursts (%s IOPS, %s); a larger instance size is needed, "+
 			"a bigger disk will not help", have, need, num(s.BurstIOPS), rate(s.BurstBytesPerSec, n.ThroughputUnit()))})
 }
@@ -483,14 +497,14 @@ func (r *Result) source() string {
 
 func volumeName(v Volume) string {
 	if v.Tier != "" {
-		return fmt.Sprintf("the %s GiB %s volume (%s, billed as %s GiB)", group(v.Spec.SizeGiB), v.Spec.Type, v.Tier,
-			group(v.BilledSizeGiB))
+		return fmt.Sprintf("the %s GiB %s volume (%s, billed as %s GiB)", resource.Group(v.Spec.SizeGiB), v.Spec.Type, v.Tier,
+			resource.Group(v.BilledSizeGiB))
 	}
-	return fmt.Sprintf("the %s GiB %s volume", group(v.Spec.SizeGiB), v.Spec.Type)
+	return fmt.Sprintf("the %s GiB %s volume", resource.Group(v.Spec.SizeGiB), v.Spec.Type)
 }
 
 func recName(rec *Recommendation) string {
-	s := fmt.Sprintf("%s GiB", group(rec.Spec.SizeGiB))
+	s := fmt.Sprintf("%s GiB", resource.Group(rec.Spec.SizeGiB))
 	if rec.Tier != "" {
 		s += " (" + rec.Tier + ")"
 	}
@@ -520,11 +534,11 @@ func ceilMulDiv(a, b, c int64) int64 {
 func fmtBytes(b int64) string {
 	switch {
 	case b%mib == 0:
-		return group(b/mib) + " MiB"
+		return resource.Group(b/mib) + " MiB"
 	case b%kib == 0:
-		return group(b/kib) + " KiB"
+		return resource.Group(b/kib) + " KiB"
 	}
-	return group(b) + " B"
+	return resource.Group(b) + " B"
 }
 
 func fmtLatency(d time.Duration) string {

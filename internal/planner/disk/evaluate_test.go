@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/catalog"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/field"
 )
 
 // Catalog rows built from the disks.md §3.5 and §5.4 excerpts, so these tests do not depend on the
@@ -85,7 +86,7 @@ func TestNodeLimitsFor(t *testing.T) {
 	} {
 		_, err := NodeLimitsFor(it)
 		var f *Finding
-		if !errors.As(err, &f) || f.Rule != "FIT-N0" || f.Field != FieldInstance {
+		if !errors.As(err, &f) || f.Rule != "FIT-N0" || f.Path.String() != "Node" {
 			t.Errorf("NodeLimitsFor(%s) error = %v, want FIT-N0", it.Name, err)
 		}
 	}
@@ -207,7 +208,7 @@ func TestEvaluateRequirement(t *testing.T) {
 		rules     string // rule/severity of every finding, in order
 		recSize   int64  // recommended size, 0 for none
 		recTier   string
-		wantField Field // field of the first error, if any
+		wantField string // path of the first error, if any
 	}{
 		// §7.8: 1,000 IOPS on Premium lands on P15 (256 GiB); the 128 GiB P10 meets it only on burst credits.
 		// 1,000 ops × 2.5 ms = 2.5 → QD-1 asks for 3 I/Os in flight.
@@ -225,13 +226,13 @@ func TestEvaluateRequirement(t *testing.T) {
 			Requirement: Requirement{IOPS: 25000}}, verdict: Pass, rules: "AZD-P3/warning", recSize: 1024, recTier: "P30"},
 		// 50,000 IOPS: no Premium tier even with bursting → FIT-V2 on required_iops.
 		{name: "Premium cannot", q: Query{Spec: Spec{Type: PremiumLRS, SizeGiB: 1024}, Access: qd(64),
-			Requirement: Requirement{IOPS: 50000}}, verdict: Fail, rules: "FIT-V2/error", wantField: FieldRequiredIOPS},
+			Requirement: Requirement{IOPS: 50000}}, verdict: Fail, rules: "FIT-V2/error", wantField: "Requirement.IOPS"},
 		// Throughput requirement that no gp3 meets: 3,000 MiB/s > 2,000.
 		{name: "gp3 throughput cannot", q: Query{Spec: Spec{Type: GP3, SizeGiB: 100}, Access: Access{BlockSize: mib, Pattern: Sequential, QueueDepth: 8, Latency: time.Millisecond},
-			Requirement: Requirement{BytesPerSec: 3000 * mib}}, verdict: Fail, rules: "FIT-V2/error", wantField: FieldRequiredThroughput},
+			Requirement: Requirement{BytesPerSec: 3000 * mib}}, verdict: Fail, rules: "FIT-V2/error", wantField: "Requirement.BytesPerSec"},
 		// §7.4 QD-2: queue depth 1 at 2.5 ms gives 400 ops < 1,000.
 		{name: "QD-2", q: Query{Spec: Spec{Type: PremiumLRS, SizeGiB: 512}, Access: Access{QueueDepth: 1, Latency: 2500 * time.Microsecond},
-			Requirement: Requirement{IOPS: 1000}}, verdict: Fail, rules: "QD-2/error", recSize: 512, recTier: "P20", wantField: FieldQueueDepth},
+			Requirement: Requirement{IOPS: 1000}}, verdict: Fail, rules: "QD-2/error", recSize: 512, recTier: "P20", wantField: "Access.QueueDepth"},
 		// FIT-A1: queue depth given, latency assumed.
 		{name: "latency assumed", q: Query{Spec: Spec{Type: PremiumLRS, SizeGiB: 512}, Access: Access{QueueDepth: 8},
 			Requirement: Requirement{IOPS: 1000}}, verdict: Warn, rules: "FIT-A1/warning", recSize: 512, recTier: "P20"},
@@ -241,13 +242,13 @@ func TestEvaluateRequirement(t *testing.T) {
 			Requirement: Requirement{IOPS: 10000}}, verdict: Warn, rules: "FIT-N1/warning", recSize: 100},
 		// 15,000 IOPS on t3.medium (max 11,800) → FIT-N2 on instance_type (15,000 × 16 KiB = 234.4 MiB/s ≤ 250).
 		{name: "node too small", q: Query{Spec: Spec{Type: GP3, SizeGiB: 100, IOPS: 16000, Throughput: 250}, Node: node(t, t3Medium), Access: qd(32),
-			Requirement: Requirement{IOPS: 15000}}, verdict: Fail, rules: "FIT-N2/error", recSize: 100, wantField: FieldInstance},
+			Requirement: Requirement{IOPS: 15000}}, verdict: Fail, rules: "FIT-N2/error", recSize: 100, wantField: "Node"},
 		// Azure VM data-disk limit: Standard_B2s attaches 4.
 		{name: "too many disks", q: Query{Spec: Spec{Type: PremiumLRS, SizeGiB: 512}, Node: node(t, b2s), VolumesPerNode: 5},
-			verdict: Fail, rules: "FIT-N3/error", wantField: FieldVolumesPerNode},
+			verdict: Fail, rules: "FIT-N3/error", wantField: "VolumesPerNode"},
 		// §2.6 EBS-P5: st1 with random I/O.
 		{name: "st1 random", q: Query{Spec: Spec{Type: ST1, SizeGiB: 1024}, Access: qd(1), Requirement: Requirement{IOPS: 10}},
-			verdict: Fail, rules: "EBS-P5/error", recSize: 1024, wantField: FieldPattern},
+			verdict: Fail, rules: "EBS-P5/error", recSize: 1024, wantField: "Access.Pattern"},
 		// gp2 100 GiB with 1,000 IOPS: burst-only for 2,000 s; recommend 334 GiB (⌈1,000 / 3⌉).
 		{name: "gp2 burst-only", q: Query{Spec: Spec{Type: GP2, SizeGiB: 100}, Access: qd(4), Requirement: Requirement{IOPS: 1000}},
 			verdict: Warn, rules: "FIT-B1/warning", recSize: 334},
@@ -255,7 +256,7 @@ func TestEvaluateRequirement(t *testing.T) {
 		{name: "Standard SSD requirement", q: Query{Spec: Spec{Type: StandardSSDLRS, SizeGiB: 512}, Access: qd(4),
 			Requirement: Requirement{IOPS: 100}}, verdict: Warn, rules: "AZD-P2/warning", recSize: 512, recTier: "E20"},
 		{name: "magnetic requirement", q: Query{Spec: Spec{Type: Standard, SizeGiB: 100}, Access: qd(4),
-			Requirement: Requirement{IOPS: 100}}, verdict: Fail, rules: "EBS-P6/warning FIT-V2/error", wantField: FieldRequiredIOPS},
+			Requirement: Requirement{IOPS: 100}}, verdict: Fail, rules: "EBS-P6/warning FIT-V2/error", wantField: "Requirement.IOPS"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -276,8 +277,8 @@ func TestEvaluateRequirement(t *testing.T) {
 			}
 			for _, f := range r.Findings {
 				if f.Severity == SeverityError {
-					if f.Field != tt.wantField {
-						t.Errorf("error %s on field %q, want %q", f.Rule, f.Field, tt.wantField)
+					if f.Path.String() != tt.wantField {
+						t.Errorf("error %s at %q, want %q", f.Rule, f.Path, tt.wantField)
 					}
 					break
 				}
@@ -293,25 +294,24 @@ func TestEvaluateRequirement(t *testing.T) {
 
 func TestEvaluateInvalid(t *testing.T) {
 	tests := []struct {
-		name  string
-		q     Query
-		field Field
+		name string
+		q    Query
+		at   string
 	}{
-		{"bad block size", Query{Spec: Spec{Type: GP3, SizeGiB: 1}, Access: Access{BlockSize: -1}}, FieldBlockSize},
-		{"huge block size", Query{Spec: Spec{Type: GP3, SizeGiB: 1}, Access: Access{BlockSize: 2 * gib}}, FieldBlockSize},
-		{"bad pattern", Query{Spec: Spec{Type: GP3, SizeGiB: 1}, Access: Access{Pattern: "mixed"}}, FieldPattern},
-		{"negative queue depth", Query{Spec: Spec{Type: GP3, SizeGiB: 1}, Access: Access{QueueDepth: -1}}, FieldQueueDepth},
-		{"negative latency", Query{Spec: Spec{Type: GP3, SizeGiB: 1}, Access: Access{Latency: -1}}, FieldLatency},
-		{"negative volumes", Query{Spec: Spec{Type: GP3, SizeGiB: 1}, VolumesPerNode: -1}, FieldVolumesPerNode},
-		{"negative requirement", Query{Spec: Spec{Type: GP3, SizeGiB: 1}, Requirement: Requirement{IOPS: -1}}, FieldRequiredIOPS},
-		{"cloud mismatch", Query{Spec: Spec{Type: PremiumLRS, SizeGiB: 1}, Node: node(t, m5Large)}, FieldInstance},
-		{"invalid volume", Query{Spec: Spec{Type: GP3, SizeGiB: 20, IOPS: 16000}}, FieldIOPS},
+		{"bad block size", Query{Spec: Spec{Type: GP3, SizeGiB: 1}, Access: Access{BlockSize: -1}}, "Access.BlockSize"},
+		{"huge block size", Query{Spec: Spec{Type: GP3, SizeGiB: 1}, Access: Access{BlockSize: 2 * gib}}, "Access.BlockSize"},
+		{"bad pattern", Query{Spec: Spec{Type: GP3, SizeGiB: 1}, Access: Access{Pattern: "mixed"}}, "Access.Pattern"},
+		{"negative queue depth", Query{Spec: Spec{Type: GP3, SizeGiB: 1}, Access: Access{QueueDepth: -1}}, "Access.QueueDepth"},
+		{"negative latency", Query{Spec: Spec{Type: GP3, SizeGiB: 1}, Access: Access{Latency: -1}}, "Access.Latency"},
+		{"negative volumes", Query{Spec: Spec{Type: GP3, SizeGiB: 1}, VolumesPerNode: -1}, "VolumesPerNode"},
+		{"negative requirement", Query{Spec: Spec{Type: GP3, SizeGiB: 1}, Requirement: Requirement{IOPS: -1}}, "Requirement.IOPS"},
+		{"cloud mismatch", Query{Spec: Spec{Type: PremiumLRS, SizeGiB: 1}, Node: node(t, m5Large)}, "Node"},
+		{"invalid volume", Query{Spec: Spec{Type: GP3, SizeGiB: 20, IOPS: 16000}}, "Spec.IOPS"},
 	}
 	for _, tt := range tests {
 		_, err := Evaluate(tt.q)
-		var f *Finding
-		if !errors.As(err, &f) || f.Field != tt.field {
-			t.Errorf("%s: error %v, want a finding on %q", tt.name, err, tt.field)
+		if _, at, ok := inputError(err); !ok || at != tt.at {
+			t.Errorf("%s: error %v, want one input error at %q", tt.name, err, tt.at)
 		}
 	}
 }
@@ -319,6 +319,15 @@ func TestEvaluateInvalid(t *testing.T) {
 // TestEvaluateInvariants: effective rates never exceed any limit, and burst rates are never below
 // sustained ones (property check over a grid).
 func TestEvaluateInvariants(t *testing.T) {
+	checked, failed := 0, 0
+	defer func() {
+		// 6 sizes × 3 profiles × (14 AWS and Azure types × 3 nodes + 5 GCP types) = 846 queries; 765
+		// are valid today.
+		if checked < minInvariantChecks || failed == 0 {
+			t.Errorf("checked %d valid and %d invalid queries, want at least %d valid and some invalid",
+				checked, failed, minInvariantChecks)
+		}
+	}()
 	nodes := map[catalog.Cloud][]*NodeLimits{
 		catalog.AWS:   {nil, node(t, m5Large), node(t, c4Large)},
 		catalog.Azure: {nil, node(t, d4sV5), node(t, b2s)},
@@ -334,14 +343,27 @@ func TestEvaluateInvariants(t *testing.T) {
 					}
 					r, err := Evaluate(Query{Spec: spec, Node: n, Access: a, VolumesPerNode: 2})
 					if err != nil {
-						continue // size out of the type's range
+						// Only the spec can be invalid here (a size out of the type's range, too few GiB
+						// for the IOPS): the error must be NewVolume's, at the same Spec field.
+						_, at, ok := inputError(err)
+						_, vErr := NewVolume(spec)
+						_, vAt, vOK := inputError(vErr)
+						if !ok || !vOK || at != "Spec."+vAt || !strings.HasSuffix(err.Error(), vErr.Error()) {
+							t.Errorf("%+v: Evaluate error %v at %q, NewVolume error %v at %q", spec, err, at, vErr, vAt)
+						}
+						failed++
+						continue
 					}
 					checkInvariants(t, r)
+					checked++
 				}
 			}
 		}
 	}
 }
+
+// minInvariantChecks is the least number of valid queries TestEvaluateInvariants must check.
+const minInvariantChecks = 750
 
 func checkInvariants(t *testing.T, r Result) {
 	t.Helper()
@@ -390,9 +412,8 @@ func FuzzEvaluate(f *testing.F) {
 		}
 		r, err := Evaluate(q)
 		if err != nil {
-			var fd *Finding
-			if !errors.As(err, &fd) || fd.Message == "" {
-				t.Fatalf("error %v is not a *Finding with a message", err)
+			if es := field.As(err); len(es) != 1 || es[0].Detail == "" {
+				t.Fatalf("error %v is not one input error with a detail", err)
 			}
 			return
 		}

@@ -1,6 +1,11 @@
 package disk
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/field"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/resource"
+)
 
 const (
 	srcGCP = "disks.md §6: https://cloud.google.com/compute/docs/disks/performance (read through web mirrors; " +
@@ -51,11 +56,11 @@ func buildPD(s Spec) (Volume, error) {
 		return Volume{}, err
 	}
 	if s.IOPS != 0 {
-		return Volume{}, errorf("GPD-V3", FieldIOPS, "provisioned-iops-on-create is only for pd-extreme and "+
+		return Volume{}, errorf("GPD-V3", pathIOPS, "provisioned-iops-on-create is only for pd-extreme and "+
 			"Hyperdisk; %s IOPS follow the size", s.Type)
 	}
 	if s.Throughput != 0 {
-		return Volume{}, errorf("GPD-V2", FieldThroughput, "provisioned-throughput-on-create is only for "+
+		return Volume{}, errorf("GPD-V2", pathThroughput, "provisioned-throughput-on-create is only for "+
 			"Hyperdisk types; %s throughput follows the size", s.Type)
 	}
 	m := pdModels[s.Type]
@@ -64,8 +69,8 @@ func buildPD(s Spec) (Volume, error) {
 		BaseIOPS: iops, BaseBytesPerSec: bps, CountUnit: ssdCountUnit, Guaranteed: true,
 		Source: fmt.Sprintf("disks.md §6 %s: %s IOPS and %s MiB/s per GiB × %s GiB = %s IOPS, %s MiB/s (%s); "+
 			"per-VM limits, shared by all PD volumes of a type, are not modelled; %s", s.Type,
-			num(float64(m.iopsPerGiBx100)/100), num(float64(m.mibpsPerGiBx100)/100), group(s.SizeGiB),
-			group(iops), num(float64(bps)/float64(mib)), m.note, srcGCP),
+			num(float64(m.iopsPerGiBx100)/100), num(float64(m.mibpsPerGiBx100)/100), resource.Group(s.SizeGiB),
+			resource.Group(iops), num(float64(bps)/float64(mib)), m.note, srcGCP),
 	}, nil
 }
 
@@ -86,22 +91,22 @@ func buildPDExtreme(s Spec) (Volume, error) {
 		return Volume{}, err
 	}
 	if s.Throughput != 0 {
-		return Volume{}, errorf("GPD-V2", FieldThroughput, "provisioned-throughput-on-create is only for "+
+		return Volume{}, errorf("GPD-V2", pathThroughput, "provisioned-throughput-on-create is only for "+
 			"Hyperdisk types; pd-extreme provisions IOPS only")
 	}
 	if s.IOPS == 0 {
-		return Volume{}, errorf("GPD-V3", FieldIOPS, "pd-extreme volumes need provisioned IOPS "+
+		return Volume{}, errorf("GPD-V3", pathIOPS, "pd-extreme volumes need provisioned IOPS "+
 			"(provisioned-iops-on-create, about 2,500 to 120,000)")
 	}
 	v := Volume{
 		ProvisionedIOPS: s.IOPS, BaseIOPS: s.IOPS, BaseBytesPerSec: pdExtremeVMMiBps * mib,
 		CountUnit: ssdCountUnit, Guaranteed: true,
 		Source: fmt.Sprintf("disks.md §6 pd-extreme: provisioned %s IOPS; throughput bounded only by the per-VM "+
-			"maximum of 4,000 MiB/s (N2, 64+ vCPUs; no per-volume figure in kubefit's sources); %s", group(s.IOPS), srcGCP),
+			"maximum of 4,000 MiB/s (N2, 64+ vCPUs; no per-volume figure in kubefit's sources); %s", resource.Group(s.IOPS), srcGCP),
 	}
 	if s.IOPS < pdExtremeMinIOPS || s.IOPS > pdExtremeMaxIOPS {
-		v.Notes = append(v.Notes, warnf("GPD-V3", FieldIOPS, "pd-extreme provisions about 2,500 to 120,000 IOPS; "+
-			"%s is outside that range and GCE may reject it", group(s.IOPS)))
+		v.Notes = append(v.Notes, warnf("GPD-V3", pathIOPS, "pd-extreme provisions about 2,500 to 120,000 IOPS; "+
+			"%s is outside that range and GCE may reject it", resource.Group(s.IOPS)))
 	}
 	return v, nil
 }
@@ -123,27 +128,27 @@ func buildHyperdiskBalanced(s Spec) (Volume, error) {
 	if tp == 0 {
 		tp = hdbDefaultMiBps
 	}
-	if err := checkHyperdiskBalanced(iops, tp, s.SizeGiB, FieldIOPS, FieldThroughput); err != nil {
+	if err := checkHyperdiskBalanced(iops, tp, s.SizeGiB, pathIOPS, pathThroughput); err != nil {
 		return Volume{}, err
 	}
 	return Volume{
 		ProvisionedIOPS: iops, ProvisionedThroughput: tp,
 		BaseIOPS: iops, BaseBytesPerSec: tp * mib, CountUnit: ssdCountUnit, Guaranteed: true,
 		Source: fmt.Sprintf("disks.md §6 hyperdisk-balanced: provisioned %s IOPS and %s MiB/s (3,000 and 140 "+
-			"included); %s", group(iops), group(tp), srcHyperdisk),
+			"included); %s", resource.Group(iops), resource.Group(tp), srcHyperdisk),
 	}, nil
 }
 
 // checkHyperdiskBalanced applies GPD-V4 to provisioned hyperdisk-balanced values at one size.
-func checkHyperdiskBalanced(iops, tp, sizeGiB int64, iopsField, tpField Field) error {
+func checkHyperdiskBalanced(iops, tp, sizeGiB int64, iopsAt, tpAt field.Path) error {
 	if limit := HyperdiskBalancedMaxIOPS(sizeGiB); iops > limit {
-		return errorf("GPD-V4", iopsField, "hyperdisk-balanced IOPS must not exceed 500 per GiB or 160,000 "+
+		return errorf("GPD-V4", iopsAt, "hyperdisk-balanced IOPS must not exceed 500 per GiB or 160,000 "+
 			"(rule: IOPS ≤ min(160,000, max(3,000, 500 × size))); %s GiB allows %s IOPS, got %s, which needs "+
-			"at least %s GiB", group(sizeGiB), group(limit), group(iops), group(ceilDiv(iops, hdbIOPSPerGiB)))
+			"at least %s GiB", resource.Group(sizeGiB), resource.Group(limit), resource.Group(iops), resource.Group(resource.CeilDiv(iops, hdbIOPSPerGiB)))
 	}
 	if tp > hdbMaxMiBps {
-		return errorf("GPD-V4", tpField, "hyperdisk-balanced throughput must not exceed 2,400 MiB/s (rule: "+
-			"throughput ≤ 2,400 MiB/s); got %s MiB/s", group(tp))
+		return errorf("GPD-V4", tpAt, "hyperdisk-balanced throughput must not exceed 2,400 MiB/s (rule: "+
+			"throughput ≤ 2,400 MiB/s); got %s MiB/s", resource.Group(tp))
 	}
 	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/catalog"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/resource"
 )
 
 // NodeLimits are the disk limits of one node (AWS EBS-optimized limits, §3; Azure VM uncached limits,
@@ -50,11 +51,11 @@ func NodeLimitsFor(it catalog.InstanceType) (NodeLimits, error) {
 	case catalog.Azure:
 		return azureNodeLimits(it)
 	case catalog.GCP:
-		return NodeLimits{}, &Finding{Rule: "FIT-N0", Severity: SeverityWarning, Field: FieldInstance,
+		return NodeLimits{}, &Finding{Rule: "FIT-N0", Severity: SeverityWarning, Path: pathNode,
 			Message: fmt.Sprintf("kubefit has no per-VM disk limits for GCP machine types (disks.md §6); the "+
 				"node-level disk check for %s is skipped and only per-volume limits apply", it.Name)}
 	}
-	return NodeLimits{}, errorf("FIT-N0", FieldInstance, "instance type %q has unknown cloud %q", it.Name, it.Cloud)
+	return NodeLimits{}, errorf("FIT-N0", pathNode, "instance type %q has unknown cloud %q", it.Name, it.Cloud)
 }
 
 // megabytes converts a MB/s figure published with at most two decimals into bytes per second exactly.
@@ -64,7 +65,7 @@ func megabytes(mbps float64) int64 {
 
 func awsNodeLimits(it catalog.InstanceType) (NodeLimits, error) {
 	if it.EBSBaselineIOPS <= 0 || it.EBSBaselineThroughputMBps <= 0 {
-		return NodeLimits{}, &Finding{Rule: "FIT-N0", Severity: SeverityWarning, Field: FieldInstance,
+		return NodeLimits{}, &Finding{Rule: "FIT-N0", Severity: SeverityWarning, Path: pathNode,
 			Message: fmt.Sprintf("EBS limits unknown for %s (not in the EBS-optimized table, disks.md §3.4); the "+
 				"node-level disk check is skipped", it.Name)}
 	}
@@ -77,10 +78,10 @@ func awsNodeLimits(it catalog.InstanceType) (NodeLimits, error) {
 	}
 	n.normalise()
 	src := fmt.Sprintf("disks.md §3.2 %s EBS-optimized limits: baseline %s IOPS, %s MB/s", it.Name,
-		group(n.BaseIOPS), num(float64(n.BaseBytesPerSec)/1e6))
+		resource.Group(n.BaseIOPS), num(float64(n.BaseBytesPerSec)/1e6))
 	if n.BurstIOPS > n.BaseIOPS || n.BurstBytesPerSec > n.BaseBytesPerSec {
 		n.BurstDuration, n.BurstWindow = 30*time.Minute, 24*time.Hour
-		src += fmt.Sprintf("; maximum %s IOPS, %s MB/s for 30 minutes once every 24 hours", group(n.BurstIOPS),
+		src += fmt.Sprintf("; maximum %s IOPS, %s MB/s for 30 minutes once every 24 hours", resource.Group(n.BurstIOPS),
 			num(float64(n.BurstBytesPerSec)/1e6))
 	}
 	n.Source = src + catalogSources(it)
@@ -128,7 +129,7 @@ func azureNodeLimits(it catalog.InstanceType) (NodeLimits, error) {
 		return n, nil
 	}
 	if it.UncachedDiskIOPS <= 0 || it.UncachedDiskMBps <= 0 {
-		return NodeLimits{}, &Finding{Rule: "FIT-N0", Severity: SeverityWarning, Field: FieldInstance,
+		return NodeLimits{}, &Finding{Rule: "FIT-N0", Severity: SeverityWarning, Path: pathNode,
 			Message: fmt.Sprintf("VM disk limits unknown for %s (not in azure-vm-disk-limits.tsv, disks.md §5.4); "+
 				"the node-level disk check is skipped", it.Name)}
 	}
@@ -147,14 +148,14 @@ func azureNodeLimits(it catalog.InstanceType) (NodeLimits, error) {
 // azureSource describes Azure VM limits and sets the burst window.
 func azureSource(n NodeLimits) string {
 	src := fmt.Sprintf("disks.md §5.3 %s uncached disk limits (caching None): %s IOPS, %s MB/s", n.Name,
-		group(n.BaseIOPS), num(float64(n.BaseBytesPerSec)/1e6))
+		resource.Group(n.BaseIOPS), num(float64(n.BaseBytesPerSec)/1e6))
 	if n.BurstIOPS > n.BaseIOPS || n.BurstBytesPerSec > n.BaseBytesPerSec {
-		src += fmt.Sprintf("; VM-level burst %s IOPS, %s MB/s for up to 30 minutes (credits)", group(n.BurstIOPS),
+		src += fmt.Sprintf("; VM-level burst %s IOPS, %s MB/s for up to 30 minutes (credits)", resource.Group(n.BurstIOPS),
 			num(float64(n.BurstBytesPerSec)/1e6))
 	}
 	if n.PV2UltraIOPS > 0 {
 		src += fmt.Sprintf("; %s IOPS, %s MB/s when every uncached disk is PremiumV2_LRS or UltraSSD_LRS",
-			group(n.PV2UltraIOPS), num(float64(n.PV2UltraBytesPerSec)/1e6))
+			resource.Group(n.PV2UltraIOPS), num(float64(n.PV2UltraBytesPerSec)/1e6))
 	}
 	if n.MaxDataDisks > 0 {
 		src += fmt.Sprintf("; %d data disks at most", n.MaxDataDisks)

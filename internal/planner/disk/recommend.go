@@ -3,6 +3,9 @@ package disk
 import (
 	"fmt"
 	"strings"
+
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/field"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/resource"
 )
 
 // Demand is what a workload asks of one volume, in the units limits are counted in (§7.5).
@@ -13,7 +16,7 @@ type Demand struct {
 
 // String describes the demand with throughput in unit u: "1,000 IOPS and 16.38 MB/s".
 func (d Demand) String(u Unit) string {
-	return fmt.Sprintf("%s IOPS and %s", group(d.IOPS), rate(float64(d.BytesPerSec), u))
+	return fmt.Sprintf("%s IOPS and %s", resource.Group(d.IOPS), rate(float64(d.BytesPerSec), u))
 }
 
 // Recommendation is the smallest configuration of one disk type that sustains a demand (§7.8).
@@ -34,10 +37,10 @@ type Recommendation struct {
 // the demand.
 func Recommend(t Type, d Demand, capacityGiB int64) (Recommendation, error) {
 	if _, ok := typeInfos[t]; !ok {
-		return Recommendation{}, errorf("", FieldType, "unknown disk type %q; valid types are %s", t, quoteList(Types))
+		return Recommendation{}, errorf("", field.Path{}, "unknown disk type %q; valid types are %s", t, field.QuoteList(Types))
 	}
 	if d.IOPS < 0 || d.BytesPerSec < 0 {
-		return Recommendation{}, errorf("", FieldRequiredIOPS, "demand must not be negative, got %s",
+		return Recommendation{}, errorf("", field.Path{}, "demand must not be negative, got %s",
 			d.String(t.ThroughputUnit()))
 	}
 	capacityGiB = max(capacityGiB, 1)
@@ -55,17 +58,17 @@ func Recommend(t Type, d Demand, capacityGiB int64) (Recommendation, error) {
 	if err != nil {
 		return Recommendation{}, err
 	}
-	v, err := NewVolume(spec)
+	v, err := newVolume(spec)
 	if err != nil {
-		return Recommendation{}, errorf("FIT-V2", FieldType, "the sizing rule for %s produced an invalid volume: %v", t, err)
+		return Recommendation{}, errorf("FIT-V2", field.Path{}, "the sizing rule for %s produced an invalid volume: %v", t, err)
 	}
 	iops, bps := v.BaseIOPS, v.BaseBytesPerSec
 	if spec.Bursting {
 		iops, bps = v.BurstIOPS, v.BurstBytesPerSec
 	}
 	if iops < d.IOPS || bps < d.BytesPerSec {
-		return Recommendation{}, errorf("FIT-V2", FieldType, "the sizing rule for %s produced %s GiB, which "+
-			"sustains %s IOPS and %s, short of %s", t, group(spec.SizeGiB), group(iops),
+		return Recommendation{}, errorf("FIT-V2", field.Path{}, "the sizing rule for %s produced %s GiB, which "+
+			"sustains %s IOPS and %s, short of %s", t, resource.Group(spec.SizeGiB), resource.Group(iops),
 			rate(float64(bps), t.ThroughputUnit()), d.String(t.ThroughputUnit()))
 	}
 	return Recommendation{Spec: spec, Tier: v.Tier, BilledSizeGiB: v.BilledSizeGiB, Volume: v, Reason: reason}, nil
@@ -81,15 +84,15 @@ func recommendAzureFixed(t Type, d Demand, capacityGiB int64) (Spec, string, err
 		}
 		if row.iops >= d.IOPS && row.mbps*u.BytesPerSec >= d.BytesPerSec {
 			why := fmt.Sprintf("%s (%s GiB) is the smallest %s tier that holds %s GiB and sustains %s "+
-				"(%s IOPS, %s MB/s baseline; burst is not counted)", row.name, group(row.sizeGiB), t,
-				group(capacityGiB), d.String(u), group(row.iops), group(row.mbps))
+				"(%s IOPS, %s MB/s baseline; burst is not counted)", row.name, resource.Group(row.sizeGiB), t,
+				resource.Group(capacityGiB), d.String(u), resource.Group(row.iops), resource.Group(row.mbps))
 			if below != nil {
 				why += fmt.Sprintf("; the tier below, %s (%s GiB), sustains only %s IOPS and %s MB/s",
-					below.name, group(below.sizeGiB), group(below.iops), group(below.mbps))
+					below.name, resource.Group(below.sizeGiB), resource.Group(below.iops), resource.Group(below.mbps))
 			}
 			if row.sizeGiB > capacityGiB {
 				why += fmt.Sprintf("; request the full %s GiB: Azure bills any size from %s to %s GiB as %s",
-					group(row.sizeGiB), group(tierFloor(tiers, i)), group(row.sizeGiB), row.name)
+					resource.Group(row.sizeGiB), resource.Group(tierFloor(tiers, i)), resource.Group(row.sizeGiB), row.name)
 			}
 			return Spec{Type: t, SizeGiB: row.sizeGiB}, why, nil
 		}
@@ -103,13 +106,13 @@ func recommendAzureFixed(t Type, d Demand, capacityGiB int64) (Spec, string, err
 			if row.burstIOPS >= d.IOPS && row.burstMBps*u.BytesPerSec >= d.BytesPerSec {
 				return Spec{Type: t, SizeGiB: row.sizeGiB, Bursting: true}, fmt.Sprintf("no %s tier's baseline "+
 					"sustains %s; %s (%s GiB) does with on-demand bursting (enableBursting: %s IOPS, %s MB/s, no time "+
-					"limit, billed per use)", t, d.String(u), row.name, group(row.sizeGiB), group(row.burstIOPS),
-					group(row.burstMBps)), nil
+					"limit, billed per use)", t, d.String(u), row.name, resource.Group(row.sizeGiB), resource.Group(row.burstIOPS),
+					resource.Group(row.burstMBps)), nil
 			}
 		}
 	}
 	if len(tiers) == 0 {
-		return Spec{}, "", errorf("FIT-V2", FieldType, "%s has no fixed tiers", t)
+		return Spec{}, "", errorf("FIT-V2", field.Path{}, "%s has no fixed tiers", t)
 	}
 	last := tiers[len(tiers)-1]
 	alt := "PremiumV2_LRS or UltraSSD_LRS"
@@ -117,13 +120,13 @@ func recommendAzureFixed(t Type, d Demand, capacityGiB int64) (Spec, string, err
 		alt = "Premium_LRS, PremiumV2_LRS or UltraSSD_LRS"
 	}
 	if capacityGiB > last.sizeGiB {
-		return Spec{}, "", errorf("FIT-V2", FieldSize, "no %s tier holds %s GiB: the largest, %s, is %s GiB (rule "+
-			"AZD-V7: fixed-tier SKUs allow at most 32,767 GiB); consider %s", t, group(capacityGiB), last.name,
-			group(last.sizeGiB), alt)
+		return Spec{}, "", errorf("FIT-V2", field.Path{}, "no %s tier holds %s GiB: the largest, %s, is %s GiB (rule "+
+			"AZD-V7: fixed-tier SKUs allow at most 32,767 GiB); consider %s", t, resource.Group(capacityGiB), last.name,
+			resource.Group(last.sizeGiB), alt)
 	}
-	return Spec{}, "", errorf("FIT-V2", FieldType, "no %s tier sustains %s: the largest, %s (%s GiB), gives %s IOPS "+
-		"and %s MB/s; consider %s", t, d.String(u), last.name, group(last.sizeGiB), group(last.iops),
-		group(last.mbps), alt)
+	return Spec{}, "", errorf("FIT-V2", field.Path{}, "no %s tier sustains %s: the largest, %s (%s GiB), gives %s IOPS "+
+		"and %s MB/s; consider %s", t, d.String(u), last.name, resource.Group(last.sizeGiB), resource.Group(last.iops),
+		resource.Group(last.mbps), alt)
 }
 
 // tierFloor returns the smallest size that rounds up to tiers[i].
@@ -154,18 +157,18 @@ func (z *sizing) reason() string {
 }
 
 func infeasible(t Type, d Demand, limit string) error {
-	return errorf("FIT-V2", FieldType, "no size of %s sustains %s: %s", t, d.String(t.ThroughputUnit()), limit)
+	return errorf("FIT-V2", field.Path{}, "no size of %s sustains %s: %s", t, d.String(t.ThroughputUnit()), limit)
 }
 
 func recommendScaled(t Type, d Demand, capacityGiB int64) (Spec, string, error) {
 	z := sizing{}
-	z.atLeast(capacityGiB, fmt.Sprintf("the %s GiB of data", group(capacityGiB)))
+	z.atLeast(capacityGiB, fmt.Sprintf("the %s GiB of data", resource.Group(capacityGiB)))
 	spec := Spec{Type: t}
 	u := t.ThroughputUnit()
 	switch t {
 	case GP3:
 		iops := max(gp3MinIOPS, d.IOPS)
-		tp := max(gp3MinMiBps, ceilDiv(d.BytesPerSec, mib))
+		tp := max(gp3MinMiBps, resource.CeilDiv(d.BytesPerSec, mib))
 		if tp*gp3IOPSPerMiBps > iops {
 			iops = tp * gp3IOPSPerMiBps
 		}
@@ -174,7 +177,7 @@ func recommendScaled(t Type, d Demand, capacityGiB int64) (Spec, string, error) 
 				"0.25 MiB/s per IOPS (§2.3)")
 		}
 		if iops > gp3MinIOPS {
-			z.atLeast(ceilDiv(iops, gp3IOPSPerGiB), fmt.Sprintf("%s IOPS at 500 IOPS per GiB", group(iops)))
+			z.atLeast(resource.CeilDiv(iops, gp3IOPSPerGiB), fmt.Sprintf("%s IOPS at 500 IOPS per GiB", resource.Group(iops)))
 		}
 		spec.IOPS, spec.Throughput = iops, tp
 	case IO2:
@@ -183,7 +186,7 @@ func recommendScaled(t Type, d Demand, capacityGiB int64) (Spec, string, error) 
 			return Spec{}, "", infeasible(t, d, "io2 provisions at most 256,000 IOPS and 4,000 MiB/s (§2.5)")
 		}
 		z.atLeast(4, "the 4 GiB minimum")
-		z.atLeast(ceilDiv(iops, io2IOPSPerGiB), fmt.Sprintf("%s IOPS at 1,000 IOPS per GiB", group(iops)))
+		z.atLeast(resource.CeilDiv(iops, io2IOPSPerGiB), fmt.Sprintf("%s IOPS at 1,000 IOPS per GiB", resource.Group(iops)))
 		spec.IOPS = iops
 	case IO1:
 		iops := max(io1MinIOPS, d.IOPS)
@@ -194,14 +197,14 @@ func recommendScaled(t Type, d Demand, capacityGiB int64) (Spec, string, error) 
 			return Spec{}, "", infeasible(t, d, "io1 provisions at most 64,000 IOPS and 1,000 MiB/s (§2.4)")
 		}
 		z.atLeast(4, "the 4 GiB minimum")
-		z.atLeast(ceilDiv(iops, io1IOPSPerGiB), fmt.Sprintf("%s IOPS at 50 IOPS per GiB", group(iops)))
+		z.atLeast(resource.CeilDiv(iops, io1IOPSPerGiB), fmt.Sprintf("%s IOPS at 50 IOPS per GiB", resource.Group(iops)))
 		spec.IOPS = iops
 	case GP2:
 		if d.IOPS > gp2MaxIOPS || d.BytesPerSec > 250*mib {
 			return Spec{}, "", infeasible(t, d, "gp2 sustains at most 16,000 IOPS and 250 MiB/s (§2.2)")
 		}
 		if d.IOPS > gp2MinIOPS {
-			z.atLeast(ceilDiv(d.IOPS, gp2IOPSPerGiB), fmt.Sprintf("%s IOPS at 3 IOPS per GiB", group(d.IOPS)))
+			z.atLeast(resource.CeilDiv(d.IOPS, gp2IOPSPerGiB), fmt.Sprintf("%s IOPS at 3 IOPS per GiB", resource.Group(d.IOPS)))
 		}
 		if d.BytesPerSec > 128*mib {
 			z.atLeast(334, "more than 128 MiB/s (250 MiB/s from 334 GiB)")
@@ -213,7 +216,7 @@ func recommendScaled(t Type, d Demand, capacityGiB int64) (Spec, string, error) 
 				t, m.baseMax, m.maxIOPS))
 		}
 		z.atLeast(125, "the 125 GiB minimum")
-		z.atLeast(ceilDiv(d.BytesPerSec, m.basePerTiB*kib), fmt.Sprintf("%s at %d MiB/s per TiB baseline",
+		z.atLeast(resource.CeilDiv(d.BytesPerSec, m.basePerTiB*kib), fmt.Sprintf("%s at %d MiB/s per TiB baseline",
 			rate(float64(d.BytesPerSec), u), m.basePerTiB))
 	case Standard:
 		if d.IOPS > 40 || d.BytesPerSec > 40*mib {
@@ -221,7 +224,7 @@ func recommendScaled(t Type, d Demand, capacityGiB int64) (Spec, string, error) 
 		}
 	case PremiumV2LRS:
 		iops := max(pv2MinIOPS, d.IOPS)
-		mbps := max(pv2MinMBps, ceilDiv(d.BytesPerSec, MBPerSec.BytesPerSec))
+		mbps := max(pv2MinMBps, resource.CeilDiv(d.BytesPerSec, MBPerSec.BytesPerSec))
 		if mbps*pv2IOPSPerMBps > iops {
 			iops = mbps * pv2IOPSPerMBps
 		}
@@ -230,7 +233,7 @@ func recommendScaled(t Type, d Demand, capacityGiB int64) (Spec, string, error) 
 				"most 0.25 MB/s per IOPS (§4.5)")
 		}
 		if iops > pv2MinIOPS {
-			z.atLeast(ceilDiv(iops, pv2IOPSPerGiB), fmt.Sprintf("%s IOPS at 500 IOPS per GiB", group(iops)))
+			z.atLeast(resource.CeilDiv(iops, pv2IOPSPerGiB), fmt.Sprintf("%s IOPS at 500 IOPS per GiB", resource.Group(iops)))
 		}
 		if mbps > pv2MinMBps {
 			z.atLeast(pv2SmallGiB+1, "more than 125 MB/s (needs more than 6 GiB)")
@@ -238,7 +241,7 @@ func recommendScaled(t Type, d Demand, capacityGiB int64) (Spec, string, error) 
 		spec.IOPS, spec.Throughput = iops, mbps
 	case UltraSSDLRS:
 		iops := max(ultraMinIOPS, d.IOPS)
-		mbps := max(ultraMinMBps, ceilDiv(d.BytesPerSec, MBPerSec.BytesPerSec))
+		mbps := max(ultraMinMBps, resource.CeilDiv(d.BytesPerSec, MBPerSec.BytesPerSec))
 		if mbps*4 > iops {
 			iops = mbps * 4
 		}
@@ -247,7 +250,7 @@ func recommendScaled(t Type, d Demand, capacityGiB int64) (Spec, string, error) 
 				"at most 0.25 MB/s per IOPS (§4.6)")
 		}
 		z.atLeast(ultraMinGiB, "the 4 GiB minimum")
-		z.atLeast(ceilDiv(iops, ultraIOPSPerGiB), fmt.Sprintf("%s IOPS at 1,000 IOPS per GiB", group(iops)))
+		z.atLeast(resource.CeilDiv(iops, ultraIOPSPerGiB), fmt.Sprintf("%s IOPS at 1,000 IOPS per GiB", resource.Group(iops)))
 		spec.IOPS, spec.Throughput = iops, mbps
 	case PDStandard, PDBalanced, PDSSD:
 		m := pdModels[t]
@@ -255,7 +258,7 @@ func recommendScaled(t Type, d Demand, capacityGiB int64) (Spec, string, error) 
 			return Spec{}, "", infeasible(t, d, "the per-VM ceiling kubefit applies is lower ("+m.note+")")
 		}
 		z.atLeast(ceilMulDiv(d.IOPS, 100, m.iopsPerGiBx100), fmt.Sprintf("%s IOPS at %s IOPS per GiB",
-			group(d.IOPS), num(float64(m.iopsPerGiBx100)/100)))
+			resource.Group(d.IOPS), num(float64(m.iopsPerGiBx100)/100)))
 		z.atLeast(ceilMulDiv(d.BytesPerSec, 100, m.mibpsPerGiBx100*mib), fmt.Sprintf("%s at %s MiB/s per GiB",
 			rate(float64(d.BytesPerSec), u), num(float64(m.mibpsPerGiBx100)/100)))
 	case PDExtreme:
@@ -267,21 +270,21 @@ func recommendScaled(t Type, d Demand, capacityGiB int64) (Spec, string, error) 
 		spec.IOPS = iops
 	case HyperdiskBalanced:
 		iops := max(hdbDefaultIOPS, d.IOPS)
-		tp := max(hdbDefaultMiBps, ceilDiv(d.BytesPerSec, mib))
+		tp := max(hdbDefaultMiBps, resource.CeilDiv(d.BytesPerSec, mib))
 		if iops > hdbMaxIOPS || tp > hdbMaxMiBps {
 			return Spec{}, "", infeasible(t, d, "hyperdisk-balanced provisions at most 160,000 IOPS and 2,400 MiB/s (§6)")
 		}
 		if iops > hdbDefaultIOPS {
-			z.atLeast(ceilDiv(iops, hdbIOPSPerGiB), fmt.Sprintf("%s IOPS at 500 IOPS per GiB", group(iops)))
+			z.atLeast(resource.CeilDiv(iops, hdbIOPSPerGiB), fmt.Sprintf("%s IOPS at 500 IOPS per GiB", resource.Group(iops)))
 		}
 		spec.IOPS, spec.Throughput = iops, tp
 	}
 	spec.SizeGiB = z.size
 	if hi := maxSize(t); spec.SizeGiB > hi {
 		return Spec{}, "", infeasible(t, d, fmt.Sprintf("it would need %s GiB (set by %s), above the %s GiB maximum",
-			group(spec.SizeGiB), z.reason(), group(hi)))
+			resource.Group(spec.SizeGiB), z.reason(), resource.Group(hi)))
 	}
-	why := fmt.Sprintf("%s GiB is the smallest %s volume that sustains %s; the size is set by %s", group(spec.SizeGiB),
+	why := fmt.Sprintf("%s GiB is the smallest %s volume that sustains %s; the size is set by %s", resource.Group(spec.SizeGiB),
 		t, d.String(u), z.reason())
 	if spec.IOPS != 0 || spec.Throughput != 0 {
 		why += "; provision " + provisionText(spec)
@@ -292,10 +295,10 @@ func recommendScaled(t Type, d Demand, capacityGiB int64) (Spec, string, error) 
 func provisionText(s Spec) string {
 	var parts []string
 	if s.IOPS != 0 {
-		parts = append(parts, group(s.IOPS)+" IOPS")
+		parts = append(parts, resource.Group(s.IOPS)+" IOPS")
 	}
 	if s.Throughput != 0 {
-		parts = append(parts, group(s.Throughput)+" "+s.Type.ThroughputUnit().Name)
+		parts = append(parts, resource.Group(s.Throughput)+" "+s.Type.ThroughputUnit().Name)
 	}
 	return strings.Join(parts, " and ")
 }

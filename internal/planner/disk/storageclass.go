@@ -2,13 +2,18 @@ package disk
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
+	quantity "k8s.io/apimachinery/pkg/api/resource"
+
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/catalog"
-	"k8s.io/apimachinery/pkg/api/resource"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/field"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/resource"
 )
 
 // Driver is a CSI driver name, used as a StorageClass provisioner (disks.md §8).
@@ -48,20 +53,28 @@ func (d Driver) Cloud() catalog.Cloud {
 }
 
 // ParseProvisioner validates a StorageClass provisioner. An in-tree name is accepted with an SC-W1
-// warning naming the CSI driver; any other name is an error.
+// warning naming the CSI driver; any other name is a *field.Error at Provisioner.
 func ParseProvisioner(s string) (Driver, []Finding, error) {
+	d, notes, err := parseProvisioner(s)
+	if err != nil {
+		return d, notes, err.Input()
+	}
+	return d, notes, nil
+}
+
+func parseProvisioner(s string) (Driver, []Finding, *Finding) {
 	for _, d := range Drivers {
 		if string(d) == s {
 			return d, nil, nil
 		}
 	}
 	if d, ok := InTreeProvisioners[s]; ok {
-		return d, []Finding{warnf("SC-W1", FieldProvisioner, "%q is the in-tree provisioner, removed from "+
+		return d, []Finding{warnf("SC-W1", pathProvisioner, "%q is the in-tree provisioner, removed from "+
 			"Kubernetes; with CSI migration its volumes are created by the CSI driver %q, whose rules kubefit "+
 			"checks. Use provisioner %q", s, d, d)}, nil
 	}
-	return "", nil, errorf("SC-W1", FieldProvisioner, "unknown provisioner %q; kubefit validates %s (in-tree "+
-		"names %s are accepted with a warning)", s, quoteList(Drivers), quoteList(InTreeNames))
+	return "", nil, errorf("SC-W1", pathProvisioner, "unknown provisioner %q; kubefit validates %s (in-tree "+
+		"names %s are accepted with a warning)", s, field.QuoteList(Drivers), field.QuoteList(InTreeNames))
 }
 
 // Binding modes of a StorageClass.
@@ -91,14 +104,15 @@ type ClassReport struct {
 	Findings   []Finding
 }
 
-// Err returns the first error finding, or nil.
+// Err returns the error findings as input errors (field.Errors, in finding order), or nil.
 func (r ClassReport) Err() error {
+	var es field.Errors
 	for i := range r.Findings {
 		if r.Findings[i].Severity == SeverityError {
-			return &r.Findings[i]
+			es = append(es, r.Findings[i].Input())
 		}
 	}
-	return nil
+	return es.Err()
 }
 
 // reservedPrefix is the external-provisioner's parameter namespace (SC-4).
@@ -125,14 +139,28 @@ type checker struct {
 
 type entry struct{ key, value string }
 
+// errf reports an error about the parameter key.
 func (c *checker) errf(rule, key, format string, args ...any) {
-	c.rep.Findings = append(c.rep.Findings, Finding{Rule: rule, Severity: SeverityError, Field: FieldParameter,
-		Key: key, Message: fmt.Sprintf(format, args...)})
+	c.rep.Findings = append(c.rep.Findings, *errorf(rule, ParameterPath(key), format, args...))
 }
 
+// warnf reports a warning about the parameter key.
 func (c *checker) warnf(rule, key, format string, args ...any) {
-	c.rep.Findings = append(c.rep.Findings, Finding{Rule: rule, Severity: SeverityWarning, Field: FieldParameter,
-		Key: key, Message: fmt.Sprintf(format, args...)})
+	c.rep.Findings = append(c.rep.Findings, warnf(rule, ParameterPath(key), format, args...))
+}
+
+// sizeErrf reports an error about the i-th planned PVC size.
+func (c *checker) sizeErrf(i int, rule, format string, args ...any) {
+	c.rep.Findings = append(c.rep.Findings, *errorf(rule, pathSizes.At(i), format, args...))
+}
+
+// add reports a finding of a shared volume rule at a PVC size, naming the size.
+func (c *checker) add(err error, sizeGiB int64) {
+	if f, ok := err.(*Finding); ok {
+		g := *f
+		g.Message = fmt.Sprintf("a %s GiB PVC: %s", resource.Group(sizeGiB), f.Message)
+		c.rep.Findings = append(c.rep.Findings, g)
+	}
 }
 
 func (c *checker) get(k string) (entry, bool) {
@@ -194,7 +222,7 @@ func (c *checker) oneOf(rule, k string, fold bool, valid ...string) (string, boo
 			return v, true
 		}
 	}
-	c.errf(rule, e.key, "parameter %s must be one of %s (rule %s), got %q", e.key, quoteList(valid), rule, e.value)
+	c.errf(rule, e.key, "parameter %s must be one of %s (rule %s), got %q", e.key, field.QuoteList(valid), rule, e.value)
 	return "", false
 }
 
@@ -202,21 +230,21 @@ func (c *checker) oneOf(rule, k string, fold bool, valid ...string) (string, boo
 // planned PVC size, and computes the smallest valid PVC size (SC-5).
 func CheckClass(cl Class) ClassReport {
 	rep := ClassReport{MinSizeGiB: 1}
-	d, notes, err := ParseProvisioner(cl.Provisioner)
+	d, notes, err := parseProvisioner(cl.Provisioner)
 	if err != nil {
-		rep.Findings = append(rep.Findings, *err.(*Finding))
+		rep.Findings = append(rep.Findings, *err)
 		return rep
 	}
 	rep.Driver = d
 	rep.Findings = append(rep.Findings, notes...)
 	c := &checker{rep: &rep, byKey: map[string]entry{}, sizes: cl.SizesGiB, binding: cl.VolumeBindingMode}
-	for _, s := range cl.SizesGiB {
+	for i, s := range cl.SizesGiB {
 		if s < 1 {
-			rep.Findings = append(rep.Findings, *errorf("", FieldSize, "PVC size must be at least 1 GiB, got %d GiB", s))
+			rep.Findings = append(rep.Findings, *errorf("", pathSizes.At(i), "PVC size must be at least 1 GiB, got %d GiB", s))
 			return rep
 		}
 	}
-	for _, k := range sortedKeys(cl.Parameters) {
+	for _, k := range slices.Sorted(maps.Keys(cl.Parameters)) {
 		v := cl.Parameters[k]
 		if strings.HasPrefix(k, reservedPrefix) {
 			c.checkReserved(k, v)
@@ -286,7 +314,7 @@ func (c *checker) zonal() bool {
 func (c *checker) checkBinding() {
 	if c.binding == BindingImmediate && c.zonal() {
 		c.rep.Findings = append(c.rep.Findings, Finding{Rule: "SC-2", Severity: SeverityWarning,
-			Field: FieldStorageClassBinding, Message: fmt.Sprintf("volumeBindingMode Immediate creates a zonal %s disk "+
+			Path: pathBinding, Message: fmt.Sprintf("volumeBindingMode Immediate creates a zonal %s disk "+
 				"before the pod is scheduled, possibly in a zone where the pod cannot run (rule SC-2: emit "+
 				"WaitForFirstConsumer for zonal disks)", c.rep.TypeName)})
 	}
@@ -312,7 +340,7 @@ func known(keys []string, k string) bool {
 }
 
 func (c *checker) checkEBS() {
-	for _, lk := range sortedKeys(c.byKey) {
+	for _, lk := range slices.Sorted(maps.Keys(c.byKey)) {
 		e := c.byKey[lk]
 		if strings.HasPrefix(e.key, "tagSpecification_") || known(ebsKeys, lk) {
 			continue
@@ -349,7 +377,7 @@ func (c *checker) checkEBS() {
 	if e, ok := c.get("type"); ok {
 		t, err := ParseType(catalog.AWS, e.value)
 		if err != nil {
-			c.errf("EBS-V1", e.key, "type must be one of %s (rule EBS-V1); %v", quoteList(TypesOf(catalog.AWS)), err)
+			c.errf("EBS-V1", e.key, "type must be one of %s (rule EBS-V1); %v", field.QuoteList(TypesOf(catalog.AWS)), err)
 			return
 		}
 		typ = t
@@ -385,10 +413,10 @@ func (c *checker) checkEBS() {
 	}
 	lo, hi := ebsSizeRange(typ)
 	c.needSize(lo)
-	for _, s := range c.sizes {
+	for i, s := range c.sizes {
 		if s < lo || s > hi {
-			c.errf(ebsSizeRule(typ), "", "a %s GiB PVC is outside the %s size range of %s to %s GiB (rule %s)",
-				group(s), typ, group(lo), group(hi), ebsSizeRule(typ))
+			c.sizeErrf(i, ebsSizeRule(typ), "a %s GiB PVC is outside the %s size range of %s to %s GiB (rule %s)",
+				resource.Group(s), typ, resource.Group(lo), resource.Group(hi), ebsSizeRule(typ))
 		}
 	}
 	if !provisioned {
@@ -462,11 +490,11 @@ func ebsMaxIOPSAt(t Type, r ebsRule, size int64) int64 {
 
 func (c *checker) checkFixedIOPS(t Type, r ebsRule, key string, iops int64, hasTP bool, tpKey string, tp int64) {
 	if iops < r.min || iops > r.max {
-		c.errf(r.id, key, "%s iops must be %s to %s (rule %s: %s); got %s", t, group(r.min), group(r.max), r.id,
-			r.text, group(iops))
+		c.errf(r.id, key, "%s iops must be %s to %s (rule %s: %s); got %s", t, resource.Group(r.min), resource.Group(r.max), r.id,
+			r.text, resource.Group(iops))
 		return
 	}
-	minSize := ceilDiv(iops, r.perGB)
+	minSize := resource.CeilDiv(iops, r.perGB)
 	if t == GP3 && iops <= gp3MinIOPS {
 		minSize = 1
 	}
@@ -475,19 +503,19 @@ func (c *checker) checkFixedIOPS(t Type, r ebsRule, key string, iops int64, hasT
 		if limit := ebsMaxIOPSAt(t, r, s); iops > limit {
 			c.errf(r.id, key, "%s iops %s on a %s GiB PVC is %s IOPS per GiB, above the %s:1 limit (rule %s: %s); "+
 				"the driver would silently cap it or EC2 would fail with \"Iops to volume size ratio of %.6f is too "+
-				"high; maximum is %d\"; use PVCs of at least %s GiB or at most %s IOPS", t, group(iops), group(s),
-				num(float64(iops)/float64(s)), group(r.perGB), r.id, r.text, float64(iops)/float64(s), r.perGB,
-				group(minSize), group(limit))
+				"high; maximum is %d\"; use PVCs of at least %s GiB or at most %s IOPS", t, resource.Group(iops), resource.Group(s),
+				num(float64(iops)/float64(s)), resource.Group(r.perGB), r.id, r.text, float64(iops)/float64(s), r.perGB,
+				resource.Group(minSize), resource.Group(limit))
 		}
 	}
 	if t == GP3 {
 		if iops > gp3LegacyMaxIOPS {
 			c.warnf("EBS-W1", key, "aws-ebs-csi-driver releases before v1.50.0, or later ones whose dry-run "+
 				"CreateVolume fails, cap gp3 at 16,000 IOPS without an error (rule EBS-W1); %s IOPS need driver "+
-				"v1.50.2 or later with ec2:CreateVolume dry-run permission", group(iops))
+				"v1.50.2 or later with ec2:CreateVolume dry-run permission", resource.Group(iops))
 		}
 		if hasTP {
-			c.checkGP3Throughput(tpKey, tp, iops, group(iops)+" IOPS")
+			c.checkGP3Throughput(tpKey, tp, iops, resource.Group(iops)+" IOPS")
 		}
 	}
 }
@@ -495,33 +523,33 @@ func (c *checker) checkFixedIOPS(t Type, r ebsRule, key string, iops int64, hasT
 func (c *checker) checkGP3Throughput(key string, tp, iops int64, iopsText string) {
 	if tp < gp3MinMiBps || tp > gp3MaxMiBps {
 		c.errf("EBS-V5", key, "gp3 throughput must be 125 to 2,000 MiB/s (rule EBS-V5: 125 ≤ throughput ≤ 2,000 and "+
-			"throughput ≤ 0.25 × IOPS); got %s", group(tp))
+			"throughput ≤ 0.25 × IOPS); got %s", resource.Group(tp))
 		return
 	}
 	if tp*gp3IOPSPerMiBps > iops {
 		c.errf("EBS-V5", key, "gp3 throughput %s MiB/s with %s is %.6f MiB/s per IOPS, above 0.25 (rule EBS-V5: "+
 			"throughput ≤ 0.25 × IOPS); EC2 would fail with \"Throughput (MiBps) to iops ratio of %.6f is too high; "+
-			"maximum is 0.250000 MiBps per iops\"; provision at least %s IOPS or at most %s MiB/s", group(tp), iopsText,
-			float64(tp)/float64(iops), float64(tp)/float64(iops), group(tp*gp3IOPSPerMiBps), group(iops/gp3IOPSPerMiBps))
+			"maximum is 0.250000 MiBps per iops\"; provision at least %s IOPS or at most %s MiB/s", resource.Group(tp), iopsText,
+			float64(tp)/float64(iops), float64(tp)/float64(iops), resource.Group(tp*gp3IOPSPerMiBps), resource.Group(iops/gp3IOPSPerMiBps))
 	}
 }
 
 func (c *checker) checkPerGB(t Type, r ebsRule, key string, perGB int64, auto, hasTP bool, tpKey string, tp int64) {
 	if perGB < 1 && !auto {
 		c.errf("EBS-V9", key, "iopsPerGB %d gives no IOPS (rule EBS-V9: iopsPerGB × size ≥ %s unless "+
-			"allowAutoIOPSPerGBIncrease); old drivers fail with \"the resulting IOPS 0 is too low for AWS\"", perGB, group(r.min))
+			"allowAutoIOPSPerGBIncrease); old drivers fail with \"the resulting IOPS 0 is too low for AWS\"", perGB, resource.Group(r.min))
 		return
 	}
 	if perGB > r.perGB {
-		c.errf(r.id, key, "%s iopsPerGB %s is above the %s:1 IOPS-to-size limit (rule %s: %s)", t, group(perGB),
-			group(r.perGB), r.id, r.text)
+		c.errf(r.id, key, "%s iopsPerGB %s is above the %s:1 IOPS-to-size limit (rule %s: %s)", t, resource.Group(perGB),
+			resource.Group(r.perGB), r.id, r.text)
 		return
 	}
 	if perGB > 0 && !auto {
-		c.needSize(ceilDiv(r.min, perGB))
+		c.needSize(resource.CeilDiv(r.min, perGB))
 	}
 	if t == GP3 && hasTP && perGB > 0 {
-		c.needSize(ceilDiv(tp*gp3IOPSPerMiBps, perGB))
+		c.needSize(resource.CeilDiv(tp*gp3IOPSPerMiBps, perGB))
 	}
 	for _, s := range c.sizes {
 		iops := perGB * s
@@ -529,24 +557,24 @@ func (c *checker) checkPerGB(t Type, r ebsRule, key string, perGB int64, auto, h
 			if !auto {
 				c.errf("EBS-V9", key, "iopsPerGB %s × %s GiB = %s IOPS, below the %s minimum of %s (rule EBS-V9: "+
 					"iopsPerGB × size ≥ the type minimum unless allowAutoIOPSPerGBIncrease); EC2 would fail with "+
-					"\"Volume iops of %d is too low\"", group(perGB), group(s), group(iops), t, group(r.min), iops)
+					"\"Volume iops of %d is too low\"", resource.Group(perGB), resource.Group(s), resource.Group(iops), t, resource.Group(r.min), iops)
 				continue
 			}
 			c.warnf("EBS-V9", key, "iopsPerGB %s × %s GiB = %s IOPS is raised to the %s minimum of %s by "+
-				"allowAutoIOPSPerGBIncrease (rule EBS-V9)", group(perGB), group(s), group(iops), t, group(r.min))
+				"allowAutoIOPSPerGBIncrease (rule EBS-V9)", resource.Group(perGB), resource.Group(s), resource.Group(iops), t, resource.Group(r.min))
 			iops = r.min
 		}
 		if iops > r.max {
 			c.errf(r.id, key, "iopsPerGB %s × %s GiB = %s IOPS, above the %s maximum of %s, which the driver "+
-				"silently caps (rule %s: %s)", group(perGB), group(s), group(iops), t, group(r.max), r.id, r.text)
+				"silently caps (rule %s: %s)", resource.Group(perGB), resource.Group(s), resource.Group(iops), t, resource.Group(r.max), r.id, r.text)
 			continue
 		}
 		if t == GP3 && iops > gp3LegacyMaxIOPS {
 			c.warnf("EBS-W1", key, "a %s GiB PVC gets %s IOPS; aws-ebs-csi-driver releases before v1.50.0 cap gp3 "+
-				"at 16,000 without an error (rule EBS-W1)", group(s), group(iops))
+				"at 16,000 without an error (rule EBS-W1)", resource.Group(s), resource.Group(iops))
 		}
 		if t == GP3 && hasTP {
-			c.checkGP3Throughput(tpKey, tp, iops, fmt.Sprintf("%s IOPS at %s GiB", group(iops), group(s)))
+			c.checkGP3Throughput(tpKey, tp, iops, fmt.Sprintf("%s IOPS at %s GiB", resource.Group(iops), resource.Group(s)))
 		}
 	}
 	if t == GP3 && hasTP && len(c.sizes) == 0 && (tp < gp3MinMiBps || tp > gp3MaxMiBps) {
@@ -570,7 +598,7 @@ var AzureSKUs = []Type{StandardLRS, PremiumLRS, StandardSSDLRS, UltraSSDLRS, Pre
 var AzureCachingModes = []string{"None", "ReadOnly"}
 
 func (c *checker) checkAzure() {
-	for _, lk := range sortedKeys(c.byKey) {
+	for _, lk := range slices.Sorted(maps.Keys(c.byKey)) {
 		e := c.byKey[lk]
 		if strings.HasPrefix(lk, "device-setting/") || known(azureKeys, lk) {
 			continue
@@ -617,7 +645,7 @@ func (c *checker) checkAzure() {
 			}
 			c.errf("AZD-V1", e.key, "%s %q is not a supported SKU (rule AZD-V1: one of %s, exact case); the driver "+
 				"fails with \"azureDisk - %s is not supported sku/storageaccounttype\"%s", e.key, e.value,
-				quoteList(AzureSKUs), e.value, hint)
+				field.QuoteList(AzureSKUs), e.value, hint)
 			return
 		}
 		sku = t
@@ -655,7 +683,7 @@ func (c *checker) checkAzure() {
 	if isAzureFixed(sku) {
 		for _, s := range c.sizes {
 			if s > azureMaxFixedGiB {
-				c.errf("AZD-V7", skuKey, "a %s GiB PVC exceeds the largest %s tier of 32,767 GiB (rule AZD-V7)", group(s), sku)
+				c.errf("AZD-V7", skuKey, "a %s GiB PVC exceeds the largest %s tier of 32,767 GiB (rule AZD-V7)", resource.Group(s), sku)
 			}
 		}
 	}
@@ -663,7 +691,7 @@ func (c *checker) checkAzure() {
 		for _, s := range c.sizes {
 			if s >= azureCachingLimitGiB {
 				c.warnf("AZC-5", "cachingMode", "a %s GiB PVC cannot use host caching: Azure allows caching up to "+
-					"4,095 GiB and the driver forces None from 4,096 GiB (rule AZC-5); kubefit plans it as uncached", group(s))
+					"4,095 GiB and the driver forces None from 4,096 GiB (rule AZC-5); kubefit plans it as uncached", resource.Group(s))
 			}
 		}
 	}
@@ -728,7 +756,7 @@ func (c *checker) checkCaching(sku Type, provisioned bool) string {
 	case "None", "ReadOnly":
 	default:
 		c.errf("AZD-V2", e.key, "cachingMode must be one of %s, exact case (rule AZD-V2), got %q; the driver fails "+
-			"with \"azureDisk - %s is not supported cachingmode\"", quoteList(AzureCachingModes), e.value, e.value)
+			"with \"azureDisk - %s is not supported cachingmode\"", field.QuoteList(AzureCachingModes), e.value, e.value)
 		return ""
 	}
 	if provisioned && e.value != "None" {
@@ -752,7 +780,7 @@ func (c *checker) checkAzureFeatures(sku Type, bursting, perfPlus, shared bool) 
 			for _, s := range c.sizes {
 				if s < azureBurstMinGiB {
 					c.errf("AZD-V8", e.key, "enableBursting needs a Premium disk larger than 512 GiB (rule AZD-V8); a "+
-						"%s GiB PVC would be rejected by Azure", group(s))
+						"%s GiB PVC would be rejected by Azure", resource.Group(s))
 				}
 			}
 		}
@@ -768,7 +796,7 @@ func (c *checker) checkAzureFeatures(sku Type, bursting, perfPlus, shared bool) 
 		for _, s := range c.sizes {
 			if s < azurePerfPlusMinGiB {
 				c.errf("AZD-V9", e.key, "enablePerformancePlus needs 513 GiB or more (rule AZD-V9); the driver would "+
-					"silently enlarge a %s GiB PVC to 513 GiB, which changes the bill", group(s))
+					"silently enlarge a %s GiB PVC to 513 GiB, which changes the bill", resource.Group(s))
 			}
 		}
 	}
@@ -787,33 +815,27 @@ func (c *checker) checkPV2Class(hasIOPS bool, iops int64, iopsKey string, hasMBp
 	}
 	if iops < pv2MinIOPS || iops > pv2MaxIOPS {
 		c.errf("AZD-V5", iopsKey, "PremiumV2_LRS DiskIOPSReadWrite must be 3,000 to 80,000 (rule AZD-V5: 3,000 ≤ "+
-			"IOPS ≤ min(80,000, max(3,000, 500 × size))); got %s", group(iops))
+			"IOPS ≤ min(80,000, max(3,000, 500 × size))); got %s", resource.Group(iops))
 		return
 	}
 	if mbps < pv2MinMBps || mbps > pv2MaxMBps || mbps*pv2IOPSPerMBps > iops {
 		c.errf("AZD-V5", mbpsKey, "PremiumV2_LRS DiskMBpsReadWrite must be 125 to min(2,000, 0.25 × IOPS) = %s MB/s "+
-			"with %s IOPS (rule AZD-V5: 125 ≤ MB/s ≤ min(2,000, 0.25 × IOPS)); got %s", group(min(pv2MaxMBps,
-			iops/pv2IOPSPerMBps)), group(iops), group(mbps))
+			"with %s IOPS (rule AZD-V5: 125 ≤ MB/s ≤ min(2,000, 0.25 × IOPS)); got %s", resource.Group(min(pv2MaxMBps,
+			iops/pv2IOPSPerMBps)), resource.Group(iops), resource.Group(mbps))
 		return
 	}
 	if iops > pv2MinIOPS {
-		c.needSize(ceilDiv(iops, pv2IOPSPerGiB))
+		c.needSize(resource.CeilDiv(iops, pv2IOPSPerGiB))
 	}
 	if mbps > pv2MinMBps {
 		c.needSize(pv2SmallGiB + 1)
 	}
-	for _, s := range c.sizes {
-		if err := checkPremiumV2(iops, mbps, s, FieldParameter, FieldParameter); err != nil {
-			f := *err.(*Finding)
-			f.Key = iopsKey
-			if !strings.Contains(f.Message, "IOPS must") {
-				f.Key = mbpsKey
-			}
-			f.Message = fmt.Sprintf("a %s GiB PVC: %s", group(s), f.Message)
-			c.rep.Findings = append(c.rep.Findings, f)
+	for i, s := range c.sizes {
+		if err := checkPremiumV2(iops, mbps, s, ParameterPath(iopsKey), ParameterPath(mbpsKey)); err != nil {
+			c.add(err, s)
 		}
 		if s > pv2MaxGiB {
-			c.errf("AZD-V5", "", "a %s GiB PVC exceeds the PremiumV2_LRS maximum of 65,536 GiB (rule AZD-V5)", group(s))
+			c.sizeErrf(i, "AZD-V5", "a %s GiB PVC exceeds the PremiumV2_LRS maximum of 65,536 GiB (rule AZD-V5)", resource.Group(s))
 		}
 	}
 }
@@ -828,34 +850,29 @@ func (c *checker) checkUltraClass(hasIOPS bool, iops int64, iopsKey string, hasM
 	if hasIOPS {
 		if iops < ultraMinIOPS || iops > ultraMaxIOPS {
 			c.errf("AZD-V6", iopsKey, "UltraSSD_LRS DiskIOPSReadWrite must be 100 to 400,000 (rule AZD-V6: 100 ≤ IOPS ≤ "+
-				"min(400,000, 1,000 × size)); got %s", group(iops))
+				"min(400,000, 1,000 × size)); got %s", resource.Group(iops))
 			return
 		}
-		c.needSize(ceilDiv(iops, ultraIOPSPerGiB))
+		c.needSize(resource.CeilDiv(iops, ultraIOPSPerGiB))
 		if hasMBps {
-			if err := checkUltraMBps(mbps, iops, FieldParameter); err != nil {
-				f := *err.(*Finding)
-				f.Key = mbpsKey
-				c.rep.Findings = append(c.rep.Findings, f)
+			if err := checkUltraMBps(mbps, iops, ParameterPath(mbpsKey)); err != nil {
+				c.rep.Findings = append(c.rep.Findings, *err.(*Finding))
 			}
 		}
 	}
-	for _, s := range c.sizes {
+	for i, s := range c.sizes {
 		if s < ultraMinGiB || s > ultraMaxGiB {
-			c.errf("AZD-V6", "", "a %s GiB PVC is outside the UltraSSD_LRS size range of 4 to 65,536 GiB (rule AZD-V6)", group(s))
+			c.sizeErrf(i, "AZD-V6", "a %s GiB PVC is outside the UltraSSD_LRS size range of 4 to 65,536 GiB (rule AZD-V6)", resource.Group(s))
 			continue
 		}
 		if !hasIOPS {
 			continue
 		}
-		if err := checkUltraIOPS(iops, s, FieldParameter); err != nil {
-			f := *err.(*Finding)
-			f.Key = iopsKey
-			f.Message = fmt.Sprintf("a %s GiB PVC: %s", group(s), f.Message)
-			c.rep.Findings = append(c.rep.Findings, f)
+		if err := checkUltraIOPS(iops, s, ParameterPath(iopsKey)); err != nil {
+			c.add(err, s)
 		} else if iops < s {
 			c.warnf("AZD-V6", iopsKey, "DiskIOPSReadWrite %s on a %s GiB PVC is below 1 IOPS per GiB, the floor some "+
-				"regions and API versions still enforce (rule AZD-V6 warning)", group(iops), group(s))
+				"regions and API versions still enforce (rule AZD-V6 warning)", resource.Group(iops), resource.Group(s))
 		}
 	}
 }
@@ -876,7 +893,7 @@ var gceKeys = []string{
 var bareNumber = regexp.MustCompile(`^[+-]?[0-9.]+$`)
 
 func (c *checker) checkGCE() {
-	for _, lk := range sortedKeys(c.byKey) {
+	for _, lk := range slices.Sorted(maps.Keys(c.byKey)) {
 		if known(gceKeys, lk) {
 			continue
 		}
@@ -896,7 +913,7 @@ func (c *checker) checkGCE() {
 	if e, ok := c.get("type"); ok {
 		typ = strings.ToLower(e.value)
 		if !known(GCETypes, typ) {
-			c.errf("GPD-V7", e.key, "type %q is not a GCE PD CSI disk type (rule GPD-V7: one of %s)", e.value, quoteList(GCETypes))
+			c.errf("GPD-V7", e.key, "type %q is not a GCE PD CSI disk type (rule GPD-V7: one of %s)", e.value, field.QuoteList(GCETypes))
 			return
 		}
 	} else {
@@ -917,33 +934,31 @@ func (c *checker) checkGCE() {
 	case "hyperdisk-balanced", "hyperdisk-balanced-high-availability":
 		if hasIOPS && iops > hdbMaxIOPS {
 			c.errf("GPD-V4", "provisioned-iops-on-create", "%s IOPS must not exceed 160,000 (rule GPD-V4: at most 500 "+
-				"IOPS per GiB and 160,000), got %s", typ, group(iops))
+				"IOPS per GiB and 160,000), got %s", typ, resource.Group(iops))
 		} else if hasIOPS {
 			if iops > hdbDefaultIOPS {
-				c.needSize(ceilDiv(iops, hdbIOPSPerGiB))
+				c.needSize(resource.CeilDiv(iops, hdbIOPSPerGiB))
 			}
 			for _, s := range c.sizes {
-				if err := checkHyperdiskBalanced(iops, hdbDefaultMiBps, s, FieldParameter, FieldParameter); err != nil {
-					f := *err.(*Finding)
-					f.Key = "provisioned-iops-on-create"
-					f.Message = fmt.Sprintf("a %s GiB PVC: %s", group(s), f.Message)
-					c.rep.Findings = append(c.rep.Findings, f)
+				p := ParameterPath("provisioned-iops-on-create")
+				if err := checkHyperdiskBalanced(iops, hdbDefaultMiBps, s, p, p); err != nil {
+					c.add(err, s)
 				}
 			}
 		}
 		if hasTP && tp > hdbMaxMiBps {
 			c.errf("GPD-V4", "provisioned-throughput-on-create", "%s throughput must not exceed 2,400 MiB/s (rule "+
-				"GPD-V4), got %s MiB/s", typ, group(tp))
+				"GPD-V4), got %s MiB/s", typ, resource.Group(tp))
 		}
 	case "hyperdisk-throughput":
 		if hasTP && tp > hdbMaxMiBps {
 			c.errf("GPD-V4", "provisioned-throughput-on-create", "hyperdisk-throughput throughput must not exceed "+
-				"2,400 MiB/s (rule GPD-V4), got %s MiB/s", group(tp))
+				"2,400 MiB/s (rule GPD-V4), got %s MiB/s", resource.Group(tp))
 		}
 	case "hyperdisk-extreme":
 		if hasIOPS && iops > 350_000 {
 			c.errf("GPD-V4", "provisioned-iops-on-create", "hyperdisk-extreme IOPS must not exceed 350,000 (rule "+
-				"GPD-V4), got %s", group(iops))
+				"GPD-V4), got %s", resource.Group(iops))
 		}
 	case "pd-extreme":
 		if _, present := c.get("provisioned-iops-on-create"); !present {
@@ -964,7 +979,7 @@ func (c *checker) gceThroughput(typ string, hyper bool) (int64, bool) {
 			"(rule GPD-V2: always give a unit suffix); write \"%sMi\"", e.key, e.value, e.value, e.value)
 		return 0, false
 	}
-	q, err := resource.ParseQuantity(e.value)
+	q, err := quantity.ParseQuantity(e.value)
 	if err != nil {
 		c.errf("GPD-V2", e.key, "%s %q is not a Kubernetes quantity such as \"250Mi\" (rule GPD-V2)", e.key, e.value)
 		return 0, false
@@ -983,7 +998,7 @@ func (c *checker) gceThroughput(typ string, hyper bool) (int64, bool) {
 		return 0, false
 	}
 	// Value rounds a fractional byte count up; the driver then rounds up to whole MiB.
-	return ceilDiv(q.Value(), mib), true
+	return resource.CeilDiv(q.Value(), mib), true
 }
 
 // DefaultParameters returns the parameters kubefit emits explicitly when a class leaves them out, so
@@ -992,10 +1007,11 @@ func (c *checker) gceThroughput(typ string, hyper bool) (int64, bool) {
 // DiskIOPSReadWrite "3000" and DiskMBpsReadWrite "125". Keys are matched case-insensitively; the result
 // holds only the keys to add.
 func DefaultParameters(d Driver, params map[string]string) map[string]string {
+	keys := slices.Sorted(maps.Keys(params))
 	has := func(k string) (string, bool) {
-		for key, v := range params {
+		for _, key := range keys {
 			if strings.EqualFold(key, k) {
-				return v, true
+				return params[key], true
 			}
 		}
 		return "", false
@@ -1043,12 +1059,12 @@ func ClassVolumeSpec(cl Class, sizeGiB int64) (Spec, error) {
 		return Spec{}, err
 	}
 	if rep.Type == "" {
-		return Spec{}, errorf("", FieldType, "kubefit has no performance model for %s disks (disks.md §6 gives only "+
+		return Spec{}, fmt.Errorf("kubefit has no performance model for %s disks (the cloud publishes only "+
 			"their maxima); per-volume figures are not computed", rep.TypeName)
 	}
 	c := &checker{rep: &ClassReport{}, byKey: map[string]entry{}}
-	for k, v := range cl.Parameters {
-		c.byKey[strings.ToLower(k)] = entry{k, v}
+	for _, k := range slices.Sorted(maps.Keys(cl.Parameters)) {
+		c.byKey[strings.ToLower(k)] = entry{k, cl.Parameters[k]}
 	}
 	s := Spec{Type: rep.Type, SizeGiB: sizeGiB}
 	switch rep.Driver {

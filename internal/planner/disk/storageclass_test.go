@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/field"
 )
 
 type P = map[string]string
@@ -187,7 +189,7 @@ func TestCheckClass(t *testing.T) {
 					t.Errorf("%s message does not quote its rule: %s", f.Rule, f.Message)
 				}
 				if f.Severity == SeverityError {
-					errs = append(errs, f.Rule+"@"+f.Key)
+					errs = append(errs, f.Rule+"@"+parameterKey(f.Path))
 				} else {
 					warns = append(warns, f.Rule)
 				}
@@ -233,9 +235,8 @@ func TestClassVolumeSpec(t *testing.T) {
 	for _, tt := range tests {
 		got, err := ClassVolumeSpec(tt.class, tt.size)
 		if tt.err {
-			var f *Finding
-			if !errors.As(err, &f) {
-				t.Errorf("ClassVolumeSpec(%v) = %+v, %v, want a finding", tt.class.Parameters, got, err)
+			if err == nil || err.Error() == "" {
+				t.Errorf("ClassVolumeSpec(%v) = %+v, %v, want an error", tt.class.Parameters, got, err)
 			}
 			continue
 		}
@@ -341,4 +342,13 @@ func TestUnitConversions(t *testing.T) {
 	if _, ok := Latency(0); ok {
 		t.Error("zero latency accepted")
 	}
+}
+
+// parameterKey returns the key of a Parameters[key] path, or "" for any other path.
+func parameterKey(p field.Path) string {
+	steps := p.Steps()
+	if len(steps) == 2 && steps[0].Kind == field.Name && steps[0].Name == "Parameters" && steps[1].Kind == field.Key {
+		return steps[1].Key
+	}
+	return ""
 }

@@ -3,11 +3,12 @@ package disk
 import (
 	"fmt"
 	"math"
-	"sort"
 	"strings"
 	"time"
 
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/catalog"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/field"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/resource"
 )
 
 // Type is a disk type as the cloud's API and CSI driver spell it: an AWS EBS volume type ("gp3"), an
@@ -83,7 +84,7 @@ func ParseType(c catalog.Cloud, s string) (Type, error) {
 	}
 	valid := TypesOf(c)
 	if len(valid) == 0 {
-		return "", fmt.Errorf("unknown cloud %q; valid clouds are %s", c, quoteList(catalog.Clouds))
+		return "", fmt.Errorf("unknown cloud %q; valid clouds are %s", c, field.QuoteList(catalog.Clouds))
 	}
 	for _, v := range valid {
 		if strings.EqualFold(string(v), s) {
@@ -91,9 +92,9 @@ func ParseType(c catalog.Cloud, s string) (Type, error) {
 		}
 	}
 	if other := t.Cloud(); other != "" {
-		return "", fmt.Errorf("disk type %q belongs to %s, not %s; %s types are %s", s, other, c, c, quoteList(valid))
+		return "", fmt.Errorf("disk type %q belongs to %s, not %s; %s types are %s", s, other, c, c, field.QuoteList(valid))
 	}
-	return "", fmt.Errorf("unknown %s disk type %q; valid types are %s", c, s, quoteList(valid))
+	return "", fmt.Errorf("unknown %s disk type %q; valid types are %s", c, s, field.QuoteList(valid))
 }
 
 // Unit is a throughput unit: a name and the bytes per second one unit stands for.
@@ -155,7 +156,7 @@ func ParsePattern(s string) (Pattern, error) {
 			return p, nil
 		}
 	}
-	return "", fmt.Errorf("unknown access pattern %q; valid patterns are %s", s, quoteList(Patterns))
+	return "", fmt.Errorf("unknown access pattern %q; valid patterns are %s", s, field.QuoteList(Patterns))
 }
 
 // Limit names what bounds an effective rate.
@@ -196,38 +197,41 @@ const (
 	Fail Verdict = "fail" // no fit
 )
 
-// Field names the input a finding is about, so callers can attach it to the right attribute.
-type Field string
+// The paths of the inputs findings refer to. Volume paths are relative to a Spec (NewVolume); Evaluate
+// puts "Spec" before them. Query paths are relative to a Query; class paths to a Class.
+var (
+	pathType            = field.NewPath("Type")
+	pathSize            = field.NewPath("SizeGiB")
+	pathIOPS            = field.NewPath("IOPS")
+	pathThroughput      = field.NewPath("Throughput")
+	pathBursting        = field.NewPath("Bursting")
+	pathPerformancePlus = field.NewPath("PerformancePlus")
 
-// The inputs findings refer to.
-const (
-	FieldNone                Field = ""
-	FieldType                Field = "type"
-	FieldSize                Field = "size_gib"
-	FieldIOPS                Field = "iops"
-	FieldThroughput          Field = "throughput"
-	FieldBursting            Field = "enable_bursting"
-	FieldPerformancePlus     Field = "performance_plus"
-	FieldInstance            Field = "instance_type"
-	FieldVolumesPerNode      Field = "volumes_per_node"
-	FieldBlockSize           Field = "block_size"
-	FieldPattern             Field = "pattern"
-	FieldQueueDepth          Field = "queue_depth"
-	FieldLatency             Field = "latency"
-	FieldRequiredIOPS        Field = "required_iops"
-	FieldRequiredThroughput  Field = "required_throughput"
-	FieldStorageClassBinding Field = "volume_binding_mode"
-	FieldProvisioner         Field = "provisioner"
-	FieldParameter           Field = "parameter" // a StorageClass parameter; Finding.Key names it
+	pathSpec               = field.NewPath("Spec")
+	pathNode               = field.NewPath("Node")
+	pathVolumesPerNode     = field.NewPath("VolumesPerNode")
+	pathBlockSize          = field.NewPath("Access", "BlockSize")
+	pathPattern            = field.NewPath("Access", "Pattern")
+	pathQueueDepth         = field.NewPath("Access", "QueueDepth")
+	pathLatency            = field.NewPath("Access", "Latency")
+	pathRequiredIOPS       = field.NewPath("Requirement", "IOPS")
+	pathRequiredThroughput = field.NewPath("Requirement", "BytesPerSec")
+
+	pathProvisioner = field.NewPath("Provisioner")
+	pathBinding     = field.NewPath("VolumeBindingMode")
+	pathSizes       = field.NewPath("SizesGiB")
 )
 
-// Finding is a rule outcome: an invalid input (returned as an error) or a fit result (collected in a
-// Result or a ClassReport). It implements error.
+// ParameterPath returns the path of a StorageClass parameter: Parameters[key].
+func ParameterPath(key string) field.Path { return field.NewPath("Parameters").Key(key) }
+
+// Finding is a rule outcome: an invalid input (returned, as a *field.Error, by NewVolume, Evaluate,
+// Recommend and ParseProvisioner) or a fit result (collected in a Result or a ClassReport). It
+// implements error.
 type Finding struct {
-	Rule     string   // stable rule id, e.g. "EBS-V4"
-	Severity Severity // error or warning
-	Field    Field    // the input at fault
-	Key      string   // the StorageClass parameter key at fault, when Field is FieldParameter
+	Rule     string     // stable rule id, e.g. "EBS-V4"
+	Severity Severity   // error or warning
+	Path     field.Path // the input at fault, in the planner's field names; the root when none
 	// Unmet marks a requirement that the volume or node cannot meet (as opposed to an invalid input);
 	// callers may choose to report these as warnings.
 	Unmet   bool
@@ -242,40 +246,27 @@ func (f *Finding) Error() string {
 	return f.Rule + ": " + f.Message
 }
 
-func errorf(rule string, field Field, format string, args ...any) *Finding {
-	return &Finding{Rule: rule, Severity: SeverityError, Field: field, Message: fmt.Sprintf(format, args...)}
+func errorf(rule string, p field.Path, format string, args ...any) *Finding {
+	return &Finding{Rule: rule, Severity: SeverityError, Path: p, Message: fmt.Sprintf(format, args...)}
 }
 
-func warnf(rule string, field Field, format string, args ...any) Finding {
-	return Finding{Rule: rule, Severity: SeverityWarning, Field: field, Message: fmt.Sprintf(format, args...)}
+func warnf(rule string, p field.Path, format string, args ...any) Finding {
+	return Finding{Rule: rule, Severity: SeverityWarning, Path: p, Message: fmt.Sprintf(format, args...)}
 }
 
-func quoteList[T ~string](items []T) string {
-	q := make([]string, len(items))
-	for i, it := range items {
-		q[i] = fmt.Sprintf("%q", string(it))
-	}
-	return strings.Join(q, ", ")
-}
+// Input returns the finding as an input error: its path, and its rule and message as the detail.
+func (f *Finding) Input() *field.Error { return &field.Error{Path: f.Path, Detail: f.Error()} }
 
-// group formats an integer with thousands separators: 16000 → "16,000".
-func group(n int64) string {
-	s := fmt.Sprint(n)
-	neg := strings.HasPrefix(s, "-")
-	if neg {
-		s = s[1:]
+// inputErr turns an internal *Finding error into a *field.Error with p put before its path; other
+// errors pass unchanged.
+func inputErr(err error, p field.Path) error {
+	f, ok := err.(*Finding)
+	if !ok {
+		return err
 	}
-	var b strings.Builder
-	for i, r := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(r)
-	}
-	if neg {
-		return "-" + b.String()
-	}
-	return b.String()
+	e := f.Input()
+	e.Path = p.Join(e.Path)
+	return e
 }
 
 // num formats a float with up to two decimals and thousands separators: 81.25 → "81.25", 9420.8 →
@@ -287,7 +278,7 @@ func num(v float64) string {
 	var n int64
 	neg := strings.HasPrefix(whole, "-")
 	fmt.Sscan(strings.TrimPrefix(whole, "-"), &n)
-	out := group(n)
+	out := resource.Group(n)
 	if neg {
 		out = "-" + out
 	}
@@ -300,13 +291,4 @@ func num(v float64) string {
 // rate formats bytes per second in a unit: "125 MB/s".
 func rate(bytesPerSec float64, u Unit) string {
 	return num(u.Of(bytesPerSec)) + " " + u.Name
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

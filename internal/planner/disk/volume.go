@@ -5,6 +5,8 @@ import (
 	"time"
 
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/catalog"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/field"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/resource"
 )
 
 // Spec describes one volume: its type, size and the settings a user may provision.
@@ -114,31 +116,40 @@ var builders = map[Type]func(Spec) (Volume, error){
 	HyperdiskBalanced: buildHyperdiskBalanced,
 }
 
-// NewVolume computes the limits of one volume. It returns a *Finding error, naming the rule and the
-// input at fault, when the spec is outside what the type accepts (a size out of range, provisioned
+// NewVolume computes the limits of one volume. It returns a *field.Error, whose path names the Spec
+// field at fault and whose detail starts with the rule id, when the spec is outside what the type accepts (a size out of range, provisioned
 // values outside the type's ratios, a setting the type does not have).
 func NewVolume(s Spec) (Volume, error) {
+	v, err := newVolume(s)
+	if err != nil {
+		return Volume{}, inputErr(err, field.Path{})
+	}
+	return v, nil
+}
+
+// newVolume is NewVolume with its errors as *Finding, paths relative to the Spec.
+func newVolume(s Spec) (Volume, error) {
 	info, ok := typeInfos[s.Type]
 	if !ok {
-		return Volume{}, errorf("", FieldType, "unknown disk type %q; valid types are %s", s.Type, quoteList(Types))
+		return Volume{}, errorf("", pathType, "unknown disk type %q; valid types are %s", s.Type, field.QuoteList(Types))
 	}
 	if s.SizeGiB <= 0 {
-		return Volume{}, errorf("", FieldSize, "volume size must be at least 1 GiB, got %d GiB", s.SizeGiB)
+		return Volume{}, errorf("", pathSize, "volume size must be at least 1 GiB, got %d GiB", s.SizeGiB)
 	}
 	if s.IOPS < 0 {
-		return Volume{}, errorf("", FieldIOPS, "provisioned IOPS must not be negative, got %d", s.IOPS)
+		return Volume{}, errorf("", pathIOPS, "provisioned IOPS must not be negative, got %d", s.IOPS)
 	}
 	if s.Throughput < 0 {
-		return Volume{}, errorf("", FieldThroughput, "provisioned throughput must not be negative, got %d %s",
+		return Volume{}, errorf("", pathThroughput, "provisioned throughput must not be negative, got %d %s",
 			s.Throughput, info.unit.Name)
 	}
 	if info.cloud != catalog.Azure {
 		if s.Bursting {
-			return Volume{}, errorf("AZD-V8", FieldBursting,
+			return Volume{}, errorf("AZD-V8", pathBursting,
 				"on-demand bursting is an Azure Premium SSD feature; %s volumes do not have it", s.Type)
 		}
 		if s.PerformancePlus {
-			return Volume{}, errorf("AZD-V9", FieldPerformancePlus,
+			return Volume{}, errorf("AZD-V9", pathPerformancePlus,
 				"performance plus is an Azure managed-disk feature; %s volumes do not have it", s.Type)
 		}
 	}
@@ -163,8 +174,8 @@ func NewVolume(s Spec) (Volume, error) {
 // checkSize reports a size outside lo..hi GiB under a rule.
 func checkSize(rule string, s Spec, lo, hi int64) error {
 	if s.SizeGiB < lo || s.SizeGiB > hi {
-		return errorf(rule, FieldSize, "%s volumes must be %s to %s GiB, got %s GiB",
-			s.Type, group(lo), group(hi), group(s.SizeGiB))
+		return errorf(rule, pathSize, "%s volumes must be %s to %s GiB, got %s GiB",
+			s.Type, resource.Group(lo), resource.Group(hi), resource.Group(s.SizeGiB))
 	}
 	return nil
 }
@@ -172,21 +183,13 @@ func checkSize(rule string, s Spec, lo, hi int64) error {
 // noProvisioned rejects provisioned IOPS or throughput on a type that has neither.
 func noProvisioned(rule string, s Spec, what string) error {
 	if s.IOPS != 0 {
-		return errorf(rule, FieldIOPS, "%s has no provisioned IOPS (%s); got iops %d", s.Type, what, s.IOPS)
+		return errorf(rule, pathIOPS, "%s has no provisioned IOPS (%s); got iops %d", s.Type, what, s.IOPS)
 	}
 	if s.Throughput != 0 {
-		return errorf(rule, FieldThroughput, "%s has no provisioned throughput (%s); got %d %s",
+		return errorf(rule, pathThroughput, "%s has no provisioned throughput (%s); got %d %s",
 			s.Type, what, s.Throughput, s.Type.ThroughputUnit().Name)
 	}
 	return nil
-}
-
-// ceilDiv returns ⌈a / b⌉ for a ≥ 0, b > 0.
-func ceilDiv(a, b int64) int64 {
-	if a <= 0 {
-		return 0
-	}
-	return (a + b - 1) / b
 }
 
 // bucketDuration is the time a bucket of `amount` units lasts when spent at `perSecond` units per
@@ -201,5 +204,5 @@ func bucketDuration(amount, perSecond int64) time.Duration {
 }
 
 func describe(v Volume) string {
-	return fmt.Sprintf("%s %s GiB", v.Spec.Type, group(v.Spec.SizeGiB))
+	return fmt.Sprintf("%s %s GiB", v.Spec.Type, resource.Group(v.Spec.SizeGiB))
 }

@@ -1,12 +1,12 @@
 package disk
 
 import (
-	"errors"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/catalog"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/field"
 )
 
 func TestNewVolume(t *testing.T) {
@@ -23,7 +23,7 @@ func TestNewVolume(t *testing.T) {
 		burstDur  time.Duration
 		unlimited bool
 		wantRule  string // error rule when the spec is invalid
-		wantField Field
+		wantField string
 	}{
 		// Azure Premium SSD, §4.2 table and §7.7 worked examples.
 		{name: "P15 at 256 GiB", spec: Spec{Type: PremiumLRS, SizeGiB: 256}, tier: "P15", billed: 256,
@@ -45,11 +45,11 @@ func TestNewVolume(t *testing.T) {
 		// §4.7: performance plus on P30 gives 8,000 IOPS, 300 MB/s.
 		{name: "P30 performance plus", spec: Spec{Type: PremiumLRS, SizeGiB: 1024, PerformancePlus: true}, tier: "P30",
 			billed: 1024, baseIOPS: 8000, baseBps: 300 * mb, burstIOPS: 8000, burstBps: 300 * mb},
-		{name: "bursting at 512 GiB", spec: Spec{Type: PremiumLRS, SizeGiB: 512, Bursting: true}, wantRule: "AZD-V8", wantField: FieldBursting},
-		{name: "bursting on Standard SSD", spec: Spec{Type: StandardSSDLRS, SizeGiB: 1024, Bursting: true}, wantRule: "AZD-V8", wantField: FieldBursting},
-		{name: "performance plus at 512 GiB", spec: Spec{Type: StandardLRS, SizeGiB: 512, PerformancePlus: true}, wantRule: "AZD-V9", wantField: FieldPerformancePlus},
-		{name: "Premium larger than P80", spec: Spec{Type: PremiumLRS, SizeGiB: 32768}, wantRule: "AZD-V7", wantField: FieldSize},
-		{name: "IOPS on Premium", spec: Spec{Type: PremiumLRS, SizeGiB: 256, IOPS: 5000}, wantRule: "AZD-V4", wantField: FieldIOPS},
+		{name: "bursting at 512 GiB", spec: Spec{Type: PremiumLRS, SizeGiB: 512, Bursting: true}, wantRule: "AZD-V8", wantField: "Bursting"},
+		{name: "bursting on Standard SSD", spec: Spec{Type: StandardSSDLRS, SizeGiB: 1024, Bursting: true}, wantRule: "AZD-V8", wantField: "Bursting"},
+		{name: "performance plus at 512 GiB", spec: Spec{Type: StandardLRS, SizeGiB: 512, PerformancePlus: true}, wantRule: "AZD-V9", wantField: "PerformancePlus"},
+		{name: "Premium larger than P80", spec: Spec{Type: PremiumLRS, SizeGiB: 32768}, wantRule: "AZD-V7", wantField: "SizeGiB"},
+		{name: "IOPS on Premium", spec: Spec{Type: PremiumLRS, SizeGiB: 256, IOPS: 5000}, wantRule: "AZD-V4", wantField: "IOPS"},
 		// §4.4: Standard HDD's smallest tier is S4 (32 GiB).
 		{name: "10 GiB Standard HDD is S4", spec: Spec{Type: StandardLRS, SizeGiB: 10}, tier: "S4", billed: 32,
 			baseIOPS: 500, baseBps: 60 * mb, burstIOPS: 500, burstBps: 60 * mb},
@@ -61,16 +61,16 @@ func TestNewVolume(t *testing.T) {
 			baseIOPS: 3000, baseBps: 125 * mb, burstIOPS: 3000, burstBps: 125 * mb},
 		{name: "PV2 8000/500 at 16 GiB", spec: Spec{Type: PremiumV2LRS, SizeGiB: 16, IOPS: 8000, Throughput: 500}, billed: 16,
 			baseIOPS: 8000, baseBps: 500 * mb, burstIOPS: 8000, burstBps: 500 * mb},
-		{name: "PV2 8000 at 15 GiB", spec: Spec{Type: PremiumV2LRS, SizeGiB: 15, IOPS: 8000}, wantRule: "AZD-V5", wantField: FieldIOPS},
-		{name: "PV2 126 MB/s at 6 GiB", spec: Spec{Type: PremiumV2LRS, SizeGiB: 6, Throughput: 126}, wantRule: "AZD-V5", wantField: FieldThroughput},
-		{name: "PV2 751 MB/s with 3,000 IOPS", spec: Spec{Type: PremiumV2LRS, SizeGiB: 100, Throughput: 751}, wantRule: "AZD-V5", wantField: FieldThroughput},
+		{name: "PV2 8000 at 15 GiB", spec: Spec{Type: PremiumV2LRS, SizeGiB: 15, IOPS: 8000}, wantRule: "AZD-V5", wantField: "IOPS"},
+		{name: "PV2 126 MB/s at 6 GiB", spec: Spec{Type: PremiumV2LRS, SizeGiB: 6, Throughput: 126}, wantRule: "AZD-V5", wantField: "Throughput"},
+		{name: "PV2 751 MB/s with 3,000 IOPS", spec: Spec{Type: PremiumV2LRS, SizeGiB: 100, Throughput: 751}, wantRule: "AZD-V5", wantField: "Throughput"},
 		// Ultra (§4.6, §8.3): with neither value the driver fills IOPS = max(500, S), MB/s = max(100, ⌈IOPS/256⌉).
 		{name: "Ultra driver defaults at 1,024 GiB", spec: Spec{Type: UltraSSDLRS, SizeGiB: 1024}, billed: 1024,
 			baseIOPS: 1024, baseBps: 100 * mb, burstIOPS: 1024, burstBps: 100 * mb},
 		{name: "Ultra 512 GiB 400,000", spec: Spec{Type: UltraSSDLRS, SizeGiB: 512, IOPS: 400000, Throughput: 10000}, billed: 512,
 			baseIOPS: 400000, baseBps: 10000 * mb, burstIOPS: 400000, burstBps: 10000 * mb},
-		{name: "Ultra 99 IOPS", spec: Spec{Type: UltraSSDLRS, SizeGiB: 4, IOPS: 99}, wantRule: "AZD-V6", wantField: FieldIOPS},
-		{name: "Ultra 3 GiB", spec: Spec{Type: UltraSSDLRS, SizeGiB: 3}, wantRule: "AZD-V6", wantField: FieldSize},
+		{name: "Ultra 99 IOPS", spec: Spec{Type: UltraSSDLRS, SizeGiB: 4, IOPS: 99}, wantRule: "AZD-V6", wantField: "IOPS"},
+		{name: "Ultra 3 GiB", spec: Spec{Type: UltraSSDLRS, SizeGiB: 3}, wantRule: "AZD-V6", wantField: "SizeGiB"},
 		// gp2 (§2.2 worked values): 100 GiB → 300 IOPS, burst 5,400,000 / 2,700 = 2,000 s.
 		{name: "gp2 100 GiB", spec: Spec{Type: GP2, SizeGiB: 100}, billed: 100, baseIOPS: 300, baseBps: 128 * mib,
 			burstIOPS: 3000, burstBps: 128 * mib, burstDur: 2000 * time.Second},
@@ -84,18 +84,18 @@ func TestNewVolume(t *testing.T) {
 			baseBps: 250 * mib, burstIOPS: 3000, burstBps: 250 * mib},
 		{name: "gp2 10 GiB at the 100 IOPS floor", spec: Spec{Type: GP2, SizeGiB: 10}, billed: 10, baseIOPS: 100,
 			baseBps: 128 * mib, burstIOPS: 3000, burstBps: 128 * mib, burstDur: 5400000 * time.Second / 2900},
-		{name: "gp2 with IOPS", spec: Spec{Type: GP2, SizeGiB: 100, IOPS: 3000}, wantRule: "EBS-V3", wantField: FieldIOPS},
+		{name: "gp2 with IOPS", spec: Spec{Type: GP2, SizeGiB: 100, IOPS: 3000}, wantRule: "EBS-V3", wantField: "IOPS"},
 		// gp3 (§2.3).
 		{name: "gp3 defaults", spec: Spec{Type: GP3, SizeGiB: 20}, billed: 20, baseIOPS: 3000, baseBps: 125 * mib,
 			burstIOPS: 3000, burstBps: 125 * mib},
 		{name: "gp3 80,000 at 160 GiB", spec: Spec{Type: GP3, SizeGiB: 160, IOPS: 80000, Throughput: 2000}, billed: 160,
 			baseIOPS: 80000, baseBps: 2000 * mib, burstIOPS: 80000, burstBps: 2000 * mib},
 		// 16,000 IOPS on 20 GiB is 800 IOPS per GiB > 500.
-		{name: "gp3 16,000 IOPS at 20 GiB", spec: Spec{Type: GP3, SizeGiB: 20, IOPS: 16000}, wantRule: "EBS-V4", wantField: FieldIOPS},
-		{name: "gp3 80,001 IOPS", spec: Spec{Type: GP3, SizeGiB: 1000, IOPS: 80001}, wantRule: "EBS-V4", wantField: FieldIOPS},
+		{name: "gp3 16,000 IOPS at 20 GiB", spec: Spec{Type: GP3, SizeGiB: 20, IOPS: 16000}, wantRule: "EBS-V4", wantField: "IOPS"},
+		{name: "gp3 80,001 IOPS", spec: Spec{Type: GP3, SizeGiB: 1000, IOPS: 80001}, wantRule: "EBS-V4", wantField: "IOPS"},
 		// 1,000 MiB/s > 0.25 × 3,000 = 750.
-		{name: "gp3 1,000 MiB/s with 3,000 IOPS", spec: Spec{Type: GP3, SizeGiB: 100, Throughput: 1000}, wantRule: "EBS-V5", wantField: FieldThroughput},
-		{name: "gp3 64 TiB + 1", spec: Spec{Type: GP3, SizeGiB: 65537}, wantRule: "EBS-V8", wantField: FieldSize},
+		{name: "gp3 1,000 MiB/s with 3,000 IOPS", spec: Spec{Type: GP3, SizeGiB: 100, Throughput: 1000}, wantRule: "EBS-V5", wantField: "Throughput"},
+		{name: "gp3 64 TiB + 1", spec: Spec{Type: GP3, SizeGiB: 65537}, wantRule: "EBS-V8", wantField: "SizeGiB"},
 		// io1 (§2.4): 48,000 IOPS → 750 MiB/s; 64,000 → 1,000 MiB/s; ≤ 32,000 → 500 MiB/s.
 		{name: "io1 48,000", spec: Spec{Type: IO1, SizeGiB: 1000, IOPS: 48000}, billed: 1000, baseIOPS: 48000,
 			baseBps: 750 * mib, burstIOPS: 48000, burstBps: 750 * mib},
@@ -103,15 +103,15 @@ func TestNewVolume(t *testing.T) {
 			baseBps: 1000 * mib, burstIOPS: 64000, burstBps: 1000 * mib},
 		{name: "io1 2,000", spec: Spec{Type: IO1, SizeGiB: 40, IOPS: 2000}, billed: 40, baseIOPS: 2000,
 			baseBps: 500 * mib, burstIOPS: 2000, burstBps: 500 * mib},
-		{name: "io1 64,000 at 1,279 GiB", spec: Spec{Type: IO1, SizeGiB: 1279, IOPS: 64000}, wantRule: "EBS-V6", wantField: FieldIOPS},
-		{name: "io1 without IOPS", spec: Spec{Type: IO1, SizeGiB: 100}, wantRule: "EBS-V6", wantField: FieldIOPS},
+		{name: "io1 64,000 at 1,279 GiB", spec: Spec{Type: IO1, SizeGiB: 1279, IOPS: 64000}, wantRule: "EBS-V6", wantField: "IOPS"},
+		{name: "io1 without IOPS", spec: Spec{Type: IO1, SizeGiB: 100}, wantRule: "EBS-V6", wantField: "IOPS"},
 		// io2 (§2.5): 15,625 IOPS × 0.256 = 4,000 MiB/s; 1,000 IOPS → 256 MiB/s.
 		{name: "io2 15,625", spec: Spec{Type: IO2, SizeGiB: 100, IOPS: 15625}, billed: 100, baseIOPS: 15625,
 			baseBps: 4000 * mib, burstIOPS: 15625, burstBps: 4000 * mib},
 		{name: "io2 1,000", spec: Spec{Type: IO2, SizeGiB: 4, IOPS: 1000}, billed: 4, baseIOPS: 1000,
 			baseBps: 256 * mib, burstIOPS: 1000, burstBps: 256 * mib},
-		{name: "io2 256,000 at 255 GiB", spec: Spec{Type: IO2, SizeGiB: 255, IOPS: 256000}, wantRule: "EBS-V7", wantField: FieldIOPS},
-		{name: "io2 throughput", spec: Spec{Type: IO2, SizeGiB: 100, IOPS: 1000, Throughput: 100}, wantRule: "EBS-V3", wantField: FieldThroughput},
+		{name: "io2 256,000 at 255 GiB", spec: Spec{Type: IO2, SizeGiB: 255, IOPS: 256000}, wantRule: "EBS-V7", wantField: "IOPS"},
+		{name: "io2 throughput", spec: Spec{Type: IO2, SizeGiB: 100, IOPS: 1000, Throughput: 100}, wantRule: "EBS-V3", wantField: "Throughput"},
 		// st1 (§2.6): 1 TiB: 40 MiB/s base, 250 burst, bucket 1,048,576 MiB / 210 MiB/s = 4,993.22 s.
 		{name: "st1 1 TiB", spec: Spec{Type: ST1, SizeGiB: 1024}, billed: 1024, baseIOPS: 500, baseBps: 40 * mib,
 			burstIOPS: 500, burstBps: 250 * mib, burstDur: time.Duration(1048576) * time.Second / 210},
@@ -122,11 +122,11 @@ func TestNewVolume(t *testing.T) {
 		// bucket 125 GiB = 134,217,728,000 B / 8,704,000 B/s = 15,420 s remainder 2,048,000 B → 0.235294117 s.
 		{name: "sc1 125 GiB", spec: Spec{Type: SC1, SizeGiB: 125}, billed: 125, baseIOPS: 250, baseBps: 1_536_000,
 			burstIOPS: 250, burstBps: 10_240_000, burstDur: 15420*time.Second + 235294117*time.Nanosecond},
-		{name: "st1 124 GiB", spec: Spec{Type: ST1, SizeGiB: 124}, wantRule: "EBS-V8", wantField: FieldSize},
+		{name: "st1 124 GiB", spec: Spec{Type: ST1, SizeGiB: 124}, wantRule: "EBS-V8", wantField: "SizeGiB"},
 		// standard (§2.7): 40 IOPS / 40 MiB/s planned; 200 / 90 best effort without time limit.
 		{name: "standard", spec: Spec{Type: Standard, SizeGiB: 100}, billed: 100, baseIOPS: 40, baseBps: 40 * mib,
 			burstIOPS: 200, burstBps: 90 * mib, unlimited: true},
-		{name: "standard 2 TiB", spec: Spec{Type: Standard, SizeGiB: 2048}, wantRule: "EBS-V8", wantField: FieldSize},
+		{name: "standard 2 TiB", spec: Spec{Type: Standard, SizeGiB: 2048}, wantRule: "EBS-V8", wantField: "SizeGiB"},
 		// GCP (§6): pd-balanced 100 GiB → 6 × 100 = 600 IOPS, 0.28 × 100 = 28 MiB/s.
 		{name: "pd-balanced 100 GiB", spec: Spec{Type: PDBalanced, SizeGiB: 100}, billed: 100, baseIOPS: 600,
 			baseBps: 28 * mib, burstIOPS: 600, burstBps: 28 * mib},
@@ -140,23 +140,23 @@ func TestNewVolume(t *testing.T) {
 			baseBps: 12 * mib, burstIOPS: 75, burstBps: 12 * mib},
 		{name: "hyperdisk-balanced defaults", spec: Spec{Type: HyperdiskBalanced, SizeGiB: 10}, billed: 10,
 			baseIOPS: 3000, baseBps: 140 * mib, burstIOPS: 3000, burstBps: 140 * mib},
-		{name: "hyperdisk-balanced 6,000 at 11 GiB", spec: Spec{Type: HyperdiskBalanced, SizeGiB: 11, IOPS: 6000}, wantRule: "GPD-V4", wantField: FieldIOPS},
-		{name: "pd-extreme without IOPS", spec: Spec{Type: PDExtreme, SizeGiB: 500}, wantRule: "GPD-V3", wantField: FieldIOPS},
-		{name: "pd-ssd with IOPS", spec: Spec{Type: PDSSD, SizeGiB: 500, IOPS: 100}, wantRule: "GPD-V3", wantField: FieldIOPS},
-		{name: "bursting on gp3", spec: Spec{Type: GP3, SizeGiB: 600, Bursting: true}, wantRule: "AZD-V8", wantField: FieldBursting},
-		{name: "zero size", spec: Spec{Type: GP3}, wantField: FieldSize},
-		{name: "unknown type", spec: Spec{Type: "gp4", SizeGiB: 1}, wantField: FieldType},
+		{name: "hyperdisk-balanced 6,000 at 11 GiB", spec: Spec{Type: HyperdiskBalanced, SizeGiB: 11, IOPS: 6000}, wantRule: "GPD-V4", wantField: "IOPS"},
+		{name: "pd-extreme without IOPS", spec: Spec{Type: PDExtreme, SizeGiB: 500}, wantRule: "GPD-V3", wantField: "IOPS"},
+		{name: "pd-ssd with IOPS", spec: Spec{Type: PDSSD, SizeGiB: 500, IOPS: 100}, wantRule: "GPD-V3", wantField: "IOPS"},
+		{name: "bursting on gp3", spec: Spec{Type: GP3, SizeGiB: 600, Bursting: true}, wantRule: "AZD-V8", wantField: "Bursting"},
+		{name: "zero size", spec: Spec{Type: GP3}, wantField: "SizeGiB"},
+		{name: "unknown type", spec: Spec{Type: "gp4", SizeGiB: 1}, wantField: "Type"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			v, err := NewVolume(tt.spec)
 			if tt.wantRule != "" || tt.wantField != "" {
-				var f *Finding
-				if !errors.As(err, &f) {
-					t.Fatalf("NewVolume(%+v) error = %v, want a *Finding", tt.spec, err)
+				rule, at, ok := inputError(err)
+				if !ok {
+					t.Fatalf("NewVolume(%+v) error = %v, want one *field.Error", tt.spec, err)
 				}
-				if f.Rule != tt.wantRule || f.Field != tt.wantField {
-					t.Fatalf("NewVolume(%+v) = rule %q field %q (%v), want rule %q field %q", tt.spec, f.Rule, f.Field,
+				if rule != tt.wantRule || at != tt.wantField {
+					t.Fatalf("NewVolume(%+v) = rule %q path %q (%v), want rule %q path %q", tt.spec, rule, at,
 						err, tt.wantRule, tt.wantField)
 				}
 				return
@@ -288,4 +288,17 @@ func TestParseType(t *testing.T) {
 			t.Errorf("TypesOf(%s) is empty", c)
 		}
 	}
+}
+
+// inputError returns the rule id (the detail's prefix before ": ", if it looks like one) and the path of
+// the one input error inside err.
+func inputError(err error) (rule, at string, ok bool) {
+	es := field.As(err)
+	if len(es) != 1 {
+		return "", "", false
+	}
+	if r, _, found := strings.Cut(es[0].Detail, ": "); found && !strings.Contains(r, " ") {
+		rule = r
+	}
+	return rule, es[0].Path.String(), true
 }
