@@ -5,15 +5,10 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/hashicorp/terraform-plugin-framework-validators/float64validator"
-	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
-	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
-	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
-	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/burst"
@@ -114,58 +109,7 @@ func (d *nodePoolSizingDataSource) Metadata(_ context.Context, req datasource.Me
 	resp.TypeName = req.ProviderTypeName + "_node_pool_sizing"
 }
 
-func requestsAttribute(desc string) schema.SingleNestedAttribute {
-	return schema.SingleNestedAttribute{Optional: true, MarkdownDescription: desc,
-		Attributes: map[string]schema.Attribute{
-			"cpu":               schema.StringAttribute{Optional: true, MarkdownDescription: "CPU request, e.g. `500m`.", Validators: []validator.String{quantityValidator{quantityCPU}}},
-			"memory":            schema.StringAttribute{Optional: true, MarkdownDescription: "Memory request, e.g. `512Mi`.", Validators: []validator.String{quantityValidator{quantityBytes}}},
-			"ephemeral_storage": schema.StringAttribute{Optional: true, MarkdownDescription: "Ephemeral-storage request, e.g. `1Gi`.", Validators: []validator.String{quantityValidator{quantityBytes}}},
-			"gpu":               schema.Int64Attribute{Optional: true, MarkdownDescription: "GPUs (`nvidia.com/gpu`) per pod.", Validators: []validator.Int64{int64validator.AtLeast(0)}},
-		}}
-}
-
-func tolerationsAttribute() schema.ListNestedAttribute {
-	return schema.ListNestedAttribute{Optional: true,
-		MarkdownDescription: "Tolerations, with Kubernetes semantics: an empty `key` with operator `Exists` tolerates every taint; an empty `effect` matches every effect.",
-		NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
-			"key": schema.StringAttribute{Optional: true, MarkdownDescription: "Taint key."},
-			"operator": schema.StringAttribute{Optional: true, MarkdownDescription: "`Equal` (default) or `Exists`.",
-				Validators: []validator.String{stringvalidator.OneOf(stringsOf(fit.TolerationOperators)...)}},
-			"value": schema.StringAttribute{Optional: true, MarkdownDescription: "Taint value, with `Equal`."},
-			"effect": schema.StringAttribute{Optional: true, MarkdownDescription: "Effect to tolerate: " + markdownList(fit.TaintEffects) + "; empty for all.",
-				Validators: []validator.String{stringvalidator.OneOf(stringsOf(fit.TaintEffects)...)}},
-		}}}
-}
-
 func (d *nodePoolSizingDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
-	poolAttrs := overheadOptionAttributes()
-	poolAttrs["cloud"] = cloudAttribute(true, "")
-	poolAttrs["instance_type"] = schema.StringAttribute{Optional: true, MarkdownDescription: "Instance type of the pool's nodes (exactly one of `instance_type` and `instance_types`)."}
-	poolAttrs["instance_types"] = schema.ListAttribute{Optional: true, ElementType: types.StringType,
-		MarkdownDescription: "A mixed pool's instance types: kubefit plans on the smallest member (least workload allocatable CPU, then memory) and says so in `pool_results[*].note`.",
-		Validators:          []validator.List{listvalidator.SizeAtLeast(1)}}
-	poolAttrs["min_nodes"] = schema.Int64Attribute{Optional: true, MarkdownDescription: "Minimum nodes (default 0); DaemonSets run on them too.", Validators: []validator.Int64{int64validator.AtLeast(0)}}
-	poolAttrs["max_nodes"] = schema.Int64Attribute{Required: true, MarkdownDescription: "Maximum nodes the pool may grow to.", Validators: []validator.Int64{int64validator.AtLeast(1)}}
-	poolAttrs["zones"] = schema.ListAttribute{Optional: true, ElementType: types.StringType, MarkdownDescription: "Zones the pool's nodes are spread over, round-robin (needed for zone spread)."}
-	poolAttrs["labels"] = schema.MapAttribute{Optional: true, ElementType: types.StringType,
-		MarkdownDescription: "Node labels. kubefit adds `kubernetes.io/arch`, `kubernetes.io/os` and `node.kubernetes.io/instance-type`."}
-	poolAttrs["taints"] = schema.ListNestedAttribute{Optional: true, MarkdownDescription: "Node taints.",
-		NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
-			"key":   schema.StringAttribute{Required: true, MarkdownDescription: "Taint key."},
-			"value": schema.StringAttribute{Optional: true, MarkdownDescription: "Taint value."},
-			"effect": schema.StringAttribute{Required: true, MarkdownDescription: "One of " + markdownList(fit.TaintEffects) + ".",
-				Validators: []validator.String{stringvalidator.OneOf(stringsOf(fit.TaintEffects)...)}},
-		}}}
-	poolAttrs["weight"] = schema.Int64Attribute{Optional: true, MarkdownDescription: "Preference among pools a pod could use (higher first, 0–100), after least waste.",
-		Validators: []validator.Int64{int64validator.Between(0, 100)}}
-	poolAttrs["credit_mode"] = schema.StringAttribute{Optional: true, MarkdownDescription: "Burstable pools: `standard` or `unlimited` (default: the family's default).",
-		Validators: []validator.String{stringvalidator.OneOf(stringsOf(burst.Modes)...)}}
-	poolAttrs["starting_balance"] = schema.StringAttribute{Optional: true, MarkdownDescription: "Burstable pools: `launch` (default, what a new node starts with), `full`, or a number of credits."}
-	poolAttrs["min_hours"] = schema.Int64Attribute{Optional: true, MarkdownDescription: "Burstable pools: hours a node must run before it may be throttled (default 24).",
-		Validators: []validator.Int64{int64validator.AtLeast(0)}}
-	poolAttrs["max_surplus_cost_per_month"] = schema.Float64Attribute{Optional: true, MarkdownDescription: "Burstable pools in unlimited mode: the most surplus-credit cost per node and 30 days (USD) before the plan fails.",
-		Validators: []validator.Float64{float64validator.AtLeast(0)}}
-
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Packs workloads and DaemonSets onto node pools, offline, and says whether they fit: nodes required per pool " +
 			"for a steady scenario (`replicas` / `min_replicas`) and a peak scenario (`max_replicas` plus the rollout surge), " +
@@ -181,39 +125,9 @@ func (d *nodePoolSizingDataSource) Schema(_ context.Context, _ datasource.Schema
 			"Terraform defers it to apply.",
 		Attributes: map[string]schema.Attribute{
 			"pools": schema.MapNestedAttribute{Required: true, MarkdownDescription: "Node pools, keyed by pool name. Each takes every option of `kubefit_node_overhead`.",
-				NestedObject: schema.NestedAttributeObject{Attributes: poolAttrs}},
-			"daemonsets": schema.ListNestedAttribute{Optional: true,
-				MarkdownDescription: "DaemonSets: one pod on every node of each pool they match (node selector ⊆ labels, tolerations cover the taints).",
-				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
-					"name":           schema.StringAttribute{Required: true, MarkdownDescription: "DaemonSet name."},
-					"requests":       requestsAttribute("Requests of one pod."),
-					"cpu_usage":      schema.StringAttribute{Optional: true, MarkdownDescription: "Expected real CPU use of one pod (for burstable credit checks).", Validators: []validator.String{quantityValidator{quantityCPU}}},
-					"node_selector":  schema.MapAttribute{Optional: true, ElementType: types.StringType, MarkdownDescription: "Node selector."},
-					"tolerations":    tolerationsAttribute(),
-					"takes_pod_slot": schema.BoolAttribute{Optional: true, MarkdownDescription: "Whether the pod counts against max pods (default `true`)."},
-				}}},
-			"workloads": schema.ListNestedAttribute{Required: true, MarkdownDescription: "Workloads: sets of identical pods.",
-				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
-					"name":          schema.StringAttribute{Required: true, MarkdownDescription: "Workload name (unique)."},
-					"replicas":      schema.Int64Attribute{Optional: true, MarkdownDescription: "Fixed replica count (or give `min_replicas`/`max_replicas`).", Validators: []validator.Int64{int64validator.AtLeast(0)}},
-					"min_replicas":  schema.Int64Attribute{Optional: true, MarkdownDescription: "Autoscaled: the steady (minimum) replica count.", Validators: []validator.Int64{int64validator.AtLeast(0)}},
-					"max_replicas":  schema.Int64Attribute{Optional: true, MarkdownDescription: "Autoscaled: the peak (maximum) replica count.", Validators: []validator.Int64{int64validator.AtLeast(0)}},
-					"requests":      requestsAttribute("Requests of one pod."),
-					"cpu_usage":     schema.StringAttribute{Optional: true, MarkdownDescription: "Expected real CPU use of one pod, separate from its request; burstable pools check it against their credit budget.", Validators: []validator.String{quantityValidator{quantityCPU}}},
-					"node_selector": schema.MapAttribute{Optional: true, ElementType: types.StringType, MarkdownDescription: "Node selector."},
-					"tolerations":   tolerationsAttribute(),
-					"pools": schema.ListAttribute{Optional: true, ElementType: types.StringType,
-						MarkdownDescription: "Restrict the workload to these pools (names from `pools`)."},
-					"max_surge": schema.StringAttribute{Optional: true,
-						MarkdownDescription: "Extra pods during a rolling update at peak: a count (`2`) or a percentage of `max_replicas`, rounded up (`25%`). Default `0`."},
-					"spread": schema.SingleNestedAttribute{Optional: true, MarkdownDescription: "Spread of the pods.",
-						Attributes: map[string]schema.Attribute{
-							"type": schema.StringAttribute{Required: true, MarkdownDescription: "`none`, `node` (one pod per node) or `zone` (across the pool's zones).",
-								Validators: []validator.String{stringvalidator.OneOf(stringsOf(fit.SpreadTypes)...)}},
-							"max_skew": schema.Int64Attribute{Optional: true, MarkdownDescription: "Zone spread: the largest allowed difference of pod counts between zones (default 1).",
-								Validators: []validator.Int64{int64validator.AtLeast(1)}},
-						}},
-				}}},
+				NestedObject: schema.NestedAttributeObject{Attributes: sizingPoolAttributes(true)}},
+			"daemonsets":     daemonSetsAttribute(),
+			"workloads":      workloadsAttribute(),
 			"fail_on_misfit": schema.BoolAttribute{Optional: true, MarkdownDescription: "Fail the plan when anything does not fit (default `true`); `false` reports misfits as warnings."},
 			"fits":           schema.BoolAttribute{Computed: true, MarkdownDescription: "Whether every workload fits in both scenarios and no burstable pool runs out of credits."},
 			"pool_results":   poolResultsAttribute(),
