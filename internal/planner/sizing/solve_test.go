@@ -153,3 +153,24 @@ func TestSolveInjectedCatalogCredits(t *testing.T) {
 		t.Errorf("a failing catalog must give a plain error, got %v", err)
 	}
 }
+
+func TestLargestFit(t *testing.T) {
+	// One 2,500m pod per c5.xlarge node (3,920m allocatable): 20 nodes take 20 replicas of 40.
+	req := Request{
+		Pools: []Pool{pool("web", "c5.xlarge", 20)},
+		Workloads: []Workload{{Name: "php", MinReplicas: intp(2), MaxReplicas: intp(40),
+			Requests: fit.Resources{CPUMillicores: 2500, MemoryBytes: 512 << 20}}},
+	}
+	p := NewPlanner(EmbeddedCatalog())
+	got, err := p.LargestFit(context.Background(), req, 0)
+	if err != nil || got != 20 {
+		t.Fatalf("LargestFit = %d, %v; want 20", got, err)
+	}
+	req.Pools[0].MaxNodes = 40
+	if got, err := p.LargestFit(context.Background(), req, 0); err != nil || got != 40 {
+		t.Fatalf("LargestFit with room = %d, %v; want 40 (the maximum itself)", got, err)
+	}
+	if _, err := p.LargestFit(context.Background(), req, 3); err == nil {
+		t.Fatal("want an error for a bad index")
+	}
+}

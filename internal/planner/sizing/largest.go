@@ -1,0 +1,66 @@
+package sizing
+
+import (
+	"context"
+	"fmt"
+)
+
+// LargestFit returns the largest peak replica count of workload w with which the whole request fits, every
+// other input unchanged: for a fixed workload its replica count, for an autoscaled one its maximum (its
+// minimum lowered with it when needed). It returns 0 when the request does not fit even without the
+// workload's pods. It calls Solve about log2(current count) times.
+func (p *Planner) LargestFit(ctx context.Context, req Request, w int) (int, error) {
+	if w < 0 || w >= len(req.Workloads) {
+		return 0, fmt.Errorf("workload index %d out of range", w)
+	}
+	orig := req.Workloads[w]
+	top := 0
+	switch {
+	case orig.Replicas != nil:
+		top = *orig.Replicas
+	case orig.MaxReplicas != nil:
+		top = *orig.MaxReplicas
+	case orig.MinReplicas != nil:
+		top = *orig.MinReplicas
+	}
+	fits := func(n int) (bool, error) {
+		wl := orig
+		if orig.Replicas != nil {
+			wl.Replicas = &n
+		} else {
+			wl.MaxReplicas = &n
+			if orig.MinReplicas != nil && *orig.MinReplicas > n {
+				wl.MinReplicas = &n
+			}
+		}
+		workloads := append([]Workload(nil), req.Workloads...)
+		workloads[w] = wl
+		r := req
+		r.Workloads = workloads
+		plan, err := p.Solve(ctx, r)
+		if err != nil {
+			return false, err
+		}
+		return plan.Fits, nil
+	}
+	if ok, err := fits(0); err != nil || !ok {
+		return 0, err
+	}
+	if ok, err := fits(top); err != nil || ok {
+		return top, err
+	}
+	lo, hi := 0, top-1 // fits(lo) holds; fits(hi+1) does not
+	for lo < hi {
+		mid := lo + (hi-lo+1)/2
+		ok, err := fits(mid)
+		if err != nil {
+			return 0, err
+		}
+		if ok {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	return lo, nil
+}
