@@ -68,6 +68,14 @@ func (p Path) Key(k string) Path { return p.with(Step{Kind: Key, Key: k}) }
 // Steps returns p's steps from the root; the slice is the caller's.
 func (p Path) Steps() []Step { return append([]Step(nil), p.steps...) }
 
+// Drop returns p without its first n steps (the root when n ≥ the number of steps).
+func (p Path) Drop(n int) Path {
+	if n >= len(p.steps) {
+		return Path{}
+	}
+	return Path{steps: append([]Step(nil), p.steps[n:]...)}
+}
+
 // IsRoot reports whether p has no steps.
 func (p Path) IsRoot() bool { return len(p.steps) == 0 }
 

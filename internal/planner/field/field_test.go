@@ -34,6 +34,12 @@ func TestPathImmutable(t *testing.T) {
 	if a.String() != `Pools["a"]` {
 		t.Fatalf("Steps exposes internal storage")
 	}
+	if got := NewPath("Pools").Key("p").Child("MaxNodes").Drop(2).String(); got != "MaxNodes" {
+		t.Fatalf("Drop = %q", got)
+	}
+	if !NewPath("A").Drop(5).IsRoot() {
+		t.Fatal("Drop past the end must give the root")
+	}
 	if got := base.Join(NewPath("Zones").At(1)).String(); got != "Pools.Zones[1]" {
 		t.Fatalf("Join = %q", got)
 	}

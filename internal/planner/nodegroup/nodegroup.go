@@ -1,0 +1,203 @@
+// Package nodegroup sizes one node group at plan time and renders it in the shapes its consumers take: an
+// EKS managed node group, an AKS node pool, a GKE node pool, an eksctl managedNodeGroups entry, a Karpenter
+// NodePool, and a kubelet configuration fragment. It sits on the sizing front door: one Solve gives the
+// steady and peak node counts, from which the group's sizes, free capacity at its maximum size and its
+// capacity envelope (what a ScaledObject check consumes) follow.
+//
+// Sizes. When the minimum size is not given it is the steady scenario's node count; when the maximum size
+// is not given it is the peak scenario's node count raised by HeadroomPercent, rounded up; the desired size
+// is the steady count kept within [min, max]. With a maximum size given, the group is packed within it and a
+// peak that does not fit is a failure naming the shortfall and the largest replica count that would fit.
+package nodegroup
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/field"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/fit"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/resource"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/sizing"
+)
+
+// UnboundedNodes is the node limit a group without a maximum size is packed within, so its natural peak
+// node count can be read off; far above any real node group.
+const UnboundedNodes = 10_000
+
+// CapacityType is how a group's nodes are bought.
+type CapacityType string
+
+// The capacity types.
+const (
+	OnDemand CapacityType = "on_demand"
+	Spot     CapacityType = "spot"
+)
+
+// CapacityTypes lists every capacity type; OnDemand is the default.
+var CapacityTypes = []CapacityType{OnDemand, Spot}
+
+// Request is one node group to size.
+type Request struct {
+	// Pool holds the group's name, cloud, instance types, node-image options, zones, labels, taints and
+	// credit options; its MinNodes and MaxNodes are ignored (see MinSize and MaxSize).
+	Pool       sizing.Pool
+	DaemonSets []sizing.DaemonSet
+	Workloads  []sizing.Workload
+	// MinSize and MaxSize bound the group; nil means computed (see the package documentation).
+	MinSize *int
+	MaxSize *int
+	// HeadroomPercent raises a computed maximum size above the peak (0–1000).
+	HeadroomPercent int
+	CapacityType    CapacityType
+	// DiskSizeGiB and DiskType describe each node's root volume; 0 and "" mean the consumer's default.
+	DiskSizeGiB int
+	DiskType    string
+	// NodeClassName names the Karpenter EC2NodeClass the NodePool refers to; "" means "default".
+	NodeClassName string
+}
+
+// Capacity is the group's capacity envelope, as a ScaledObject capacity check consumes it: per node what
+// workloads may request after the group's DaemonSets, and how many nodes the group may have.
+type Capacity struct {
+	Name     string
+	MaxNodes int
+	Zones    []string
+	// WorkloadAllocatable is one node's allocatable less the DaemonSets' requests (of the smallest member
+	// of a mixed group); its Pods are the pod slots left for workloads.
+	WorkloadAllocatable resource.List
+}
+
+// Result is a sized node group.
+type Result struct {
+	Plan *sizing.Plan
+	// Pool is the plan of the group's one pool.
+	Pool                             *sizing.PoolPlan
+	DesiredSize, MinSize, MaxSize    int
+	SteadyNodes, PeakNodes           int
+	MaxPods                          int64
+	Allocatable, WorkloadAllocatable resource.List
+	// FreeAtMax is what MaxSize nodes leave free after the peak scenario's pods (negative when short).
+	FreeAtMax resource.List
+	Capacity  Capacity
+	// Fits is false when the peak does not fit MaxSize, a pod never fits a node, or credits run out.
+	Fits     bool
+	Failures []Failure
+	Warnings []field.Warning
+}
+
+// Failure is one reason the group does not carry its workloads, with the largest replica count of the
+// workload at fault that would fit (when a workload is at fault).
+type Failure struct {
+	sizing.Failure
+	// LargestFit is the largest peak replica count of Workload that fits the group; -1 when not computed.
+	LargestFit int
+}
+
+// Size sizes a node group with the planner.
+func Size(ctx context.Context, p *sizing.Planner, req Request) (*Result, error) {
+	if errs := validate(req); len(errs) > 0 {
+		return nil, errs
+	}
+	sreq := request(req)
+	plan, err := p.Solve(ctx, sreq)
+	if err != nil {
+		return nil, prefixPool(err)
+	}
+	pp := &plan.Pools[0]
+	r := &Result{Plan: plan, Pool: pp, SteadyNodes: pp.Steady.NodesRequired, PeakNodes: pp.Peak.NodesRequired,
+		MaxPods: pp.Overhead.MaxPods, Allocatable: pp.Allocatable, WorkloadAllocatable: pp.WorkloadAllocatable, Fits: plan.Fits,
+		Warnings: plan.Warnings}
+	r.MinSize, r.MaxSize = r.SteadyNodes, int(resource.CeilDiv(int64(r.PeakNodes)*int64(100+req.HeadroomPercent), 100))
+	if req.MinSize != nil {
+		r.MinSize = *req.MinSize
+	}
+	if req.MaxSize != nil {
+		r.MaxSize = *req.MaxSize
+	}
+	r.MaxSize = max(r.MaxSize, r.MinSize, 1)
+	r.DesiredSize = min(max(r.SteadyNodes, r.MinSize), r.MaxSize)
+	walloc := pp.WorkloadAllocatable
+	r.FreeAtMax = scale(walloc, int64(r.MaxSize)).Sub(pp.Peak.Requested)
+	r.Capacity = Capacity{Name: req.Pool.Name, MaxNodes: r.MaxSize, Zones: req.Pool.Zones, WorkloadAllocatable: walloc}
+	for _, f := range plan.Misfits() {
+		nf := Failure{Failure: f, LargestFit: -1}
+		if w := workloadIndex(req, f.Workload); w >= 0 && (f.Reason == sizing.Reason(fit.ReasonMaxNodes) || f.Reason == sizing.Reason(fit.ReasonSpread)) {
+			n, err := p.LargestFit(ctx, sreq, w)
+			if err != nil {
+				return nil, prefixPool(err)
+			}
+			nf.LargestFit = n
+		}
+		r.Failures = append(r.Failures, nf)
+	}
+	return r, nil
+}
+
+// request builds the sizing request of a group: one pool bounded by the group's sizes.
+func request(req Request) sizing.Request {
+	pool := req.Pool
+	pool.MinNodes, pool.MaxNodes = 0, UnboundedNodes
+	if req.MinSize != nil {
+		pool.MinNodes = *req.MinSize
+	}
+	if req.MaxSize != nil {
+		pool.MaxNodes = *req.MaxSize
+	}
+	return sizing.Request{Pools: []sizing.Pool{pool}, DaemonSets: req.DaemonSets, Workloads: req.Workloads}
+}
+
+func validate(req Request) field.Errors {
+	var errs field.Errors
+	if req.MinSize != nil && *req.MinSize < 0 {
+		errs = append(errs, field.Invalid(field.NewPath("MinSize"), fmt.Sprint(*req.MinSize), "the minimum size %d of node group %q must be at least 0", *req.MinSize, req.Pool.Name))
+	}
+	if req.MaxSize != nil && (*req.MaxSize < 1 || *req.MaxSize > UnboundedNodes) {
+		errs = append(errs, field.Invalid(field.NewPath("MaxSize"), fmt.Sprint(*req.MaxSize), "the maximum size %d of node group %q must be between 1 and %d", *req.MaxSize, req.Pool.Name, UnboundedNodes))
+	}
+	if req.MinSize != nil && req.MaxSize != nil && *req.MinSize > *req.MaxSize {
+		errs = append(errs, field.Invalid(field.NewPath("MinSize"), fmt.Sprint(*req.MinSize), "the minimum size %d of node group %q is greater than its maximum size %d (min > max); lower the minimum or raise the maximum", *req.MinSize, req.Pool.Name, *req.MaxSize))
+	}
+	if req.HeadroomPercent < 0 || req.HeadroomPercent > 1000 {
+		errs = append(errs, field.Invalid(field.NewPath("HeadroomPercent"), fmt.Sprint(req.HeadroomPercent), "the headroom %d%% of node group %q must be between 0 and 1000", req.HeadroomPercent, req.Pool.Name))
+	}
+	switch req.CapacityType {
+	case "", OnDemand, Spot:
+	default:
+		errs = append(errs, field.Invalid(field.NewPath("CapacityType"), string(req.CapacityType), "capacity type %s must be one of %s", field.Quote(string(req.CapacityType)), field.QuoteList(CapacityTypes)))
+	}
+	if req.DiskSizeGiB < 0 || req.DiskSizeGiB > 65536 {
+		errs = append(errs, field.Invalid(field.NewPath("DiskSizeGiB"), fmt.Sprint(req.DiskSizeGiB), "the disk size %d GiB of node group %q must be between 1 and 65,536", req.DiskSizeGiB, req.Pool.Name))
+	}
+	return errs
+}
+
+// prefixPool moves sizing's pool paths (Pools["name"].X) to the group's root (X), since a group is one pool.
+func prefixPool(err error) error {
+	errs := field.As(err)
+	if len(errs) == 0 {
+		return err
+	}
+	out := make(field.Errors, 0, len(errs))
+	for _, e := range errs {
+		steps := e.Path.Steps()
+		if len(steps) >= 2 && steps[0].Name == "Pools" {
+			e = &field.Error{Path: e.Path.Drop(2), Value: e.Value, Detail: e.Detail}
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
+func workloadIndex(req Request, name string) int {
+	for i, w := range req.Workloads {
+		if w.Name == name && name != "" {
+			return i
+		}
+	}
+	return -1
+}
+
+func scale(l resource.List, k int64) resource.List {
+	return resource.List{CPUMillicores: l.CPUMillicores * k, MemoryBytes: l.MemoryBytes * k,
+		EphemeralStorageBytes: l.EphemeralStorageBytes * k, Pods: l.Pods * k, GPU: l.GPU * k}
+}

@@ -1,0 +1,138 @@
+package nodegroup
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	kubeletv1beta1 "k8s.io/kubelet/config/v1beta1"
+	"sigs.k8s.io/yaml"
+
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/catalog"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/field"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/fit"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/sizing"
+)
+
+func intp(n int) *int { return &n }
+
+// phpGroup is the field report's load test: an HPA-scaled PHP workload at 2,500m on c5.xlarge nodes.
+func phpGroup(maxSize *int) Request {
+	return Request{
+		Pool: sizing.Pool{Name: "php", Cloud: catalog.AWS, InstanceTypes: []string{"c5.xlarge"}, Zones: []string{"us-east-1a", "us-east-1b"}},
+		DaemonSets: []sizing.DaemonSet{{Name: "kube-proxy", Requests: fit.Resources{CPUMillicores: 100, MemoryBytes: 64 << 20}, TakesPodSlot: true}},
+		Workloads: []sizing.Workload{{Name: "php", MinReplicas: intp(3), MaxReplicas: intp(40),
+			Requests: fit.Resources{CPUMillicores: 2500, MemoryBytes: 1 << 30}}},
+		MaxSize: maxSize,
+	}
+}
+
+func TestSizeFieldReport(t *testing.T) {
+	p := sizing.NewPlanner(sizing.EmbeddedCatalog())
+	r, err := Size(context.Background(), p, phpGroup(intp(20)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Fits || len(r.Failures) == 0 {
+		t.Fatalf("40 replicas at 2,500m on 20 c5.xlarge must not fit: fits %v", r.Fits)
+	}
+	f := r.Failures[0]
+	if f.Workload != "php" || f.LargestFit != 20 {
+		t.Errorf("failure %+v: want workload php with largest fit 20", f)
+	}
+	r, err = Size(context.Background(), p, phpGroup(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !r.Fits || r.MaxSize != 40 || r.PeakNodes != 40 || r.MinSize != 3 || r.DesiredSize != 3 {
+		t.Errorf("unbounded: fits %v, sizes min %d desired %d max %d (peak %d); want 3/3/40", r.Fits, r.MinSize, r.DesiredSize, r.MaxSize, r.PeakNodes)
+	}
+	if r.FreeAtMax.CPUMillicores != 40*(r.WorkloadAllocatable.CPUMillicores-2500) {
+		t.Errorf("free at max %d", r.FreeAtMax.CPUMillicores)
+	}
+	req := phpGroup(nil)
+	req.HeadroomPercent = 10
+	if r, _ := Size(context.Background(), p, req); r.MaxSize != 44 {
+		t.Errorf("10%% headroom over 40 nodes = %d, want 44", r.MaxSize)
+	}
+}
+
+func TestSizeErrors(t *testing.T) {
+	p := sizing.NewPlanner(sizing.EmbeddedCatalog())
+	req := phpGroup(intp(2))
+	req.MinSize = intp(5)
+	_, err := Size(context.Background(), p, req)
+	if es := field.As(err); len(es) != 1 || es[0].Path.String() != "MinSize" || !strings.Contains(es[0].Detail, "min > max") {
+		t.Fatalf("err = %v", err)
+	}
+	req = phpGroup(nil)
+	req.Pool.InstanceTypes = []string{"c5.xlarg"}
+	_, err = Size(context.Background(), p, req)
+	if es := field.As(err); len(es) != 1 || es[0].Path.String() != "InstanceTypes[0]" || !strings.Contains(es[0].Detail, `did you mean "c5.xlarge"`) {
+		t.Fatalf("err = %v", err)
+	}
+}
+
+func TestRenderAWS(t *testing.T) {
+	p := sizing.NewPlanner(sizing.EmbeddedCatalog())
+	req := phpGroup(nil)
+	req.Pool.Taints = []fit.Taint{{Key: "dedicated", Value: "php", Effect: fit.EffectNoSchedule}}
+	req.Pool.Labels = map[string]string{"team": "web"}
+	req.CapacityType = Spot
+	req.Workloads[0].Tolerations = []fit.Toleration{{Key: "dedicated", Operator: fit.OperatorEqual, Value: "php", Effect: fit.EffectNoSchedule}}
+	r, err := Size(context.Background(), p, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := Render(req, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.AKS != nil || out.GKE != nil || out.EKS == nil {
+		t.Fatal("an AWS group renders EKS shapes only")
+	}
+	if e := out.EKS; e.AMIType != "AL2023_x86_64_STANDARD" || e.CapacityType != "SPOT" || e.Taints[0].Effect != "NO_SCHEDULE" || e.DiskSize != 20 || e.MaxSize != 40 {
+		t.Errorf("eks = %+v", e)
+	}
+	var ng struct {
+		ManagedNodeGroups []eksctlNodeGroup `json:"managedNodeGroups"`
+	}
+	if err := yaml.UnmarshalStrict([]byte(out.EksctlYAML), &ng); err != nil || len(ng.ManagedNodeGroups) != 1 || ng.ManagedNodeGroups[0].MaxPodsPerNode != r.MaxPods || !ng.ManagedNodeGroups[0].Spot {
+		t.Errorf("eksctl %v: %s", err, out.EksctlYAML)
+	}
+	var kc kubeletv1beta1.KubeletConfiguration
+	if err := yaml.UnmarshalStrict([]byte(out.KubeletConfigYAML), &kc); err != nil || kc.Kind != "KubeletConfiguration" || kc.MaxPods != int32(r.MaxPods) || len(kc.EvictionHard) != 5 {
+		t.Errorf("kubelet config %v: %s", err, out.KubeletConfigYAML)
+	}
+	var back map[string]any
+	if err := yaml.Unmarshal([]byte(out.KarpenterYAML), &back); err != nil {
+		t.Fatal(err)
+	}
+	limits := out.KarpenterNodePool["spec"].(map[string]any)["limits"].(map[string]any)
+	if limits["cpu"] != "160" || !strings.Contains(out.KarpenterYAML, "EC2NodeClass") || !strings.Contains(out.KarpenterYAML, "spot") {
+		t.Errorf("karpenter limits %v:\n%s", limits, out.KarpenterYAML)
+	}
+}
+
+func TestRenderAKS(t *testing.T) {
+	p := sizing.NewPlanner(sizing.EmbeddedCatalog())
+	req := Request{
+		Pool: sizing.Pool{Name: "user", Cloud: catalog.Azure, InstanceTypes: []string{"Standard_D4s_v5"}, Zones: []string{"1", "2"},
+			Taints: []fit.Taint{{Key: "sku", Value: "gpu", Effect: fit.EffectNoSchedule}}},
+		Workloads: []sizing.Workload{{Name: "api", MinReplicas: intp(4), MaxReplicas: intp(12), Requests: fit.Resources{CPUMillicores: 1000, MemoryBytes: 2 << 30},
+			Tolerations: []fit.Toleration{{Key: "sku", Operator: fit.OperatorExists}}}},
+	}
+	r, err := Size(context.Background(), p, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := Render(req, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := out.AKS
+	if a == nil || out.EKS != nil || a.VMSize != "Standard_D4s_v5" || !a.AutoScalingEnabled || *a.MinCount != r.MinSize || *a.MaxCount != r.MaxSize ||
+		a.NodeTaints[0] != "sku=gpu:NoSchedule" || a.OSType != "Linux" || a.OSDiskSizeGB != 128 || strings.Join(a.Zones, ",") != "1,2" {
+		t.Errorf("aks = %+v", a)
+	}
+}

@@ -1,0 +1,405 @@
+package nodegroup
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	kubeletv1beta1 "k8s.io/kubelet/config/v1beta1"
+	"sigs.k8s.io/yaml"
+
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/catalog"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/fit"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/overhead"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/resource"
+)
+
+// Default root-volume sizes in GiB when none is given: the EKS managed node group default (20, Windows 50),
+// the AKS default OS disk (128) and the GKE default boot disk (100).
+const (
+	DefaultEKSDiskGiB        = 20
+	DefaultEKSWindowsDiskGiB = 50
+	DefaultAKSDiskGiB        = 128
+	DefaultGKEDiskGiB        = 100
+)
+
+// Taint is a node taint in one consumer's spelling.
+type Taint struct {
+	Key    string `json:"key"`
+	Value  string `json:"value,omitempty"`
+	Effect string `json:"effect"`
+}
+
+// EKSNodeGroup holds the arguments of an aws_eks_node_group (AWS spelling: NO_SCHEDULE, ON_DEMAND).
+type EKSNodeGroup struct {
+	InstanceTypes                 []string
+	DesiredSize, MinSize, MaxSize int
+	Labels                        map[string]string
+	Taints                        []Taint
+	DiskSize                      int
+	AMIType                       string
+	CapacityType                  string
+}
+
+// AKSNodePool holds the arguments of an azurerm_kubernetes_cluster_node_pool (azurerm v4 names). MinCount
+// and MaxCount are set only with auto-scaling, as azurerm requires.
+type AKSNodePool struct {
+	VMSize             string
+	NodeCount          int
+	AutoScalingEnabled bool
+	MinCount, MaxCount *int
+	MaxPods            int64
+	NodeLabels         map[string]string
+	NodeTaints         []string
+	OSDiskSizeGB       int
+	OSType             string
+	Zones              []string
+}
+
+// GKENodePool holds the arguments of a google_container_node_pool. Counts are per zone, as GKE counts
+// them for regional and multi-zonal pools: the group's sizes divided over its zones, rounded up.
+type GKENodePool struct {
+	NodeCount                  int
+	MinNodeCount, MaxNodeCount int
+	MachineType                string
+	DiskSizeGB                 int
+	Labels                     map[string]string
+	Taints                     []Taint
+}
+
+// Rendered holds the consumer shapes of a group; the ones that do not apply to its cloud are nil or "".
+type Rendered struct {
+	EKS        *EKSNodeGroup
+	AKS        *AKSNodePool
+	GKE        *GKENodePool
+	EksctlYAML string
+	// KarpenterNodePool is a karpenter.sh/v1 NodePool as a JSON object; KarpenterYAML the same as YAML.
+	KarpenterNodePool map[string]any
+	KarpenterYAML     string
+	// KubeletConfigYAML is a kubelet.config.k8s.io/v1beta1 KubeletConfiguration fragment.
+	KubeletConfigYAML string
+}
+
+// Render renders a sized group for the consumers of its cloud.
+func Render(req Request, r *Result) (Rendered, error) {
+	var out Rendered
+	var err error
+	if out.KubeletConfigYAML, err = kubeletConfig(r); err != nil {
+		return out, err
+	}
+	switch req.Pool.Cloud {
+	case catalog.AWS:
+		out.EKS = eksNodeGroup(req, r)
+		if out.EksctlYAML, err = eksctl(req, r); err != nil {
+			return out, err
+		}
+		out.KarpenterNodePool, out.KarpenterYAML, err = karpenter(req, r)
+	case catalog.Azure:
+		out.AKS = aksNodePool(req, r)
+	case catalog.GCP:
+		out.GKE = gkeNodePool(req, r)
+	}
+	return out, err
+}
+
+func memberNames(r *Result) []string {
+	names := make([]string, len(r.Pool.Members))
+	for i, m := range r.Pool.Members {
+		names[i] = m.Name
+	}
+	return names
+}
+
+func isWindows(p overhead.Profile) bool { return p == overhead.EKSWindows || p == overhead.AKSWindows }
+
+// amiType is the EKS AMI type of the group's profile, architecture and GPUs.
+func amiType(r *Result) string {
+	arm := r.Pool.Instance.Architecture == catalog.ArchARM64
+	gpu := r.Pool.Instance.GPUCount > 0
+	switch r.Pool.Overhead.Profile {
+	case overhead.EKSAL2:
+		switch {
+		case arm:
+			return "AL2_ARM_64"
+		case gpu:
+			return "AL2_x86_64_GPU"
+		}
+		return "AL2_x86_64"
+	case overhead.EKSBottlerocket:
+		switch {
+		case arm && gpu:
+			return "BOTTLEROCKET_ARM_64_NVIDIA"
+		case arm:
+			return "BOTTLEROCKET_ARM_64"
+		case gpu:
+			return "BOTTLEROCKET_x86_64_NVIDIA"
+		}
+		return "BOTTLEROCKET_x86_64"
+	case overhead.EKSWindows:
+		return "WINDOWS_CORE_2022_x86_64"
+	}
+	switch {
+	case arm && gpu:
+		return "AL2023_ARM_64_NVIDIA"
+	case arm:
+		return "AL2023_ARM_64_STANDARD"
+	case gpu:
+		return "AL2023_x86_64_NVIDIA"
+	}
+	return "AL2023_x86_64_STANDARD"
+}
+
+// awsEffect spells a taint effect as the EKS API does.
+func awsEffect(e fit.TaintEffect) string {
+	switch e {
+	case fit.EffectNoExecute:
+		return "NO_EXECUTE"
+	case fit.EffectPreferNoSchedule:
+		return "PREFER_NO_SCHEDULE"
+	}
+	return "NO_SCHEDULE"
+}
+
+func diskGiB(req Request, def int) int {
+	if req.DiskSizeGiB > 0 {
+		return req.DiskSizeGiB
+	}
+	return def
+}
+
+func eksNodeGroup(req Request, r *Result) *EKSNodeGroup {
+	g := &EKSNodeGroup{InstanceTypes: memberNames(r), DesiredSize: r.DesiredSize, MinSize: r.MinSize, MaxSize: r.MaxSize,
+		Labels: copyLabels(req.Pool.Labels), AMIType: amiType(r), CapacityType: "ON_DEMAND"}
+	if req.CapacityType == Spot {
+		g.CapacityType = "SPOT"
+	}
+	g.DiskSize = diskGiB(req, DefaultEKSDiskGiB)
+	if isWindows(r.Pool.Overhead.Profile) {
+		g.DiskSize = diskGiB(req, DefaultEKSWindowsDiskGiB)
+	}
+	for _, t := range req.Pool.Taints {
+		g.Taints = append(g.Taints, Taint{Key: t.Key, Value: t.Value, Effect: awsEffect(t.Effect)})
+	}
+	return g
+}
+
+// aksZone spells a zone as AKS does: "1" for "1" or "eastus-1".
+func aksZone(z string) string {
+	if i := strings.LastIndexByte(z, '-'); i >= 0 {
+		return z[i+1:]
+	}
+	return z
+}
+
+func aksNodePool(req Request, r *Result) *AKSNodePool {
+	p := &AKSNodePool{VMSize: r.Pool.Instance.Name, NodeCount: r.DesiredSize, AutoScalingEnabled: r.MinSize != r.MaxSize,
+		MaxPods: r.MaxPods, NodeLabels: copyLabels(req.Pool.Labels), OSDiskSizeGB: diskGiB(req, DefaultAKSDiskGiB), OSType: "Linux"}
+	if p.AutoScalingEnabled {
+		p.MinCount, p.MaxCount = &r.MinSize, &r.MaxSize
+	}
+	if isWindows(r.Pool.Overhead.Profile) {
+		p.OSType = "Windows"
+	}
+	for _, t := range req.Pool.Taints {
+		s := t.Key
+		if t.Value != "" {
+			s += "=" + t.Value
+		}
+		p.NodeTaints = append(p.NodeTaints, s+":"+string(t.Effect))
+	}
+	for _, z := range req.Pool.Zones {
+		p.Zones = append(p.Zones, aksZone(z))
+	}
+	return p
+}
+
+func gkeNodePool(req Request, r *Result) *GKENodePool {
+	nz := int64(max(1, len(req.Pool.Zones)))
+	per := func(n int) int { return int(resource.CeilDiv(int64(n), nz)) }
+	p := &GKENodePool{NodeCount: per(r.DesiredSize), MinNodeCount: per(r.MinSize), MaxNodeCount: per(r.MaxSize),
+		MachineType: r.Pool.Instance.Name, DiskSizeGB: diskGiB(req, DefaultGKEDiskGiB), Labels: copyLabels(req.Pool.Labels)}
+	for _, t := range req.Pool.Taints {
+		p.Taints = append(p.Taints, Taint{Key: t.Key, Value: t.Value, Effect: awsEffect(t.Effect)})
+	}
+	return p
+}
+
+func copyLabels(m map[string]string) map[string]string {
+	out := make(map[string]string, len(m))
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
+}
+
+// kubeTaints spells taints as Kubernetes does (NoSchedule).
+func kubeTaints(ts []fit.Taint) []Taint {
+	var out []Taint
+	for _, t := range ts {
+		out = append(out, Taint{Key: t.Key, Value: t.Value, Effect: string(t.Effect)})
+	}
+	return out
+}
+
+// eksctlNodeGroup is one eksctl.io/v1alpha5 managedNodeGroups entry, with the fields eksctl accepts there.
+type eksctlNodeGroup struct {
+	Name              string            `json:"name"`
+	AMIFamily         string            `json:"amiFamily"`
+	InstanceTypes     []string          `json:"instanceTypes"`
+	DesiredCapacity   int               `json:"desiredCapacity"`
+	MinSize           int               `json:"minSize"`
+	MaxSize           int               `json:"maxSize"`
+	VolumeSize        int               `json:"volumeSize"`
+	VolumeType        string            `json:"volumeType,omitempty"`
+	MaxPodsPerNode    int64             `json:"maxPodsPerNode"`
+	Spot              bool              `json:"spot,omitempty"`
+	AvailabilityZones []string          `json:"availabilityZones,omitempty"`
+	Labels            map[string]string `json:"labels,omitempty"`
+	Taints            []Taint           `json:"taints,omitempty"`
+}
+
+// eksctlAMIFamily is eksctl's amiFamily for a profile.
+func eksctlAMIFamily(p overhead.Profile) string {
+	switch p {
+	case overhead.EKSAL2:
+		return "AmazonLinux2"
+	case overhead.EKSBottlerocket:
+		return "Bottlerocket"
+	case overhead.EKSWindows:
+		return "WindowsServer2022CoreContainer"
+	}
+	return "AmazonLinux2023"
+}
+
+func eksctl(req Request, r *Result) (string, error) {
+	g := eksNodeGroup(req, r)
+	ng := eksctlNodeGroup{Name: req.Pool.Name, AMIFamily: eksctlAMIFamily(r.Pool.Overhead.Profile), InstanceTypes: g.InstanceTypes,
+		DesiredCapacity: r.DesiredSize, MinSize: r.MinSize, MaxSize: r.MaxSize, VolumeSize: g.DiskSize, VolumeType: req.DiskType,
+		MaxPodsPerNode: r.MaxPods, Spot: req.CapacityType == Spot, AvailabilityZones: req.Pool.Zones, Labels: req.Pool.Labels,
+		Taints: kubeTaints(req.Pool.Taints)}
+	b, err := yaml.Marshal(map[string]any{"managedNodeGroups": []eksctlNodeGroup{ng}})
+	return string(b), err
+}
+
+// Karpenter NodePool (karpenter.sh/v1), with only the fields kubefit sets.
+type (
+	karpenterNodePool struct {
+		APIVersion string            `json:"apiVersion"`
+		Kind       string            `json:"kind"`
+		Metadata   metav1.ObjectMeta `json:"metadata"`
+		Spec       karpenterSpec     `json:"spec"`
+	}
+	karpenterSpec struct {
+		Template karpenterTemplate `json:"template"`
+		Limits   map[string]string `json:"limits"`
+	}
+	karpenterTemplate struct {
+		Metadata struct {
+			Labels map[string]string `json:"labels,omitempty"`
+		} `json:"metadata,omitempty"`
+		Spec karpenterTemplateSpec `json:"spec"`
+	}
+	karpenterTemplateSpec struct {
+		NodeClassRef karpenterNodeClassRef  `json:"nodeClassRef"`
+		Requirements []karpenterRequirement `json:"requirements"`
+		Taints       []Taint                `json:"taints,omitempty"`
+	}
+	karpenterNodeClassRef struct {
+		Group string `json:"group"`
+		Kind  string `json:"kind"`
+		Name  string `json:"name"`
+	}
+	karpenterRequirement struct {
+		Key      string   `json:"key"`
+		Operator string   `json:"operator"`
+		Values   []string `json:"values"`
+	}
+)
+
+// karpenter renders a NodePool whose limits are MaxSize nodes' capacity as Karpenter counts it: vCPUs, and
+// memory after its VM memory overhead (the overhead model's capacity without a measured figure).
+func karpenter(req Request, r *Result) (map[string]any, string, error) {
+	class := req.NodeClassName
+	if class == "" {
+		class = "default"
+	}
+	capType := "on-demand"
+	if req.CapacityType == Spot {
+		capType = "spot"
+	}
+	arch := "amd64"
+	if r.Pool.Instance.Architecture == catalog.ArchARM64 {
+		arch = "arm64"
+	}
+	np := karpenterNodePool{APIVersion: "karpenter.sh/v1", Kind: "NodePool", Metadata: metav1.ObjectMeta{Name: req.Pool.Name}}
+	np.Spec.Template.Metadata.Labels = req.Pool.Labels
+	np.Spec.Template.Spec = karpenterTemplateSpec{
+		NodeClassRef: karpenterNodeClassRef{Group: "karpenter.k8s.aws", Kind: "EC2NodeClass", Name: class},
+		Requirements: []karpenterRequirement{
+			{Key: "node.kubernetes.io/instance-type", Operator: "In", Values: memberNames(r)},
+			{Key: "karpenter.sh/capacity-type", Operator: "In", Values: []string{capType}},
+			{Key: "kubernetes.io/arch", Operator: "In", Values: []string{arch}},
+		},
+		Taints: kubeTaints(req.Pool.Taints),
+	}
+	if len(req.Pool.Zones) > 0 {
+		zones := append([]string(nil), req.Pool.Zones...)
+		sort.Strings(zones)
+		np.Spec.Template.Spec.Requirements = append(np.Spec.Template.Spec.Requirements,
+			karpenterRequirement{Key: "topology.kubernetes.io/zone", Operator: "In", Values: zones})
+	}
+	c := r.Pool.Overhead.Capacity
+	n := int64(r.MaxSize)
+	np.Spec.Limits = map[string]string{"cpu": resource.QuantityCPU(c.CPUMillicores * n), "memory": resource.QuantityBytes(c.MemoryBytes * n)}
+	b, err := json.Marshal(np)
+	if err != nil {
+		return nil, "", err
+	}
+	var obj map[string]any
+	if err := json.Unmarshal(b, &obj); err != nil {
+		return nil, "", err
+	}
+	delete(obj["metadata"].(map[string]any), "creationTimestamp")
+	y, err := yaml.Marshal(obj)
+	return obj, string(y), err
+}
+
+// kubeletEvictionDefaults are the kubelet's default hard-eviction signals besides those the overhead model
+// sets; a partial evictionHard leaves the others unset, so every signal is listed.
+var kubeletEvictionDefaults = map[string]string{"nodefs.inodesFree": "5%", "imagefs.available": "15%", "imagefs.inodesFree": "5%"}
+
+// kubeletConfig renders the group's reservations, eviction thresholds and max pods as a KubeletConfiguration.
+func kubeletConfig(r *Result) (string, error) {
+	o := r.Pool.Overhead
+	res := func(l overhead.Resources) map[string]string {
+		m := map[string]string{}
+		if l.CPUMillicores > 0 {
+			m["cpu"] = resource.QuantityCPU(l.CPUMillicores)
+		}
+		if l.MemoryBytes > 0 {
+			m["memory"] = resource.QuantityBytes(l.MemoryBytes)
+		}
+		if l.EphemeralBytes > 0 {
+			m["ephemeral-storage"] = resource.QuantityBytes(l.EphemeralBytes)
+		}
+		return m
+	}
+	ev := map[string]string{}
+	for k, v := range kubeletEvictionDefaults {
+		ev[k] = v
+	}
+	for k, v := range o.EvictionHard {
+		ev[k] = v
+	}
+	if o.MaxPods > 1<<31-1 {
+		return "", fmt.Errorf("max pods %d does not fit a kubelet configuration", o.MaxPods)
+	}
+	kc := kubeletv1beta1.KubeletConfiguration{
+		TypeMeta: metav1.TypeMeta{APIVersion: "kubelet.config.k8s.io/v1beta1", Kind: "KubeletConfiguration"},
+		MaxPods:  int32(o.MaxPods), KubeReserved: res(o.KubeReserved), SystemReserved: res(o.SystemReserved), EvictionHard: ev,
+	}
+	b, err := yaml.Marshal(kc)
+	return string(b), err
+}
