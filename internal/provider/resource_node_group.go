@@ -1,0 +1,493 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/field"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/fit"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/nodegroup"
+	plres "github.com/kubefit/terraform-provider-kubefit/internal/planner/resource"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/sizing"
+)
+
+var (
+	_ resource.ResourceWithModifyPlan = (*nodeGroupResource)(nil)
+	_ resource.ResourceWithConfigure  = (*nodeGroupResource)(nil)
+)
+
+type nodeGroupResource struct{ resourceCatalog }
+
+func newNodeGroupResource() resource.Resource { return &nodeGroupResource{} }
+
+type nodeGroupModel struct {
+	ID            types.String `tfsdk:"id"`
+	Name          types.String `tfsdk:"name"`
+	Cloud         types.String `tfsdk:"cloud"`
+	InstanceType  types.String `tfsdk:"instance_type"`
+	InstanceTypes types.List   `tfsdk:"instance_types"`
+	overheadOptionsModel
+	Zones                  types.List    `tfsdk:"zones"`
+	Labels                 types.Map     `tfsdk:"labels"`
+	Taints                 types.List    `tfsdk:"taints"`
+	CreditMode             types.String  `tfsdk:"credit_mode"`
+	StartingBalance        types.String  `tfsdk:"starting_balance"`
+	MinHours               types.Int64   `tfsdk:"min_hours"`
+	MaxSurplusCostPerMonth types.Float64 `tfsdk:"max_surplus_cost_per_month"`
+	DaemonSets             types.List    `tfsdk:"daemonsets"`
+	Workloads              types.List    `tfsdk:"workloads"`
+	MinSize                types.Int64   `tfsdk:"min_size"`
+	MaxSize                types.Int64   `tfsdk:"max_size"`
+	HeadroomPercent        types.Int64   `tfsdk:"headroom_percent"`
+	CapacityType           types.String  `tfsdk:"capacity_type"`
+	DiskSizeGiB            types.Int64   `tfsdk:"disk_size_gib"`
+	DiskType               types.String  `tfsdk:"disk_type"`
+	NodeClassName          types.String  `tfsdk:"node_class_name"`
+	FailOnMisfit           types.Bool    `tfsdk:"fail_on_misfit"`
+
+	DesiredSize         types.Int64   `tfsdk:"desired_size"`
+	InstanceTypePlanned types.String  `tfsdk:"planned_instance_type"`
+	Allocatable         types.Object  `tfsdk:"allocatable"`
+	WorkloadAllocatable types.Object  `tfsdk:"workload_allocatable"`
+	FreeAtMax           types.Object  `tfsdk:"free_at_max"`
+	Capacity            types.Object  `tfsdk:"capacity"`
+	EKSNodeGroup        types.Object  `tfsdk:"eks_node_group"`
+	AKSNodePool         types.Object  `tfsdk:"aks_node_pool"`
+	GKENodePool         types.Object  `tfsdk:"gke_node_pool"`
+	EksctlYAML          types.String  `tfsdk:"eksctl_yaml"`
+	KarpenterNodePool   types.Dynamic `tfsdk:"karpenter_node_pool"`
+	KarpenterYAML       types.String  `tfsdk:"karpenter_node_pool_yaml"`
+	KubeletConfigYAML   types.String  `tfsdk:"kubelet_config_yaml"`
+	Report              types.String  `tfsdk:"report"`
+}
+
+var (
+	taintAttrTypes        = map[string]attr.Type{"key": types.StringType, "value": types.StringType, "effect": types.StringType}
+	taintListType         = types.ListType{ElemType: types.ObjectType{AttrTypes: taintAttrTypes}}
+	scalingAttrTypes      = map[string]attr.Type{"desired_size": types.Int64Type, "min_size": types.Int64Type, "max_size": types.Int64Type}
+	eksNodeGroupAttrTypes = map[string]attr.Type{
+		"instance_types": types.ListType{ElemType: types.StringType}, "scaling_config": types.ObjectType{AttrTypes: scalingAttrTypes},
+		"labels": types.MapType{ElemType: types.StringType}, "taint": taintListType, "disk_size": types.Int64Type,
+		"ami_type": types.StringType, "capacity_type": types.StringType,
+	}
+	aksNodePoolAttrTypes = map[string]attr.Type{
+		"vm_size": types.StringType, "node_count": types.Int64Type, "auto_scaling_enabled": types.BoolType, "min_count": types.Int64Type,
+		"max_count": types.Int64Type, "max_pods": types.Int64Type, "node_labels": types.MapType{ElemType: types.StringType},
+		"node_taints": types.ListType{ElemType: types.StringType}, "os_disk_size_gb": types.Int64Type, "os_type": types.StringType,
+		"zones": types.ListType{ElemType: types.StringType},
+	}
+	gkeAutoscalingAttrTypes = map[string]attr.Type{"min_node_count": types.Int64Type, "max_node_count": types.Int64Type}
+	gkeNodeConfigAttrTypes  = map[string]attr.Type{"machine_type": types.StringType, "disk_size_gb": types.Int64Type,
+		"labels": types.MapType{ElemType: types.StringType}, "taint": taintListType}
+	gkeNodePoolAttrTypes = map[string]attr.Type{"node_count": types.Int64Type,
+		"autoscaling": types.ObjectType{AttrTypes: gkeAutoscalingAttrTypes}, "node_config": types.ObjectType{AttrTypes: gkeNodeConfigAttrTypes}}
+	capacityAllocAttrTypes = map[string]attr.Type{"cpu_millicores": types.Int64Type, "memory_bytes": types.Int64Type, "ephemeral_bytes": types.Int64Type}
+	capacityAttrTypes      = map[string]attr.Type{"name": types.StringType, "max_nodes": types.Int64Type,
+		"zones": types.ListType{ElemType: types.StringType}, "max_nodes_per_zone": types.Int64Type,
+		"workload_allocatable": types.ObjectType{AttrTypes: capacityAllocAttrTypes}, "workload_pods": types.Int64Type}
+)
+
+func (r *nodeGroupResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_node_group"
+}
+
+func computedObject(desc string, attrs map[string]schema.Attribute) schema.SingleNestedAttribute {
+	return schema.SingleNestedAttribute{Computed: true, MarkdownDescription: desc, Attributes: attrs}
+}
+
+func computedAttrs(t map[string]attr.Type, descs map[string]string) map[string]schema.Attribute {
+	out := map[string]schema.Attribute{}
+	for k, ty := range t {
+		d := descs[k]
+		switch ty := ty.(type) {
+		case types.ObjectType:
+			out[k] = computedObject(d, computedAttrs(ty.AttrTypes, descs))
+		case types.ListType:
+			if ot, ok := ty.ElemType.(types.ObjectType); ok {
+				out[k] = schema.ListNestedAttribute{Computed: true, MarkdownDescription: d,
+					NestedObject: schema.NestedAttributeObject{Attributes: computedAttrs(ot.AttrTypes, descs)}}
+			} else {
+				out[k] = schema.ListAttribute{Computed: true, ElementType: ty.ElemType, MarkdownDescription: d}
+			}
+		case types.MapType:
+			out[k] = schema.MapAttribute{Computed: true, ElementType: ty.ElemType, MarkdownDescription: d}
+		default:
+			switch ty {
+			case types.Int64Type:
+				out[k] = schema.Int64Attribute{Computed: true, MarkdownDescription: d}
+			case types.BoolType:
+				out[k] = schema.BoolAttribute{Computed: true, MarkdownDescription: d}
+			default:
+				out[k] = schema.StringAttribute{Computed: true, MarkdownDescription: d}
+			}
+		}
+	}
+	return out
+}
+
+// nodeGroupDescriptions documents the consumer objects' fields, by field name.
+var nodeGroupDescriptions = map[string]string{
+	"instance_types": "Instance types of the group.", "scaling_config": "`desired_size`, `min_size` and `max_size` for `scaling_config`.",
+	"desired_size": "Desired nodes.", "min_size": "Minimum nodes.", "max_size": "Maximum nodes.",
+	"labels": "Node labels (the ones you gave; the well-known labels are the platform's).", "taint": "Taints in this consumer's effect spelling (`NO_SCHEDULE`, `NO_EXECUTE`, `PREFER_NO_SCHEDULE`).",
+	"key": "Taint key.", "value": "Taint value.", "effect": "Taint effect.",
+	"disk_size": "Root volume size in GiB (default 20, Windows 50).", "ami_type": "AMI type matching the profile, architecture and GPUs (`AL2023_x86_64_STANDARD`, `AL2023_ARM_64_STANDARD`, `BOTTLEROCKET_x86_64`, ...).",
+	"capacity_type": "`ON_DEMAND` or `SPOT`.", "vm_size": "VM size.", "node_count": "Nodes (GKE: per zone).",
+	"auto_scaling_enabled": "Whether the pool autoscales (minimum ≠ maximum).", "min_count": "Minimum nodes; null without auto-scaling, as azurerm requires.",
+	"max_count": "Maximum nodes; null without auto-scaling.", "max_pods": "Max pods per node.", "node_labels": "Node labels.",
+	"node_taints": "Taints as `key=value:NoSchedule`.", "os_disk_size_gb": "OS disk size in GB (default 128).", "os_type": "`Linux` or `Windows`.",
+	"zones": "Zones (AKS spells them `1`, `2`, `3`).", "autoscaling": "Per-zone autoscaling bounds (GKE counts regional pools per zone).",
+	"min_node_count": "Minimum nodes per zone.", "max_node_count": "Maximum nodes per zone.", "node_config": "Machine type, disk, labels and taints.",
+	"machine_type": "Machine type.", "disk_size_gb": "Boot disk size in GB (default 100).", "name": "Node group name.",
+	"max_nodes": "The group's maximum size.", "max_nodes_per_zone": "Null: kubefit spreads nodes round-robin over the zones.",
+	"workload_allocatable": "Per node: allocatable less the requests of the DaemonSets that land on the group (of the smallest member of a mixed group).",
+	"cpu_millicores":       "CPU in millicores.", "memory_bytes": "Memory in bytes.", "ephemeral_bytes": "Ephemeral storage in bytes.",
+	"workload_pods": "Per node: pod slots left for workloads after DaemonSets.",
+}
+
+func (r *nodeGroupResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	attrs := resourceAttributes(sizingPoolAttributes(false))
+	attrs["daemonsets"] = resourceAttribute(daemonSetsAttribute())
+	attrs["workloads"] = resourceAttribute(workloadsAttribute())
+	attrs["id"] = schema.StringAttribute{Computed: true, MarkdownDescription: "The node group name."}
+	attrs["name"] = schema.StringAttribute{Required: true, MarkdownDescription: "Node group name (the eksctl group and Karpenter NodePool are named after it).",
+		Validators: []validator.String{stringvalidator.LengthBetween(1, 63)}}
+	attrs["min_size"] = schema.Int64Attribute{Optional: true, Computed: true, MarkdownDescription: "Minimum nodes. Default: the nodes the steady scenario needs.",
+		Validators: []validator.Int64{int64validator.AtLeast(0)}}
+	attrs["max_size"] = schema.Int64Attribute{Optional: true, Computed: true, MarkdownDescription: fmt.Sprintf("Maximum nodes (1–%d). "+
+		"Default: the nodes the peak scenario needs, raised by `headroom_percent` and rounded up. When set, the peak must fit it or the plan fails.", nodegroup.UnboundedNodes),
+		Validators: []validator.Int64{int64validator.Between(1, nodegroup.UnboundedNodes)}}
+	attrs["headroom_percent"] = schema.Int64Attribute{Optional: true, MarkdownDescription: "Headroom above the peak for a computed `max_size`, in percent (default 0).",
+		Validators: []validator.Int64{int64validator.Between(0, 1000)}}
+	attrs["capacity_type"] = schema.StringAttribute{Optional: true, MarkdownDescription: "How nodes are bought: " + markdownList(nodegroup.CapacityTypes) + " (default `on_demand`).",
+		Validators: []validator.String{stringvalidator.OneOf(stringsOf(nodegroup.CapacityTypes)...)}}
+	attrs["disk_size_gib"] = schema.Int64Attribute{Optional: true, MarkdownDescription: "Root volume size in GiB. Default: each consumer's own (EKS 20, Windows 50; AKS 128; GKE 100).",
+		Validators: []validator.Int64{int64validator.Between(1, 65536)}}
+	attrs["disk_type"] = schema.StringAttribute{Optional: true, MarkdownDescription: "Root volume type, passed to eksctl's `volumeType` (e.g. `gp3`)."}
+	attrs["node_class_name"] = schema.StringAttribute{Optional: true, MarkdownDescription: "Name of the Karpenter `EC2NodeClass` the NodePool refers to (default `default`)."}
+	attrs["fail_on_misfit"] = schema.BoolAttribute{Optional: true, MarkdownDescription: "Fail the plan when the workloads do not fit (default `true`); `false` reports misfits as warnings."}
+	attrs["desired_size"] = schema.Int64Attribute{Computed: true, MarkdownDescription: "Desired nodes: the steady scenario's nodes within `min_size`..`max_size`."}
+	if mp, ok := attrs["max_pods"].(schema.Int64Attribute); ok {
+		mp.Computed = true
+		mp.MarkdownDescription += " Reported: the max pods of one node as planned."
+		attrs["max_pods"] = mp
+	}
+	attrs["planned_instance_type"] = schema.StringAttribute{Computed: true, MarkdownDescription: "The instance type planned on (a mixed group's smallest member)."}
+	attrs["allocatable"] = resourceAttribute(resourcesAttribute("Allocatable of one node."))
+	attrs["workload_allocatable"] = resourceAttribute(resourcesAttribute("What one node offers workloads after the group's DaemonSets."))
+	attrs["free_at_max"] = resourceAttribute(resourcesAttribute("What `max_size` nodes leave free after the peak scenario's pods."))
+	attrs["capacity"] = computedObject("The group's capacity envelope, for `kubefit_keda_scaled_object.node_group_capacity`.", computedAttrs(capacityAttrTypes, nodeGroupDescriptions))
+	attrs["eks_node_group"] = computedObject("Arguments for `aws_eks_node_group` (AWS groups; null otherwise).", computedAttrs(eksNodeGroupAttrTypes, nodeGroupDescriptions))
+	attrs["aks_node_pool"] = computedObject("Arguments for `azurerm_kubernetes_cluster_node_pool`, azurerm v4 names (Azure groups; null otherwise).", computedAttrs(aksNodePoolAttrTypes, nodeGroupDescriptions))
+	attrs["gke_node_pool"] = computedObject("Arguments for `google_container_node_pool`; counts are per zone (GCP groups; null otherwise).", computedAttrs(gkeNodePoolAttrTypes, nodeGroupDescriptions))
+	attrs["eksctl_yaml"] = schema.StringAttribute{Computed: true, MarkdownDescription: "An eksctl.io/v1alpha5 `managedNodeGroups` entry (AWS groups; null otherwise)."}
+	attrs["karpenter_node_pool"] = schema.DynamicAttribute{Computed: true, MarkdownDescription: "A `karpenter.sh/v1` NodePool object for `kubernetes_manifest`, with limits of `max_size` nodes' capacity as Karpenter counts it (AWS groups; null otherwise)."}
+	attrs["karpenter_node_pool_yaml"] = schema.StringAttribute{Computed: true, MarkdownDescription: "The NodePool as YAML; `yamldecode()` of it equals `karpenter_node_pool`."}
+	attrs["kubelet_config_yaml"] = schema.StringAttribute{Computed: true, MarkdownDescription: "A `kubelet.config.k8s.io/v1beta1` KubeletConfiguration fragment: maxPods, kubeReserved, systemReserved and every evictionHard signal (a partial evictionHard leaves the others unset)."}
+	attrs["report"] = schema.StringAttribute{Computed: true, MarkdownDescription: "The sizing report of the group's workloads."}
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "A node group sized at plan time: the nodes its workloads need in a steady and a peak scenario, as " +
+			"`desired_size`, `min_size` and `max_size`, and the same sizing in the exact shapes `aws_eks_node_group`, " +
+			"`azurerm_kubernetes_cluster_node_pool`, `google_container_node_pool`, eksctl, Karpenter and the kubelet take.\n\n" +
+			"Every computed value is set during plan, so `terraform plan` shows \"desired 3 → 5\" and the resources that consume " +
+			"them plan with real numbers. The resource is plan-only: it creates nothing remote; applying stores the values, a " +
+			"changed input updates them in place, destroying forgets them. An input unknown at plan leaves the outputs unknown.\n\n" +
+			"When `max_size` is set and the peak does not fit it, the plan fails with the shortfall and the largest replica count " +
+			"that fits; `fail_on_misfit = false` turns that into a warning.",
+		Attributes: attrs,
+	}
+}
+
+// nodeGroupRenames maps the nodegroup planner's fields to this resource's attributes.
+var nodeGroupRenames = func() renames {
+	r := renames{"InstanceTypes": "instance_types", "DiskSizeGiB": "disk_size_gib"}
+	for k, v := range sizingRenames {
+		r[k] = v
+	}
+	return r
+}()
+
+func (r *nodeGroupResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if req.Plan.Raw.IsNull() {
+		return
+	}
+	var m, config nodeGroupModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &m)...)
+	resp.Diagnostics.Append(req.Config.Get(ctx, &config)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	m.MinSize, m.MaxSize, m.MaxPods = config.MinSize, config.MaxSize, config.MaxPods
+	if r.plan(ctx, &m, &resp.Diagnostics) {
+		resp.Diagnostics.Append(resp.Plan.Set(ctx, &m)...)
+	}
+}
+
+// nodeGroupKnown reports whether every input is known.
+func nodeGroupKnown(m nodeGroupModel) bool {
+	for _, v := range []attr.Value{m.Name, m.Cloud, m.InstanceType, m.InstanceTypes, m.Zones, m.Labels, m.Taints, m.CreditMode,
+		m.StartingBalance, m.MinHours, m.MaxSurplusCostPerMonth, m.DaemonSets, m.Workloads, m.HeadroomPercent, m.CapacityType,
+		m.DiskSizeGiB, m.DiskType, m.NodeClassName, m.FailOnMisfit, m.Profile, m.KubernetesVersion, m.MaxPods, m.EKS, m.AKS,
+		m.KubeReserved, m.SystemReserved, m.EvictionHard, m.MeasuredCapacity, m.VMMemoryOverheadPercent, m.OSDiskGiB} {
+		if !fullyKnown(v) {
+			return false
+		}
+	}
+	return fullyKnown(m.MinSize) && fullyKnown(m.MaxSize)
+}
+
+// expandNodeGroup converts the model into a nodegroup request.
+func expandNodeGroup(ctx context.Context, m nodeGroupModel, diags *diag.Diagnostics) nodegroup.Request {
+	pm := sizingPoolModel{Cloud: m.Cloud, InstanceType: m.InstanceType, InstanceTypes: m.InstanceTypes, overheadOptionsModel: m.overheadOptionsModel,
+		MinNodes: types.Int64Null(), MaxNodes: types.Int64Null(), Zones: m.Zones, Labels: m.Labels, Taints: m.Taints, Weight: types.Int64Null(),
+		CreditMode: m.CreditMode, StartingBalance: m.StartingBalance, MinHours: m.MinHours, MaxSurplusCostPerMonth: m.MaxSurplusCostPerMonth}
+	req := nodegroup.Request{Pool: expandSizingPool(ctx, path.Empty(), m.Name.ValueString(), pm, diags),
+		MinSize: optCount(m.MinSize), MaxSize: optCount(m.MaxSize), HeadroomPercent: int(m.HeadroomPercent.ValueInt64()),
+		CapacityType: nodegroup.CapacityType(m.CapacityType.ValueString()), DiskSizeGiB: int(m.DiskSizeGiB.ValueInt64()),
+		DiskType: m.DiskType.ValueString(), NodeClassName: m.NodeClassName.ValueString()}
+	var dss []sizingDaemonSetModel
+	diags.Append(m.DaemonSets.ElementsAs(ctx, &dss, false)...)
+	for i, d := range dss {
+		req.DaemonSets = append(req.DaemonSets, expandDaemonSet(ctx, path.Root("daemonsets").AtListIndex(i), d, diags))
+	}
+	var ws []workloadModel
+	diags.Append(m.Workloads.ElementsAs(ctx, &ws, false)...)
+	for i, w := range ws {
+		req.Workloads = append(req.Workloads, expandWorkload(ctx, path.Root("workloads").AtListIndex(i), w, diags))
+	}
+	return req
+}
+
+// plan sizes the group and writes every computed value; m.MinSize and m.MaxSize hold the configured
+// values (null when not given). It returns false when nothing was computed.
+func (r *nodeGroupResource) plan(ctx context.Context, m *nodeGroupModel, diags *diag.Diagnostics) bool {
+	m.ID = m.Name
+	if !nodeGroupKnown(*m) {
+		if fullyKnown(m.MinSize) && fullyKnown(m.MaxSize) && !m.MinSize.IsNull() && !m.MaxSize.IsNull() && m.MinSize.ValueInt64() > m.MaxSize.ValueInt64() {
+			diags.AddAttributeError(path.Root("min_size"), "Invalid Node Group Size", fmt.Sprintf("min_size %d is greater than max_size %d (min > max); lower min_size or raise max_size.",
+				m.MinSize.ValueInt64(), m.MaxSize.ValueInt64()))
+		}
+		if !fullyKnown(m.MinSize) || m.MinSize.IsNull() {
+			m.MinSize = types.Int64Unknown()
+		}
+		if !fullyKnown(m.MaxSize) || m.MaxSize.IsNull() {
+			m.MaxSize = types.Int64Unknown()
+		}
+		if !fullyKnown(m.MaxPods) || m.MaxPods.IsNull() {
+			m.MaxPods = types.Int64Unknown()
+		}
+		return true
+	}
+	req := expandNodeGroup(ctx, *m, diags)
+	if diags.HasError() {
+		return false
+	}
+	res, err := nodegroup.Size(ctx, sizing.NewPlanner(r.catalog()), req)
+	if err != nil {
+		addNodeGroupErrors(diags, *m, err)
+		return false
+	}
+	reportNodeGroup(diags, *m, res, m.FailOnMisfit.IsNull() || m.FailOnMisfit.ValueBool())
+	if diags.HasError() {
+		return false
+	}
+	out, err := nodegroup.Render(req, res)
+	if err != nil {
+		diags.AddError("Rendering Failed", err.Error())
+		return false
+	}
+	flattenNodeGroup(m, res, out, diags)
+	return !diags.HasError()
+}
+
+func addNodeGroupErrors(diags *diag.Diagnostics, m nodeGroupModel, err error) {
+	errs := field.As(err)
+	if len(errs) == 0 {
+		diags.AddError("Sizing Failed", err.Error())
+		return
+	}
+	for _, e := range errs {
+		p := attributePath(path.Empty(), e.Path, nodeGroupRenames)
+		if steps := e.Path.Steps(); len(steps) >= 1 && steps[0].Name == "InstanceTypes" && !m.InstanceType.IsNull() {
+			p = path.Root("instance_type")
+		}
+		diags.AddAttributeError(p, "Invalid Node Group", sentence(e.Detail))
+	}
+}
+
+// reportNodeGroup reports misfits on max_size (capacity) or the workload (a pod that never fits), with the
+// largest replica count that fits, and the planner's warnings.
+func reportNodeGroup(diags *diag.Diagnostics, m nodeGroupModel, res *nodegroup.Result, failOnMisfit bool) {
+	add, suffix := diags.AddAttributeError, " Set fail_on_misfit = false to plan anyway and only warn."
+	if !failOnMisfit {
+		add, suffix = diags.AddAttributeWarning, ""
+	}
+	for _, f := range res.Failures {
+		p := path.Root("max_size")
+		if m.MaxSize.IsNull() || f.Reason == sizing.Reason(fit.ReasonTooLarge) || f.Reason == sizing.Reason(fit.ReasonSelector) ||
+			f.Reason == sizing.Reason(fit.ReasonTaint) {
+			p = path.Root("workloads")
+			for i, w := range res.Plan.Workloads {
+				if w.Name == f.Workload {
+					p = p.AtListIndex(i)
+				}
+			}
+		}
+		if f.Reason == sizing.ReasonCredits {
+			add(path.Root("instance_type"), "Burstable Nodes Run Out of CPU Credits", f.Message+suffix)
+			continue
+		}
+		msg := fmt.Sprintf("node group %q: %s", m.Name.ValueString(), strings.TrimRight(f.Message, "."))
+		if f.LargestFit >= 0 {
+			msg += fmt.Sprintf(". The largest replica count of workload %q that fits is %d", f.Workload, f.LargestFit)
+		}
+		add(p, "Workloads Do Not Fit the Node Group", msg+"."+suffix)
+	}
+	for _, w := range res.Warnings {
+		summary := sizingWarningSummaries[w.Code]
+		if summary == "" {
+			summary = "Sizing Caveat"
+		}
+		diags.AddAttributeWarning(attributePath(path.Empty(), w.Path.Drop(2), nodeGroupRenames), summary, sentence(w.Message))
+	}
+}
+
+func int64Ptr(p *int) types.Int64 {
+	if p == nil {
+		return types.Int64Null()
+	}
+	return types.Int64Value(int64(*p))
+}
+
+func stringList(xs []string) types.List {
+	vals := make([]attr.Value, 0, len(xs))
+	for _, x := range xs {
+		vals = append(vals, types.StringValue(x))
+	}
+	return types.ListValueMust(types.StringType, vals)
+}
+
+func stringMapValue(m map[string]string) types.Map {
+	vals := map[string]attr.Value{}
+	for k, v := range m {
+		vals[k] = types.StringValue(v)
+	}
+	return types.MapValueMust(types.StringType, vals)
+}
+
+func taintList(ts []nodegroup.Taint) types.List {
+	vals := make([]attr.Value, 0, len(ts))
+	for _, t := range ts {
+		vals = append(vals, types.ObjectValueMust(taintAttrTypes, map[string]attr.Value{
+			"key": types.StringValue(t.Key), "value": types.StringValue(t.Value), "effect": types.StringValue(t.Effect)}))
+	}
+	return types.ListValueMust(types.ObjectType{AttrTypes: taintAttrTypes}, vals)
+}
+
+func signedResources(l plres.List) types.Object { return fitResources(l) }
+
+func flattenNodeGroup(m *nodeGroupModel, res *nodegroup.Result, out nodegroup.Rendered, diags *diag.Diagnostics) {
+	m.MinSize, m.MaxSize, m.DesiredSize = types.Int64Value(int64(res.MinSize)), types.Int64Value(int64(res.MaxSize)), types.Int64Value(int64(res.DesiredSize))
+	m.MaxPods = types.Int64Value(res.MaxPods)
+	m.InstanceTypePlanned = types.StringValue(res.Pool.Instance.Name)
+	m.Allocatable, m.WorkloadAllocatable, m.FreeAtMax = fitResources(res.Allocatable), fitResources(res.WorkloadAllocatable), signedResources(res.FreeAtMax)
+	c := res.Capacity
+	m.Capacity = types.ObjectValueMust(capacityAttrTypes, map[string]attr.Value{
+		"name": types.StringValue(c.Name), "max_nodes": types.Int64Value(int64(c.MaxNodes)), "zones": stringList(c.Zones),
+		"max_nodes_per_zone": types.Int64Null(), "workload_pods": types.Int64Value(c.WorkloadAllocatable.Pods),
+		"workload_allocatable": types.ObjectValueMust(capacityAllocAttrTypes, map[string]attr.Value{
+			"cpu_millicores": types.Int64Value(c.WorkloadAllocatable.CPUMillicores), "memory_bytes": types.Int64Value(c.WorkloadAllocatable.MemoryBytes),
+			"ephemeral_bytes": types.Int64Value(c.WorkloadAllocatable.EphemeralStorageBytes)}),
+	})
+	m.EKSNodeGroup, m.AKSNodePool, m.GKENodePool = types.ObjectNull(eksNodeGroupAttrTypes), types.ObjectNull(aksNodePoolAttrTypes), types.ObjectNull(gkeNodePoolAttrTypes)
+	if e := out.EKS; e != nil {
+		m.EKSNodeGroup = types.ObjectValueMust(eksNodeGroupAttrTypes, map[string]attr.Value{
+			"instance_types": stringList(e.InstanceTypes), "labels": stringMapValue(e.Labels), "taint": taintList(e.Taints),
+			"scaling_config": types.ObjectValueMust(scalingAttrTypes, map[string]attr.Value{"desired_size": types.Int64Value(int64(e.DesiredSize)),
+				"min_size": types.Int64Value(int64(e.MinSize)), "max_size": types.Int64Value(int64(e.MaxSize))}),
+			"disk_size": types.Int64Value(int64(e.DiskSize)), "ami_type": types.StringValue(e.AMIType), "capacity_type": types.StringValue(e.CapacityType),
+		})
+	}
+	if a := out.AKS; a != nil {
+		m.AKSNodePool = types.ObjectValueMust(aksNodePoolAttrTypes, map[string]attr.Value{
+			"vm_size": types.StringValue(a.VMSize), "node_count": types.Int64Value(int64(a.NodeCount)), "auto_scaling_enabled": types.BoolValue(a.AutoScalingEnabled),
+			"min_count": int64Ptr(a.MinCount), "max_count": int64Ptr(a.MaxCount), "max_pods": types.Int64Value(a.MaxPods),
+			"node_labels": stringMapValue(a.NodeLabels), "node_taints": stringList(a.NodeTaints), "os_disk_size_gb": types.Int64Value(int64(a.OSDiskSizeGB)),
+			"os_type": types.StringValue(a.OSType), "zones": stringList(a.Zones),
+		})
+	}
+	if g := out.GKE; g != nil {
+		m.GKENodePool = types.ObjectValueMust(gkeNodePoolAttrTypes, map[string]attr.Value{
+			"node_count": types.Int64Value(int64(g.NodeCount)),
+			"autoscaling": types.ObjectValueMust(gkeAutoscalingAttrTypes, map[string]attr.Value{
+				"min_node_count": types.Int64Value(int64(g.MinNodeCount)), "max_node_count": types.Int64Value(int64(g.MaxNodeCount))}),
+			"node_config": types.ObjectValueMust(gkeNodeConfigAttrTypes, map[string]attr.Value{
+				"machine_type": types.StringValue(g.MachineType), "disk_size_gb": types.Int64Value(int64(g.DiskSizeGB)),
+				"labels": stringMapValue(g.Labels), "taint": taintList(g.Taints)}),
+		})
+	}
+	m.EksctlYAML, m.KarpenterYAML = types.StringNull(), types.StringNull()
+	m.KarpenterNodePool = types.DynamicNull()
+	if out.EksctlYAML != "" {
+		m.EksctlYAML = types.StringValue(out.EksctlYAML)
+	}
+	if out.KarpenterNodePool != nil {
+		v, err := jsonValue(out.KarpenterNodePool)
+		if err != nil {
+			diags.AddError("Rendering Failed", err.Error())
+			return
+		}
+		m.KarpenterNodePool, m.KarpenterYAML = types.DynamicValue(v), types.StringValue(out.KarpenterYAML)
+	}
+	m.KubeletConfigYAML = types.StringValue(out.KubeletConfigYAML)
+	m.Report = types.StringValue(res.Plan.Report)
+}
+
+func (r *nodeGroupResource) apply(ctx context.Context, plan tfsdk.Plan, config tfsdk.Config, state *tfsdk.State, diags *diag.Diagnostics) {
+	var m, c nodeGroupModel
+	diags.Append(plan.Get(ctx, &m)...)
+	diags.Append(config.Get(ctx, &c)...)
+	if diags.HasError() {
+		return
+	}
+	var ignored diag.Diagnostics
+	if !fullyKnown(m.DesiredSize) || !fullyKnown(m.KubeletConfigYAML) {
+		m.MinSize, m.MaxSize, m.MaxPods = c.MinSize, c.MaxSize, c.MaxPods
+		if !r.plan(ctx, &m, &ignored) {
+			diags.Append(ignored.Errors()...)
+			if !diags.HasError() {
+				diags.AddError("Node Group Not Sized", "The node group's inputs are still unknown at apply; this is a bug in the provider.")
+			}
+			return
+		}
+	}
+	diags.Append(state.Set(ctx, &m)...)
+}
+
+func (r *nodeGroupResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	r.apply(ctx, req.Plan, req.Config, &resp.State, &resp.Diagnostics)
+}
+
+func (r *nodeGroupResource) Read(_ context.Context, _ resource.ReadRequest, _ *resource.ReadResponse) {
+	// Plan-only: the group's sizing lives in state; there is nothing remote to refresh.
+}
+
+func (r *nodeGroupResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	r.apply(ctx, req.Plan, req.Config, &resp.State, &resp.Diagnostics)
+}
+
+func (r *nodeGroupResource) Delete(_ context.Context, _ resource.DeleteRequest, _ *resource.DeleteResponse) {
+	// Plan-only: removing the resource from state is all there is to do.
+}

@@ -1,0 +1,176 @@
+package provider
+
+import (
+	"os"
+	"regexp"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+)
+
+const ngAddr = "kubefit_node_group.test"
+
+func nodeGroup(body string) string {
+	return "resource \"kubefit_node_group\" \"test\" {\n" + body + "\n}\n"
+}
+
+// phpNodeGroup is the field report's load test: 40 replicas of 2,500m on c5.xlarge (one pod per node).
+func phpNodeGroup(extra string) string {
+	return nodeGroup(`name = "php"
+cloud = "aws"
+instance_type = "c5.xlarge"
+zones = ["us-east-1a", "us-east-1b"]
+daemonsets = [{ name = "kube-proxy", requests = { cpu = "100m", memory = "64Mi" } }]
+workloads = [{ name = "php", min_replicas = 3, max_replicas = 40, requests = { cpu = "2500m", memory = "1Gi" } }]
+` + extra)
+}
+
+func expectNG(p tfjsonpath.Path, v knownvalue.Check) statecheck.StateCheck {
+	return statecheck.ExpectKnownValue(ngAddr, p, v)
+}
+
+func TestAccNodeGroup_fieldReport(t *testing.T) {
+	outputs := `
+output "same_object" {
+  value = yamldecode(kubefit_node_group.test.karpenter_node_pool_yaml) == kubefit_node_group.test.karpenter_node_pool
+}
+`
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config:      phpNodeGroup("max_size = 20"),
+				ExpectError: regexp.MustCompile(`(?s)node\s+group\s+"php".*needs\s+40\s+nodes.*maximum\s+node\s+count\s+is\s+20.*largest\s+replica\s+count\s+of\s+workload\s+"php"\s+that\s+fits\s+is\s+20`),
+			},
+			{
+				Config: phpNodeGroup("") + outputs,
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{
+						plancheck.ExpectResourceAction(ngAddr, plancheck.ResourceActionCreate),
+						plancheck.ExpectKnownValue(ngAddr, tfjsonpath.New("max_size"), knownvalue.Int64Exact(40)),
+						plancheck.ExpectKnownValue(ngAddr, tfjsonpath.New("desired_size"), knownvalue.Int64Exact(3)),
+					},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					expectNG(tfjsonpath.New("min_size"), knownvalue.Int64Exact(3)),
+					expectNG(tfjsonpath.New("eks_node_group").AtMapKey("scaling_config"), knownvalue.ObjectExact(map[string]knownvalue.Check{
+						"desired_size": knownvalue.Int64Exact(3), "min_size": knownvalue.Int64Exact(3), "max_size": knownvalue.Int64Exact(40)})),
+					expectNG(tfjsonpath.New("eks_node_group").AtMapKey("ami_type"), knownvalue.StringExact("AL2023_x86_64_STANDARD")),
+					expectNG(tfjsonpath.New("eks_node_group").AtMapKey("capacity_type"), knownvalue.StringExact("ON_DEMAND")),
+					expectNG(tfjsonpath.New("aks_node_pool"), knownvalue.Null()),
+					expectNG(tfjsonpath.New("capacity").AtMapKey("max_nodes"), knownvalue.Int64Exact(40)),
+					expectNG(tfjsonpath.New("capacity").AtMapKey("workload_pods"), knownvalue.Int64Exact(56)),
+					expectNG(tfjsonpath.New("kubelet_config_yaml"), knownvalue.StringRegexp(regexp.MustCompile(`(?s)kind: KubeletConfiguration.*maxPods: 58`))),
+					statecheck.ExpectKnownOutputValue("same_object", knownvalue.Bool(true)),
+				},
+			},
+			{
+				Config: phpNodeGroup("max_size = 45\nheadroom_percent = 10"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{
+						plancheck.ExpectResourceAction(ngAddr, plancheck.ResourceActionUpdate),
+						plancheck.ExpectKnownValue(ngAddr, tfjsonpath.New("max_size"), knownvalue.Int64Exact(45)),
+					},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					expectNG(tfjsonpath.New("free_at_max").AtMapKey("pods"), knownvalue.Int64Exact(45*56-40)),
+				},
+			},
+		},
+	})
+}
+
+func TestAccNodeGroup_aks(t *testing.T) {
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: nodeGroup(`name = "user"
+cloud = "azure"
+instance_type = "Standard_D4s_v5"
+zones = ["1", "2"]
+labels = { tier = "api" }
+taints = [{ key = "sku", value = "api", effect = "NoSchedule" }]
+workloads = [{ name = "api", min_replicas = 4, max_replicas = 12, requests = { cpu = "1", memory = "2Gi" },
+  tolerations = [{ key = "sku", operator = "Exists" }] }]`),
+			ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+			ConfigStateChecks: []statecheck.StateCheck{
+				expectNG(tfjsonpath.New("aks_node_pool"), knownvalue.ObjectPartial(map[string]knownvalue.Check{
+					"vm_size": knownvalue.StringExact("Standard_D4s_v5"), "auto_scaling_enabled": knownvalue.Bool(true),
+					"node_taints": knownvalue.ListExact([]knownvalue.Check{knownvalue.StringExact("sku=api:NoSchedule")}),
+					"zones":       knownvalue.ListExact([]knownvalue.Check{knownvalue.StringExact("1"), knownvalue.StringExact("2")}),
+					"os_type":     knownvalue.StringExact("Linux"), "os_disk_size_gb": knownvalue.Int64Exact(128),
+					"node_labels": knownvalue.MapExact(map[string]knownvalue.Check{"tier": knownvalue.StringExact("api")}),
+				})),
+				expectNG(tfjsonpath.New("eks_node_group"), knownvalue.Null()),
+				expectNG(tfjsonpath.New("eksctl_yaml"), knownvalue.Null()),
+			},
+		}},
+	})
+}
+
+func TestAccNodeGroup_badInputs(t *testing.T) {
+	testBadInputs(t, phpNodeGroup(""), []badInput{
+		{phpNodeGroup("min_size = 5\nmax_size = 2"), `minimum\s+size\s+5\s+of\s+node\s+group\s+"php"\s+is\s+greater\s+than\s+its\s+maximum\s+size\s+2`},
+		{nodeGroup(`name = "x"
+cloud = "aws"
+instance_type = "c5.xlarg"
+workloads = [{ name = "a", replicas = 1 }]`), `did\s+you\s+mean\s+"c5.xlarge"`},
+		{phpNodeGroup(`capacity_type = "reserved"`), `capacity_type`},
+		{nodeGroup(`name = "big"
+cloud = "aws"
+instance_type = "m5.large"
+workloads = [{ name = "huge", replicas = 1, requests = { cpu = "8" } }]`), `(?s)huge.*requests\s+8,000m\s+CPU`},
+	})
+}
+
+func TestAccNodeGroup_unknownInputs(t *testing.T) {
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: `resource "terraform_data" "type" {
+  input = "c5.xlarge"
+}
+` + nodeGroup(`name = "late"
+cloud = "aws"
+instance_type = terraform_data.type.output
+min_size = 2
+workloads = [{ name = "php", replicas = 4, requests = { cpu = "2500m" } }]`),
+			ConfigPlanChecks: resource.ConfigPlanChecks{
+				PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectUnknownValue(ngAddr, tfjsonpath.New("desired_size")),
+					plancheck.ExpectUnknownValue(ngAddr, tfjsonpath.New("max_size")),
+					plancheck.ExpectKnownValue(ngAddr, tfjsonpath.New("min_size"), knownvalue.Int64Exact(2)),
+				},
+				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+			},
+			ConfigStateChecks: []statecheck.StateCheck{
+				expectNG(tfjsonpath.New("desired_size"), knownvalue.Int64Exact(4)),
+				expectNG(tfjsonpath.New("max_size"), knownvalue.Int64Exact(4)),
+			},
+		}},
+	})
+}
+
+// TestAccNodeGroup_example applies the documentation example.
+func TestAccNodeGroup_example(t *testing.T) {
+	src, err := os.ReadFile("../../examples/resources/kubefit_node_group/resource.tf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config:           string(src),
+			ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue("kubefit_node_group.php", tfjsonpath.New("max_size"), knownvalue.Int64Exact(40)),
+			},
+		}},
+	})
+}
