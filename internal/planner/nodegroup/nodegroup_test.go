@@ -19,7 +19,7 @@ func intp(n int) *int { return &n }
 // phpGroup is the field report's load test: an HPA-scaled PHP workload at 2,500m on c5.xlarge nodes.
 func phpGroup(maxSize *int) Request {
 	return Request{
-		Pool: sizing.Pool{Name: "php", Cloud: catalog.AWS, InstanceTypes: []string{"c5.xlarge"}, Zones: []string{"us-east-1a", "us-east-1b"}},
+		Pool:       sizing.Pool{Name: "php", Cloud: catalog.AWS, InstanceTypes: []string{"c5.xlarge"}, Zones: []string{"us-east-1a", "us-east-1b"}},
 		DaemonSets: []sizing.DaemonSet{{Name: "kube-proxy", Requests: fit.Resources{CPUMillicores: 100, MemoryBytes: 64 << 20}, TakesPodSlot: true}},
 		Workloads: []sizing.Workload{{Name: "php", MinReplicas: intp(3), MaxReplicas: intp(40),
 			Requests: fit.Resources{CPUMillicores: 2500, MemoryBytes: 1 << 30}}},
