@@ -15,8 +15,10 @@ import (
 
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/burst"
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/catalog"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/field"
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/fit"
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/overhead"
+	plannerresource "github.com/kubefit/terraform-provider-kubefit/internal/planner/resource"
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/sizing"
 )
 
@@ -179,8 +181,7 @@ func (s *sizingConv) pool(p path.Path, name string, sp *sizingPool, dsNames []st
 			return fit.Pool{}, false
 		}
 		r, err := overhead.Compute(in)
-		if err != nil {
-			addOverheadError(p, err, s.diags)
+		if addPlannerErrors(s.diags, p, err, overheadRenames, "Invalid Node Configuration") {
 			return fit.Pool{}, false
 		}
 		names = append(names, it.Name)
@@ -192,12 +193,15 @@ func (s *sizingConv) pool(p path.Path, name string, sp *sizingPool, dsNames []st
 	if len(members) > 1 {
 		sp.note = fmt.Sprintf("mixed pool of %s: planned on the smallest member, %s", strings.Join(names, ", "), sp.instance.Name)
 	}
+	var caveats []field.Warning
 	for _, w := range sp.overhead.Warnings {
-		if len(dsNames) > 0 && strings.HasPrefix(w, overhead.WarnNoDaemonSets) {
+		if len(dsNames) > 0 && w.Code == overhead.CodeNoDaemonSets {
 			continue // the packer charges the DaemonSets listed at the top level
 		}
-		s.diags.AddAttributeWarning(p, "Node Overhead Caveat", fmt.Sprintf("pool %q: %s", name, w))
+		w.Message = fmt.Sprintf("pool %q: %s", name, w.Message)
+		caveats = append(caveats, w)
 	}
+	addPlannerWarnings(s.diags, p, caveats, overheadRenames, "Node Overhead Caveat")
 	r := sp.overhead
 	// The packer charges the listed DaemonSets itself, including EKS's host-network ones.
 	pods := r.PackerPods(dsNames)
@@ -220,7 +224,7 @@ func (s *sizingConv) pool(p path.Path, name string, sp *sizingPool, dsNames []st
 	fp := fit.Pool{
 		Name: name, InstanceType: sp.instance.Name,
 		Allocatable: fit.Resources{CPUMillicores: r.Allocatable.CPUMillicores, MemoryBytes: r.Allocatable.MemoryBytes,
-			EphemeralStorageBytes: r.Allocatable.EphemeralBytes, Pods: pods, GPU: int64(sp.instance.GPUCount)},
+			EphemeralStorageBytes: r.Allocatable.EphemeralStorageBytes, Pods: pods, GPU: int64(sp.instance.GPUCount)},
 		MinNodes: int(m.MinNodes.ValueInt64()), MaxNodes: int(m.MaxNodes.ValueInt64()),
 		Labels: labels, Weight: int(m.Weight.ValueInt64()), PricePerHour: sp.instance.PriceUSDPerHour, Note: sp.note,
 	}
@@ -420,7 +424,7 @@ var (
 )
 
 func fitResources(r fit.Resources) types.Object {
-	return resourcesValue(overhead.Resources{CPUMillicores: r.CPUMillicores, MemoryBytes: r.MemoryBytes, EphemeralBytes: r.EphemeralStorageBytes, Pods: r.Pods})
+	return resourcesValue(plannerresource.List(r))
 }
 
 func scenarioValue(pr fit.PoolResult) types.Object {

@@ -1,6 +1,6 @@
 package overhead
 
-// Formula identifiers (overhead.md §13). They are stable: tests, docs and users refer to them.
+// Formula identifiers. They are stable: tests, docs and users refer to them.
 const (
 	FCapacityMeasured    = "capacity.measured"
 	FCapacityVMOverhead  = "capacity.vm-overhead"
@@ -31,11 +31,11 @@ const (
 	FDaemonSetRequests   = "daemonset.requests"
 )
 
-// Formulas maps every formula identifier to the sources it comes from (overhead.md §13).
+// Formulas maps every formula identifier to the public sources it comes from.
 var Formulas = map[string]string{
 	FCapacityMeasured:    "user input (kubelet-reported node.status.capacity)",
 	FCapacityVMOverhead:  "aws/karpenter-provider-aws:pkg/providers/instancetype/types.go; pkg/operator/options/options.go (VM_MEMORY_OVERHEAD_PERCENT, default 7.5 %, minus 64 MiB on arm64)",
-	FCapacityCustom:      "user input (custom profile: vcpu and memory), with the VM-overhead model of capacity.vm-overhead",
+	FCapacityCustom:      "user input (the custom profile's vCPUs and nominal memory), with the VM-overhead model of capacity.vm-overhead",
 	FCPUTiered:           "awslabs/amazon-eks-ami:nodeadm/internal/kubelet/config.go; templates/al2/runtime/bootstrap.sh @ 0ab84280; https://cloud.google.com/kubernetes-engine/docs/concepts/plan-node-sizes",
 	FCPUAKSBracketed:     "https://learn.microsoft.com/azure/aks/node-resource-reservations; Azure/karpenter-provider-azure:pkg/providers/instancetype/instancetype.go",
 	FCPUGKESharedCore:    "GKE plan-node-sizes (1060m on shared-core E2), via https://learnk8s.io/allocatable-resources and cloudpilot-ai/karpenter-provider-gcp:pkg/utils/utils.go",
