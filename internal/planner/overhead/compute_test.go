@@ -23,6 +23,8 @@ var (
 	b1ms     = Instance{Cloud: catalog.Azure, Name: "Standard_B1ms", VCPU: 1, MemoryMiB: 4096, Architecture: "x86_64"}
 	e2medium = Instance{Cloud: catalog.GCP, Name: "e2-medium", Family: "e2", VCPU: 2, MemoryMiB: 4096, Architecture: "x86_64", SharedCore: true}
 	n2std4   = Instance{Cloud: catalog.GCP, Name: "n2-standard-4", Family: "n2", VCPU: 4, MemoryMiB: 16384, Architecture: "x86_64"}
+	n2std16  = Instance{Cloud: catalog.GCP, Name: "n2-standard-16", Family: "n2", VCPU: 16, MemoryMiB: 65536, Architecture: "x86_64"}
+	n1std2   = Instance{Cloud: catalog.GCP, Name: "n1-standard-2", Family: "n1", VCPU: 2, MemoryMiB: 7680, Architecture: "x86_64"}
 )
 
 func TestComputeGolden(t *testing.T) {
@@ -55,13 +57,21 @@ func TestComputeGolden(t *testing.T) {
 		// §12.6: 4 GiB, 70 pods: min(1450, 1024) = 1024Mi (the 25 % cap).
 		{name: "aks current 4GiB 70 pods", in: Input{Profile: AKSLinux, Instance: b1ms, MaxPods: 70},
 			want: map[string]int64{"maxPods": 70, "kube.memory": 1024 * mi, "eviction.memory": 100 * mi}},
-		// §5.3: shared-core E2 gets 1060m, allocatable 940m.
+		// GKE shared-core E2 gets 1060m, allocatable 940m. Memory: 25 % × 4000 + 20 % × 96 = 1019.2 → 1019 MiB.
 		{name: "gke e2-medium", in: Input{Profile: GKEStandard, Instance: e2medium},
-			want: map[string]int64{"maxPods": 110, "kube.cpu": 1060, "kube.memory": 1024 * mi, "eviction.memory": 100 * mi, "alloc.cpu": 940}},
-		// GKE n2-standard-4: tiers 80m; memory tiers on 16384: (25×4096+20×4096+10×8192)/100 = 2662Mi.
+			want: map[string]int64{"maxPods": 110, "kube.cpu": 1060, "kube.memory": 1019 * mi, "eviction.memory": 100 * mi, "alloc.cpu": 940}},
+		// GKE n2-standard-4: tiers 80m; memory 1000 + 800 + 800 + 6 % × 384 = 2623.04 → 2623 MiB.
 		// Ephemeral on the 100 GiB default disk: min(50, 41, 100) GiB = 41 GiB.
 		{name: "gke n2-standard-4", in: Input{Profile: GKEStandard, Instance: n2std4},
-			want: map[string]int64{"kube.cpu": 80, "kube.memory": 2662 * mi, "kube.ephemeral": 41 * gi, "eviction.memory": 100 * mi}},
+			want: map[string]int64{"kube.cpu": 80, "kube.memory": 2623 * mi, "kube.ephemeral": 41 * gi, "eviction.memory": 100 * mi}},
+		// Measured GKE n2-standard-16 (issue 14): 1000 + 800 + 800 + 6 % × (65536 − 16000) = 5572 MiB
+		// kube-reserved, 5672 MiB between capacity and allocatable.
+		{name: "gke n2-standard-16 measured", in: Input{Profile: GKEStandard, Instance: n2std16, MeasuredCapacity: Reservation{MemoryBytes: ptr(64000 * mi)}},
+			want: map[string]int64{"kube.cpu": 110, "kube.memory": 5572 * mi, "eviction.memory": 100 * mi, "system.memory": 0, "alloc.memory": (64000 - 5672) * mi}},
+		// A GKE n1-standard-2 (7.5 GB) kubelet config shows kubeReserved memory 1736Mi (awslabs/amazon-eks-ami#318):
+		// 1000 + 20 % × 3680 = 1736.
+		{name: "gke n1-standard-2 kubelet config", in: Input{Profile: GKEStandard, Instance: n1std2},
+			want: map[string]int64{"kube.cpu": 70, "kube.memory": 1736 * mi, "kube.ephemeral": 41 * gi, "eviction.memory": 100 * mi}},
 		// Bottlerocket: P is the effective max pods (user set 50): 11×50+255 = 805Mi.
 		{name: "bottlerocket max_pods override", in: Input{Profile: EKSBottlerocket, Instance: m5large, MaxPods: 50, EKS: EKSOptions{Kind: SelfManaged}},
 			want: map[string]int64{"maxPods": 50, "kube.memory": 805 * mi}},
@@ -79,7 +89,10 @@ func TestComputeGolden(t *testing.T) {
 			want: map[string]int64{"maxPods": 110, "kube.memory": 1465 * mi}},
 		// AKS Windows books 2048Mi system-reserved; memory total checked via allocatable below.
 		{name: "aks windows 1.28", in: Input{Profile: AKSWindows, Instance: ds2v2, KubernetesVersion: "1.28", MeasuredCapacity: Reservation{MemoryBytes: ptr(7113160 * 1024)}},
-			want: map[string]int64{"system.memory": 2048 * mi, "system.cpu": 0, "alloc.memory": (7113160 - 1638*1024 - 750*1024 - 2048*1024) * 1024}},
+			want: map[string]int64{"system.memory": 2048 * mi, "system.cpu": 0, "eviction.memory": 0, "alloc.memory": (7113160 - 1638*1024 - 2048*1024) * 1024}},
+		// AKS Windows from 1.29: the documented per-pod rule, 100Mi eviction and 2 GiB system-reserved (with a warning).
+		{name: "aks windows 1.30", in: Input{Profile: AKSWindows, Instance: d2sv5, KubernetesVersion: "1.30", MaxPods: 30},
+			want: map[string]int64{"kube.memory": 650 * mi, "system.memory": 2048 * mi, "eviction.memory": 100 * mi}},
 		// 0 % disables the memory threshold.
 		{name: "eviction 0% disables", in: Input{Profile: EKSAL2023, Instance: m5large, EvictionHard: map[string]Threshold{SignalMemory: {IsPercent: true}}},
 			want: map[string]int64{"eviction.memory": 0}},
@@ -137,6 +150,27 @@ func TestTieredCPU(t *testing.T) {
 		if got, want := tieredCPU(v), 80+(5*(v-4))/2; got != want {
 			t.Fatalf("tieredCPU(%d) = %d, closed form %d", v, got, want)
 		}
+	}
+}
+
+// TestGKEMemory checks the GKE memory tiers at their edges and on measured nodes; below 1 GiB GKE reserves a
+// flat 255 MiB.
+func TestGKEMemory(t *testing.T) {
+	for n, want := range map[int64]int64{
+		1024: 256, 4000: 1000, 4096: 1019, 7680: 1736, 8000: 1800, 16000: 2600, 16384: 2623,
+		65536: 5572, 128000: 9320, 131072: 9381,
+	} {
+		if got := gkeMemory(n); got != want {
+			t.Errorf("gkeMemory(%d) = %d, want %d", n, got, want)
+		}
+	}
+	r, err := Compute(Input{Profile: GKEStandard, Instance: Instance{Cloud: catalog.GCP, Name: "f1-micro", Family: "f1", VCPU: 1, MemoryMiB: 614, SharedCore: true},
+		KubeReserved: Reservation{CPUMillicores: ptr(100)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.KubeReserved.MemoryBytes != 255*mi {
+		t.Errorf("f1-micro kube-reserved memory %d, want 255Mi", r.KubeReserved.MemoryBytes)
 	}
 }
 
@@ -206,6 +240,35 @@ func TestAKS129KeepsSmallerAllocatable(t *testing.T) {
 	if len(both.Warnings) == 0 {
 		t.Error("1.29 should warn that both rule sets were computed")
 	}
+}
+
+func TestAKSWindows(t *testing.T) {
+	r, err := Compute(Input{Profile: AKSWindows, Instance: ds2v2, KubernetesVersion: "1.28"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := r.EvictionHard[SignalMemory]; ok || strings.Contains(strings.Join(r.KubeletArgs, " "), "memory.available") {
+		t.Errorf("AKS Windows before 1.29 reports a memory eviction threshold: %v %v", r.EvictionHard, r.KubeletArgs)
+	}
+	if len(r.Warnings) != 0 {
+		t.Errorf("unexpected warnings %v", r.Warnings)
+	}
+	r, err = Compute(Input{Profile: AKSWindows, Instance: ds2v2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !hasWarning(r, CodeAKSWindowsRulesUnverified) {
+		t.Errorf("AKS Windows from 1.29 should warn %s, got %v", CodeAKSWindowsRulesUnverified, r.Warnings)
+	}
+}
+
+func hasWarning(r Result, code string) bool {
+	for _, w := range r.Warnings {
+		if w.Code == code {
+			return true
+		}
+	}
+	return false
 }
 
 func TestDaemonSets(t *testing.T) {

@@ -16,6 +16,7 @@ const (
 	FSystemNone          = "system.none"
 	FEvictionMemory      = "eviction.memory"
 	FEvictionNodefs      = "eviction.nodefs"
+	FEvictionAKSWindows  = "eviction.aks-windows-none"
 	FEphemeralEKS        = "ephemeral.eks-kube-reserved"
 	FEphemeralGKEDisk    = "ephemeral.gke-disk"
 	FEphemeralNone       = "ephemeral.none"
@@ -42,11 +43,12 @@ var Formulas = map[string]string{
 	FMemoryEKSPerPod:     "awslabs/amazon-eks-ami:nodeadm/internal/kubelet/config.go; bootstrap.sh; bottlerocket-os/bottlerocket kube_reserve_memory; aws/karpenter-provider-aws types.go and amifamily/{al2023,bottlerocket,windows}.go",
 	FMemoryAKSRegressive: "https://learn.microsoft.com/azure/aks/node-resource-reservations (rules before 1.29); Azure/karpenter-provider-azure instancetype.go and suite_test.go",
 	FMemoryAKSPerPod:     "https://learn.microsoft.com/azure/aks/node-resource-reservations (1.29 and later); Azure/AKS#4019, #4174; Azure/karpenter-provider-azure PR #1919",
-	FMemoryGKERegressive: "GKE plan-node-sizes, via learnk8s and cloudpilot-ai/karpenter-provider-gcp",
+	FMemoryGKERegressive: "https://cloud.google.com/kubernetes-engine/docs/concepts/plan-node-sizes (25/20/10/6/2 % of nominal memory, the documented GB read as 1,000 MiB, floored; 255 MiB below 1 GiB); exact on measured nodes: n2-standard-16 5,572 MiB, n1-standard-2 1,736 MiB (awslabs/amazon-eks-ami#318)",
 	FSystemAKSWindows:    "https://learn.microsoft.com/azure/aks/node-resource-reservations (2 GB for Windows system processes)",
 	FSystemNone:          "profile default: no system-reserved quantities",
 	FEvictionMemory:      "awslabs/amazon-eks-ami nodeadm config.go (defaultKubeletSubConfig); AKS node-resource-reservations page; GKE plan-node-sizes",
 	FEvictionNodefs:      "as eviction.memory, plus aws/karpenter-provider-aws types.go (evictionThreshold)",
+	FEvictionAKSWindows:  "measured AKS Windows nodes before 1.29: capacity − allocatable is exactly the pre-1.29 kube-reserved memory plus 2,048 MiB, with no memory.available threshold (the AKS page's 750Mi applies to Linux nodes)",
 	FEphemeralEKS:        "awslabs/amazon-eks-ami nodeadm config.go; bootstrap.sh (1Gi)",
 	FEphemeralGKEDisk:    "cloudpilot-ai/karpenter-provider-gcp:pkg/utils/utils.go ResolveReservedEphemeralStorage (secondary source citing GKE plan-node-sizes)",
 	FEphemeralNone:       "profile default: no ephemeral-storage kube-reserved",

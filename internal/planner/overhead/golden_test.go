@@ -43,6 +43,7 @@ var goldenCases = []struct {
 	{"aks-windows current D2s_v5", Input{Profile: AKSWindows, Instance: d2sv5}},
 	{"gke-standard e2-medium", Input{Profile: GKEStandard, Instance: e2medium}},
 	{"gke-standard n2-standard-4 max pods 200", Input{Profile: GKEStandard, Instance: n2std4, MaxPods: 200}},
+	{"gke-standard n2-standard-16", Input{Profile: GKEStandard, Instance: n2std16}},
 	{"custom 4 vCPU 16Gi with overrides", Input{Profile: Custom, Instance: CustomInstance("", 4, 16*gi), VMMemoryOverheadBP: ptr(0),
 		KubeReserved:   Reservation{CPUMillicores: ptr(100), MemoryBytes: ptr(gi)},
 		SystemReserved: Reservation{EphemeralStorageBytes: ptr(gi)},

@@ -63,9 +63,9 @@ func (c *calc) profileReservations(minor int) error {
 	const nodefsBP = 1000
 	r.EvictionThreshold.EphemeralStorageBytes = mulDivCeil(r.Capacity.EphemeralStorageBytes, nodefsBP)
 	c.term("evictionHard.nodefs.available", UnitBytes, r.EvictionThreshold.EphemeralStorageBytes, FEvictionNodefs, "nodefs.available<10%")
-	r.EvictionHard = map[string]string{
-		SignalMemory: resource.QuantityBytes(r.EvictionThreshold.MemoryBytes),
-		SignalNodefs: formatBP(nodefsBP) + "%",
+	r.EvictionHard = map[string]string{SignalNodefs: formatBP(nodefsBP) + "%"}
+	if r.EvictionThreshold.MemoryBytes > 0 {
+		r.EvictionHard[SignalMemory] = resource.QuantityBytes(r.EvictionThreshold.MemoryBytes)
 	}
 	return nil
 }
@@ -112,11 +112,16 @@ func (c *calc) aksReservations(minor int) error {
 		return field.Invalid(field.NewPath("Instance"), in.Instance.Name,
 			"the catalog has no nominal memory for %q, which the AKS reservation needs; use the custom profile or give the kube-reserved memory", in.Instance.Name)
 	}
+	windows := in.Profile == AKSWindows
 	if minor != 0 && minor < 29 {
 		r.RulesVersion = "aks < 1.29"
 		r.KubeReserved.MemoryBytes = aksRegressive(n) * mi
 		c.term("kubeReserved.memory", UnitBytes, r.KubeReserved.MemoryBytes, FMemoryAKSRegressive, fmt.Sprintf("25/20/10/6/2 %% tiers on %d MiB nominal", n))
-		c.evictionMemory(750, "memory.available<750Mi (AKS before 1.29)")
+		if windows {
+			c.term("evictionHard.memory.available", UnitBytes, 0, FEvictionAKSWindows, "AKS Windows nodes before 1.29 keep no memory.available threshold")
+		} else {
+			c.evictionMemory(750, "memory.available<750Mi (AKS before 1.29)")
+		}
 	} else {
 		r.RulesVersion = "aks >= 1.29"
 		perPod := 20*r.MaxPods + 50
@@ -124,6 +129,10 @@ func (c *calc) aksReservations(minor int) error {
 		r.KubeReserved.MemoryBytes = min(perPod, quarter) * mi
 		c.term("kubeReserved.memory", UnitBytes, r.KubeReserved.MemoryBytes, FMemoryAKSPerPod, fmt.Sprintf("min(20 × %d pods + 50, 25%% of %d MiB = %d) Mi", r.MaxPods, n, quarter))
 		c.evictionMemory(100, "memory.available<100Mi (AKS 1.29 and later)")
+		if windows {
+			c.warn(CodeAKSWindowsRulesUnverified, field.NewPath("KubernetesVersion"),
+				"no measured AKS Windows node from 1.29 on was found: kubefit applies the documented 1.29 rule (min(20 MiB × max pods + 50 MiB, 25 %%) kube-reserved, 100Mi eviction) plus the 2 GiB Windows system reservation, which Windows nodes before 1.29 did not follow exactly; give the measured allocatable of a real node to plan exactly")
+		}
 	}
 	c.term("kubeReserved.ephemeral-storage", UnitBytes, 0, FEphemeralNone, "AKS reserves no ephemeral storage")
 	if in.Profile == AKSWindows {
@@ -160,8 +169,9 @@ func (c *calc) gkeReservations() error {
 		r.KubeReserved.MemoryBytes = 255 * mi
 		c.term("kubeReserved.memory", UnitBytes, r.KubeReserved.MemoryBytes, FMemoryGKERegressive, "255 Mi below 1 GiB")
 	default:
-		r.KubeReserved.MemoryBytes = aksRegressive(n) * mi
-		c.term("kubeReserved.memory", UnitBytes, r.KubeReserved.MemoryBytes, FMemoryGKERegressive, fmt.Sprintf("25/20/10/6/2 %% tiers on %d MiB nominal", n))
+		r.KubeReserved.MemoryBytes = gkeMemory(n) * mi
+		c.term("kubeReserved.memory", UnitBytes, r.KubeReserved.MemoryBytes, FMemoryGKERegressive,
+			fmt.Sprintf("25/20/10/6/2 %% tiers with edges at 4,000/8,000/16,000/128,000 MiB on %d MiB nominal, floored", n))
 	}
 	disk := r.Capacity.EphemeralStorageBytes
 	r.KubeReserved.EphemeralStorageBytes = min(disk/2, disk*35/100+6*gi, 100*gi)
@@ -250,8 +260,18 @@ func aksCPU(v int64) int64 {
 	return 60*min(v, 1) + 40*clip(v-1, 0, 1) + 20*clip(v-2, 0, 2) + 10*max(v-4, 0)
 }
 
+// gkeMemory is GKE Standard's kube-reserved memory for n MiB of nominal memory from 1 GiB up: 25 % of the
+// first 4 GB, 20 % of the next 4 GB, 10 % of the next 8 GB, 6 % of the next 112 GB and 2 % above 128 GB,
+// where GKE's "GB" is 1,000 MiB, floored once, in MiB. This reproduces measured nodes exactly: n1-standard-2
+// (7,680 MiB) 1,736 MiB, n2-standard-16 (65,536 MiB) 5,572 MiB.
+func gkeMemory(n int64) int64 {
+	return (25*min(n, 4000) + 20*clip(n-4000, 0, 4000) + 10*clip(n-8000, 0, 8000) +
+		6*clip(n-16000, 0, 112000) + 2*max(n-128000, 0)) / 100
+}
+
 // aksRegressive is the AKS rule before 1.29: 25 % of the first 4 GiB, 20 % of the next 4, 10 % of the next
-// 8, 6 % of the next 112 and 2 % above 128 GiB, floored once, in MiB.
+// 8, 6 % of the next 112 and 2 % above 128 GiB, floored once, in MiB. (AKS's GB are GiB: every measured
+// AKS node reproduces with these edges.)
 func aksRegressive(n int64) int64 {
 	return (25*min(n, 4096) + 20*clip(n-4096, 0, 4096) + 10*clip(n-8192, 0, 8192) +
 		6*clip(n-16384, 0, 114688) + 2*max(n-131072, 0)) / 100

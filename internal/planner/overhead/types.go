@@ -262,6 +262,8 @@ const (
 	CodeMaxPodsAboveIPs = "overhead.max-pods-above-ip-capacity"
 	// CodeAKS129BothRules: AKS 1.29, where both the old and the new reservation rules were seen.
 	CodeAKS129BothRules = "overhead.aks-1.29-both-rules"
+	// CodeAKSWindowsRulesUnverified: AKS Windows from 1.29, where no measured node confirms the model.
+	CodeAKSWindowsRulesUnverified = "overhead.aks-windows-rules-unverified"
 	// CodeAKSKubeReservedFloor: a kube-reserved value below the floor of AKS's customisable kubeReserved.
 	CodeAKSKubeReservedFloor = "overhead.aks-kube-reserved-floor"
 )
