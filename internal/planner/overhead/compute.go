@@ -25,6 +25,9 @@ func Compute(in Input) (Result, error) {
 		return Result{}, errs
 	}
 	c := &calc{in: in, res: Result{Profile: in.Profile}}
+	if in.Profile.isEKS() {
+		c.res.NodeGroupKind = in.EKS.Kind
+	}
 	c.maxPods()
 	if err := c.capacity(); err != nil {
 		return Result{}, err

@@ -16,6 +16,7 @@ func ptr(v int64) *int64 { return &v }
 var (
 	m5large  = Instance{Cloud: catalog.AWS, Name: "m5.large", Family: "m5", VCPU: 2, MemoryMiB: 8192, Architecture: "x86_64", Hypervisor: "nitro", MaxENIs: 3, IPv4PerENI: 10, ENIMaxPods: 29}
 	m5xlarge = Instance{Cloud: catalog.AWS, Name: "m5.xlarge", Family: "m5", VCPU: 4, MemoryMiB: 16384, Architecture: "x86_64", Hypervisor: "nitro", MaxENIs: 4, IPv4PerENI: 15, ENIMaxPods: 58}
+	m52xl    = Instance{Cloud: catalog.AWS, Name: "m5.2xlarge", Family: "m5", VCPU: 8, MemoryMiB: 32768, Architecture: "x86_64", Hypervisor: "nitro", MaxENIs: 4, IPv4PerENI: 15, ENIMaxPods: 58}
 	m6g      = Instance{Cloud: catalog.AWS, Name: "m6g.medium", Family: "m6g", VCPU: 1, MemoryMiB: 4096, Architecture: "arm64", Hypervisor: "nitro", MaxENIs: 2, IPv4PerENI: 4, ENIMaxPods: 8}
 	ds1v2    = Instance{Cloud: catalog.Azure, Name: "Standard_DS1_v2", VCPU: 1, MemoryMiB: 3584, Architecture: "x86_64"}
 	ds2v2    = Instance{Cloud: catalog.Azure, Name: "Standard_DS2_v2", VCPU: 2, MemoryMiB: 7168, Architecture: "x86_64"}
@@ -259,6 +260,40 @@ func TestAKSWindows(t *testing.T) {
 	}
 	if !hasWarning(r, CodeAKSWindowsRulesUnverified) {
 		t.Errorf("AKS Windows from 1.29 should warn %s, got %v", CodeAKSWindowsRulesUnverified, r.Warnings)
+	}
+}
+
+// TestEKSAutoMode: a measured Auto Mode m5.2xlarge reports 56 max pods and reserves 240m CPU and 1,046 MiB
+// of memory in total; kubefit must never report more allocatable than that, and must warn.
+func TestEKSAutoMode(t *testing.T) {
+	r, err := Compute(Input{Profile: EKSAL2023, Instance: m52xl, EKS: EKSOptions{Kind: AutoMode}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	reservedCPU := r.Capacity.CPUMillicores - r.Allocatable.CPUMillicores
+	reservedMem := r.Capacity.MemoryBytes - r.Allocatable.MemoryBytes
+	if reservedCPU < 240 || reservedMem < 1046*mi || r.Allocatable.Pods > 56 {
+		t.Errorf("Auto Mode m5.2xlarge reserves %dm and %d MiB with %d pods; measured 240m, 1046 MiB, 56 pods",
+			reservedCPU, reservedMem/mi, r.Allocatable.Pods)
+	}
+	if reservedCPU != 240 || reservedMem != 1046*mi || r.MaxPods != 56 {
+		t.Errorf("calibration drifted: %dm, %d MiB, %d pods", reservedCPU, reservedMem/mi, r.MaxPods)
+	}
+	// No aws-node or kube-proxy pods on Auto Mode: every pod slot is a workload slot, and listing them gives
+	// nothing back.
+	if r.Available.Pods != 56 || r.PackerPods([]string{"aws-node", "kube-proxy"}) != 56 {
+		t.Errorf("available pods %d, packer pods %d, want 56", r.Available.Pods, r.PackerPods([]string{"aws-node", "kube-proxy"}))
+	}
+	if !hasWarning(r, CodeEKSAutoModeUpperBound) || hasWarning(r, CodeNoDaemonSets) {
+		t.Errorf("warnings %v", r.Warnings)
+	}
+	// Other kinds keep their exact figures: the managed m5.2xlarge reserves 90m and 11 × 58 + 255 + 100 MiB.
+	r, err = Compute(Input{Profile: EKSAL2023, Instance: m52xl})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := r.Capacity.CPUMillicores - r.Allocatable.CPUMillicores; got != 90 || r.MaxPods != 58 || hasWarning(r, CodeEKSAutoModeUpperBound) {
+		t.Errorf("managed m5.2xlarge: reserved %dm, %d pods, warnings %v", got, r.MaxPods, r.Warnings)
 	}
 }
 

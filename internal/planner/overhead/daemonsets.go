@@ -16,7 +16,7 @@ var eksHostNetworkDaemonSets = []string{"aws-node", "kube-proxy"}
 func (c *calc) daemonSets() {
 	r := &c.res
 	in := c.in
-	eksLinux := in.Profile.isEKS() && in.Profile != EKSWindows
+	eksLinux := c.hostNetworkPods() > 0
 	var slots, ipPods int64
 	listed := map[string]bool{}
 	for _, d := range in.DaemonSets {
@@ -45,7 +45,7 @@ func (c *calc) daemonSets() {
 	}
 	r.DaemonSetOverhead.Pods = slots
 	r.Available = r.Allocatable.Sub(r.DaemonSetOverhead)
-	if eksLinux && r.IPCap > 0 {
+	if in.Profile.isEKS() && in.Profile != EKSWindows && r.IPCap > 0 {
 		if byIP := r.IPCap - ipPods; byIP < r.Available.Pods {
 			r.Available.Pods = byIP
 		}
@@ -65,11 +65,11 @@ func (c *calc) daemonSets() {
 
 // PackerPods returns the pod slots of a node, computed without DaemonSets, that a packer which charges the
 // named DaemonSets itself may hand out. It is Available.Pods, plus one slot for each of EKS's always-present
-// host-network pods (aws-node, kube-proxy) that is among the names: the model has already taken their slots,
-// and the packer would take them again. The IP limit stays applied, since host-network pods use no pod IP.
+// host-network pods (aws-node, kube-proxy; not on Auto Mode, which has no such pods) that is among the names:
+// the model has already taken their slots, and the packer would take them again. The IP limit stays applied, since host-network pods use no pod IP.
 func (r Result) PackerPods(daemonSets []string) int64 {
 	pods := r.Available.Pods
-	if !r.Profile.isEKS() || r.Profile == EKSWindows {
+	if !r.Profile.isEKS() || r.Profile == EKSWindows || r.NodeGroupKind == AutoMode {
 		return pods
 	}
 	for _, name := range eksHostNetworkDaemonSets {

@@ -31,6 +31,7 @@ var goldenCases = []struct {
 	{"eks-al2 self-managed max pods 50", Input{Profile: EKSAL2, Instance: m5large, MaxPods: 50, EKS: EKSOptions{Kind: SelfManaged}}},
 	{"eks-bottlerocket self-managed max pods 50", Input{Profile: EKSBottlerocket, Instance: m5large, MaxPods: 50, EKS: EKSOptions{Kind: SelfManaged}}},
 	{"eks-windows", Input{Profile: EKSWindows, Instance: m5large}},
+	{"eks-al2023 auto mode m5.2xlarge", Input{Profile: EKSAL2023, Instance: m52xl, EKS: EKSOptions{Kind: AutoMode}}},
 	{"eks no ENI data", Input{Profile: EKSAL2023, Instance: Instance{Cloud: catalog.AWS, Name: "x9.large", VCPU: 2, MemoryMiB: 8192}}},
 	{"aks-linux 1.28 DS1_v2 measured", Input{Profile: AKSLinux, Instance: ds1v2, KubernetesVersion: "1.28",
 		MeasuredCapacity: Reservation{MemoryBytes: ptr(3500452 * 1024)}}},

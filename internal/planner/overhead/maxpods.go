@@ -91,6 +91,11 @@ func (c *calc) eksMaxPods() {
 	}
 	c.res.IPCap = ipCap
 	v := ipCap + 2
+	if in.EKS.Kind == AutoMode {
+		// Auto Mode runs the VPC CNI and kube-proxy on the host, not as pods: max pods is the pod IP count.
+		v = ipCap
+		formula, detail = FMaxPodsAutoMode, fmt.Sprintf("%d usable ENIs × (%d IPv4 − 1): Auto Mode has no aws-node or kube-proxy pods", u, ip)
+	}
 	if u == 0 {
 		c.warn(CodeNoENIForPods, field.NewPath("EKS", "ReservedENIs"),
 			"no ENI is left for pods on %q after %d reserved ENIs and custom networking: the node cannot run pods that need a VPC IP", inst.Name, reserved)
@@ -121,12 +126,21 @@ func (c *calc) eksMaxPods() {
 		def, formula, detail = in.EKS.MaxPodsExpressionResult, FOverrideUser, "the maxPodsExpression result given by the user"
 	}
 	c.setMaxPods(def, formula, detail)
-	if c.res.MaxPods > c.res.IPCap+2 {
+	if hostPods := c.hostNetworkPods(); c.res.MaxPods > c.res.IPCap+hostPods {
 		c.warn(CodeMaxPodsAboveIPs, field.NewPath("MaxPods"),
-			"max pods %d exceeds the %d pod IPs of %q plus the 2 host-network pods: extra pods would schedule but never start; kubefit counts only %d workload-capable slots",
-			c.res.MaxPods, c.res.IPCap, inst.Name, c.res.IPCap+2)
+			"max pods %d exceeds the %d pod IPs of %q plus %d host-network pods: extra pods would schedule but never start; kubefit counts only %d workload-capable slots",
+			c.res.MaxPods, c.res.IPCap, inst.Name, hostPods, c.res.IPCap+hostPods)
 	}
 	c.podP = c.eksMemoryPods(e, ip)
+}
+
+// hostNetworkPods is the number of host-network pods every node runs outside the DaemonSets listed: aws-node
+// and kube-proxy on EKS Linux nodes, except on Auto Mode, which runs both on the host.
+func (c *calc) hostNetworkPods() int64 {
+	if c.in.Profile.isEKS() && c.in.Profile != EKSWindows && c.in.EKS.Kind != AutoMode {
+		return int64(len(eksHostNetworkDaemonSets))
+	}
+	return 0
 }
 
 // eksMemoryPods is the pod count P of the EKS memory formula 11 × P + 255, which depends on the image and

@@ -98,7 +98,30 @@ func (c *calc) eksReservations() error {
 	r.KubeReserved.EphemeralStorageBytes = gi
 	c.term("kubeReserved.ephemeral-storage", UnitBytes, gi, FEphemeralEKS, "1Gi")
 	c.evictionMemory(100, "memory.available<100Mi")
+	if c.in.EKS.Kind == AutoMode {
+		c.autoModeAllowance()
+	}
 	return nil
+}
+
+// The EKS Auto Mode allowance: what a measured Auto Mode m5.2xlarge (8 vCPU, 32 GiB, 56 max pods) reserves
+// beyond the AL2023 model (240m CPU and 1,046 MiB in total, against the model's 90m and 993 MiB). AWS does
+// not publish Auto Mode's rule, so kubefit books the difference as system-reserved on every Auto Mode node.
+const (
+	autoModeAllowanceCPU = 150 // millicores
+	autoModeAllowanceMiB = 53
+)
+
+// autoModeAllowance reserves the Auto Mode allowance and warns that allocatable is an upper bound.
+func (c *calc) autoModeAllowance() {
+	r := &c.res
+	r.SystemReserved.CPUMillicores += autoModeAllowanceCPU
+	r.SystemReserved.MemoryBytes += autoModeAllowanceMiB * mi
+	detail := "Auto Mode reserves more than the AL2023 rule: 150m and 53 MiB calibrated on a measured m5.2xlarge (240m CPU and 1,046 MiB reserved in total)"
+	c.term("systemReserved.cpu", UnitMillicores, r.SystemReserved.CPUMillicores, FSystemEKSAutoMode, detail)
+	c.term("systemReserved.memory", UnitBytes, r.SystemReserved.MemoryBytes, FSystemEKSAutoMode, detail)
+	c.warn(CodeEKSAutoModeUpperBound, field.NewPath("EKS", "Kind"),
+		"EKS Auto Mode does not publish its reservations: a measured Auto Mode m5.2xlarge (56 max pods) reserves 240m CPU and 1,046 MiB of memory, more than the AL2023 rule's 90m and 993 MiB, so kubefit adds 150m CPU and 53 MiB to every Auto Mode node; allocatable on %q is an upper bound until checked against a real node (give its measured allocatable to plan exactly)", c.in.Instance.Name)
 }
 
 // aksReservations: the AKS CPU brackets; before 1.29 the regressive memory tiers and 750Mi eviction, from

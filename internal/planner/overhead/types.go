@@ -219,7 +219,9 @@ type Term struct {
 
 // Result is the model's answer for one node.
 type Result struct {
-	Profile           Profile
+	Profile Profile
+	// NodeGroupKind is the EKS node-group kind used ("" on AKS, GKE and custom nodes).
+	NodeGroupKind     NodeGroupKind
 	Capacity          resource.List
 	KubeReserved      resource.List
 	SystemReserved    resource.List
@@ -264,6 +266,9 @@ const (
 	CodeAKS129BothRules = "overhead.aks-1.29-both-rules"
 	// CodeAKSWindowsRulesUnverified: AKS Windows from 1.29, where no measured node confirms the model.
 	CodeAKSWindowsRulesUnverified = "overhead.aks-windows-rules-unverified"
+	// CodeEKSAutoModeUpperBound: EKS Auto Mode, whose reservation rule is not published; allocatable is an
+	// upper bound calibrated on a measured node.
+	CodeEKSAutoModeUpperBound = "overhead.eks-auto-mode-upper-bound"
 	// CodeAKSKubeReservedFloor: a kube-reserved value below the floor of AKS's customisable kubeReserved.
 	CodeAKSKubeReservedFloor = "overhead.aks-kube-reserved-floor"
 )
