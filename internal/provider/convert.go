@@ -154,43 +154,6 @@ func markdownList[T ~string](xs []T) string {
 	return strings.Join(q, ", ")
 }
 
-// fieldPath maps a planner field name ("eks.node_group_kind", "daemonsets[2].cpu",
-// "kube_reserved.memory", "eviction_hard.memory.available") to an attribute path below base. Segments
-// named in mapAttrs take the rest of the field as a map key.
-func fieldPath(base path.Path, field string, mapAttrs ...string) path.Path {
-	p := base
-	rest := field
-	for rest != "" {
-		seg := rest
-		if i := strings.IndexAny(rest, ".["); i >= 0 {
-			seg = rest[:i]
-		}
-		rest = strings.TrimPrefix(rest[len(seg):], ".")
-		if seg != "" {
-			p = p.AtName(seg)
-			for _, m := range mapAttrs {
-				if seg == m && rest != "" {
-					return p.AtMapKey(rest)
-				}
-			}
-		}
-		for strings.HasPrefix(rest, "[") {
-			end := strings.Index(rest, "]")
-			if end < 0 {
-				return p
-			}
-			idx, err := strconv.Atoi(rest[1:end])
-			if err != nil {
-				p = p.AtMapKey(rest[1:end])
-			} else {
-				p = p.AtListIndex(idx)
-			}
-			rest = strings.TrimPrefix(rest[end+1:], ".")
-		}
-	}
-	return p
-}
-
 // sortedKeys returns a map's keys in order, so pools are always processed deterministically.
 func sortedKeys[V any](m map[string]V) []string {
 	ks := make([]string, 0, len(m))

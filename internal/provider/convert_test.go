@@ -4,6 +4,8 @@ import (
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-framework/path"
+
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/field"
 )
 
 func TestParseQuantity(t *testing.T) {
@@ -38,24 +40,38 @@ func TestParseQuantity(t *testing.T) {
 	}
 }
 
-func TestFieldPath(t *testing.T) {
+// TestAttributePath_overhead: the overhead planner's paths land on the node-overhead options' attributes.
+func TestAttributePath_overhead(t *testing.T) {
 	tests := []struct {
-		field string
-		want  path.Path
+		p    field.Path
+		want path.Path
 	}{
-		{"max_pods", path.Root("max_pods")},
-		{"eks.node_group_kind", path.Root("eks").AtName("node_group_kind")},
-		{"kube_reserved.memory", path.Root("kube_reserved").AtMapKey("memory")},
-		{"eviction_hard.memory.available", path.Root("eviction_hard").AtMapKey("memory.available")},
-		{"daemonsets[2]", path.Root("daemonsets").AtListIndex(2)},
+		{field.NewPath("MaxPods"), path.Root("max_pods")},
+		{field.NewPath("Profile"), path.Root("profile")},
+		{field.NewPath("Instance"), path.Root("instance_type")},
+		{field.NewPath("KubernetesVersion"), path.Root("kubernetes_version")},
+		{field.NewPath("VMMemoryOverheadBP"), path.Root("vm_memory_overhead_percent")},
+		{field.NewPath("OSDiskGiB"), path.Root("os_disk_gib")},
+		{field.NewPath("EKS", "Kind"), path.Root("eks").AtName("node_group_kind")},
+		{field.NewPath("EKS", "ReservedENIs"), path.Root("eks").AtName("reserved_enis")},
+		{field.NewPath("EKS", "MaxPodsExpressionResult"), path.Root("eks").AtName("max_pods_expression_result")},
+		{field.NewPath("EKS", "PrefixDelegation"), path.Root("eks").AtName("prefix_delegation")},
+		{field.NewPath("AKS", "NetworkPlugin"), path.Root("aks").AtName("network_plugin")},
+		{field.NewPath("KubeReserved", "MemoryBytes"), path.Root("kube_reserved").AtMapKey("memory")},
+		{field.NewPath("KubeReserved", "EphemeralStorageBytes"), path.Root("kube_reserved").AtMapKey("ephemeral-storage")},
+		{field.NewPath("SystemReserved", "CPUMillicores"), path.Root("system_reserved").AtMapKey("cpu")},
+		{field.NewPath("EvictionHard").Key("memory.available"), path.Root("eviction_hard").AtMapKey("memory.available")},
+		{field.NewPath("MeasuredCapacity", "CPUMillicores"), path.Root("measured_capacity").AtName("cpu")},
+		{field.NewPath("MeasuredCapacity", "EphemeralStorageBytes"), path.Root("measured_capacity").AtName("ephemeral_storage")},
+		{field.NewPath("DaemonSets").At(2).Child("MemoryBytes"), path.Root("daemonsets").AtListIndex(2).AtName("memory")},
 	}
 	for _, tt := range tests {
-		if got := overheadErrorPath(path.Empty(), tt.field); !got.Equal(tt.want) {
-			t.Errorf("overheadErrorPath(%q) = %s, want %s", tt.field, got, tt.want)
+		if got := attributePath(path.Empty(), tt.p, overheadRenames); !got.Equal(tt.want) {
+			t.Errorf("attributePath(%s) = %s, want %s", tt.p, got, tt.want)
 		}
 	}
 	base := path.Root("pools").AtMapKey("general")
-	if got, want := overheadErrorPath(base, "kube_reserved.cpu"), base.AtName("kube_reserved").AtMapKey("cpu"); !got.Equal(want) {
+	if got, want := attributePath(base, field.NewPath("KubeReserved", "CPUMillicores"), overheadRenames), base.AtName("kube_reserved").AtMapKey("cpu"); !got.Equal(want) {
 		t.Errorf("nested path %s, want %s", got, want)
 	}
 }

@@ -2,7 +2,6 @@ package provider
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 
@@ -16,7 +15,9 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/catalog"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/field"
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/overhead"
+	plannerresource "github.com/kubefit/terraform-provider-kubefit/internal/planner/resource"
 )
 
 var (
@@ -60,7 +61,7 @@ type nodeOverheadModel struct {
 }
 
 var termAttrTypes = map[string]attr.Type{
-	"name": types.StringType, "value": types.Int64Type, "formula": types.StringType, "detail": types.StringType, "source": types.StringType,
+	"name": types.StringType, "value": types.Int64Type, "unit": types.StringType, "formula": types.StringType, "detail": types.StringType, "source": types.StringType,
 }
 
 func (d *nodeOverheadDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
@@ -106,7 +107,7 @@ func (d *nodeOverheadDataSource) Schema(_ context.Context, _ datasource.SchemaRe
 	attrs["max_pods"] = mp
 	pr := attrs["profile"].(schema.StringAttribute)
 	pr.Computed = true
-	pr.MarkdownDescription += " After read: the profile used."
+	pr.MarkdownDescription += " With `custom`, describe the node by `vcpu` and `memory` instead of `instance_type`. After read: the profile used."
 	attrs["profile"] = pr
 	attrs["ip_capacity"] = schema.Int64Attribute{Computed: true, MarkdownDescription: "EKS: how many non-host-network pods can get a VPC IP; null elsewhere."}
 	attrs["kubelet_args"] = schema.StringAttribute{Computed: true, MarkdownDescription: "The reservations as kubelet flags, e.g. `--kube-reserved=cpu=70m,memory=574Mi,ephemeral-storage=1Gi --eviction-hard=memory.available<100Mi,nodefs.available<10% --max-pods=29`."}
@@ -114,8 +115,9 @@ func (d *nodeOverheadDataSource) Schema(_ context.Context, _ datasource.SchemaRe
 	attrs["formula_source"] = schema.StringAttribute{Computed: true, MarkdownDescription: "One line per computed term: its value, the formula identifier and the sources of that formula."}
 	attrs["terms"] = schema.ListNestedAttribute{Computed: true, MarkdownDescription: "Every computed term with its provenance.",
 		NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
-			"name":    schema.StringAttribute{Computed: true, MarkdownDescription: "Term, e.g. `kube_reserved.memory`."},
-			"value":   schema.Int64Attribute{Computed: true, MarkdownDescription: "Value in millicores, bytes or pods."},
+			"name":    schema.StringAttribute{Computed: true, MarkdownDescription: "Term, in the kubelet's vocabulary: `capacity.memory`, `kubeReserved.memory`, `evictionHard.memory.available`, `maxPods`, `daemonSets.cpu`, …"},
+			"value":   schema.Int64Attribute{Computed: true, MarkdownDescription: "Value in `unit`."},
+			"unit":    schema.StringAttribute{Computed: true, MarkdownDescription: "Unit of `value`: `millicores`, `bytes` or `pods`."},
 			"formula": schema.StringAttribute{Computed: true, MarkdownDescription: "Stable formula identifier, e.g. `memory.eks-per-pod`."},
 			"detail":  schema.StringAttribute{Computed: true, MarkdownDescription: "How the value was obtained."},
 			"source":  schema.StringAttribute{Computed: true, MarkdownDescription: "Where the formula comes from."},
@@ -213,13 +215,10 @@ func (d *nodeOverheadDataSource) Read(ctx context.Context, req datasource.ReadRe
 		return
 	}
 	r, err := overhead.Compute(in)
-	if err != nil {
-		addOverheadError(path.Empty(), err, &resp.Diagnostics)
+	if addPlannerErrors(&resp.Diagnostics, path.Empty(), err, overheadRenames, "Invalid Node Configuration") {
 		return
 	}
-	for _, w := range r.Warnings {
-		resp.Diagnostics.AddWarning("Node Overhead Caveat", w)
-	}
+	addPlannerWarnings(&resp.Diagnostics, path.Empty(), r.Warnings, overheadRenames, "Node Overhead Caveat")
 	m.Capacity = resourcesValue(r.Capacity)
 	m.KubeReservedOut = resourcesValue(r.KubeReserved)
 	m.SystemReservedOut = resourcesValue(r.SystemReserved)
@@ -237,15 +236,17 @@ func (d *nodeOverheadDataSource) Read(ctx context.Context, req datasource.ReadRe
 	m.Rules = types.StringValue(r.RulesVersion)
 	m.FormulaSource = types.StringValue(formulaSource(r.Terms))
 	m.Terms = termsValue(r.Terms)
-	m.Warnings, _ = types.ListValueFrom(ctx, types.StringType, nonNil(r.Warnings))
+	m.Warnings, _ = types.ListValueFrom(ctx, types.StringType, warningMessages(r.Warnings))
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }
 
-func nonNil(s []string) []string {
-	if s == nil {
-		return []string{}
+// warningMessages returns the warnings' messages, as diagnostics show them; never nil.
+func warningMessages(ws []field.Warning) []string {
+	out := make([]string, 0, len(ws))
+	for _, w := range ws {
+		out = append(out, sentence(w.Message))
 	}
-	return s
+	return out
 }
 
 func nodeDaemonSets(ctx context.Context, l types.List, diags *diag.Diagnostics) []overhead.DaemonSet {
@@ -269,16 +270,6 @@ func nodeDaemonSets(ctx context.Context, l types.List, diags *diag.Diagnostics) 
 	return out
 }
 
-// addOverheadError reports a planner error at the attribute it names.
-func addOverheadError(base path.Path, err error, diags *diag.Diagnostics) {
-	var e *overhead.Error
-	if errors.As(err, &e) {
-		diags.AddAttributeError(overheadErrorPath(base, e.Field), "Invalid Node Configuration", e.Msg)
-		return
-	}
-	diags.AddError("Invalid Node Configuration", err.Error())
-}
-
 func formulaSource(terms []overhead.Term) string {
 	var b strings.Builder
 	for _, t := range terms {
@@ -287,21 +278,22 @@ func formulaSource(terms []overhead.Term) string {
 	return b.String()
 }
 
+// termValue renders a term's value in its unit as a Kubernetes quantity ("70m", "574Mi") or a count.
 func termValue(t overhead.Term) string {
-	switch {
-	case strings.HasSuffix(t.Name, ".cpu") || t.Name == "daemonset_overhead":
-		return overhead.FormatMillicores(t.Value)
-	case strings.HasPrefix(t.Name, "max_pods") || t.Name == "system_reserved":
-		return fmt.Sprint(t.Value)
+	switch t.Unit {
+	case overhead.UnitMillicores:
+		return plannerresource.QuantityCPU(t.Value)
+	case overhead.UnitBytes:
+		return plannerresource.QuantityBytes(t.Value)
 	}
-	return overhead.FormatBytes(t.Value)
+	return fmt.Sprint(t.Value)
 }
 
 func termsValue(terms []overhead.Term) types.List {
 	elems := make([]attr.Value, 0, len(terms))
 	for _, t := range terms {
 		elems = append(elems, types.ObjectValueMust(termAttrTypes, map[string]attr.Value{
-			"name": types.StringValue(t.Name), "value": types.Int64Value(t.Value), "formula": types.StringValue(t.Formula),
+			"name": types.StringValue(t.Name), "value": types.Int64Value(t.Value), "unit": types.StringValue(t.Unit), "formula": types.StringValue(t.Formula),
 			"detail": types.StringValue(t.Detail), "source": types.StringValue(overhead.Formulas[t.Formula]),
 		}))
 	}

@@ -279,10 +279,17 @@ func addSizingErrors(diags *diag.Diagnostics, m nodePoolSizingModel, err error) 
 // failureSummary is the diagnostic summary of every misfit.
 const failureSummary = "Workloads Do Not Fit"
 
-// sizingWarningSummaries titles the sizing planner's warnings.
-var sizingWarningSummaries = map[string]string{
-	sizing.WarnOverhead: "Node Overhead Caveat", sizing.WarnAboveBaseline: "Burstable Nodes Above Baseline",
-	sizing.WarnMinReplicasDefault: "Minimum Replicas Defaulted",
+// sizingWarningSummary titles a sizing planner warning by its code.
+func sizingWarningSummary(code string) string {
+	switch {
+	case code == sizing.WarnAboveBaseline:
+		return "Burstable Nodes Above Baseline"
+	case code == sizing.WarnMinReplicasDefault:
+		return "Minimum Replicas Defaulted"
+	case strings.HasPrefix(code, "overhead."):
+		return "Node Overhead Caveat"
+	}
+	return "Sizing Caveat"
 }
 
 // reportSizing turns the plan's misfits into errors (warnings when failOnMisfit is false) and its warnings
@@ -315,10 +322,6 @@ func reportSizing(diags *diag.Diagnostics, plan *sizing.Plan, failOnMisfit bool)
 		add(p, failureSummary, fmt.Sprintf("%s%s: %s.%s", f.Reason, scenario, strings.TrimRight(f.Message, "."), suffix))
 	}
 	for _, w := range plan.Warnings {
-		summary := sizingWarningSummaries[w.Code]
-		if summary == "" {
-			summary = "Sizing Caveat"
-		}
-		diags.AddAttributeWarning(attributePath(path.Empty(), w.Path, sizingRenames), summary, w.Message)
+		diags.AddAttributeWarning(attributePath(path.Empty(), w.Path, sizingRenames), sizingWarningSummary(w.Code), sentence(w.Message))
 	}
 }

@@ -266,9 +266,7 @@ var (
 		"reason": types.StringType, "message": types.StringType}
 )
 
-func fitResources(r fit.Resources) types.Object {
-	return resourcesValue(overhead.Resources{CPUMillicores: r.CPUMillicores, MemoryBytes: r.MemoryBytes, EphemeralBytes: r.EphemeralStorageBytes, Pods: r.Pods})
-}
+func fitResources(r fit.Resources) types.Object { return resourcesValue(r) }
 
 func scenarioValue(pr fit.PoolResult) types.Object {
 	return types.ObjectValueMust(scenarioAttrTypes, map[string]attr.Value{

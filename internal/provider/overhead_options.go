@@ -19,6 +19,7 @@ import (
 
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/catalog"
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/overhead"
+	plannerresource "github.com/kubefit/terraform-provider-kubefit/internal/planner/resource"
 )
 
 // overheadOptionsModel holds the node-overhead options shared by kubefit_node_overhead and every pool of
@@ -98,8 +99,8 @@ func overheadOptionAttributes() map[string]schema.Attribute {
 	return map[string]schema.Attribute{
 		"profile": schema.StringAttribute{Optional: true,
 			MarkdownDescription: "Node image profile whose reservation rules apply: one of " + markdownList(overhead.Profiles) +
-				". Defaults to `eks-al2023` on AWS, `aks-linux` on Azure and `gke-standard` on GCP. `custom` takes `vcpu` and " +
-				"`memory` instead of an instance type and reserves only what `kube_reserved`/`system_reserved` say.",
+				". Defaults to `eks-al2023` on AWS, `aks-linux` on Azure and `gke-standard` on GCP. `custom` applies no platform " +
+				"rules: it reserves only what `kube_reserved`/`system_reserved` say, with the kubelet's default 100Mi memory eviction.",
 			Validators: []validator.String{stringvalidator.OneOf(stringsOf(overhead.Profiles)...)}},
 		"kubernetes_version": schema.StringAttribute{Optional: true,
 			MarkdownDescription: "Kubernetes minor version, such as `1.28`. On AKS it selects the reservation rules: before 1.29 " +
@@ -242,9 +243,9 @@ func overheadInput(ctx context.Context, base path.Path, m overheadOptionsModel, 
 		diags.Append(m.MeasuredCapacity.As(ctx, &c, basetypes.ObjectAsOptions{})...)
 		p := base.AtName("measured_capacity")
 		in.MeasuredCapacity = overhead.Reservation{
-			CPUMillicores:  optQuantity(p.AtName("cpu"), c.CPU, quantityCPU, diags),
-			MemoryBytes:    optQuantity(p.AtName("memory"), c.Memory, quantityBytes, diags),
-			EphemeralBytes: optQuantity(p.AtName("ephemeral_storage"), c.EphemeralStorage, quantityBytes, diags),
+			CPUMillicores:         optQuantity(p.AtName("cpu"), c.CPU, quantityCPU, diags),
+			MemoryBytes:           optQuantity(p.AtName("memory"), c.Memory, quantityBytes, diags),
+			EphemeralStorageBytes: optQuantity(p.AtName("ephemeral_storage"), c.EphemeralStorage, quantityBytes, diags),
 		}
 	}
 	if !m.VMMemoryOverheadPercent.IsNull() {
@@ -270,15 +271,32 @@ func reservationFromMap(p path.Path, m types.Map, diags *diag.Diagnostics) overh
 		case "memory":
 			r.MemoryBytes = v
 		default:
-			r.EphemeralBytes = v
+			r.EphemeralStorageBytes = v
 		}
 	}
 	return r
 }
 
-// overheadErrorPath maps an *overhead.Error field to the attribute at fault below base.
-func overheadErrorPath(base path.Path, field string) path.Path {
-	return fieldPath(base, field, "kube_reserved", "system_reserved", "eviction_hard")
+// overheadRenames maps the overhead planner's field names to the attributes of the node-overhead options
+// (and of kubefit_node_overhead's node and DaemonSet attributes) where snake_case is not the answer.
+var overheadRenames = renames{
+	"Instance":                               "instance_type",
+	"VMMemoryOverheadBP":                     "vm_memory_overhead_percent",
+	"EKS.Kind":                               "node_group_kind",
+	"EKS.ReservedENIs":                       "reserved_enis",
+	"KubeReserved.CPUMillicores":             "[cpu]",
+	"KubeReserved.MemoryBytes":               "[memory]",
+	"KubeReserved.EphemeralStorageBytes":     "[ephemeral-storage]",
+	"SystemReserved.CPUMillicores":           "[cpu]",
+	"SystemReserved.MemoryBytes":             "[memory]",
+	"SystemReserved.EphemeralStorageBytes":   "[ephemeral-storage]",
+	"MeasuredCapacity.CPUMillicores":         "cpu",
+	"MeasuredCapacity.MemoryBytes":           "memory",
+	"MeasuredCapacity.EphemeralStorageBytes": "ephemeral_storage",
+	"DaemonSets":                             "daemonsets",
+	"DaemonSets.CPUMillicores":               "cpu",
+	"DaemonSets.MemoryBytes":                 "memory",
+	"DaemonSets.EphemeralBytes":              "ephemeral_storage",
 }
 
 // resourcesAttrTypes is the object type of a resource amount in outputs.
@@ -303,13 +321,13 @@ func resourcesAttribute(desc string) schema.SingleNestedAttribute {
 		}}
 }
 
-func resourcesValue(r overhead.Resources) types.Object {
+func resourcesValue(r plannerresource.List) types.Object {
 	return types.ObjectValueMust(resourcesAttrTypes, map[string]attr.Value{
 		"cpu_millicores":          types.Int64Value(r.CPUMillicores),
 		"memory_bytes":            types.Int64Value(r.MemoryBytes),
-		"ephemeral_storage_bytes": types.Int64Value(r.EphemeralBytes),
+		"ephemeral_storage_bytes": types.Int64Value(r.EphemeralStorageBytes),
 		"pods":                    types.Int64Value(r.Pods),
-		"cpu":                     types.StringValue(overhead.FormatMillicores(r.CPUMillicores)),
-		"memory":                  types.StringValue(overhead.FormatBytes(r.MemoryBytes)),
+		"cpu":                     types.StringValue(plannerresource.QuantityCPU(r.CPUMillicores)),
+		"memory":                  types.StringValue(plannerresource.QuantityBytes(r.MemoryBytes)),
 	})
 }

@@ -356,11 +356,7 @@ func reportNodeGroup(diags *diag.Diagnostics, m nodeGroupModel, res *nodegroup.R
 		add(p, "Workloads Do Not Fit the Node Group", msg+"."+suffix)
 	}
 	for _, w := range res.Warnings {
-		summary := sizingWarningSummaries[w.Code]
-		if summary == "" {
-			summary = "Sizing Caveat"
-		}
-		diags.AddAttributeWarning(attributePath(path.Empty(), w.Path.Drop(2), nodeGroupRenames), summary, sentence(w.Message))
+		diags.AddAttributeWarning(attributePath(path.Empty(), w.Path, nodeGroupRenames), sizingWarningSummary(w.Code), sentence(w.Message))
 	}
 }
 

@@ -106,7 +106,7 @@ func Size(ctx context.Context, p *sizing.Planner, req Request) (*Result, error) 
 	pp := &plan.Pools[0]
 	r := &Result{Plan: plan, Pool: pp, SteadyNodes: pp.Steady.NodesRequired, PeakNodes: pp.Peak.NodesRequired,
 		MaxPods: pp.Overhead.MaxPods, Allocatable: pp.Allocatable, WorkloadAllocatable: pp.WorkloadAllocatable, Fits: plan.Fits,
-		Warnings: plan.Warnings}
+		Warnings: groupWarnings(plan.Warnings)}
 	r.MinSize, r.MaxSize = r.SteadyNodes, int(resource.CeilDiv(int64(r.PeakNodes)*int64(100+req.HeadroomPercent), 100))
 	if req.MinSize != nil {
 		r.MinSize = *req.MinSize
@@ -184,6 +184,18 @@ func prefixPool(err error) error {
 			e = &field.Error{Path: e.Path.Drop(2), Value: e.Value, Detail: e.Detail}
 		}
 		out = append(out, e)
+	}
+	return out
+}
+
+// groupWarnings moves sizing's pool paths (Pools["name"].X) to the group's root (X).
+func groupWarnings(ws []field.Warning) []field.Warning {
+	out := make([]field.Warning, len(ws))
+	for i, w := range ws {
+		if steps := w.Path.Steps(); len(steps) >= 2 && steps[0].Name == "Pools" {
+			w.Path = w.Path.Drop(2)
+		}
+		out[i] = w
 	}
 	return out
 }

@@ -373,7 +373,7 @@ var kubeletEvictionDefaults = map[string]string{"nodefs.inodesFree": "5%", "imag
 // kubeletConfig renders the group's reservations, eviction thresholds and max pods as a KubeletConfiguration.
 func kubeletConfig(r *Result) (string, error) {
 	o := r.Pool.Overhead
-	res := func(l overhead.Resources) map[string]string {
+	res := func(l resource.List) map[string]string {
 		m := map[string]string{}
 		if l.CPUMillicores > 0 {
 			m["cpu"] = resource.QuantityCPU(l.CPUMillicores)
@@ -381,8 +381,8 @@ func kubeletConfig(r *Result) (string, error) {
 		if l.MemoryBytes > 0 {
 			m["memory"] = resource.QuantityBytes(l.MemoryBytes)
 		}
-		if l.EphemeralBytes > 0 {
-			m["ephemeral-storage"] = resource.QuantityBytes(l.EphemeralBytes)
+		if l.EphemeralStorageBytes > 0 {
+			m["ephemeral-storage"] = resource.QuantityBytes(l.EphemeralStorageBytes)
 		}
 		return m
 	}

@@ -1,11 +1,13 @@
 package overhead
 
 import (
-	"errors"
+	"sort"
 	"strings"
 	"testing"
 
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/catalog"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/field"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/resource"
 )
 
 func ptr(v int64) *int64 { return &v }
@@ -14,6 +16,7 @@ func ptr(v int64) *int64 { return &v }
 var (
 	m5large  = Instance{Cloud: catalog.AWS, Name: "m5.large", Family: "m5", VCPU: 2, MemoryMiB: 8192, Architecture: "x86_64", Hypervisor: "nitro", MaxENIs: 3, IPv4PerENI: 10, ENIMaxPods: 29}
 	m5xlarge = Instance{Cloud: catalog.AWS, Name: "m5.xlarge", Family: "m5", VCPU: 4, MemoryMiB: 16384, Architecture: "x86_64", Hypervisor: "nitro", MaxENIs: 4, IPv4PerENI: 15, ENIMaxPods: 58}
+	m52xl    = Instance{Cloud: catalog.AWS, Name: "m5.2xlarge", Family: "m5", VCPU: 8, MemoryMiB: 32768, Architecture: "x86_64", Hypervisor: "nitro", MaxENIs: 4, IPv4PerENI: 15, ENIMaxPods: 58}
 	m6g      = Instance{Cloud: catalog.AWS, Name: "m6g.medium", Family: "m6g", VCPU: 1, MemoryMiB: 4096, Architecture: "arm64", Hypervisor: "nitro", MaxENIs: 2, IPv4PerENI: 4, ENIMaxPods: 8}
 	ds1v2    = Instance{Cloud: catalog.Azure, Name: "Standard_DS1_v2", VCPU: 1, MemoryMiB: 3584, Architecture: "x86_64"}
 	ds2v2    = Instance{Cloud: catalog.Azure, Name: "Standard_DS2_v2", VCPU: 2, MemoryMiB: 7168, Architecture: "x86_64"}
@@ -21,72 +24,92 @@ var (
 	b1ms     = Instance{Cloud: catalog.Azure, Name: "Standard_B1ms", VCPU: 1, MemoryMiB: 4096, Architecture: "x86_64"}
 	e2medium = Instance{Cloud: catalog.GCP, Name: "e2-medium", Family: "e2", VCPU: 2, MemoryMiB: 4096, Architecture: "x86_64", SharedCore: true}
 	n2std4   = Instance{Cloud: catalog.GCP, Name: "n2-standard-4", Family: "n2", VCPU: 4, MemoryMiB: 16384, Architecture: "x86_64"}
+	n2std16  = Instance{Cloud: catalog.GCP, Name: "n2-standard-16", Family: "n2", VCPU: 16, MemoryMiB: 65536, Architecture: "x86_64"}
+	n1std2   = Instance{Cloud: catalog.GCP, Name: "n1-standard-2", Family: "n1", VCPU: 2, MemoryMiB: 7680, Architecture: "x86_64"}
 )
 
 func TestComputeGolden(t *testing.T) {
 	tests := []struct {
-		name    string
-		in      Input
-		maxPods int64
-		kubeCPU int64
-		kubeMem int64 // bytes
-		kubeEph int64
-		evicMem int64
-		alloc   Resources // zero fields are not checked
+		name string
+		in   Input
+		want map[string]int64 // figure → value; every listed figure is checked, zeros included
 	}{
 		// overhead.md §12.2.
 		{name: "m5.large al2023 managed", in: Input{Profile: EKSAL2023, Instance: m5large},
-			maxPods: 29, kubeCPU: 70, kubeMem: 574 * mi, kubeEph: gi, evicMem: 100 * mi,
-			alloc: Resources{CPUMillicores: 1930, Pods: 29}},
+			want: map[string]int64{"maxPods": 29, "kube.cpu": 70, "kube.memory": 574 * mi, "kube.ephemeral": gi, "eviction.memory": 100 * mi, "system.memory": 0, "alloc.cpu": 1930, "alloc.pods": 29}},
 		// §12.3.
 		{name: "m5.xlarge al2023 managed", in: Input{Profile: EKSAL2023, Instance: m5xlarge},
-			maxPods: 58, kubeCPU: 80, kubeMem: 893 * mi, kubeEph: gi, evicMem: 100 * mi,
-			alloc: Resources{CPUMillicores: 3920}},
+			want: map[string]int64{"maxPods": 58, "kube.cpu": 80, "kube.memory": 893 * mi, "kube.ephemeral": gi, "eviction.memory": 100 * mi, "system.cpu": 0, "system.memory": 0, "alloc.cpu": 3920}},
 		// §12.5: capacity 3500452Ki measured; 3500452 − 896×1024 − 750×1024 = 1814948Ki.
 		{name: "DS1_v2 aks 1.28 measured", in: Input{Profile: AKSLinux, Instance: ds1v2, KubernetesVersion: "1.28",
 			MeasuredCapacity: Reservation{MemoryBytes: ptr(3500452 * 1024)}},
-			maxPods: 250, kubeCPU: 60, kubeMem: 896 * mi, evicMem: 750 * mi,
-			alloc: Resources{CPUMillicores: 940, MemoryBytes: 1814948 * 1024}},
+			want: map[string]int64{"maxPods": 250, "kube.cpu": 60, "kube.memory": 896 * mi, "eviction.memory": 750 * mi, "kube.ephemeral": 0, "system.memory": 0, "alloc.cpu": 940, "alloc.memory": 1814948 * 1024}},
 		// §12.5: (25×4096 + 20×3072) div 100 = 1638; 7113160 − 1638×1024 − 750×1024 = 4667848Ki.
 		{name: "DS2_v2 aks 1.28 measured", in: Input{Profile: AKSLinux, Instance: ds2v2, KubernetesVersion: "1.28",
 			MeasuredCapacity: Reservation{MemoryBytes: ptr(7113160 * 1024)}},
-			kubeCPU: 100, kubeMem: 1638 * mi, evicMem: 750 * mi,
-			alloc: Resources{CPUMillicores: 1900, MemoryBytes: 4667848 * 1024}},
+			want: map[string]int64{"kube.cpu": 100, "kube.memory": 1638 * mi, "eviction.memory": 750 * mi, "alloc.cpu": 1900, "alloc.memory": 4667848 * 1024}},
 		// §12.5: the observed 69m flag as an override gives 1931m.
 		{name: "DS2_v2 observed 69m", in: Input{Profile: AKSLinux, Instance: ds2v2, KubernetesVersion: "1.28",
 			MeasuredCapacity: Reservation{MemoryBytes: ptr(7113160 * 1024)}, KubeReserved: Reservation{CPUMillicores: ptr(69)}},
-			kubeCPU: 69, alloc: Resources{CPUMillicores: 1931, MemoryBytes: 4667848 * 1024}},
+			want: map[string]int64{"kube.cpu": 69, "alloc.cpu": 1931, "alloc.memory": 4667848 * 1024}},
 		// §12.6: 8 GiB, 30 pods: min(20×30+50, 2048) = 650Mi, eviction 100Mi.
 		{name: "aks 1.30 8GiB 30 pods", in: Input{Profile: AKSLinux, Instance: d2sv5, KubernetesVersion: "1.30", MaxPods: 30},
-			maxPods: 30, kubeMem: 650 * mi, evicMem: 100 * mi},
+			want: map[string]int64{"maxPods": 30, "kube.memory": 650 * mi, "eviction.memory": 100 * mi, "kube.ephemeral": 0}},
 		// §12.6: 4 GiB, 70 pods: min(1450, 1024) = 1024Mi (the 25 % cap).
 		{name: "aks current 4GiB 70 pods", in: Input{Profile: AKSLinux, Instance: b1ms, MaxPods: 70},
-			maxPods: 70, kubeMem: 1024 * mi, evicMem: 100 * mi},
-		// §5.3: shared-core E2 gets 1060m, allocatable 940m.
+			want: map[string]int64{"maxPods": 70, "kube.memory": 1024 * mi, "eviction.memory": 100 * mi}},
+		// GKE shared-core E2 gets 1060m, allocatable 940m. Memory: 25 % × 4000 + 20 % × 96 = 1019.2 → 1019 MiB.
 		{name: "gke e2-medium", in: Input{Profile: GKEStandard, Instance: e2medium},
-			maxPods: 110, kubeCPU: 1060, kubeMem: 1024 * mi, evicMem: 100 * mi, alloc: Resources{CPUMillicores: 940}},
-		// GKE n2-standard-4: tiers 80m; memory tiers on 16384: (25×4096+20×4096+10×8192)/100 = 2662Mi.
+			want: map[string]int64{"maxPods": 110, "kube.cpu": 1060, "kube.memory": 1019 * mi, "eviction.memory": 100 * mi, "alloc.cpu": 940}},
+		// GKE n2-standard-4: tiers 80m; memory 1000 + 800 + 800 + 6 % × 384 = 2623.04 → 2623 MiB.
 		// Ephemeral on the 100 GiB default disk: min(50, 41, 100) GiB = 41 GiB.
 		{name: "gke n2-standard-4", in: Input{Profile: GKEStandard, Instance: n2std4},
-			kubeCPU: 80, kubeMem: 2662 * mi, kubeEph: 41 * gi, evicMem: 100 * mi},
+			want: map[string]int64{"kube.cpu": 80, "kube.memory": 2623 * mi, "kube.ephemeral": 41 * gi, "eviction.memory": 100 * mi}},
+		// Measured GKE n2-standard-16 (issue 14): 1000 + 800 + 800 + 6 % × (65536 − 16000) = 5572 MiB
+		// kube-reserved, 5672 MiB between capacity and allocatable.
+		{name: "gke n2-standard-16 measured", in: Input{Profile: GKEStandard, Instance: n2std16, MeasuredCapacity: Reservation{MemoryBytes: ptr(64000 * mi)}},
+			want: map[string]int64{"kube.cpu": 110, "kube.memory": 5572 * mi, "eviction.memory": 100 * mi, "system.memory": 0, "alloc.memory": (64000 - 5672) * mi}},
+		// A GKE n1-standard-2 (7.5 GB) kubelet config shows kubeReserved memory 1736Mi (awslabs/amazon-eks-ami#318):
+		// 1000 + 20 % × 3680 = 1736.
+		{name: "gke n1-standard-2 kubelet config", in: Input{Profile: GKEStandard, Instance: n1std2},
+			want: map[string]int64{"kube.cpu": 70, "kube.memory": 1736 * mi, "kube.ephemeral": 41 * gi, "eviction.memory": 100 * mi}},
 		// Bottlerocket: P is the effective max pods (user set 50): 11×50+255 = 805Mi.
 		{name: "bottlerocket max_pods override", in: Input{Profile: EKSBottlerocket, Instance: m5large, MaxPods: 50, EKS: EKSOptions{Kind: SelfManaged}},
-			maxPods: 50, kubeMem: 805 * mi},
+			want: map[string]int64{"maxPods": 50, "kube.memory": 805 * mi}},
 		// AL2 keeps P = P_ENI whatever max_pods is.
 		{name: "al2 max_pods override keeps P_ENI", in: Input{Profile: EKSAL2, Instance: m5large, MaxPods: 50, EKS: EKSOptions{Kind: SelfManaged}},
-			maxPods: 50, kubeMem: 574 * mi},
+			want: map[string]int64{"maxPods": 50, "kube.memory": 574 * mi}},
 		// Prefix delegation on MNG: 3×9×16+2 = 434, capped at 110 for 2 vCPU; P = max(29, 110) = 110 → 1465Mi.
 		{name: "al2023 managed prefix delegation", in: Input{Profile: EKSAL2023, Instance: m5large, EKS: EKSOptions{PrefixDelegation: true}},
-			maxPods: 110, kubeMem: 1465 * mi},
+			want: map[string]int64{"maxPods": 110, "kube.memory": 1465 * mi, "ipCap": 432}},
 		// Custom networking removes one ENI: 2×9+2 = 20 on Karpenter; P stays P_ENI (29).
 		{name: "karpenter custom networking", in: Input{Profile: EKSAL2023, Instance: m5large, EKS: EKSOptions{Kind: Karpenter, CustomNetworking: true}},
-			maxPods: 20, kubeMem: 574 * mi},
+			want: map[string]int64{"maxPods": 20, "kube.memory": 574 * mi, "ipCap": 18}},
 		// Windows: 110 pods, 11×110+255 = 1465Mi.
 		{name: "eks windows", in: Input{Profile: EKSWindows, Instance: m5large},
-			maxPods: 110, kubeMem: 1465 * mi},
+			want: map[string]int64{"maxPods": 110, "kube.memory": 1465 * mi}},
 		// AKS Windows books 2048Mi system-reserved; memory total checked via allocatable below.
 		{name: "aks windows 1.28", in: Input{Profile: AKSWindows, Instance: ds2v2, KubernetesVersion: "1.28", MeasuredCapacity: Reservation{MemoryBytes: ptr(7113160 * 1024)}},
-			alloc: Resources{MemoryBytes: (7113160 - 1638*1024 - 750*1024 - 2048*1024) * 1024}},
+			want: map[string]int64{"system.memory": 2048 * mi, "system.cpu": 0, "eviction.memory": 0, "alloc.memory": (7113160 - 1638*1024 - 2048*1024) * 1024}},
+		// AKS Windows from 1.29: the documented per-pod rule, 100Mi eviction and 2 GiB system-reserved (with a warning).
+		{name: "aks windows 1.30", in: Input{Profile: AKSWindows, Instance: d2sv5, KubernetesVersion: "1.30", MaxPods: 30},
+			want: map[string]int64{"kube.memory": 650 * mi, "system.memory": 2048 * mi, "eviction.memory": 100 * mi}},
+		// 0 % disables the memory threshold.
+		{name: "eviction 0% disables", in: Input{Profile: EKSAL2023, Instance: m5large, EvictionHard: map[string]Threshold{SignalMemory: {IsPercent: true}}},
+			want: map[string]int64{"eviction.memory": 0}},
+	}
+	figures := map[string]func(Result) int64{
+		"maxPods":         func(r Result) int64 { return r.MaxPods },
+		"ipCap":           func(r Result) int64 { return r.IPCap },
+		"kube.cpu":        func(r Result) int64 { return r.KubeReserved.CPUMillicores },
+		"kube.memory":     func(r Result) int64 { return r.KubeReserved.MemoryBytes },
+		"kube.ephemeral":  func(r Result) int64 { return r.KubeReserved.EphemeralStorageBytes },
+		"system.cpu":      func(r Result) int64 { return r.SystemReserved.CPUMillicores },
+		"system.memory":   func(r Result) int64 { return r.SystemReserved.MemoryBytes },
+		"eviction.memory": func(r Result) int64 { return r.EvictionThreshold.MemoryBytes },
+		"alloc.cpu":       func(r Result) int64 { return r.Allocatable.CPUMillicores },
+		"alloc.memory":    func(r Result) int64 { return r.Allocatable.MemoryBytes },
+		"alloc.pods":      func(r Result) int64 { return r.Allocatable.Pods },
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -94,22 +117,26 @@ func TestComputeGolden(t *testing.T) {
 			if err != nil {
 				t.Fatalf("Compute: %v", err)
 			}
-			check := func(what string, got, want int64) {
-				t.Helper()
-				if want != 0 && got != want {
-					t.Errorf("%s = %d, want %d", what, got, want)
+			for _, name := range sortedKeys(tt.want) {
+				get, ok := figures[name]
+				if !ok {
+					t.Fatalf("unknown figure %q", name)
+				}
+				if got := get(r); got != tt.want[name] {
+					t.Errorf("%s = %d, want %d", name, got, tt.want[name])
 				}
 			}
-			check("max pods", r.MaxPods, tt.maxPods)
-			check("kube-reserved cpu", r.KubeReserved.CPUMillicores, tt.kubeCPU)
-			check("kube-reserved memory", r.KubeReserved.MemoryBytes, tt.kubeMem)
-			check("kube-reserved ephemeral", r.KubeReserved.EphemeralBytes, tt.kubeEph)
-			check("eviction memory", r.EvictionThreshold.MemoryBytes, tt.evicMem)
-			check("allocatable cpu", r.Allocatable.CPUMillicores, tt.alloc.CPUMillicores)
-			check("allocatable memory", r.Allocatable.MemoryBytes, tt.alloc.MemoryBytes)
-			check("allocatable pods", r.Allocatable.Pods, tt.alloc.Pods)
 		})
 	}
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	ks := make([]string, 0, len(m))
+	for k := range m {
+		ks = append(ks, k)
+	}
+	sort.Strings(ks)
+	return ks
 }
 
 func TestTieredCPU(t *testing.T) {
@@ -124,6 +151,27 @@ func TestTieredCPU(t *testing.T) {
 		if got, want := tieredCPU(v), 80+(5*(v-4))/2; got != want {
 			t.Fatalf("tieredCPU(%d) = %d, closed form %d", v, got, want)
 		}
+	}
+}
+
+// TestGKEMemory checks the GKE memory tiers at their edges and on measured nodes; below 1 GiB GKE reserves a
+// flat 255 MiB.
+func TestGKEMemory(t *testing.T) {
+	for n, want := range map[int64]int64{
+		1024: 256, 4000: 1000, 4096: 1019, 7680: 1736, 8000: 1800, 16000: 2600, 16384: 2623,
+		65536: 5572, 128000: 9320, 131072: 9381,
+	} {
+		if got := gkeMemory(n); got != want {
+			t.Errorf("gkeMemory(%d) = %d, want %d", n, got, want)
+		}
+	}
+	r, err := Compute(Input{Profile: GKEStandard, Instance: Instance{Cloud: catalog.GCP, Name: "f1-micro", Family: "f1", VCPU: 1, MemoryMiB: 614, SharedCore: true},
+		KubeReserved: Reservation{CPUMillicores: ptr(100)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.KubeReserved.MemoryBytes != 255*mi {
+		t.Errorf("f1-micro kube-reserved memory %d, want 255Mi", r.KubeReserved.MemoryBytes)
 	}
 }
 
@@ -157,11 +205,11 @@ func TestKarpenterModel(t *testing.T) {
 		}
 		capMi := nominal - (nominal*75+999)/1000
 		pods := inst.MaxENIs*(inst.IPv4PerENI-1) + 2
-		want := Resources{
-			CPUMillicores:  inst.VCPU*1000 - tieredCPU(inst.VCPU),
-			MemoryBytes:    (capMi - (11*pods + 255) - 100) * mi,
-			EphemeralBytes: 20*gi - gi - 2*gi,
-			Pods:           pods,
+		want := resource.List{
+			CPUMillicores:         inst.VCPU*1000 - tieredCPU(inst.VCPU),
+			MemoryBytes:           (capMi - (11*pods + 255) - 100) * mi,
+			EphemeralStorageBytes: 20*gi - gi - 2*gi,
+			Pods:                  pods,
 		}
 		if r.Allocatable != want {
 			t.Errorf("%s: allocatable %+v, want Karpenter's %+v", inst.Name, r.Allocatable, want)
@@ -172,9 +220,15 @@ func TestKarpenterModel(t *testing.T) {
 func TestAKS129KeepsSmallerAllocatable(t *testing.T) {
 	in := Input{Profile: AKSLinux, Instance: d2sv5, MaxPods: 30}
 	in.KubernetesVersion = "1.28"
-	old, _ := Compute(in)
+	old, err := Compute(in)
+	if err != nil {
+		t.Fatal(err)
+	}
 	in.KubernetesVersion = "1.30"
-	cur, _ := Compute(in)
+	cur, err := Compute(in)
+	if err != nil {
+		t.Fatal(err)
+	}
 	in.KubernetesVersion = "1.29"
 	both, err := Compute(in)
 	if err != nil {
@@ -187,6 +241,69 @@ func TestAKS129KeepsSmallerAllocatable(t *testing.T) {
 	if len(both.Warnings) == 0 {
 		t.Error("1.29 should warn that both rule sets were computed")
 	}
+}
+
+func TestAKSWindows(t *testing.T) {
+	r, err := Compute(Input{Profile: AKSWindows, Instance: ds2v2, KubernetesVersion: "1.28"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := r.EvictionHard[SignalMemory]; ok || strings.Contains(strings.Join(r.KubeletArgs, " "), "memory.available") {
+		t.Errorf("AKS Windows before 1.29 reports a memory eviction threshold: %v %v", r.EvictionHard, r.KubeletArgs)
+	}
+	if len(r.Warnings) != 0 {
+		t.Errorf("unexpected warnings %v", r.Warnings)
+	}
+	r, err = Compute(Input{Profile: AKSWindows, Instance: ds2v2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !hasWarning(r, CodeAKSWindowsRulesUnverified) {
+		t.Errorf("AKS Windows from 1.29 should warn %s, got %v", CodeAKSWindowsRulesUnverified, r.Warnings)
+	}
+}
+
+// TestEKSAutoMode: a measured Auto Mode m5.2xlarge reports 56 max pods and reserves 240m CPU and 1,046 MiB
+// of memory in total; kubefit must never report more allocatable than that, and must warn.
+func TestEKSAutoMode(t *testing.T) {
+	r, err := Compute(Input{Profile: EKSAL2023, Instance: m52xl, EKS: EKSOptions{Kind: AutoMode}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	reservedCPU := r.Capacity.CPUMillicores - r.Allocatable.CPUMillicores
+	reservedMem := r.Capacity.MemoryBytes - r.Allocatable.MemoryBytes
+	if reservedCPU < 240 || reservedMem < 1046*mi || r.Allocatable.Pods > 56 {
+		t.Errorf("Auto Mode m5.2xlarge reserves %dm and %d MiB with %d pods; measured 240m, 1046 MiB, 56 pods",
+			reservedCPU, reservedMem/mi, r.Allocatable.Pods)
+	}
+	if reservedCPU != 240 || reservedMem != 1046*mi || r.MaxPods != 56 {
+		t.Errorf("calibration drifted: %dm, %d MiB, %d pods", reservedCPU, reservedMem/mi, r.MaxPods)
+	}
+	// No aws-node or kube-proxy pods on Auto Mode: every pod slot is a workload slot, and listing them gives
+	// nothing back.
+	if r.Available.Pods != 56 || r.PackerPods([]string{"aws-node", "kube-proxy"}) != 56 {
+		t.Errorf("available pods %d, packer pods %d, want 56", r.Available.Pods, r.PackerPods([]string{"aws-node", "kube-proxy"}))
+	}
+	if !hasWarning(r, CodeEKSAutoModeUpperBound) || hasWarning(r, CodeNoDaemonSets) {
+		t.Errorf("warnings %v", r.Warnings)
+	}
+	// Other kinds keep their exact figures: the managed m5.2xlarge reserves 90m and 11 × 58 + 255 + 100 MiB.
+	r, err = Compute(Input{Profile: EKSAL2023, Instance: m52xl})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := r.Capacity.CPUMillicores - r.Allocatable.CPUMillicores; got != 90 || r.MaxPods != 58 || hasWarning(r, CodeEKSAutoModeUpperBound) {
+		t.Errorf("managed m5.2xlarge: reserved %dm, %d pods, warnings %v", got, r.MaxPods, r.Warnings)
+	}
+}
+
+func hasWarning(r Result, code string) bool {
+	for _, w := range r.Warnings {
+		if w.Code == code {
+			return true
+		}
+	}
+	return false
 }
 
 func TestDaemonSets(t *testing.T) {
@@ -205,7 +322,10 @@ func TestDaemonSets(t *testing.T) {
 		t.Errorf("available cpu %d, want %d", r.Available.CPUMillicores, 1930-125)
 	}
 	// Only aws-node and kube-proxy, nothing else: workload pods = IP count 3 × 9 (§12.2).
-	r, _ = Compute(Input{Profile: EKSAL2023, Instance: m5large})
+	r, err = Compute(Input{Profile: EKSAL2023, Instance: m5large})
+	if err != nil {
+		t.Fatal(err)
+	}
 	if r.Available.Pods != 27 {
 		t.Errorf("available pods %d, want 27", r.Available.Pods)
 	}
@@ -234,14 +354,17 @@ func TestOverridesAndEviction(t *testing.T) {
 		t.Errorf("override not key by key: %+v", r.KubeReserved)
 	}
 	// 5 % of capacity, rounded up: capacity 7577Mi → ceil(7577Mi × 0.05).
-	if want := ceilDiv(7577*mi*500, 10000); r.EvictionThreshold.MemoryBytes != want {
+	if want := resource.CeilDiv(7577*mi*500, 10000); r.EvictionThreshold.MemoryBytes != want {
 		t.Errorf("eviction memory %d, want %d", r.EvictionThreshold.MemoryBytes, want)
 	}
-	if r.EvictionThreshold.EphemeralBytes != gi {
-		t.Errorf("nodefs eviction %d", r.EvictionThreshold.EphemeralBytes)
+	if r.EvictionThreshold.EphemeralStorageBytes != gi {
+		t.Errorf("nodefs eviction %d", r.EvictionThreshold.EphemeralStorageBytes)
 	}
 	// 0 % disables a threshold.
-	r, _ = Compute(Input{Profile: EKSAL2023, Instance: m5large, EvictionHard: map[string]Threshold{SignalMemory: {IsPercent: true}}})
+	r, err = Compute(Input{Profile: EKSAL2023, Instance: m5large, EvictionHard: map[string]Threshold{SignalMemory: {IsPercent: true}}})
+	if err != nil {
+		t.Fatal(err)
+	}
 	if r.EvictionThreshold.MemoryBytes != 0 {
 		t.Errorf("0%% should disable the threshold, got %d", r.EvictionThreshold.MemoryBytes)
 	}
@@ -249,42 +372,75 @@ func TestOverridesAndEviction(t *testing.T) {
 
 func TestComputeErrors(t *testing.T) {
 	tests := []struct {
-		name  string
-		in    Input
-		field string
-		msg   string
+		name string
+		in   Input
+		path string
+		msg  string
 	}{
-		{"negative max pods", Input{Profile: EKSAL2023, Instance: m5large, MaxPods: -1}, "max_pods", "at least 1"},
-		{"unknown profile", Input{Profile: "eks-al2024", Instance: m5large}, "profile", "eks-al2024"},
-		{"profile cloud mismatch", Input{Profile: AKSLinux, Instance: m5large}, "profile", "eks-al2023"},
-		{"bad version", Input{Profile: AKSLinux, Instance: ds1v2, KubernetesVersion: "one.two"}, "kubernetes_version", "one.two"},
-		{"no memory", Input{Profile: EKSAL2023, Instance: Instance{Cloud: catalog.AWS, Name: "x", VCPU: 2, MaxENIs: 3, IPv4PerENI: 10}}, "instance_type", "no memory"},
-		{"reservations eat cpu", Input{Profile: EKSAL2023, Instance: m5large, KubeReserved: Reservation{CPUMillicores: ptr(2000)}}, "kube_reserved.cpu", "run nothing"},
-		{"reservations eat memory", Input{Profile: EKSAL2023, Instance: m5large, SystemReserved: Reservation{MemoryBytes: ptr(8 * gi)}}, "system_reserved.memory", "run nothing"},
-		{"gke f1-micro needs override", Input{Profile: GKEStandard, Instance: Instance{Cloud: catalog.GCP, Name: "f1-micro", Family: "f1", VCPU: 1, MemoryMiB: 614, SharedCore: true}}, "kube_reserved.cpu", "f1-micro"},
-		{"bad eviction signal", Input{Profile: EKSAL2023, Instance: m5large, EvictionHard: map[string]Threshold{"imagefs.available": {Bytes: 1}}}, "eviction_hard", "imagefs"},
-		{"overhead 100%", Input{Profile: EKSAL2023, Instance: m5large, VMMemoryOverheadBP: ptr(10000)}, "vm_memory_overhead_percent", "below 100"},
-		{"negative daemonset", Input{Profile: EKSAL2023, Instance: m5large, DaemonSets: []DaemonSet{{Name: "x", CPUMillicores: -1}}}, "daemonsets[0]", "negative"},
-		{"windows auto mode", Input{Profile: EKSWindows, Instance: m5large, EKS: EKSOptions{Kind: AutoMode}}, "eks.node_group_kind", "Windows"},
+		{"negative max pods", Input{Profile: EKSAL2023, Instance: m5large, MaxPods: -1}, "MaxPods", "0 means the platform default), got -1"},
+		{"unknown profile", Input{Profile: "eks-al2024", Instance: m5large}, "Profile", "eks-al2024"},
+		{"profile cloud mismatch", Input{Profile: AKSLinux, Instance: m5large}, "Profile", "eks-al2023"},
+		{"bad version", Input{Profile: AKSLinux, Instance: ds1v2, KubernetesVersion: "one.two"}, "KubernetesVersion", "one.two"},
+		{"no memory", Input{Profile: EKSAL2023, Instance: Instance{Cloud: catalog.AWS, Name: "x", VCPU: 2, MaxENIs: 3, IPv4PerENI: 10}}, "Instance", "no memory"},
+		{"reservations eat cpu", Input{Profile: EKSAL2023, Instance: m5large, KubeReserved: Reservation{CPUMillicores: ptr(2000)}}, "KubeReserved.CPUMillicores", "could run nothing"},
+		{"reservations eat memory", Input{Profile: EKSAL2023, Instance: m5large, SystemReserved: Reservation{MemoryBytes: ptr(8 * gi)}}, "SystemReserved.MemoryBytes", "system-reserved 8Gi"},
+		{"reservations eat disk", Input{Profile: EKSAL2023, Instance: m5large, OSDiskGiB: 1}, "OSDiskGiB", "larger root/OS disk"},
+		{"gke f1-micro needs override", Input{Profile: GKEStandard, Instance: Instance{Cloud: catalog.GCP, Name: "f1-micro", Family: "f1", VCPU: 1, MemoryMiB: 614, SharedCore: true}}, "KubeReserved.CPUMillicores", "f1-micro"},
+		{"bad eviction signal", Input{Profile: EKSAL2023, Instance: m5large, EvictionHard: map[string]Threshold{"imagefs.available": {Bytes: 1}}}, `EvictionHard["imagefs.available"]`, "imagefs"},
+		{"aks eviction floor", Input{Profile: AKSLinux, Instance: d2sv5, EvictionHard: map[string]Threshold{SignalMemory: {Bytes: 50 * mi}}}, `EvictionHard["memory.available"]`, "got 50Mi"},
+		{"overhead 100%", Input{Profile: EKSAL2023, Instance: m5large, VMMemoryOverheadBP: ptr(10000)}, "VMMemoryOverheadBP", "below 100 %, got 100 %"},
+		{"negative daemonset", Input{Profile: EKSAL2023, Instance: m5large, DaemonSets: []DaemonSet{{Name: "x", CPUMillicores: -1}}}, "DaemonSets[0].CPUMillicores", "got -1m"},
+		{"windows auto mode", Input{Profile: EKSWindows, Instance: m5large, EKS: EKSOptions{Kind: AutoMode}}, "EKS.Kind", "Windows"},
+		{"negative reserved ENIs", Input{Profile: EKSAL2023, Instance: m5large, EKS: EKSOptions{ReservedENIs: -2}}, "EKS.ReservedENIs", "got -2"},
+		{"unknown plugin", Input{Profile: AKSLinux, Instance: d2sv5, AKS: AKSOptions{NetworkPlugin: "cilium"}}, "AKS.NetworkPlugin", `"cilium"`},
+		{"kube-reserved ephemeral range", Input{Profile: EKSAL2023, Instance: m5large, KubeReserved: Reservation{EphemeralStorageBytes: ptr(-5)}}, "KubeReserved.EphemeralStorageBytes", "kube-reserved ephemeral storage"},
+		{"measured cpu range", Input{Profile: EKSAL2023, Instance: m5large, MeasuredCapacity: Reservation{CPUMillicores: ptr(-1000)}}, "MeasuredCapacity.CPUMillicores", "measured capacity CPU"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := Compute(tt.in)
-			var e *Error
-			if !errors.As(err, &e) {
-				t.Fatalf("got %v, want *Error", err)
+			errs := field.As(err)
+			if len(errs) != 1 {
+				t.Fatalf("got %v, want one field error", err)
 			}
-			if e.Field != tt.field || !strings.Contains(e.Msg, tt.msg) {
-				t.Errorf("got %q on %q, want field %q containing %q", e.Msg, e.Field, tt.field, tt.msg)
+			e := errs[0]
+			if e.Path.String() != tt.path || !strings.Contains(e.Detail, tt.msg) {
+				t.Errorf("got %q at %s, want path %s containing %q", e.Detail, e.Path, tt.path, tt.msg)
 			}
+			checkDomainWords(t, e.Detail)
 		})
 	}
 }
 
-func TestFormatBytes(t *testing.T) {
-	for b, want := range map[int64]string{0: "0", 574 * mi: "574Mi", gi: "1Gi", 1814948 * 1024: "1814948Ki", 1000: "1000"} {
-		if got := FormatBytes(b); got != want {
-			t.Errorf("FormatBytes(%d) = %q, want %q", b, got, want)
+// TestComputeErrorsAll: validation reports every problem, in Input's field order with map keys sorted, the
+// same on every run.
+func TestComputeErrorsAll(t *testing.T) {
+	in := Input{Profile: EKSAL2023, Instance: m5large, MaxPods: -1, OSDiskGiB: -1,
+		EvictionHard: map[string]Threshold{"pid.available": {}, "imagefs.available": {}, SignalMemory: {Bytes: -1}},
+		KubeReserved: Reservation{MemoryBytes: ptr(-1)}}
+	want := []string{"MaxPods", "OSDiskGiB", "KubeReserved.MemoryBytes", `EvictionHard["imagefs.available"]`,
+		`EvictionHard["memory.available"]`, `EvictionHard["pid.available"]`}
+	for run := 0; run < 50; run++ {
+		_, err := Compute(in)
+		var got []string
+		for _, e := range field.As(err) {
+			got = append(got, e.Path.String())
+			checkDomainWords(t, e.Detail)
+		}
+		if strings.Join(got, " ") != strings.Join(want, " ") {
+			t.Fatalf("run %d: error paths %v, want %v", run, got, want)
+		}
+	}
+}
+
+// checkDomainWords fails when a planner message names a provider attribute or object, or a design note.
+func checkDomainWords(t *testing.T, msg string) {
+	t.Helper()
+	for _, bad := range []string{"kubefit_", "kube_reserved", "system_reserved", "max_pods", "instance_type", "measured_capacity",
+		"measured_allocatable", "eviction_hard", "os_disk_gib", "vm_memory_overhead", "node_group_kind", "network_plugin",
+		"kubernetes_version", "reserved_enis", "ephemeral_storage", "overhead.md", "DESIGN.md", "§"} {
+		if strings.Contains(msg, bad) {
+			t.Errorf("message names %q: %s", bad, msg)
 		}
 	}
 }
@@ -310,7 +466,7 @@ func FuzzCompute(f *testing.F) {
 		if err != nil {
 			return
 		}
-		if r.Allocatable.CPUMillicores <= 0 || r.Allocatable.MemoryBytes <= 0 || r.Allocatable.EphemeralBytes <= 0 {
+		if r.Allocatable.CPUMillicores <= 0 || r.Allocatable.MemoryBytes <= 0 || r.Allocatable.EphemeralStorageBytes <= 0 {
 			t.Fatalf("non-positive allocatable without error: %+v", r.Allocatable)
 		}
 		if r.Allocatable.CPUMillicores > r.Capacity.CPUMillicores || r.Allocatable.MemoryBytes > r.Capacity.MemoryBytes {
@@ -320,8 +476,14 @@ func FuzzCompute(f *testing.F) {
 }
 
 func TestPackerPods(t *testing.T) {
-	eks, _ := Compute(Input{Profile: EKSAL2023, Instance: m5large})
-	aks, _ := Compute(Input{Profile: AKSLinux, Instance: d2sv5, MaxPods: 30})
+	eks, err := Compute(Input{Profile: EKSAL2023, Instance: m5large})
+	if err != nil {
+		t.Fatal(err)
+	}
+	aks, err := Compute(Input{Profile: AKSLinux, Instance: d2sv5, MaxPods: 30})
+	if err != nil {
+		t.Fatal(err)
+	}
 	tests := []struct {
 		name   string
 		r      Result
@@ -343,7 +505,9 @@ func TestPackerPods(t *testing.T) {
 }
 
 func TestSmallest(t *testing.T) {
-	res := func(cpu, mem int64) Result { return Result{Available: Resources{CPUMillicores: cpu, MemoryBytes: mem}} }
+	res := func(cpu, mem int64) Result {
+		return Result{Available: resource.List{CPUMillicores: cpu, MemoryBytes: mem}}
+	}
 	tests := []struct {
 		rs   []Result
 		want int

@@ -1,6 +1,6 @@
 package overhead
 
-// Formula identifiers (overhead.md §13). They are stable: tests, docs and users refer to them.
+// Formula identifiers. They are stable: tests, docs and users refer to them.
 const (
 	FCapacityMeasured    = "capacity.measured"
 	FCapacityVMOverhead  = "capacity.vm-overhead"
@@ -14,8 +14,10 @@ const (
 	FMemoryGKERegressive = "memory.gke-regressive"
 	FSystemAKSWindows    = "system.aks-windows"
 	FSystemNone          = "system.none"
+	FSystemEKSAutoMode   = "system.eks-auto-mode-measured"
 	FEvictionMemory      = "eviction.memory"
 	FEvictionNodefs      = "eviction.nodefs"
+	FEvictionAKSWindows  = "eviction.aks-windows-none"
 	FEphemeralEKS        = "ephemeral.eks-kube-reserved"
 	FEphemeralGKEDisk    = "ephemeral.gke-disk"
 	FEphemeralNone       = "ephemeral.none"
@@ -23,6 +25,7 @@ const (
 	FMaxPodsPD           = "maxpods.eks-prefix-delegation"
 	FMaxPodsMNGCap       = "maxpods.eks-mng-cap"
 	FMaxPodsAutoModeCap  = "maxpods.eks-auto-mode-cap"
+	FMaxPodsAutoMode     = "maxpods.eks-auto-mode"
 	FMaxPodsEKSWindows   = "maxpods.eks-windows"
 	FMaxPodsAKS          = "maxpods.aks-plugin-default"
 	FMaxPodsGKE          = "maxpods.gke"
@@ -31,22 +34,24 @@ const (
 	FDaemonSetRequests   = "daemonset.requests"
 )
 
-// Formulas maps every formula identifier to the sources it comes from (overhead.md §13).
+// Formulas maps every formula identifier to the public sources it comes from.
 var Formulas = map[string]string{
 	FCapacityMeasured:    "user input (kubelet-reported node.status.capacity)",
 	FCapacityVMOverhead:  "aws/karpenter-provider-aws:pkg/providers/instancetype/types.go; pkg/operator/options/options.go (VM_MEMORY_OVERHEAD_PERCENT, default 7.5 %, minus 64 MiB on arm64)",
-	FCapacityCustom:      "user input (custom profile: vcpu and memory), with the VM-overhead model of capacity.vm-overhead",
+	FCapacityCustom:      "user input (the custom profile's vCPUs and nominal memory), with the VM-overhead model of capacity.vm-overhead",
 	FCPUTiered:           "awslabs/amazon-eks-ami:nodeadm/internal/kubelet/config.go; templates/al2/runtime/bootstrap.sh @ 0ab84280; https://cloud.google.com/kubernetes-engine/docs/concepts/plan-node-sizes",
 	FCPUAKSBracketed:     "https://learn.microsoft.com/azure/aks/node-resource-reservations; Azure/karpenter-provider-azure:pkg/providers/instancetype/instancetype.go",
 	FCPUGKESharedCore:    "GKE plan-node-sizes (1060m on shared-core E2), via https://learnk8s.io/allocatable-resources and cloudpilot-ai/karpenter-provider-gcp:pkg/utils/utils.go",
 	FMemoryEKSPerPod:     "awslabs/amazon-eks-ami:nodeadm/internal/kubelet/config.go; bootstrap.sh; bottlerocket-os/bottlerocket kube_reserve_memory; aws/karpenter-provider-aws types.go and amifamily/{al2023,bottlerocket,windows}.go",
 	FMemoryAKSRegressive: "https://learn.microsoft.com/azure/aks/node-resource-reservations (rules before 1.29); Azure/karpenter-provider-azure instancetype.go and suite_test.go",
 	FMemoryAKSPerPod:     "https://learn.microsoft.com/azure/aks/node-resource-reservations (1.29 and later); Azure/AKS#4019, #4174; Azure/karpenter-provider-azure PR #1919",
-	FMemoryGKERegressive: "GKE plan-node-sizes, via learnk8s and cloudpilot-ai/karpenter-provider-gcp",
+	FMemoryGKERegressive: "https://cloud.google.com/kubernetes-engine/docs/concepts/plan-node-sizes (25/20/10/6/2 % of nominal memory, the documented GB read as 1,000 MiB, floored; 255 MiB below 1 GiB); exact on measured nodes: n2-standard-16 5,572 MiB, n1-standard-2 1,736 MiB (awslabs/amazon-eks-ami#318)",
 	FSystemAKSWindows:    "https://learn.microsoft.com/azure/aks/node-resource-reservations (2 GB for Windows system processes)",
 	FSystemNone:          "profile default: no system-reserved quantities",
+	FSystemEKSAutoMode:   "measured EKS Auto Mode m5.2xlarge node (kubectl describe node: 240m CPU and 1,046 MiB between capacity and allocatable, 56 max pods); AWS publishes no Auto Mode reservation rule (https://docs.aws.amazon.com/eks/latest/userguide/automode.html)",
 	FEvictionMemory:      "awslabs/amazon-eks-ami nodeadm config.go (defaultKubeletSubConfig); AKS node-resource-reservations page; GKE plan-node-sizes",
 	FEvictionNodefs:      "as eviction.memory, plus aws/karpenter-provider-aws types.go (evictionThreshold)",
+	FEvictionAKSWindows:  "measured AKS Windows nodes before 1.29: capacity − allocatable is exactly the pre-1.29 kube-reserved memory plus 2,048 MiB, with no memory.available threshold (the AKS page's 750Mi applies to Linux nodes)",
 	FEphemeralEKS:        "awslabs/amazon-eks-ami nodeadm config.go; bootstrap.sh (1Gi)",
 	FEphemeralGKEDisk:    "cloudpilot-ai/karpenter-provider-gcp:pkg/utils/utils.go ResolveReservedEphemeralStorage (secondary source citing GKE plan-node-sizes)",
 	FEphemeralNone:       "profile default: no ephemeral-storage kube-reserved",
@@ -54,6 +59,7 @@ var Formulas = map[string]string{
 	FMaxPodsPD:           "awslabs/amazon-eks-ami max-pods-calculator.sh; aws/amazon-vpc-cni-k8s:pkg/awsutils/awsutils.go",
 	FMaxPodsMNGCap:       "max-pods-calculator.sh; https://docs.aws.amazon.com/eks/latest/userguide/choosing-instance-type.html",
 	FMaxPodsAutoModeCap:  "awsdocs/amazon-eks-user-guide:latest/ug/nodes/choosing-instance-type.adoc",
+	FMaxPodsAutoMode:     "ENIs × (IPv4 per ENI − 1), without the + 2 of the VPC CNI formula: Auto Mode runs pod networking and kube-proxy on the host (https://docs.aws.amazon.com/eks/latest/userguide/auto-networking.html); a measured Auto Mode m5.2xlarge reports 56",
 	FMaxPodsEKSWindows:   "awsdocs/amazon-eks-user-guide windows-support.adoc; aws/karpenter-provider-aws amifamily/windows.go",
 	FMaxPodsAKS:          "MicrosoftDocs/azure-aks-docs:articles/aks/concepts-network-ip-address-planning.md",
 	FMaxPodsGKE:          "https://cloud.google.com/kubernetes-engine/docs/how-to/flexible-pod-cidr",

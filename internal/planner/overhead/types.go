@@ -1,8 +1,3 @@
-// Package overhead computes a Kubernetes node's capacity, the kubelet's reservations (kube-reserved,
-// system-reserved, hard eviction), the resulting allocatable, max pods, and what is left for workloads once
-// DaemonSets are placed, for EKS, AKS and GKE node images. It implements shared/domain/overhead.md in exact
-// integer arithmetic; every computed term carries a stable formula identifier (see Formulas) so callers can say
-// which rule produced a number.
 package overhead
 
 import (
@@ -10,12 +5,14 @@ import (
 	"strings"
 
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/catalog"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/field"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/resource"
 )
 
 // Profile names a node image family whose reservation rules kubefit models.
 type Profile string
 
-// The supported profiles (overhead.md §3).
+// The supported profiles.
 const (
 	EKSAL2023       Profile = "eks-al2023"
 	EKSAL2          Profile = "eks-al2"
@@ -65,10 +62,10 @@ func ParseProfile(s string) (Profile, error) {
 			return p, nil
 		}
 	}
-	return "", fmt.Errorf("unknown profile %q; valid profiles are %s", s, quoteList(Profiles))
+	return "", fmt.Errorf("unknown profile %q; valid profiles are %s", s, field.QuoteList(Profiles))
 }
 
-// NodeGroupKind is how an EKS node is launched (overhead.md §3, §8.3).
+// NodeGroupKind is how an EKS node is launched; it changes the max-pods default and cap.
 type NodeGroupKind string
 
 // The EKS node-group kinds.
@@ -82,7 +79,7 @@ const (
 // NodeGroupKinds lists every EKS node-group kind; Managed is the default.
 var NodeGroupKinds = []NodeGroupKind{Managed, SelfManaged, Karpenter, AutoMode}
 
-// NetworkPlugin is an AKS network plugin setting, which decides the default max pods (overhead.md §8.6).
+// NetworkPlugin is an AKS network plugin setting, which decides the default max pods.
 type NetworkPlugin string
 
 // The AKS network plugins.
@@ -111,6 +108,7 @@ type Instance struct {
 	MaxENIs      int64 // default network card
 	IPv4PerENI   int64
 	ENIMaxPods   int64
+	GPU          int64 // GPU devices; they are neither reserved nor consumed by DaemonSets
 }
 
 // InstanceFromCatalog converts a catalog row.
@@ -119,6 +117,7 @@ func InstanceFromCatalog(t catalog.InstanceType) Instance {
 		Cloud: t.Cloud, Name: t.Name, Family: t.Family, VCPU: int64(t.VCPU), MemoryMiB: t.MemoryMiB,
 		Architecture: t.Architecture, SharedCore: t.SharedCore, Hypervisor: t.Hypervisor, BareMetal: t.BareMetal,
 		MaxENIs: int64(t.MaxENIs), IPv4PerENI: int64(t.IPv4PerENI), ENIMaxPods: int64(t.ENIMaxPods),
+		GPU: int64(t.GPUCount),
 	}
 }
 
@@ -130,9 +129,9 @@ func CustomInstance(cloud catalog.Cloud, vcpu, memoryBytes int64) Instance {
 
 // Reservation holds optional per-resource values; nil means "not given, keep the profile's value".
 type Reservation struct {
-	CPUMillicores  *int64
-	MemoryBytes    *int64
-	EphemeralBytes *int64
+	CPUMillicores         *int64
+	MemoryBytes           *int64
+	EphemeralStorageBytes *int64
 }
 
 // Threshold is a hard-eviction threshold: an absolute quantity in bytes, or a percentage of capacity in basis
@@ -148,7 +147,7 @@ func (t Threshold) String() string {
 	if t.IsPercent {
 		return formatBP(t.PercentBP) + "%"
 	}
-	return FormatBytes(t.Bytes)
+	return resource.QuantityBytes(t.Bytes)
 }
 
 // Eviction signal names accepted in Input.EvictionHard.
@@ -157,7 +156,7 @@ const (
 	SignalNodefs = "nodefs.available"
 )
 
-// EKSOptions are the EKS network and launch settings (overhead.md §8.2–8.3).
+// EKSOptions are the EKS network and launch settings.
 type EKSOptions struct {
 	Kind             NodeGroupKind // "" = Managed
 	PrefixDelegation bool
@@ -200,32 +199,36 @@ type Input struct {
 	DaemonSets         []DaemonSet
 }
 
-// Resources is an amount of each resource the model tracks.
-type Resources struct {
-	CPUMillicores  int64
-	MemoryBytes    int64
-	EphemeralBytes int64
-	Pods           int64
-}
+// Units of a Term's Value.
+const (
+	UnitMillicores = "millicores"
+	UnitBytes      = "bytes"
+	UnitPods       = "pods"
+)
 
-// Term records how one figure was obtained: a stable formula identifier (see Formulas) and a human detail.
+// Term records how one figure was obtained: its name in the kubelet's vocabulary ("kubeReserved.memory",
+// "evictionHard.memory.available", "maxPods"), its value in Unit, a stable formula identifier (see
+// Formulas) and a human detail.
 type Term struct {
-	Name    string // e.g. "kube_reserved.memory"
+	Name    string
 	Value   int64
+	Unit    string // UnitMillicores, UnitBytes or UnitPods
 	Formula string
 	Detail  string
 }
 
 // Result is the model's answer for one node.
 type Result struct {
-	Profile           Profile
-	Capacity          Resources
-	KubeReserved      Resources
-	SystemReserved    Resources
-	EvictionThreshold Resources
-	Allocatable       Resources
-	DaemonSetOverhead Resources
-	Available         Resources // allocatable minus DaemonSets: what workloads can request
+	Profile Profile
+	// NodeGroupKind is the EKS node-group kind used ("" on AKS, GKE and custom nodes).
+	NodeGroupKind     NodeGroupKind
+	Capacity          resource.List
+	KubeReserved      resource.List
+	SystemReserved    resource.List
+	EvictionThreshold resource.List
+	Allocatable       resource.List
+	DaemonSetOverhead resource.List
+	Available         resource.List // allocatable minus DaemonSets: what workloads can request
 	MaxPods           int64
 	// IPCap is how many non-host-network pods can get an IP (EKS VPC CNI); 0 when not applicable.
 	IPCap int64
@@ -235,26 +238,37 @@ type Result struct {
 	RulesVersion string
 	Terms        []Term
 	KubeletArgs  []string
-	Warnings     []string
+	Warnings     []field.Warning
 }
 
-// Error is a problem with one input field of the model. Field is the input's name as the provider spells it
-// (e.g. "max_pods", "kube_reserved.memory", "instance_type").
-type Error struct {
-	Field string
-	Msg   string
-}
-
-func (e *Error) Error() string { return e.Field + ": " + e.Msg }
-
-func fieldErr(field, format string, args ...any) error {
-	return &Error{Field: field, Msg: fmt.Sprintf(format, args...)}
-}
-
-func quoteList[T ~string](xs []T) string {
-	q := make([]string, len(xs))
-	for i, x := range xs {
-		q[i] = fmt.Sprintf("%q", string(x))
-	}
-	return strings.Join(q, ", ")
-}
+// Warning codes: the stable Code of every field.Warning in Result.Warnings. Callers match on these, never on
+// the message text.
+const (
+	// CodeNoDaemonSets: an EKS Linux node has no DaemonSets listed, so the slots of aws-node and kube-proxy
+	// are counted but not their requests.
+	CodeNoDaemonSets = "overhead.no-daemonsets"
+	// CodeDaemonSetsFillNode: the DaemonSets leave no CPU, memory or pod slot for workloads.
+	CodeDaemonSetsFillNode = "overhead.daemonsets-fill-node"
+	// CodeMaxPodsOutOfRange: the maximum pod count is outside what the platform accepts.
+	CodeMaxPodsOutOfRange = "overhead.max-pods-out-of-range"
+	// CodeGKEMaxPodsAbove110: a GKE maximum pod count above 110, which only newer GKE versions allow.
+	CodeGKEMaxPodsAbove110 = "overhead.gke-max-pods-above-110"
+	// CodeNoENIData: the instance type has no ENI data, so max pods falls back to 110 and the IP limit is
+	// not checked.
+	CodeNoENIData = "overhead.no-eni-data"
+	// CodePrefixDelegationIgnored: prefix delegation asked for on an instance type that cannot use it.
+	CodePrefixDelegationIgnored = "overhead.prefix-delegation-ignored"
+	// CodeNoENIForPods: reserved ENIs and custom networking leave no ENI for pod IPs.
+	CodeNoENIForPods = "overhead.no-eni-for-pods"
+	// CodeMaxPodsAboveIPs: the maximum pod count exceeds the pod IPs plus the host-network pods.
+	CodeMaxPodsAboveIPs = "overhead.max-pods-above-ip-capacity"
+	// CodeAKS129BothRules: AKS 1.29, where both the old and the new reservation rules were seen.
+	CodeAKS129BothRules = "overhead.aks-1.29-both-rules"
+	// CodeAKSWindowsRulesUnverified: AKS Windows from 1.29, where no measured node confirms the model.
+	CodeAKSWindowsRulesUnverified = "overhead.aks-windows-rules-unverified"
+	// CodeEKSAutoModeUpperBound: EKS Auto Mode, whose reservation rule is not published; allocatable is an
+	// upper bound calibrated on a measured node.
+	CodeEKSAutoModeUpperBound = "overhead.eks-auto-mode-upper-bound"
+	// CodeAKSKubeReservedFloor: a kube-reserved value below the floor of AKS's customisable kubeReserved.
+	CodeAKSKubeReservedFloor = "overhead.aks-kube-reserved-floor"
+)

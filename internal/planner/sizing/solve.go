@@ -13,14 +13,12 @@ import (
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/overhead"
 )
 
-// Warning codes of Plan.Warnings besides the overhead model's own.
+// Warning codes of Plan.Warnings besides the overhead model's own (overhead.Code…), which keep their codes.
 const (
 	// WarnMinReplicasDefault: an autoscaled workload gave only a maximum; its steady count defaults to 1.
 	WarnMinReplicasDefault = "sizing.min-replicas-default"
 	// WarnAboveBaseline: a burstable pool's busiest node uses more than its baseline but keeps enough credits.
 	WarnAboveBaseline = "sizing.credits-above-baseline"
-	// WarnOverhead: a caveat of the overhead model for a pool's node.
-	WarnOverhead = "sizing.overhead"
 )
 
 // Planner sizes requests against one catalog. It is safe for concurrent use.
@@ -123,9 +121,11 @@ func (s *solve) pool(i int, dsNames []string) (fit.Pool, error) {
 			oin.Profile = overhead.DefaultProfile(rp.Cloud)
 		}
 		r, err := overhead.Compute(oin)
-		if err != nil {
-			s.errs = append(s.errs, overheadErrors(err).Prefix(p.Child("Overhead"))...)
+		if es := field.As(err); len(es) > 0 {
+			s.errs = append(s.errs, es.Prefix(p.Child("Overhead"))...)
 			continue
+		} else if err != nil {
+			return fit.Pool{}, fmt.Errorf("pool %q: %w", rp.Name, err)
 		}
 		pp.Members = append(pp.Members, it)
 		results = append(results, r)
@@ -143,10 +143,11 @@ func (s *solve) pool(i int, dsNames []string) (fit.Pool, error) {
 		pp.Note = fmt.Sprintf("mixed pool of %s: planned on the smallest member, %s", strings.Join(names, ", "), pp.Instance.Name)
 	}
 	for _, w := range pp.Overhead.Warnings {
-		if len(dsNames) > 0 && strings.HasPrefix(w, overhead.WarnNoDaemonSets) {
+		if len(dsNames) > 0 && w.Code == overhead.CodeNoDaemonSets {
 			continue // the packer charges the DaemonSets listed in the request
 		}
-		s.warnings = append(s.warnings, field.Warning{Code: WarnOverhead, Path: p, Message: fmt.Sprintf("pool %q: %s", rp.Name, w)})
+		s.warnings = append(s.warnings, field.Warning{Code: w.Code, Path: p.Child("Overhead").Join(w.Path),
+			Message: fmt.Sprintf("pool %q: %s", rp.Name, w.Message)})
 	}
 	r := pp.Overhead
 	os := "linux"
@@ -164,22 +165,10 @@ func (s *solve) pool(i int, dsNames []string) (fit.Pool, error) {
 	return fit.Pool{
 		Name: rp.Name, InstanceType: pp.Instance.Name,
 		Allocatable: fit.Resources{CPUMillicores: r.Allocatable.CPUMillicores, MemoryBytes: r.Allocatable.MemoryBytes,
-			EphemeralStorageBytes: r.Allocatable.EphemeralBytes, Pods: r.PackerPods(dsNames), GPU: int64(pp.Instance.GPUCount)},
+			EphemeralStorageBytes: r.Allocatable.EphemeralStorageBytes, Pods: r.PackerPods(dsNames), GPU: int64(pp.Instance.GPUCount)},
 		MinNodes: rp.MinNodes, MaxNodes: rp.MaxNodes, Zones: rp.Zones, Labels: labels, Taints: rp.Taints,
 		Weight: rp.Weight, PricePerHour: pp.Instance.PriceUSDPerHour,
 	}, nil
-}
-
-// overheadErrors returns the overhead model's input errors as field errors.
-func overheadErrors(err error) field.Errors {
-	if es := field.As(err); len(es) > 0 {
-		return es
-	}
-	var oe *overhead.Error
-	if errors.As(err, &oe) {
-		return field.Errors{field.Invalid(field.Path{}, "", "%s", oe.Msg)}
-	}
-	return field.Errors{field.Invalid(field.Path{}, "", "%v", err)}
 }
 
 // workload applies the replica and spread defaults to workload i.

@@ -1,0 +1,142 @@
+package overhead
+
+import (
+	"fmt"
+
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/catalog"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/field"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/resource"
+)
+
+// capacity sets what the kubelet reports as node.status.capacity: a measured value when the user gives one,
+// else vCPUs × 1000m, nominal memory less the VM overhead (Karpenter's estimate), and the root/OS disk.
+func (c *calc) capacity() error {
+	in := c.in
+	if v := in.MeasuredCapacity.CPUMillicores; v != nil {
+		c.res.Capacity.CPUMillicores = *v
+		c.term("capacity.cpu", UnitMillicores, *v, FCapacityMeasured, "measured capacity given by the user")
+	} else {
+		c.res.Capacity.CPUMillicores = in.Instance.VCPU * 1000
+		c.term("capacity.cpu", UnitMillicores, c.res.Capacity.CPUMillicores, capacityFormula(in), fmt.Sprintf("%d vCPU × 1000m", in.Instance.VCPU))
+	}
+	if v := in.MeasuredCapacity.MemoryBytes; v != nil {
+		c.res.Capacity.MemoryBytes = *v
+		c.term("capacity.memory", UnitBytes, *v, FCapacityMeasured, "measured capacity given by the user")
+	} else if err := c.estimatedMemory(); err != nil {
+		return err
+	}
+	if v := in.MeasuredCapacity.EphemeralStorageBytes; v != nil {
+		c.res.Capacity.EphemeralStorageBytes = *v
+		c.term("capacity.ephemeral-storage", UnitBytes, *v, FCapacityMeasured, "measured capacity given by the user")
+	} else {
+		disk := in.OSDiskGiB
+		detail := fmt.Sprintf("root/OS disk of %d GiB", disk)
+		if disk == 0 {
+			disk = defaultDiskGiB(in.Profile)
+			detail = fmt.Sprintf("default root/OS disk of %d GiB for %s", disk, in.Profile)
+		}
+		c.res.Capacity.EphemeralStorageBytes = disk * gi
+		c.term("capacity.ephemeral-storage", UnitBytes, disk*gi, capacityFormula(in), detail)
+	}
+	c.res.Capacity.Pods = c.res.MaxPods
+	c.res.Capacity.GPU = in.Instance.GPU
+	return nil
+}
+
+// estimatedMemory is Karpenter's VM-overhead model: nominal memory, less 64 MiB for CMA on arm64, less
+// ⌈p %⌉ of the rest.
+func (c *calc) estimatedMemory() error {
+	in := c.in
+	if in.Instance.MemoryMiB <= 0 {
+		return field.Invalid(field.NewPath("Instance"), in.Instance.Name,
+			"the catalog has no memory figure for %q; give the node's measured memory capacity, or describe the node by its vCPUs and memory with the custom profile", in.Instance.Name)
+	}
+	bp := int64(defaultVMOverheadBP)
+	if in.VMMemoryOverheadBP != nil {
+		bp = *in.VMMemoryOverheadBP
+	}
+	base := in.Instance.MemoryMiB
+	detail := ""
+	if in.Instance.Architecture == catalog.ArchARM64 {
+		base -= arm64CMAMiB
+		detail = " after 64 MiB for CMA on arm64"
+	}
+	if base <= 0 {
+		return field.Invalid(field.NewPath("Instance"), in.Instance.Name,
+			"instance type %q has only %d MiB of memory; nothing is left after the VM overhead", in.Instance.Name, in.Instance.MemoryMiB)
+	}
+	capMi := base - resource.CeilDiv(base*bp, 10000)
+	c.res.Capacity.MemoryBytes = capMi * mi
+	c.term("capacity.memory", UnitBytes, capMi*mi, capacityFormula(in),
+		fmt.Sprintf("%d MiB nominal%s, minus %s%% VM overhead = %d MiB", in.Instance.MemoryMiB, detail, formatBP(bp), capMi))
+	return nil
+}
+
+func capacityFormula(in Input) string {
+	if in.Profile == Custom {
+		return FCapacityCustom
+	}
+	return FCapacityVMOverhead
+}
+
+// defaultDiskGiB is the root/OS disk each platform creates when none is set: EKS managed node groups and
+// Karpenter 20 GiB (Windows AMIs need 50 GiB), AKS 128 GiB, GKE 100 GB.
+func defaultDiskGiB(p Profile) int64 {
+	switch {
+	case p == EKSWindows:
+		return 50
+	case p.isEKS():
+		return 20
+	case p.isAKS():
+		return 128
+	case p == GKEStandard:
+		return 100
+	}
+	return 20
+}
+
+// allocatable is capacity minus kube-reserved, system-reserved and the hard-eviction thresholds (CPU has no
+// eviction term); pods is max pods. A result of zero or less is an error that blames the override the user
+// set, else the instance type.
+func (c *calc) allocatable() error {
+	r := &c.res
+	r.Allocatable = resource.List{
+		CPUMillicores:         r.Capacity.CPUMillicores - r.KubeReserved.CPUMillicores - r.SystemReserved.CPUMillicores,
+		MemoryBytes:           r.Capacity.MemoryBytes - r.KubeReserved.MemoryBytes - r.SystemReserved.MemoryBytes - r.EvictionThreshold.MemoryBytes,
+		EphemeralStorageBytes: r.Capacity.EphemeralStorageBytes - r.KubeReserved.EphemeralStorageBytes - r.SystemReserved.EphemeralStorageBytes - r.EvictionThreshold.EphemeralStorageBytes,
+		Pods:                  r.MaxPods,
+		GPU:                   r.Capacity.GPU,
+	}
+	r.KubeReserved.Pods, r.SystemReserved.Pods, r.EvictionThreshold.Pods = 0, 0, 0
+	in := c.in
+	blame := func(name string, sys, kube *int64) field.Path {
+		switch {
+		case sys != nil:
+			return field.NewPath("SystemReserved", name)
+		case kube != nil:
+			return field.NewPath("KubeReserved", name)
+		}
+		return field.NewPath("Instance")
+	}
+	switch {
+	case r.Allocatable.CPUMillicores <= 0:
+		cpu := resource.QuantityCPU
+		return field.Invalid(blame("CPUMillicores", in.SystemReserved.CPUMillicores, in.KubeReserved.CPUMillicores), cpu(r.Allocatable.CPUMillicores),
+			"the reservations (kube-reserved %s, system-reserved %s CPU) leave %s CPU allocatable on %q (capacity %s): the node could run nothing; lower the reservations or choose a larger instance type",
+			cpu(r.KubeReserved.CPUMillicores), cpu(r.SystemReserved.CPUMillicores), cpu(r.Allocatable.CPUMillicores), in.Instance.Name, cpu(r.Capacity.CPUMillicores))
+	case r.Allocatable.MemoryBytes <= 0:
+		b := resource.QuantityBytes
+		return field.Invalid(blame("MemoryBytes", in.SystemReserved.MemoryBytes, in.KubeReserved.MemoryBytes), b(r.Allocatable.MemoryBytes),
+			"the reservations (kube-reserved %s, system-reserved %s, eviction %s of memory) leave %s memory allocatable on %q (capacity %s): the node could run nothing; lower the reservations or choose a larger instance type",
+			b(r.KubeReserved.MemoryBytes), b(r.SystemReserved.MemoryBytes), b(r.EvictionThreshold.MemoryBytes), b(r.Allocatable.MemoryBytes), in.Instance.Name, b(r.Capacity.MemoryBytes))
+	case r.Allocatable.EphemeralStorageBytes <= 0:
+		p := field.NewPath("OSDiskGiB")
+		if in.MeasuredCapacity.EphemeralStorageBytes != nil {
+			p = field.NewPath("MeasuredCapacity", "EphemeralStorageBytes")
+		}
+		return field.Invalid(p, resource.QuantityBytes(r.Capacity.EphemeralStorageBytes),
+			"the reservations leave %s ephemeral storage allocatable (capacity %s): the node could run nothing; give the node a larger root/OS disk",
+			resource.QuantityBytes(r.Allocatable.EphemeralStorageBytes), resource.QuantityBytes(r.Capacity.EphemeralStorageBytes))
+	}
+	return nil
+}

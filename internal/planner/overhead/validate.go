@@ -1,0 +1,176 @@
+package overhead
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/field"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/resource"
+)
+
+// Bounds of the inputs, far above any real node; with resource.MaxQuantity they keep every product exact.
+const (
+	maxVCPU    = 100000
+	maxPodsCap = 100000
+	maxDiskGiB = 1 << 20
+)
+
+// validate checks every input value and fills the defaults of EKS.Kind and AKS.NetworkPlugin. It returns
+// every problem it finds, in a fixed order: the fields of Input in declaration order, map keys sorted.
+func validate(in *Input) field.Errors {
+	var errs field.Errors
+	add := func(p field.Path, value, format string, args ...any) {
+		errs = append(errs, field.Invalid(p, value, format, args...))
+	}
+	if _, err := ParseProfile(string(in.Profile)); err != nil {
+		add(field.NewPath("Profile"), string(in.Profile), "%s", err.Error())
+	} else if pc := in.Profile.Cloud(); pc != "" && in.Instance.Cloud != "" && pc != in.Instance.Cloud {
+		add(field.NewPath("Profile"), string(in.Profile),
+			"profile %q is for %s nodes but instance type %q is from the %s catalog; choose a %s profile (default %q)",
+			in.Profile, pc, in.Instance.Name, in.Instance.Cloud, in.Instance.Cloud, DefaultProfile(in.Instance.Cloud))
+	}
+	inst := in.Instance
+	switch {
+	case inst.VCPU <= 0 && in.MeasuredCapacity.CPUMillicores == nil:
+		add(field.NewPath("Instance"), inst.Name,
+			"the catalog has no vCPU count for %q; give the node's measured CPU capacity, or describe the node by its vCPUs and memory with the custom profile", inst.Name)
+	case inst.VCPU > maxVCPU || inst.MemoryMiB < 0 || inst.MemoryMiB > resource.MaxQuantity/mi || inst.GPU < 0:
+		add(field.NewPath("Instance"), inst.Name,
+			"instance type %q has %d vCPUs and %d MiB of memory, outside what kubefit models (up to %s vCPUs and %s MiB)",
+			inst.Name, inst.VCPU, inst.MemoryMiB, resource.Group(maxVCPU), resource.Group(resource.MaxQuantity/mi))
+	}
+	if in.MaxPods < 0 || in.MaxPods > maxPodsCap {
+		add(field.NewPath("MaxPods"), strconv.FormatInt(in.MaxPods, 10),
+			"the maximum pod count must be between 1 and %s (0 means the platform default), got %d", resource.Group(maxPodsCap), in.MaxPods)
+	}
+	if bp := in.VMMemoryOverheadBP; bp != nil && (*bp < 0 || *bp >= 10000) {
+		add(field.NewPath("VMMemoryOverheadBP"), formatBP(*bp)+"%",
+			"the VM memory overhead must be at least 0 %% and below 100 %%, got %s %%", formatBP(*bp))
+	}
+	if in.OSDiskGiB < 0 || in.OSDiskGiB > maxDiskGiB {
+		add(field.NewPath("OSDiskGiB"), strconv.FormatInt(in.OSDiskGiB, 10),
+			"the root/OS disk size must be between 1 and %s GiB (0 means the platform default), got %d", resource.Group(maxDiskGiB), in.OSDiskGiB)
+	}
+	errs = append(errs, validateEKS(in)...)
+	if in.AKS.NetworkPlugin == "" {
+		in.AKS.NetworkPlugin = AzureCNIOverlay
+	}
+	if !contains(NetworkPlugins, in.AKS.NetworkPlugin) {
+		add(field.NewPath("AKS", "NetworkPlugin"), string(in.AKS.NetworkPlugin),
+			"unknown AKS network plugin %q; valid plugins are %s", in.AKS.NetworkPlugin, field.QuoteList(NetworkPlugins))
+	}
+	if _, err := parseMinor(in.KubernetesVersion); err != nil {
+		add(field.NewPath("KubernetesVersion"), in.KubernetesVersion, "%s", err.Error())
+	}
+	errs = append(errs, validateReservation(field.NewPath("KubeReserved"), "kube-reserved", in.KubeReserved)...)
+	errs = append(errs, validateReservation(field.NewPath("SystemReserved"), "system-reserved", in.SystemReserved)...)
+	errs = append(errs, validateEviction(in.EvictionHard)...)
+	errs = append(errs, validateReservation(field.NewPath("MeasuredCapacity"), "measured capacity", in.MeasuredCapacity)...)
+	for i, d := range in.DaemonSets {
+		p := field.NewPath("DaemonSets").At(i)
+		for _, q := range []struct {
+			name, what string
+			v          int64
+			render     func(int64) string
+		}{
+			{"CPUMillicores", "CPU", d.CPUMillicores, resource.QuantityCPU},
+			{"MemoryBytes", "memory", d.MemoryBytes, resource.QuantityBytes},
+			{"EphemeralBytes", "ephemeral-storage", d.EphemeralBytes, resource.QuantityBytes},
+		} {
+			if q.v < 0 || q.v > resource.MaxQuantity {
+				add(p.Child(q.name), q.render(q.v), "DaemonSet %q has a negative or out-of-range %s request, got %s",
+					d.Name, q.what, q.render(q.v))
+			}
+		}
+	}
+	return errs
+}
+
+func validateEKS(in *Input) field.Errors {
+	var errs field.Errors
+	p := field.NewPath("EKS")
+	if in.EKS.ReservedENIs < 0 {
+		errs = append(errs, field.Invalid(p.Child("ReservedENIs"), strconv.FormatInt(in.EKS.ReservedENIs, 10),
+			"the number of reserved network interfaces must not be negative, got %d", in.EKS.ReservedENIs))
+	}
+	if in.EKS.MaxPodsExpressionResult < 0 {
+		errs = append(errs, field.Invalid(p.Child("MaxPodsExpressionResult"), strconv.FormatInt(in.EKS.MaxPodsExpressionResult, 10),
+			"the maxPodsExpression result must not be negative, got %d", in.EKS.MaxPodsExpressionResult))
+	}
+	if in.EKS.Kind == "" {
+		in.EKS.Kind = Managed
+	}
+	switch {
+	case !contains(NodeGroupKinds, in.EKS.Kind):
+		errs = append(errs, field.Invalid(p.Child("Kind"), string(in.EKS.Kind),
+			"unknown EKS node group kind %q; valid kinds are %s", in.EKS.Kind, field.QuoteList(NodeGroupKinds)))
+	case in.EKS.Kind == AutoMode && in.Profile == EKSWindows:
+		errs = append(errs, field.Invalid(p.Child("Kind"), string(in.EKS.Kind),
+			"EKS Auto Mode (node group kind %q) has no Windows nodes; use profile %q or another node group kind", AutoMode, EKSAL2023))
+	}
+	return errs
+}
+
+// validateReservation checks each given quantity of r, in the order CPU, memory, ephemeral storage.
+func validateReservation(p field.Path, what string, r Reservation) field.Errors {
+	var errs field.Errors
+	for _, q := range []struct {
+		name, what string
+		v          *int64
+		render     func(int64) string
+	}{
+		{"CPUMillicores", "CPU", r.CPUMillicores, resource.QuantityCPU},
+		{"MemoryBytes", "memory", r.MemoryBytes, resource.QuantityBytes},
+		{"EphemeralStorageBytes", "ephemeral storage", r.EphemeralStorageBytes, resource.QuantityBytes},
+	} {
+		if q.v != nil && (*q.v < 0 || *q.v > resource.MaxQuantity) {
+			errs = append(errs, field.Invalid(p.Child(q.name), q.render(*q.v), "the %s %s must be between 0 and %s, got %s",
+				what, q.what, q.render(resource.MaxQuantity), q.render(*q.v)))
+		}
+	}
+	return errs
+}
+
+// validateEviction checks the hard-eviction thresholds in sorted signal order.
+func validateEviction(ev map[string]Threshold) field.Errors {
+	var errs field.Errors
+	keys := make([]string, 0, len(ev))
+	for k := range ev {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, key := range keys {
+		t := ev[key]
+		p := field.NewPath("EvictionHard").Key(key)
+		switch {
+		case key != SignalMemory && key != SignalNodefs:
+			errs = append(errs, field.Invalid(p, key,
+				"unsupported hard-eviction signal %q; kubefit models %q and %q (soft thresholds and inodes never change allocatable)",
+				key, SignalMemory, SignalNodefs))
+		case t.Bytes < 0 || t.Bytes > resource.MaxQuantity || t.PercentBP < 0 || t.PercentBP > 10000:
+			errs = append(errs, field.Invalid(p, t.String(),
+				"the hard-eviction threshold for %q must be a quantity from 0 to %s or a percentage from 0 %% to 100 %%, got %s",
+				key, resource.QuantityBytes(resource.MaxQuantity), t.String()))
+		}
+	}
+	return errs
+}
+
+// parseMinor returns the minor version of "1.28", "v1.29.3"; 0 for "" (current rules).
+func parseMinor(v string) (int, error) {
+	if v == "" {
+		return 0, nil
+	}
+	s := strings.TrimPrefix(v, "v")
+	parts := strings.Split(s, ".")
+	if len(parts) < 2 || len(parts) > 3 || parts[0] != "1" {
+		return 0, fmt.Errorf("invalid Kubernetes version %q; write it as \"1.29\"", v)
+	}
+	minor, err := strconv.Atoi(parts[1])
+	if err != nil || minor < 0 || minor > 1000 {
+		return 0, fmt.Errorf("invalid Kubernetes version %q; write it as \"1.29\"", v)
+	}
+	return minor, nil
+}
