@@ -118,8 +118,8 @@ func overheadOptionAttributes() map[string]schema.Attribute {
 				"and warns). Default: the current rules."},
 		"max_pods": schema.Int64Attribute{Optional: true,
 			MarkdownDescription: "The kubelet's max pods. Default: the platform's default for this instance type, network " +
-				"plugin and node-group kind (EKS: the ENI formula with the managed-node-group or Auto Mode cap; AKS: by network " +
-				"plugin; GKE: 110).",
+				"plugin and node-group kind (EKS: the ENI formula with the managed-node-group cap, or on Auto Mode the pod IP count " +
+				"capped at 110; AKS: by network plugin; GKE: 110). `measured_allocatable.pods` wins over it.",
 			Validators: []validator.Int64{int64validator.AtLeast(1)}},
 		"eks": schema.SingleNestedAttribute{Optional: true,
 			MarkdownDescription: "EKS settings that change max pods and the memory reservation.",

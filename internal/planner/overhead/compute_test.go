@@ -502,10 +502,11 @@ func checkDomainWords(t *testing.T, msg string) {
 
 // FuzzCompute checks that no input makes the model panic, and that a successful result is self-consistent.
 func FuzzCompute(f *testing.F) {
-	f.Add(uint8(0), int64(2), int64(8192), int64(0), int64(-1), int64(750), "1.28", int64(3), int64(10), int64(100), int64(64))
-	f.Add(uint8(4), int64(1), int64(3584), int64(110), int64(3500452*1024), int64(0), "1.29", int64(0), int64(0), int64(0), int64(0))
-	f.Add(uint8(6), int64(2), int64(4096), int64(300), int64(-5), int64(9999), "", int64(-1), int64(-1), int64(-7), int64(-9))
-	f.Fuzz(func(t *testing.T, prof uint8, vcpu, memMiB, maxPods, measured, bp int64, version string, enis, ips, dsCPU, dsMemMi int64) {
+	f.Add(uint8(0), int64(2), int64(8192), int64(0), int64(-1), int64(750), "1.28", int64(3), int64(10), int64(100), int64(64), uint8(0), int64(0))
+	f.Add(uint8(4), int64(1), int64(3584), int64(110), int64(3500452*1024), int64(0), "1.29", int64(0), int64(0), int64(0), int64(0), uint8(1), int64(0))
+	f.Add(uint8(6), int64(2), int64(4096), int64(300), int64(-5), int64(9999), "", int64(-1), int64(-1), int64(-7), int64(-9), uint8(2), int64(5000*mi))
+	f.Add(uint8(0), int64(8), int64(32768), int64(0), int64(-1), int64(750), "", int64(4), int64(15), int64(0), int64(0), uint8(3), int64(40000*mi))
+	f.Fuzz(func(t *testing.T, prof uint8, vcpu, memMiB, maxPods, measured, bp int64, version string, enis, ips, dsCPU, dsMemMi int64, kind uint8, allocMem int64) {
 		p := Profiles[int(prof)%len(Profiles)]
 		cloud := p.Cloud()
 		if cloud == "" {
@@ -516,6 +517,10 @@ func FuzzCompute(f *testing.F) {
 			DaemonSets: []DaemonSet{{Name: "ds", CPUMillicores: dsCPU, MemoryBytes: dsMemMi * mi, TakesPodSlot: true}}}
 		if measured >= 0 {
 			in.MeasuredCapacity.MemoryBytes = &measured
+		}
+		in.EKS.Kind = NodeGroupKinds[int(kind)%len(NodeGroupKinds)]
+		if allocMem != 0 {
+			in.MeasuredAllocatable.MemoryBytes = &allocMem
 		}
 		r, err := Compute(in)
 		if err != nil {
