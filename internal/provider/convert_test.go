@@ -64,6 +64,8 @@ func TestAttributePath_overhead(t *testing.T) {
 		{field.NewPath("MeasuredCapacity", "CPUMillicores"), path.Root("measured_capacity").AtName("cpu")},
 		{field.NewPath("MeasuredCapacity", "EphemeralStorageBytes"), path.Root("measured_capacity").AtName("ephemeral_storage")},
 		{field.NewPath("DaemonSets").At(2).Child("MemoryBytes"), path.Root("daemonsets").AtListIndex(2).AtName("memory")},
+		{field.NewPath("MeasuredAllocatable", "MemoryBytes"), path.Root("measured_allocatable").AtName("memory")},
+		{field.NewPath("MeasuredAllocatable", "Pods"), path.Root("measured_allocatable").AtName("pods")},
 	}
 	for _, tt := range tests {
 		if got := attributePath(path.Empty(), tt.p, overheadRenames); !got.Equal(tt.want) {

@@ -174,3 +174,72 @@ data "kubefit_node_overhead" "test" {
 		}},
 	})
 }
+
+// TestAccNodeOverhead_measuredAllocatable: a measured allocatable wins over every model, with max pods from its
+// pods, on any profile; GKE's memory tiers and EKS Auto Mode follow the measured nodes.
+func TestAccNodeOverhead_measuredAllocatable(t *testing.T) {
+	const addr = "data.kubefit_node_overhead.measured"
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: `
+data "kubefit_node_overhead" "measured" {
+  cloud                = "aws"
+  instance_type        = "m5.large"
+  kube_reserved        = { memory = "2Gi" }
+  measured_allocatable = { cpu = "1930m", memory = "7134152Ki", pods = 20 }
+}
+data "kubefit_node_overhead" "gke" {
+  cloud         = "gcp"
+  instance_type = "n2-standard-16"
+}
+data "kubefit_node_overhead" "auto" {
+  cloud         = "aws"
+  instance_type = "m5.2xlarge"
+  eks           = { node_group_kind = "auto_mode" }
+}
+data "kubefit_node_overhead" "aks_windows" {
+  cloud              = "azure"
+  instance_type      = "Standard_DS2_v2"
+  profile            = "aks-windows"
+  kubernetes_version = "1.28"
+  measured_capacity  = { memory = "7113160Ki" }
+}`,
+			ConfigPlanChecks: emptyPlanAfterApply,
+			ConfigStateChecks: []statecheck.StateCheck{
+				expectString(addr, tfjsonpath.New("allocatable").AtMapKey("cpu"), "1930m"),
+				expectString(addr, tfjsonpath.New("allocatable").AtMapKey("memory"), "7134152Ki"),
+				expectInt(addr, tfjsonpath.New("allocatable").AtMapKey("pods"), 20),
+				expectInt(addr, tfjsonpath.New("max_pods"), 20),
+				expectInt(addr, tfjsonpath.New("available").AtMapKey("pods"), 18),
+				statecheck.ExpectKnownValue(addr, tfjsonpath.New("formula_source"), knownvalue.StringRegexp(regexp.MustCompile(`allocatable\.memory = 7134152Ki by allocatable\.measured`))),
+				// GKE n2-standard-16: 5,572 MiB kube-reserved, as a measured node reports.
+				expectString("data.kubefit_node_overhead.gke", tfjsonpath.New("kube_reserved_resources").AtMapKey("memory"), "5572Mi"),
+				// EKS Auto Mode m5.2xlarge: 56 pods, 240m CPU reserved in total, as a measured node reports.
+				expectInt("data.kubefit_node_overhead.auto", tfjsonpath.New("max_pods"), 56),
+				expectInt("data.kubefit_node_overhead.auto", tfjsonpath.New("allocatable").AtMapKey("cpu_millicores"), 8000-240),
+				statecheck.ExpectKnownValue("data.kubefit_node_overhead.auto", tfjsonpath.New("warnings"),
+					knownvalue.ListPartial(map[int]knownvalue.Check{0: knownvalue.StringRegexp(regexp.MustCompile(`upper bound`))})),
+				// AKS Windows before 1.29: no memory eviction threshold; 7113160Ki − 1638Mi − 2048Mi.
+				expectString("data.kubefit_node_overhead.aks_windows", tfjsonpath.New("eviction_threshold").AtMapKey("memory"), "0"),
+				expectString("data.kubefit_node_overhead.aks_windows", tfjsonpath.New("allocatable").AtMapKey("memory"), "3338696Ki"),
+			},
+		}},
+	})
+}
+
+func TestAccNodeOverhead_measuredAllocatableBadInput(t *testing.T) {
+	cases := []badInput{
+		{`cloud = "aws"
+  instance_type = "m5.large"
+  measured_capacity = { memory = "7000Mi" }
+  measured_allocatable = { memory = "8000Mi" }`, `(?s)Invalid\s+Node\s+Configuration.*measured\s+allocatable\s+memory\s+8000Mi\s+is\s+more\s+than\s+the\s+measured\s+capacity`},
+		{`cloud = "aws"
+  instance_type = "m5.large"
+  measured_allocatable = { memory = "0" }`, `(?s)Invalid\s+Node\s+Configuration.*measured\s+allocatable\s+memory\s+must\s+be\s+more\s+than\s+0`},
+	}
+	for i := range cases {
+		cases[i].config = "data \"kubefit_node_overhead\" \"bad\" {\n  " + cases[i].config + "\n}"
+	}
+	testBadInputs(t, "data \"kubefit_node_overhead\" \"ok\" {\n  cloud = \"aws\"\n  instance_type = \"m5.large\"\n}", cases)
+}

@@ -229,3 +229,31 @@ data "kubefit_node_pool_sizing" "x" {
 		}},
 	})
 }
+
+// TestAccNodePoolSizing_measuredAllocatable: a pool's measured allocatable wins over the model, with max pods
+// from its pods.
+func TestAccNodePoolSizing_measuredAllocatable(t *testing.T) {
+	const addr = "data.kubefit_node_pool_sizing.measured"
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: `
+data "kubefit_node_pool_sizing" "measured" {
+  pools = {
+    general = {
+      cloud = "aws", instance_type = "m5.large", min_nodes = 1, max_nodes = 3
+      measured_allocatable = { cpu = "1500m", memory = "6000Mi", pods = 20 }
+    }
+  }
+  workloads = [{ name = "api", replicas = 2, requests = { cpu = "100m", memory = "128Mi" } }]
+}`,
+			ConfigPlanChecks: emptyPlanAfterApply,
+			ConfigStateChecks: []statecheck.StateCheck{
+				expectInt(addr, tfjsonpath.New("pool_results").AtMapKey("general").AtMapKey("allocatable").AtMapKey("cpu_millicores"), 1500),
+				expectString(addr, tfjsonpath.New("pool_results").AtMapKey("general").AtMapKey("allocatable").AtMapKey("memory"), "6000Mi"),
+				// The pool's pod slots for the packer: the measured 20 less aws-node and kube-proxy.
+				expectInt(addr, tfjsonpath.New("pool_results").AtMapKey("general").AtMapKey("allocatable").AtMapKey("pods"), 18),
+			},
+		}},
+	})
+}

@@ -34,6 +34,7 @@ type overheadOptionsModel struct {
 	SystemReserved          types.Map     `tfsdk:"system_reserved"`
 	EvictionHard            types.Map     `tfsdk:"eviction_hard"`
 	MeasuredCapacity        types.Object  `tfsdk:"measured_capacity"`
+	MeasuredAllocatable     types.Object  `tfsdk:"measured_allocatable"`
 	VMMemoryOverheadPercent types.Float64 `tfsdk:"vm_memory_overhead_percent"`
 	OSDiskGiB               types.Int64   `tfsdk:"os_disk_gib"`
 }
@@ -48,6 +49,13 @@ type eksOptionsModel struct {
 
 type aksOptionsModel struct {
 	NetworkPlugin types.String `tfsdk:"network_plugin"`
+}
+
+type allocatableModel struct {
+	CPU              types.String `tfsdk:"cpu"`
+	Memory           types.String `tfsdk:"memory"`
+	EphemeralStorage types.String `tfsdk:"ephemeral_storage"`
+	Pods             types.Int64  `tfsdk:"pods"`
 }
 
 type capacityModel struct {
@@ -99,24 +107,28 @@ func overheadOptionAttributes() map[string]schema.Attribute {
 	return map[string]schema.Attribute{
 		"profile": schema.StringAttribute{Optional: true,
 			MarkdownDescription: "Node image profile whose reservation rules apply: one of " + markdownList(overhead.Profiles) +
-				". Defaults to `eks-al2023` on AWS, `aks-linux` on Azure and `gke-standard` on GCP. `custom` applies no platform " +
+				". Defaults to `eks-al2023` on AWS, `aks-linux` on Azure and `gke-standard` on GCP. `gke-standard` reserves GKE's " +
+				"memory tiers exactly (25/20/10/6/2 % with edges at 4,000, 8,000, 16,000 and 128,000 MiB). `custom` applies no platform " +
 				"rules: it reserves only what `kube_reserved`/`system_reserved` say, with the kubelet's default 100Mi memory eviction.",
 			Validators: []validator.String{stringvalidator.OneOf(stringsOf(overhead.Profiles)...)}},
 		"kubernetes_version": schema.StringAttribute{Optional: true,
 			MarkdownDescription: "Kubernetes minor version, such as `1.28`. On AKS it selects the reservation rules: before 1.29 " +
-				"the regressive memory tiers and 750Mi eviction, from 1.29 the per-pod rule with 100Mi eviction (exactly 1.29 " +
-				"computes both and keeps the smaller allocatable). Default: the current rules."},
+				"the regressive memory tiers and 750Mi eviction (none on Windows nodes), from 1.29 the per-pod rule with 100Mi eviction " +
+				"(exactly 1.29 computes both and keeps the smaller allocatable; Windows from 1.29 is not confirmed by a measured node " +
+				"and warns). Default: the current rules."},
 		"max_pods": schema.Int64Attribute{Optional: true,
 			MarkdownDescription: "The kubelet's max pods. Default: the platform's default for this instance type, network " +
-				"plugin and node-group kind (EKS: the ENI formula with the managed-node-group or Auto Mode cap; AKS: by network " +
-				"plugin; GKE: 110).",
+				"plugin and node-group kind (EKS: the ENI formula with the managed-node-group cap, or on Auto Mode the pod IP count " +
+				"capped at 110; AKS: by network plugin; GKE: 110). `measured_allocatable.pods` wins over it.",
 			Validators: []validator.Int64{int64validator.AtLeast(1)}},
 		"eks": schema.SingleNestedAttribute{Optional: true,
 			MarkdownDescription: "EKS settings that change max pods and the memory reservation.",
 			Attributes: map[string]schema.Attribute{
 				"node_group_kind": schema.StringAttribute{Optional: true,
-					MarkdownDescription: "How nodes are launched: " + markdownList(overhead.NodeGroupKinds) + ". Default `managed`.",
-					Validators:          []validator.String{stringvalidator.OneOf(stringsOf(overhead.NodeGroupKinds)...)}},
+					MarkdownDescription: "How nodes are launched: " + markdownList(overhead.NodeGroupKinds) + ". Default `managed`. " +
+						"`auto_mode` has no `aws-node` or `kube-proxy` pods (max pods is the pod IP count, at most 110) and reserves 150m CPU and 53 MiB more than " +
+						"the AL2023 rule, calibrated on a measured node; its allocatable is an upper bound, so it warns unless `measured_allocatable` is given.",
+					Validators: []validator.String{stringvalidator.OneOf(stringsOf(overhead.NodeGroupKinds)...)}},
 				"prefix_delegation": schema.BoolAttribute{Optional: true,
 					MarkdownDescription: "VPC CNI prefix delegation (`ENABLE_PREFIX_DELEGATION`): each address slot holds a /28 prefix on Nitro and bare-metal types."},
 				"custom_networking": schema.BoolAttribute{Optional: true,
@@ -151,6 +163,15 @@ func overheadOptionAttributes() map[string]schema.Attribute {
 				"cpu":               schema.StringAttribute{Optional: true, MarkdownDescription: "CPU capacity, e.g. `2`.", Validators: []validator.String{quantityValidator{quantityCPU}}},
 				"memory":            schema.StringAttribute{Optional: true, MarkdownDescription: "Memory capacity, e.g. `7113160Ki`.", Validators: []validator.String{quantityValidator{quantityBytes}}},
 				"ephemeral_storage": schema.StringAttribute{Optional: true, MarkdownDescription: "Ephemeral-storage capacity, e.g. `20959212Ki`.", Validators: []validator.String{quantityValidator{quantityBytes}}},
+			}},
+		"measured_allocatable": schema.SingleNestedAttribute{Optional: true,
+			MarkdownDescription: "Allocatable reported by the kubelet of a real node of this type and image (`kubectl get node -o jsonpath='{.status.allocatable}'`). " +
+				"Each figure given wins over every model and override for that resource, and `pods` also sets max pods, so a pool with one real node can always be planned exactly, on any image.",
+			Attributes: map[string]schema.Attribute{
+				"cpu":               schema.StringAttribute{Optional: true, MarkdownDescription: "Allocatable CPU, e.g. `1930m`.", Validators: []validator.String{quantityValidator{quantityCPU}}},
+				"memory":            schema.StringAttribute{Optional: true, MarkdownDescription: "Allocatable memory, e.g. `7140176Ki`.", Validators: []validator.String{quantityValidator{quantityBytes}}},
+				"ephemeral_storage": schema.StringAttribute{Optional: true, MarkdownDescription: "Allocatable ephemeral storage, e.g. `18242267924`.", Validators: []validator.String{quantityValidator{quantityBytes}}},
+				"pods":              schema.Int64Attribute{Optional: true, MarkdownDescription: "Allocatable pods (the node's max pods), e.g. `29`.", Validators: []validator.Int64{int64validator.Between(1, 100000)}},
 			}},
 		"vm_memory_overhead_percent": schema.Float64Attribute{Optional: true,
 			MarkdownDescription: "Share of nominal memory the hypervisor and guest kernel keep, used when no measured capacity is given. Default `7.5` (Karpenter's `VM_MEMORY_OVERHEAD_PERCENT`), plus 64 MiB on arm64. Measured nodes show 2.7–9.6 % on EKS, 1.9–4.6 % on AKS, 1.6–3.0 % on GKE.",
@@ -248,6 +269,20 @@ func overheadInput(ctx context.Context, base path.Path, m overheadOptionsModel, 
 			EphemeralStorageBytes: optQuantity(p.AtName("ephemeral_storage"), c.EphemeralStorage, quantityBytes, diags),
 		}
 	}
+	if !m.MeasuredAllocatable.IsNull() {
+		var a allocatableModel
+		diags.Append(m.MeasuredAllocatable.As(ctx, &a, basetypes.ObjectAsOptions{})...)
+		p := base.AtName("measured_allocatable")
+		in.MeasuredAllocatable = overhead.MeasuredAllocatable{
+			CPUMillicores:         optQuantity(p.AtName("cpu"), a.CPU, quantityCPU, diags),
+			MemoryBytes:           optQuantity(p.AtName("memory"), a.Memory, quantityBytes, diags),
+			EphemeralStorageBytes: optQuantity(p.AtName("ephemeral_storage"), a.EphemeralStorage, quantityBytes, diags),
+		}
+		if !a.Pods.IsNull() {
+			pods := a.Pods.ValueInt64()
+			in.MeasuredAllocatable.Pods = &pods
+		}
+	}
 	if !m.VMMemoryOverheadPercent.IsNull() {
 		bp := int64(math.Round(m.VMMemoryOverheadPercent.ValueFloat64() * 100))
 		in.VMMemoryOverheadBP = &bp
@@ -280,23 +315,26 @@ func reservationFromMap(p path.Path, m types.Map, diags *diag.Diagnostics) overh
 // overheadRenames maps the overhead planner's field names to the attributes of the node-overhead options
 // (and of kubefit_node_overhead's node and DaemonSet attributes) where snake_case is not the answer.
 var overheadRenames = renames{
-	"Instance":                               "instance_type",
-	"VMMemoryOverheadBP":                     "vm_memory_overhead_percent",
-	"EKS.Kind":                               "node_group_kind",
-	"EKS.ReservedENIs":                       "reserved_enis",
-	"KubeReserved.CPUMillicores":             "[cpu]",
-	"KubeReserved.MemoryBytes":               "[memory]",
-	"KubeReserved.EphemeralStorageBytes":     "[ephemeral-storage]",
-	"SystemReserved.CPUMillicores":           "[cpu]",
-	"SystemReserved.MemoryBytes":             "[memory]",
-	"SystemReserved.EphemeralStorageBytes":   "[ephemeral-storage]",
-	"MeasuredCapacity.CPUMillicores":         "cpu",
-	"MeasuredCapacity.MemoryBytes":           "memory",
-	"MeasuredCapacity.EphemeralStorageBytes": "ephemeral_storage",
-	"DaemonSets":                             "daemonsets",
-	"DaemonSets.CPUMillicores":               "cpu",
-	"DaemonSets.MemoryBytes":                 "memory",
-	"DaemonSets.EphemeralBytes":              "ephemeral_storage",
+	"Instance":                                  "instance_type",
+	"VMMemoryOverheadBP":                        "vm_memory_overhead_percent",
+	"EKS.Kind":                                  "node_group_kind",
+	"EKS.ReservedENIs":                          "reserved_enis",
+	"KubeReserved.CPUMillicores":                "[cpu]",
+	"KubeReserved.MemoryBytes":                  "[memory]",
+	"KubeReserved.EphemeralStorageBytes":        "[ephemeral-storage]",
+	"SystemReserved.CPUMillicores":              "[cpu]",
+	"SystemReserved.MemoryBytes":                "[memory]",
+	"SystemReserved.EphemeralStorageBytes":      "[ephemeral-storage]",
+	"MeasuredCapacity.CPUMillicores":            "cpu",
+	"MeasuredCapacity.MemoryBytes":              "memory",
+	"MeasuredCapacity.EphemeralStorageBytes":    "ephemeral_storage",
+	"MeasuredAllocatable.CPUMillicores":         "cpu",
+	"MeasuredAllocatable.MemoryBytes":           "memory",
+	"MeasuredAllocatable.EphemeralStorageBytes": "ephemeral_storage",
+	"DaemonSets":                                "daemonsets",
+	"DaemonSets.CPUMillicores":                  "cpu",
+	"DaemonSets.MemoryBytes":                    "memory",
+	"DaemonSets.EphemeralBytes":                 "ephemeral_storage",
 }
 
 // resourcesAttrTypes is the object type of a resource amount in outputs.

@@ -109,6 +109,9 @@ func (c *calc) allocatable() error {
 	}
 	r.KubeReserved.Pods, r.SystemReserved.Pods, r.EvictionThreshold.Pods = 0, 0, 0
 	in := c.in
+	if err := c.measuredAllocatable(); err != nil {
+		return err
+	}
 	blame := func(name string, sys, kube *int64) field.Path {
 		switch {
 		case sys != nil:
@@ -118,18 +121,19 @@ func (c *calc) allocatable() error {
 		}
 		return field.NewPath("Instance")
 	}
+	m := in.MeasuredAllocatable
 	switch {
-	case r.Allocatable.CPUMillicores <= 0:
+	case r.Allocatable.CPUMillicores <= 0 && m.CPUMillicores == nil:
 		cpu := resource.QuantityCPU
 		return field.Invalid(blame("CPUMillicores", in.SystemReserved.CPUMillicores, in.KubeReserved.CPUMillicores), cpu(r.Allocatable.CPUMillicores),
 			"the reservations (kube-reserved %s, system-reserved %s CPU) leave %s CPU allocatable on %q (capacity %s): the node could run nothing; lower the reservations or choose a larger instance type",
 			cpu(r.KubeReserved.CPUMillicores), cpu(r.SystemReserved.CPUMillicores), cpu(r.Allocatable.CPUMillicores), in.Instance.Name, cpu(r.Capacity.CPUMillicores))
-	case r.Allocatable.MemoryBytes <= 0:
+	case r.Allocatable.MemoryBytes <= 0 && m.MemoryBytes == nil:
 		b := resource.QuantityBytes
 		return field.Invalid(blame("MemoryBytes", in.SystemReserved.MemoryBytes, in.KubeReserved.MemoryBytes), b(r.Allocatable.MemoryBytes),
 			"the reservations (kube-reserved %s, system-reserved %s, eviction %s of memory) leave %s memory allocatable on %q (capacity %s): the node could run nothing; lower the reservations or choose a larger instance type",
 			b(r.KubeReserved.MemoryBytes), b(r.SystemReserved.MemoryBytes), b(r.EvictionThreshold.MemoryBytes), b(r.Allocatable.MemoryBytes), in.Instance.Name, b(r.Capacity.MemoryBytes))
-	case r.Allocatable.EphemeralStorageBytes <= 0:
+	case r.Allocatable.EphemeralStorageBytes <= 0 && m.EphemeralStorageBytes == nil:
 		p := field.NewPath("OSDiskGiB")
 		if in.MeasuredCapacity.EphemeralStorageBytes != nil {
 			p = field.NewPath("MeasuredCapacity", "EphemeralStorageBytes")
@@ -137,6 +141,46 @@ func (c *calc) allocatable() error {
 		return field.Invalid(p, resource.QuantityBytes(r.Capacity.EphemeralStorageBytes),
 			"the reservations leave %s ephemeral storage allocatable (capacity %s): the node could run nothing; give the node a larger root/OS disk",
 			resource.QuantityBytes(r.Allocatable.EphemeralStorageBytes), resource.QuantityBytes(r.Capacity.EphemeralStorageBytes))
+	}
+	return nil
+}
+
+// measuredAllocatable replaces the model's allocatable with each measured figure. A measured figure above an
+// estimated capacity raises the capacity to it plus the reservations; above a measured capacity it is an error.
+func (c *calc) measuredAllocatable() error {
+	r, in := &c.res, c.in
+	for _, q := range []struct {
+		name, what, unit   string
+		measured           *int64
+		alloc, capacity    *int64
+		reserved           int64
+		capacityIsMeasured bool
+		render             func(int64) string
+	}{
+		{"cpu", "CPU", UnitMillicores, in.MeasuredAllocatable.CPUMillicores, &r.Allocatable.CPUMillicores, &r.Capacity.CPUMillicores,
+			r.KubeReserved.CPUMillicores + r.SystemReserved.CPUMillicores, in.MeasuredCapacity.CPUMillicores != nil, resource.QuantityCPU},
+		{"memory", "memory", UnitBytes, in.MeasuredAllocatable.MemoryBytes, &r.Allocatable.MemoryBytes, &r.Capacity.MemoryBytes,
+			r.KubeReserved.MemoryBytes + r.SystemReserved.MemoryBytes + r.EvictionThreshold.MemoryBytes, in.MeasuredCapacity.MemoryBytes != nil, resource.QuantityBytes},
+		{"ephemeral-storage", "ephemeral storage", UnitBytes, in.MeasuredAllocatable.EphemeralStorageBytes, &r.Allocatable.EphemeralStorageBytes, &r.Capacity.EphemeralStorageBytes,
+			r.KubeReserved.EphemeralStorageBytes + r.SystemReserved.EphemeralStorageBytes + r.EvictionThreshold.EphemeralStorageBytes, in.MeasuredCapacity.EphemeralStorageBytes != nil, resource.QuantityBytes},
+	} {
+		if q.measured == nil {
+			continue
+		}
+		v := *q.measured
+		if v > *q.capacity {
+			if q.capacityIsMeasured {
+				p := map[string]string{"cpu": "CPUMillicores", "memory": "MemoryBytes", "ephemeral-storage": "EphemeralStorageBytes"}[q.name]
+				return field.Invalid(field.NewPath("MeasuredAllocatable", p), q.render(v),
+					"the measured allocatable %s %s is more than the measured capacity %s; give both from the same node", q.what, q.render(v), q.render(*q.capacity))
+			}
+			*q.capacity = v + q.reserved
+			c.term("capacity."+q.name, q.unit, *q.capacity, FAllocatableMeasured,
+				fmt.Sprintf("the estimate was below the measured allocatable %s: raised to it plus the modelled reservations", q.render(v)))
+		}
+		c.term("allocatable."+q.name, q.unit, v, FAllocatableMeasured,
+			fmt.Sprintf("measured allocatable given by the user (the model gives %s)", q.render(*q.alloc)))
+		*q.alloc = v
 	}
 	return nil
 }

@@ -297,6 +297,61 @@ func TestEKSAutoMode(t *testing.T) {
 	}
 }
 
+// TestMeasuredAllocatable: a measured allocatable wins over every model, and its pods set max pods.
+func TestMeasuredAllocatable(t *testing.T) {
+	m := MeasuredAllocatable{CPUMillicores: ptr(1900), MemoryBytes: ptr(6900 * mi), Pods: ptr(27)}
+	r, err := Compute(Input{Profile: EKSAL2023, Instance: m5large, MaxPods: 50, KubeReserved: Reservation{MemoryBytes: ptr(gi)}, MeasuredAllocatable: m})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Allocatable.CPUMillicores != 1900 || r.Allocatable.MemoryBytes != 6900*mi || r.Allocatable.Pods != 27 || r.MaxPods != 27 {
+		t.Errorf("allocatable %+v, max pods %d; want the measured 1900m, 6900Mi, 27 pods", r.Allocatable, r.MaxPods)
+	}
+	// aws-node and kube-proxy still take their slots: 27 − 2 = 25 workload pods.
+	if r.Available.Pods != 25 || r.Allocatable.EphemeralStorageBytes != 17*gi {
+		t.Errorf("available pods %d, allocatable ephemeral %d", r.Available.Pods, r.Allocatable.EphemeralStorageBytes)
+	}
+	if !strings.Contains(strings.Join(r.KubeletArgs, " "), "--max-pods=27") {
+		t.Errorf("kubelet args %v", r.KubeletArgs)
+	}
+	// Every profile takes it; Auto Mode and AKS Windows no longer warn that their figures are unverified.
+	for _, in := range []Input{
+		{Profile: EKSAL2023, Instance: m52xl, EKS: EKSOptions{Kind: AutoMode}},
+		{Profile: AKSWindows, Instance: d2sv5},
+		{Profile: GKEStandard, Instance: n2std4},
+		{Profile: AKSLinux, Instance: ds1v2, KubernetesVersion: "1.29"},
+	} {
+		in.MeasuredAllocatable = MeasuredAllocatable{CPUMillicores: ptr(900), MemoryBytes: ptr(1000 * mi), Pods: ptr(20)}
+		r, err := Compute(in)
+		if err != nil {
+			t.Fatalf("%s: %v", in.Profile, err)
+		}
+		if r.Allocatable.CPUMillicores != 900 || r.Allocatable.MemoryBytes != 1000*mi || r.Allocatable.Pods != 20 {
+			t.Errorf("%s: allocatable %+v", in.Profile, r.Allocatable)
+		}
+		if hasWarning(r, CodeEKSAutoModeUpperBound) || hasWarning(r, CodeAKSWindowsRulesUnverified) {
+			t.Errorf("%s: warnings %v", in.Profile, r.Warnings)
+		}
+	}
+	// Above the estimated capacity, the capacity is raised; above a measured capacity, it is an error.
+	r, err = Compute(Input{Profile: EKSAL2023, Instance: m5large, MeasuredAllocatable: MeasuredAllocatable{MemoryBytes: ptr(8000 * mi)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Allocatable.MemoryBytes != 8000*mi || r.Capacity.MemoryBytes != (8000+574+100)*mi {
+		t.Errorf("allocatable %d, capacity %d", r.Allocatable.MemoryBytes, r.Capacity.MemoryBytes)
+	}
+	_, err = Compute(Input{Profile: EKSAL2023, Instance: m5large, MeasuredCapacity: Reservation{MemoryBytes: ptr(7000 * mi)},
+		MeasuredAllocatable: MeasuredAllocatable{MemoryBytes: ptr(8000 * mi)}})
+	if errs := field.As(err); len(errs) != 1 || errs[0].Path.String() != "MeasuredAllocatable.MemoryBytes" {
+		t.Errorf("allocatable above measured capacity: %v", err)
+	}
+	_, err = Compute(Input{Profile: EKSAL2023, Instance: m5large, MeasuredAllocatable: MeasuredAllocatable{Pods: ptr(0), CPUMillicores: ptr(-1)}})
+	if errs := field.As(err); len(errs) != 2 || errs[0].Path.String() != "MeasuredAllocatable.CPUMillicores" || errs[1].Path.String() != "MeasuredAllocatable.Pods" {
+		t.Errorf("bad measured allocatable: %v", err)
+	}
+}
+
 func hasWarning(r Result, code string) bool {
 	for _, w := range r.Warnings {
 		if w.Code == code {
@@ -447,10 +502,11 @@ func checkDomainWords(t *testing.T, msg string) {
 
 // FuzzCompute checks that no input makes the model panic, and that a successful result is self-consistent.
 func FuzzCompute(f *testing.F) {
-	f.Add(uint8(0), int64(2), int64(8192), int64(0), int64(-1), int64(750), "1.28", int64(3), int64(10), int64(100), int64(64))
-	f.Add(uint8(4), int64(1), int64(3584), int64(110), int64(3500452*1024), int64(0), "1.29", int64(0), int64(0), int64(0), int64(0))
-	f.Add(uint8(6), int64(2), int64(4096), int64(300), int64(-5), int64(9999), "", int64(-1), int64(-1), int64(-7), int64(-9))
-	f.Fuzz(func(t *testing.T, prof uint8, vcpu, memMiB, maxPods, measured, bp int64, version string, enis, ips, dsCPU, dsMemMi int64) {
+	f.Add(uint8(0), int64(2), int64(8192), int64(0), int64(-1), int64(750), "1.28", int64(3), int64(10), int64(100), int64(64), uint8(0), int64(0))
+	f.Add(uint8(4), int64(1), int64(3584), int64(110), int64(3500452*1024), int64(0), "1.29", int64(0), int64(0), int64(0), int64(0), uint8(1), int64(0))
+	f.Add(uint8(6), int64(2), int64(4096), int64(300), int64(-5), int64(9999), "", int64(-1), int64(-1), int64(-7), int64(-9), uint8(2), int64(5000*mi))
+	f.Add(uint8(0), int64(8), int64(32768), int64(0), int64(-1), int64(750), "", int64(4), int64(15), int64(0), int64(0), uint8(3), int64(40000*mi))
+	f.Fuzz(func(t *testing.T, prof uint8, vcpu, memMiB, maxPods, measured, bp int64, version string, enis, ips, dsCPU, dsMemMi int64, kind uint8, allocMem int64) {
 		p := Profiles[int(prof)%len(Profiles)]
 		cloud := p.Cloud()
 		if cloud == "" {
@@ -461,6 +517,10 @@ func FuzzCompute(f *testing.F) {
 			DaemonSets: []DaemonSet{{Name: "ds", CPUMillicores: dsCPU, MemoryBytes: dsMemMi * mi, TakesPodSlot: true}}}
 		if measured >= 0 {
 			in.MeasuredCapacity.MemoryBytes = &measured
+		}
+		in.EKS.Kind = NodeGroupKinds[int(kind)%len(NodeGroupKinds)]
+		if allocMem != 0 {
+			in.MeasuredAllocatable.MemoryBytes = &allocMem
 		}
 		r, err := Compute(in)
 		if err != nil {

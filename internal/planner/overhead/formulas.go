@@ -5,6 +5,7 @@ const (
 	FCapacityMeasured    = "capacity.measured"
 	FCapacityVMOverhead  = "capacity.vm-overhead"
 	FCapacityCustom      = "capacity.custom"
+	FAllocatableMeasured = "allocatable.measured"
 	FCPUTiered           = "cpu.tiered"
 	FCPUAKSBracketed     = "cpu.aks-bracketed"
 	FCPUGKESharedCore    = "cpu.gke-shared-core"
@@ -38,6 +39,7 @@ const (
 var Formulas = map[string]string{
 	FCapacityMeasured:    "user input (kubelet-reported node.status.capacity)",
 	FCapacityVMOverhead:  "aws/karpenter-provider-aws:pkg/providers/instancetype/types.go; pkg/operator/options/options.go (VM_MEMORY_OVERHEAD_PERCENT, default 7.5 %, minus 64 MiB on arm64)",
+	FAllocatableMeasured: "user input (kubelet-reported node.status.allocatable of a real node; wins over every model, and its pods set max pods)",
 	FCapacityCustom:      "user input (the custom profile's vCPUs and nominal memory), with the VM-overhead model of capacity.vm-overhead",
 	FCPUTiered:           "awslabs/amazon-eks-ami:nodeadm/internal/kubelet/config.go; templates/al2/runtime/bootstrap.sh @ 0ab84280; https://cloud.google.com/kubernetes-engine/docs/concepts/plan-node-sizes",
 	FCPUAKSBracketed:     "https://learn.microsoft.com/azure/aks/node-resource-reservations; Azure/karpenter-provider-azure:pkg/providers/instancetype/instancetype.go",

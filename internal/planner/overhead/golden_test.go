@@ -45,6 +45,8 @@ var goldenCases = []struct {
 	{"gke-standard e2-medium", Input{Profile: GKEStandard, Instance: e2medium}},
 	{"gke-standard n2-standard-4 max pods 200", Input{Profile: GKEStandard, Instance: n2std4, MaxPods: 200}},
 	{"gke-standard n2-standard-16", Input{Profile: GKEStandard, Instance: n2std16}},
+	{"aks-linux measured allocatable", Input{Profile: AKSLinux, Instance: ds2v2, KubernetesVersion: "1.28",
+		MeasuredAllocatable: MeasuredAllocatable{CPUMillicores: ptr(1931), MemoryBytes: ptr(4667848 * 1024), Pods: ptr(110)}}},
 	{"custom 4 vCPU 16Gi with overrides", Input{Profile: Custom, Instance: CustomInstance("", 4, 16*gi), VMMemoryOverheadBP: ptr(0),
 		KubeReserved:   Reservation{CPUMillicores: ptr(100), MemoryBytes: ptr(gi)},
 		SystemReserved: Reservation{EphemeralStorageBytes: ptr(gi)},

@@ -38,6 +38,11 @@ func (c *calc) maxPods() {
 }
 
 func (c *calc) setMaxPods(def int64, formula, detail string) {
+	if p := c.in.MeasuredAllocatable.Pods; p != nil {
+		c.res.MaxPods = *p
+		c.term("maxPods", UnitPods, *p, FAllocatableMeasured, fmt.Sprintf("the measured allocatable pods (the profile default would be %d by %s)", def, formula))
+		return
+	}
 	if c.in.MaxPods > 0 {
 		c.res.MaxPods = c.in.MaxPods
 		c.term("maxPods", UnitPods, c.in.MaxPods, FOverrideUser, fmt.Sprintf("max pods set by the user (the profile default would be %d by %s)", def, formula))

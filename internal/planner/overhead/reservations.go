@@ -38,6 +38,13 @@ func (c *calc) reservations() error {
 	return c.overrides()
 }
 
+// allocatableMeasured reports whether the user gave the measured allocatable CPU and memory, which then
+// replace whatever the model reserves.
+func (c *calc) allocatableMeasured() bool {
+	m := c.in.MeasuredAllocatable
+	return m.CPUMillicores != nil && m.MemoryBytes != nil
+}
+
 func (c *calc) memoryTotal() int64 {
 	return c.res.KubeReserved.MemoryBytes + c.res.SystemReserved.MemoryBytes + c.res.EvictionThreshold.MemoryBytes
 }
@@ -120,6 +127,9 @@ func (c *calc) autoModeAllowance() {
 	detail := "Auto Mode reserves more than the AL2023 rule: 150m and 53 MiB calibrated on a measured m5.2xlarge (240m CPU and 1,046 MiB reserved in total)"
 	c.term("systemReserved.cpu", UnitMillicores, r.SystemReserved.CPUMillicores, FSystemEKSAutoMode, detail)
 	c.term("systemReserved.memory", UnitBytes, r.SystemReserved.MemoryBytes, FSystemEKSAutoMode, detail)
+	if c.allocatableMeasured() {
+		return
+	}
 	c.warn(CodeEKSAutoModeUpperBound, field.NewPath("EKS", "Kind"),
 		"EKS Auto Mode does not publish its reservations: a measured Auto Mode m5.2xlarge (56 max pods) reserves 240m CPU and 1,046 MiB of memory, more than the AL2023 rule's 90m and 993 MiB, so kubefit adds 150m CPU and 53 MiB to every Auto Mode node; allocatable on %q is an upper bound until checked against a real node (give its measured allocatable to plan exactly)", c.in.Instance.Name)
 }
@@ -152,7 +162,7 @@ func (c *calc) aksReservations(minor int) error {
 		r.KubeReserved.MemoryBytes = min(perPod, quarter) * mi
 		c.term("kubeReserved.memory", UnitBytes, r.KubeReserved.MemoryBytes, FMemoryAKSPerPod, fmt.Sprintf("min(20 × %d pods + 50, 25%% of %d MiB = %d) Mi", r.MaxPods, n, quarter))
 		c.evictionMemory(100, "memory.available<100Mi (AKS 1.29 and later)")
-		if windows {
+		if windows && !c.allocatableMeasured() {
 			c.warn(CodeAKSWindowsRulesUnverified, field.NewPath("KubernetesVersion"),
 				"no measured AKS Windows node from 1.29 on was found: kubefit applies the documented 1.29 rule (min(20 MiB × max pods + 50 MiB, 25 %%) kube-reserved, 100Mi eviction) plus the 2 GiB Windows system reservation, which Windows nodes before 1.29 did not follow exactly; give the measured allocatable of a real node to plan exactly")
 		}

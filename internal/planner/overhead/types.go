@@ -134,6 +134,16 @@ type Reservation struct {
 	EphemeralStorageBytes *int64
 }
 
+// MeasuredAllocatable is node.status.allocatable of a real node of the same instance type and image
+// (kubectl get node -o jsonpath='{.status.allocatable}'); nil means not given. Each given figure replaces the
+// model's allocatable for that resource, and Pods also becomes the node's max pods.
+type MeasuredAllocatable struct {
+	CPUMillicores         *int64
+	MemoryBytes           *int64
+	EphemeralStorageBytes *int64
+	Pods                  *int64
+}
+
 // Threshold is a hard-eviction threshold: an absolute quantity in bytes, or a percentage of capacity in basis
 // points (1% = 100).
 type Threshold struct {
@@ -193,6 +203,8 @@ type Input struct {
 	SystemReserved    Reservation
 	EvictionHard      map[string]Threshold
 	MeasuredCapacity  Reservation
+	// MeasuredAllocatable wins over every model for the resources it gives.
+	MeasuredAllocatable MeasuredAllocatable
 	// VMMemoryOverheadBP is the VM memory overhead in basis points (750 = 7.5 %); nil = 750.
 	VMMemoryOverheadBP *int64
 	OSDiskGiB          int64 // 0 = the profile's default root/OS disk size

@@ -68,6 +68,7 @@ func validate(in *Input) field.Errors {
 	errs = append(errs, validateReservation(field.NewPath("SystemReserved"), "system-reserved", in.SystemReserved)...)
 	errs = append(errs, validateEviction(in.EvictionHard)...)
 	errs = append(errs, validateReservation(field.NewPath("MeasuredCapacity"), "measured capacity", in.MeasuredCapacity)...)
+	errs = append(errs, validateMeasuredAllocatable(in.MeasuredAllocatable)...)
 	for i, d := range in.DaemonSets {
 		p := field.NewPath("DaemonSets").At(i)
 		for _, q := range []struct {
@@ -128,6 +129,29 @@ func validateReservation(p field.Path, what string, r Reservation) field.Errors 
 		if q.v != nil && (*q.v < 0 || *q.v > resource.MaxQuantity) {
 			errs = append(errs, field.Invalid(p.Child(q.name), q.render(*q.v), "the %s %s must be between 0 and %s, got %s",
 				what, q.what, q.render(resource.MaxQuantity), q.render(*q.v)))
+		}
+	}
+	return errs
+}
+
+// validateMeasuredAllocatable checks each given figure: more than zero and within bounds.
+func validateMeasuredAllocatable(m MeasuredAllocatable) field.Errors {
+	var errs field.Errors
+	count := func(n int64) string { return strconv.FormatInt(n, 10) }
+	for _, q := range []struct {
+		name, what string
+		v          *int64
+		limit      int64
+		render     func(int64) string
+	}{
+		{"CPUMillicores", "CPU", m.CPUMillicores, resource.MaxQuantity, resource.QuantityCPU},
+		{"MemoryBytes", "memory", m.MemoryBytes, resource.MaxQuantity, resource.QuantityBytes},
+		{"EphemeralStorageBytes", "ephemeral storage", m.EphemeralStorageBytes, resource.MaxQuantity, resource.QuantityBytes},
+		{"Pods", "pod count", m.Pods, maxPodsCap, count},
+	} {
+		if q.v != nil && (*q.v <= 0 || *q.v > q.limit) {
+			errs = append(errs, field.Invalid(field.NewPath("MeasuredAllocatable", q.name), q.render(*q.v),
+				"the measured allocatable %s must be more than 0 and at most %s, got %s", q.what, q.render(q.limit), q.render(*q.v)))
 		}
 	}
 	return errs
