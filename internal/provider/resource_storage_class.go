@@ -204,7 +204,7 @@ func (r *storageClassResource) Schema(_ context.Context, _ resource.SchemaReques
 			"annotations": schema.MapAttribute{Optional: true, ElementType: types.StringType,
 				MarkdownDescription: "Annotations of the StorageClass object. Use `is_default_class` rather than the default-class annotation."},
 			"ebs": schema.SingleNestedAttribute{Optional: true,
-				MarkdownDescription: "Parameters for `ebs.csi.aws.com` (aws-ebs-csi-driver, disks.md §8.2). Required with that driver.",
+				MarkdownDescription: "Parameters for `ebs.csi.aws.com` (aws-ebs-csi-driver; see its `docs/parameters.md`). Required with that driver.",
 				Attributes: map[string]schema.Attribute{
 					"type": schema.StringAttribute{Required: true,
 						MarkdownDescription: "EBS volume type: one of " + markdownList(disk.TypesOf("aws")) + " (`EBS-V1`)."},
@@ -224,7 +224,7 @@ func (r *storageClassResource) Schema(_ context.Context, _ resource.SchemaReques
 					"block_size": optStr("mkfs block size (`blockSize`), alphanumeric."),
 				}},
 			"azure_disk": schema.SingleNestedAttribute{Optional: true,
-				MarkdownDescription: "Parameters for `disk.csi.azure.com` (azuredisk-csi-driver, disks.md §8.3). Required with that driver.",
+				MarkdownDescription: "Parameters for `disk.csi.azure.com` (azuredisk-csi-driver; see its `docs/driver-parameters.md`). Required with that driver.",
 				Attributes: map[string]schema.Attribute{
 					"sku_name": schema.StringAttribute{Required: true,
 						MarkdownDescription: "SKU (`skuName`), exact case: one of " + markdownList(disk.AzureSKUs) + " (`AZD-V1`)."},
@@ -246,7 +246,7 @@ func (r *storageClassResource) Schema(_ context.Context, _ resource.SchemaReques
 						Validators:          []validator.Int64{int64validator.OneOf(512, 4096)}},
 				}},
 			"gce_pd": schema.SingleNestedAttribute{Optional: true,
-				MarkdownDescription: "Parameters for `pd.csi.storage.gke.io` (GCE PD CSI driver, disks.md §8.4). Required with that driver.",
+				MarkdownDescription: "Parameters for `pd.csi.storage.gke.io` (GCE PD CSI driver; see the GKE documentation on persistent volumes and its `README.md` parameter table). Required with that driver.",
 				Attributes: map[string]schema.Attribute{
 					"type": schema.StringAttribute{Required: true,
 						MarkdownDescription: "Disk type (`type`): one of " + markdownList(disk.GCETypes) + " (`GPD-V7`). " +

@@ -174,7 +174,7 @@ func recommendScaled(t Type, d Demand, capacityGiB int64) (Spec, string, error) 
 		}
 		if iops > gp3MaxIOPS || tp > gp3MaxMiBps {
 			return Spec{}, "", infeasible(t, d, "gp3 provisions at most 80,000 IOPS and 2,000 MiB/s, with at most "+
-				"0.25 MiB/s per IOPS (§2.3)")
+				"0.25 MiB/s per IOPS (Amazon EBS volume types)")
 		}
 		if iops > gp3MinIOPS {
 			z.atLeast(resource.CeilDiv(iops, gp3IOPSPerGiB), fmt.Sprintf("%s IOPS at 500 IOPS per GiB", resource.Group(iops)))
@@ -183,7 +183,7 @@ func recommendScaled(t Type, d Demand, capacityGiB int64) (Spec, string, error) 
 	case IO2:
 		iops := max(io2MinIOPS, d.IOPS, ceilMulDiv(d.BytesPerSec, 1000, 256*mib))
 		if iops > io2MaxIOPS || d.BytesPerSec > 4000*mib {
-			return Spec{}, "", infeasible(t, d, "io2 provisions at most 256,000 IOPS and 4,000 MiB/s (§2.5)")
+			return Spec{}, "", infeasible(t, d, "io2 provisions at most 256,000 IOPS and 4,000 MiB/s (Amazon EBS volume types)")
 		}
 		z.atLeast(4, "the 4 GiB minimum")
 		z.atLeast(resource.CeilDiv(iops, io2IOPSPerGiB), fmt.Sprintf("%s IOPS at 1,000 IOPS per GiB", resource.Group(iops)))
@@ -194,14 +194,14 @@ func recommendScaled(t Type, d Demand, capacityGiB int64) (Spec, string, error) 
 			iops = max(iops, ceilMulDiv(d.BytesPerSec, 64, mib))
 		}
 		if iops > io1MaxIOPS || d.BytesPerSec > IO1MaxThroughput(iops) {
-			return Spec{}, "", infeasible(t, d, "io1 provisions at most 64,000 IOPS and 1,000 MiB/s (§2.4)")
+			return Spec{}, "", infeasible(t, d, "io1 provisions at most 64,000 IOPS and 1,000 MiB/s (Amazon EBS volume types)")
 		}
 		z.atLeast(4, "the 4 GiB minimum")
 		z.atLeast(resource.CeilDiv(iops, io1IOPSPerGiB), fmt.Sprintf("%s IOPS at 50 IOPS per GiB", resource.Group(iops)))
 		spec.IOPS = iops
 	case GP2:
 		if d.IOPS > gp2MaxIOPS || d.BytesPerSec > 250*mib {
-			return Spec{}, "", infeasible(t, d, "gp2 sustains at most 16,000 IOPS and 250 MiB/s (§2.2)")
+			return Spec{}, "", infeasible(t, d, "gp2 sustains at most 16,000 IOPS and 250 MiB/s (Amazon EBS volume types)")
 		}
 		if d.IOPS > gp2MinIOPS {
 			z.atLeast(resource.CeilDiv(d.IOPS, gp2IOPSPerGiB), fmt.Sprintf("%s IOPS at 3 IOPS per GiB", resource.Group(d.IOPS)))
@@ -212,7 +212,7 @@ func recommendScaled(t Type, d Demand, capacityGiB int64) (Spec, string, error) 
 	case ST1, SC1:
 		m := hddModels[t]
 		if d.BytesPerSec > m.baseMax*mib || d.IOPS > m.maxIOPS {
-			return Spec{}, "", infeasible(t, d, fmt.Sprintf("%s sustains at most %d MiB/s and %d IOPS of 1 MiB (§2.6)",
+			return Spec{}, "", infeasible(t, d, fmt.Sprintf("%s sustains at most %d MiB/s and %d IOPS of 1 MiB (Amazon EBS volume types)",
 				t, m.baseMax, m.maxIOPS))
 		}
 		z.atLeast(125, "the 125 GiB minimum")
@@ -220,7 +220,7 @@ func recommendScaled(t Type, d Demand, capacityGiB int64) (Spec, string, error) 
 			rate(float64(d.BytesPerSec), u), m.basePerTiB))
 	case Standard:
 		if d.IOPS > 40 || d.BytesPerSec > 40*mib {
-			return Spec{}, "", infeasible(t, d, "magnetic volumes are planned at 40 IOPS and 40 MiB/s (§2.7)")
+			return Spec{}, "", infeasible(t, d, "magnetic volumes are planned at 40 IOPS and 40 MiB/s (Amazon EBS volume types)")
 		}
 	case PremiumV2LRS:
 		iops := max(pv2MinIOPS, d.IOPS)
@@ -230,7 +230,7 @@ func recommendScaled(t Type, d Demand, capacityGiB int64) (Spec, string, error) 
 		}
 		if iops > pv2MaxIOPS || mbps > pv2MaxMBps {
 			return Spec{}, "", infeasible(t, d, "PremiumV2_LRS provisions at most 80,000 IOPS and 2,000 MB/s, with at "+
-				"most 0.25 MB/s per IOPS (§4.5)")
+				"most 0.25 MB/s per IOPS (Azure managed disk types)")
 		}
 		if iops > pv2MinIOPS {
 			z.atLeast(resource.CeilDiv(iops, pv2IOPSPerGiB), fmt.Sprintf("%s IOPS at 500 IOPS per GiB", resource.Group(iops)))
@@ -247,7 +247,7 @@ func recommendScaled(t Type, d Demand, capacityGiB int64) (Spec, string, error) 
 		}
 		if iops > ultraMaxIOPS || mbps > ultraMaxMBps {
 			return Spec{}, "", infeasible(t, d, "UltraSSD_LRS provisions at most 400,000 IOPS and 10,000 MB/s, with "+
-				"at most 0.25 MB/s per IOPS (§4.6)")
+				"at most 0.25 MB/s per IOPS (Azure managed disk types)")
 		}
 		z.atLeast(ultraMinGiB, "the 4 GiB minimum")
 		z.atLeast(resource.CeilDiv(iops, ultraIOPSPerGiB), fmt.Sprintf("%s IOPS at 1,000 IOPS per GiB", resource.Group(iops)))
@@ -265,14 +265,14 @@ func recommendScaled(t Type, d Demand, capacityGiB int64) (Spec, string, error) 
 		iops := max(pdExtremeMinIOPS, d.IOPS)
 		if iops > pdExtremeMaxIOPS || d.BytesPerSec > pdExtremeVMMiBps*mib {
 			return Spec{}, "", infeasible(t, d, "pd-extreme provisions about 2,500 to 120,000 IOPS, and a VM drives at "+
-				"most 4,000 MiB/s (§6)")
+				"most 4,000 MiB/s (Google Cloud disk performance)")
 		}
 		spec.IOPS = iops
 	case HyperdiskBalanced:
 		iops := max(hdbDefaultIOPS, d.IOPS)
 		tp := max(hdbDefaultMiBps, resource.CeilDiv(d.BytesPerSec, mib))
 		if iops > hdbMaxIOPS || tp > hdbMaxMiBps {
-			return Spec{}, "", infeasible(t, d, "hyperdisk-balanced provisions at most 160,000 IOPS and 2,400 MiB/s (§6)")
+			return Spec{}, "", infeasible(t, d, "hyperdisk-balanced provisions at most 160,000 IOPS and 2,400 MiB/s (Google Cloud disk performance)")
 		}
 		if iops > hdbDefaultIOPS {
 			z.atLeast(resource.CeilDiv(iops, hdbIOPSPerGiB), fmt.Sprintf("%s IOPS at 500 IOPS per GiB", resource.Group(iops)))

@@ -21,9 +21,9 @@ type Driver string
 
 // The CSI drivers kubefit validates StorageClasses for.
 const (
-	EBSDriver       Driver = "ebs.csi.aws.com"       // aws-ebs-csi-driver (§8.2)
-	AzureDiskDriver Driver = "disk.csi.azure.com"    // azuredisk-csi-driver (§8.3)
-	GCEPDDriver     Driver = "pd.csi.storage.gke.io" // GCE PD CSI driver (§8.4)
+	EBSDriver       Driver = "ebs.csi.aws.com"       // aws-ebs-csi-driver
+	AzureDiskDriver Driver = "disk.csi.azure.com"    // azuredisk-csi-driver
+	GCEPDDriver     Driver = "pd.csi.storage.gke.io" // GCE PD CSI driver
 )
 
 // Drivers lists the CSI drivers in the order of catalog.Clouds.
@@ -618,7 +618,7 @@ func (c *checker) checkAzure() {
 	}
 	if e, ok := c.get("subscriptionID"); ok && e.value != "" {
 		if rg, ok := c.get("resourceGroup"); !ok || rg.value == "" {
-			c.errf("AZD-V12", e.key, "subscriptionID requires resourceGroup (azuredisk-csi-driver parameters, §8.3)")
+			c.errf("AZD-V12", e.key, "subscriptionID requires resourceGroup (azuredisk-csi-driver parameters)")
 		}
 	}
 	c.checkAzureAccess()
@@ -963,7 +963,7 @@ func (c *checker) checkGCE() {
 	case "pd-extreme":
 		if _, present := c.get("provisioned-iops-on-create"); !present {
 			c.errf("GPD-V3", "provisioned-iops-on-create", "pd-extreme needs provisioned-iops-on-create (rule GPD-V3; "+
-				"about 2,500 to 120,000, §6)")
+				"about 2,500 to 120,000, Google Cloud disk performance)")
 		}
 	}
 }
