@@ -137,7 +137,11 @@ type entry struct{ key, value string }
 
 // errf reports an error about the parameter key.
 func (c *checker) errf(rule, key, format string, args ...any) {
-	c.rep.Findings = append(c.rep.Findings, *errorf(rule, ParameterPath(key), format, args...))
+	f := errorf(rule, ParameterPath(key), format, args...)
+	if e, ok := c.get(key); ok {
+		f.Value = e.value
+	}
+	c.rep.Findings = append(c.rep.Findings, *f)
 }
 
 // warnf reports a warning about the parameter key.
@@ -147,7 +151,9 @@ func (c *checker) warnf(rule, key, format string, args ...any) {
 
 // sizeErrf reports an error about the i-th planned PVC size.
 func (c *checker) sizeErrf(i int, rule, format string, args ...any) {
-	c.rep.Findings = append(c.rep.Findings, *errorf(rule, pathSizes.At(i), format, args...))
+	f := errorf(rule, pathSizes.At(i), format, args...)
+	f.Value = strconv.FormatInt(c.sizes[i], 10)
+	c.rep.Findings = append(c.rep.Findings, *f)
 }
 
 // add reports a finding of a shared volume rule at a PVC size, naming the size.

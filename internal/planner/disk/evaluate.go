@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"strconv"
 	"strings"
 	"time"
 
@@ -102,9 +103,51 @@ type NodeShare struct {
 func Evaluate(q Query) (Result, error) {
 	r, err := evaluate(q)
 	if err != nil {
-		return Result{}, inputErr(err, field.Path{})
+		err = inputErr(err, field.Path{})
+		if e, ok := err.(*field.Error); ok && e.Value == "" {
+			e.Value = valueAt(q, e.Path)
+		}
+		return Result{}, err
 	}
 	return r, nil
+}
+
+// valueAt renders the value of the Query field at p for an input error, or "" for a path it does not know.
+func valueAt(q Query, p field.Path) string {
+	i := strconv.FormatInt
+	switch p.String() {
+	case "Spec.Type":
+		return string(q.Spec.Type)
+	case "Spec.SizeGiB":
+		return i(q.Spec.SizeGiB, 10)
+	case "Spec.IOPS":
+		return i(q.Spec.IOPS, 10)
+	case "Spec.Throughput":
+		return i(q.Spec.Throughput, 10)
+	case "Spec.Bursting":
+		return strconv.FormatBool(q.Spec.Bursting)
+	case "Spec.PerformancePlus":
+		return strconv.FormatBool(q.Spec.PerformancePlus)
+	case "Node":
+		if q.Node != nil {
+			return q.Node.Name
+		}
+	case "VolumesPerNode":
+		return i(q.VolumesPerNode, 10)
+	case "Access.BlockSize":
+		return i(q.Access.BlockSize, 10)
+	case "Access.Pattern":
+		return string(q.Access.Pattern)
+	case "Access.QueueDepth":
+		return i(q.Access.QueueDepth, 10)
+	case "Access.Latency":
+		return q.Access.Latency.String()
+	case "Requirement.IOPS":
+		return i(q.Requirement.IOPS, 10)
+	case "Requirement.BytesPerSec":
+		return i(q.Requirement.BytesPerSec, 10)
+	}
+	return ""
 }
 
 func evaluate(q Query) (Result, error) {
