@@ -78,6 +78,14 @@ func surplusPriceDoc() string {
 		"the AWS Price List, product family \"CPU Credits\", usage type `CPUCredits:<family>`."
 }
 
+// maxSurplusCostDescription describes max_surplus_cost_per_month wherever credit options are set. The
+// month is burst.HoursPerMonth (730) hours, the period the burst planner multiplies the hourly surplus
+// cost by.
+func maxSurplusCostDescription() string {
+	return fmt.Sprintf("Largest acceptable unlimited-mode surplus-credit cost per node and month (%d hours), in US "+
+		"dollars. When set and exceeded the plan fails. Unset: no limit (a warning only).", burst.HoursPerMonth)
+}
+
 func (d *burstBudgetDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
 	quantity := func(desc string, conflicts ...string) schema.StringAttribute {
 		v := []validator.String{quantityValidator{quantityCPU}}
@@ -151,10 +159,8 @@ func (d *burstBudgetDataSource) Schema(_ context.Context, _ datasource.SchemaReq
 					"(a warning only).", burst.DefaultMinHours),
 				Validators: []validator.Int64{int64validator.AtLeast(0)}},
 			"max_surplus_cost_per_month": schema.Float64Attribute{Optional: true,
-				MarkdownDescription: fmt.Sprintf("Largest acceptable unlimited-mode surplus cost per node and month (%d "+
-					"hours), in US dollars. When set and exceeded the plan fails. Unset: no limit (a warning only).",
-					burst.HoursPerMonth),
-				Validators: []validator.Float64{float64validator.AtLeast(0)}},
+				MarkdownDescription: maxSurplusCostDescription(),
+				Validators:          []validator.Float64{float64validator.AtLeast(0)}},
 			"surplus_price_per_vcpu_hour": schema.Float64Attribute{Optional: true, Computed: true,
 				MarkdownDescription: "Price of surplus credits in unlimited mode, in US dollars per vCPU-hour (one surplus " +
 					"credit costs price ÷ 60). " + surplusPriceDoc() + " After read: the price used; null where there is " +

@@ -231,7 +231,7 @@ func (d *diskTierDataSource) Schema(_ context.Context, _ datasource.SchemaReques
 					"reason":          str("Why this is the smallest, and what it costs in provisioned GiB."),
 				}},
 			"explanation": str("The effective rate and the limit that binds it, in words."),
-			"source":      str("Formulas and data rows every figure comes from (disks.md sections, tables and their documents)."),
+			"source":      str("Formulas and data rows every figure comes from (the cloud documentation and the data tables behind each figure)."),
 		},
 	}
 }

@@ -28,13 +28,12 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	storagev1 "k8s.io/api/storage/v1"
 	apivalidation "k8s.io/apimachinery/pkg/api/validation"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/validation"
 	k8sfield "k8s.io/apimachinery/pkg/util/validation/field"
-	"sigs.k8s.io/yaml"
 
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/disk"
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/field"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/manifest"
 )
 
 var (
@@ -113,12 +112,9 @@ type topologyRequirementModel struct {
 	Values []types.String `tfsdk:"values"`
 }
 
-// defaultClassAnnotation marks the cluster's default StorageClass.
-const defaultClassAnnotation = "storageclass.kubernetes.io/is-default-class"
-
 var (
-	reclaimPolicies = []string{string(corev1.PersistentVolumeReclaimDelete), string(corev1.PersistentVolumeReclaimRetain)}
-	bindingModes    = []string{disk.BindingWaitForFirstConsumer, disk.BindingImmediate}
+	reclaimPolicies = stringsOf(manifest.ReclaimPolicies)
+	bindingModes    = stringsOf(manifest.BindingModes)
 )
 
 var storagePerformanceAttrTypes = map[string]attr.Type{
@@ -182,7 +178,7 @@ func (r *storageClassResource) Schema(_ context.Context, _ resource.SchemaReques
 			"allow_volume_expansion": schema.BoolAttribute{Optional: true, Computed: true, Default: booldefault.StaticBool(true),
 				MarkdownDescription: "Whether PVCs of the class may grow. Default true."},
 			"is_default_class": schema.BoolAttribute{Optional: true, Computed: true, Default: booldefault.StaticBool(false),
-				MarkdownDescription: "Whether to annotate the class as the cluster default (`" + defaultClassAnnotation + "`). Default false."},
+				MarkdownDescription: "Whether to annotate the class as the cluster default (`" + manifest.DefaultClassAnnotation + "`). Default false."},
 			"mount_options": schema.ListAttribute{Optional: true, ElementType: types.StringType,
 				MarkdownDescription: "Mount options of the PVs the class creates (for example `[\"noatime\"]`).",
 				Validators:          []validator.List{listvalidator.ValueStringsAre(stringvalidator.LengthAtLeast(1))}},
@@ -204,7 +200,7 @@ func (r *storageClassResource) Schema(_ context.Context, _ resource.SchemaReques
 			"annotations": schema.MapAttribute{Optional: true, ElementType: types.StringType,
 				MarkdownDescription: "Annotations of the StorageClass object. Use `is_default_class` rather than the default-class annotation."},
 			"ebs": schema.SingleNestedAttribute{Optional: true,
-				MarkdownDescription: "Parameters for `ebs.csi.aws.com` (aws-ebs-csi-driver, disks.md §8.2). Required with that driver.",
+				MarkdownDescription: "Parameters for `ebs.csi.aws.com` (aws-ebs-csi-driver; see its `docs/parameters.md`). Required with that driver.",
 				Attributes: map[string]schema.Attribute{
 					"type": schema.StringAttribute{Required: true,
 						MarkdownDescription: "EBS volume type: one of " + markdownList(disk.TypesOf("aws")) + " (`EBS-V1`)."},
@@ -224,7 +220,7 @@ func (r *storageClassResource) Schema(_ context.Context, _ resource.SchemaReques
 					"block_size": optStr("mkfs block size (`blockSize`), alphanumeric."),
 				}},
 			"azure_disk": schema.SingleNestedAttribute{Optional: true,
-				MarkdownDescription: "Parameters for `disk.csi.azure.com` (azuredisk-csi-driver, disks.md §8.3). Required with that driver.",
+				MarkdownDescription: "Parameters for `disk.csi.azure.com` (azuredisk-csi-driver; see its `docs/driver-parameters.md`). Required with that driver.",
 				Attributes: map[string]schema.Attribute{
 					"sku_name": schema.StringAttribute{Required: true,
 						MarkdownDescription: "SKU (`skuName`), exact case: one of " + markdownList(disk.AzureSKUs) + " (`AZD-V1`)."},
@@ -246,7 +242,7 @@ func (r *storageClassResource) Schema(_ context.Context, _ resource.SchemaReques
 						Validators:          []validator.Int64{int64validator.OneOf(512, 4096)}},
 				}},
 			"gce_pd": schema.SingleNestedAttribute{Optional: true,
-				MarkdownDescription: "Parameters for `pd.csi.storage.gke.io` (GCE PD CSI driver, disks.md §8.4). Required with that driver.",
+				MarkdownDescription: "Parameters for `pd.csi.storage.gke.io` (GCE PD CSI driver; see the GKE documentation on persistent volumes and its `README.md` parameter table). Required with that driver.",
 				Attributes: map[string]schema.Attribute{
 					"type": schema.StringAttribute{Required: true,
 						MarkdownDescription: "Disk type (`type`): one of " + markdownList(disk.GCETypes) + " (`GPD-V7`). " +
@@ -542,48 +538,37 @@ func renderParameters(ctx context.Context, m storageClassModel, diags *diag.Diag
 	return rc, !diags.HasError()
 }
 
-// storageClassObject builds the typed Kubernetes object.
-func storageClassObject(ctx context.Context, m storageClassModel, params map[string]string, diags *diag.Diagnostics) storagev1.StorageClass {
-	policy := corev1.PersistentVolumeReclaimPolicy(m.ReclaimPolicy.ValueString())
-	mode := storagev1.VolumeBindingMode(m.VolumeBindingMode.ValueString())
-	expand := m.AllowVolumeExpansion.ValueBool()
-	sc := storagev1.StorageClass{
-		TypeMeta:             metav1.TypeMeta{APIVersion: "storage.k8s.io/v1", Kind: "StorageClass"},
-		ObjectMeta:           metav1.ObjectMeta{Name: m.Name.ValueString()},
-		Provisioner:          m.Driver.ValueString(),
-		Parameters:           params,
-		ReclaimPolicy:        &policy,
-		AllowVolumeExpansion: &expand,
-		VolumeBindingMode:    &mode,
+// storageClassObject expands the model into the planner's StorageClass and builds the typed object,
+// reporting invalid values at their attributes. It returns nil after an error.
+func storageClassObject(ctx context.Context, m storageClassModel, params map[string]string, diags *diag.Diagnostics) *storagev1.StorageClass {
+	spec := manifest.StorageClassSpec{
+		Name: m.Name.ValueString(), Provisioner: m.Driver.ValueString(), Parameters: params,
+		ReclaimPolicy:        corev1.PersistentVolumeReclaimPolicy(m.ReclaimPolicy.ValueString()),
+		VolumeBindingMode:    storagev1.VolumeBindingMode(m.VolumeBindingMode.ValueString()),
+		AllowVolumeExpansion: m.AllowVolumeExpansion.ValueBool(), IsDefaultClass: m.IsDefaultClass.ValueBool(),
 	}
-	var labels, annotations map[string]string
-	diags.Append(m.Labels.ElementsAs(ctx, &labels, false)...)
-	diags.Append(m.Annotations.ElementsAs(ctx, &annotations, false)...)
-	if m.IsDefaultClass.ValueBool() {
-		if annotations == nil {
-			annotations = map[string]string{}
-		}
-		annotations[defaultClassAnnotation] = "true"
-	}
-	if len(labels) > 0 {
-		sc.Labels = labels
-	}
-	if len(annotations) > 0 {
-		sc.Annotations = annotations
-	}
-	diags.Append(m.MountOptions.ElementsAs(ctx, &sc.MountOptions, false)...)
+	diags.Append(m.Labels.ElementsAs(ctx, &spec.Labels, false)...)
+	diags.Append(m.Annotations.ElementsAs(ctx, &spec.Annotations, false)...)
+	diags.Append(m.MountOptions.ElementsAs(ctx, &spec.MountOptions, false)...)
 	var terms []topologyTermModel
 	diags.Append(m.AllowedTopologies.ElementsAs(ctx, &terms, false)...)
 	for _, t := range terms {
-		var term corev1.TopologySelectorTerm
+		var term manifest.TopologyTerm
 		for _, e := range t.MatchLabelExpressions {
-			req := corev1.TopologySelectorLabelRequirement{Key: e.Key.ValueString()}
+			req := manifest.TopologyRequirement{Key: e.Key.ValueString()}
 			for _, v := range e.Values {
 				req.Values = append(req.Values, v.ValueString())
 			}
 			term.MatchLabelExpressions = append(term.MatchLabelExpressions, req)
 		}
-		sc.AllowedTopologies = append(sc.AllowedTopologies, term)
+		spec.AllowedTopologies = append(spec.AllowedTopologies, term)
+	}
+	if diags.HasError() {
+		return nil
+	}
+	sc, err := manifest.StorageClass(spec)
+	if addPlannerErrors(diags, path.Empty(), err, storageClassRenames, "Invalid StorageClass") {
+		return nil
 	}
 	return sc
 }
@@ -637,33 +622,21 @@ func jsonValue(v any) (attr.Value, error) {
 	return nil, fmt.Errorf("unexpected JSON value %T", v)
 }
 
-// renderManifest sets manifest, manifest_json and yaml from the typed object.
-func renderManifest(sc storagev1.StorageClass, m *storageClassModel, diags *diag.Diagnostics) {
-	raw, err := json.Marshal(sc)
+// renderManifest sets manifest, manifest_json and yaml from the rendered object.
+func renderManifest(sc *storagev1.StorageClass, m *storageClassModel, diags *diag.Diagnostics) {
+	r, err := manifest.Render(sc)
 	if err != nil {
 		diags.AddError("Rendering StorageClass", err.Error())
 		return
 	}
-	dec := json.NewDecoder(strings.NewReader(string(raw)))
-	dec.UseNumber()
-	var generic any
-	if err := dec.Decode(&generic); err != nil {
-		diags.AddError("Rendering StorageClass", err.Error())
-		return
-	}
-	obj, err := jsonValue(generic)
-	if err != nil {
-		diags.AddError("Rendering StorageClass", err.Error())
-		return
-	}
-	y, err := yaml.Marshal(sc)
+	obj, err := jsonValue(r.Object)
 	if err != nil {
 		diags.AddError("Rendering StorageClass", err.Error())
 		return
 	}
 	m.Manifest = types.DynamicValue(obj)
-	m.ManifestJSON = types.StringValue(string(raw))
-	m.YAML = types.StringValue(string(y))
+	m.ManifestJSON = types.StringValue(r.JSON)
+	m.YAML = types.StringValue(r.YAML)
 }
 
 // storagePerformance evaluates the class's volume at the expected size and checks the requirement.
@@ -744,7 +717,7 @@ func planStorageClass(ctx context.Context, m *storageClassModel, diags *diag.Dia
 	class.SizesGiB = nil
 	m.Performance = storagePerformance(ctx, *m, rc, class, rep, diags)
 	sc := storageClassObject(ctx, *m, rc.params, diags)
-	if diags.HasError() {
+	if sc == nil || diags.HasError() {
 		return false
 	}
 	renderManifest(sc, m, diags)
@@ -780,9 +753,9 @@ func (r *storageClassResource) ValidateConfig(ctx context.Context, req resource.
 		for _, e := range apivalidation.ValidateAnnotations(annotations, k8sfield.NewPath("annotations")) {
 			resp.Diagnostics.AddAttributeError(path.Root("annotations"), "Invalid Annotation", e.Error())
 		}
-		if _, ok := annotations[defaultClassAnnotation]; ok {
-			resp.Diagnostics.AddAttributeError(path.Root("annotations").AtMapKey(defaultClassAnnotation), "Use is_default_class",
-				"set is_default_class instead of the "+defaultClassAnnotation+" annotation, so the two cannot disagree")
+		if _, ok := annotations[manifest.DefaultClassAnnotation]; ok {
+			resp.Diagnostics.AddAttributeError(path.Root("annotations").AtMapKey(manifest.DefaultClassAnnotation), "Use is_default_class",
+				"set is_default_class instead of the "+manifest.DefaultClassAnnotation+" annotation, so the two cannot disagree")
 		}
 	}
 	if fullyKnown(m.AllowedTopologies) && !m.AllowedTopologies.IsNull() {

@@ -8,7 +8,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+	fwresource "github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
@@ -368,5 +370,59 @@ func TestStorageClassManifest(t *testing.T) {
 	}
 	if m.Manifest.IsNull() || m.Manifest.IsUnknown() {
 		t.Error("manifest not set")
+	}
+}
+
+// TestStorageClassDiagnosticsDeterministic: the same invalid class gives the same diagnostics in the same
+// order on 50 plans, although its parameters are maps.
+func TestStorageClassDiagnosticsDeterministic(t *testing.T) {
+	ctx := context.Background()
+	var sresp fwresource.SchemaResponse
+	(&storageClassResource{}).Schema(ctx, fwresource.SchemaRequest{}, &sresp)
+	azType := sresp.Schema.Attributes["azure_disk"].GetType().(types.ObjectType)
+	az, d := types.ObjectValueFrom(ctx, azType.AttrTypes, azureDiskParametersModel{
+		SKUName: types.StringValue("PremiumV2_LRS"), CachingMode: types.StringValue("ReadOnly"),
+		DiskIOPSReadWrite: types.Int64Value(100), DiskMBpsReadWrite: types.Int64Null(),
+		EnableBursting: types.BoolValue(true), NetworkAccessPolicy: types.StringNull(), LogicalSectorSize: types.Int64Null(),
+	})
+	if d.HasError() {
+		t.Fatal(d)
+	}
+	extra, d := types.MapValueFrom(ctx, types.StringType, map[string]string{"zeta": "1", "alpha": "2", "mid": "3",
+		"csi.storage.k8s.io/fs": "xfs", "maxShares": "0"})
+	if d.HasError() {
+		t.Fatal(d)
+	}
+	m := storageClassModel{
+		Name: types.StringValue("pv2"), Driver: types.StringValue("disk.csi.azure.com"),
+		ReclaimPolicy: types.StringValue("Delete"), VolumeBindingMode: types.StringValue("Immediate"),
+		AllowVolumeExpansion: types.BoolValue(true), IsDefaultClass: types.BoolValue(false),
+		MountOptions: types.ListNull(types.StringType), AllowedTopologies: types.ListNull(types.ObjectType{}),
+		Labels: types.MapNull(types.StringType), Annotations: types.MapNull(types.StringType),
+		AzureDisk: az, EBS: types.ObjectNull(map[string]attr.Type{}), GCEPD: types.ObjectNull(map[string]attr.Type{}),
+		ExtraParameters: extra, ExpectedVolumeSizeGiB: types.Int64Value(8),
+		IO: types.ObjectNull(map[string]attr.Type{}),
+	}
+	plan := func() string {
+		var diags diag.Diagnostics
+		mm := m
+		planStorageClass(ctx, &mm, &diags)
+		var b strings.Builder
+		for _, d := range diags {
+			fmt.Fprintf(&b, "%s|%s|%s\n", d.Severity(), d.Summary(), d.Detail())
+			if wp, ok := d.(diag.DiagnosticWithPath); ok {
+				fmt.Fprintf(&b, "  at %s\n", wp.Path())
+			}
+		}
+		return b.String()
+	}
+	want := plan()
+	if strings.Count(want, "AZD-V13") < 3 || !strings.Contains(want, "SC-4") {
+		t.Fatalf("want several errors, got:\n%s", want)
+	}
+	for range 50 {
+		if got := plan(); got != want {
+			t.Fatalf("diagnostics differ:\n%s\nwant:\n%s", got, want)
+		}
 	}
 }

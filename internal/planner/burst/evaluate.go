@@ -27,18 +27,18 @@ const (
 	FSurplusCostRule = "burst.rule.max-surplus-cost"
 )
 
-// Formulas maps every formula identifier to its rule in shared/domain/burst.md.
+// Formulas maps every formula identifier to its rule.
 var Formulas = map[string]string{
-	FEarnRate:        "burst.md §1.1: E = b × v × 60 credits per hour (from the data table); C from the table (§1.2)",
-	FSustained:       "burst.md §1.1: s = E / 60 vCPU (credit types); the sustained fraction for GCP shared-core (§2.6)",
-	FStartBalance:    "burst.md §1.3: launch = 30 × v on AWS T2 standard and Azure, 0 on T3/T3a/T4g, T2 unlimited and GCP; full = C",
-	FNetCredits:      "burst.md §4.3: net credits per hour = E − 60 × min(U, v) (negative: the balance drains at D = −net)",
-	FExhaustion:      "burst.md §4.3: T = B / D hours when D > 0, otherwise never",
-	FDelivered:       "burst.md §4.4: delivered CPU = min(U, s); share of demand served φ = min(1, s / U)",
-	FSurplusCost:     "burst.md §4.5: R = max(0, U − s) vCPU; cost = R × G per hour, × 730 per month (AWS unlimited)",
-	FMaxSustainable:  "burst.md §4.6 with h = 1: largest U with U ≤ s; pods = floor((s − U_other) / x)",
-	FNotBurstable:    "burst.md §7: fixed-performance types have no credit budget and are never throttled by the cloud",
-	FPodLoad:         "burst.md §4.2: U = U_sys + pods per node × x",
+	FEarnRate:        "E = b × v × 60 credits per hour (from the data table); C from the table",
+	FSustained:       "s = E / 60 vCPU (credit types); the sustained fraction for GCP shared-core",
+	FStartBalance:    "launch = 30 × v on AWS T2 standard and Azure, 0 on T3/T3a/T4g, T2 unlimited and GCP; full = C",
+	FNetCredits:      "net credits per hour = E − 60 × min(U, v) (negative: the balance drains at D = −net)",
+	FExhaustion:      "T = B / D hours when D > 0, otherwise never",
+	FDelivered:       "delivered CPU = min(U, s); share of demand served φ = min(1, s / U)",
+	FSurplusCost:     "R = max(0, U − s) vCPU; cost = R × G per hour, × 730 per month (AWS unlimited)",
+	FMaxSustainable:  "largest U with U ≤ s; pods = floor((s − U_other) / x)",
+	FNotBurstable:    "fixed-performance types have no credit budget and are never throttled by the cloud",
+	FPodLoad:         "U = U_sys + pods per node × x",
 	FMinHoursRule:    "fail in standard mode (and on Azure and GCP) when T is less than the minimum run time before throttling",
 	FSurplusCostRule: "fail in unlimited mode when the surplus cost per month exceeds the given maximum",
 }
@@ -111,11 +111,11 @@ const (
 	VerdictNotBurstable Verdict = "not_burstable"
 	// VerdictWithinBaseline: the demand is at or below the sustained capacity; the balance never empties.
 	VerdictWithinBaseline Verdict = "within_baseline"
-	// VerdictAboveBaseline: standard mode, the balance empties, but not within min_hours. A warning.
+	// VerdictAboveBaseline: standard mode, the balance empties, but not within the minimum run time. A warning.
 	VerdictAboveBaseline Verdict = "above_baseline"
 	// VerdictSurplusCharged: unlimited mode, surplus credits are billed within the cost limit. A warning.
 	VerdictSurplusCharged Verdict = "surplus_charged"
-	// VerdictThrottled: standard mode, the balance empties within min_hours. Fails.
+	// VerdictThrottled: standard mode, the balance empties within the minimum run time. Fails.
 	VerdictThrottled Verdict = "throttled"
 	// VerdictOverCostLimit: unlimited mode, the surplus cost exceeds the limit. Fails.
 	VerdictOverCostLimit Verdict = "over_cost_limit"

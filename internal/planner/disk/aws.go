@@ -12,9 +12,9 @@ import (
 const (
 	srcEBSDocs = "AWS EBS User Guide (awsdocs/amazon-ec2-user-guide@d289961 doc_source/" +
 		"general-purpose.md, provisioned-iops.md, hdd-vols.md, ebs-volume-types.md)"
-	srcGP3 = "disks.md §2.3 gp3 2025 limits: EC2 API reference CreateVolume/ModifyVolume; " +
+	srcGP3 = "Amazon EBS volume types: gp3 2025 limits: EC2 API reference CreateVolume/ModifyVolume; " +
 		"kubernetes-sigs/aws-ebs-csi-driver PRs #2678, #2682"
-	srcIO2 = "disks.md §2.5 io2 Block Express: https://docs.aws.amazon.com/ebs/latest/userguide/provisioned-iops.html"
+	srcIO2 = "Amazon EBS volume types: io2 Block Express: https://docs.aws.amazon.com/ebs/latest/userguide/provisioned-iops.html"
 )
 
 // gp2 (§2.2).
@@ -58,7 +58,7 @@ func buildGP2(s Spec) (Volume, error) {
 		BaseBytesPerSec: gp2TPBase(s.SizeGiB), BurstBytesPerSec: gp2TPBurst(s.SizeGiB),
 		CountUnit: ssdCountUnit, Guaranteed: true,
 	}
-	src := fmt.Sprintf("disks.md §2.2 gp2: baseIOPS = clamp(3 × %d GiB, 100, 16,000) = %s IOPS; throughput %s MiB/s",
+	src := fmt.Sprintf("Amazon EBS volume types: gp2: baseIOPS = clamp(3 × %d GiB, 100, 16,000) = %s IOPS; throughput %s MiB/s",
 		s.SizeGiB, resource.Group(base), resource.Group(v.BaseBytesPerSec/mib))
 	if base < gp2BurstIOPS {
 		v.BurstIOPS = gp2BurstIOPS
@@ -105,7 +105,7 @@ func buildGP3(s Spec) (Volume, error) {
 		ProvisionedIOPS: iops, ProvisionedThroughput: tp,
 		BaseIOPS: iops, BaseBytesPerSec: tp * mib,
 		CountUnit: ssdCountUnit, Guaranteed: true,
-		Source: fmt.Sprintf("disks.md §2.3 gp3: provisioned %s IOPS and %s MiB/s, no bursting; %s",
+		Source: fmt.Sprintf("Amazon EBS volume types: gp3: provisioned %s IOPS and %s MiB/s, no bursting; %s",
 			resource.Group(iops), resource.Group(tp), srcGP3),
 	}, nil
 }
@@ -160,7 +160,7 @@ func buildIO1(s Spec) (Volume, error) {
 	}
 	if s.Throughput != 0 {
 		return Volume{}, errorf("EBS-V3", pathThroughput, "throughput is provisioned only on gp3; io1 "+
-			"throughput follows the provisioned IOPS (§2.4); got %d MiB/s", s.Throughput)
+			"throughput follows the provisioned IOPS (Amazon EBS volume types); got %d MiB/s", s.Throughput)
 	}
 	if s.IOPS == 0 {
 		return Volume{}, errorf("EBS-V6", pathIOPS, "io1 volumes need provisioned IOPS (rule: 100 ≤ IOPS ≤ "+
@@ -176,7 +176,7 @@ func buildIO1(s Spec) (Volume, error) {
 	return Volume{
 		ProvisionedIOPS: s.IOPS, BaseIOPS: s.IOPS, BaseBytesPerSec: tp,
 		CountUnit: ssdCountUnit, Guaranteed: true,
-		Source: fmt.Sprintf("disks.md §2.4 io1: provisioned %s IOPS; tpCap_io1 = %s MiB/s; %s",
+		Source: fmt.Sprintf("Amazon EBS volume types: io1: provisioned %s IOPS; tpCap_io1 = %s MiB/s; %s",
 			resource.Group(s.IOPS), num(float64(tp)/float64(mib)), srcEBSDocs),
 	}, nil
 }
@@ -200,7 +200,7 @@ func buildIO2(s Spec) (Volume, error) {
 	}
 	if s.Throughput != 0 {
 		return Volume{}, errorf("EBS-V3", pathThroughput, "throughput is provisioned only on gp3; io2 "+
-			"throughput follows the provisioned IOPS (§2.5); got %d MiB/s", s.Throughput)
+			"throughput follows the provisioned IOPS (Amazon EBS volume types); got %d MiB/s", s.Throughput)
 	}
 	if s.IOPS == 0 {
 		return Volume{}, errorf("EBS-V7", pathIOPS, "io2 volumes need provisioned IOPS (rule: 100 ≤ IOPS ≤ "+
@@ -216,7 +216,7 @@ func buildIO2(s Spec) (Volume, error) {
 	return Volume{
 		ProvisionedIOPS: s.IOPS, BaseIOPS: s.IOPS, BaseBytesPerSec: tp,
 		CountUnit: ssdCountUnit, Guaranteed: true,
-		Source: fmt.Sprintf("disks.md §2.5 io2: provisioned %s IOPS; tpCap_io2 = min(4,000, 0.256 × %s) = %s MiB/s; %s",
+		Source: fmt.Sprintf("Amazon EBS volume types: io2: provisioned %s IOPS; tpCap_io2 = min(4,000, 0.256 × %s) = %s MiB/s; %s",
 			resource.Group(s.IOPS), resource.Group(s.IOPS), num(float64(tp)/float64(mib)), srcIO2),
 	}, nil
 }
@@ -251,7 +251,7 @@ func buildHDD(s Spec) (Volume, error) {
 	}
 	// Bucket: 1 TiB of throughput credits per TiB of size = S GiB of bytes.
 	v.BurstDuration = bucketDuration(s.SizeGiB*gib, burst-base)
-	v.Source = fmt.Sprintf("disks.md §2.6 %s: baseline min(%d, %d × %s GiB / 1,024) = %s MiB/s, burst min(%d, %d × "+
+	v.Source = fmt.Sprintf("Amazon EBS volume types: %s: baseline min(%d, %d × %s GiB / 1,024) = %s MiB/s, burst min(%d, %d × "+
 		"size / 1,024) = %s MiB/s, bucket %s GiB lasting %s at full burst; %s", s.Type, m.baseMax, m.basePerTiB,
 		resource.Group(s.SizeGiB), num(float64(base)/float64(mib)), m.burstMax, m.burstPerTiB,
 		num(float64(burst)/float64(mib)), resource.Group(s.SizeGiB), v.BurstDuration.Round(time.Second), srcEBSDocs)
@@ -268,7 +268,7 @@ func buildMagnetic(s Spec) (Volume, error) {
 	return Volume{
 		BaseIOPS: 40, BurstIOPS: 200, BaseBytesPerSec: 40 * mib, BurstBytesPerSec: 90 * mib,
 		BurstUnlimited: true, CountUnit: ssdCountUnit,
-		Source: "disks.md §2.7 standard (magnetic): 40 IOPS / 40 MiB/s planned, 200 IOPS / 90 MiB/s best effort " +
+		Source: "Amazon EBS volume types: standard (magnetic): 40 IOPS / 40 MiB/s planned, 200 IOPS / 90 MiB/s best effort " +
 			"never relied on; " + srcEBSDocs,
 	}, nil
 }

@@ -125,11 +125,11 @@ func buildAzureFixed(s Spec) (Volume, error) {
 		BaseIOPS: row.iops, BaseBytesPerSec: row.mbps * MBPerSec.BytesPerSec,
 		CountUnit: ssdCountUnit, Guaranteed: row.guaranteed,
 	}
-	src := fmt.Sprintf("disks.md §4.1 %s: %s GiB rounds up to %s (%s GiB, billed as %s GiB): %s IOPS, %s MB/s",
+	src := fmt.Sprintf("Azure managed disk types: %s: %s GiB rounds up to %s (%s GiB, billed as %s GiB): %s IOPS, %s MB/s",
 		s.Type, resource.Group(s.SizeGiB), row.name, resource.Group(row.sizeGiB), resource.Group(row.sizeGiB), resource.Group(row.iops), resource.Group(row.mbps))
 	if s.PerformancePlus && row.perfPlusIOPS > 0 {
 		v.BaseIOPS, v.BaseBytesPerSec = row.perfPlusIOPS, row.perfPlusMBps*MBPerSec.BytesPerSec
-		src += fmt.Sprintf("; performance plus raises it to %s IOPS, %s MB/s (§4.7)", resource.Group(row.perfPlusIOPS), resource.Group(row.perfPlusMBps))
+		src += fmt.Sprintf("; performance plus raises it to %s IOPS, %s MB/s (Azure managed disk types)", resource.Group(row.perfPlusIOPS), resource.Group(row.perfPlusMBps))
 	}
 	if !row.guaranteed {
 		src += " (\"up to\" targets, met 99 % of the time)"
@@ -213,7 +213,7 @@ func buildPremiumV2(s Spec) (Volume, error) {
 		ProvisionedIOPS: iops, ProvisionedThroughput: mbps,
 		BaseIOPS: iops, BaseBytesPerSec: mbps * MBPerSec.BytesPerSec,
 		CountUnit: ssdCountUnit, Guaranteed: true,
-		Source: fmt.Sprintf("disks.md §4.5 PremiumV2_LRS: provisioned %s IOPS and %s MB/s (3,000 and 125 included), "+
+		Source: fmt.Sprintf("Azure managed disk types: PremiumV2_LRS: provisioned %s IOPS and %s MB/s (3,000 and 125 included), "+
 			"no bursting; %s", resource.Group(iops), resource.Group(mbps), srcPV2),
 	}, nil
 }
@@ -282,7 +282,7 @@ func buildUltra(s Spec) (Volume, error) {
 		ProvisionedIOPS: iops, ProvisionedThroughput: mbps,
 		BaseIOPS: iops, BaseBytesPerSec: mbps * MBPerSec.BytesPerSec,
 		CountUnit: ssdCountUnit, Guaranteed: true,
-		Source: fmt.Sprintf("disks.md §4.6 UltraSSD_LRS: provisioned %s IOPS and %s MB/s, no bursting%s; %s",
+		Source: fmt.Sprintf("Azure managed disk types: UltraSSD_LRS: provisioned %s IOPS and %s MB/s, no bursting%s; %s",
 			resource.Group(iops), resource.Group(mbps), src, srcUltra),
 	}
 	if iops < s.SizeGiB {

@@ -17,6 +17,12 @@
 // EBS-P6 (magnetic volume with a requirement, §2.7), AZD-P3 (requirement met only with billed on-demand
 // bursting, §4.2) and GPD-V7 (GCE disk type value).
 //
+// Errors and findings. Invalid input is a *field.Error (see package field) whose Path names the field at
+// fault in this package's own names (Spec.SizeGiB, Access.QueueDepth, Requirement.IOPS; for a Class,
+// Parameters["iopsPerGB"], SizesGiB[0], VolumeBindingMode) and whose detail starts with the rule id. Rule
+// outcomes that are not input errors (an unmet requirement, a warning) are Findings with the same kind of
+// Path; a ClassReport collects both, and its Err returns the error findings as field.Errors.
+//
 // The Azure fixed-tier table is generated from shared/data/disks/azure-disk-tiers.tsv by gen/; the AWS
 // and GCP limits are formulas of disks.md §2 and §6 written out in aws.go and gcp.go. Instance limits come
 // from the catalog package through NodeLimitsFor.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"strconv"
 	"strings"
 	"time"
 
@@ -102,9 +103,51 @@ type NodeShare struct {
 func Evaluate(q Query) (Result, error) {
 	r, err := evaluate(q)
 	if err != nil {
-		return Result{}, inputErr(err, field.Path{})
+		err = inputErr(err, field.Path{})
+		if e, ok := err.(*field.Error); ok && e.Value == "" {
+			e.Value = valueAt(q, e.Path)
+		}
+		return Result{}, err
 	}
 	return r, nil
+}
+
+// valueAt renders the value of the Query field at p for an input error, or "" for a path it does not know.
+func valueAt(q Query, p field.Path) string {
+	i := strconv.FormatInt
+	switch p.String() {
+	case "Spec.Type":
+		return string(q.Spec.Type)
+	case "Spec.SizeGiB":
+		return i(q.Spec.SizeGiB, 10)
+	case "Spec.IOPS":
+		return i(q.Spec.IOPS, 10)
+	case "Spec.Throughput":
+		return i(q.Spec.Throughput, 10)
+	case "Spec.Bursting":
+		return strconv.FormatBool(q.Spec.Bursting)
+	case "Spec.PerformancePlus":
+		return strconv.FormatBool(q.Spec.PerformancePlus)
+	case "Node":
+		if q.Node != nil {
+			return q.Node.Name
+		}
+	case "VolumesPerNode":
+		return i(q.VolumesPerNode, 10)
+	case "Access.BlockSize":
+		return i(q.Access.BlockSize, 10)
+	case "Access.Pattern":
+		return string(q.Access.Pattern)
+	case "Access.QueueDepth":
+		return i(q.Access.QueueDepth, 10)
+	case "Access.Latency":
+		return q.Access.Latency.String()
+	case "Requirement.IOPS":
+		return i(q.Requirement.IOPS, 10)
+	case "Requirement.BytesPerSec":
+		return i(q.Requirement.BytesPerSec, 10)
+	}
+	return ""
 }
 
 func evaluate(q Query) (Result, error) {
@@ -152,7 +195,7 @@ func evaluate(q Query) (Result, error) {
 		}
 		if node.MaxDataDisks > 0 && n > node.MaxDataDisks {
 			r.add(Fail, Finding{Rule: "FIT-N3", Severity: SeverityError, Path: pathVolumesPerNode, Unmet: true,
-				Message: fmt.Sprintf("%s attaches at most %d data disks; %d volumes per node do not fit (disks.md §5.3)",
+				Message: fmt.Sprintf("%s attaches at most %d data disks; %d volumes per node do not fit (Azure VM sizes)",
 					node.Name, node.MaxDataDisks, n)})
 		}
 	}
@@ -261,7 +304,7 @@ func (r *Result) effective(burst bool) Effective {
 				rate(bps*float64(r.VolumesPerNode), n.ThroughputUnit()), share)})
 		if n.NonNitro && (v.Spec.Type == IO1 || v.Spec.Type == IO2) {
 			bounds = append(bounds, bound{nonNitroIOPS / perOp, LimitInstance, "IOPS",
-				fmt.Sprintf("instance %s is not Nitro: %s reaches at most 32,000 IOPS (§2.4, §2.5)", n.Name, v.Spec.Type)})
+				fmt.Sprintf("instance %s is not Nitro: %s reaches at most 32,000 IOPS (Amazon EBS volume types)", n.Name, v.Spec.Type)})
 		}
 	}
 	if a.QueueDepth > 0 {
@@ -342,17 +385,17 @@ func (r *Result) checkFit(req Requirement) {
 	if v.RandomChargedAsUnit && a.Pattern == Random {
 		r.add(Fail, Finding{Rule: "EBS-P5", Severity: SeverityError, Path: pathPattern, Unmet: true,
 			Message: fmt.Sprintf("%s counts every random I/O as a full 1 MiB against its throughput (rule: st1/sc1 are "+
-				"rejected for a random I/O profile, §2.6): %s needs %s of throughput on this volume; use gp3 or io2, "+
+				"rejected for a random I/O profile, Amazon EBS volume types): %s needs %s of throughput on this volume; use gp3 or io2, "+
 				"or set the pattern to sequential if the I/O really is sequential", v.Spec.Type, need,
 				rate(float64(r.Demand.BytesPerSec), u))})
 	}
 	if v.Spec.Type == Standard {
 		r.add(Warn, warnf("EBS-P6", pathSpec.Join(pathType), "standard (magnetic) volumes are best effort, 40–200 IOPS and 40–90 "+
-			"MiB/s with no guarantee (§2.7); kubefit plans them at 40 IOPS and 40 MiB/s for %s", need))
+			"MiB/s with no guarantee (Amazon EBS volume types); kubefit plans them at 40 IOPS and 40 MiB/s for %s", need))
 	}
 	if v.Spec.Type.Cloud() == catalog.Azure && !v.Guaranteed {
 		r.add(Warn, warnf("AZD-P2", pathSpec.Join(pathType), "%s figures are \"up to\" targets met 99 %% of the time, not "+
-			"provisioned guarantees (§4.3, §4.4); use Premium_LRS or PremiumV2_LRS for %s", v.Spec.Type, need))
+			"provisioned guarantees (Azure managed disk types); use Premium_LRS or PremiumV2_LRS for %s", v.Spec.Type, need))
 	}
 	r.checkQueueDepth(ops)
 
@@ -369,13 +412,13 @@ func (r *Result) checkQueueDepth(ops float64) {
 	lat := fmtLatency(a.Latency)
 	assumed := ""
 	if r.LatencyAssumed {
-		assumed = fmt.Sprintf(" (the planning default for %s, §7.4; set a measured latency to replace it)", r.Volume.Spec.Type)
+		assumed = fmt.Sprintf(" (the planning default for %s; set a measured latency to replace it)", r.Volume.Spec.Type)
 	}
 	needQD := int64(math.Ceil(ops*a.Latency.Seconds() - 1e-9))
 	if a.QueueDepth == 0 {
 		if needQD > 1 {
 			r.add(Warn, warnf("QD-1", pathQueueDepth, "queue depth unknown: %s operations/s at %s latency%s need "+
-				"at least %d I/Os in flight (requiredQD = ⌈ops × latency⌉, §7.4); at queue depth 1 the volume "+
+				"at least %d I/Os in flight (requiredQD = ⌈ops × latency⌉); at queue depth 1 the volume "+
 				"reaches only %s operations/s", num(ops), lat, assumed, needQD, num(1/a.Latency.Seconds())))
 		}
 		return
@@ -384,7 +427,7 @@ func (r *Result) checkQueueDepth(ops float64) {
 	if qdOps < ops {
 		r.add(Fail, Finding{Rule: "QD-2", Severity: SeverityError, Path: pathQueueDepth, Unmet: true,
 			Message: fmt.Sprintf("queue depth %d at %s latency%s reaches at most %s operations/s (queue depth / "+
-				"latency, §7.4), below the required %s; no tier can fix this: keep at least %d I/Os in flight, "+
+				"latency), below the required %s; no tier can fix this: keep at least %d I/Os in flight, "+
 				"spread the load over more volumes, or use a lower-latency type", a.QueueDepth, lat, assumed,
 				num(qdOps), num(ops), needQD)})
 		return
@@ -423,10 +466,10 @@ func (r *Result) checkVolume(ops float64, need string, at field.Path, recErr err
 	switch {
 	case burst >= ops && v.BurstBilled:
 		r.add(Pass, warnf("AZD-P3", pathSpec.Join(pathBursting), "%s; %s is met only with on-demand bursting, which has no time "+
-			"limit but is billed per burst transaction plus an hourly fee (§4.2); %s", have, need, fix))
+			"limit but is billed per burst transaction plus an hourly fee (Azure managed disk types); %s", have, need, fix))
 	case burst >= ops && v.BurstUnlimited:
 		f := warnf("FIT-V1", pathSpec.Join(pathSize), "%s; %s exceeds the planned rate and only best-effort bursts reach "+
-			"it (§2.7); %s", have, need, fix)
+			"it (Amazon EBS volume types); %s", have, need, fix)
 		f.Unmet = true
 		r.add(Fail, f)
 	case burst >= ops:
@@ -490,8 +533,8 @@ func (r *Result) source() string {
 	if r.Node != nil && r.Node.Source != "" {
 		parts = append(parts, r.Node.Source)
 	}
-	parts = append(parts, "effective rate: disks.md §7.3 (min of IOPS / I/Os per operation, throughput / bytes "+
-		"charged, queue depth / latency)")
+	parts = append(parts, "effective rate: the least of IOPS / I/Os per operation, throughput / bytes "+
+		"charged and queue depth / latency")
 	return strings.Join(parts, "; ")
 }
 

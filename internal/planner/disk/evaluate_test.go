@@ -310,8 +310,8 @@ func TestEvaluateInvalid(t *testing.T) {
 	}
 	for _, tt := range tests {
 		_, err := Evaluate(tt.q)
-		if _, at, ok := inputError(err); !ok || at != tt.at {
-			t.Errorf("%s: error %v, want one input error at %q", tt.name, err, tt.at)
+		if _, at, ok := inputError(err); !ok || at != tt.at || field.As(err)[0].Value == "" {
+			t.Errorf("%s: error %v, want one input error at %q with its value", tt.name, err, tt.at)
 		}
 	}
 }

@@ -8,9 +8,9 @@ import (
 )
 
 const (
-	srcGCP = "disks.md §6: https://cloud.google.com/compute/docs/disks/performance (read through web mirrors; " +
+	srcGCP = "Google Cloud disk performance: https://cloud.google.com/compute/docs/disks/performance (read through web mirrors; " +
 		"lower confidence than AWS and Azure)"
-	srcHyperdisk = "disks.md §6: https://cloud.google.com/compute/docs/disks/hd-types/hyperdisk-balanced"
+	srcHyperdisk = "Google Cloud disk performance: https://cloud.google.com/compute/docs/disks/hd-types/hyperdisk-balanced"
 	// gcpMaxGiB is the largest GCP disk kubefit models; no §6 formula is checked beyond it.
 	gcpMaxGiB = 65_536
 )
@@ -67,7 +67,7 @@ func buildPD(s Spec) (Volume, error) {
 	iops, bps := pdLimits(m, s.SizeGiB)
 	return Volume{
 		BaseIOPS: iops, BaseBytesPerSec: bps, CountUnit: ssdCountUnit, Guaranteed: true,
-		Source: fmt.Sprintf("disks.md §6 %s: %s IOPS and %s MiB/s per GiB × %s GiB = %s IOPS, %s MiB/s (%s); "+
+		Source: fmt.Sprintf("Google Cloud disk performance: %s: %s IOPS and %s MiB/s per GiB × %s GiB = %s IOPS, %s MiB/s (%s); "+
 			"per-VM limits, shared by all PD volumes of a type, are not modelled; %s", s.Type,
 			num(float64(m.iopsPerGiBx100)/100), num(float64(m.mibpsPerGiBx100)/100), resource.Group(s.SizeGiB),
 			resource.Group(iops), num(float64(bps)/float64(mib)), m.note, srcGCP),
@@ -101,7 +101,7 @@ func buildPDExtreme(s Spec) (Volume, error) {
 	v := Volume{
 		ProvisionedIOPS: s.IOPS, BaseIOPS: s.IOPS, BaseBytesPerSec: pdExtremeVMMiBps * mib,
 		CountUnit: ssdCountUnit, Guaranteed: true,
-		Source: fmt.Sprintf("disks.md §6 pd-extreme: provisioned %s IOPS; throughput bounded only by the per-VM "+
+		Source: fmt.Sprintf("Google Cloud disk performance: pd-extreme: provisioned %s IOPS; throughput bounded only by the per-VM "+
 			"maximum of 4,000 MiB/s (N2, 64+ vCPUs; no per-volume figure in kubefit's sources); %s", resource.Group(s.IOPS), srcGCP),
 	}
 	if s.IOPS < pdExtremeMinIOPS || s.IOPS > pdExtremeMaxIOPS {
@@ -134,7 +134,7 @@ func buildHyperdiskBalanced(s Spec) (Volume, error) {
 	return Volume{
 		ProvisionedIOPS: iops, ProvisionedThroughput: tp,
 		BaseIOPS: iops, BaseBytesPerSec: tp * mib, CountUnit: ssdCountUnit, Guaranteed: true,
-		Source: fmt.Sprintf("disks.md §6 hyperdisk-balanced: provisioned %s IOPS and %s MiB/s (3,000 and 140 "+
+		Source: fmt.Sprintf("Google Cloud disk performance: hyperdisk-balanced: provisioned %s IOPS and %s MiB/s (3,000 and 140 "+
 			"included); %s", resource.Group(iops), resource.Group(tp), srcHyperdisk),
 	}, nil
 }

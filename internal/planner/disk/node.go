@@ -52,7 +52,7 @@ func NodeLimitsFor(it catalog.InstanceType) (NodeLimits, error) {
 		return azureNodeLimits(it)
 	case catalog.GCP:
 		return NodeLimits{}, &Finding{Rule: "FIT-N0", Severity: SeverityWarning, Path: pathNode,
-			Message: fmt.Sprintf("kubefit has no per-VM disk limits for GCP machine types (disks.md §6); the "+
+			Message: fmt.Sprintf("kubefit has no per-VM disk limits for GCP machine types (Google Cloud disk performance); the "+
 				"node-level disk check for %s is skipped and only per-volume limits apply", it.Name)}
 	}
 	return NodeLimits{}, errorf("FIT-N0", pathNode, "instance type %q has unknown cloud %q", it.Name, it.Cloud)
@@ -66,7 +66,7 @@ func megabytes(mbps float64) int64 {
 func awsNodeLimits(it catalog.InstanceType) (NodeLimits, error) {
 	if it.EBSBaselineIOPS <= 0 || it.EBSBaselineThroughputMBps <= 0 {
 		return NodeLimits{}, &Finding{Rule: "FIT-N0", Severity: SeverityWarning, Path: pathNode,
-			Message: fmt.Sprintf("EBS limits unknown for %s (not in the EBS-optimized table, disks.md §3.4); the "+
+			Message: fmt.Sprintf("EBS limits unknown for %s (not in the EBS-optimized table, Amazon EC2 EBS-optimized instances); the "+
 				"node-level disk check is skipped", it.Name)}
 	}
 	n := NodeLimits{
@@ -77,7 +77,7 @@ func awsNodeLimits(it catalog.InstanceType) (NodeLimits, error) {
 		NonNitro:         it.Hypervisor == "xen",
 	}
 	n.normalise()
-	src := fmt.Sprintf("disks.md §3.2 %s EBS-optimized limits: baseline %s IOPS, %s MB/s", it.Name,
+	src := fmt.Sprintf("Amazon EC2 EBS-optimized instances: %s EBS-optimized limits: baseline %s IOPS, %s MB/s", it.Name,
 		resource.Group(n.BaseIOPS), num(float64(n.BaseBytesPerSec)/1e6))
 	if n.BurstIOPS > n.BaseIOPS || n.BurstBytesPerSec > n.BaseBytesPerSec {
 		n.BurstDuration, n.BurstWindow = 30*time.Minute, 24*time.Hour
@@ -130,7 +130,7 @@ func azureNodeLimits(it catalog.InstanceType) (NodeLimits, error) {
 	}
 	if it.UncachedDiskIOPS <= 0 || it.UncachedDiskMBps <= 0 {
 		return NodeLimits{}, &Finding{Rule: "FIT-N0", Severity: SeverityWarning, Path: pathNode,
-			Message: fmt.Sprintf("VM disk limits unknown for %s (not in azure-vm-disk-limits.tsv, disks.md §5.4); "+
+			Message: fmt.Sprintf("VM disk limits unknown for %s (not in azure-vm-disk-limits.tsv, Azure VM sizes); "+
 				"the node-level disk check is skipped", it.Name)}
 	}
 	n := NodeLimits{
@@ -147,7 +147,7 @@ func azureNodeLimits(it catalog.InstanceType) (NodeLimits, error) {
 
 // azureSource describes Azure VM limits and sets the burst window.
 func azureSource(n NodeLimits) string {
-	src := fmt.Sprintf("disks.md §5.3 %s uncached disk limits (caching None): %s IOPS, %s MB/s", n.Name,
+	src := fmt.Sprintf("Azure VM sizes: %s uncached disk limits (caching None): %s IOPS, %s MB/s", n.Name,
 		resource.Group(n.BaseIOPS), num(float64(n.BaseBytesPerSec)/1e6))
 	if n.BurstIOPS > n.BaseIOPS || n.BurstBytesPerSec > n.BaseBytesPerSec {
 		src += fmt.Sprintf("; VM-level burst %s IOPS, %s MB/s for up to 30 minutes (credits)", resource.Group(n.BurstIOPS),

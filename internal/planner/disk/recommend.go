@@ -160,124 +160,37 @@ func infeasible(t Type, d Demand, limit string) error {
 	return errorf("FIT-V2", field.Path{}, "no size of %s sustains %s: %s", t, d.String(t.ThroughputUnit()), limit)
 }
 
+// scaledRule raises z to the smallest size of type t that sustains d and sets the provisioned values
+// of spec, or returns a FIT-V2 finding when no size can.
+type scaledRule func(t Type, d Demand, z *sizing, spec *Spec) error
+
+// scaledRules holds the sizing rule of every type whose limits scale with size or are provisioned.
+var scaledRules = map[Type]scaledRule{
+	GP3:               sizeGP3,
+	IO2:               sizeIO2,
+	IO1:               sizeIO1,
+	GP2:               sizeGP2,
+	ST1:               sizeHDD,
+	SC1:               sizeHDD,
+	Standard:          sizeMagnetic,
+	PremiumV2LRS:      sizePremiumV2,
+	UltraSSDLRS:       sizeUltra,
+	PDStandard:        sizePD,
+	PDBalanced:        sizePD,
+	PDSSD:             sizePD,
+	PDExtreme:         sizePDExtreme,
+	HyperdiskBalanced: sizeHyperdiskBalanced,
+}
+
 func recommendScaled(t Type, d Demand, capacityGiB int64) (Spec, string, error) {
 	z := sizing{}
 	z.atLeast(capacityGiB, fmt.Sprintf("the %s GiB of data", resource.Group(capacityGiB)))
 	spec := Spec{Type: t}
 	u := t.ThroughputUnit()
-	switch t {
-	case GP3:
-		iops := max(gp3MinIOPS, d.IOPS)
-		tp := max(gp3MinMiBps, resource.CeilDiv(d.BytesPerSec, mib))
-		if tp*gp3IOPSPerMiBps > iops {
-			iops = tp * gp3IOPSPerMiBps
+	if rule, ok := scaledRules[t]; ok {
+		if err := rule(t, d, &z, &spec); err != nil {
+			return Spec{}, "", err
 		}
-		if iops > gp3MaxIOPS || tp > gp3MaxMiBps {
-			return Spec{}, "", infeasible(t, d, "gp3 provisions at most 80,000 IOPS and 2,000 MiB/s, with at most "+
-				"0.25 MiB/s per IOPS (§2.3)")
-		}
-		if iops > gp3MinIOPS {
-			z.atLeast(resource.CeilDiv(iops, gp3IOPSPerGiB), fmt.Sprintf("%s IOPS at 500 IOPS per GiB", resource.Group(iops)))
-		}
-		spec.IOPS, spec.Throughput = iops, tp
-	case IO2:
-		iops := max(io2MinIOPS, d.IOPS, ceilMulDiv(d.BytesPerSec, 1000, 256*mib))
-		if iops > io2MaxIOPS || d.BytesPerSec > 4000*mib {
-			return Spec{}, "", infeasible(t, d, "io2 provisions at most 256,000 IOPS and 4,000 MiB/s (§2.5)")
-		}
-		z.atLeast(4, "the 4 GiB minimum")
-		z.atLeast(resource.CeilDiv(iops, io2IOPSPerGiB), fmt.Sprintf("%s IOPS at 1,000 IOPS per GiB", resource.Group(iops)))
-		spec.IOPS = iops
-	case IO1:
-		iops := max(io1MinIOPS, d.IOPS)
-		if d.BytesPerSec > 500*mib {
-			iops = max(iops, ceilMulDiv(d.BytesPerSec, 64, mib))
-		}
-		if iops > io1MaxIOPS || d.BytesPerSec > IO1MaxThroughput(iops) {
-			return Spec{}, "", infeasible(t, d, "io1 provisions at most 64,000 IOPS and 1,000 MiB/s (§2.4)")
-		}
-		z.atLeast(4, "the 4 GiB minimum")
-		z.atLeast(resource.CeilDiv(iops, io1IOPSPerGiB), fmt.Sprintf("%s IOPS at 50 IOPS per GiB", resource.Group(iops)))
-		spec.IOPS = iops
-	case GP2:
-		if d.IOPS > gp2MaxIOPS || d.BytesPerSec > 250*mib {
-			return Spec{}, "", infeasible(t, d, "gp2 sustains at most 16,000 IOPS and 250 MiB/s (§2.2)")
-		}
-		if d.IOPS > gp2MinIOPS {
-			z.atLeast(resource.CeilDiv(d.IOPS, gp2IOPSPerGiB), fmt.Sprintf("%s IOPS at 3 IOPS per GiB", resource.Group(d.IOPS)))
-		}
-		if d.BytesPerSec > 128*mib {
-			z.atLeast(334, "more than 128 MiB/s (250 MiB/s from 334 GiB)")
-		}
-	case ST1, SC1:
-		m := hddModels[t]
-		if d.BytesPerSec > m.baseMax*mib || d.IOPS > m.maxIOPS {
-			return Spec{}, "", infeasible(t, d, fmt.Sprintf("%s sustains at most %d MiB/s and %d IOPS of 1 MiB (§2.6)",
-				t, m.baseMax, m.maxIOPS))
-		}
-		z.atLeast(125, "the 125 GiB minimum")
-		z.atLeast(resource.CeilDiv(d.BytesPerSec, m.basePerTiB*kib), fmt.Sprintf("%s at %d MiB/s per TiB baseline",
-			rate(float64(d.BytesPerSec), u), m.basePerTiB))
-	case Standard:
-		if d.IOPS > 40 || d.BytesPerSec > 40*mib {
-			return Spec{}, "", infeasible(t, d, "magnetic volumes are planned at 40 IOPS and 40 MiB/s (§2.7)")
-		}
-	case PremiumV2LRS:
-		iops := max(pv2MinIOPS, d.IOPS)
-		mbps := max(pv2MinMBps, resource.CeilDiv(d.BytesPerSec, MBPerSec.BytesPerSec))
-		if mbps*pv2IOPSPerMBps > iops {
-			iops = mbps * pv2IOPSPerMBps
-		}
-		if iops > pv2MaxIOPS || mbps > pv2MaxMBps {
-			return Spec{}, "", infeasible(t, d, "PremiumV2_LRS provisions at most 80,000 IOPS and 2,000 MB/s, with at "+
-				"most 0.25 MB/s per IOPS (§4.5)")
-		}
-		if iops > pv2MinIOPS {
-			z.atLeast(resource.CeilDiv(iops, pv2IOPSPerGiB), fmt.Sprintf("%s IOPS at 500 IOPS per GiB", resource.Group(iops)))
-		}
-		if mbps > pv2MinMBps {
-			z.atLeast(pv2SmallGiB+1, "more than 125 MB/s (needs more than 6 GiB)")
-		}
-		spec.IOPS, spec.Throughput = iops, mbps
-	case UltraSSDLRS:
-		iops := max(ultraMinIOPS, d.IOPS)
-		mbps := max(ultraMinMBps, resource.CeilDiv(d.BytesPerSec, MBPerSec.BytesPerSec))
-		if mbps*4 > iops {
-			iops = mbps * 4
-		}
-		if iops > ultraMaxIOPS || mbps > ultraMaxMBps {
-			return Spec{}, "", infeasible(t, d, "UltraSSD_LRS provisions at most 400,000 IOPS and 10,000 MB/s, with "+
-				"at most 0.25 MB/s per IOPS (§4.6)")
-		}
-		z.atLeast(ultraMinGiB, "the 4 GiB minimum")
-		z.atLeast(resource.CeilDiv(iops, ultraIOPSPerGiB), fmt.Sprintf("%s IOPS at 1,000 IOPS per GiB", resource.Group(iops)))
-		spec.IOPS, spec.Throughput = iops, mbps
-	case PDStandard, PDBalanced, PDSSD:
-		m := pdModels[t]
-		if (m.maxIOPS > 0 && d.IOPS > m.maxIOPS) || (m.maxMiBps > 0 && d.BytesPerSec > m.maxMiBps*mib) {
-			return Spec{}, "", infeasible(t, d, "the per-VM ceiling kubefit applies is lower ("+m.note+")")
-		}
-		z.atLeast(ceilMulDiv(d.IOPS, 100, m.iopsPerGiBx100), fmt.Sprintf("%s IOPS at %s IOPS per GiB",
-			resource.Group(d.IOPS), num(float64(m.iopsPerGiBx100)/100)))
-		z.atLeast(ceilMulDiv(d.BytesPerSec, 100, m.mibpsPerGiBx100*mib), fmt.Sprintf("%s at %s MiB/s per GiB",
-			rate(float64(d.BytesPerSec), u), num(float64(m.mibpsPerGiBx100)/100)))
-	case PDExtreme:
-		iops := max(pdExtremeMinIOPS, d.IOPS)
-		if iops > pdExtremeMaxIOPS || d.BytesPerSec > pdExtremeVMMiBps*mib {
-			return Spec{}, "", infeasible(t, d, "pd-extreme provisions about 2,500 to 120,000 IOPS, and a VM drives at "+
-				"most 4,000 MiB/s (§6)")
-		}
-		spec.IOPS = iops
-	case HyperdiskBalanced:
-		iops := max(hdbDefaultIOPS, d.IOPS)
-		tp := max(hdbDefaultMiBps, resource.CeilDiv(d.BytesPerSec, mib))
-		if iops > hdbMaxIOPS || tp > hdbMaxMiBps {
-			return Spec{}, "", infeasible(t, d, "hyperdisk-balanced provisions at most 160,000 IOPS and 2,400 MiB/s (§6)")
-		}
-		if iops > hdbDefaultIOPS {
-			z.atLeast(resource.CeilDiv(iops, hdbIOPSPerGiB), fmt.Sprintf("%s IOPS at 500 IOPS per GiB", resource.Group(iops)))
-		}
-		spec.IOPS, spec.Throughput = iops, tp
 	}
 	spec.SizeGiB = z.size
 	if hi := maxSize(t); spec.SizeGiB > hi {
@@ -290,6 +203,164 @@ func recommendScaled(t Type, d Demand, capacityGiB int64) (Spec, string, error) 
 		why += "; provision " + provisionText(spec)
 	}
 	return spec, why, nil
+}
+
+// sizeGP3 provisions IOPS and throughput; the size follows 500 IOPS per GiB.
+func sizeGP3(t Type, d Demand, z *sizing, spec *Spec) error {
+	iops := max(gp3MinIOPS, d.IOPS)
+	tp := max(gp3MinMiBps, resource.CeilDiv(d.BytesPerSec, mib))
+	if tp*gp3IOPSPerMiBps > iops {
+		iops = tp * gp3IOPSPerMiBps
+	}
+	if iops > gp3MaxIOPS || tp > gp3MaxMiBps {
+		return infeasible(t, d, "gp3 provisions at most 80,000 IOPS and 2,000 MiB/s, with at most "+
+			"0.25 MiB/s per IOPS (Amazon EBS volume types)")
+	}
+	if iops > gp3MinIOPS {
+		z.atLeast(resource.CeilDiv(iops, gp3IOPSPerGiB), fmt.Sprintf("%s IOPS at 500 IOPS per GiB", resource.Group(iops)))
+	}
+	spec.IOPS, spec.Throughput = iops, tp
+	return nil
+}
+
+// sizeIO2 provisions IOPS (at least 1,000 per 256 MiB/s); 1,000 IOPS per GiB.
+func sizeIO2(t Type, d Demand, z *sizing, spec *Spec) error {
+	iops := max(io2MinIOPS, d.IOPS, ceilMulDiv(d.BytesPerSec, 1000, 256*mib))
+	if iops > io2MaxIOPS || d.BytesPerSec > 4000*mib {
+		return infeasible(t, d, "io2 provisions at most 256,000 IOPS and 4,000 MiB/s (Amazon EBS volume types)")
+	}
+	z.atLeast(4, "the 4 GiB minimum")
+	z.atLeast(resource.CeilDiv(iops, io2IOPSPerGiB), fmt.Sprintf("%s IOPS at 1,000 IOPS per GiB", resource.Group(iops)))
+	spec.IOPS = iops
+	return nil
+}
+
+// sizeIO1 provisions IOPS; 50 IOPS per GiB.
+func sizeIO1(t Type, d Demand, z *sizing, spec *Spec) error {
+	iops := max(io1MinIOPS, d.IOPS)
+	if d.BytesPerSec > 500*mib {
+		iops = max(iops, ceilMulDiv(d.BytesPerSec, 64, mib))
+	}
+	if iops > io1MaxIOPS || d.BytesPerSec > IO1MaxThroughput(iops) {
+		return infeasible(t, d, "io1 provisions at most 64,000 IOPS and 1,000 MiB/s (Amazon EBS volume types)")
+	}
+	z.atLeast(4, "the 4 GiB minimum")
+	z.atLeast(resource.CeilDiv(iops, io1IOPSPerGiB), fmt.Sprintf("%s IOPS at 50 IOPS per GiB", resource.Group(iops)))
+	spec.IOPS = iops
+	return nil
+}
+
+// sizeGP2 sizes for 3 IOPS per GiB and the 250 MiB/s step at 334 GiB.
+func sizeGP2(t Type, d Demand, z *sizing, spec *Spec) error {
+	if d.IOPS > gp2MaxIOPS || d.BytesPerSec > 250*mib {
+		return infeasible(t, d, "gp2 sustains at most 16,000 IOPS and 250 MiB/s (Amazon EBS volume types)")
+	}
+	if d.IOPS > gp2MinIOPS {
+		z.atLeast(resource.CeilDiv(d.IOPS, gp2IOPSPerGiB), fmt.Sprintf("%s IOPS at 3 IOPS per GiB", resource.Group(d.IOPS)))
+	}
+	if d.BytesPerSec > 128*mib {
+		z.atLeast(334, "more than 128 MiB/s (250 MiB/s from 334 GiB)")
+	}
+	return nil
+}
+
+// sizeHDD sizes st1 and sc1 for their baseline throughput per TiB.
+func sizeHDD(t Type, d Demand, z *sizing, spec *Spec) error {
+	u := t.ThroughputUnit()
+	m := hddModels[t]
+	if d.BytesPerSec > m.baseMax*mib || d.IOPS > m.maxIOPS {
+		return infeasible(t, d, fmt.Sprintf("%s sustains at most %d MiB/s and %d IOPS of 1 MiB (Amazon EBS volume types)",
+			t, m.baseMax, m.maxIOPS))
+	}
+	z.atLeast(125, "the 125 GiB minimum")
+	z.atLeast(resource.CeilDiv(d.BytesPerSec, m.basePerTiB*kib), fmt.Sprintf("%s at %d MiB/s per TiB baseline",
+		rate(float64(d.BytesPerSec), u), m.basePerTiB))
+	return nil
+}
+
+// sizeMagnetic only checks the planned 40 IOPS and 40 MiB/s.
+func sizeMagnetic(t Type, d Demand, z *sizing, spec *Spec) error {
+	if d.IOPS > 40 || d.BytesPerSec > 40*mib {
+		return infeasible(t, d, "magnetic volumes are planned at 40 IOPS and 40 MiB/s (Amazon EBS volume types)")
+	}
+	return nil
+}
+
+// sizePremiumV2 provisions IOPS and MB/s; 500 IOPS per GiB, more than 125 MB/s above 6 GiB.
+func sizePremiumV2(t Type, d Demand, z *sizing, spec *Spec) error {
+	iops := max(pv2MinIOPS, d.IOPS)
+	mbps := max(pv2MinMBps, resource.CeilDiv(d.BytesPerSec, MBPerSec.BytesPerSec))
+	if mbps*pv2IOPSPerMBps > iops {
+		iops = mbps * pv2IOPSPerMBps
+	}
+	if iops > pv2MaxIOPS || mbps > pv2MaxMBps {
+		return infeasible(t, d, "PremiumV2_LRS provisions at most 80,000 IOPS and 2,000 MB/s, with at "+
+			"most 0.25 MB/s per IOPS (Azure managed disk types)")
+	}
+	if iops > pv2MinIOPS {
+		z.atLeast(resource.CeilDiv(iops, pv2IOPSPerGiB), fmt.Sprintf("%s IOPS at 500 IOPS per GiB", resource.Group(iops)))
+	}
+	if mbps > pv2MinMBps {
+		z.atLeast(pv2SmallGiB+1, "more than 125 MB/s (needs more than 6 GiB)")
+	}
+	spec.IOPS, spec.Throughput = iops, mbps
+	return nil
+}
+
+// sizeUltra provisions IOPS and MB/s; 1,000 IOPS per GiB.
+func sizeUltra(t Type, d Demand, z *sizing, spec *Spec) error {
+	iops := max(ultraMinIOPS, d.IOPS)
+	mbps := max(ultraMinMBps, resource.CeilDiv(d.BytesPerSec, MBPerSec.BytesPerSec))
+	if mbps*4 > iops {
+		iops = mbps * 4
+	}
+	if iops > ultraMaxIOPS || mbps > ultraMaxMBps {
+		return infeasible(t, d, "UltraSSD_LRS provisions at most 400,000 IOPS and 10,000 MB/s, with "+
+			"at most 0.25 MB/s per IOPS (Azure managed disk types)")
+	}
+	z.atLeast(ultraMinGiB, "the 4 GiB minimum")
+	z.atLeast(resource.CeilDiv(iops, ultraIOPSPerGiB), fmt.Sprintf("%s IOPS at 1,000 IOPS per GiB", resource.Group(iops)))
+	spec.IOPS, spec.Throughput = iops, mbps
+	return nil
+}
+
+// sizePD sizes pd-standard, pd-balanced and pd-ssd for their IOPS and throughput per GiB.
+func sizePD(t Type, d Demand, z *sizing, spec *Spec) error {
+	u := t.ThroughputUnit()
+	m := pdModels[t]
+	if (m.maxIOPS > 0 && d.IOPS > m.maxIOPS) || (m.maxMiBps > 0 && d.BytesPerSec > m.maxMiBps*mib) {
+		return infeasible(t, d, "the per-VM ceiling kubefit applies is lower ("+m.note+")")
+	}
+	z.atLeast(ceilMulDiv(d.IOPS, 100, m.iopsPerGiBx100), fmt.Sprintf("%s IOPS at %s IOPS per GiB",
+		resource.Group(d.IOPS), num(float64(m.iopsPerGiBx100)/100)))
+	z.atLeast(ceilMulDiv(d.BytesPerSec, 100, m.mibpsPerGiBx100*mib), fmt.Sprintf("%s at %s MiB/s per GiB",
+		rate(float64(d.BytesPerSec), u), num(float64(m.mibpsPerGiBx100)/100)))
+	return nil
+}
+
+// sizePDExtreme provisions IOPS.
+func sizePDExtreme(t Type, d Demand, z *sizing, spec *Spec) error {
+	iops := max(pdExtremeMinIOPS, d.IOPS)
+	if iops > pdExtremeMaxIOPS || d.BytesPerSec > pdExtremeVMMiBps*mib {
+		return infeasible(t, d, "pd-extreme provisions about 2,500 to 120,000 IOPS, and a VM drives at "+
+			"most 4,000 MiB/s (Google Cloud disk performance)")
+	}
+	spec.IOPS = iops
+	return nil
+}
+
+// sizeHyperdiskBalanced provisions IOPS and throughput; 500 IOPS per GiB.
+func sizeHyperdiskBalanced(t Type, d Demand, z *sizing, spec *Spec) error {
+	iops := max(hdbDefaultIOPS, d.IOPS)
+	tp := max(hdbDefaultMiBps, resource.CeilDiv(d.BytesPerSec, mib))
+	if iops > hdbMaxIOPS || tp > hdbMaxMiBps {
+		return infeasible(t, d, "hyperdisk-balanced provisions at most 160,000 IOPS and 2,400 MiB/s (Google Cloud disk performance)")
+	}
+	if iops > hdbDefaultIOPS {
+		z.atLeast(resource.CeilDiv(iops, hdbIOPSPerGiB), fmt.Sprintf("%s IOPS at 500 IOPS per GiB", resource.Group(iops)))
+	}
+	spec.IOPS, spec.Throughput = iops, tp
+	return nil
 }
 
 func provisionText(s Spec) string {

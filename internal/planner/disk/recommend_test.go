@@ -130,3 +130,13 @@ func tierIndex(t Type, name string) int {
 	}
 	return -1
 }
+
+// TestScaledRulesCoverTypes: every type without fixed tiers has a sizing rule, and no Azure fixed-tier
+// type has one.
+func TestScaledRulesCoverTypes(t *testing.T) {
+	for _, typ := range Types {
+		if _, ok := scaledRules[typ]; ok == isAzureFixed(typ) {
+			t.Errorf("%s: sizing rule present %t, fixed tiers %t", typ, ok, isAzureFixed(typ))
+		}
+	}
+}

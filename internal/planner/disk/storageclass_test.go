@@ -2,6 +2,7 @@ package disk
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -351,4 +352,18 @@ func parameterKey(p field.Path) string {
 		return steps[1].Key
 	}
 	return ""
+}
+
+// TestCheckClassDeterministic: the same class gives the same findings in the same order every time,
+// whatever the map order of its parameters.
+func TestCheckClassDeterministic(t *testing.T) {
+	cl := Class{Provisioner: "ebs.csi.aws.com", VolumeBindingMode: BindingImmediate, SizesGiB: []int64{20, 200000},
+		Parameters: map[string]string{"type": "gp3", "iops": "16000", "zeta": "1", "alpha": "2", "Throughput": "5000",
+			"csi.storage.k8s.io/fs": "xfs", "blockExpress": "true", "mid": "3"}}
+	want := fmt.Sprint(CheckClass(cl).Findings)
+	for range 50 {
+		if got := fmt.Sprint(CheckClass(cl).Findings); got != want {
+			t.Fatalf("findings differ:\n%s\nwant:\n%s", got, want)
+		}
+	}
 }

@@ -232,6 +232,7 @@ type Finding struct {
 	Rule     string     // stable rule id, e.g. "EBS-V4"
 	Severity Severity   // error or warning
 	Path     field.Path // the input at fault, in the planner's field names; the root when none
+	Value    string     // the value at fault, as text, when known
 	// Unmet marks a requirement that the volume or node cannot meet (as opposed to an invalid input);
 	// callers may choose to report these as warnings.
 	Unmet   bool
@@ -255,7 +256,9 @@ func warnf(rule string, p field.Path, format string, args ...any) Finding {
 }
 
 // Input returns the finding as an input error: its path, and its rule and message as the detail.
-func (f *Finding) Input() *field.Error { return &field.Error{Path: f.Path, Detail: f.Error()} }
+func (f *Finding) Input() *field.Error {
+	return &field.Error{Path: f.Path, Value: f.Value, Detail: f.Error()}
+}
 
 // inputErr turns an internal *Finding error into a *field.Error with p put before its path; other
 // errors pass unchanged.

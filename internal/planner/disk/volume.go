@@ -122,7 +122,11 @@ var builders = map[Type]func(Spec) (Volume, error){
 func NewVolume(s Spec) (Volume, error) {
 	v, err := newVolume(s)
 	if err != nil {
-		return Volume{}, inputErr(err, field.Path{})
+		err = inputErr(err, field.Path{})
+		if e, ok := err.(*field.Error); ok {
+			e.Value = valueAt(Query{Spec: s}, pathSpec.Join(e.Path))
+		}
+		return Volume{}, err
 	}
 	return v, nil
 }
