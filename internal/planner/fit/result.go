@@ -113,6 +113,9 @@ type PoolResult struct {
 	MaxNodeCPUUsageMillicores int64
 	// PricePerHour is NodesRequired × the pool's price per node (0 when unknown).
 	PricePerHour float64
+	// Shortfall explains, when the pool needs more than MaxNodes, what its pods request against what
+	// MaxNodes nodes offer ("… short by 235m CPU."), or that the room is stranded; "" otherwise.
+	Shortfall string
 	// Source is the id of the packing strategy.
 	Source string
 }
@@ -351,6 +354,9 @@ func (s *sim) poolResult(p int, onNode [][]WorkloadPods) PoolResult {
 	pr.UtilizationWithDaemonSets = utilization(req.add(pm.ds.scale(int64(n))), atot)
 	pr.Stranded = stranded.resources()
 	pr.PricePerHour = float64(n) * pm.p.PricePerHour
+	if n > pm.p.MaxNodes {
+		pr.Shortfall = s.shortText(p)
+	}
 	return pr
 }
 

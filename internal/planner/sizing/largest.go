@@ -37,7 +37,7 @@ func (p *Planner) LargestFit(ctx context.Context, req Request, w int) (int, erro
 		workloads[w] = wl
 		r := req
 		r.Workloads = workloads
-		plan, err := p.Solve(ctx, r)
+		plan, err := p.solve(ctx, r)
 		if err != nil {
 			return false, err
 		}

@@ -22,6 +22,9 @@ type Plan struct {
 	// Warnings are caveats in pool order (overhead-model caveats, credits above baseline, defaults
 	// applied).
 	Warnings []field.Warning
+	// Blame names, when pods do not fit for lack of capacity, the workloads to blame under the blame rule
+	// (see Blame), in list order; nil when everything fits or the request is above MaxBlamePods.
+	Blame []Blame
 	// Report is a fixed-width text table of the results.
 	Report string
 	// Packing is the packer's whole result, for callers that need more than the fields above.
@@ -101,12 +104,17 @@ type Failure struct {
 	Message  string
 }
 
-// Misfits returns the failures worth telling a person, one per workload, pool and reason: the peak
-// scenario often repeats the steady one. The order is that of Failures.
+// Misfits returns the failures worth telling a person: one per pool that lacks capacity (naming the
+// workloads blamed under the blame rule, the shortfall, and the largest replica counts that fit), then the
+// others once per workload, pool and reason (the peak scenario often repeats the steady one), in the order
+// of Failures.
 func (p *Plan) Misfits() []Failure {
 	seen := map[[3]string]bool{}
-	var out []Failure
+	out := p.capacityMisfits()
 	for _, f := range p.Failures {
+		if f.Reason == Reason(fit.ReasonMaxNodes) {
+			continue
+		}
 		k := [3]string{f.Workload, f.Pool, string(f.Reason)}
 		if seen[k] {
 			continue

@@ -44,6 +44,18 @@ type solve struct {
 // order) and a nil Plan; an error from the catalog itself (not an unknown name) is returned as it is.
 // A valid request always gives a Plan, whose Fits and Failures say whether and why it does not fit.
 func (p *Planner) Solve(ctx context.Context, req Request) (*Plan, error) {
+	plan, err := p.solve(ctx, req)
+	if err != nil || plan.Fits {
+		return plan, err
+	}
+	if plan.Blame, err = p.blame(ctx, req, plan); err != nil {
+		return nil, err
+	}
+	return plan, nil
+}
+
+// solve is Solve without the blame rule.
+func (p *Planner) solve(ctx context.Context, req Request) (*Plan, error) {
 	s := &solve{ctx: ctx, cat: p.catalog, req: &req}
 	in, err := s.input()
 	if err != nil {

@@ -1,0 +1,64 @@
+package sizing
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/catalog"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/fit"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/overhead"
+)
+
+// smallAKS is the field report's four Standard_DS1_v2 nodes with the platform's pods, plus new pods.
+func smallAKS(newCPU int64) Request {
+	w := func(name string, n int, cpu, mem int64) Workload {
+		return Workload{Name: name, Replicas: intp(n), Requests: fit.Resources{CPUMillicores: cpu, MemoryBytes: mem << 20}}
+	}
+	return Request{
+		Pools: []Pool{{Name: "agentpool", Cloud: catalog.Azure, InstanceTypes: []string{"Standard_DS1_v2"}, MinNodes: 4, MaxNodes: 4,
+			Overhead: overhead.Input{KubernetesVersion: "1.28", MaxPods: 110}}},
+		DaemonSets: []DaemonSet{
+			{Name: "calico-node", Requests: fit.Resources{CPUMillicores: 250}, TakesPodSlot: true},
+			{Name: "kube-proxy", Requests: fit.Resources{CPUMillicores: 100}, TakesPodSlot: true},
+			{Name: "kube-svc-redirect", Requests: fit.Resources{CPUMillicores: 5, MemoryBytes: 32 << 20}, TakesPodSlot: true},
+		},
+		Workloads: []Workload{
+			w("dashboard", 1, 100, 50), w("tunnelfront", 1, 10, 64), w("coredns", 2, 100, 70), w("coredns-autoscaler", 1, 20, 10),
+			w("heapster", 1, 130, 230), w("grafana", 1, 200, 500), w("prometheus-operator", 1, 500, 1000), w("alertmanager", 1, 100, 225),
+			w("flux", 1, 50, 64), w("flux-helm-operator", 1, 50, 64), w("api-a", 2, 100, 200), w("api-b", 2, 50, 100),
+			w("canary-a", 1, 40, 500), w("canary-b", 1, 40, 500), w("web-1", 1, 5, 10), w("web-2", 1, 10, 42), w("web-3", 1, 5, 21),
+			w("web-4", 1, 10, 30), w("web-5", 1, 5, 15), w("new-service", 4, newCPU, 64),
+		},
+	}
+}
+
+func TestBlameNamesTheLastWorkloads(t *testing.T) {
+	p := NewPlanner(EmbeddedCatalog())
+	plan, err := p.Solve(context.Background(), smallAKS(100))
+	if err != nil || !plan.Fits {
+		t.Fatalf("four pods of 100m must fit: %v %+v", err, plan.Failures)
+	}
+	plan, err = p.Solve(context.Background(), smallAKS(200))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if plan.Fits || len(plan.Blame) != 1 || plan.Blame[0].Workload != "new-service" || plan.Blame[0].Replicas != 4 {
+		t.Fatalf("blame = %+v, want new-service only", plan.Blame)
+	}
+	misfits := plan.Misfits()
+	if len(misfits) != 1 {
+		t.Fatalf("want one misfit for the pool and cause, got %d: %+v", len(misfits), misfits)
+	}
+	m := misfits[0]
+	for _, want := range []string{`workload "new-service" do not fit`, "short by 235m CPU", "replicas fit", `pool "agentpool"`} {
+		if !strings.Contains(m.Message, want) {
+			t.Errorf("message lacks %q:\n%s", want, m.Message)
+		}
+	}
+	for _, platform := range []string{"flux", "dashboard", "coredns"} {
+		if strings.Contains(m.Message, platform) {
+			t.Errorf("message blames platform workload %q:\n%s", platform, m.Message)
+		}
+	}
+}
