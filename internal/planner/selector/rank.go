@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"runtime"
 	"slices"
 	"strings"
@@ -35,6 +36,11 @@ type Request struct {
 	// Scenario is the scenario whose nodes are priced: fit.ScenarioPeak (the default, "") or
 	// fit.ScenarioSteady.
 	Scenario fit.Scenario
+	// Limit, when above 0, sizes only as many candidates as it takes to rank the Limit cheapest eligible
+	// ones exactly: the others are listed unsized (ReasonNotSized) with a lower bound on their nodes
+	// that already costs more than the Limit-th cheapest, or excluded (sizing.Reason too-large) when
+	// one pod fits no node of theirs. 0 sizes every candidate.
+	Limit int
 	// Prices are the caller's own prices in USD per node and hour, by instance type name; they replace
 	// the catalog's reference price of those types.
 	Prices map[string]float64
@@ -50,6 +56,9 @@ const (
 	ReasonUnknownPrice Reason = "unknown-price"
 	// ReasonInvalid: the node model cannot size a node of this type with the pool's options.
 	ReasonInvalid Reason = "invalid"
+	// ReasonNotSized: with a limit, a lower bound on the type's nodes already costs more than the
+	// limit-th cheapest candidate, so it was not sized.
+	ReasonNotSized Reason = "not-sized"
 )
 
 // ExclusionReasons lists every reason a candidate can be excluded for.
@@ -58,7 +67,7 @@ var ExclusionReasons = func() []Reason {
 	for _, r := range sizing.Reasons {
 		out = append(out, Reason(r))
 	}
-	return append(out, ReasonUnknownPrice, ReasonInvalid)
+	return append(out, ReasonUnknownPrice, ReasonInvalid, ReasonNotSized)
 }()
 
 // Candidate is one instance type's outcome.
@@ -83,7 +92,10 @@ type Candidate struct {
 	// CreditVerdict is the CPU credit verdict of a burstable type; burst.VerdictNotBurstable otherwise.
 	CreditVerdict burst.Verdict
 	CreditDetail  string
-	// Excluded is true when the candidate cannot work; Reason and Message say why.
+	// Sized is false for a candidate a limit left out: NodesRequired and MonthlyCost are then lower
+	// bounds, and Reason is ReasonNotSized.
+	Sized bool
+	// Excluded is true when the candidate cannot work or was not sized; Reason and Message say why.
 	Excluded bool
 	Reason   Reason
 	Message  string
@@ -236,42 +248,163 @@ type outcome struct {
 	// shared is true when the numbers come from another candidate of the same packer key; its misfit
 	// message would name the other type.
 	shared bool
+	// unsized is true when a limit left the candidate out; bound is its lower bound on nodes (boundOK
+	// false: some pod fits no node of it).
+	unsized bool
+	bound   int
+	boundOK bool
 }
 
-// size sizes every candidate: once per packer key, in parallel, then each excluded candidate that
-// shares a key alone again, so its message names its own type.
+// group is the candidates (indexes into the rows) whose nodes pack alike, sized once.
+type group struct {
+	members []int
+	// bound is a lower bound on the scenario's nodes (boundOK false: some pod fits no node).
+	bound   int
+	boundOK bool
+	// cheapest is the least lower-bound monthly cost of a member.
+	cheapest float64
+}
+
+// size sizes the candidates: once per packer key, in parallel, then each excluded candidate that shares
+// a key alone again, so its message names its own type. With a limit, groups are sized in order of
+// their lower-bound cost only while that bound could still place them among the limit cheapest.
 func (r *Ranker) size(ctx context.Context, req *Request, rows []catalog.InstanceType) ([]outcome, error) {
-	keys := make([]string, len(rows))
-	rep := map[string]int{}
-	var order []int
 	pinned := selectsInstanceType(req)
+	byKey := map[string]int{}
+	var groups []group
 	for i, t := range rows {
-		keys[i] = r.packerKey(ctx, req, t, pinned)
-		if _, ok := rep[keys[i]]; !ok {
-			rep[keys[i]] = i
-			order = append(order, i)
+		key, res, modelled := r.packerKey(ctx, req, t, pinned)
+		g, ok := byKey[key]
+		if !ok {
+			g = len(groups)
+			byKey[key] = g
+			groups = append(groups, group{})
+			if modelled {
+				groups[g].bound, groups[g].boundOK = lowerBound(req, req.Scenario, t, res)
+			}
 		}
+		groups[g].members = append(groups[g].members, i)
 	}
 	done := make([]outcome, len(rows))
-	if err := r.solveAll(ctx, req, rows, order, done); err != nil {
+	sized := make([]bool, len(groups))
+	if req.Limit <= 0 {
+		for g := range groups {
+			sized[g] = true
+		}
+		if err := r.solveAll(ctx, req, rows, groupHeads(groups, sized), done); err != nil {
+			return nil, err
+		}
+	} else if err := r.sizeCheapest(ctx, req, rows, groups, sized, done); err != nil {
 		return nil, err
 	}
 	var again []int
-	for i := range rows {
-		j := rep[keys[i]]
-		if j == i {
-			continue
+	for g := range groups {
+		head := groups[g].members[0]
+		for _, i := range groups[g].members[1:] {
+			done[i] = done[head]
+			done[i].shared = true
+			if sized[g] && (done[i].errs != nil || !done[i].fits) {
+				again = append(again, i)
+			}
 		}
-		done[i] = done[j]
-		done[i].shared = true
-		if done[i].errs != nil || !done[i].fits {
-			again = append(again, i)
+		if !sized[g] {
+			for _, i := range groups[g].members {
+				done[i] = outcome{unsized: true, bound: groups[g].bound, boundOK: groups[g].boundOK}
+			}
 		}
 	}
 	if err := r.solveAll(ctx, req, rows, again, done); err != nil {
 		return nil, err
 	}
 	return done, nil
+}
+
+func groupHeads(groups []group, sized []bool) []int {
+	var out []int
+	for g := range groups {
+		if sized[g] {
+			out = append(out, groups[g].members[0])
+		}
+	}
+	return out
+}
+
+// price returns the price per hour of t: the caller's, else the catalog's.
+func (req *Request) price(t *catalog.InstanceType) float64 {
+	if p, ok := req.Prices[t.Name]; ok {
+		return p
+	}
+	return t.PriceUSDPerHour
+}
+
+// sizeCheapest sizes groups in order of their cheapest member's lower-bound cost, GOMAXPROCS at a time,
+// and stops at the first group whose bound costs more than the Limit-th cheapest eligible candidate
+// sized so far: that bound only grows along the order and the threshold only falls, so no group left
+// out could rank among the Limit cheapest. Groups whose pods fit no node are left out too.
+func (r *Ranker) sizeCheapest(ctx context.Context, req *Request, rows []catalog.InstanceType, groups []group, sized []bool, done []outcome) error {
+	var order []int
+	for g := range groups {
+		gr := &groups[g]
+		if !gr.boundOK {
+			continue
+		}
+		gr.cheapest = math.Inf(1)
+		for _, i := range gr.members {
+			gr.cheapest = min(gr.cheapest, float64(gr.bound)*req.price(&rows[i])*HoursPerMonth)
+		}
+		order = append(order, g)
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(groups[a].cheapest, groups[b].cheapest) })
+	var costs []float64 // monthly costs of the eligible candidates sized so far
+	threshold := func() float64 {
+		if len(costs) < req.Limit {
+			return math.Inf(1)
+		}
+		slices.Sort(costs)
+		return costs[req.Limit-1]
+	}
+	type result struct {
+		g   int
+		o   outcome
+		err error
+	}
+	workers := runtime.GOMAXPROCS(0)
+	results := make(chan result, workers)
+	inflight, next := 0, 0
+	var first error
+	for {
+		for first == nil && ctx.Err() == nil && inflight < workers && next < len(order) && groups[order[next]].cheapest <= threshold() {
+			g := order[next]
+			next++
+			inflight++
+			go func() {
+				o, err := r.solveOne(ctx, req, rows[groups[g].members[0]])
+				results <- result{g, o, err}
+			}()
+		}
+		if inflight == 0 {
+			break
+		}
+		res := <-results
+		inflight--
+		if res.err != nil {
+			first = cmp.Or(first, res.err)
+			continue
+		}
+		sized[res.g] = true
+		done[groups[res.g].members[0]] = res.o
+		if res.o.errs == nil && res.o.fits {
+			for _, i := range groups[res.g].members {
+				if p := req.price(&rows[i]); p > 0 {
+					costs = append(costs, float64(res.o.scenario.NodesRequired)*p*HoursPerMonth)
+				}
+			}
+		}
+	}
+	if first != nil {
+		return first
+	}
+	return ctx.Err()
 }
 
 // solveAll sizes the candidates at idx into out, on GOMAXPROCS workers.
@@ -291,9 +424,7 @@ func (r *Ranker) solveAll(ctx context.Context, req *Request, rows []catalog.Inst
 				o, err := r.solveOne(ctx, req, rows[i])
 				if err != nil {
 					mu.Lock()
-					if first == nil {
-						first = err
-					}
+					first = cmp.Or(first, err)
 					mu.Unlock()
 					continue
 				}
@@ -353,6 +484,19 @@ func (r *Ranker) candidate(req *Request, t catalog.InstanceType, o *outcome) Can
 		c.PricePerHour = t.PriceUSDPerHour
 		c.PriceSource = fmt.Sprintf("reference on-demand price, %s, %s (kubefit catalog %s)", t.PriceRegion, t.PriceDate, r.cat.Date())
 	}
+	if o.unsized {
+		c.Excluded, c.Reason = true, ReasonNotSized
+		if !o.boundOK {
+			c.Reason = Reason(fit.ReasonTooLarge)
+			c.Message = fmt.Sprintf("a pod is larger than a node of %s has room for after DaemonSets (not sized: a limit is set)", t.Name)
+			return c
+		}
+		c.NodesRequired = o.bound
+		c.MonthlyCost = float64(o.bound) * c.PricePerHour * HoursPerMonth
+		c.Message = fmt.Sprintf("not sized: at least %d nodes of %s, %.2f USD per month, cost more than the %d cheapest candidates sized", o.bound, t.Name, c.MonthlyCost, req.Limit)
+		return c
+	}
+	c.Sized = true
 	if o.errs != nil {
 		c.Excluded, c.Reason = true, ReasonInvalid
 		c.Message = fmt.Sprintf("a node of %s cannot be sized with the pool's options: %s", t.Name, o.errs.Error())
@@ -411,14 +555,8 @@ func selectsInstanceType(req *Request) bool {
 // packerKey returns what the packer sees of a node of t: two candidates with the same key pack alike.
 // A burstable type (its own credit budget), a type the node model cannot size, or any type when
 // selectors name instance types, gets a key of its own.
-func (r *Ranker) packerKey(ctx context.Context, req *Request, t catalog.InstanceType, pinned bool) string {
+func (r *Ranker) packerKey(ctx context.Context, req *Request, t catalog.InstanceType, pinned bool) (key string, res overhead.Result, modelled bool) {
 	own := "type:" + t.Name
-	if pinned {
-		return own
-	}
-	if b, ok, err := r.cat.CreditBudget(ctx, req.Pool.Cloud, t.Name); err != nil || (ok && b.Burstable()) {
-		return own
-	}
 	in := req.Pool.Overhead
 	in.Instance = overhead.InstanceFromCatalog(t)
 	in.DaemonSets = nil
@@ -427,11 +565,17 @@ func (r *Ranker) packerKey(ctx context.Context, req *Request, t catalog.Instance
 	}
 	res, err := overhead.Compute(in)
 	if err != nil {
-		return own
+		return own, res, false
+	}
+	if pinned {
+		return own, res, true
+	}
+	if b, ok, err := r.cat.CreditBudget(ctx, req.Pool.Cloud, t.Name); err != nil || (ok && b.Burstable()) {
+		return own, res, true
 	}
 	a := res.Allocatable
 	return fmt.Sprintf("node:%d/%d/%d/%d/%d/%d/%s/%d", a.CPUMillicores, a.MemoryBytes, a.EphemeralBytes, a.Pods,
-		res.Available.Pods, res.MaxPods, t.Architecture, t.GPUCount)
+		res.Available.Pods, res.MaxPods, t.Architecture, t.GPUCount), res, true
 }
 
 // repath maps the sizing planner's paths onto Request's: Pools[<name>].X is Pool.X, and the instance
