@@ -57,6 +57,7 @@ func (p *kubefitProvider) DataSources(_ context.Context) []func() datasource.Dat
 		newNodeOverheadDataSource,
 		newBurstBudgetDataSource,
 		newNodePoolSizingDataSource,
+		newNodePoolRecommendationDataSource,
 		newDiskTierDataSource,
 	}
 }
