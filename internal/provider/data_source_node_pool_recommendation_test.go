@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"os"
 	"regexp"
 	"testing"
 
@@ -232,4 +233,31 @@ data "kubefit_node_pool_recommendation" "x" {
 			},
 		}},
 	})
+}
+
+// TestAccNodePoolRecommendation_examples plans the documentation examples of both data sources: the
+// winner among m/c/r of the 6th and 7th generation feeds kubefit_node_pool_sizing, whose peak node
+// count is the winner's.
+func TestAccNodePoolRecommendation_examples(t *testing.T) {
+	var steps []resource.TestStep
+	for _, c := range []struct {
+		file   string
+		checks []statecheck.StateCheck
+	}{
+		{"../../examples/data-sources/kubefit_instance_types/data-source.tf", []statecheck.StateCheck{
+			statecheck.ExpectKnownOutputValueAtPath("cheapest", tfjsonpath.New("price"), knownvalue.StringRegexp(regexp.MustCompile(`^us-east-1, `))),
+		}},
+		{"../../examples/data-sources/kubefit_node_pool_recommendation/data-source.tf", []statecheck.StateCheck{
+			statecheck.ExpectKnownOutputValue("best", knownvalue.NotNull()),
+			statecheck.CompareValuePairs("data.kubefit_node_pool_recommendation.general", tfjsonpath.New("ranking").AtSliceIndex(0).AtMapKey("nodes_required"),
+				"data.kubefit_node_pool_sizing.general", tfjsonpath.New("pool_results").AtMapKey("general").AtMapKey("peak").AtMapKey("nodes_required"), compare.ValuesSame()),
+		}},
+	} {
+		src, err := os.ReadFile(c.file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		steps = append(steps, resource.TestStep{Config: string(src), ConfigStateChecks: c.checks})
+	}
+	resource.UnitTest(t, resource.TestCase{ProtoV6ProviderFactories: testAccProtoV6ProviderFactories, Steps: steps})
 }
