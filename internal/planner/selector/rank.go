@@ -162,16 +162,19 @@ func (r *Ranker) Rank(ctx context.Context, req Request) (*Ranking, error) {
 	if err != nil {
 		return nil, err
 	}
-	// Errors every candidate shares are the request's.
+	// Errors every sized candidate shares are the request's.
 	var first field.Errors
-	all := len(outs) > 0
+	all := false
 	for _, o := range outs {
+		if o.unsized {
+			continue
+		}
 		if o.errs == nil {
 			all = false
 			break
 		}
 		if first == nil {
-			first = o.errs
+			first, all = o.errs, true
 		}
 	}
 	if all {

@@ -207,6 +207,11 @@ func TestRankPricesAndErrors(t *testing.T) {
 		{"unknown candidate", func(r *Request) { r.Candidates = []string{"m6i.large", "m6i.larg"} }, "Candidates[1]", `did you mean "m6i.large"`},
 		{"no candidates", func(r *Request) { r.Candidates = nil }, "Candidates", "no candidate"},
 		{"workload", func(r *Request) { r.Workloads[0].Replicas = nil }, "Workloads[0].Replicas", "gives no replica count"},
+		{"workload with a limit and a hopeless candidate", func(r *Request) {
+			r.Workloads[0].Replicas, r.Workloads[0].MinReplicas, r.Workloads[0].MaxReplicas = nil, intp(5), intp(2)
+			r.Limit, r.Candidates = 1, []string{"m6i.large", "t3.nano"}
+			r.Workloads[0].Requests.MemoryBytes = 4 << 30
+		}, "Workloads[0].MaxReplicas", "(min > max)"},
 		{"pool", func(r *Request) { r.Pool.MinNodes = 20 }, "Pool.MinNodes", "greater than its maximum node count 10"},
 		{"scenario", func(r *Request) { r.Scenario = "busy" }, "Scenario", `unknown scenario "busy"`},
 		{"price", func(r *Request) { r.Prices = map[string]float64{"m6i.large": -1} }, `Prices["m6i.large"]`, "negative"},
