@@ -373,3 +373,18 @@ func sortValue(t catalog.InstanceType, k SortKey) float64 {
 	}
 	return 0
 }
+
+// FuzzGeneration: Generation never panics, never goes negative and reads at most four digits, whatever
+// the name and family.
+func FuzzGeneration(f *testing.F) {
+	for _, s := range []string{"m6i.large", "u-6tb1.metal", "Standard_D4s_v5", "Standard_A2", "n2-standard-4", "_v", "x_v99999"} {
+		f.Add(s, "")
+	}
+	f.Fuzz(func(t *testing.T, name, family string) {
+		for _, c := range catalog.Clouds {
+			if g := Generation(catalog.InstanceType{Cloud: c, Name: name, Family: family}); g < 0 || g > 9999 {
+				t.Fatalf("Generation(%s, %q, %q) = %d", c, name, family, g)
+			}
+		}
+	})
+}

@@ -343,7 +343,8 @@ func (req *Request) price(t *catalog.InstanceType) float64 {
 // sizeCheapest sizes groups in order of their cheapest member's lower-bound cost, GOMAXPROCS at a time,
 // and stops at the first group whose bound costs more than the Limit-th cheapest eligible candidate
 // sized so far: that bound only grows along the order and the threshold only falls, so no group left
-// out could rank among the Limit cheapest. Groups whose pods fit no node are left out too.
+// out could rank among the Limit cheapest. Groups whose pods fit no node are left out too. The groups
+// kept are those one worker would have sized, whatever the timing.
 func (r *Ranker) sizeCheapest(ctx context.Context, req *Request, rows []catalog.InstanceType, groups []group, sized []bool, done []outcome) error {
 	var order []int
 	for g := range groups {
@@ -407,7 +408,28 @@ func (r *Ranker) sizeCheapest(ctx context.Context, req *Request, rows []catalog.
 	if first != nil {
 		return first
 	}
-	return ctx.Err()
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	// Workers may have sized a few groups past the point where one worker would have stopped; drop
+	// them, so the result does not depend on timing.
+	costs = costs[:0]
+	for k, g := range order {
+		if groups[g].cheapest > threshold() {
+			for _, h := range order[k:] {
+				sized[h] = false
+			}
+			break
+		}
+		if o := done[groups[g].members[0]]; o.errs == nil && o.fits {
+			for _, i := range groups[g].members {
+				if p := req.price(&rows[i]); p > 0 {
+					costs = append(costs, float64(o.scenario.NodesRequired)*p*HoursPerMonth)
+				}
+			}
+		}
+	}
+	return nil
 }
 
 // solveAll sizes the candidates at idx into out, on GOMAXPROCS workers.

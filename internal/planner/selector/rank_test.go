@@ -288,3 +288,23 @@ func TestRankLimitKeepsTheCheapest(t *testing.T) {
 		}
 	}
 }
+
+// TestRankLimitDeterministic: a limited ranking does not depend on how the workers were scheduled.
+func TestRankLimitDeterministic(t *testing.T) {
+	req := benchRequest(80, 20, 20)
+	req.Limit = 3
+	r := NewRanker(sizing.EmbeddedCatalog())
+	first, err := r.Rank(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 5 {
+		again, err := r.Rank(context.Background(), req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fmt.Sprint(again) != fmt.Sprint(first) {
+			t.Fatalf("ranking differs between runs:\n%v\n%v", summary(first), summary(again))
+		}
+	}
+}
