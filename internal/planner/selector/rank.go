@@ -509,6 +509,10 @@ func (r *Ranker) candidate(req *Request, t catalog.InstanceType, o *outcome) Can
 		c.PricePerHour = t.PriceUSDPerHour
 		c.PriceSource = fmt.Sprintf("reference on-demand price, %s, %s (kubefit catalog %s)", t.PriceRegion, t.PriceDate, r.cat.Date())
 	}
+	priced := c.PriceSource != ""
+	if !priced {
+		c.PriceSource = fmt.Sprintf("none: the kubefit catalog (%s) has no price for %s", r.cat.Date(), t.Name)
+	}
 	if o.unsized {
 		c.Excluded, c.Reason = true, ReasonNotSized
 		if !o.boundOK {
@@ -545,11 +549,12 @@ func (r *Ranker) candidate(req *Request, t catalog.InstanceType, o *outcome) Can
 		}
 	case !o.fits:
 		c.Excluded, c.Reason, c.Message = true, ReasonInvalid, fmt.Sprintf("the workloads do not fit on %s", t.Name)
-	case c.PriceSource == "":
+	case !priced:
 		c.Excluded, c.Reason = true, ReasonUnknownPrice
 		c.Message = fmt.Sprintf("the catalog has no price for %s; give one to rank it", t.Name)
 		c.MonthlyCost = 0
 	}
+
 	return c
 }
 

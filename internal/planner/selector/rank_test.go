@@ -308,3 +308,35 @@ func TestRankLimitDeterministic(t *testing.T) {
 		}
 	}
 }
+
+// TestRankUnknownPrice: a type without a price is excluded with a reason unless the caller prices it.
+func TestRankUnknownPrice(t *testing.T) {
+	var unpriced string
+	for _, it := range catalog.All(catalog.AWS) {
+		if it.PriceUSDPerHour == 0 && it.VCPU >= 4 && it.MemoryMiB >= 8192 && it.Architecture == catalog.ArchAMD64 && !it.Burstable {
+			unpriced = it.Name
+			break
+		}
+	}
+	if unpriced == "" {
+		t.Skip("every suitable catalog row has a price")
+	}
+	req := Request{
+		Candidates: []string{unpriced, "m6i.xlarge"},
+		Pool:       sizing.Pool{Name: "p", Cloud: catalog.AWS, MaxNodes: 10},
+		Workloads:  []sizing.Workload{{Name: "web", Replicas: intp(4), Requests: fit.Resources{CPUMillicores: 500, MemoryBytes: 512 * mi}}},
+	}
+	rk, err := NewRanker(sizing.EmbeddedCatalog()).Rank(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := rk.Candidates[1]
+	if rk.Best != "m6i.xlarge" || c.InstanceType != unpriced || c.Reason != ReasonUnknownPrice || !strings.Contains(c.PriceSource, "no price") {
+		t.Errorf("%s: %+v", rk.Best, c)
+	}
+	req.Prices = map[string]float64{unpriced: 0.001}
+	rk, err = NewRanker(sizing.EmbeddedCatalog()).Rank(context.Background(), req)
+	if err != nil || rk.Best != unpriced {
+		t.Errorf("priced: best %v, err %v", rk.Best, err)
+	}
+}
