@@ -135,7 +135,7 @@ func NewRanker(cat sizing.Catalog) *Ranker { return &Ranker{cat: cat, planner: s
 // and GPUs, no credit budget, and no selector on the instance-type label) are packed once; the result
 // is the same as sizing each alone, which the package's tests check.
 func (r *Ranker) Rank(ctx context.Context, req Request) (*Ranking, error) {
-	names, errs := r.candidates(ctx, req)
+	rows, errs := r.candidates(ctx, req)
 	if len(errs) > 0 {
 		return nil, errs
 	}
@@ -149,14 +149,6 @@ func (r *Ranker) Rank(ctx context.Context, req Request) (*Ranking, error) {
 		if p < 0 {
 			return nil, field.Errors{field.Invalid(field.NewPath("Prices").Key(name), fmt.Sprint(p), "the price of %q is negative (%v USD per hour)", name, p)}
 		}
-	}
-	rows := make([]catalog.InstanceType, len(names))
-	for i, n := range names {
-		it, err := r.cat.InstanceType(ctx, req.Pool.Cloud, n)
-		if err != nil {
-			return nil, err
-		}
-		rows[i] = it
 	}
 	outs, err := r.size(ctx, &req, rows)
 	if err != nil {
@@ -212,7 +204,7 @@ func (r *Ranker) Rank(ctx context.Context, req Request) (*Ranking, error) {
 }
 
 // candidates checks the names: at least one, every one known to the catalog; duplicates count once.
-func (r *Ranker) candidates(ctx context.Context, req Request) ([]string, field.Errors) {
+func (r *Ranker) candidates(ctx context.Context, req Request) ([]catalog.InstanceType, field.Errors) {
 	var errs field.Errors
 	if _, err := catalog.ParseCloud(string(req.Pool.Cloud)); err != nil {
 		return nil, field.Errors{field.Invalid(field.NewPath("Pool", "Cloud"), string(req.Pool.Cloud), "%v", err)}
@@ -221,7 +213,7 @@ func (r *Ranker) candidates(ctx context.Context, req Request) ([]string, field.E
 		return nil, field.Errors{field.Invalid(field.NewPath("Candidates"), "", "no candidate instance type is given; name at least one")}
 	}
 	seen := map[string]bool{}
-	var names []string
+	var rows []catalog.InstanceType
 	for i, n := range req.Candidates {
 		it, err := r.cat.InstanceType(ctx, req.Pool.Cloud, n)
 		var nf *catalog.NotFoundError
@@ -235,10 +227,10 @@ func (r *Ranker) candidates(ctx context.Context, req Request) ([]string, field.E
 		}
 		if !seen[it.Name] {
 			seen[it.Name] = true
-			names = append(names, it.Name)
+			rows = append(rows, it)
 		}
 	}
-	return names, errs
+	return rows, errs
 }
 
 // outcome is what Rank keeps of one candidate's sizing.
