@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/catalog"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/sizing"
 )
 
 var (
@@ -141,6 +142,13 @@ func (d *instanceTypeDataSource) Read(ctx context.Context, req datasource.ReadRe
 	if !ok {
 		return
 	}
+	m = instanceTypeRow(m.Cloud, m.Name, it, d.catalog())
+	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+}
+
+// instanceTypeRow is the state of one catalog row: cloud and name as given, every other attribute from
+// the row (null where the catalog has no figure).
+func instanceTypeRow(cloud, name types.String, it catalog.InstanceType, cat sizing.Catalog) instanceTypeModel {
 	posInt := func(v int) types.Int64 {
 		if v <= 0 {
 			return types.Int64Null()
@@ -153,8 +161,8 @@ func (d *instanceTypeDataSource) Read(ctx context.Context, req datasource.ReadRe
 		}
 		return types.Float64Value(v)
 	}
-	m = instanceTypeModel{
-		Cloud: m.Cloud, Name: m.Name, CanonicalName: types.StringValue(it.Name), Family: types.StringValue(it.Family),
+	return instanceTypeModel{
+		Cloud: cloud, Name: name, CanonicalName: types.StringValue(it.Name), Family: types.StringValue(it.Family),
 		VCPU: posInt(it.VCPU), MemoryMiB: posInt(int(it.MemoryMiB)), Architecture: types.StringValue(it.Architecture),
 		GPUCount: types.Int64Value(int64(it.GPUCount)), Burstable: types.BoolValue(it.Burstable), SharedCore: types.BoolValue(it.SharedCore),
 		Hypervisor: types.StringValue(it.Hypervisor), BareMetal: types.BoolValue(it.BareMetal),
@@ -164,8 +172,7 @@ func (d *instanceTypeDataSource) Read(ctx context.Context, req datasource.ReadRe
 		EBSBaselineIOPS: posInt(it.EBSBaselineIOPS), EBSMaxIOPS: posInt(it.EBSMaxIOPS),
 		MaxDataDisks: posInt(it.MaxDataDisks), UncachedDiskIOPS: posInt(it.UncachedDiskIOPS), UncachedDiskMBps: posInt(it.UncachedDiskMBps),
 		PriceUSDPerHour: posFloat(it.PriceUSDPerHour), PriceRegion: types.StringValue(it.PriceRegion), PriceDate: types.StringValue(it.PriceDate),
-		CatalogDate: types.StringValue(d.catalog().Date()),
-		Source:      types.StringValue(d.catalog().Sources(it.Cloud) + "; row sources: " + it.Sources),
+		CatalogDate: types.StringValue(cat.Date()),
+		Source:      types.StringValue(cat.Sources(it.Cloud) + "; row sources: " + it.Sources),
 	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }

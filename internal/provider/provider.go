@@ -53,9 +53,11 @@ func (p *kubefitProvider) Configure(_ context.Context, _ provider.ConfigureReque
 func (p *kubefitProvider) DataSources(_ context.Context) []func() datasource.DataSource {
 	return []func() datasource.DataSource{
 		newInstanceTypeDataSource,
+		newInstanceTypesDataSource,
 		newNodeOverheadDataSource,
 		newBurstBudgetDataSource,
 		newNodePoolSizingDataSource,
+		newNodePoolRecommendationDataSource,
 		newDiskTierDataSource,
 	}
 }

@@ -1,0 +1,116 @@
+package selector
+
+import (
+	"slices"
+
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/catalog"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/fit"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/overhead"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/sizing"
+)
+
+// nodeLabels returns the labels sizing gives every node of a pool of t under the node model r.
+func nodeLabels(req *Request, t catalog.InstanceType, r overhead.Result) map[string]string {
+	os, arch := "linux", "amd64"
+	if r.Profile == overhead.EKSWindows || r.Profile == overhead.AKSWindows {
+		os = "windows"
+	}
+	if t.Architecture == catalog.ArchARM64 {
+		arch = "arm64"
+	}
+	labels := map[string]string{"kubernetes.io/arch": arch, "kubernetes.io/os": os, "node.kubernetes.io/instance-type": t.Name}
+	for k, v := range req.Pool.Labels {
+		labels[k] = v
+	}
+	return labels
+}
+
+// lands reports whether pods with this selector and these tolerations may run on the pool's nodes.
+func lands(selector, labels map[string]string, tols []fit.Toleration, taints []fit.Taint) bool {
+	for k, v := range selector {
+		if l, ok := labels[k]; !ok || l != v {
+			return false
+		}
+	}
+	for _, taint := range taints {
+		if taint.Effect != fit.EffectNoSchedule && taint.Effect != fit.EffectNoExecute {
+			continue
+		}
+		if !slices.ContainsFunc(tols, func(t fit.Toleration) bool { return t.Tolerates(taint) }) {
+			return false
+		}
+	}
+	return true
+}
+
+// scenarioReplicas is a workload's pod count in the scenario, by sizing's replica rules.
+func scenarioReplicas(w *sizing.Workload, s fit.Scenario) int {
+	var steady, max int
+	switch {
+	case w.Replicas != nil:
+		steady, max = *w.Replicas, *w.Replicas
+	case w.MinReplicas != nil:
+		steady, max = *w.MinReplicas, *w.MinReplicas
+		if w.MaxReplicas != nil {
+			max = *w.MaxReplicas
+		}
+	case w.MaxReplicas != nil:
+		max = *w.MaxReplicas
+		steady = min(1, max)
+	}
+	if s == fit.ScenarioSteady {
+		return steady
+	}
+	return max + w.MaxSurge.Resolve(max)
+}
+
+// lowerBound returns a number of nodes no packing of the scenario's pods on a pool of t can beat: per
+// resource, the pods' total requests over one node's room after the DaemonSets that land there; one
+// node per pod of a node-spread workload; the pool's minimum. ok is false when some pod is larger than
+// a node's room, so the type cannot work at all.
+func lowerBound(req *Request, s fit.Scenario, t catalog.InstanceType, r overhead.Result) (nodes int, ok bool) {
+	labels := nodeLabels(req, t, r)
+	dsNames := make([]string, 0, len(req.DaemonSets))
+	for _, d := range req.DaemonSets {
+		dsNames = append(dsNames, d.Name)
+	}
+	room := [5]int64{r.Allocatable.CPUMillicores, r.Allocatable.MemoryBytes, r.Allocatable.EphemeralBytes, r.PackerPods(dsNames), int64(t.GPUCount)}
+	for _, d := range req.DaemonSets {
+		if !lands(d.NodeSelector, labels, d.Tolerations, req.Pool.Taints) {
+			continue
+		}
+		room[0] -= d.Requests.CPUMillicores
+		room[1] -= d.Requests.MemoryBytes
+		room[2] -= d.Requests.EphemeralStorageBytes
+		room[4] -= d.Requests.GPU
+		if d.TakesPodSlot {
+			room[3]--
+		}
+	}
+	var total [5]int64
+	nodes = req.Pool.MinNodes
+	for i := range req.Workloads {
+		w := &req.Workloads[i]
+		n := int64(scenarioReplicas(w, s))
+		if n == 0 || (len(w.Pools) > 0 && !slices.Contains(w.Pools, req.Pool.Name)) ||
+			!lands(w.NodeSelector, labels, w.Tolerations, req.Pool.Taints) {
+			continue
+		}
+		one := [5]int64{w.Requests.CPUMillicores, w.Requests.MemoryBytes, w.Requests.EphemeralStorageBytes, 1, w.Requests.GPU}
+		for k := range one {
+			if one[k] > room[k] {
+				return 0, false
+			}
+			total[k] += n * one[k]
+		}
+		if w.Spread.Type == fit.SpreadNode {
+			nodes = max(nodes, int(n))
+		}
+	}
+	for k := range total {
+		if total[k] > 0 {
+			nodes = max(nodes, int((total[k]+room[k]-1)/room[k]))
+		}
+	}
+	return nodes, true
+}

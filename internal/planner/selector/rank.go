@@ -1,0 +1,630 @@
+package selector
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/burst"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/catalog"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/field"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/fit"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/overhead"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/sizing"
+)
+
+// HoursPerMonth is the month the monthly cost is counted in: 730 hours (8,760 / 12), as cloud price
+// calculators count it.
+const HoursPerMonth = 730
+
+// Request is what Rank sizes: the candidate types, and everything else of one pool of each.
+type Request struct {
+	// Candidates are instance type names of Pool.Cloud, in the caller's order; a name given twice
+	// counts once.
+	Candidates []string
+	// Pool is the pool template: every option of a sizing.Pool except its instance types, which Rank
+	// sets to one candidate at a time. Pool.Name is the name workloads' pool lists refer to.
+	Pool       sizing.Pool
+	DaemonSets []sizing.DaemonSet
+	Workloads  []sizing.Workload
+	// Scenario is the scenario whose nodes are priced: fit.ScenarioPeak (the default, "") or
+	// fit.ScenarioSteady.
+	Scenario fit.Scenario
+	// Limit, when above 0, sizes only as many candidates as it takes to rank the Limit cheapest eligible
+	// ones exactly: the others are listed unsized (ReasonNotSized) with a lower bound on their nodes
+	// that already costs more than the Limit-th cheapest, or excluded (sizing.Reason too-large) when
+	// one pod fits no node of theirs. 0 sizes every candidate.
+	Limit int
+	// Prices are the caller's own prices in USD per node and hour, by instance type name; they replace
+	// the catalog's reference price of those types.
+	Prices map[string]float64
+}
+
+// Reason says why a candidate is excluded: a sizing failure reason (sizing.Reasons) or one of the
+// reasons below.
+type Reason string
+
+// Reasons of Rank's own.
+const (
+	// ReasonUnknownPrice: neither the catalog nor the caller gives the type a price.
+	ReasonUnknownPrice Reason = "unknown-price"
+	// ReasonInvalid: the node model cannot size a node of this type with the pool's options.
+	ReasonInvalid Reason = "invalid"
+	// ReasonNotSized: with a limit, a lower bound on the type's nodes already costs more than the
+	// limit-th cheapest candidate, so it was not sized.
+	ReasonNotSized Reason = "not-sized"
+)
+
+// ExclusionReasons lists every reason a candidate can be excluded for.
+var ExclusionReasons = func() []Reason {
+	out := make([]Reason, 0, len(sizing.Reasons)+2)
+	for _, r := range sizing.Reasons {
+		out = append(out, Reason(r))
+	}
+	return append(out, ReasonUnknownPrice, ReasonInvalid, ReasonNotSized)
+}()
+
+// Candidate is one instance type's outcome.
+type Candidate struct {
+	InstanceType string
+	// Row is the catalog row (zero for a name the catalog does not know).
+	Row catalog.InstanceType
+	// NodesRequired is the chosen scenario's node count, as sizing reports it for a pool of this type.
+	NodesRequired int
+	// PricePerHour is one node's price in USD per hour; PriceSource says where it comes from (the
+	// catalog's reference price with its region and date, or the caller's price).
+	PricePerHour float64
+	PriceSource  string
+	// MonthlyCost is NodesRequired × PricePerHour × HoursPerMonth, in USD.
+	MonthlyCost float64
+	// Utilization and Stranded are the chosen scenario's, as sizing reports them.
+	Utilization fit.Utilization
+	Stranded    fit.Resources
+	// StrandedShare is the mean of the stranded shares of CPU and memory of the required nodes' workload
+	// allocatable: the second ranking key.
+	StrandedShare float64
+	// CreditVerdict is the CPU credit verdict of a burstable type; burst.VerdictNotBurstable otherwise.
+	CreditVerdict burst.Verdict
+	CreditDetail  string
+	// Sized is false for a candidate a limit left out: NodesRequired and MonthlyCost are then lower
+	// bounds, and Reason is ReasonNotSized.
+	Sized bool
+	// Excluded is true when the candidate cannot work or was not sized; Reason and Message say why.
+	Excluded bool
+	Reason   Reason
+	Message  string
+}
+
+// Ranking is Rank's answer.
+type Ranking struct {
+	// Candidates holds the eligible candidates, cheapest first (then the least stranded share, then by
+	// name), then the excluded ones in request order.
+	Candidates []Candidate
+	// Best is the cheapest eligible candidate's name, or "" when none is eligible.
+	Best string
+	// CatalogDate is the date of the catalog the rows and reference prices come from.
+	CatalogDate string
+	// Warnings are caveats (code WarnNoneEligible when no candidate works).
+	Warnings []field.Warning
+}
+
+// WarnNoneEligible: every candidate is excluded.
+const WarnNoneEligible = "selector.none-eligible"
+
+// Ranker ranks candidate types with one sizing planner and its catalog. It is safe for concurrent use.
+type Ranker struct {
+	cat     sizing.Catalog
+	planner *sizing.Planner
+}
+
+// NewRanker returns a Ranker that looks types up and sizes pools in cat.
+func NewRanker(cat sizing.Catalog) *Ranker { return &Ranker{cat: cat, planner: sizing.NewPlanner(cat)} }
+
+// Rank sizes the request on every candidate and ranks them. Errors in the request are field.Errors
+// with paths of Request's field names: Candidates[i], Pool.<sizing.Pool field>, Workloads[i]... An
+// error that the sizing planner reports for every candidate is an error of the request; one that only
+// some candidates give excludes them with ReasonInvalid.
+//
+// Candidates whose nodes look alike to the packer (the same allocatable and pod slots, architecture
+// and GPUs, no credit budget, and no selector on the instance-type label) are packed once; the result
+// is the same as sizing each alone, which the package's tests check.
+func (r *Ranker) Rank(ctx context.Context, req Request) (*Ranking, error) {
+	rows, errs := r.candidates(ctx, req)
+	if len(errs) > 0 {
+		return nil, errs
+	}
+	switch req.Scenario {
+	case "", fit.ScenarioPeak, fit.ScenarioSteady:
+	default:
+		return nil, field.Errors{field.Invalid(field.NewPath("Scenario"), string(req.Scenario),
+			"unknown scenario %s: use %q or %q", field.Quote(string(req.Scenario)), fit.ScenarioPeak, fit.ScenarioSteady)}
+	}
+	for name, p := range req.Prices {
+		if p < 0 {
+			return nil, field.Errors{field.Invalid(field.NewPath("Prices").Key(name), fmt.Sprint(p), "the price of %q is negative (%v USD per hour)", name, p)}
+		}
+	}
+	outs, err := r.size(ctx, &req, rows)
+	if err != nil {
+		return nil, err
+	}
+	// Errors every sized candidate shares are the request's.
+	var first field.Errors
+	all := false
+	for _, o := range outs {
+		if o.unsized {
+			continue
+		}
+		if o.errs == nil {
+			all = false
+			break
+		}
+		if first == nil {
+			first, all = o.errs, true
+		}
+	}
+	if all {
+		return nil, repath(first)
+	}
+	rk := &Ranking{CatalogDate: r.cat.Date()}
+	for i := range outs {
+		rk.Candidates = append(rk.Candidates, r.candidate(&req, rows[i], &outs[i]))
+	}
+	slices.SortStableFunc(rk.Candidates, func(a, b Candidate) int {
+		if a.Excluded != b.Excluded {
+			if a.Excluded {
+				return 1
+			}
+			return -1
+		}
+		if a.Excluded {
+			return 0
+		}
+		if c := cmp.Compare(a.MonthlyCost, b.MonthlyCost); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(a.StrandedShare, b.StrandedShare); c != 0 {
+			return c
+		}
+		return strings.Compare(a.InstanceType, b.InstanceType)
+	})
+	if len(rk.Candidates) > 0 && !rk.Candidates[0].Excluded {
+		rk.Best = rk.Candidates[0].InstanceType
+	} else {
+		rk.Warnings = append(rk.Warnings, field.Warning{Code: WarnNoneEligible, Path: field.NewPath("Candidates"),
+			Message: fmt.Sprintf("none of the %d candidate types can run these workloads: see each candidate's reason", len(rk.Candidates))})
+	}
+	return rk, nil
+}
+
+// candidates checks the names: at least one, every one known to the catalog; duplicates count once.
+func (r *Ranker) candidates(ctx context.Context, req Request) ([]catalog.InstanceType, field.Errors) {
+	var errs field.Errors
+	if _, err := catalog.ParseCloud(string(req.Pool.Cloud)); err != nil {
+		return nil, field.Errors{field.Invalid(field.NewPath("Pool", "Cloud"), string(req.Pool.Cloud), "%v", err)}
+	}
+	if len(req.Candidates) == 0 {
+		return nil, field.Errors{field.Invalid(field.NewPath("Candidates"), "", "no candidate instance type is given; name at least one")}
+	}
+	seen := map[string]bool{}
+	var rows []catalog.InstanceType
+	for i, n := range req.Candidates {
+		it, err := r.cat.InstanceType(ctx, req.Pool.Cloud, n)
+		var nf *catalog.NotFoundError
+		switch {
+		case errors.As(err, &nf):
+			errs = append(errs, field.Invalid(field.NewPath("Candidates").At(i), n, "%s", nf.Error()))
+			continue
+		case err != nil:
+			errs = append(errs, field.Invalid(field.NewPath("Candidates").At(i), n, "looking up candidate %q: %v", n, err))
+			continue
+		}
+		if !seen[it.Name] {
+			seen[it.Name] = true
+			rows = append(rows, it)
+		}
+	}
+	return rows, errs
+}
+
+// outcome is what Rank keeps of one candidate's sizing.
+type outcome struct {
+	errs     field.Errors
+	fits     bool
+	misfit   *sizing.Failure
+	scenario fit.PoolResult
+	credits  *sizing.CreditCheck
+	// shared is true when the numbers come from another candidate of the same packer key; its misfit
+	// message would name the other type.
+	shared bool
+	// unsized is true when a limit left the candidate out; bound is its lower bound on nodes (boundOK
+	// false: some pod fits no node of it).
+	unsized bool
+	bound   int
+	boundOK bool
+}
+
+// group is the candidates (indexes into the rows) whose nodes pack alike, sized once.
+type group struct {
+	members []int
+	// bound is a lower bound on the scenario's nodes (boundOK false: some pod fits no node).
+	bound   int
+	boundOK bool
+	// cheapest is the least lower-bound monthly cost of a member.
+	cheapest float64
+}
+
+// size sizes the candidates: once per packer key, in parallel, then each excluded candidate that shares
+// a key alone again, so its message names its own type. With a limit, groups are sized in order of
+// their lower-bound cost only while that bound could still place them among the limit cheapest.
+func (r *Ranker) size(ctx context.Context, req *Request, rows []catalog.InstanceType) ([]outcome, error) {
+	pinned := selectsInstanceType(req)
+	byKey := map[string]int{}
+	var groups []group
+	for i, t := range rows {
+		key, res, modelled := r.packerKey(ctx, req, t, pinned)
+		g, ok := byKey[key]
+		if !ok {
+			g = len(groups)
+			byKey[key] = g
+			groups = append(groups, group{})
+			if modelled {
+				groups[g].bound, groups[g].boundOK = lowerBound(req, req.Scenario, t, res)
+			}
+		}
+		groups[g].members = append(groups[g].members, i)
+	}
+	done := make([]outcome, len(rows))
+	sized := make([]bool, len(groups))
+	if req.Limit <= 0 {
+		for g := range groups {
+			sized[g] = true
+		}
+		if err := r.solveAll(ctx, req, rows, groupHeads(groups, sized), done); err != nil {
+			return nil, err
+		}
+	} else if err := r.sizeCheapest(ctx, req, rows, groups, sized, done); err != nil {
+		return nil, err
+	}
+	var again []int
+	for g := range groups {
+		head := groups[g].members[0]
+		for _, i := range groups[g].members[1:] {
+			done[i] = done[head]
+			done[i].shared = true
+			if sized[g] && (done[i].errs != nil || !done[i].fits) {
+				again = append(again, i)
+			}
+		}
+		if !sized[g] {
+			for _, i := range groups[g].members {
+				done[i] = outcome{unsized: true, bound: groups[g].bound, boundOK: groups[g].boundOK}
+			}
+		}
+	}
+	if err := r.solveAll(ctx, req, rows, again, done); err != nil {
+		return nil, err
+	}
+	return done, nil
+}
+
+func groupHeads(groups []group, sized []bool) []int {
+	var out []int
+	for g := range groups {
+		if sized[g] {
+			out = append(out, groups[g].members[0])
+		}
+	}
+	return out
+}
+
+// price returns the price per hour of t: the caller's, else the catalog's.
+func (req *Request) price(t *catalog.InstanceType) float64 {
+	if p, ok := req.Prices[t.Name]; ok {
+		return p
+	}
+	return t.PriceUSDPerHour
+}
+
+// sizeCheapest sizes groups in order of their cheapest member's lower-bound cost, GOMAXPROCS at a time,
+// and stops at the first group whose bound costs more than the Limit-th cheapest eligible candidate
+// sized so far: that bound only grows along the order and the threshold only falls, so no group left
+// out could rank among the Limit cheapest. Groups whose pods fit no node are left out too. The groups
+// kept are those one worker would have sized, whatever the timing.
+func (r *Ranker) sizeCheapest(ctx context.Context, req *Request, rows []catalog.InstanceType, groups []group, sized []bool, done []outcome) error {
+	var order []int
+	for g := range groups {
+		gr := &groups[g]
+		if !gr.boundOK {
+			continue
+		}
+		gr.cheapest = math.Inf(1)
+		for _, i := range gr.members {
+			gr.cheapest = min(gr.cheapest, float64(gr.bound)*req.price(&rows[i])*HoursPerMonth)
+		}
+		order = append(order, g)
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(groups[a].cheapest, groups[b].cheapest) })
+	var costs []float64 // monthly costs of the eligible candidates sized so far
+	threshold := func() float64 {
+		if len(costs) < req.Limit {
+			return math.Inf(1)
+		}
+		slices.Sort(costs)
+		return costs[req.Limit-1]
+	}
+	type result struct {
+		g   int
+		o   outcome
+		err error
+	}
+	workers := runtime.GOMAXPROCS(0)
+	results := make(chan result, workers)
+	inflight, next := 0, 0
+	var first error
+	for {
+		for first == nil && ctx.Err() == nil && inflight < workers && next < len(order) && groups[order[next]].cheapest <= threshold() {
+			g := order[next]
+			next++
+			inflight++
+			go func() {
+				o, err := r.solveOne(ctx, req, rows[groups[g].members[0]])
+				results <- result{g, o, err}
+			}()
+		}
+		if inflight == 0 {
+			break
+		}
+		res := <-results
+		inflight--
+		if res.err != nil {
+			first = cmp.Or(first, res.err)
+			continue
+		}
+		sized[res.g] = true
+		done[groups[res.g].members[0]] = res.o
+		if res.o.errs == nil && res.o.fits {
+			for _, i := range groups[res.g].members {
+				if p := req.price(&rows[i]); p > 0 {
+					costs = append(costs, float64(res.o.scenario.NodesRequired)*p*HoursPerMonth)
+				}
+			}
+		}
+	}
+	if first != nil {
+		return first
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	// Workers may have sized a few groups past the point where one worker would have stopped; drop
+	// them, so the result does not depend on timing.
+	costs = costs[:0]
+	for k, g := range order {
+		if groups[g].cheapest > threshold() {
+			for _, h := range order[k:] {
+				sized[h] = false
+			}
+			break
+		}
+		if o := done[groups[g].members[0]]; o.errs == nil && o.fits {
+			for _, i := range groups[g].members {
+				if p := req.price(&rows[i]); p > 0 {
+					costs = append(costs, float64(o.scenario.NodesRequired)*p*HoursPerMonth)
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// solveAll sizes the candidates at idx into out, on GOMAXPROCS workers.
+func (r *Ranker) solveAll(ctx context.Context, req *Request, rows []catalog.InstanceType, idx []int, out []outcome) error {
+	workers := min(runtime.GOMAXPROCS(0), len(idx))
+	var (
+		wg    sync.WaitGroup
+		mu    sync.Mutex
+		first error
+		next  = make(chan int)
+	)
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				o, err := r.solveOne(ctx, req, rows[i])
+				if err != nil {
+					mu.Lock()
+					first = cmp.Or(first, err)
+					mu.Unlock()
+					continue
+				}
+				out[i] = o
+			}
+		}()
+	}
+	for _, i := range idx {
+		if ctx.Err() != nil {
+			break
+		}
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	if first != nil {
+		return first
+	}
+	return ctx.Err()
+}
+
+// SizingRequest returns the sizing request Rank solves for the named candidate: the pool template with
+// that type as its only instance type, and the request's DaemonSets and workloads.
+func (req *Request) SizingRequest(name string) sizing.Request {
+	p := req.Pool
+	p.InstanceTypes = []string{name}
+	return sizing.Request{Pools: []sizing.Pool{p}, DaemonSets: req.DaemonSets, Workloads: req.Workloads}
+}
+
+// solveOne sizes one candidate.
+func (r *Ranker) solveOne(ctx context.Context, req *Request, t catalog.InstanceType) (outcome, error) {
+	plan, err := r.planner.Solve(ctx, req.SizingRequest(t.Name))
+	if err != nil {
+		if es := field.As(err); len(es) > 0 {
+			return outcome{errs: es}, nil
+		}
+		return outcome{}, err
+	}
+	pp := &plan.Pools[0]
+	o := outcome{fits: plan.Fits, credits: pp.Credits, scenario: pp.Peak}
+	if req.Scenario == fit.ScenarioSteady {
+		o.scenario = pp.Steady
+	}
+	o.scenario.Nodes = nil // the per-node log is not needed and is large
+	if ms := plan.Misfits(); len(ms) > 0 {
+		o.misfit = &ms[0]
+	}
+	return o, nil
+}
+
+// candidate turns one outcome into a Candidate.
+func (r *Ranker) candidate(req *Request, t catalog.InstanceType, o *outcome) Candidate {
+	c := Candidate{InstanceType: t.Name, Row: t, CreditVerdict: burst.VerdictNotBurstable}
+	if p, ok := req.Prices[t.Name]; ok {
+		c.PricePerHour, c.PriceSource = p, "price given for "+t.Name+" (USD per hour)"
+	} else if t.PriceUSDPerHour > 0 {
+		c.PricePerHour = t.PriceUSDPerHour
+		c.PriceSource = fmt.Sprintf("reference on-demand price, %s, %s (kubefit catalog %s)", t.PriceRegion, t.PriceDate, r.cat.Date())
+	}
+	priced := c.PriceSource != ""
+	if !priced {
+		c.PriceSource = fmt.Sprintf("none: the kubefit catalog (%s) has no price for %s", r.cat.Date(), t.Name)
+	}
+	if o.unsized {
+		c.Excluded, c.Reason = true, ReasonNotSized
+		if !o.boundOK {
+			c.Reason = Reason(fit.ReasonTooLarge)
+			c.Message = fmt.Sprintf("a pod is larger than a node of %s has room for after DaemonSets (not sized: a limit is set)", t.Name)
+			return c
+		}
+		c.NodesRequired = o.bound
+		c.MonthlyCost = float64(o.bound) * c.PricePerHour * HoursPerMonth
+		c.Message = fmt.Sprintf("not sized: at least %d nodes of %s, %.2f USD per month, cost more than the %d cheapest candidates sized", o.bound, t.Name, c.MonthlyCost, req.Limit)
+		return c
+	}
+	c.Sized = true
+	if o.errs != nil {
+		c.Excluded, c.Reason = true, ReasonInvalid
+		c.Message = fmt.Sprintf("a node of %s cannot be sized with the pool's options: %s", t.Name, o.errs.Error())
+		return c
+	}
+	s := &o.scenario
+	c.NodesRequired = s.NodesRequired
+	c.MonthlyCost = float64(s.NodesRequired) * c.PricePerHour * HoursPerMonth
+	c.Utilization, c.Stranded = s.Utilization, s.Stranded
+	c.StrandedShare = (ratio(s.Stranded.CPUMillicores, s.WorkloadAllocatable.CPUMillicores) +
+		ratio(s.Stranded.MemoryBytes, s.WorkloadAllocatable.MemoryBytes)) / 2
+	if o.credits != nil {
+		c.CreditVerdict, c.CreditDetail = o.credits.Result.Verdict, o.credits.Result.Detail
+	}
+	switch {
+	case !o.fits && o.misfit != nil:
+		c.Excluded, c.Reason, c.Message = true, Reason(o.misfit.Reason), o.misfit.Message
+		if o.misfit.Reason == sizing.ReasonCredits && o.credits != nil {
+			c.Message = fmt.Sprintf("%s runs out of CPU credits: the busiest node's expected CPU use, %dm, %s",
+				t.Name, o.credits.BusiestNodeMillicores, o.credits.Result.Detail)
+		}
+	case !o.fits:
+		c.Excluded, c.Reason, c.Message = true, ReasonInvalid, fmt.Sprintf("the workloads do not fit on %s", t.Name)
+	case !priced:
+		c.Excluded, c.Reason = true, ReasonUnknownPrice
+		c.Message = fmt.Sprintf("the catalog has no price for %s; give one to rank it", t.Name)
+		c.MonthlyCost = 0
+	}
+
+	return c
+}
+
+func ratio(a, b int64) float64 {
+	if b <= 0 {
+		return 0
+	}
+	return float64(a) / float64(b)
+}
+
+// selectsInstanceType reports whether a DaemonSet or workload selects nodes by their instance type, so
+// candidates of alike nodes still pack differently.
+func selectsInstanceType(req *Request) bool {
+	const label = "node.kubernetes.io/instance-type"
+	for _, d := range req.DaemonSets {
+		if _, ok := d.NodeSelector[label]; ok {
+			return true
+		}
+	}
+	for _, w := range req.Workloads {
+		if _, ok := w.NodeSelector[label]; ok {
+			return true
+		}
+	}
+	return false
+}
+
+// packerKey returns what the packer sees of a node of t: two candidates with the same key pack alike.
+// A burstable type (its own credit budget), a type the node model cannot size, or any type when
+// selectors name instance types, gets a key of its own.
+func (r *Ranker) packerKey(ctx context.Context, req *Request, t catalog.InstanceType, pinned bool) (key string, res overhead.Result, modelled bool) {
+	own := "type:" + t.Name
+	in := req.Pool.Overhead
+	in.Instance = overhead.InstanceFromCatalog(t)
+	in.DaemonSets = nil
+	if in.Profile == "" {
+		in.Profile = overhead.DefaultProfile(req.Pool.Cloud)
+	}
+	res, err := overhead.Compute(in)
+	if err != nil {
+		return own, res, false
+	}
+	if pinned {
+		return own, res, true
+	}
+	if b, ok, err := r.cat.CreditBudget(ctx, req.Pool.Cloud, t.Name); err != nil || (ok && b.Burstable()) {
+		return own, res, true
+	}
+	a := res.Allocatable
+	return fmt.Sprintf("node:%d/%d/%d/%d/%d/%d/%s/%d", a.CPUMillicores, a.MemoryBytes, a.EphemeralBytes, a.Pods,
+		res.Available.Pods, res.MaxPods, t.Architecture, t.GPUCount), res, true
+}
+
+// repath maps the sizing planner's paths onto Request's: Pools[<name>].X is Pool.X, and the instance
+// types of the pool are the candidates.
+func repath(es field.Errors) field.Errors {
+	out := make(field.Errors, 0, len(es))
+	for _, e := range es {
+		steps := e.Path.Steps()
+		p := e.Path
+		if len(steps) >= 2 && steps[0].Kind == field.Name && steps[0].Name == "Pools" {
+			p = field.NewPath("Pool")
+			rest := steps[2:]
+			if len(rest) > 0 && rest[0].Kind == field.Name && rest[0].Name == "InstanceTypes" {
+				p, rest = field.NewPath("Candidates"), nil
+			}
+			for _, s := range rest {
+				switch s.Kind {
+				case field.Name:
+					p = p.Child(s.Name)
+				case field.Index:
+					p = p.At(s.Index)
+				case field.Key:
+					p = p.Key(s.Key)
+				}
+			}
+		}
+		out = append(out, &field.Error{Path: p, Value: e.Value, Detail: e.Detail})
+	}
+	return out
+}

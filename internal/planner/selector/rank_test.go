@@ -1,0 +1,355 @@
+package selector
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/burst"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/catalog"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/field"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/fit"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/sizing"
+)
+
+func intp(n int) *int { return &n }
+
+const mi = int64(1) << 20
+
+// webMix is a small mixed workload set with DaemonSets, an autoscaled workload with surge and a zone
+// spread, so steady and peak differ.
+func webMix() Request {
+	return Request{
+		Pool: sizing.Pool{Name: "general", Cloud: catalog.AWS, MaxNodes: 30, Zones: []string{"a", "b", "c"}},
+		DaemonSets: []sizing.DaemonSet{
+			{Name: "aws-node", Requests: fit.Resources{CPUMillicores: 25}, TakesPodSlot: true},
+			{Name: "kube-proxy", Requests: fit.Resources{CPUMillicores: 100}, CPUUsageMillicores: 10, TakesPodSlot: true},
+			{Name: "fluent-bit", Requests: fit.Resources{CPUMillicores: 100, MemoryBytes: 128 * mi}, CPUUsageMillicores: 30, TakesPodSlot: true},
+		},
+		Workloads: []sizing.Workload{
+			{Name: "api", MinReplicas: intp(4), MaxReplicas: intp(12), MaxSurge: fit.IntOrPercent{Value: 25, Percent: true},
+				Requests: fit.Resources{CPUMillicores: 500, MemoryBytes: 1024 * mi}, CPUUsageMillicores: 150,
+				Spread: fit.Spread{Type: fit.SpreadZone}},
+			{Name: "worker", Replicas: intp(10), Requests: fit.Resources{CPUMillicores: 250, MemoryBytes: 512 * mi}, CPUUsageMillicores: 100,
+				NodeSelector: map[string]string{"kubernetes.io/arch": "amd64"}},
+			{Name: "cache", Replicas: intp(3), Requests: fit.Resources{CPUMillicores: 1000, MemoryBytes: 6 << 30}},
+		},
+	}
+}
+
+var exactCandidates = []string{
+	"m6i.xlarge", "m7i.xlarge", "m6a.xlarge", "m7a.xlarge", "m6id.xlarge", "c6i.xlarge", "c7i.xlarge", "r6i.xlarge", "r7i.xlarge",
+	"m6i.large", "c6i.large", "r6i.large", "m6i.2xlarge", "r6i.2xlarge", "c6i.4xlarge", "m6g.xlarge", "t3.xlarge", "t3a.large",
+	"t3.micro", "c6i.large", "m5.large",
+}
+
+// TestRankEqualsSizing: for every candidate, the ranking's numbers are those of sizing.Solve on a pool
+// of that type alone, in both scenarios, with and without a selector on the instance-type label (which
+// turns off the sharing of packings), and with a max node count that excludes the small types.
+func TestRankEqualsSizing(t *testing.T) {
+	ctx := context.Background()
+	cat := sizing.EmbeddedCatalog()
+	pinned := webMix()
+	pinned.Workloads[2].NodeSelector = map[string]string{"node.kubernetes.io/instance-type": "r6i.xlarge"}
+	tight := webMix()
+	tight.Pool.MaxNodes = 6
+	azure := webMix()
+	azure.Pool.Cloud = catalog.Azure
+	azure.Candidates = []string{"Standard_D4s_v5", "Standard_D4as_v5", "Standard_D4ds_v5", "Standard_E4s_v5", "Standard_F4s_v2",
+		"Standard_B4ms", "Standard_D2s_v5", "standard_d8s_v5", "Standard_DS1_v2"}
+	gcp := webMix()
+	gcp.Pool.Cloud = catalog.GCP
+	gcp.Candidates = []string{"n2-standard-4", "n2d-standard-4", "e2-standard-4", "n2-highmem-4", "n2-highcpu-8", "e2-medium", "n1-standard-2", "c3-standard-4"}
+	cases := map[string]Request{"peak": webMix(), "pinned": pinned, "tight": tight, "azure": azure, "gcp": gcp}
+	steady := webMix()
+	steady.Scenario = fit.ScenarioSteady
+	cases["steady"] = steady
+	for name, req := range cases {
+		t.Run(name, func(t *testing.T) {
+			if req.Candidates == nil {
+				req.Candidates = exactCandidates
+			}
+			rk, err := NewRanker(cat).Rank(ctx, req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if req.Pool.Cloud == catalog.AWS && len(rk.Candidates) != len(exactCandidates)-1 {
+				t.Fatalf("%d candidates, want %d (one duplicate)", len(rk.Candidates), len(exactCandidates)-1)
+			}
+			excluded := 0
+			for _, c := range rk.Candidates {
+				plan, err := sizing.NewPlanner(cat).Solve(ctx, req.SizingRequest(c.InstanceType))
+				if err != nil {
+					if c.Reason != ReasonInvalid {
+						t.Errorf("%s: sizing fails (%v) but the ranking says %s", c.InstanceType, err, c.Reason)
+					}
+					excluded++
+					continue
+				}
+				pp := plan.Pools[0]
+				sc := pp.Peak
+				if req.Scenario == fit.ScenarioSteady {
+					sc = pp.Steady
+				}
+				want := float64(sc.NodesRequired) * pp.Instance.PriceUSDPerHour * HoursPerMonth
+				if c.NodesRequired != sc.NodesRequired || c.MonthlyCost != want && !c.Excluded || c.Utilization != sc.Utilization || c.Stranded != sc.Stranded {
+					t.Errorf("%s: ranking %d nodes, %.2f USD, %+v, %+v\nsizing %d nodes, %.2f USD, %+v, %+v",
+						c.InstanceType, c.NodesRequired, c.MonthlyCost, c.Utilization, c.Stranded, sc.NodesRequired, want, sc.Utilization, sc.Stranded)
+				}
+				if c.Excluded == plan.Fits {
+					t.Errorf("%s: excluded %v but sizing fits %v", c.InstanceType, c.Excluded, plan.Fits)
+				}
+				if !plan.Fits {
+					excluded++
+					m := plan.Misfits()[0]
+					if string(c.Reason) != string(m.Reason) || (m.Reason != sizing.ReasonCredits && c.Message != m.Message) {
+						t.Errorf("%s: reason %s %q, sizing %s %q", c.InstanceType, c.Reason, c.Message, m.Reason, m.Message)
+					}
+				}
+				if pp.Credits != nil && c.CreditVerdict != pp.Credits.Result.Verdict {
+					t.Errorf("%s: verdict %s, sizing %s", c.InstanceType, c.CreditVerdict, pp.Credits.Result.Verdict)
+				}
+			}
+			if excluded == 0 {
+				t.Error("no candidate is excluded: the case does not test exclusions")
+			}
+		})
+	}
+}
+
+// TestRankMemoryHeavyPicksR: a memory-heavy mix ranks the r type first over the c and m types of the
+// same vCPU count, and the order is by monthly cost.
+func TestRankMemoryHeavyPicksR(t *testing.T) {
+	req := Request{
+		Candidates: []string{"c6i.2xlarge", "m6i.2xlarge", "r6i.2xlarge", "c7i.2xlarge", "m7i.2xlarge", "r7i.2xlarge"},
+		Pool:       sizing.Pool{Name: "mem", Cloud: catalog.AWS, MaxNodes: 100},
+		Workloads: []sizing.Workload{
+			{Name: "cache", Replicas: intp(20), Requests: fit.Resources{CPUMillicores: 500, MemoryBytes: 12 << 30}},
+			{Name: "search", Replicas: intp(10), Requests: fit.Resources{CPUMillicores: 1000, MemoryBytes: 8 << 30}},
+		},
+	}
+	rk, err := NewRanker(sizing.EmbeddedCatalog()).Rank(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(rk.Best, "r") {
+		t.Errorf("best = %s, want an r type; ranking %v", rk.Best, summary(rk))
+	}
+	for i := 1; i < len(rk.Candidates); i++ {
+		if a, b := rk.Candidates[i-1], rk.Candidates[i]; !b.Excluded && a.MonthlyCost > b.MonthlyCost {
+			t.Errorf("not ordered by cost: %v", summary(rk))
+		}
+	}
+	for _, c := range rk.Candidates {
+		if c.Excluded || !strings.Contains(c.PriceSource, "us-east-1") || !strings.Contains(c.PriceSource, c.Row.PriceDate) {
+			t.Errorf("%s: excluded %v, price source %q", c.InstanceType, c.Excluded, c.PriceSource)
+		}
+	}
+}
+
+func summary(rk *Ranking) []string {
+	var out []string
+	for _, c := range rk.Candidates {
+		out = append(out, fmt.Sprintf("%s: %d nodes, %.2f USD/month, stranded %.3f %s", c.InstanceType, c.NodesRequired, c.MonthlyCost, c.StrandedShare, c.Reason))
+	}
+	return out
+}
+
+// TestRankBurstableCredits: a steady CPU load above a burstable type's baseline excludes it in standard
+// mode with the credit verdict as the reason, while the fixed-performance types rank; in unlimited mode
+// it stays eligible, flagged with its verdict.
+func TestRankBurstableCredits(t *testing.T) {
+	req := Request{
+		Candidates: []string{"t3.xlarge", "m6i.xlarge", "c6i.xlarge", "t3a.xlarge"},
+		Pool:       sizing.Pool{Name: "web", Cloud: catalog.AWS, MaxNodes: 20, Credits: sizing.CreditOptions{Mode: burst.Standard}},
+		Workloads: []sizing.Workload{
+			{Name: "api", Replicas: intp(12), Requests: fit.Resources{CPUMillicores: 500, MemoryBytes: 1 << 30}, CPUUsageMillicores: 450},
+		},
+	}
+	rk, err := NewRanker(sizing.EmbeddedCatalog()).Rank(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range rk.Candidates {
+		burstable := strings.HasPrefix(c.InstanceType, "t3")
+		if burstable != c.Excluded || burstable && (c.Reason != Reason(sizing.ReasonCredits) || c.CreditVerdict != burst.VerdictThrottled ||
+			!strings.Contains(c.Message, "CPU credits")) {
+			t.Errorf("%s: excluded %v, reason %s, verdict %s: %s", c.InstanceType, c.Excluded, c.Reason, c.CreditVerdict, c.Message)
+		}
+	}
+	if rk.Best != "c6i.xlarge" && rk.Best != "m6i.xlarge" {
+		t.Errorf("best = %s", rk.Best)
+	}
+	req.Pool.Credits.Mode = burst.Unlimited
+	rk, err = NewRanker(sizing.EmbeddedCatalog()).Rank(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range rk.Candidates {
+		if strings.HasPrefix(c.InstanceType, "t3") && (c.Excluded || c.CreditVerdict != burst.VerdictSurplusCharged) {
+			t.Errorf("unlimited %s: excluded %v, verdict %s", c.InstanceType, c.Excluded, c.CreditVerdict)
+		}
+	}
+}
+
+func TestRankPricesAndErrors(t *testing.T) {
+	ctx := context.Background()
+	base := Request{
+		Candidates: []string{"m6i.large", "c6i.large"},
+		Pool:       sizing.Pool{Name: "p", Cloud: catalog.AWS, MaxNodes: 10},
+		Workloads:  []sizing.Workload{{Name: "web", Replicas: intp(4), Requests: fit.Resources{CPUMillicores: 500, MemoryBytes: 512 * mi}}},
+	}
+	// A price of the caller's replaces the reference price and changes the winner.
+	withPrice := base
+	withPrice.Prices = map[string]float64{"m6i.large": 0.01}
+	rk, err := NewRanker(sizing.EmbeddedCatalog()).Rank(ctx, withPrice)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rk.Best != "m6i.large" || rk.Candidates[0].MonthlyCost != float64(rk.Candidates[0].NodesRequired)*0.01*730 ||
+		!strings.Contains(rk.Candidates[0].PriceSource, "price given") || !strings.Contains(rk.Candidates[1].PriceSource, "reference") {
+		t.Errorf("ranking %+v", rk.Candidates)
+	}
+	tests := []struct {
+		name     string
+		mod      func(*Request)
+		wantPath string
+		wantMsg  string
+	}{
+		{"unknown candidate", func(r *Request) { r.Candidates = []string{"m6i.large", "m6i.larg"} }, "Candidates[1]", `did you mean "m6i.large"`},
+		{"no candidates", func(r *Request) { r.Candidates = nil }, "Candidates", "no candidate"},
+		{"workload", func(r *Request) { r.Workloads[0].Replicas = nil }, "Workloads[0].Replicas", "gives no replica count"},
+		{"workload with a limit and a hopeless candidate", func(r *Request) {
+			r.Workloads[0].Replicas, r.Workloads[0].MinReplicas, r.Workloads[0].MaxReplicas = nil, intp(5), intp(2)
+			r.Limit, r.Candidates = 1, []string{"m6i.large", "t3.nano"}
+			r.Workloads[0].Requests.MemoryBytes = 4 << 30
+		}, "Workloads[0].MaxReplicas", "(min > max)"},
+		{"pool", func(r *Request) { r.Pool.MinNodes = 20 }, "Pool.MinNodes", "greater than its maximum node count 10"},
+		{"scenario", func(r *Request) { r.Scenario = "busy" }, "Scenario", `unknown scenario "busy"`},
+		{"price", func(r *Request) { r.Prices = map[string]float64{"m6i.large": -1} }, `Prices["m6i.large"]`, "negative"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			req := base
+			req.Workloads = append([]sizing.Workload(nil), base.Workloads...)
+			tt.mod(&req)
+			_, err := NewRanker(sizing.EmbeddedCatalog()).Rank(ctx, req)
+			es := field.As(err)
+			if len(es) == 0 || es[0].Path.String() != tt.wantPath || !strings.Contains(es[0].Detail, tt.wantMsg) {
+				t.Errorf("err %v: want at %s: %s", err, tt.wantPath, tt.wantMsg)
+			}
+		})
+	}
+}
+
+// TestRankLimitKeepsTheCheapest: with a limit K, the first K candidates are exactly those of the full
+// ranking, every candidate left unsized has a lower bound costing more than the K-th, and the lower
+// bound never exceeds the nodes sizing finds.
+func TestRankLimitKeepsTheCheapest(t *testing.T) {
+	ctx := context.Background()
+	r := NewRanker(sizing.EmbeddedCatalog())
+	mixes := map[string]Request{"web": webMix(), "bench": benchRequest(60, 20, 30)}
+	steady := webMix()
+	steady.Scenario = fit.ScenarioSteady
+	mixes["steady"] = steady
+	for name, req := range mixes {
+		if req.Candidates == nil {
+			req.Candidates = exactCandidates
+		}
+		full, err := r.Rank(ctx, req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range full.Candidates {
+			it := c.Row
+			_, res, ok := r.packerKey(ctx, &req, it, false)
+			if !ok || c.Excluded {
+				continue
+			}
+			if lb, ok := lowerBound(&req, req.Scenario, it, res); !ok || lb > c.NodesRequired {
+				t.Errorf("%s %s: lower bound %d (%v) above %d nodes", name, c.InstanceType, lb, ok, c.NodesRequired)
+			}
+		}
+		for _, k := range []int{1, 3, 10} {
+			req.Limit = k
+			lim, err := r.Rank(ctx, req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			kth := full.Candidates[k-1].MonthlyCost
+			unsized := 0
+			for i, c := range lim.Candidates {
+				if i < k {
+					f := full.Candidates[i]
+					if c.InstanceType != f.InstanceType || c.NodesRequired != f.NodesRequired || c.MonthlyCost != f.MonthlyCost || !c.Sized {
+						t.Errorf("%s limit %d: #%d is %s (%d nodes, %.2f), full ranking has %s (%d nodes, %.2f)", name, k, i,
+							c.InstanceType, c.NodesRequired, c.MonthlyCost, f.InstanceType, f.NodesRequired, f.MonthlyCost)
+					}
+				}
+				if !c.Sized {
+					unsized++
+					if c.Reason == ReasonNotSized && c.MonthlyCost <= kth && c.PricePerHour > 0 {
+						t.Errorf("%s limit %d: %s left unsized with a bound of %.2f, not above the %d-th cost %.2f", name, k, c.InstanceType, c.MonthlyCost, k, kth)
+					}
+				}
+			}
+			if lim.Best != full.Best {
+				t.Errorf("%s limit %d: best %s, full %s", name, k, lim.Best, full.Best)
+			}
+			t.Logf("%s limit %d: %d of %d unsized", name, k, unsized, len(lim.Candidates))
+		}
+	}
+}
+
+// TestRankLimitDeterministic: a limited ranking does not depend on how the workers were scheduled.
+func TestRankLimitDeterministic(t *testing.T) {
+	req := benchRequest(80, 20, 20)
+	req.Limit = 3
+	r := NewRanker(sizing.EmbeddedCatalog())
+	first, err := r.Rank(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 5 {
+		again, err := r.Rank(context.Background(), req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fmt.Sprint(again) != fmt.Sprint(first) {
+			t.Fatalf("ranking differs between runs:\n%v\n%v", summary(first), summary(again))
+		}
+	}
+}
+
+// TestRankUnknownPrice: a type without a price is excluded with a reason unless the caller prices it.
+func TestRankUnknownPrice(t *testing.T) {
+	var unpriced string
+	for _, it := range catalog.All(catalog.AWS) {
+		if it.PriceUSDPerHour == 0 && it.VCPU >= 4 && it.MemoryMiB >= 8192 && it.Architecture == catalog.ArchAMD64 && !it.Burstable {
+			unpriced = it.Name
+			break
+		}
+	}
+	if unpriced == "" {
+		t.Skip("every suitable catalog row has a price")
+	}
+	req := Request{
+		Candidates: []string{unpriced, "m6i.xlarge"},
+		Pool:       sizing.Pool{Name: "p", Cloud: catalog.AWS, MaxNodes: 10},
+		Workloads:  []sizing.Workload{{Name: "web", Replicas: intp(4), Requests: fit.Resources{CPUMillicores: 500, MemoryBytes: 512 * mi}}},
+	}
+	rk, err := NewRanker(sizing.EmbeddedCatalog()).Rank(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := rk.Candidates[1]
+	if rk.Best != "m6i.xlarge" || c.InstanceType != unpriced || c.Reason != ReasonUnknownPrice || !strings.Contains(c.PriceSource, "no price") {
+		t.Errorf("%s: %+v", rk.Best, c)
+	}
+	req.Prices = map[string]float64{unpriced: 0.001}
+	rk, err = NewRanker(sizing.EmbeddedCatalog()).Rank(context.Background(), req)
+	if err != nil || rk.Best != unpriced {
+		t.Errorf("priced: best %v, err %v", rk.Best, err)
+	}
+}
