@@ -74,7 +74,7 @@ func lowerBound(req *Request, s fit.Scenario, t catalog.InstanceType, r overhead
 	for _, d := range req.DaemonSets {
 		dsNames = append(dsNames, d.Name)
 	}
-	room := [5]int64{r.Allocatable.CPUMillicores, r.Allocatable.MemoryBytes, r.Allocatable.EphemeralBytes, r.PackerPods(dsNames), int64(t.GPUCount)}
+	room := [5]int64{r.Allocatable.CPUMillicores, r.Allocatable.MemoryBytes, r.Allocatable.EphemeralStorageBytes, r.PackerPods(dsNames), int64(t.GPUCount)}
 	for _, d := range req.DaemonSets {
 		if !lands(d.NodeSelector, labels, d.Tolerations, req.Pool.Taints) {
 			continue

@@ -124,7 +124,7 @@ type Ranker struct {
 }
 
 // NewRanker returns a Ranker that looks types up and sizes pools in cat.
-func NewRanker(cat sizing.Catalog) *Ranker { return &Ranker{cat: cat, planner: sizing.NewPlanner(cat)} }
+func NewRanker(cat sizing.Catalog) *Ranker { return &Ranker{cat: cat, planner: sizing.NewPlanner(cat).WithoutBlame()} }
 
 // Rank sizes the request on every candidate and ranks them. Errors in the request are field.Errors
 // with paths of Request's field names: Candidates[i], Pool.<sizing.Pool field>, Workloads[i]... An
@@ -596,7 +596,7 @@ func (r *Ranker) packerKey(ctx context.Context, req *Request, t catalog.Instance
 		return own, res, true
 	}
 	a := res.Allocatable
-	return fmt.Sprintf("node:%d/%d/%d/%d/%d/%d/%s/%d", a.CPUMillicores, a.MemoryBytes, a.EphemeralBytes, a.Pods,
+	return fmt.Sprintf("node:%d/%d/%d/%d/%d/%d/%s/%d", a.CPUMillicores, a.MemoryBytes, a.EphemeralStorageBytes, a.Pods,
 		res.Available.Pods, res.MaxPods, t.Architecture, t.GPUCount), res, true
 }
 

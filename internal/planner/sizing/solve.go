@@ -24,10 +24,15 @@ const (
 // Planner sizes requests against one catalog. It is safe for concurrent use.
 type Planner struct {
 	catalog Catalog
+	noBlame bool
 }
 
 // NewPlanner returns a Planner that looks instance types and credit budgets up in cat.
 func NewPlanner(cat Catalog) *Planner { return &Planner{catalog: cat} }
+
+// WithoutBlame returns a Planner like p whose plans leave Blame empty: for callers that solve many
+// requests only to compare them (the blame rule costs further solves on every misfit).
+func (p *Planner) WithoutBlame() *Planner { return &Planner{catalog: p.catalog, noBlame: true} }
 
 // solve is the state of one Solve call.
 type solve struct {
@@ -45,7 +50,7 @@ type solve struct {
 // A valid request always gives a Plan, whose Fits and Failures say whether and why it does not fit.
 func (p *Planner) Solve(ctx context.Context, req Request) (*Plan, error) {
 	plan, err := p.solve(ctx, req)
-	if err != nil || plan.Fits {
+	if err != nil || plan.Fits || p.noBlame {
 		return plan, err
 	}
 	if plan.Blame, err = p.blame(ctx, req, plan); err != nil {
