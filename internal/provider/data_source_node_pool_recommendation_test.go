@@ -161,7 +161,7 @@ data "kubefit_node_pool_recommendation" "x" {
   candidates = ["m6i.large", "m6i.larg"]
   pool       = { max_nodes = 3 }
   workloads  = [{ name = "web", replicas = 2, requests = { cpu = "500m" } }]
-}`, `(?s)Unknown Instance Type.*"m6i.larg"\s+not\s+found.*did\s+you\s+mean\s+"m6i.large"`},
+}`, `(?s)Unknown Instance Type.*"m6i.larg"\s+is\s+not\s+in.*did\s+you\s+mean\s+"m6i.large"`},
 		{`
 data "kubefit_node_pool_recommendation" "x" {
   cloud      = "aws"

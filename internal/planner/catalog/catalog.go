@@ -33,13 +33,28 @@ type NotFoundError struct {
 	Cloud       Cloud
 	Name        string   // the name as given
 	Suggestions []string // up to three catalog names closest to Name, closest first
+	// OtherCloud is a cloud whose catalog has the name, when another one does ("" otherwise).
+	OtherCloud Cloud
 }
 
-// Error returns, for example, `instance type "m5.larg" not found in the aws catalog (2026-08-22);
-// did you mean "m5.large"?`.
+// maxNameInMessage is the most runes of a name an error message quotes.
+const maxNameInMessage = 64
+
+// Error returns, for example, `instance type "m5.larg" is not in the aws catalog; did you mean
+// "m5.large"?`. An empty name, a name of another cloud and a very long name get their own wording.
 func (e *NotFoundError) Error() string {
+	if e.Name == "" {
+		return fmt.Sprintf("the instance type name is empty; give an instance type name of the %s catalog", e.Cloud)
+	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "instance type %q not found in the %s catalog (%s)", e.Name, e.Cloud, Date())
+	name := e.Name
+	if r := []rune(name); len(r) > maxNameInMessage {
+		name = string(r[:maxNameInMessage-1]) + "…"
+	}
+	fmt.Fprintf(&b, "instance type %q is not in the %s catalog", name, e.Cloud)
+	if e.OtherCloud != "" {
+		fmt.Fprintf(&b, "; it is in the %s catalog: check the cloud", e.OtherCloud)
+	}
 	for i, s := range e.Suggestions {
 		switch {
 		case i == 0:
@@ -53,6 +68,8 @@ func (e *NotFoundError) Error() string {
 	}
 	if len(e.Suggestions) > 0 {
 		b.WriteByte('?')
+	} else {
+		b.WriteByte('.')
 	}
 	return b.String()
 }
@@ -72,7 +89,23 @@ func Lookup(cloud Cloud, name string) (InstanceType, error) {
 	if i, ok := t.index[key]; ok {
 		return t.types[i], nil
 	}
-	return InstanceType{}, &NotFoundError{Cloud: cloud, Name: name, Suggestions: t.suggest(name)}
+	nf := &NotFoundError{Cloud: cloud, Name: name, Suggestions: t.suggest(name)}
+	for _, other := range Clouds {
+		if other == cloud {
+			continue
+		}
+		if o, err := load(other); err == nil {
+			key := name
+			if other == Azure {
+				key = strings.ToLower(name)
+			}
+			if _, ok := o.index[key]; ok {
+				nf.OtherCloud = other
+				break
+			}
+		}
+	}
+	return InstanceType{}, nf
 }
 
 // Names returns the names of every instance type of cloud, sorted (byte order). It returns nil for
