@@ -259,7 +259,7 @@ instance_type = "t3a.medium"
 			{
 				Config: burstConfig(`cloud = "aws"
 instance_type = "t3a.mediun"`),
-				ExpectError: errRe(`instance type "t3a.mediun" is`, "not", "in", "the", "aws", "catalog"),
+				ExpectError: errRe(`"t3a.mediun"`, "is", "not", "in", "the", "aws", "catalog"),
 			},
 			{
 				Config: burstConfig(`cloud = "aws"
