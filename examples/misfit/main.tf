@@ -1,7 +1,9 @@
 # A plan that fails on purpose (run it with `make demo-misfit`). Four AKS Standard_DS1_v2 nodes (1 vCPU,
-# 3.5 GiB, Kubernetes 1.28; the field report in DESIGN.md) lose 60m CPU to kube-reserved and 355m to three
-# DaemonSets each, and the system and web pods below request 1,775m: 565m is left on the pool. Four more
-# pods of 100m would fit; four of 200m do not, and the plan fails naming CPU and the pool.
+# 3.5 GiB, Kubernetes 1.28, as in a 2019 field report of a small AKS cluster) lose 60m CPU to kube-reserved
+# and 355m to three DaemonSets each, and the system and web pods below request 1,775m: 565m is left on the
+# pool. Four more pods of 100m would fit; four of 200m do not. The workloads count in list order, each earlier
+# one already running, so the plan fails naming the last workload, "new-service", the CPU it is short by, and
+# how many of its replicas would fit.
 
 terraform {
   required_providers {

@@ -211,8 +211,10 @@ func (d *nodePoolSizingDataSource) ValidateConfig(ctx context.Context, req datas
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	// Check every pool with what is known of it: an unknown attribute in one pool must not hide a known
+	// error in it or in another. The pool names are known whenever the map itself is.
 	poolNames := map[string]bool{}
-	poolsKnown := fullyKnown(m.Pools)
+	poolsKnown := !m.Pools.IsUnknown() && !m.Pools.IsNull()
 	if poolsKnown {
 		for name, v := range m.Pools.Elements() {
 			poolNames[name] = true

@@ -71,7 +71,7 @@ func TestAccNodePoolSizing_smallAKS(t *testing.T) {
 			{
 				// Four pods of 200m do not: the plan fails naming CPU and the pool.
 				Config:      smallAKS(`    { name = "more", replicas = 4, requests = { cpu = "200m", memory = "16Mi" } },`+"\n", true),
-				ExpectError: regexp.MustCompile(`(?s)Workloads Do Not Fit.*pool\s+"agentpool".*short\s+by\s+235m\s+CPU`),
+				ExpectError: regexp.MustCompile(`(?s)Workloads Do Not Fit.*pool\s+"agentpool".*short\s+by\s+235m\s+CPU.*4\s+pods\s+of\s+workload\s+"more"\s+do\s+not\s+fit\s+\(at\s+most\s+\d+\s+of\s+its\s+4\s+replicas\s+fit\)`),
 			},
 			{
 				// fail_on_misfit = false only warns and reports.
@@ -232,6 +232,27 @@ data "kubefit_node_pool_sizing" "x" {
 
 // TestAccNodePoolSizing_measuredAllocatable: a pool's measured allocatable wins over the model, with max pods
 // from its pods.
+// TestAccNodePoolSizing_unknownHidesNothing: an unknown instance type does not hide a known min > max.
+func TestAccNodePoolSizing_unknownHidesNothing(t *testing.T) {
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: `resource "terraform_data" "type" {
+  input = "m5.large"
+}
+data "kubefit_node_pool_sizing" "x" {
+  pools = {
+    general = { cloud = "aws", instance_type = terraform_data.type.output, min_nodes = 5, max_nodes = 2 }
+  }
+  workloads = [{ name = "api", replicas = 1, requests = { cpu = "100m" } }]
+}
+`,
+			PlanOnly:    true,
+			ExpectError: regexp.MustCompile(`min_nodes\s+5\s+is\s+greater\s+than\s+max_nodes\s+2`),
+		}},
+	})
+}
+
 func TestAccNodePoolSizing_measuredAllocatable(t *testing.T) {
 	const addr = "data.kubefit_node_pool_sizing.measured"
 	resource.UnitTest(t, resource.TestCase{

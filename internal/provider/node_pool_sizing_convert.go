@@ -362,10 +362,10 @@ func failureValue(workload, pool, scenario, reason, msg string) types.Object {
 }
 
 var sizingFormulaSource = strings.Join([]string{
-	"allocatable: the kubefit_node_overhead model (overhead.md; see that data source's formula_source for each term)",
+	"allocatable: the kubefit_node_overhead model (EKS, AKS and GKE reservation rules; see that data source's formula_source for each term and its public source)",
 	"workload_allocatable: " + fit.SourceDaemonSets + " (allocatable − requests of the DaemonSets that land on the pool)",
-	"nodes_required: multi-resource first-fit-decreasing simulation (kubernetes-sigs/karpenter and cluster-autoscaler estimator, as described in peers.md)",
+	"nodes_required: multi-resource first-fit-decreasing simulation, in the manner of the kubernetes-sigs/karpenter scheduler and the cluster-autoscaler binpacking estimator",
 	"lower_bound: " + fit.SourceLowerBound + "; utilization: " + fit.SourceUtilization + "; stranded: " + fit.SourceStranded + "; headroom: " + fit.SourceHeadroom,
 	"peak pods: " + fit.SourceSurge + " (max_replicas + ceil(max_replicas × surge % / 100), as Kubernetes rounds maxSurge)",
-	"burst: kubefit_burst_budget's model (burst.md) on the steady scenario's busiest node",
+	"burst: kubefit_burst_budget's model (the cloud's published CPU credit tables) on the steady scenario's busiest node",
 }, "\n") + "\n"
