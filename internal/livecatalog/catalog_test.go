@@ -394,8 +394,8 @@ func TestAzureConfigProblems(t *testing.T) {
 	t.Setenv("AZURE_SUBSCRIPTION_ID", "")
 	t.Setenv("ARM_SUBSCRIPTION_ID", "")
 	for cfg, want := range map[*AzureConfig]string{
-		{Location: "eastus", Credential: fakeCredential{}}:                                                 "no Azure subscription",
-		{SubscriptionID: "s", Credential: fakeCredential{}}:                                                "no Azure location",
+		{Location: "eastus", Credential: fakeCredential{}}:                                                      "no Azure subscription",
+		{SubscriptionID: "s", Credential: fakeCredential{}}:                                                     "no Azure location",
 		{SubscriptionID: "s", Location: "eastus", Endpoint: "http://127.0.0.1:1", Credential: fakeCredential{}}: "https URL",
 	} {
 		_, _, err := NewAzureSource(*cfg).Fetch(context.Background())
