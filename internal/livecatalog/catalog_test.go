@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"os"
 	"net/http/httptest"
 	"strings"
 	"sync"
@@ -402,5 +403,37 @@ func TestAzureConfigProblems(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%+v: %v, want %q", *cfg, err, want)
 		}
+	}
+}
+
+// TestDumpColumnsMatchEmbeddedFiles: a dump's columns are the embedded data file's, less the price.
+func TestDumpColumnsMatchEmbeddedFiles(t *testing.T) {
+	_, src := newAWSFake(t, embeddedRow(t, catalog.AWS, "m5.large", "m5.flex9"), embeddedRow(t, catalog.AWS, "c5.xlarge", ""))
+	var b strings.Builder
+	if err := Dump(context.Background(), src, &b); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile("../planner/catalog/data/aws.tsv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var embeddedCols, dumpCols string
+	for line := range strings.SplitSeq(string(data), "\n") {
+		if strings.HasPrefix(line, "name\t") {
+			embeddedCols = strings.Replace(line, "\tprice_usd_hour", "", 1)
+			break
+		}
+	}
+	lines := strings.Split(strings.TrimSpace(b.String()), "\n")
+	for _, l := range lines {
+		if strings.HasPrefix(l, "name\t") {
+			dumpCols = l
+		}
+	}
+	if dumpCols != embeddedCols || embeddedCols == "" {
+		t.Errorf("dump columns\n%s\nwant\n%s", dumpCols, embeddedCols)
+	}
+	if last := lines[len(lines)-1]; !strings.HasPrefix(last, "m5.flex9\tm5\t2\t8192\tx86_64") {
+		t.Errorf("last row %q", last)
 	}
 }
