@@ -1,11 +1,16 @@
 package provider
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"regexp"
+	"strings"
 	"testing"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 
 	"github.com/hashicorp/terraform-plugin-testing/compare"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -13,8 +18,10 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
+	"github.com/kubefit/terraform-provider-kubefit/internal/livecatalog"
 	"github.com/kubefit/terraform-provider-kubefit/internal/livecatalog/livefake"
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/catalog"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/sizing"
 )
 
 // liveAWSEnv gives the AWS SDK static credentials and a region from the environment, and keeps it away from
@@ -175,4 +182,50 @@ data "kubefit_instance_type" "t" {
 				ConfigStateChecks: []statecheck.StateCheck{expectInt("data.kubefit_instance_type.t", tfjsonpath.New("vcpu"), 2)}},
 		},
 	})
+}
+
+// TestLookupInstanceDiagnostics: how lookupInstance words the live catalog's warnings and failures, and that
+// before Configure a name the embedded catalog lacks is left for the read (also through burstBudgetFor,
+// which ValidateConfig uses).
+func TestLookupInstanceDiagnostics(t *testing.T) {
+	ctx := context.Background()
+	fake := &livefake.EC2{Types: []catalog.InstanceType{renamed(t, "m5.large", "m5.flex9")}}
+	srv := httptest.NewServer(fake)
+	defer srv.Close()
+	liveAWSEnv(t, "")
+	live, err := livecatalog.New(livecatalog.Live, 0, livecatalog.NewAWSSource(ctx, livecatalog.AWSConfig{Endpoint: srv.URL, MaxRetries: 0}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := path.Root("instance_type")
+
+	var diags diag.Diagnostics
+	if it, ok := lookupInstance(ctx, live, p, catalog.AWS, "m5.large", &diags); !ok || it.Name != "m5.large" ||
+		diags.HasError() || diags.WarningsCount() != 1 || !diags[0].(diag.DiagnosticWithPath).Path().Equal(p) {
+		t.Errorf("type not offered live: ok %v, diagnostics %v; want the embedded row and one warning at %s", ok, diags, p)
+	}
+
+	fake.Script(livefake.Reply{Status: http.StatusForbidden, Body: livefake.EC2Error("UnauthorizedOperation", "You are not authorized")})
+	failing, _ := livecatalog.New(livecatalog.Live, 0, livecatalog.NewAWSSource(ctx, livecatalog.AWSConfig{Endpoint: srv.URL, MaxRetries: 0}))
+	diags = nil
+	if _, ok := lookupInstance(ctx, failing, p, catalog.AWS, "m5.large", &diags); ok || diags.ErrorsCount() != 1 ||
+		diags[0].Summary() != "Live Catalog Lookup Failed" || !strings.Contains(diags[0].Detail(), "UnauthorizedOperation") {
+		t.Errorf("failed fetch: ok %v, diagnostics %v; want one Live Catalog Lookup Failed error", ok, diags)
+	}
+
+	var unconfigured catalogClient
+	diags = nil
+	if _, ok := lookupInstance(ctx, unconfigured.catalog(), p, catalog.AWS, "m5.flex9", &diags); ok || len(diags) != 0 {
+		t.Errorf("before Configure: ok %v, diagnostics %v; want not ok and no diagnostic", ok, diags)
+	}
+	if _, ok := burstBudgetFor(ctx, unconfigured.catalog(), catalog.AWS, "m5.flex9", &diags); ok || len(diags) != 0 {
+		t.Errorf("burst budget before Configure: ok %v, diagnostics %v; want not ok and no diagnostic", ok, diags)
+	}
+	if _, ok := lookupInstance(ctx, unconfigured.catalog(), p, catalog.AWS, "m5.large", &diags); !ok || len(diags) != 0 {
+		t.Errorf("embedded name before Configure: ok %v, diagnostics %v", ok, diags)
+	}
+	configured := catalogClient{configured: sizing.EmbeddedCatalog()}
+	if _, ok := lookupInstance(ctx, configured.catalog(), p, catalog.AWS, "m5.flex9", &diags); ok || diags.ErrorsCount() != 1 {
+		t.Errorf("embedded catalog after Configure: ok %v, diagnostics %v; want an Unknown Instance Type error", ok, diags)
+	}
 }
