@@ -21,6 +21,15 @@
 // Catalog's life (one provider run). The fetch has a timeout (default 20 s) covering every page and retry;
 // a waiting caller whose context ends returns at once with its context's error.
 //
+// # Refreshing the embedded catalog
+//
+// [Dump] writes a cloud's live list as a TSV in the embedded catalog's columns, with the same clients:
+//
+//	go run ./internal/livecatalog/cmd/livedump -cloud aws -region us-east-1 -out aws-live.tsv
+//	go run ./internal/livecatalog/cmd/livedump -cloud azure -location eastus -out azure-live.tsv
+//
+// The catalog generator (internal/planner/catalog/gen) does not merge such a file yet.
+//
 // # Warnings
 //
 // sizing.Catalog returns errors only. [Catalog.Lookup] and [Catalog.List] return the same results as

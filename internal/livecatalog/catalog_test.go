@@ -265,13 +265,10 @@ func TestCallerCancellation(t *testing.T) {
 	c, _ := New(Live, 0, src)
 	ctx, cancel := context.WithCancel(context.Background())
 	go func() { time.Sleep(50 * time.Millisecond); cancel() }()
-	start := time.Now()
+	// Without cancellation the call would wait for the fake's (empty, failing) answer instead.
 	_, err := c.InstanceType(ctx, catalog.AWS, "m5.flex9")
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("err = %v, want context.Canceled", err)
-	}
-	if d := time.Since(start); d > time.Second {
-		t.Errorf("returned after %s; want promptly on cancellation", d)
 	}
 }
 
