@@ -112,7 +112,10 @@ func optQuantity(p path.Path, v types.String, kind quantityKind, diags *diag.Dia
 // lookupInstance finds an instance type in the embedded catalog, reporting an unknown name at p with the
 // closest names.
 func lookupInstance(ctx context.Context, cat sizing.Catalog, p path.Path, cloud catalog.Cloud, name string, diags *diag.Diagnostics) (catalog.InstanceType, bool) {
-	it, err := cat.InstanceType(ctx, cloud, name)
+	it, err := catalogLookup(ctx, cat, p, cloud, name, diags) // live-catalog warnings and failures are reported here
+	if errors.Is(err, errReported) {
+		return catalog.InstanceType{}, false
+	}
 	if err != nil {
 		var nf *catalog.NotFoundError
 		summary := "Unknown Instance Type"

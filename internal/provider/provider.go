@@ -11,8 +11,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
-
-	"github.com/kubefit/terraform-provider-kubefit/internal/planner/sizing"
 )
 
 // Address is the provider's registry address.
@@ -40,12 +38,20 @@ func (p *kubefitProvider) Schema(_ context.Context, _ provider.SchemaRequest, re
 		MarkdownDescription: "The kubefit provider answers, at `terraform plan` time and without cloud credentials, " +
 			"whether workloads fit on node pools, disks and CPU credit budgets. It computes from an embedded, dated " +
 			"catalog of AWS, Azure and GCP instance types and documented formulas; every figure names its source. " +
-			"The provider has no configuration.",
+			"Its configuration is optional: by default (`catalog_source = \"embedded\"`) it makes no network call. " +
+			"With `catalog_source` set to `prefer_embedded` or `live` and an `aws` or `azure` block, instance types are " +
+			"also looked up in the cloud's own API (EC2 `DescribeInstanceTypes`, Azure Resource SKUs), once per run and " +
+			"cloud; see `catalog_source`.",
+		Attributes: providerAttributes(),
 	}
 }
 
-func (p *kubefitProvider) Configure(_ context.Context, _ provider.ConfigureRequest, resp *provider.ConfigureResponse) {
-	data := &providerData{catalog: sizing.EmbeddedCatalog()}
+func (p *kubefitProvider) Configure(ctx context.Context, req provider.ConfigureRequest, resp *provider.ConfigureResponse) {
+	cat := configureCatalog(ctx, req.Config, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	data := &providerData{catalog: cat}
 	resp.DataSourceData = data
 	resp.ResourceData = data
 }

@@ -2,12 +2,16 @@ package provider
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 
+	"github.com/kubefit/terraform-provider-kubefit/internal/livecatalog"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/catalog"
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/sizing"
 )
 
@@ -18,16 +22,63 @@ type providerData struct {
 }
 
 // catalogClient holds the configured catalog of one data source or resource. Before the provider is
-// configured (as during validation) it falls back to the embedded catalog.
+// configured (as during validation) it falls back to the embedded catalog, except that a name the embedded
+// catalog lacks is not an error there: the configured catalog may be live and know it, so the check waits
+// for the read.
 type catalogClient struct {
 	configured sizing.Catalog
 }
 
 func (c *catalogClient) catalog() sizing.Catalog {
 	if c.configured == nil {
-		return sizing.EmbeddedCatalog()
+		return unconfiguredCatalog{sizing.EmbeddedCatalog()}
 	}
 	return c.configured
+}
+
+// warningLookup is implemented by catalogs whose lookups can succeed with caveats or fail in a way the
+// provider words itself: *livecatalog.Catalog, and unconfiguredCatalog.
+type warningLookup interface {
+	Lookup(ctx context.Context, cloud catalog.Cloud, name string) (catalog.InstanceType, []string, error)
+}
+
+// errReported is returned by catalogLookup for a lookup whose problem is already a diagnostic (or, before
+// the provider is configured, deliberately not one); lookupInstance then stops without adding another.
+var errReported = errors.New("lookup problem already reported")
+
+// catalogLookup is cat.InstanceType plus the diagnostics of a live catalog: each warning of the lookup
+// becomes an attribute warning at p, and a failed live fetch (catalog_source = "live") an attribute error
+// at p. Other errors are returned for lookupInstance to report.
+func catalogLookup(ctx context.Context, cat sizing.Catalog, p path.Path, cloud catalog.Cloud, name string, diags *diag.Diagnostics) (catalog.InstanceType, error) {
+	wl, ok := cat.(warningLookup)
+	if !ok {
+		return cat.InstanceType(ctx, cloud, name)
+	}
+	it, warns, err := wl.Lookup(ctx, cloud, name)
+	for _, w := range warns {
+		diags.AddAttributeWarning(p, "Live Instance Type Lookup", w)
+	}
+	var le *livecatalog.Error
+	if errors.As(err, &le) {
+		diags.AddAttributeError(p, "Live Catalog Lookup Failed", fmt.Sprintf("Looking up %q: %v. With catalog_source = "+
+			"\"live\" this is an error; \"prefer_embedded\" would use the embedded catalog (dated %s) instead.", name, err, cat.Date()))
+		return it, errReported
+	}
+	return it, err
+}
+
+// unconfiguredCatalog is the embedded catalog as seen before Configure: a name it lacks is reported as
+// errReported (no diagnostic), because the configured catalog may be live and know the name.
+type unconfiguredCatalog struct{ sizing.Catalog }
+
+// Lookup implements warningLookup.
+func (u unconfiguredCatalog) Lookup(ctx context.Context, cloud catalog.Cloud, name string) (catalog.InstanceType, []string, error) {
+	it, err := u.InstanceType(ctx, cloud, name)
+	var nf *catalog.NotFoundError
+	if errors.As(err, &nf) {
+		return it, nil, errReported
+	}
+	return it, nil, err
 }
 
 func (c *catalogClient) configure(data any, diags *diag.Diagnostics) {
