@@ -191,7 +191,6 @@ func perNode(g NodeGroupCapacity, req resource.List, ext map[string]int64) (int6
 // checkNodeGroup runs KCAP-E1, KCAP-E2, KCAP-W1 and KCAP-E3 against the node group.
 func (c *checker) checkNodeGroup(req resource.List, ext map[string]int64, peak, surge int64) {
 	g := c.so.NodeGroupCapacity
-	gp := field.NewPath("NodeGroupCapacity")
 	mp := field.NewPath("MaxReplicaCount")
 	name := strconv.Quote(g.Name)
 	a := g.WorkloadAllocatable
@@ -256,7 +255,6 @@ func (c *checker) checkNodeGroup(req resource.List, ext map[string]int64, peak, 
 				name, z, perZoneNodes, zoneCap, k, peak, need, min(safe, z*zoneCap+(z-1)*k))
 		}
 	}
-	_ = gp
 }
 
 // Budget is a database's connection budget evaluated for some clients.

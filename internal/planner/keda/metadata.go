@@ -303,10 +303,6 @@ func (c *checker) prometheus(i int, t Trigger) {
 	p := field.NewPath("Triggers").At(i)
 	md, errs := ParsePrometheus(t.Metadata, c.keda)
 	c.errs = append(c.errs, errs.Prefix(p)...)
-	if mt := str(t.MetricType); mt == "Utilization" {
-		// Already KSO-E13.
-		_ = mt
-	}
 	c.unknownKeys(i, t, prometheusKeys)
 	if md.IgnoreNullValues == nil && (c.so.MinReplicaCount == nil || *c.so.MinReplicaCount == 0) {
 		c.warn("KSO-W9", p.Child("Metadata"),

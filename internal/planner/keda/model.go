@@ -244,4 +244,6 @@ type Summary struct {
 	ConnectionsPerPod   *int64
 	DNSLookupsPerSecond *float64
 	NodeGroup           string
+	// TransferHPAOwnership is the scaledobject.keda.sh/transfer-hpa-ownership: "true" annotation.
+	TransferHPAOwnership bool
 }

@@ -2,7 +2,6 @@ package keda
 
 import (
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/field"
-	"github.com/kubefit/terraform-provider-kubefit/internal/planner/resource"
 )
 
 // Result is a checked and rendered ScaledObject.
@@ -78,7 +77,8 @@ func (c *checker) summary() Summary {
 	so := c.so
 	av, kind := so.normalisedTarget()
 	s := Summary{Namespace: so.Namespace, Name: so.Name, HPAName: so.HPAName(), TargetAPIVersion: av,
-		TargetKind: kind, TargetName: so.ScaleTargetRef.Name, PeakReplicas: so.peakReplicas()}
+		TargetKind: kind, TargetName: so.ScaleTargetRef.Name, PeakReplicas: so.peakReplicas(),
+		TransferHPAOwnership: so.Annotations["scaledobject.keda.sh/transfer-hpa-ownership"] == "true"}
 	if g := so.NodeGroupCapacity; g != nil {
 		s.NodeGroup = g.Name
 	}
@@ -116,6 +116,5 @@ func (c *checker) summary() Summary {
 	if so.Database != nil {
 		c.checkDatabase(*so.Database, s.PeakReplicas)
 	}
-	_ = resource.CPU
 	return s
 }

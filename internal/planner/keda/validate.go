@@ -3,11 +3,10 @@ package keda
 import (
 	"fmt"
 	"math"
+	"sort"
 	"strconv"
-	"strings"
 
 	apivalidation "k8s.io/apimachinery/pkg/api/validation"
-	metav1validation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/validation"
 	k8sfield "k8s.io/apimachinery/pkg/util/validation/field"
@@ -138,7 +137,6 @@ func (c *checker) metadata() {
 				"paused-replicas annotation %s is not a whole number from 0 to 2,147,483,647", field.Quote(v))
 		}
 	}
-	_ = metav1validation.ValidateLabels // labels are checked key by key above, for paths
 }
 
 func (c *checker) target() {
@@ -421,16 +419,8 @@ func sortedKeys[V any](m map[string]V) []string {
 	for k := range m {
 		keys = append(keys, k)
 	}
-	sortStrings(keys)
+	sort.Strings(keys)
 	return keys
-}
-
-func sortStrings(s []string) {
-	for i := 1; i < len(s); i++ {
-		for j := i; j > 0 && s[j] < s[j-1]; j-- {
-			s[j], s[j-1] = s[j-1], s[j]
-		}
-	}
 }
 
 // normalisedTarget returns the target's apiVersion and kind with KEDA's defaults.
@@ -444,5 +434,3 @@ func (so ScaledObject) normalisedTarget() (string, string) {
 	}
 	return av, kind
 }
-
-var _ = strings.TrimSpace

@@ -1,0 +1,344 @@
+package keda
+
+import (
+	"encoding/json"
+	"reflect"
+	"strings"
+	"testing"
+
+	"sigs.k8s.io/yaml"
+
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/field"
+)
+
+func ptr[T any](v T) *T { return &v }
+
+// base is a valid ScaledObject with one prometheus trigger; tests change it.
+func base() ScaledObject {
+	return ScaledObject{
+		Name: "api", Namespace: "shop",
+		ScaleTargetRef:  ScaleTargetRef{Name: "api"},
+		MinReplicaCount: ptr(int64(1)), MaxReplicaCount: ptr(int64(10)),
+		Triggers: []Trigger{prom("")},
+	}
+}
+
+func prom(name string) Trigger {
+	t := Trigger{Type: "prometheus", Metadata: map[string]string{
+		"serverAddress": "http://prometheus.monitoring:9090", "query": "sum(rate(x[1m]))", "threshold": "100",
+		"ignoreNullValues": "false"}}
+	if name != "" {
+		t.Name = ptr(name)
+	}
+	return t
+}
+
+func cpu(name string, metricType *string) Trigger {
+	t := Trigger{Type: "cpu", MetricType: metricType, Metadata: map[string]string{"value": "70"}}
+	if name != "" {
+		t.Name = ptr(name)
+	}
+	return t
+}
+
+func codes(err error, ws []field.Warning) (errs, warns []string) {
+	for _, e := range field.As(err) {
+		id, _, _ := strings.Cut(e.Detail, ":")
+		errs = append(errs, id)
+	}
+	for _, w := range ws {
+		warns = append(warns, w.Code)
+	}
+	return errs, warns
+}
+
+func has(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// TestVectors runs every test vector of keda.md §7.5.
+func TestVectors(t *testing.T) {
+	util := ptr("Utilization")
+	tests := []struct {
+		name      string
+		edit      func(*ScaledObject)
+		wantErrs  []string // every listed rule must fail; nil means no error at all
+		wantWarns []string
+	}{
+		{"min unset, idle 0", func(s *ScaledObject) { s.MinReplicaCount = nil; s.IdleReplicaCount = ptr(int64(0)) }, []string{"KSO-E6"}, nil},
+		{"min 0, idle 0", func(s *ScaledObject) { s.MinReplicaCount = ptr(int64(0)); s.IdleReplicaCount = ptr(int64(0)) }, nil, nil},
+		{"min 5, max unset", func(s *ScaledObject) { s.MinReplicaCount = ptr(int64(5)); s.MaxReplicaCount = nil }, nil, []string{"KSO-W4"}},
+		{"min 150, max unset", func(s *ScaledObject) { s.MinReplicaCount = ptr(int64(150)); s.MaxReplicaCount = nil }, []string{"KSO-E5", "KSO-E6"}, nil},
+		{"min 3, max 3", func(s *ScaledObject) { s.MinReplicaCount = ptr(int64(3)); s.MaxReplicaCount = ptr(int64(3)) }, nil, nil},
+		{"min 0, cpu only", func(s *ScaledObject) { s.MinReplicaCount = ptr(int64(0)); s.Triggers = []Trigger{cpu("", util)} }, []string{"KSO-E12"}, nil},
+		{"cpu and memory with fallback", func(s *ScaledObject) {
+			m := cpu("", util)
+			m.Type = "memory"
+			s.Triggers = []Trigger{cpu("", util), m}
+			s.Fallback = &Fallback{FailureThreshold: 3, Replicas: 2}
+		}, []string{"KSO-E8"}, nil},
+		{"cpu without metricType", func(s *ScaledObject) { s.Triggers = []Trigger{cpu("", nil)} }, []string{"KSO-E10"}, nil},
+		{"scaling modifiers target 1.5 with fallback", func(s *ScaledObject) {
+			s.Triggers = []Trigger{prom("a")}
+			s.Advanced = &Advanced{ScalingModifiers: &ScalingModifiers{Formula: ptr("a * 2"), Target: ptr("1.5")}}
+			s.Fallback = &Fallback{FailureThreshold: 3, Replicas: 2}
+		}, nil, []string{"KSO-W6"}},
+		{"formula a + b with only a", func(s *ScaledObject) {
+			s.Triggers = []Trigger{prom("a")}
+			s.Advanced = &Advanced{ScalingModifiers: &ScalingModifiers{Formula: ptr("a + b"), Target: ptr("2")}}
+		}, []string{"KSO-E9"}, nil},
+		{"formula on a cpu trigger", func(s *ScaledObject) {
+			s.Triggers = []Trigger{cpu("x", util)}
+			s.Advanced = &Advanced{ScalingModifiers: &ScalingModifiers{Formula: ptr("x"), Target: ptr("2")}}
+		}, []string{"KSO-E9"}, nil},
+		{"name of 55 characters", func(s *ScaledObject) { s.Name = strings.Repeat("a", 55) }, []string{"KSO-E2"}, nil},
+		{"name of 54 characters", func(s *ScaledObject) { s.Name = strings.Repeat("a", 54) }, nil, nil},
+		{"threshold 0.0004", func(s *ScaledObject) { s.Triggers[0].Metadata["threshold"] = "0.0004" }, []string{"KSO-E15"}, nil},
+		{"threshold 0.0005", func(s *ScaledObject) { s.Triggers[0].Metadata["threshold"] = "0.0005" }, nil, nil},
+		{"threshold 0.0005 on 2.19", func(s *ScaledObject) { s.Triggers[0].Metadata["threshold"] = "0.0005"; s.KEDAVersion = "2.19" }, []string{"KSO-E15"}, nil},
+		{"behavior periodSeconds 3600", func(s *ScaledObject) {
+			s.Advanced = &Advanced{HorizontalPodAutoscalerConfig: &HPAConfig{Behavior: &Behavior{
+				ScaleUp: &ScalingRules{Policies: []Policy{{Type: "Pods", Value: 4, PeriodSeconds: 3600}}}}}}
+		}, []string{"KSO-E14"}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			so := base()
+			tt.edit(&so)
+			res, err := Plan(so)
+			if res == nil {
+				t.Fatalf("no result: %v", err)
+			}
+			errs, warns := codes(err, res.Warnings)
+			if tt.wantErrs == nil && err != nil {
+				t.Fatalf("want no error, got %v", err)
+			}
+			for _, id := range tt.wantErrs {
+				if !has(errs, id) {
+					t.Errorf("want %s, got %v (%v)", id, errs, err)
+				}
+			}
+			for _, id := range tt.wantWarns {
+				if !has(warns, id) {
+					t.Errorf("want warning %s, got %v", id, warns)
+				}
+			}
+		})
+	}
+}
+
+// TestRenderFieldReport renders the field report's ScaledObject and compares it with the hand-written one.
+func TestRenderFieldReport(t *testing.T) {
+	so := ScaledObject{Name: "prometheus-scaledobject", Namespace: "default",
+		ScaleTargetRef:  ScaleTargetRef{Name: "promfiberdeploy"},
+		MinReplicaCount: ptr(int64(1)), MaxReplicaCount: ptr(int64(5)),
+		Triggers: []Trigger{{Type: "prometheus", Metadata: map[string]string{
+			"serverAddress": "http://prometheus-server.monitoring.svc.cluster.local:80",
+			"threshold":     "100", "query": "sum(irate(http_requests_total[1m]))"}}}}
+	res, err := Plan(so)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hand := `apiVersion: keda.sh/v1alpha1
+kind: ScaledObject
+metadata:
+  name: prometheus-scaledobject
+  namespace: default
+spec:
+  scaleTargetRef:
+    name: promfiberdeploy
+  minReplicaCount: 1
+  maxReplicaCount: 5
+  triggers:
+  - type: prometheus
+    metadata:
+      serverAddress: http://prometheus-server.monitoring.svc.cluster.local:80
+      threshold: '100'
+      query: sum(irate(http_requests_total[1m]))
+`
+	var want, fromYAML, fromObject any
+	if err := yaml.Unmarshal([]byte(hand), &want); err != nil {
+		t.Fatal(err)
+	}
+	if err := yaml.Unmarshal(res.YAML, &fromYAML); err != nil {
+		t.Fatalf("%v\n%s", err, res.YAML)
+	}
+	raw, _ := json.Marshal(res.Object)
+	if err := json.Unmarshal(raw, &fromObject); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(want, fromYAML) || !reflect.DeepEqual(want, fromObject) {
+		t.Fatalf("rendered\n%s\nwant the hand-written object\n%s", res.YAML, hand)
+	}
+	wantYAML := `apiVersion: "keda.sh/v1alpha1"
+kind: "ScaledObject"
+metadata:
+  name: "prometheus-scaledobject"
+  namespace: "default"
+spec:
+  scaleTargetRef:
+    name: "promfiberdeploy"
+  minReplicaCount: 1
+  maxReplicaCount: 5
+  triggers:
+    - type: "prometheus"
+      metadata:
+        "query": "sum(irate(http_requests_total[1m]))"
+        "serverAddress": "http://prometheus-server.monitoring.svc.cluster.local:80"
+        "threshold": "100"
+`
+	if string(res.YAML) != wantYAML {
+		t.Errorf("YAML:\n%s\nwant\n%s", res.YAML, wantYAML)
+	}
+	if res.HPAName != "keda-hpa-prometheus-scaledobject" || res.Effective.HPAMinReplicas != 1 || res.Effective.PollingIntervalSeconds != 30 {
+		t.Errorf("hpa %q effective %+v", res.HPAName, res.Effective)
+	}
+}
+
+// TestNodeGroupCapacity is the issue's case: 40 replicas at 2,500m CPU on c5.xlarge nodes, at most 20.
+func TestNodeGroupCapacity(t *testing.T) {
+	so := base()
+	so.MaxReplicaCount = ptr(int64(40))
+	so.TargetWorkload = &Workload{PodTemplate: PodTemplate{Containers: []Container{{Name: "app",
+		Requests: map[string]string{"cpu": "2500m", "memory": "1Gi"}}}}}
+	so.NodeGroupCapacity = &NodeGroupCapacity{Name: "general", MaxNodes: 20, Zones: []string{"a", "b", "c"},
+		WorkloadAllocatable: Allocatable{CPUMillicores: 3_620, MemoryBytes: 6 << 30, EphemeralBytes: 18 << 30}, WorkloadPods: 54}
+	_, err := Plan(so)
+	errs := field.As(err)
+	if len(errs) != 1 || !strings.HasPrefix(errs[0].Detail, "KCAP-E2") || !strings.Contains(errs[0].Detail, `"general"`) ||
+		!strings.Contains(errs[0].Detail, "largest safe maxReplicaCount is 20") || errs[0].Path.String() != "MaxReplicaCount" {
+		t.Fatalf("got %v", err)
+	}
+	so.NodeGroupCapacity.MaxNodes = 40
+	res, err := Plan(so)
+	if err != nil {
+		t.Fatalf("max 40 nodes: %v", err)
+	}
+	_, warns := codes(nil, res.Warnings)
+	if !has(warns, "KCAP-W1") { // 40 + 10 surge pods need 50 nodes
+		t.Errorf("want KCAP-W1, got %v", warns)
+	}
+}
+
+// TestSection91Example is keda.md §9.1's example: passes KCAP-E2 on 10 nodes and warns KCAP-W1.
+func TestSection91Example(t *testing.T) {
+	so := base()
+	so.MaxReplicaCount = ptr(int64(30))
+	so.TargetWorkload = &Workload{PodTemplate: PodTemplate{Containers: []Container{{Name: "app",
+		Requests: map[string]string{"cpu": "500m", "memory": "256Mi"}}}}}
+	so.NodeGroupCapacity = &NodeGroupCapacity{Name: "g", MaxNodes: 10,
+		WorkloadAllocatable: Allocatable{CPUMillicores: 1930, MemoryBytes: 69 << 30 / 10}, WorkloadPods: 29}
+	res, err := Plan(so)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Summary.Surge != 8 {
+		t.Errorf("surge %d, want 8", res.Summary.Surge)
+	}
+	if _, w := codes(nil, res.Warnings); !has(w, "KCAP-W1") {
+		t.Errorf("warnings %v", w)
+	}
+}
+
+func TestDatabase(t *testing.T) {
+	so := base()
+	so.MaxReplicaCount = ptr(int64(30))
+	so.TargetWorkload = &Workload{Rollout: &Rollout{Strategy: "Recreate"}, ConnectionsPerPod: ptr(int64(10))}
+	so.Database = &Database{Name: "orders-mysql", MaxConnections: 90}
+	_, err := Plan(so)
+	errs := field.As(err)
+	if len(errs) != 1 || !strings.HasPrefix(errs[0].Detail, "KCAP-E4") || !strings.Contains(errs[0].Detail, "need 300") ||
+		!strings.Contains(errs[0].Detail, "largest safe maxReplicaCount is 9") {
+		t.Fatalf("got %v", err)
+	}
+	so.MaxReplicaCount = ptr(int64(9))
+	res, err := Plan(so)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, w := codes(nil, res.Warnings); !has(w, "KCAP-W2") {
+		t.Errorf("warnings %v", w)
+	}
+}
+
+func TestRequestsRule(t *testing.T) {
+	so := base()
+	so.Triggers = []Trigger{cpu("", ptr("Utilization"))}
+	so.TargetWorkload = &Workload{PodTemplate: PodTemplate{Containers: []Container{{Name: "php"}},
+		PodResources: &PodResources{Requests: map[string]string{"cpu": "1"}}}}
+	if _, err := Plan(so); err != nil {
+		t.Fatalf("pod-level requests on 2.21: %v", err)
+	}
+	so.KEDAVersion = "2.20"
+	if _, err := Plan(so); err == nil || !strings.Contains(err.Error(), "KSO-E11") {
+		t.Fatalf("pod-level requests on 2.20: %v", err)
+	}
+	so.KEDAVersion = ""
+	so.TargetWorkload.PodTemplate.PodResources = nil
+	if _, err := Plan(so); err == nil || !strings.Contains(err.Error(), "KSO-E11") {
+		t.Fatalf("no requests: %v", err)
+	}
+	so.NamespaceLimitRangeDefaults = map[string]string{"cpu": "100m"}
+	if _, err := Plan(so); err != nil {
+		t.Fatalf("LimitRange default: %v", err)
+	}
+}
+
+// TestOneScaledObjectPerTarget is §7.5's KSO-E17 vector: apiVersion unset and apps/v1 name the same target.
+func TestOneScaledObjectPerTarget(t *testing.T) {
+	a, b := base(), base()
+	b.Name = "api-2"
+	b.ScaleTargetRef.APIVersion = ptr("apps/v1")
+	ra, _ := Plan(a)
+	rb, _ := Plan(b)
+	_, err := CheckAll(Check{ScaledObjects: []Summary{ra.Summary, rb.Summary}})
+	if err == nil || !strings.HasPrefix(field.As(err)[0].Detail, "KSO-E17") || field.As(err)[0].Path.String() != "ScaledObjects[1]" {
+		t.Fatalf("got %v", err)
+	}
+	b.ScaleTargetRef.Kind = ptr("StatefulSet")
+	rb, _ = Plan(b)
+	if _, err := CheckAll(Check{ScaledObjects: []Summary{ra.Summary, rb.Summary}}); err != nil {
+		t.Fatalf("Deployment and StatefulSet of the same name: %v", err)
+	}
+}
+
+func TestSharedDatabaseAndGroup(t *testing.T) {
+	mk := func(name string, maxR int64) Summary {
+		so := base()
+		so.Name, so.ScaleTargetRef.Name = name, name
+		so.MaxReplicaCount = ptr(maxR)
+		so.TargetWorkload = &Workload{ConnectionsPerPod: ptr(int64(5)), PodTemplate: PodTemplate{Containers: []Container{{Name: "app",
+			Requests: map[string]string{"cpu": "500m", "memory": "256Mi"}}}}}
+		so.NodeGroupCapacity = &NodeGroupCapacity{Name: "general", MaxNodes: 10,
+			WorkloadAllocatable: Allocatable{CPUMillicores: 1930, MemoryBytes: 7 << 30}, WorkloadPods: 29}
+		r, err := Plan(so)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r.Summary
+	}
+	in := Check{ScaledObjects: []Summary{mk("api", 12), mk("worker", 12)},
+		NodeGroups: []NodeGroupCapacity{{Name: "general", MaxNodes: 10,
+			WorkloadAllocatable: Allocatable{CPUMillicores: 1930, MemoryBytes: 7 << 30}, WorkloadPods: 29}},
+		Databases: []SharedDatabase{{Database: Database{Name: "orders", MaxConnections: 90}, Clients: []string{"shop/api", "shop/worker"}}}}
+	_, err := CheckAll(in)
+	var ids []string
+	for _, e := range field.As(err) {
+		id, _, _ := strings.Cut(e.Detail, ":")
+		ids = append(ids, id)
+	}
+	// 24 pods at 3 per node need 8 nodes: fits 10. Connections (12+3)×5 × 2 = 150 > 90.
+	if !reflect.DeepEqual(ids, []string{"KCAP-E4"}) {
+		t.Fatalf("got %v", err)
+	}
+	in.NodeGroups[0].MaxNodes = 7
+	_, err = CheckAll(in)
+	if err == nil || !strings.Contains(err.Error(), "KCAP-E2") {
+		t.Fatalf("7 nodes: %v", err)
+	}
+}
