@@ -63,6 +63,7 @@ func (p *kubefitProvider) DataSources(_ context.Context) []func() datasource.Dat
 func (p *kubefitProvider) Resources(_ context.Context) []func() resource.Resource {
 	return []func() resource.Resource{
 		newStorageClassResource,
+		newKEDAScaledObjectResource,
 	}
 }
 
