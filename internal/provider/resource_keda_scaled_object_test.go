@@ -2,6 +2,7 @@ package provider
 
 import (
 	"fmt"
+	"os"
 	"regexp"
 	"testing"
 
@@ -292,6 +293,27 @@ resource "kubefit_keda_scaled_object" "test" {
 			},
 			ConfigStateChecks: []statecheck.StateCheck{
 				statecheck.ExpectKnownValue(soAddr, tfjsonpath.New("manifest").AtMapKey("spec").AtMapKey("maxReplicaCount"), knownvalue.Int64Exact(5)),
+			},
+		}},
+	})
+}
+
+// TestAccKEDAScaledObject_example applies the documentation example.
+func TestAccKEDAScaledObject_example(t *testing.T) {
+	src, err := os.ReadFile("../../examples/resources/kubefit_keda_scaled_object/resource.tf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: string(src),
+			ConfigPlanChecks: resource.ConfigPlanChecks{
+				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+			},
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownOutputValue("api_hpa_name", knownvalue.StringExact("keda-hpa-api")),
+				statecheck.ExpectKnownOutputValue("prometheus_yaml", knownvalue.StringRegexp(regexp.MustCompile(`name: "promfiberdeploy"`))),
 			},
 		}},
 	})

@@ -224,8 +224,8 @@ func (c *checker) checkNodeGroup(req resource.List, ext map[string]int64, peak, 
 	if nodes > g.MaxNodes {
 		shortPods := peak - safe
 		c.fail("KCAP-E2", mp, itoa(peak),
-			"node group %s cannot hold %d replicas: %d pods fit a node (limited by %s: %s CPU, %s memory and %d pod slots free per node against %s CPU and %s memory per pod), so the peak needs %d nodes but the group has at most %d; short by %d nodes (%d pods, %s CPU); the largest safe maxReplicaCount is %d, or raise the group's maximum size to %d",
-			name, peak, per, by, resource.HumanCPU(a.CPUMillicores), resource.HumanBytes(a.MemoryBytes), g.WorkloadPods,
+			"node group %s cannot hold %d replicas: %s a node (limited by %s: %s CPU, %s memory and %d pod slots free per node against %s CPU and %s memory per pod), so the peak needs %d nodes but the group has at most %d; short by %d nodes (%d pods, %s CPU); the largest safe maxReplicaCount is %d, or raise the group's maximum size to %d",
+			name, peak, podsFit(per), by, resource.HumanCPU(a.CPUMillicores), resource.HumanBytes(a.MemoryBytes), g.WorkloadPods,
 			resource.HumanCPU(req.CPUMillicores), resource.HumanBytes(req.MemoryBytes), nodes, g.MaxNodes,
 			nodes-g.MaxNodes, shortPods, resource.HumanCPU(shortPods*req.CPUMillicores), safe, nodes)
 	} else if withSurge := resource.CeilDiv(peak+surge, per); surge > 0 && withSurge > g.MaxNodes {
@@ -314,4 +314,11 @@ func (c *checker) checkDatabase(db Database, peak int64) {
 			"database %s: %d connections at peak exceed the usable share (%d of %d): databases often refuse connections well before their documented limit (small burstable classes such as db.t* also lose capacity when their CPU credits run out); the largest maxReplicaCount within the usable share is %d, or use a connection pooler",
 			name, b.Demand, b.Soft, b.Hard, fits(b.Soft))
 	}
+}
+
+func podsFit(n int64) string {
+	if n == 1 {
+		return "1 pod fits"
+	}
+	return resource.Group(n) + " pods fit"
 }
