@@ -64,6 +64,7 @@ func (p *kubefitProvider) Resources(_ context.Context) []func() resource.Resourc
 	return []func() resource.Resource{
 		newStorageClassResource,
 		newKEDAScaledObjectResource,
+		newCapacityCheckResource,
 	}
 }
 

@@ -159,17 +159,17 @@ type kedaSpreadModel struct {
 
 // nodeGroupCapacityModel is the §9.1 capacity object a node group exports.
 type nodeGroupCapacityModel struct {
-	Name                string           `tfsdk:"name"`
-	MaxNodes            int64            `tfsdk:"max_nodes"`
-	Zones               []string         `tfsdk:"zones"`
-	MaxNodesPerZone     *int64           `tfsdk:"max_nodes_per_zone"`
-	WorkloadAllocatable allocatableModel `tfsdk:"workload_allocatable"`
-	WorkloadPods        int64            `tfsdk:"workload_pods"`
+	Name                *string           `tfsdk:"name"`
+	MaxNodes            *int64            `tfsdk:"max_nodes"`
+	Zones               []string          `tfsdk:"zones"`
+	MaxNodesPerZone     *int64            `tfsdk:"max_nodes_per_zone"`
+	WorkloadAllocatable *allocatableModel `tfsdk:"workload_allocatable"`
+	WorkloadPods        *int64            `tfsdk:"workload_pods"`
 }
 
 type allocatableModel struct {
-	CPUMillicores  int64            `tfsdk:"cpu_millicores"`
-	MemoryBytes    int64            `tfsdk:"memory_bytes"`
+	CPUMillicores  *int64           `tfsdk:"cpu_millicores"`
+	MemoryBytes    *int64           `tfsdk:"memory_bytes"`
 	EphemeralBytes *int64           `tfsdk:"ephemeral_bytes"`
 	Extended       map[string]int64 `tfsdk:"extended"`
 }
@@ -437,9 +437,19 @@ func (w kedaWorkloadModel) workload() *keda.Workload {
 	return out
 }
 
+// capacity expands the §9.1 object; missing required values are -1, which the planner reports.
 func (g nodeGroupCapacityModel) capacity() keda.NodeGroupCapacity {
-	return keda.NodeGroupCapacity{Name: g.Name, MaxNodes: g.MaxNodes, Zones: g.Zones, MaxNodesPerZone: g.MaxNodesPerZone,
-		WorkloadAllocatable: keda.Allocatable{CPUMillicores: g.WorkloadAllocatable.CPUMillicores, MemoryBytes: g.WorkloadAllocatable.MemoryBytes,
-			EphemeralBytes: deref(g.WorkloadAllocatable.EphemeralBytes), Extended: g.WorkloadAllocatable.Extended},
-		WorkloadPods: g.WorkloadPods}
+	req := func(p *int64) int64 {
+		if p == nil {
+			return -1
+		}
+		return *p
+	}
+	c := keda.NodeGroupCapacity{Name: deref(g.Name), MaxNodes: req(g.MaxNodes), Zones: g.Zones, MaxNodesPerZone: g.MaxNodesPerZone,
+		WorkloadPods: req(g.WorkloadPods), WorkloadAllocatable: keda.Allocatable{CPUMillicores: -1, MemoryBytes: -1}}
+	if a := g.WorkloadAllocatable; a != nil {
+		c.WorkloadAllocatable = keda.Allocatable{CPUMillicores: req(a.CPUMillicores), MemoryBytes: req(a.MemoryBytes),
+			EphemeralBytes: deref(a.EphemeralBytes), Extended: a.Extended}
+	}
+	return c
 }

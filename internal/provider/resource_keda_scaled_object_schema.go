@@ -40,25 +40,27 @@ func kedaScalingRulesAttribute(desc string) schema.SingleNestedAttribute {
 }
 
 // nodeGroupCapacityAttributes is the §9.1 capacity object a kubefit_node_group exports as `capacity`.
+// Its attributes are optional in the schema, so that an object unknown during validation passes; the
+// planner reports missing values once the object is known.
 func nodeGroupCapacityAttributes() map[string]schema.Attribute {
 	return map[string]schema.Attribute{
-		"name":      schema.StringAttribute{Required: true, MarkdownDescription: "Node group name, quoted in diagnostics."},
-		"max_nodes": schema.Int64Attribute{Required: true, MarkdownDescription: "The group's maximum size."},
+		"name":      schema.StringAttribute{Optional: true, MarkdownDescription: "Node group name, quoted in diagnostics. Required."},
+		"max_nodes": schema.Int64Attribute{Optional: true, MarkdownDescription: "The group's maximum size. Required."},
 		"zones": schema.ListAttribute{Optional: true, ElementType: types.StringType,
 			MarkdownDescription: "Zones the group spans (for the zone spread check, `KCAP-E3`)."},
 		"max_nodes_per_zone": kedaOptInt("Maximum nodes per zone; default `floor(max_nodes / zones)`."),
-		"workload_allocatable": schema.SingleNestedAttribute{Required: true,
+		"workload_allocatable": schema.SingleNestedAttribute{Optional: true,
 			MarkdownDescription: "Per node: allocatable minus the requests of the DaemonSets on the group (for a mixed " +
 				"group, the member with the least).",
 			Attributes: map[string]schema.Attribute{
-				"cpu_millicores":  schema.Int64Attribute{Required: true, MarkdownDescription: "CPU in millicores."},
-				"memory_bytes":    schema.Int64Attribute{Required: true, MarkdownDescription: "Memory in bytes."},
+				"cpu_millicores":  schema.Int64Attribute{Optional: true, MarkdownDescription: "CPU in millicores. Required."},
+				"memory_bytes":    schema.Int64Attribute{Optional: true, MarkdownDescription: "Memory in bytes. Required."},
 				"ephemeral_bytes": kedaOptInt("Ephemeral storage in bytes (0 when unset)."),
 				"extended": schema.MapAttribute{Optional: true, ElementType: types.Int64Type,
 					MarkdownDescription: "Extended resources (`nvidia.com/gpu`, …) by name."},
 			}},
-		"workload_pods": schema.Int64Attribute{Required: true,
-			MarkdownDescription: "Per node: maxPods minus DaemonSet pods (already limited by pod IPs on EKS)."},
+		"workload_pods": schema.Int64Attribute{Optional: true,
+			MarkdownDescription: "Per node: maxPods minus DaemonSet pods (already limited by pod IPs on EKS). Required."},
 	}
 }
 

@@ -191,6 +191,10 @@ func perNode(g NodeGroupCapacity, req resource.List, ext map[string]int64) (int6
 // checkNodeGroup runs KCAP-E1, KCAP-E2, KCAP-W1 and KCAP-E3 against the node group.
 func (c *checker) checkNodeGroup(req resource.List, ext map[string]int64, peak, surge int64) {
 	g := c.so.NodeGroupCapacity
+	if errs := g.Validate(field.NewPath("NodeGroupCapacity")); len(errs) > 0 {
+		c.errs = append(c.errs, errs...)
+		return
+	}
 	mp := field.NewPath("MaxReplicaCount")
 	name := strconv.Quote(g.Name)
 	a := g.WorkloadAllocatable
@@ -321,4 +325,32 @@ func podsFit(n int64) string {
 		return "1 pod fits"
 	}
 	return resource.Group(n) + " pods fit"
+}
+
+// Validate returns the errors of a capacity object at p: a name, and non-negative sizes (a missing
+// value arrives as −1).
+func (g NodeGroupCapacity) Validate(p field.Path) field.Errors {
+	var errs field.Errors
+	if g.Name == "" {
+		errs = append(errs, field.Invalid(p.Child("Name"), "", "the node group capacity needs the node group's name"))
+	}
+	for _, n := range []struct {
+		name string
+		p    field.Path
+		v    int64
+	}{
+		{"maximum node count", p.Child("MaxNodes"), g.MaxNodes},
+		{"workload pod slots per node", p.Child("WorkloadPods"), g.WorkloadPods},
+		{"workload CPU per node", p.Child("WorkloadAllocatable", "CPUMillicores"), g.WorkloadAllocatable.CPUMillicores},
+		{"workload memory per node", p.Child("WorkloadAllocatable", "MemoryBytes"), g.WorkloadAllocatable.MemoryBytes},
+		{"workload ephemeral storage per node", p.Child("WorkloadAllocatable", "EphemeralBytes"), g.WorkloadAllocatable.EphemeralBytes},
+	} {
+		if n.v < 0 {
+			errs = append(errs, field.Invalid(n.p, itoa(n.v), "the node group capacity needs the %s (0 or more)", n.name))
+		}
+	}
+	if g.MaxNodesPerZone != nil && *g.MaxNodesPerZone < 0 {
+		errs = append(errs, field.Invalid(p.Child("MaxNodesPerZone"), itoa(*g.MaxNodesPerZone), "the maximum nodes per zone must be 0 or more"))
+	}
+	return errs
 }

@@ -38,12 +38,37 @@ type Check struct {
 	Databases     []SharedDatabase
 	// ConcurrentRollouts is "one" (default: only the largest surge counts) or "all".
 	ConcurrentRollouts string
+	// DNS is the cluster's DNS set-up; nil skips the DNS budget (KCAP-W4).
+	DNS *DNS
 }
+
+// DNS describes how pods' external lookups reach the AWS VPC resolver (keda.md §9.5).
+type DNS struct {
+	// NodeLocalDNSCache means every node queries the resolver itself.
+	NodeLocalDNSCache bool
+	// CoreDNSNodes is the number of nodes running CoreDNS; 0 means 2.
+	CoreDNSNodes int64
+	// CacheHitRatio is the share of lookups answered from a cache (0–1).
+	CacheHitRatio float64
+	// FullyQualified means the names end in "." (2 queries per lookup instead of 4).
+	FullyQualified bool
+}
+
+// ResolverPPS is the Amazon-provided VPC resolver's limit per network interface.
+const ResolverPPS = 1024
 
 // CheckResult holds the warnings of the cross-object checks and, per node group, the nodes the peak needs.
 type CheckResult struct {
 	Warnings  []field.Warning
 	PeakNodes map[string]int64
+	// DatabaseDemand is, per database in input order, the connections its clients need at peak.
+	DatabaseDemand []DatabaseDemand
+}
+
+// DatabaseDemand is one database's demand at peak.
+type DatabaseDemand struct {
+	Name   string
+	Demand int64
 }
 
 func normGV(av string) string {
@@ -67,6 +92,22 @@ func CheckAll(in Check) (*CheckResult, error) {
 	res := &CheckResult{PeakNodes: map[string]int64{}}
 	sp := field.NewPath("ScaledObjects")
 	targets, hpas := map[string]int{}, map[string]int{}
+	for i, g := range in.NodeGroups {
+		errs = append(errs, g.Validate(field.NewPath("NodeGroups").At(i))...)
+	}
+	for i, s := range in.ScaledObjects {
+		for _, f := range []struct{ name, v string }{{"Namespace", s.Namespace}, {"Name", s.Name}, {"TargetName", s.TargetName}} {
+			if f.v == "" {
+				errs = append(errs, field.Invalid(sp.At(i).Child(f.name), "", "a ScaledObject summary needs its %s", strings.ToLower(f.name)))
+			}
+		}
+		if s.PeakReplicas < 0 {
+			errs = append(errs, field.Invalid(sp.At(i).Child("PeakReplicas"), itoa(s.PeakReplicas), "a ScaledObject summary needs its peak replicas (0 or more)"))
+		}
+	}
+	if len(errs) > 0 {
+		return res, errs
+	}
 	for i, s := range in.ScaledObjects {
 		t := fmt.Sprintf("%s|%s|%s|%s", s.Namespace, normGV(s.TargetAPIVersion), normKind(s.TargetKind), s.TargetName)
 		if j, ok := targets[t]; ok {
@@ -101,7 +142,48 @@ func CheckAll(in Check) (*CheckResult, error) {
 	}
 	errs = append(errs, checkGroups(in, res)...)
 	errs = append(errs, checkDatabases(in, res)...)
+	checkDNS(in, res)
 	return res, errs.Err()
+}
+
+// checkDNS warns when the pods' external lookups at peak exceed 80 % of the resolver budget (KCAP-W4).
+func checkDNS(in Check, res *CheckResult) {
+	d := in.DNS
+	if d == nil {
+		return
+	}
+	q := 4.0
+	if d.FullyQualified {
+		q = 2
+	}
+	var pps float64
+	for _, s := range in.ScaledObjects {
+		if s.DNSLookupsPerSecond != nil {
+			pps += float64(s.PeakReplicas+s.Surge) * *s.DNSLookupsPerSecond * q * (1 - d.CacheHitRatio)
+		}
+	}
+	if pps == 0 {
+		return
+	}
+	senders, who := d.CoreDNSNodes, "nodes running CoreDNS"
+	if senders == 0 {
+		senders = 2
+	}
+	if d.NodeLocalDNSCache {
+		senders, who = 0, "nodes of the node groups at peak"
+		for _, n := range res.PeakNodes {
+			senders += n
+		}
+		if senders == 0 {
+			return
+		}
+	}
+	budget := float64(ResolverPPS * senders)
+	if pps > 0.8*budget {
+		res.Warnings = append(res.Warnings, field.Warning{Code: "KCAP-W4", Path: field.NewPath("DNS"), Message: fmt.Sprintf(
+			"KCAP-W4: at peak the pods send about %.0f DNS packets per second to the VPC resolver, above 80 %% of its budget of %.0f (1,024 per network interface × %d %s); use NodeLocal DNSCache, reuse connections, use fully qualified names ending in \".\" or lower ndots in the pod's dnsConfig",
+			pps, budget, senders, who)})
+	}
 }
 
 func surgeSum(in Check, idx []int) int64 {
@@ -253,6 +335,7 @@ func checkDatabases(in Check, res *CheckResult) field.Errors {
 			parts = append(parts, fmt.Sprintf("%s %d pods × %d", c, pods, *s.ConnectionsPerPod))
 		}
 		b := DatabaseBudget(db.Database, demand)
+		res.DatabaseDemand = append(res.DatabaseDemand, DatabaseDemand{Name: db.Name, Demand: b.Demand})
 		if db.OtherClients > 0 {
 			parts = append(parts, fmt.Sprintf("%d other clients", db.OtherClients))
 		}
