@@ -123,6 +123,7 @@ func TestVectors(t *testing.T) {
 					t.Errorf("want %s, got %v (%v)", id, errs, err)
 				}
 			}
+			roundTrip(t, res)
 			for _, id := range tt.wantWarns {
 				if !has(warns, id) {
 					t.Errorf("want warning %s, got %v", id, warns)
@@ -340,5 +341,78 @@ func TestSharedDatabaseAndGroup(t *testing.T) {
 	_, err = CheckAll(in)
 	if err == nil || !strings.Contains(err.Error(), "KCAP-E2") {
 		t.Fatalf("7 nodes: %v", err)
+	}
+}
+
+// roundTrip checks that the YAML decodes to the same value as the object (yamldecode(yaml) == manifest).
+func roundTrip(t *testing.T, res *Result) {
+	t.Helper()
+	var fromYAML, fromObject any
+	if err := yaml.Unmarshal(res.YAML, &fromYAML); err != nil {
+		t.Fatalf("%v\n%s", err, res.YAML)
+	}
+	raw, err := json.Marshal(res.Object)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(raw, &fromObject); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(fromYAML, fromObject) {
+		t.Fatalf("YAML and object differ:\n%s\n%s", res.YAML, raw)
+	}
+}
+
+// TestRenderEverything renders every field once, with awkward strings (YAML 1.1 booleans, octal-looking
+// numbers, empty strings, newlines), and checks key order and the round trip.
+func TestRenderEverything(t *testing.T) {
+	so := ScaledObject{Name: "all", Namespace: "ns",
+		Labels:      map[string]string{"on": "yes", "b": "0777", "a": ""},
+		Annotations: map[string]string{"off": "off", "note": "line1\nline2 \"quoted\"", AnnotationPausedReplicas: "3"},
+		ScaleTargetRef: ScaleTargetRef{Name: "web", APIVersion: ptr("apps/v1"), Kind: ptr("StatefulSet"),
+			EnvSourceContainerName: ptr("app")},
+		PollingInterval: ptr(int64(15)), InitialCooldownPeriod: ptr(int64(0)), CooldownPeriod: ptr(int64(60)),
+		IdleReplicaCount: ptr(int64(0)), MinReplicaCount: ptr(int64(1)), MaxReplicaCount: ptr(int64(9)),
+		Advanced: &Advanced{RestoreToOriginalReplicaCount: ptr(true),
+			HorizontalPodAutoscalerConfig: &HPAConfig{Name: ptr("web-hpa"), Behavior: &Behavior{
+				ScaleUp:   &ScalingRules{StabilizationWindowSeconds: ptr(int64(0)), SelectPolicy: ptr("Max"), Policies: []Policy{{"Pods", 4, 15}}, Tolerance: ptr("0.05")},
+				ScaleDown: &ScalingRules{SelectPolicy: ptr("Disabled")}}},
+			ScalingModifiers: &ScalingModifiers{Formula: ptr("q ?? 1"), Target: ptr("5"), ActivationTarget: ptr("1e3"), MetricType: ptr("Value")}},
+		Triggers: []Trigger{
+			{Type: "prometheus", Name: ptr("q"), MetricType: ptr("Value"), UseCachedMetrics: ptr(false),
+				Metadata:          map[string]string{"serverAddress": "https://p", "query": "up", "threshold": "1", "ignoreNullValues": "f"},
+				AuthenticationRef: &AuthenticationRef{Name: "auth", Kind: ptr("ClusterTriggerAuthentication")}},
+			{Type: "kafka", Metadata: nil},
+		},
+		Fallback: &Fallback{FailureThreshold: 3, Replicas: 4, Behavior: ptr("scalingModifiers")},
+	}
+	res, err := Plan(so)
+	if err != nil {
+		t.Fatal(err)
+	}
+	roundTrip(t, res)
+	y := string(res.YAML)
+	order := []string{"apiVersion:", "kind:", "metadata:", "  name:", "  namespace:", "  labels:", "  annotations:", "spec:",
+		"scaleTargetRef:", "    apiVersion:", "    kind:", "    name:", "    envSourceContainerName:", "pollingInterval:",
+		"initialCooldownPeriod:", "cooldownPeriod:", "idleReplicaCount:", "minReplicaCount:", "maxReplicaCount:", "advanced:",
+		"horizontalPodAutoscalerConfig:", "behavior:", "scaleUp:", "stabilizationWindowSeconds:", "selectPolicy:", "policies:",
+		"periodSeconds:", "tolerance:", "scaleDown:", "restoreToOriginalReplicaCount:", "scalingModifiers:", "formula:",
+		"activationTarget:", "fallback:", "failureThreshold:", "triggers:", "type: \"prometheus\"", "name: \"q\"", "metricType:",
+		"useCachedMetrics:", "authenticationRef:", "type: \"kafka\"", "metadata: {}"}
+	at := 0
+	for _, k := range order {
+		i := strings.Index(y[at:], k)
+		if i < 0 {
+			t.Fatalf("%q missing or out of order after byte %d:\n%s", k, at, y)
+		}
+		at += i
+	}
+	for _, want := range []string{`"on": "yes"`, `"b": "0777"`, `"a": ""`, `"ignoreNullValues": "f"`, `activationTarget: "1e3"`} {
+		if !strings.Contains(y, want) {
+			t.Errorf("YAML lacks %s:\n%s", want, y)
+		}
+	}
+	if strings.HasPrefix(y, "---") || !strings.HasSuffix(y, "\n") || strings.Contains(y, "\r") {
+		t.Errorf("document framing:\n%q", y)
 	}
 }

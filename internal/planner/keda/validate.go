@@ -5,6 +5,7 @@ import (
 	"math"
 	"sort"
 	"strconv"
+	"strings"
 
 	apivalidation "k8s.io/apimachinery/pkg/api/validation"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -246,6 +247,9 @@ func (c *checker) behavior() {
 		}
 		if s := d.r.SelectPolicy; s != nil && *s != "Max" && *s != "Min" && *s != "Disabled" {
 			c.fail("KSO-E14", p.Child("SelectPolicy"), *s, "HPA selectPolicy %s must be Max, Min or Disabled", field.Quote(*s))
+		}
+		if d.r.Policies != nil && len(d.r.Policies) == 0 {
+			c.fail("KSO-E14", p.Child("Policies"), "", "HPA %s policies are an empty list: the API server requires at least one policy (leave the list out for the defaults)", strings.ToLower(d.name[:1])+d.name[1:])
 		}
 		for i, pol := range d.r.Policies {
 			pp := p.Child("Policies").At(i)
