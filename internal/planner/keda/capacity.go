@@ -354,3 +354,113 @@ func (g NodeGroupCapacity) Validate(p field.Path) field.Errors {
 	}
 	return errs
 }
+
+// cpuOf returns a quantity map's cpu in millicores, and whether it is set.
+func cpuOf(m map[string]string) (int64, bool) {
+	v, ok := m["cpu"]
+	if !ok {
+		return 0, false
+	}
+	q, err := parseQuantity(v)
+	if err != nil {
+		return 0, false
+	}
+	return q.MilliValue(), true
+}
+
+// cpuRequestLimit returns the CPU request the HPA divides by and the CPU limit (0 when unbounded) of
+// the pod, or of one container.
+func cpuRequestLimit(t PodTemplate, container string) (req, limit int64) {
+	if container == "" && t.PodResources != nil {
+		r, rok := cpuOf(t.PodResources.Requests)
+		l, lok := cpuOf(t.PodResources.Limits)
+		if rok || lok {
+			if !rok {
+				r = l
+			}
+			return r, l
+		}
+	}
+	bounded := true
+	for _, ct := range t.Containers {
+		if container != "" && ct.Name != container {
+			continue
+		}
+		r, rok := cpuOf(ct.Requests)
+		l, lok := cpuOf(ct.Limits)
+		if !rok {
+			r = l
+		}
+		req += r
+		if lok {
+			limit += l
+		} else {
+			bounded = false
+		}
+	}
+	if !bounded {
+		limit = 0
+	}
+	return req, limit
+}
+
+// reachability runs §9.4 for a cpu trigger: can the pods use enough CPU to cross the target at all?
+// (KCAP-E5 when cpu is the only trigger, KCAP-W3 otherwise.)
+func (c *checker) reachability(i int, md ResourceMetadata) {
+	w := c.so.TargetWorkload
+	if w == nil || md.MetricType == "" {
+		return
+	}
+	req, limit := cpuRequestLimit(w.PodTemplate, md.ContainerName)
+	perWorker, src := int64(1000), "one core per busy worker (the default)"
+	if w.CPUPerBusyWorker != nil {
+		q, err := parseQuantity(*w.CPUPerBusyWorker)
+		if err != nil || q.Sign() <= 0 {
+			c.fail("KCAP-E5", field.NewPath("TargetWorkload", "CPUPerBusyWorker"), *w.CPUPerBusyWorker,
+				"CPU per busy worker %s is not a positive CPU quantity", field.Quote(*w.CPUPerBusyWorker))
+			return
+		}
+		perWorker, src = q.MilliValue(), resource.HumanCPU(q.MilliValue())+" per busy worker"
+	}
+	uMax, why := int64(0), ""
+	if w.MaxConcurrencyPerPod != nil {
+		uMax, why = *w.MaxConcurrencyPerPod*perWorker, fmt.Sprintf("%d workers × %s", *w.MaxConcurrencyPerPod, src)
+	}
+	if limit > 0 && (uMax == 0 || limit < uMax) {
+		uMax, why = limit, "the CPU limit"
+	}
+	if uMax == 0 {
+		return
+	}
+	only := len(c.so.Triggers) == 1
+	p := field.NewPath("Triggers").At(i).Child("Metadata").Key("value")
+	var reachable bool
+	var detail string
+	switch md.MetricType {
+	case "Utilization":
+		if req <= 0 {
+			return
+		}
+		pct := float64(100*uMax) / float64(req)
+		reachable = pct > float64(md.UtilizationPercent)*1.1
+		detail = fmt.Sprintf("a pod can use at most %s CPU (%s), %.0f %% of its %s request, but the HPA scales out only above %d %% × 1.1 (its tolerance)",
+			resource.HumanCPU(uMax), why, pct, resource.HumanCPU(req), md.UtilizationPercent)
+	case "AverageValue":
+		target := md.AverageValue.MilliValue()
+		reachable = float64(uMax) > float64(target)*1.1
+		detail = fmt.Sprintf("a pod can use at most %s CPU (%s), but the HPA scales out only above %s × 1.1 (its tolerance)",
+			resource.HumanCPU(uMax), why, resource.HumanCPU(target))
+	default:
+		return
+	}
+	if !reachable {
+		msg := "CPU-based scaling cannot trigger: " + detail + "; scale on saturation instead (busy workers over the maximum, or request queue length) through a prometheus trigger"
+		if only {
+			c.fail("KCAP-E5", p, "", "%s", msg)
+		} else {
+			c.warn("KCAP-W3", p, "%s", msg)
+		}
+	} else if w.MaxConcurrencyPerPod != nil && only {
+		c.warn("KCAP-W3", p, "CPU is the only scaling signal and a pod serves at most %d requests at once: when every worker is busy waiting (on a database, say) requests queue without raising CPU, so the HPA does not scale; add a saturation metric through a prometheus trigger", *w.MaxConcurrencyPerPod)
+	}
+}

@@ -416,3 +416,32 @@ func TestRenderEverything(t *testing.T) {
 		t.Errorf("document framing:\n%q", y)
 	}
 }
+
+// TestReachability is §9.4's field-report case: 500m request, 5 workers × 30m = 150m, 30 % ≤ 33 %.
+func TestReachability(t *testing.T) {
+	so := base()
+	so.Triggers = []Trigger{{Type: "cpu", MetricType: ptr("Utilization"), Metadata: map[string]string{"value": "30"}}}
+	so.TargetWorkload = &Workload{MaxConcurrencyPerPod: ptr(int64(5)), CPUPerBusyWorker: ptr("30m"),
+		PodTemplate: PodTemplate{Containers: []Container{{Name: "php", Requests: map[string]string{"cpu": "500m"}}}}}
+	_, err := Plan(so)
+	if err == nil || !strings.HasPrefix(err.Error(), "KCAP-E5") || !strings.Contains(err.Error(), "30 %") {
+		t.Fatalf("got %v", err)
+	}
+	so.Triggers = append(so.Triggers, prom(""))
+	res, err := Plan(so)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, w := codes(nil, res.Warnings); !has(w, "KCAP-W3") {
+		t.Errorf("warnings %v", w)
+	}
+	so.Triggers = so.Triggers[:1]
+	so.TargetWorkload.CPUPerBusyWorker = ptr("200m") // 1,000m = 200 % > 33 %: reachable, but warned
+	res, err = Plan(so)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, w := codes(nil, res.Warnings); !has(w, "KCAP-W3") {
+		t.Errorf("warnings %v", w)
+	}
+}

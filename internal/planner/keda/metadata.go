@@ -112,6 +112,9 @@ func (c *checker) resourceTrigger(i int, t Trigger) {
 		c.warn("KSO-W11", p.Child("Type"), "memory usage rarely falls after load (caches, heaps, runtimes keep it), so the HPA may scale out on memory and never scale back in")
 	}
 	c.requests(i, t, md.ContainerName)
+	if t.Type == "cpu" {
+		c.reachability(i, md)
+	}
 }
 
 // requests checks that the target's containers declare what a cpu or memory trigger divides by (§3.6).
