@@ -213,8 +213,9 @@ func (r *kedaScaledObjectResource) Metadata(_ context.Context, req resource.Meta
 	resp.TypeName = req.ProviderTypeName + "_keda_scaled_object"
 }
 
-// ModifyPlan checks and renders the ScaledObject during plan. With any input unknown it checks nothing and
-// leaves the rendered values unknown (id is known when name and namespace are).
+// ModifyPlan checks and renders the ScaledObject during plan. With any input unknown it checks nothing;
+// manifest keeps its structure with unknown leaves where it can (keda.md §8.4), id is known when name and
+// namespace are, and the other rendered values are unknown.
 func (r *kedaScaledObjectResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	if req.Plan.Raw.IsNull() {
 		return
@@ -231,7 +232,11 @@ func (r *kedaScaledObjectResource) ModifyPlan(ctx context.Context, req resource.
 		for _, a := range []string{"yaml", "hpa_name"} {
 			resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root(a), types.StringUnknown())...)
 		}
-		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("manifest"), types.DynamicUnknown())...)
+		manifest := types.DynamicUnknown()
+		if v, ok := partialManifest(ctx, req.Config); ok {
+			manifest = types.DynamicValue(v)
+		}
+		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("manifest"), manifest)...)
 		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("effective"), types.ObjectUnknown(kedaEffectiveAttrTypes))...)
 		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("summary"), types.ObjectUnknown(kedaSummaryAttrTypes))...)
 		return

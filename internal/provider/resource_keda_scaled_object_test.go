@@ -281,12 +281,20 @@ resource "kubefit_keda_scaled_object" "test" {
   namespace = "default"
   scale_target_ref  = { name = "other" }
   min_replica_count = 1
-  max_replica_count = kubefit_keda_scaled_object.upstream.effective.max_replicas
+  max_replica_count = length(terraform_data.id.id) > 0 ? kubefit_keda_scaled_object.upstream.effective.max_replicas : 6
   triggers = [{ type = "kafka", metadata = { topic = terraform_data.id.id, group = kubefit_keda_scaled_object.upstream.hpa_name } }]
 }`,
 			ConfigPlanChecks: resource.ConfigPlanChecks{
 				PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectUnknownValue(soAddr, tfjsonpath.New("manifest")),
+					plancheck.ExpectUnknownValue(soAddr, tfjsonpath.New("manifest").AtMapKey("spec").AtMapKey("triggers").
+						AtSliceIndex(0).AtMapKey("metadata").AtMapKey("topic")),
+					plancheck.ExpectKnownValue(soAddr, tfjsonpath.New("manifest").AtMapKey("metadata"), knownvalue.ObjectExact(map[string]knownvalue.Check{
+						"name": knownvalue.StringExact("second"), "namespace": knownvalue.StringExact("default")})),
+					plancheck.ExpectKnownValue(soAddr, tfjsonpath.New("manifest").AtMapKey("spec").AtMapKey("triggers").
+						AtSliceIndex(0).AtMapKey("metadata").AtMapKey("group"), knownvalue.StringExact("keda-hpa-prometheus-scaledobject")),
+					plancheck.ExpectUnknownValue(soAddr, tfjsonpath.New("yaml")),
+					plancheck.ExpectUnknownValue(soAddr, tfjsonpath.New("manifest").AtMapKey("spec").AtMapKey("maxReplicaCount")),
+					plancheck.ExpectKnownValue(soAddr, tfjsonpath.New("manifest").AtMapKey("apiVersion"), knownvalue.StringExact("keda.sh/v1alpha1")),
 					plancheck.ExpectKnownValue(soAddr, tfjsonpath.New("id"), knownvalue.StringExact("default/second")),
 				},
 				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
