@@ -21,6 +21,10 @@ const (
 	unknownNumberBase   = int64(1) << 52
 )
 
+// kedaInputsNotRendered are kubefit-only inputs: unknown values there do not affect the manifest.
+var kedaInputsNotRendered = map[string]bool{"keda_version": true, "kubernetes_version": true, "target_workload": true,
+	"namespace_limit_range_defaults": true, "node_group_capacity": true, "database": true}
+
 // partialManifest renders the ScaledObject with unknown leaves where the configuration has unknown
 // strings or numbers (keda.md §8.4), so kubernetes_manifest can resolve its type during plan. It
 // returns false when an unknown value is not a string or number (a whole list, map, object or a bool
@@ -28,9 +32,14 @@ const (
 func partialManifest(ctx context.Context, config tfsdk.Config) (attr.Value, bool) {
 	n := int64(0)
 	simple := true
-	raw, err := tftypes.Transform(config.Raw, func(_ *tftypes.AttributePath, v tftypes.Value) (tftypes.Value, error) {
+	raw, err := tftypes.Transform(config.Raw, func(p *tftypes.AttributePath, v tftypes.Value) (tftypes.Value, error) {
 		if v.IsKnown() {
 			return v, nil
+		}
+		if steps := p.Steps(); len(steps) > 0 {
+			if a, ok := steps[0].(tftypes.AttributeName); ok && kedaInputsNotRendered[string(a)] {
+				return tftypes.NewValue(v.Type(), nil), nil
+			}
 		}
 		n++
 		switch {

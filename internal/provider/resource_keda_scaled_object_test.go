@@ -283,6 +283,10 @@ resource "kubefit_keda_scaled_object" "test" {
   min_replica_count = 1
   max_replica_count = length(terraform_data.id.id) > 0 ? kubefit_keda_scaled_object.upstream.effective.max_replicas : 6
   triggers = [{ type = "kafka", metadata = { topic = terraform_data.id.id, group = kubefit_keda_scaled_object.upstream.hpa_name } }]
+  target_workload   = { pod_template = { containers = [{ name = "app", requests = { cpu = "2500m" } }] } }
+  node_group_capacity = length(terraform_data.id.id) > 0 ? {
+    name = "general", max_nodes = 10, workload_allocatable = { cpu_millicores = 3620, memory_bytes = 6442450944 }, workload_pods = 54
+  } : null
 }`,
 			ConfigPlanChecks: resource.ConfigPlanChecks{
 				PreApply: []plancheck.PlanCheck{
