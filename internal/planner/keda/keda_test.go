@@ -445,3 +445,205 @@ func TestReachability(t *testing.T) {
 		t.Errorf("warnings %v", w)
 	}
 }
+
+// TestRules covers each rule beyond the §7.5 vectors, with the path it reports.
+func TestRules(t *testing.T) {
+	util := ptr("Utilization")
+	withWorkload := func(s *ScaledObject, containers ...Container) {
+		s.TargetWorkload = &Workload{PodTemplate: PodTemplate{Containers: containers}}
+	}
+	tests := []struct {
+		name     string
+		edit     func(*ScaledObject)
+		id, path string // the rule and the path of (one of) its diagnostics
+		warning  bool
+	}{
+		{"upper-case name", func(s *ScaledObject) { s.Name = "API" }, "KSO-E1", "Name", false},
+		{"64-character name", func(s *ScaledObject) { s.Name = strings.Repeat("a", 64) }, "KSO-E1", "Name", false},
+		{"namespace with a dot", func(s *ScaledObject) { s.Namespace = "a.b" }, "KSO-E1", "Namespace", false},
+		{"custom HPA name invalid", func(s *ScaledObject) {
+			s.Advanced = &Advanced{HorizontalPodAutoscalerConfig: &HPAConfig{Name: ptr("Bad_Name")}}
+		}, "KSO-E2", "Advanced.HorizontalPodAutoscalerConfig.Name", false},
+		{"empty target", func(s *ScaledObject) { s.ScaleTargetRef.Name = "" }, "KSO-E3", "ScaleTargetRef.Name", false},
+		{"bad apiVersion", func(s *ScaledObject) { s.ScaleTargetRef.APIVersion = ptr("a/b/c") }, "KSO-E3", "ScaleTargetRef.APIVersion", false},
+		{"polling 0", func(s *ScaledObject) { s.PollingInterval = ptr(int64(0)) }, "KSO-E4", "PollingInterval", false},
+		{"max 0", func(s *ScaledObject) { s.MaxReplicaCount = ptr(int64(0)) }, "KSO-E4", "MaxReplicaCount", false},
+		{"min above max", func(s *ScaledObject) { s.MinReplicaCount = ptr(int64(11)) }, "KSO-E6", "MinReplicaCount", false},
+		{"no triggers", func(s *ScaledObject) { s.Triggers = nil }, "KSO-E7", "Triggers", false},
+		{"duplicate names", func(s *ScaledObject) { s.Triggers = []Trigger{prom("a"), prom("a")} }, "KSO-E7", "Triggers[1].Name", false},
+		{"cached cpu", func(s *ScaledObject) {
+			c := cpu("", util)
+			c.UseCachedMetrics = ptr(true)
+			s.Triggers = []Trigger{prom(""), c}
+		}, "KSO-E7", "Triggers[1].UseCachedMetrics", false},
+		{"fallback behavior scalingModifiers on 2.19", func(s *ScaledObject) {
+			s.KEDAVersion = "2.19"
+			s.Fallback = &Fallback{FailureThreshold: 1, Replicas: 2, Behavior: ptr("scalingModifiers")}
+		}, "KSO-E8", "Fallback.Behavior", false},
+		{"fallback behavior scalingModifiers without formula", func(s *ScaledObject) {
+			s.Fallback = &Fallback{FailureThreshold: 1, Replicas: 2, Behavior: ptr("scalingModifiers")}
+		}, "KSO-E8", "Fallback.Behavior", false},
+		{"fallback Value trigger on 2.17", func(s *ScaledObject) {
+			s.KEDAVersion = "2.17"
+			s.Triggers[0].MetricType = ptr("Value")
+			s.Fallback = &Fallback{FailureThreshold: 1, Replicas: 2}
+		}, "KSO-E8", "Fallback", false},
+		{"modifiers without target", func(s *ScaledObject) {
+			s.Triggers = []Trigger{prom("a")}
+			s.Advanced = &Advanced{ScalingModifiers: &ScalingModifiers{Formula: ptr("a")}}
+		}, "KSO-E9", "Advanced.ScalingModifiers.Target", false},
+		{"modifiers target 0", func(s *ScaledObject) {
+			s.Triggers = []Trigger{prom("a")}
+			s.Advanced = &Advanced{ScalingModifiers: &ScalingModifiers{Formula: ptr("a"), Target: ptr("0")}}
+		}, "KSO-E9", "Advanced.ScalingModifiers.Target", false},
+		{"modifiers activation target", func(s *ScaledObject) {
+			s.Triggers = []Trigger{prom("a")}
+			s.Advanced = &Advanced{ScalingModifiers: &ScalingModifiers{Formula: ptr("a"), Target: ptr("2"), ActivationTarget: ptr("x")}}
+		}, "KSO-E9", "Advanced.ScalingModifiers.ActivationTarget", false},
+		{"modifiers without formula", func(s *ScaledObject) {
+			s.Advanced = &Advanced{ScalingModifiers: &ScalingModifiers{Target: ptr("2")}}
+		}, "KSO-E9", "Advanced.ScalingModifiers.Formula", false},
+		{"cpu metadata type on 2.21", func(s *ScaledObject) {
+			c := cpu("", util)
+			c.Metadata["type"] = "Utilization"
+			s.Triggers = []Trigger{c}
+		}, "KSO-E10", `Triggers[0].Metadata["type"]`, false},
+		{"cpu value not a percentage", func(s *ScaledObject) {
+			c := cpu("", util)
+			c.Metadata["value"] = "70%"
+			s.Triggers = []Trigger{c}
+		}, "KSO-E10", `Triggers[0].Metadata["value"]`, false},
+		{"cpu containerName not in template", func(s *ScaledObject) {
+			c := cpu("", util)
+			c.Metadata["containerName"] = "nope"
+			s.Triggers = []Trigger{c}
+			withWorkload(s, Container{Name: "app", Requests: map[string]string{"cpu": "1"}})
+		}, "KSO-E10", `Triggers[0].Metadata["containerName"]`, false},
+		{"memory trigger without memory request", func(s *ScaledObject) {
+			m := cpu("", ptr("AverageValue"))
+			m.Type, m.Metadata["value"] = "memory", "512Mi"
+			s.Triggers = []Trigger{m}
+			withWorkload(s, Container{Name: "app", Requests: map[string]string{"cpu": "1"}})
+		}, "KSO-E11", "Triggers[0].Type", false},
+		{"limit stands in for a request", func(s *ScaledObject) {
+			s.Triggers = []Trigger{cpu("", util)}
+			withWorkload(s, Container{Name: "app", Limits: map[string]string{"cpu": "1"}})
+		}, "", "", false},
+		{"containerName with pod-level requests only", func(s *ScaledObject) {
+			c := cpu("", util)
+			c.Metadata["containerName"] = "app"
+			s.Triggers = []Trigger{c}
+			withWorkload(s, Container{Name: "app"})
+			s.TargetWorkload.PodTemplate.PodResources = &PodResources{Requests: map[string]string{"cpu": "1"}}
+		}, "KSO-E11", `Triggers[0].Metadata["containerName"]`, false},
+		{"pod-level requests on Kubernetes 1.33", func(s *ScaledObject) {
+			s.KubernetesVersion = "1.33"
+			s.Triggers = []Trigger{cpu("", util)}
+			withWorkload(s, Container{Name: "app"})
+			s.TargetWorkload.PodTemplate.PodResources = &PodResources{Requests: map[string]string{"cpu": "1"}}
+		}, "KSO-E11", "Triggers[0].Type", false},
+		{"Utilization on a prometheus trigger", func(s *ScaledObject) { s.Triggers[0].MetricType = ptr("Utilization") }, "KSO-E13", "Triggers[0].MetricType", false},
+		{"policy type", func(s *ScaledObject) {
+			s.Advanced = &Advanced{HorizontalPodAutoscalerConfig: &HPAConfig{Behavior: &Behavior{
+				ScaleDown: &ScalingRules{Policies: []Policy{{Type: "pods", Value: 1, PeriodSeconds: 60}}}}}}
+		}, "KSO-E14", "Advanced.HorizontalPodAutoscalerConfig.Behavior.ScaleDown.Policies[0].Type", false},
+		{"stabilization window", func(s *ScaledObject) {
+			s.Advanced = &Advanced{HorizontalPodAutoscalerConfig: &HPAConfig{Behavior: &Behavior{
+				ScaleDown: &ScalingRules{StabilizationWindowSeconds: ptr(int64(3601))}}}}
+		}, "KSO-E14", "Advanced.HorizontalPodAutoscalerConfig.Behavior.ScaleDown.StabilizationWindowSeconds", false},
+		{"prometheus address", func(s *ScaledObject) { s.Triggers[0].Metadata["serverAddress"] = "prometheus:9090" }, "KSO-E15", `Triggers[0].Metadata["serverAddress"]`, false},
+		{"prometheus timeout", func(s *ScaledObject) { s.Triggers[0].Metadata["timeout"] = "-5s" }, "KSO-E15", `Triggers[0].Metadata["timeout"]`, false},
+		{"prometheus auth modes", func(s *ScaledObject) { s.Triggers[0].Metadata["authModes"] = "basic,bearer" }, "KSO-E15", `Triggers[0].Metadata["authModes"]`, false},
+		{"prometheus headers", func(s *ScaledObject) { s.Triggers[0].Metadata["customHeaders"] = "a" }, "KSO-E15", `Triggers[0].Metadata["customHeaders"]`, false},
+		{"paused replicas", func(s *ScaledObject) { s.Annotations = map[string]string{AnnotationPausedReplicas: "two"} }, "KSO-E16", `Annotations["autoscaling.keda.sh/paused-replicas"]`, false},
+		{"tolerance", func(s *ScaledObject) {
+			s.Advanced = &Advanced{HorizontalPodAutoscalerConfig: &HPAConfig{Behavior: &Behavior{ScaleUp: &ScalingRules{Tolerance: ptr("5%")}}}}
+		}, "KSO-E18", "Advanced.HorizontalPodAutoscalerConfig.Behavior.ScaleUp.Tolerance", false},
+		{"auth kind", func(s *ScaledObject) {
+			s.Triggers[0].AuthenticationRef = &AuthenticationRef{Name: "a", Kind: ptr("Secret")}
+		}, "KSO-E19", "Triggers[0].AuthenticationRef.Kind", false},
+		{"label value", func(s *ScaledObject) { s.Labels = map[string]string{"a": "has space"} }, "KSO-E20", `Labels["a"]`, false},
+		{"KEDA version out of range", func(s *ScaledObject) { s.KEDAVersion = "2.16" }, "", "KEDAVersion", false},
+		{"polling irrelevant", func(s *ScaledObject) { s.PollingInterval = ptr(int64(10)) }, "KSO-W1", "PollingInterval", true},
+		{"cooldown irrelevant", func(s *ScaledObject) { s.CooldownPeriod = ptr(int64(10)) }, "KSO-W2", "CooldownPeriod", true},
+		{"idle 1", func(s *ScaledObject) { s.MinReplicaCount = ptr(int64(2)); s.IdleReplicaCount = ptr(int64(1)) }, "KSO-W3", "IdleReplicaCount", true},
+		{"fallback above max", func(s *ScaledObject) { s.Fallback = &Fallback{FailureThreshold: 3, Replicas: 20} }, "KSO-W5", "Fallback.Replicas", true},
+		{"unknown prometheus key", func(s *ScaledObject) { s.Triggers[0].Metadata["treshold"] = "1" }, "KSO-W7", `Triggers[0].Metadata["treshold"]`, true},
+		{"ignoreNullValues unset at min 0", func(s *ScaledObject) {
+			s.MinReplicaCount = ptr(int64(0))
+			delete(s.Triggers[0].Metadata, "ignoreNullValues")
+		}, "KSO-W9", "Triggers[0].Metadata", true},
+		{"cpu on a Rollout", func(s *ScaledObject) {
+			s.ScaleTargetRef.APIVersion, s.ScaleTargetRef.Kind = ptr("argoproj.io/v1alpha1"), ptr("Rollout")
+			s.Triggers = []Trigger{cpu("", util)}
+		}, "KSO-W10", "Triggers[0].Type", true},
+		{"memory trigger", func(s *ScaledObject) {
+			m := cpu("", util)
+			m.Type = "memory"
+			s.Triggers = []Trigger{prom(""), m}
+		}, "KSO-W11", "Triggers[1].Type", true},
+		{"fallback with Value at min 0", func(s *ScaledObject) {
+			s.MinReplicaCount = ptr(int64(0))
+			s.Triggers[0].MetricType = ptr("Value")
+			s.Fallback = &Fallback{FailureThreshold: 3, Replicas: 2}
+		}, "KSO-W12", "Triggers[0].MetricType", true},
+		{"tolerance on 1.33", func(s *ScaledObject) {
+			s.KubernetesVersion = "1.33"
+			s.Advanced = &Advanced{HorizontalPodAutoscalerConfig: &HPAConfig{Behavior: &Behavior{ScaleUp: &ScalingRules{Tolerance: ptr("0.05")}}}}
+		}, "KSO-W13", "Advanced.HorizontalPodAutoscalerConfig.Behavior.ScaleUp.Tolerance", true},
+		{"pod larger than a node", func(s *ScaledObject) {
+			withWorkload(s, Container{Name: "app", Requests: map[string]string{"cpu": "8"}})
+			s.NodeGroupCapacity = &NodeGroupCapacity{Name: "small", MaxNodes: 10,
+				WorkloadAllocatable: Allocatable{CPUMillicores: 1930, MemoryBytes: 1 << 30}, WorkloadPods: 10}
+		}, "KCAP-E1", "TargetWorkload.PodTemplate", false},
+		{"zone skew", func(s *ScaledObject) {
+			withWorkload(s, Container{Name: "app", Requests: map[string]string{"cpu": "1"}})
+			s.MaxReplicaCount = ptr(int64(9))
+			s.TargetWorkload.Rollout = &Rollout{Strategy: "Recreate"}
+			s.TargetWorkload.TopologySpread = []SpreadConstraint{{TopologyKey: ZoneKey, MaxSkew: 1, WhenUnsatisfiable: "DoNotSchedule"}}
+			one := int64(1)
+			s.NodeGroupCapacity = &NodeGroupCapacity{Name: "g", MaxNodes: 9, MaxNodesPerZone: &one, Zones: []string{"a", "b", "c"},
+				WorkloadAllocatable: Allocatable{CPUMillicores: 2000, MemoryBytes: 4 << 30}, WorkloadPods: 10}
+		}, "KCAP-E3", "TargetWorkload.TopologySpread[0]", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			so := base()
+			tt.edit(&so)
+			res, err := Plan(so)
+			if res == nil {
+				t.Fatal(err)
+			}
+			if tt.warning || tt.path == "" {
+				if err != nil {
+					t.Fatalf("want no error, got %v", err)
+				}
+			}
+			if tt.path == "" {
+				return
+			}
+			if tt.warning {
+				for _, w := range res.Warnings {
+					if w.Code == tt.id && w.Path.String() == tt.path && strings.HasPrefix(w.Message, tt.id+": ") {
+						return
+					}
+				}
+				t.Fatalf("want warning %s at %s, got %+v", tt.id, tt.path, res.Warnings)
+			}
+			for _, e := range field.As(err) {
+				if strings.HasPrefix(e.Detail, tt.id) && e.Path.String() == tt.path {
+					return
+				}
+			}
+			t.Fatalf("want %s at %s, got %v %v", tt.id, tt.path, err, paths(err))
+		})
+	}
+}
+
+func paths(err error) []string {
+	var out []string
+	for _, e := range field.As(err) {
+		out = append(out, e.Path.String())
+	}
+	return out
+}

@@ -17,6 +17,7 @@ type Result struct {
 
 // Plan checks so against every rule for its KEDA version and renders it. The result is returned even
 // with errors (with the warnings found); the error is a field.Errors whose details start with the rule ID.
+// Strings must be valid UTF-8 (as Terraform's are); otherwise rendering the YAML fails and the result is nil.
 func Plan(so ScaledObject) (*Result, error) {
 	c := &checker{so: so}
 	var verr *field.Error
