@@ -14,17 +14,20 @@ import (
 // and evaluated once in an environment holding one variable, set to −1, per named trigger that is not cpu
 // or memory.
 func CompileFormula(formula string, triggers []Trigger) error {
-	env := map[string]any{}
+	env := map[string]float64{}
 	for _, t := range triggers {
 		if n := str(t.Name); n != "" && !isCPUMemory(t.Type) {
-			env[n] = float64(-1)
+			env[n] = -1
 		}
 	}
-	f := formula
-	if !strings.Contains(f, "??") && !strings.HasPrefix(f, "float(") {
-		f = "float(" + f + ")"
+	f, opts := formula, []expr.Option{expr.Env(env)}
+	if !strings.Contains(f, "??") {
+		if !strings.HasPrefix(f, "float(") {
+			f = "float(" + f + ")"
+		}
+		opts = append(opts, expr.AsFloat64())
 	}
-	prog, err := expr.Compile(f, expr.Env(env))
+	prog, err := expr.Compile(f, opts...)
 	if err != nil {
 		return err
 	}

@@ -53,12 +53,18 @@ func str(p *string) string {
 
 func itoa(v int64) string { return strconv.FormatInt(v, 10) }
 
-// HPAName returns the name of the HPA KEDA creates: the custom name, else keda-hpa-<name>.
+// HPAName returns the name of the HPA KEDA creates: the custom name, else (also when the custom name is
+// empty) keda-hpa-<name>.
 func (so ScaledObject) HPAName() string {
-	if a := so.Advanced; a != nil && a.HorizontalPodAutoscalerConfig != nil && a.HorizontalPodAutoscalerConfig.Name != nil {
-		return *a.HorizontalPodAutoscalerConfig.Name
+	if so.customHPAName() {
+		return *so.Advanced.HorizontalPodAutoscalerConfig.Name
 	}
 	return "keda-hpa-" + so.Name
+}
+
+func (so ScaledObject) customHPAName() bool {
+	a := so.Advanced
+	return a != nil && a.HorizontalPodAutoscalerConfig != nil && str(a.HorizontalPodAutoscalerConfig.Name) != ""
 }
 
 // usesModifiers reports whether any scaling-modifier field is set.
@@ -97,7 +103,7 @@ func (c *checker) metadata() {
 		c.fail("KSO-E1", field.NewPath("Namespace"), so.Namespace, "namespace %s is not a valid namespace name: %s", field.Quote(so.Namespace), msg)
 	}
 	hpa := so.HPAName()
-	custom := so.Advanced != nil && so.Advanced.HorizontalPodAutoscalerConfig != nil && so.Advanced.HorizontalPodAutoscalerConfig.Name != nil
+	custom := so.customHPAName()
 	hp := field.NewPath("Name")
 	if custom {
 		hp = field.NewPath("Advanced", "HorizontalPodAutoscalerConfig", "Name")
