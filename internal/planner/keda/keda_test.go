@@ -9,6 +9,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/field"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/resource"
 )
 
 func ptr[T any](v T) *T { return &v }
@@ -646,4 +647,32 @@ func paths(err error) []string {
 		out = append(out, e.Path.String())
 	}
 	return out
+}
+
+// TestDNSAndSharedSurge: 2 workloads × (20 + 5) pods × 20 lookups × 4 queries = 4,000 pps against two
+// CoreDNS nodes (2,048 pps): KCAP-W4. With NodeLocal DNSCache every node at peak sends its own.
+func TestDNSAndSharedSurge(t *testing.T) {
+	mk := func(name string) Summary {
+		lookups := 20.0
+		return Summary{Namespace: "shop", Name: name, HPAName: "keda-hpa-" + name, TargetName: name, PeakReplicas: 20, Surge: 5,
+			PodRequests: &resource.List{CPUMillicores: 500, MemoryBytes: 256 << 20, Pods: 1}, DNSLookupsPerSecond: &lookups, NodeGroup: "g"}
+	}
+	in := Check{ScaledObjects: []Summary{mk("a"), mk("b")}, DNS: &DNS{},
+		NodeGroups: []NodeGroupCapacity{{Name: "g", MaxNodes: 14, WorkloadAllocatable: Allocatable{CPUMillicores: 1930, MemoryBytes: 8 << 30}, WorkloadPods: 29}}}
+	res, err := CheckAll(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, w := codes(nil, res.Warnings); !has(w, "KCAP-W4") || !has(w, "KCAP-W1") {
+		// 40 pods at 3 per node: 14 nodes; with the largest surge (5) 45 pods need 15.
+		t.Fatalf("warnings %v", res.Warnings)
+	}
+	if res.PeakNodes["g"] != 14 {
+		t.Errorf("peak nodes %d, want 14", res.PeakNodes["g"])
+	}
+	in.DNS = &DNS{NodeLocalDNSCache: true} // budget 14 × 1,024
+	res, _ = CheckAll(in)
+	if _, w := codes(nil, res.Warnings); has(w, "KCAP-W4") {
+		t.Fatalf("warnings %v", res.Warnings)
+	}
 }
