@@ -72,6 +72,8 @@ func (p *kubefitProvider) Resources(_ context.Context) []func() resource.Resourc
 	return []func() resource.Resource{
 		newStorageClassResource,
 		newNodeGroupResource,
+		newKEDAScaledObjectResource,
+		newCapacityCheckResource,
 	}
 }
 

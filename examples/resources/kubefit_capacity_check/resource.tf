@@ -1,0 +1,65 @@
+# Two ScaledObjects on one node group and one MySQL database. Each checks itself; the capacity check
+# sees them together: both at peak on the group, and their connections against max_connections.
+# Raising either max_replica_count to 30 would fail the plan on the database (KCAP-E4): 40 pods × 5
+# connections exceed 150.
+locals {
+  # Normally module.pools.general.capacity from a kubefit_node_group (keda.md §9.1).
+  general = {
+    name      = "general"
+    max_nodes = 10
+    zones     = ["eu-west-1a", "eu-west-1b"]
+    workload_allocatable = {
+      cpu_millicores = 1930
+      memory_bytes   = 7408779264
+    }
+    workload_pods = 29
+  }
+  prometheus = "http://prometheus.monitoring:9090"
+}
+
+resource "kubefit_keda_scaled_object" "api" {
+  name              = "api"
+  namespace         = "shop"
+  scale_target_ref  = { name = "api" }
+  min_replica_count = 2
+  max_replica_count = 10
+  triggers = [{
+    type     = "prometheus"
+    metadata = { serverAddress = local.prometheus, query = "sum(rate(http_requests_total{app=\"api\"}[1m]))", threshold = "50", ignoreNullValues = "false" }
+  }]
+  target_workload = {
+    pod_template        = { containers = [{ name = "php", requests = { cpu = "500m", memory = "256Mi" } }] }
+    connections_per_pod = 5
+  }
+  node_group_capacity = local.general
+}
+
+resource "kubefit_keda_scaled_object" "worker" {
+  name              = "worker"
+  namespace         = "shop"
+  scale_target_ref  = { name = "worker" }
+  min_replica_count = 1
+  max_replica_count = 8
+  triggers          = [{ type = "rabbitmq", metadata = { queueName = "orders", mode = "QueueLength", value = "20" } }]
+  target_workload = {
+    pod_template        = { containers = [{ name = "worker", requests = { cpu = "250m", memory = "512Mi" } }] }
+    rollout             = { strategy = "Recreate" }
+    connections_per_pod = 5
+  }
+  node_group_capacity = local.general
+}
+
+resource "kubefit_capacity_check" "shop" {
+  scaled_objects = [kubefit_keda_scaled_object.api.summary, kubefit_keda_scaled_object.worker.summary]
+  node_groups    = [local.general]
+  databases = [{
+    name            = "orders-mysql"
+    max_connections = 150
+    clients         = ["shop/api", "shop/worker"]
+  }]
+  concurrent_rollouts = "one"
+}
+
+output "peak_nodes" {
+  value = kubefit_capacity_check.shop.peak_nodes
+}

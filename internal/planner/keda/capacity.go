@@ -1,0 +1,466 @@
+package keda
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/field"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/resource"
+)
+
+// ZoneKey is the well-known zone label; spread constraints on it are zonal.
+const ZoneKey = "topology.kubernetes.io/zone"
+
+// podRequest is a pod's effective request: the resource vector and extended resources by name.
+type podRequest struct {
+	list     resource.List
+	extended map[string]int64
+}
+
+// quantities parses a map of quantities into exact integers (millicores for cpu, bytes or counts for
+// the rest), reporting bad values at p.
+func quantities(m map[string]string, p field.Path, errs *field.Errors) map[string]int64 {
+	out := map[string]int64{}
+	for _, k := range sortedKeys(m) {
+		q, err := parseQuantity(m[k])
+		if err != nil || q.Sign() < 0 {
+			*errs = append(*errs, field.Invalid(p.Key(k), m[k], "%s quantity %s is not a non-negative Kubernetes quantity", k, field.Quote(m[k])))
+			continue
+		}
+		if k == "cpu" {
+			out[k] = q.MilliValue()
+		} else {
+			out[k] = q.Value()
+		}
+	}
+	return out
+}
+
+// PodRequests returns a pod's effective requests (keda.md §9.1): the pod-level request where set, else
+// max(app containers + sidecars, the largest init container plus the sidecars started before it), plus
+// the RuntimeClass overhead. A limit stands in for a missing request, as Kubernetes defaults it.
+func PodRequests(t PodTemplate) (resource.List, map[string]int64, field.Errors) {
+	var errs field.Errors
+	base := field.NewPath("TargetWorkload", "PodTemplate")
+	req := func(ct Container, p field.Path) map[string]int64 {
+		r := quantities(ct.Requests, p.Child("Requests"), &errs)
+		for k, v := range quantities(ct.Limits, p.Child("Limits"), &errs) {
+			if _, ok := r[k]; !ok {
+				r[k] = v
+			}
+		}
+		return r
+	}
+	sum := map[string]int64{}
+	for i, ct := range t.Containers {
+		for k, v := range req(ct, base.Child("Containers").At(i)) {
+			sum[k] += v
+		}
+	}
+	sidecars, initMax := map[string]int64{}, map[string]int64{}
+	for i, ct := range t.InitContainers {
+		r := req(ct, base.Child("InitContainers").At(i))
+		if ct.RestartPolicy != nil && *ct.RestartPolicy == "Always" {
+			for k, v := range r {
+				sidecars[k] += v
+				initMax[k] = max(initMax[k], sidecars[k])
+			}
+			continue
+		}
+		for k, v := range r {
+			initMax[k] = max(initMax[k], v+sidecars[k])
+		}
+	}
+	total := map[string]int64{}
+	for k, v := range sum {
+		total[k] = v
+	}
+	for k, v := range sidecars {
+		total[k] += v
+	}
+	for k, v := range initMax {
+		total[k] = max(total[k], v)
+	}
+	if pr := t.PodResources; pr != nil {
+		pp := base.Child("PodResources")
+		lim := quantities(pr.Limits, pp.Child("Limits"), &errs)
+		for k, v := range quantities(pr.Requests, pp.Child("Requests"), &errs) {
+			total[k] = v
+			delete(lim, k)
+		}
+		for k, v := range lim {
+			total[k] = v
+		}
+	}
+	for k, v := range quantities(t.Overhead, base.Child("Overhead"), &errs) {
+		total[k] += v
+	}
+	list := resource.List{CPUMillicores: total["cpu"], MemoryBytes: total["memory"], EphemeralStorageBytes: total["ephemeral-storage"], Pods: 1}
+	ext := map[string]int64{}
+	for k, v := range total {
+		switch k {
+		case "cpu", "memory", "ephemeral-storage", "pods":
+		default:
+			if v > 0 {
+				ext[k] = v
+			}
+		}
+	}
+	return list, ext, errs
+}
+
+// peakReplicas is R_peak: the effective maximum, raised to the paused-replicas annotation if larger.
+func (so ScaledObject) peakReplicas() int64 {
+	_, r := so.effMinMax()
+	if v, ok := so.Annotations[AnnotationPausedReplicas]; ok {
+		if n, err := strconv.ParseInt(v, 10, 32); err == nil && n > r {
+			r = n
+		}
+	}
+	return r
+}
+
+// workloadKind is the target workload's kind: its own, else the scale target's.
+func (so ScaledObject) workloadKind() string {
+	if w := so.TargetWorkload; w != nil && w.Kind != "" {
+		return w.Kind
+	}
+	_, k := so.normalisedTarget()
+	return k
+}
+
+// surgeFor returns the extra pods a rollout adds at r replicas: 0 for StatefulSets and Recreate;
+// maxSurge (an integer, or ceil(pct × r / 100), default 25 %) for a RollingUpdate Deployment. Kinds other
+// than Deployment surge only when a rollout is given.
+func (so ScaledObject) surgeFor(r int64) (int64, *field.Error) {
+	kind := so.workloadKind()
+	var ro *Rollout
+	if so.TargetWorkload != nil {
+		ro = so.TargetWorkload.Rollout
+	}
+	if kind == "StatefulSet" || (ro == nil && kind != "Deployment") {
+		return 0, nil
+	}
+	if ro != nil && ro.Strategy == "Recreate" {
+		return 0, nil
+	}
+	p := field.NewPath("TargetWorkload", "Rollout")
+	if ro != nil && ro.Strategy != "" && ro.Strategy != "RollingUpdate" {
+		return 0, field.Invalid(p.Child("Strategy"), ro.Strategy, "rollout strategy %s is not RollingUpdate or Recreate", field.Quote(ro.Strategy))
+	}
+	ms := "25%"
+	if ro != nil && ro.MaxSurge != nil {
+		ms = *ro.MaxSurge
+	}
+	if pct, ok := strings.CutSuffix(ms, "%"); ok {
+		n, err := strconv.ParseInt(pct, 10, 32)
+		if err != nil || n < 0 {
+			return 0, field.Invalid(p.Child("MaxSurge"), ms, "maxSurge %s is not a whole number or percentage", field.Quote(ms))
+		}
+		return resource.CeilDiv(n*r, 100), nil
+	}
+	n, err := strconv.ParseInt(ms, 10, 32)
+	if err != nil || n < 0 {
+		return 0, field.Invalid(p.Child("MaxSurge"), ms, "maxSurge %s is not a whole number or percentage", field.Quote(ms))
+	}
+	return n, nil
+}
+
+// perNode returns how many pods with request req fit one node of the group, and the resource that
+// limits it.
+func perNode(g NodeGroupCapacity, req resource.List, ext map[string]int64) (int64, string) {
+	n, by := g.WorkloadPods, "pod slots"
+	try := func(alloc, r int64, name string) {
+		if r > 0 {
+			if k := alloc / r; k < n {
+				n, by = k, name
+			}
+		}
+	}
+	try(g.WorkloadAllocatable.CPUMillicores, req.CPUMillicores, "CPU")
+	try(g.WorkloadAllocatable.MemoryBytes, req.MemoryBytes, "memory")
+	try(g.WorkloadAllocatable.EphemeralBytes, req.EphemeralStorageBytes, "ephemeral storage")
+	for _, k := range sortedKeys(ext) {
+		try(g.WorkloadAllocatable.Extended[k], ext[k], k)
+	}
+	return max(n, 0), by
+}
+
+// checkNodeGroup runs KCAP-E1, KCAP-E2, KCAP-W1 and KCAP-E3 against the node group.
+func (c *checker) checkNodeGroup(req resource.List, ext map[string]int64, peak, surge int64) {
+	g := c.so.NodeGroupCapacity
+	if errs := g.Validate(field.NewPath("NodeGroupCapacity")); len(errs) > 0 {
+		c.errs = append(c.errs, errs...)
+		return
+	}
+	mp := field.NewPath("MaxReplicaCount")
+	name := strconv.Quote(g.Name)
+	a := g.WorkloadAllocatable
+	var short []string
+	if req.CPUMillicores > a.CPUMillicores {
+		short = append(short, fmt.Sprintf("%s CPU against %s", resource.HumanCPU(req.CPUMillicores), resource.HumanCPU(a.CPUMillicores)))
+	}
+	if req.MemoryBytes > a.MemoryBytes {
+		short = append(short, fmt.Sprintf("%s memory against %s", resource.HumanBytes(req.MemoryBytes), resource.HumanBytes(a.MemoryBytes)))
+	}
+	if req.EphemeralStorageBytes > a.EphemeralBytes {
+		short = append(short, fmt.Sprintf("%s ephemeral storage against %s", resource.HumanBytes(req.EphemeralStorageBytes), resource.HumanBytes(a.EphemeralBytes)))
+	}
+	for _, k := range sortedKeys(ext) {
+		if ext[k] > a.Extended[k] {
+			short = append(short, fmt.Sprintf("%d %s against %d", ext[k], k, a.Extended[k]))
+		}
+	}
+	if g.WorkloadPods < 1 {
+		short = append(short, "no pod slot left for workloads")
+	}
+	if len(short) > 0 {
+		c.fail("KCAP-E1", field.NewPath("TargetWorkload", "PodTemplate"), "",
+			"one pod of the target does not fit a node of node group %s (per node, after DaemonSets): %s; no scale-up can help, so lower the pod's requests or use a larger instance type",
+			name, field.JoinAnd(short))
+		return
+	}
+	per, by := perNode(*g, req, ext)
+	nodes := resource.CeilDiv(peak, per)
+	safe := per * g.MaxNodes
+	if nodes > g.MaxNodes {
+		shortPods := peak - safe
+		c.fail("KCAP-E2", mp, itoa(peak),
+			"node group %s cannot hold %d replicas: %s a node (limited by %s: %s CPU, %s memory and %d pod slots free per node against %s CPU and %s memory per pod), so the peak needs %d nodes but the group has at most %d; short by %d nodes (%d pods, %s CPU); the largest safe maxReplicaCount is %d, or raise the group's maximum size to %d",
+			name, peak, podsFit(per), by, resource.HumanCPU(a.CPUMillicores), resource.HumanBytes(a.MemoryBytes), g.WorkloadPods,
+			resource.HumanCPU(req.CPUMillicores), resource.HumanBytes(req.MemoryBytes), nodes, g.MaxNodes,
+			nodes-g.MaxNodes, shortPods, resource.HumanCPU(shortPods*req.CPUMillicores), safe, nodes)
+	} else if withSurge := resource.CeilDiv(peak+surge, per); surge > 0 && withSurge > g.MaxNodes {
+		c.warn("KCAP-W1", mp,
+			"node group %s holds the peak of %d replicas on %d of its %d nodes, but a rollout at peak adds %d surge pods and needs %d nodes: the rollout will stall or run slowly at full scale",
+			name, peak, nodes, g.MaxNodes, surge, withSurge)
+	}
+	// KCAP-E3: zonal spread.
+	z := int64(len(g.Zones))
+	if z == 0 || c.so.TargetWorkload == nil {
+		return
+	}
+	perZoneNodes := g.MaxNodes / z
+	if g.MaxNodesPerZone != nil {
+		perZoneNodes = *g.MaxNodesPerZone
+	}
+	zoneCap := perZoneNodes * per
+	for i, sc := range c.so.TargetWorkload.TopologySpread {
+		if sc.TopologyKey != ZoneKey || sc.WhenUnsatisfiable != "DoNotSchedule" {
+			continue
+		}
+		k := max(sc.MaxSkew, 1)
+		need := resource.CeilDiv(peak-(z-1)*k, z)
+		if need > zoneCap {
+			c.fail("KCAP-E3", field.NewPath("TargetWorkload", "TopologySpread").At(i), itoa(sc.MaxSkew),
+				"node group %s spreads over %d zones with at most %d nodes per zone (%d pods of the target per zone); with a zone spread skew of %d, %d replicas need at least %d pods in every zone; the largest safe maxReplicaCount is %d",
+				name, z, perZoneNodes, zoneCap, k, peak, need, min(safe, z*zoneCap+(z-1)*k))
+		}
+	}
+}
+
+// Budget is a database's connection budget evaluated for some clients.
+type Budget struct {
+	Demand, Hard, Soft int64
+}
+
+// DatabaseBudget returns the demand, hard and soft limits of db for a demand of clientConnections.
+func DatabaseBudget(db Database, clientConnections int64) Budget {
+	hard := db.MaxConnections - db.ReservedConnections
+	frac := DefaultUsableFraction
+	if db.UsableFraction != nil {
+		frac = *db.UsableFraction
+	}
+	return Budget{Demand: clientConnections + db.OtherClients, Hard: hard, Soft: int64(math.Floor(frac * float64(hard)))}
+}
+
+// checkDatabase runs KCAP-E4 and KCAP-W2 for this ScaledObject alone against db.
+func (c *checker) checkDatabase(db Database, peak int64) {
+	so := c.so
+	if so.TargetWorkload == nil || so.TargetWorkload.ConnectionsPerPod == nil {
+		c.fail("KCAP-E4", field.NewPath("TargetWorkload", "ConnectionsPerPod"), "",
+			"a database budget is given but not the connections each pod holds (connections per pod)")
+		return
+	}
+	conn := *so.TargetWorkload.ConnectionsPerPod
+	pods := func(r int64) int64 { s, _ := so.surgeFor(r); return r + s }
+	b := DatabaseBudget(db, pods(peak)*conn)
+	name := strconv.Quote(db.Name)
+	fits := func(limit int64) int64 {
+		lo, hi := int64(0), peak // largest r in [0, peak] with demand ≤ limit
+		for lo < hi {
+			mid := (lo + hi + 1) / 2
+			if pods(mid)*conn+db.OtherClients <= limit {
+				lo = mid
+			} else {
+				hi = mid - 1
+			}
+		}
+		return lo
+	}
+	surge := pods(peak) - peak
+	rollout := ""
+	if surge > 0 {
+		rollout = fmt.Sprintf(" (%d replicas plus %d surge pods during a rollout)", peak, surge)
+	}
+	others := ""
+	if db.OtherClients > 0 {
+		others = fmt.Sprintf(" plus %d other clients", db.OtherClients)
+	}
+	if b.Demand > b.Hard {
+		c.fail("KCAP-E4", field.NewPath("MaxReplicaCount"), itoa(peak),
+			"database %s allows %d client connections but %d pods%s × %d connections per pod%s need %d at peak; the largest safe maxReplicaCount is %d, or put a connection pooler (RDS Proxy, ProxySQL, PgBouncer) in front of it",
+			name, b.Hard, pods(peak), rollout, conn, others, b.Demand, fits(b.Hard))
+	} else if b.Demand > b.Soft {
+		c.warn("KCAP-W2", field.NewPath("MaxReplicaCount"),
+			"database %s: %d connections at peak exceed the usable share (%d of %d): databases often refuse connections well before their documented limit (small burstable classes such as db.t* also lose capacity when their CPU credits run out); the largest maxReplicaCount within the usable share is %d, or use a connection pooler",
+			name, b.Demand, b.Soft, b.Hard, fits(b.Soft))
+	}
+}
+
+func podsFit(n int64) string {
+	if n == 1 {
+		return "1 pod fits"
+	}
+	return resource.Group(n) + " pods fit"
+}
+
+// Validate returns the errors of a capacity object at p: a name, and non-negative sizes (a missing
+// value arrives as −1).
+func (g NodeGroupCapacity) Validate(p field.Path) field.Errors {
+	var errs field.Errors
+	if g.Name == "" {
+		errs = append(errs, field.Invalid(p.Child("Name"), "", "the node group capacity needs the node group's name"))
+	}
+	for _, n := range []struct {
+		name string
+		p    field.Path
+		v    int64
+	}{
+		{"maximum node count", p.Child("MaxNodes"), g.MaxNodes},
+		{"workload pod slots per node", p.Child("WorkloadPods"), g.WorkloadPods},
+		{"workload CPU per node", p.Child("WorkloadAllocatable", "CPUMillicores"), g.WorkloadAllocatable.CPUMillicores},
+		{"workload memory per node", p.Child("WorkloadAllocatable", "MemoryBytes"), g.WorkloadAllocatable.MemoryBytes},
+		{"workload ephemeral storage per node", p.Child("WorkloadAllocatable", "EphemeralBytes"), g.WorkloadAllocatable.EphemeralBytes},
+	} {
+		if n.v < 0 {
+			errs = append(errs, field.Invalid(n.p, itoa(n.v), "the node group capacity needs the %s (0 or more)", n.name))
+		}
+	}
+	if g.MaxNodesPerZone != nil && *g.MaxNodesPerZone < 0 {
+		errs = append(errs, field.Invalid(p.Child("MaxNodesPerZone"), itoa(*g.MaxNodesPerZone), "the maximum nodes per zone must be 0 or more"))
+	}
+	return errs
+}
+
+// cpuOf returns a quantity map's cpu in millicores, and whether it is set.
+func cpuOf(m map[string]string) (int64, bool) {
+	v, ok := m["cpu"]
+	if !ok {
+		return 0, false
+	}
+	q, err := parseQuantity(v)
+	if err != nil {
+		return 0, false
+	}
+	return q.MilliValue(), true
+}
+
+// cpuRequestLimit returns the CPU request the HPA divides by and the CPU limit (0 when unbounded) of
+// the pod, or of one container.
+func cpuRequestLimit(t PodTemplate, container string) (req, limit int64) {
+	if container == "" && t.PodResources != nil {
+		r, rok := cpuOf(t.PodResources.Requests)
+		l, lok := cpuOf(t.PodResources.Limits)
+		if rok || lok {
+			if !rok {
+				r = l
+			}
+			return r, l
+		}
+	}
+	bounded := true
+	for _, ct := range t.Containers {
+		if container != "" && ct.Name != container {
+			continue
+		}
+		r, rok := cpuOf(ct.Requests)
+		l, lok := cpuOf(ct.Limits)
+		if !rok {
+			r = l
+		}
+		req += r
+		if lok {
+			limit += l
+		} else {
+			bounded = false
+		}
+	}
+	if !bounded {
+		limit = 0
+	}
+	return req, limit
+}
+
+// reachability runs §9.4 for a cpu trigger: can the pods use enough CPU to cross the target at all?
+// (KCAP-E5 when cpu is the only trigger, KCAP-W3 otherwise.)
+func (c *checker) reachability(i int, md ResourceMetadata) {
+	w := c.so.TargetWorkload
+	if w == nil || md.MetricType == "" {
+		return
+	}
+	req, limit := cpuRequestLimit(w.PodTemplate, md.ContainerName)
+	perWorker, src := int64(1000), "one core per busy worker (the default)"
+	if w.CPUPerBusyWorker != nil {
+		q, err := parseQuantity(*w.CPUPerBusyWorker)
+		if err != nil || q.Sign() <= 0 {
+			c.fail("KCAP-E5", field.NewPath("TargetWorkload", "CPUPerBusyWorker"), *w.CPUPerBusyWorker,
+				"CPU per busy worker %s is not a positive CPU quantity", field.Quote(*w.CPUPerBusyWorker))
+			return
+		}
+		perWorker, src = q.MilliValue(), resource.HumanCPU(q.MilliValue())+" per busy worker"
+	}
+	uMax, why := int64(0), ""
+	if w.MaxConcurrencyPerPod != nil {
+		uMax, why = *w.MaxConcurrencyPerPod*perWorker, fmt.Sprintf("%d workers × %s", *w.MaxConcurrencyPerPod, src)
+	}
+	if limit > 0 && (uMax == 0 || limit < uMax) {
+		uMax, why = limit, "the CPU limit"
+	}
+	if uMax == 0 {
+		return
+	}
+	only := len(c.so.Triggers) == 1
+	p := field.NewPath("Triggers").At(i).Child("Metadata").Key("value")
+	var reachable bool
+	var detail string
+	switch md.MetricType {
+	case "Utilization":
+		if req <= 0 {
+			return
+		}
+		pct := float64(100*uMax) / float64(req)
+		reachable = pct > float64(md.UtilizationPercent)*1.1
+		detail = fmt.Sprintf("a pod can use at most %s CPU (%s), %.0f %% of its %s request, but the HPA scales out only above %d %% × 1.1 (its tolerance)",
+			resource.HumanCPU(uMax), why, pct, resource.HumanCPU(req), md.UtilizationPercent)
+	case "AverageValue":
+		target := md.AverageValue.MilliValue()
+		reachable = float64(uMax) > float64(target)*1.1
+		detail = fmt.Sprintf("a pod can use at most %s CPU (%s), but the HPA scales out only above %s × 1.1 (its tolerance)",
+			resource.HumanCPU(uMax), why, resource.HumanCPU(target))
+	default:
+		return
+	}
+	if !reachable {
+		msg := "CPU-based scaling cannot trigger: " + detail + "; scale on saturation instead (busy workers over the maximum, or request queue length) through a prometheus trigger"
+		if only {
+			c.fail("KCAP-E5", p, "", "%s", msg)
+		} else {
+			c.warn("KCAP-W3", p, "%s", msg)
+		}
+	} else if w.MaxConcurrencyPerPod != nil && only {
+		c.warn("KCAP-W3", p, "CPU is the only scaling signal and a pod serves at most %d requests at once: when every worker is busy waiting (on a database, say) requests queue without raising CPU, so the HPA does not scale; add a saturation metric through a prometheus trigger", *w.MaxConcurrencyPerPod)
+	}
+}

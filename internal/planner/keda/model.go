@@ -1,0 +1,249 @@
+// Package keda models a KEDA ScaledObject (keda.sh/v1alpha1), checks it offline against every rule KEDA's CRD
+// schema, admission webhook, controller and scalers apply (rule IDs KSO-E1…KSO-E20, KSO-W1…KSO-W13), renders
+// it as an object and as YAML without inventing defaults, states KEDA's defaults separately, and checks its
+// worst case against a node group's capacity and a database's connection budget (KCAP-E1…E4, W1, W2).
+//
+// Every optional KEDA field is a pointer: nil means unset, which KEDA treats differently from zero.
+// Errors are field.Errors whose Detail starts with the rule ID ("KSO-E6: …"); warnings carry it as Code.
+package keda
+
+import (
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/resource"
+)
+
+// APIVersion and Kind are the ScaledObject's type.
+const (
+	APIVersion = "keda.sh/v1alpha1"
+	Kind       = "ScaledObject"
+)
+
+// ScaledObject is one ScaledObject with kubefit's own inputs (never rendered) alongside.
+type ScaledObject struct {
+	Name        string
+	Namespace   string
+	Labels      map[string]string
+	Annotations map[string]string
+
+	ScaleTargetRef ScaleTargetRef
+
+	PollingInterval       *int64
+	InitialCooldownPeriod *int64
+	CooldownPeriod        *int64
+	IdleReplicaCount      *int64
+	MinReplicaCount       *int64
+	MaxReplicaCount       *int64
+
+	Advanced *Advanced
+	Triggers []Trigger
+	Fallback *Fallback
+
+	// KEDAVersion is "2.17" … "2.21"; "" means DefaultKEDAVersion.
+	KEDAVersion string
+	// KubernetesVersion ("1.33") matters only for pod-level requests and the HPA tolerance; "" means unknown.
+	KubernetesVersion string
+	// TargetWorkload is the planned pod template of the scale target; nil skips the request checks.
+	TargetWorkload *Workload
+	// NamespaceLimitRangeDefaults are LimitRange container defaults (quantities by resource name).
+	NamespaceLimitRangeDefaults map[string]string
+	// NodeGroupCapacity is the node group the target runs on; nil skips the node-group checks.
+	NodeGroupCapacity *NodeGroupCapacity
+	// Database is a downstream connection budget the target's pods share; nil skips KCAP-E4/W2.
+	Database *Database
+}
+
+// ScaleTargetRef names the scaled workload.
+type ScaleTargetRef struct {
+	Name                   string
+	APIVersion             *string
+	Kind                   *string
+	EnvSourceContainerName *string
+}
+
+// Advanced is spec.advanced.
+type Advanced struct {
+	RestoreToOriginalReplicaCount *bool
+	HorizontalPodAutoscalerConfig *HPAConfig
+	ScalingModifiers              *ScalingModifiers
+}
+
+// HPAConfig is spec.advanced.horizontalPodAutoscalerConfig.
+type HPAConfig struct {
+	Name     *string
+	Behavior *Behavior
+}
+
+// Behavior is an autoscaling/v2 HorizontalPodAutoscalerBehavior.
+type Behavior struct {
+	ScaleUp   *ScalingRules
+	ScaleDown *ScalingRules
+}
+
+// ScalingRules is one direction of an HPA behavior.
+type ScalingRules struct {
+	StabilizationWindowSeconds *int64
+	SelectPolicy               *string
+	Policies                   []Policy
+	// Tolerance is a Kubernetes quantity ("0.05"); it needs the HPAConfigurableTolerance feature.
+	Tolerance *string
+}
+
+// Policy is one HPA scaling policy.
+type Policy struct {
+	Type          string
+	Value         int64
+	PeriodSeconds int64
+}
+
+// ScalingModifiers is spec.advanced.scalingModifiers.
+type ScalingModifiers struct {
+	Formula          *string
+	Target           *string
+	ActivationTarget *string
+	MetricType       *string
+}
+
+// Trigger is one scaler.
+type Trigger struct {
+	Type             string
+	Name             *string
+	MetricType       *string
+	UseCachedMetrics *bool
+	// Metadata is required by the CRD; an empty map renders as {}.
+	Metadata          map[string]string
+	AuthenticationRef *AuthenticationRef
+}
+
+// AuthenticationRef names a TriggerAuthentication or ClusterTriggerAuthentication.
+type AuthenticationRef struct {
+	Name string
+	Kind *string
+}
+
+// Fallback is spec.fallback.
+type Fallback struct {
+	FailureThreshold int64
+	Replicas         int64
+	// Behavior nil renders as "static", the default the CRD writes into the stored object.
+	Behavior *string
+}
+
+// Workload is the planned scale target: its pod template and what kubefit needs for the capacity checks.
+type Workload struct {
+	// Kind is "Deployment", "StatefulSet", …; "" means the scale target's kind, else Deployment.
+	Kind        string
+	PodTemplate PodTemplate
+	Rollout     *Rollout
+	// TopologySpread lists the pod's topology spread constraints.
+	TopologySpread       []SpreadConstraint
+	MaxConcurrencyPerPod *int64
+	// CPUPerBusyWorker is a CPU quantity; nil means one core.
+	CPUPerBusyWorker    *string
+	ConnectionsPerPod   *int64
+	DNSLookupsPerSecond *float64
+}
+
+// PodTemplate holds the resources of the target's pod template. Quantities are Kubernetes quantity
+// strings keyed by resource name ("cpu", "memory", "ephemeral-storage", extended resources).
+type PodTemplate struct {
+	Containers     []Container
+	InitContainers []Container
+	PodResources   *PodResources
+	Overhead       map[string]string
+}
+
+// Container is one container's name and resources; RestartPolicy "Always" marks an init container as a
+// sidecar.
+type Container struct {
+	Name          string
+	Requests      map[string]string
+	Limits        map[string]string
+	RestartPolicy *string
+}
+
+// PodResources are pod-level resources (KEP-2837).
+type PodResources struct {
+	Requests map[string]string
+	Limits   map[string]string
+}
+
+// Rollout is the target's update strategy.
+type Rollout struct {
+	// Strategy is "RollingUpdate" (default) or "Recreate".
+	Strategy string
+	// MaxSurge is an integer ("2") or a percentage ("25%"); nil means 25 %.
+	MaxSurge *string
+}
+
+// SpreadConstraint is one topology spread constraint of the pod.
+type SpreadConstraint struct {
+	TopologyKey       string
+	MaxSkew           int64
+	WhenUnsatisfiable string
+}
+
+// NodeGroupCapacity is what a node group exports for capacity checks (keda.md §9.1). For a group with
+// several instance types the figures are those of the member with the least workload allocatable.
+type NodeGroupCapacity struct {
+	Name     string
+	MaxNodes int64
+	Zones    []string
+	// MaxNodesPerZone is nil when the group does not declare it; then floor(MaxNodes / zones) is used.
+	MaxNodesPerZone *int64
+	// WorkloadAllocatable is per node: allocatable minus the requests of the DaemonSets on the group.
+	WorkloadAllocatable Allocatable
+	// WorkloadPods is per node: maxPods minus DaemonSet pods.
+	WorkloadPods int64
+}
+
+// Allocatable is a per-node resource amount in exact integers; Extended holds extended resources by name.
+type Allocatable struct {
+	CPUMillicores  int64
+	MemoryBytes    int64
+	EphemeralBytes int64
+	Extended       map[string]int64
+}
+
+// Database is a downstream connection budget (keda.md §9.3).
+type Database struct {
+	Name                string
+	MaxConnections      int64
+	ReservedConnections int64
+	// UsableFraction nil means DefaultUsableFraction.
+	UsableFraction *float64
+	OtherClients   int64
+}
+
+// DefaultUsableFraction is the share of a database's hard limit kubefit treats as safe.
+const DefaultUsableFraction = 0.5
+
+// Effective holds the values KEDA assumes for unset fields, stated apart from the rendered object.
+type Effective struct {
+	MinReplicas                  int64
+	HPAMinReplicas               int64
+	MaxReplicas                  int64
+	PollingIntervalSeconds       int64
+	CooldownPeriodSeconds        int64
+	InitialCooldownPeriodSeconds int64
+	TargetAPIVersion             string
+	TargetKind                   string
+}
+
+// Summary is what the cross-object checks need of one ScaledObject.
+type Summary struct {
+	Namespace        string
+	Name             string
+	HPAName          string
+	TargetAPIVersion string
+	TargetKind       string
+	TargetName       string
+	PeakReplicas     int64
+	Surge            int64
+	// PodRequests is nil without a target workload.
+	PodRequests         *resource.List
+	ZonalSpread         []SpreadConstraint
+	ConnectionsPerPod   *int64
+	DNSLookupsPerSecond *float64
+	NodeGroup           string
+	// TransferHPAOwnership is the scaledobject.keda.sh/transfer-hpa-ownership: "true" annotation.
+	TransferHPAOwnership bool
+}

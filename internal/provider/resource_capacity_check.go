@@ -1,0 +1,289 @@
+package provider
+
+import (
+	"context"
+
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/keda"
+	plannerresource "github.com/kubefit/terraform-provider-kubefit/internal/planner/resource"
+)
+
+var _ resource.ResourceWithModifyPlan = (*capacityCheckResource)(nil)
+
+type capacityCheckResource struct{ resourceCatalog }
+
+func newCapacityCheckResource() resource.Resource { return &capacityCheckResource{} }
+
+type capacityCheckModel struct {
+	ID                 types.String             `tfsdk:"id"`
+	ScaledObjects      []soSummaryModel         `tfsdk:"scaled_objects"`
+	NodeGroups         []nodeGroupCapacityModel `tfsdk:"node_groups"`
+	ExistingHPAs       []existingHPAModel       `tfsdk:"existing_hpas"`
+	Databases          []sharedDatabaseModel    `tfsdk:"databases"`
+	DNS                *dnsModel                `tfsdk:"dns"`
+	ConcurrentRollouts *string                  `tfsdk:"concurrent_rollouts"`
+
+	PeakNodes      types.Map `tfsdk:"peak_nodes"`
+	DatabaseDemand types.Map `tfsdk:"database_demand"`
+}
+
+// soSummaryModel is a kubefit_keda_scaled_object's `summary`.
+type soSummaryModel struct {
+	Namespace            *string           `tfsdk:"namespace"`
+	Name                 *string           `tfsdk:"name"`
+	HPAName              *string           `tfsdk:"hpa_name"`
+	TargetAPIVersion     *string           `tfsdk:"target_api_version"`
+	TargetKind           *string           `tfsdk:"target_kind"`
+	TargetName           *string           `tfsdk:"target_name"`
+	PeakReplicas         *int64            `tfsdk:"peak_replicas"`
+	Surge                *int64            `tfsdk:"surge"`
+	PodRequests          *podRequestsModel `tfsdk:"pod_requests"`
+	ZonalSpread          []kedaSpreadModel `tfsdk:"zonal_spread"`
+	ConnectionsPerPod    *int64            `tfsdk:"connections_per_pod"`
+	DNSLookupsPerSecond  *float64          `tfsdk:"dns_lookups_per_second"`
+	NodeGroup            *string           `tfsdk:"node_group"`
+	TransferHPAOwnership *bool             `tfsdk:"transfer_hpa_ownership"`
+}
+
+type podRequestsModel struct {
+	CPUMillicores  *int64 `tfsdk:"cpu_millicores"`
+	MemoryBytes    *int64 `tfsdk:"memory_bytes"`
+	EphemeralBytes *int64 `tfsdk:"ephemeral_bytes"`
+}
+
+type existingHPAModel struct {
+	Namespace           string  `tfsdk:"namespace"`
+	Name                string  `tfsdk:"name"`
+	TargetAPIVersion    *string `tfsdk:"target_api_version"`
+	TargetKind          *string `tfsdk:"target_kind"`
+	TargetName          string  `tfsdk:"target_name"`
+	OwnerScaledObject   *string `tfsdk:"owner_scaled_object"`
+	OwnershipValidation *bool   `tfsdk:"ownership_validation"`
+}
+
+type sharedDatabaseModel struct {
+	Name                string   `tfsdk:"name"`
+	MaxConnections      int64    `tfsdk:"max_connections"`
+	ReservedConnections *int64   `tfsdk:"reserved_connections"`
+	UsableFraction      *float64 `tfsdk:"usable_fraction"`
+	Clients             []string `tfsdk:"clients"`
+	OtherClients        *int64   `tfsdk:"other_clients"`
+}
+
+type dnsModel struct {
+	Provider          *string  `tfsdk:"provider"`
+	NodeLocalDNSCache *bool    `tfsdk:"node_local_dns_cache"`
+	CoreDNSNodes      *int64   `tfsdk:"coredns_nodes"`
+	CacheHitRatio     *float64 `tfsdk:"cache_hit_ratio"`
+	FullyQualified    *bool    `tfsdk:"fully_qualified_names"`
+}
+
+// capacityCheckRenames maps planner names whose attribute is not their snake_case.
+var capacityCheckRenames = renames{"ExistingHPAs": "existing_hpas"}
+
+func (r *capacityCheckResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_capacity_check"
+}
+
+func (r *capacityCheckResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	optStr := func(desc string) schema.StringAttribute {
+		return schema.StringAttribute{Optional: true, MarkdownDescription: desc}
+	}
+	// Nested attributes are optional in the schema so that summaries unknown during validation pass;
+	// the planner reports missing values once they are known.
+	reqStr := func(desc string) schema.StringAttribute {
+		return schema.StringAttribute{Optional: true, MarkdownDescription: desc + " Required."}
+	}
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "Checks that need several objects at once, at `terraform plan`: one ScaledObject per target and per " +
+			"HPA name, and no conflicting existing HPA (`KSO-E17`); every workload placed on a node group at its peak together, " +
+			"packed node by node first fit decreasing, with the surge of one rollout or of all (`KCAP-E2`, `KCAP-W1`); a " +
+			"database's `max_connections` shared by several clients (`KCAP-E4`, `KCAP-W2`); the AWS VPC resolver's DNS budget " +
+			"(`KCAP-W4`, a warning). Plan-only like `kubefit_keda_scaled_object`; when an input is unknown nothing is checked.",
+		Attributes: map[string]schema.Attribute{
+			"id": schema.StringAttribute{Computed: true, MarkdownDescription: "Always `capacity-check`."},
+			"scaled_objects": schema.ListNestedAttribute{Optional: true,
+				MarkdownDescription: "`summary` of each `kubefit_keda_scaled_object` (for example `[for so in kubefit_keda_scaled_object.all : so.summary]`).",
+				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+					"namespace":          reqStr("Namespace."),
+					"name":               reqStr("ScaledObject name."),
+					"hpa_name":           optStr("HPA name; default `keda-hpa-<name>`."),
+					"target_api_version": optStr("Target apiVersion; default `apps/v1`."),
+					"target_kind":        optStr("Target kind; default `Deployment`."),
+					"target_name":        reqStr("Target name."),
+					"peak_replicas":      schema.Int64Attribute{Optional: true, MarkdownDescription: "Replicas at peak. Required."},
+					"surge":              schema.Int64Attribute{Optional: true, MarkdownDescription: "Extra pods during a rollout at peak."},
+					"pod_requests": schema.SingleNestedAttribute{Optional: true, MarkdownDescription: "Effective pod requests.",
+						Attributes: map[string]schema.Attribute{
+							"cpu_millicores":  schema.Int64Attribute{Optional: true, MarkdownDescription: "CPU in millicores."},
+							"memory_bytes":    schema.Int64Attribute{Optional: true, MarkdownDescription: "Memory in bytes."},
+							"ephemeral_bytes": schema.Int64Attribute{Optional: true, MarkdownDescription: "Ephemeral storage in bytes."},
+						}},
+					"zonal_spread": schema.ListNestedAttribute{Optional: true, MarkdownDescription: "Zonal `DoNotSchedule` spread constraints.",
+						NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+							"topology_key":       reqStr("Topology key."),
+							"max_skew":           schema.Int64Attribute{Optional: true, MarkdownDescription: "Maximum skew. Required."},
+							"when_unsatisfiable": reqStr("`DoNotSchedule`."),
+						}}},
+					"connections_per_pod":    schema.Int64Attribute{Optional: true, MarkdownDescription: "Database connections per pod."},
+					"dns_lookups_per_second": schema.Float64Attribute{Optional: true, MarkdownDescription: "External DNS lookups per second per pod."},
+					"node_group":             optStr("Name of the node group the pods run on (matched against `node_groups`)."),
+					"transfer_hpa_ownership": schema.BoolAttribute{Optional: true, MarkdownDescription: "Whether the ScaledObject carries `scaledobject.keda.sh/transfer-hpa-ownership: \"true\"`."},
+				}}},
+			"node_groups": schema.ListNestedAttribute{Optional: true,
+				MarkdownDescription: "Node group capacity objects (a `kubefit_node_group`'s `capacity`, keda.md §9.1).",
+				NestedObject:        schema.NestedAttributeObject{Attributes: nodeGroupCapacityAttributes()}},
+			"existing_hpas": schema.ListNestedAttribute{Optional: true, MarkdownDescription: "HPAs that already exist (`KSO-E17`).",
+				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+					"namespace":            reqStr("Namespace."),
+					"name":                 reqStr("HPA name."),
+					"target_api_version":   optStr("Target apiVersion; default `apps/v1`."),
+					"target_kind":          optStr("Target kind; default `Deployment`."),
+					"target_name":          reqStr("Target name."),
+					"owner_scaled_object":  optStr("Name of the ScaledObject that owns it, if any."),
+					"ownership_validation": schema.BoolAttribute{Optional: true, MarkdownDescription: "`false` when annotated `validations.keda.sh/hpa-ownership: \"false\"`."},
+				}}},
+			"databases": schema.ListNestedAttribute{Optional: true, MarkdownDescription: "Databases shared by ScaledObjects' pods (`KCAP-E4`, `KCAP-W2`).",
+				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+					"name":                 reqStr("Database name."),
+					"max_connections":      schema.Int64Attribute{Required: true, MarkdownDescription: "`max_connections` from the database's configuration."},
+					"reserved_connections": schema.Int64Attribute{Optional: true, MarkdownDescription: "Reserved connections; default 0."},
+					"usable_fraction":      schema.Float64Attribute{Optional: true, MarkdownDescription: "Safe share of the hard limit; default 0.5."},
+					"clients": schema.ListAttribute{Required: true, ElementType: types.StringType,
+						MarkdownDescription: "Client ScaledObjects as `namespace/name`."},
+					"other_clients": schema.Int64Attribute{Optional: true, MarkdownDescription: "Connections of other clients; default 0."},
+				}}},
+			"dns": schema.SingleNestedAttribute{Optional: true, MarkdownDescription: "DNS set-up for the VPC resolver budget (`KCAP-W4`).",
+				Attributes: map[string]schema.Attribute{
+					"provider":              optStr("`aws-vpc` (the only resolver modelled)."),
+					"node_local_dns_cache":  schema.BoolAttribute{Optional: true, MarkdownDescription: "NodeLocal DNSCache installed; default false."},
+					"coredns_nodes":         schema.Int64Attribute{Optional: true, MarkdownDescription: "Nodes running CoreDNS; default 2."},
+					"cache_hit_ratio":       schema.Float64Attribute{Optional: true, MarkdownDescription: "Share of lookups answered from a cache; default 0."},
+					"fully_qualified_names": schema.BoolAttribute{Optional: true, MarkdownDescription: "Names end in `.` (2 queries per lookup instead of 4)."},
+				}},
+			"concurrent_rollouts": optStr("`one` (default: the largest single surge counts) or `all` (every surge at once)."),
+			"peak_nodes": schema.MapAttribute{Computed: true, ElementType: types.Int64Type,
+				MarkdownDescription: "Per node group, the nodes its workloads need at peak, packed together."},
+			"database_demand": schema.MapAttribute{Computed: true, ElementType: types.Int64Type,
+				MarkdownDescription: "Per database, the connections its clients need at peak."},
+		},
+	}
+}
+
+func (r *capacityCheckResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if req.Plan.Raw.IsNull() {
+		return
+	}
+	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("id"), types.StringValue("capacity-check"))...)
+	if !req.Config.Raw.IsFullyKnown() {
+		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("peak_nodes"), types.MapUnknown(types.Int64Type))...)
+		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("database_demand"), types.MapUnknown(types.Int64Type))...)
+		return
+	}
+	var m capacityCheckModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if planCapacityCheck(&m, &resp.Diagnostics) {
+		resp.Diagnostics.Append(resp.Plan.Set(ctx, &m)...)
+	}
+}
+
+func planCapacityCheck(m *capacityCheckModel, diags *diag.Diagnostics) bool {
+	in := m.check()
+	if in.ConcurrentRollouts != "" && in.ConcurrentRollouts != "one" && in.ConcurrentRollouts != "all" {
+		diags.AddAttributeError(path.Root("concurrent_rollouts"), "Invalid Concurrent Rollouts", "Use \"one\" or \"all\".")
+		return false
+	}
+	res, err := keda.CheckAll(in)
+	addRuleDiagnostics(diags, err, res.Warnings, capacityCheckRenames, "Capacity Check Failed", "Capacity Check Warning")
+	if err != nil {
+		return false
+	}
+	m.ID = types.StringValue("capacity-check")
+	peak := map[string]attr.Value{}
+	for k, v := range res.PeakNodes {
+		peak[k] = types.Int64Value(v)
+	}
+	m.PeakNodes = types.MapValueMust(types.Int64Type, peak)
+	demand := map[string]attr.Value{}
+	for _, d := range res.DatabaseDemand {
+		demand[d.Name] = types.Int64Value(d.Demand)
+	}
+	m.DatabaseDemand = types.MapValueMust(types.Int64Type, demand)
+	return true
+}
+
+func (m capacityCheckModel) check() keda.Check {
+	in := keda.Check{ConcurrentRollouts: deref(m.ConcurrentRollouts)}
+	for _, s := range m.ScaledObjects {
+		ks := keda.Summary{Namespace: deref(s.Namespace), Name: deref(s.Name), HPAName: deref(s.HPAName), TargetAPIVersion: deref(s.TargetAPIVersion),
+			TargetKind: deref(s.TargetKind), TargetName: deref(s.TargetName), PeakReplicas: deref(s.PeakReplicas), Surge: deref(s.Surge),
+			ConnectionsPerPod: s.ConnectionsPerPod, DNSLookupsPerSecond: s.DNSLookupsPerSecond, NodeGroup: deref(s.NodeGroup),
+			TransferHPAOwnership: deref(s.TransferHPAOwnership)}
+		if ks.HPAName == "" {
+			ks.HPAName = "keda-hpa-" + ks.Name
+		}
+		if p := s.PodRequests; p != nil {
+			ks.PodRequests = &plannerresource.List{CPUMillicores: deref(p.CPUMillicores), MemoryBytes: deref(p.MemoryBytes), EphemeralStorageBytes: deref(p.EphemeralBytes), Pods: 1}
+		}
+		for _, z := range s.ZonalSpread {
+			ks.ZonalSpread = append(ks.ZonalSpread, keda.SpreadConstraint{TopologyKey: z.TopologyKey, MaxSkew: z.MaxSkew, WhenUnsatisfiable: z.WhenUnsatisfiable})
+		}
+		in.ScaledObjects = append(in.ScaledObjects, ks)
+	}
+	for _, g := range m.NodeGroups {
+		in.NodeGroups = append(in.NodeGroups, g.capacity())
+	}
+	for _, h := range m.ExistingHPAs {
+		in.ExistingHPAs = append(in.ExistingHPAs, keda.ExistingHPA{Namespace: h.Namespace, Name: h.Name, TargetAPIVersion: deref(h.TargetAPIVersion),
+			TargetKind: deref(h.TargetKind), TargetName: h.TargetName, OwnerScaledObject: deref(h.OwnerScaledObject), OwnershipValidation: h.OwnershipValidation})
+	}
+	for _, d := range m.Databases {
+		in.Databases = append(in.Databases, keda.SharedDatabase{Database: keda.Database{Name: d.Name, MaxConnections: d.MaxConnections,
+			ReservedConnections: deref(d.ReservedConnections), UsableFraction: d.UsableFraction, OtherClients: deref(d.OtherClients)}, Clients: d.Clients})
+	}
+	if d := m.DNS; d != nil {
+		in.DNS = &keda.DNS{NodeLocalDNSCache: deref(d.NodeLocalDNSCache), CoreDNSNodes: deref(d.CoreDNSNodes),
+			CacheHitRatio: deref(d.CacheHitRatio), FullyQualified: deref(d.FullyQualified)}
+	}
+	return in
+}
+
+func (r *capacityCheckResource) apply(ctx context.Context, plan tfsdk.Plan, state *tfsdk.State, diags *diag.Diagnostics) {
+	var m capacityCheckModel
+	diags.Append(plan.Get(ctx, &m)...)
+	if diags.HasError() {
+		return
+	}
+	var ignored diag.Diagnostics
+	if !planCapacityCheck(&m, &ignored) {
+		diags.Append(ignored.Errors()...)
+		return
+	}
+	diags.Append(state.Set(ctx, &m)...)
+}
+
+func (r *capacityCheckResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	r.apply(ctx, req.Plan, &resp.State, &resp.Diagnostics)
+}
+
+func (r *capacityCheckResource) Read(_ context.Context, _ resource.ReadRequest, _ *resource.ReadResponse) {
+	// Plan-only: nothing remote to refresh.
+}
+
+func (r *capacityCheckResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	r.apply(ctx, req.Plan, &resp.State, &resp.Diagnostics)
+}
+
+func (r *capacityCheckResource) Delete(_ context.Context, _ resource.DeleteRequest, _ *resource.DeleteResponse) {
+	// Plan-only: removing the resource from state is all there is to do.
+}

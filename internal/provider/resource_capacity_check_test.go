@@ -1,0 +1,119 @@
+package provider
+
+import (
+	"fmt"
+	"os"
+	"regexp"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+)
+
+// twoClients renders two ScaledObjects holding connections to one database, and a capacity check.
+func twoClients(apiVersion string, maxConnections int) string {
+	so := func(name, target, av string) string {
+		avLine := ""
+		if av != "" {
+			avLine = fmt.Sprintf(", api_version = %q", av)
+		}
+		return fmt.Sprintf(`
+resource "kubefit_keda_scaled_object" %q {
+  name              = %q
+  namespace         = "shop"
+  scale_target_ref  = { name = %q%s }
+  min_replica_count = 1
+  max_replica_count = 10
+  triggers = [{ type = "kafka", metadata = { topic = "orders" } }]
+  target_workload = {
+    rollout             = { strategy = "Recreate" }
+    connections_per_pod = 4
+    pod_template        = { containers = [{ name = "app", requests = { cpu = "500m", memory = "256Mi" } }] }
+  }
+  node_group_capacity = local.general
+}
+`, name, name, target, avLine)
+	}
+	return so("api", "api", "") + so("worker", "worker", apiVersion) + fmt.Sprintf(`
+locals {
+  general = {
+    name                 = "general"
+    max_nodes            = 10
+    zones                = ["a", "b"]
+    workload_allocatable = { cpu_millicores = 1930, memory_bytes = 7000000000 }
+    workload_pods        = 29
+  }
+}
+resource "kubefit_capacity_check" "shop" {
+  scaled_objects = [kubefit_keda_scaled_object.api.summary, kubefit_keda_scaled_object.worker.summary]
+  node_groups    = [local.general]
+  databases = [{ name = "orders-mysql", max_connections = %d, clients = ["shop/api", "shop/worker"] }]
+}
+`, maxConnections)
+}
+
+// TestAccCapacityCheck_database: 2 × 10 pods × 4 connections = 80 fit 200 (soft 100), and fail at 60; the
+// two workloads' 20 pods pack onto 7 nodes of the group.
+func TestAccCapacityCheck_database(t *testing.T) {
+	addr := "kubefit_capacity_check.shop"
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config: twoClients("", 200),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{
+						plancheck.ExpectKnownValue(addr, tfjsonpath.New("database_demand"), knownvalue.MapExact(map[string]knownvalue.Check{
+							"orders-mysql": knownvalue.Int64Exact(80)})),
+					},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("peak_nodes"), knownvalue.MapExact(map[string]knownvalue.Check{
+						"general": knownvalue.Int64Exact(7)})),
+				},
+			},
+			{
+				Config:      twoClients("", 60),
+				ExpectError: regexp.MustCompile(`KCAP-E4(.|\n)*"orders-mysql"\s+allows\s+60(.|\n)*need\s+80`),
+			},
+		},
+	})
+}
+
+// TestAccCapacityCheck_oneScaledObjectPerTarget is §7.5's KSO-E17 vector: apiVersion unset and apps/v1
+// name the same Deployment.
+func TestAccCapacityCheck_oneScaledObjectPerTarget(t *testing.T) {
+	cfg := twoClients("apps/v1", 200)
+	cfg = regexp.MustCompile(`name = "worker" }|name = "worker", api_version`).ReplaceAllStringFunc(cfg, func(s string) string {
+		return regexp.MustCompile(`"worker"`).ReplaceAllString(s, `"api"`)
+	})
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config:      cfg,
+			PlanOnly:    true,
+			ExpectError: regexp.MustCompile(`KSO-E17(.|\n)*already\s+managed\s+by\s+the\s+ScaledObject\s+"shop/api"`),
+		}},
+	})
+}
+
+// TestAccCapacityCheck_example applies the documentation example.
+func TestAccCapacityCheck_example(t *testing.T) {
+	src, err := os.ReadFile("../../examples/resources/kubefit_capacity_check/resource.tf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: string(src),
+			ConfigPlanChecks: resource.ConfigPlanChecks{
+				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+			},
+		}},
+	})
+}

@@ -1,0 +1,460 @@
+package provider
+
+import (
+	"context"
+
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/keda"
+)
+
+var _ resource.ResourceWithModifyPlan = (*kedaScaledObjectResource)(nil)
+
+type kedaScaledObjectResource struct{ resourceCatalog }
+
+func newKEDAScaledObjectResource() resource.Resource { return &kedaScaledObjectResource{} }
+
+// kedaScaledObjectModel is the resource's data once every input is known: inputs as Go values, computed
+// attributes as framework values.
+type kedaScaledObjectModel struct {
+	ID          types.String      `tfsdk:"id"`
+	Name        string            `tfsdk:"name"`
+	Namespace   string            `tfsdk:"namespace"`
+	Labels      map[string]string `tfsdk:"labels"`
+	Annotations map[string]string `tfsdk:"annotations"`
+
+	ScaleTargetRef        kedaTargetRefModel `tfsdk:"scale_target_ref"`
+	PollingInterval       *int64             `tfsdk:"polling_interval"`
+	InitialCooldownPeriod *int64             `tfsdk:"initial_cooldown_period"`
+	CooldownPeriod        *int64             `tfsdk:"cooldown_period"`
+	IdleReplicaCount      *int64             `tfsdk:"idle_replica_count"`
+	MinReplicaCount       *int64             `tfsdk:"min_replica_count"`
+	MaxReplicaCount       *int64             `tfsdk:"max_replica_count"`
+	Advanced              *kedaAdvancedModel `tfsdk:"advanced"`
+	Triggers              []kedaTriggerModel `tfsdk:"triggers"`
+	Fallback              *kedaFallbackModel `tfsdk:"fallback"`
+
+	KEDAVersion                 *string                 `tfsdk:"keda_version"`
+	KubernetesVersion           *string                 `tfsdk:"kubernetes_version"`
+	TargetWorkload              *kedaWorkloadModel      `tfsdk:"target_workload"`
+	NamespaceLimitRangeDefaults map[string]string       `tfsdk:"namespace_limit_range_defaults"`
+	NodeGroupCapacity           *nodeGroupCapacityModel `tfsdk:"node_group_capacity"`
+	Database                    *kedaDatabaseModel      `tfsdk:"database"`
+
+	Manifest  types.Dynamic `tfsdk:"manifest"`
+	YAML      types.String  `tfsdk:"yaml"`
+	HPAName   types.String  `tfsdk:"hpa_name"`
+	Effective types.Object  `tfsdk:"effective"`
+	Summary   types.Object  `tfsdk:"summary"`
+}
+
+type kedaTargetRefModel struct {
+	Name                   string  `tfsdk:"name"`
+	APIVersion             *string `tfsdk:"api_version"`
+	Kind                   *string `tfsdk:"kind"`
+	EnvSourceContainerName *string `tfsdk:"env_source_container_name"`
+}
+
+type kedaAdvancedModel struct {
+	RestoreToOriginalReplicaCount *bool                  `tfsdk:"restore_to_original_replica_count"`
+	HorizontalPodAutoscalerConfig *kedaHPAConfigModel    `tfsdk:"horizontal_pod_autoscaler_config"`
+	ScalingModifiers              *kedaScalingModifModel `tfsdk:"scaling_modifiers"`
+}
+
+type kedaHPAConfigModel struct {
+	Name     *string            `tfsdk:"name"`
+	Behavior *kedaBehaviorModel `tfsdk:"behavior"`
+}
+
+type kedaBehaviorModel struct {
+	ScaleUp   *kedaRulesModel `tfsdk:"scale_up"`
+	ScaleDown *kedaRulesModel `tfsdk:"scale_down"`
+}
+
+type kedaRulesModel struct {
+	StabilizationWindowSeconds *int64            `tfsdk:"stabilization_window_seconds"`
+	SelectPolicy               *string           `tfsdk:"select_policy"`
+	Policies                   []kedaPolicyModel `tfsdk:"policies"`
+	Tolerance                  *string           `tfsdk:"tolerance"`
+}
+
+type kedaPolicyModel struct {
+	Type          string `tfsdk:"type"`
+	Value         int64  `tfsdk:"value"`
+	PeriodSeconds int64  `tfsdk:"period_seconds"`
+}
+
+type kedaScalingModifModel struct {
+	Formula          *string `tfsdk:"formula"`
+	Target           *string `tfsdk:"target"`
+	ActivationTarget *string `tfsdk:"activation_target"`
+	MetricType       *string `tfsdk:"metric_type"`
+}
+
+type kedaTriggerModel struct {
+	Type              string            `tfsdk:"type"`
+	Name              *string           `tfsdk:"name"`
+	MetricType        *string           `tfsdk:"metric_type"`
+	UseCachedMetrics  *bool             `tfsdk:"use_cached_metrics"`
+	Metadata          map[string]string `tfsdk:"metadata"`
+	AuthenticationRef *kedaAuthRefModel `tfsdk:"authentication_ref"`
+}
+
+type kedaAuthRefModel struct {
+	Name string  `tfsdk:"name"`
+	Kind *string `tfsdk:"kind"`
+}
+
+type kedaFallbackModel struct {
+	FailureThreshold int64   `tfsdk:"failure_threshold"`
+	Replicas         int64   `tfsdk:"replicas"`
+	Behavior         *string `tfsdk:"behavior"`
+}
+
+type kedaWorkloadModel struct {
+	Kind                 *string               `tfsdk:"kind"`
+	PodTemplate          *kedaPodTemplateModel `tfsdk:"pod_template"`
+	Rollout              *kedaRolloutModel     `tfsdk:"rollout"`
+	TopologySpread       []kedaSpreadModel     `tfsdk:"topology_spread"`
+	MaxConcurrencyPerPod *int64                `tfsdk:"max_concurrency_per_pod"`
+	CPUPerBusyWorker     *string               `tfsdk:"cpu_per_busy_worker"`
+	ConnectionsPerPod    *int64                `tfsdk:"connections_per_pod"`
+	DNSLookupsPerSecond  *float64              `tfsdk:"dns_lookups_per_second"`
+}
+
+type kedaPodTemplateModel struct {
+	Containers     []kedaContainerModel  `tfsdk:"containers"`
+	InitContainers []kedaContainerModel  `tfsdk:"init_containers"`
+	PodResources   *kedaPodResourceModel `tfsdk:"pod_resources"`
+	Overhead       map[string]string     `tfsdk:"overhead"`
+}
+
+type kedaContainerModel struct {
+	Name          string            `tfsdk:"name"`
+	Requests      map[string]string `tfsdk:"requests"`
+	Limits        map[string]string `tfsdk:"limits"`
+	RestartPolicy *string           `tfsdk:"restart_policy"`
+}
+
+type kedaPodResourceModel struct {
+	Requests map[string]string `tfsdk:"requests"`
+	Limits   map[string]string `tfsdk:"limits"`
+}
+
+type kedaRolloutModel struct {
+	Strategy *string `tfsdk:"strategy"`
+	MaxSurge *string `tfsdk:"max_surge"`
+}
+
+type kedaSpreadModel struct {
+	TopologyKey       string `tfsdk:"topology_key"`
+	MaxSkew           int64  `tfsdk:"max_skew"`
+	WhenUnsatisfiable string `tfsdk:"when_unsatisfiable"`
+}
+
+// nodeGroupCapacityModel is the §9.1 capacity object a node group exports.
+type nodeGroupCapacityModel struct {
+	Name                *string           `tfsdk:"name"`
+	MaxNodes            *int64            `tfsdk:"max_nodes"`
+	Zones               []string          `tfsdk:"zones"`
+	MaxNodesPerZone     *int64            `tfsdk:"max_nodes_per_zone"`
+	WorkloadAllocatable *capacityAllocatableModel `tfsdk:"workload_allocatable"`
+	WorkloadPods        *int64            `tfsdk:"workload_pods"`
+}
+
+type capacityAllocatableModel struct {
+	CPUMillicores  *int64           `tfsdk:"cpu_millicores"`
+	MemoryBytes    *int64           `tfsdk:"memory_bytes"`
+	EphemeralBytes *int64           `tfsdk:"ephemeral_bytes"`
+	Extended       map[string]int64 `tfsdk:"extended"`
+}
+
+type kedaDatabaseModel struct {
+	Name                string   `tfsdk:"name"`
+	MaxConnections      int64    `tfsdk:"max_connections"`
+	ReservedConnections *int64   `tfsdk:"reserved_connections"`
+	UsableFraction      *float64 `tfsdk:"usable_fraction"`
+	OtherClients        *int64   `tfsdk:"other_clients"`
+}
+
+// kedaRenames maps planner field names that are not the snake_case of an attribute.
+var kedaRenames = renames{}
+
+var kedaEffectiveAttrTypes = map[string]attr.Type{
+	"min_replicas": types.Int64Type, "hpa_min_replicas": types.Int64Type, "max_replicas": types.Int64Type,
+	"polling_interval_seconds": types.Int64Type, "cooldown_period_seconds": types.Int64Type,
+	"initial_cooldown_period_seconds": types.Int64Type, "target_api_version": types.StringType, "target_kind": types.StringType,
+}
+
+var podRequestsAttrTypes = map[string]attr.Type{
+	"cpu_millicores": types.Int64Type, "memory_bytes": types.Int64Type, "ephemeral_bytes": types.Int64Type,
+}
+
+var zonalSpreadAttrTypes = map[string]attr.Type{
+	"topology_key": types.StringType, "max_skew": types.Int64Type, "when_unsatisfiable": types.StringType,
+}
+
+var kedaSummaryAttrTypes = map[string]attr.Type{
+	"namespace": types.StringType, "name": types.StringType, "hpa_name": types.StringType,
+	"target_api_version": types.StringType, "target_kind": types.StringType, "target_name": types.StringType,
+	"peak_replicas": types.Int64Type, "surge": types.Int64Type,
+	"pod_requests":        types.ObjectType{AttrTypes: podRequestsAttrTypes},
+	"zonal_spread":        types.ListType{ElemType: types.ObjectType{AttrTypes: zonalSpreadAttrTypes}},
+	"connections_per_pod": types.Int64Type, "dns_lookups_per_second": types.Float64Type,
+	"node_group": types.StringType, "transfer_hpa_ownership": types.BoolType,
+}
+
+func (r *kedaScaledObjectResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_keda_scaled_object"
+}
+
+// ModifyPlan checks and renders the ScaledObject during plan. With any input unknown it checks nothing;
+// manifest keeps its structure with unknown leaves where it can (keda.md §8.4), id is known when name and
+// namespace are, and the other rendered values are unknown.
+func (r *kedaScaledObjectResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if req.Plan.Raw.IsNull() {
+		return
+	}
+	if !req.Config.Raw.IsFullyKnown() {
+		var name, ns types.String
+		resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("name"), &name)...)
+		resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("namespace"), &ns)...)
+		id := types.StringUnknown()
+		if !name.IsUnknown() && !ns.IsUnknown() {
+			id = types.StringValue(ns.ValueString() + "/" + name.ValueString())
+		}
+		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("id"), id)...)
+		for _, a := range []string{"yaml", "hpa_name"} {
+			resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root(a), types.StringUnknown())...)
+		}
+		manifest := types.DynamicUnknown()
+		if v, ok := partialManifest(ctx, req.Config); ok {
+			manifest = types.DynamicValue(v)
+		}
+		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("manifest"), manifest)...)
+		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("effective"), types.ObjectUnknown(kedaEffectiveAttrTypes))...)
+		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("summary"), types.ObjectUnknown(kedaSummaryAttrTypes))...)
+		return
+	}
+	var m kedaScaledObjectModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if planKEDAScaledObject(&m, &resp.Diagnostics) {
+		resp.Diagnostics.Append(resp.Plan.Set(ctx, &m)...)
+	}
+}
+
+// planKEDAScaledObject checks the ScaledObject and fills the computed attributes; false after an error.
+func planKEDAScaledObject(m *kedaScaledObjectModel, diags *diag.Diagnostics) bool {
+	res, err := keda.Plan(m.scaledObject())
+	if res == nil {
+		diags.AddError("Rendering ScaledObject", err.Error())
+		return false
+	}
+	addRuleDiagnostics(diags, err, res.Warnings, kedaRenames, "Invalid ScaledObject", "ScaledObject Warning")
+	if err != nil {
+		return false
+	}
+	obj, cerr := kedaObjectValue(res.Object)
+	if cerr != nil {
+		diags.AddError("Rendering ScaledObject", cerr.Error())
+		return false
+	}
+	m.ID = types.StringValue(m.Namespace + "/" + m.Name)
+	m.Manifest = types.DynamicValue(obj)
+	m.YAML = types.StringValue(string(res.YAML))
+	m.HPAName = types.StringValue(res.HPAName)
+	e := res.Effective
+	m.Effective = types.ObjectValueMust(kedaEffectiveAttrTypes, map[string]attr.Value{
+		"min_replicas": types.Int64Value(e.MinReplicas), "hpa_min_replicas": types.Int64Value(e.HPAMinReplicas),
+		"max_replicas": types.Int64Value(e.MaxReplicas), "polling_interval_seconds": types.Int64Value(e.PollingIntervalSeconds),
+		"cooldown_period_seconds":         types.Int64Value(e.CooldownPeriodSeconds),
+		"initial_cooldown_period_seconds": types.Int64Value(e.InitialCooldownPeriodSeconds),
+		"target_api_version":              types.StringValue(e.TargetAPIVersion), "target_kind": types.StringValue(e.TargetKind),
+	})
+	m.Summary = summaryValue(res.Summary)
+	return true
+}
+
+func summaryValue(s keda.Summary) types.Object {
+	reqs := types.ObjectNull(podRequestsAttrTypes)
+	if r := s.PodRequests; r != nil {
+		reqs = types.ObjectValueMust(podRequestsAttrTypes, map[string]attr.Value{
+			"cpu_millicores": types.Int64Value(r.CPUMillicores), "memory_bytes": types.Int64Value(r.MemoryBytes),
+			"ephemeral_bytes": types.Int64Value(r.EphemeralStorageBytes),
+		})
+	}
+	spreads := make([]attr.Value, len(s.ZonalSpread))
+	for i, sc := range s.ZonalSpread {
+		spreads[i] = types.ObjectValueMust(zonalSpreadAttrTypes, map[string]attr.Value{
+			"topology_key": types.StringValue(sc.TopologyKey), "max_skew": types.Int64Value(sc.MaxSkew),
+			"when_unsatisfiable": types.StringValue(sc.WhenUnsatisfiable),
+		})
+	}
+	return types.ObjectValueMust(kedaSummaryAttrTypes, map[string]attr.Value{
+		"namespace": types.StringValue(s.Namespace), "name": types.StringValue(s.Name), "hpa_name": types.StringValue(s.HPAName),
+		"target_api_version": types.StringValue(s.TargetAPIVersion), "target_kind": types.StringValue(s.TargetKind),
+		"target_name": types.StringValue(s.TargetName), "peak_replicas": types.Int64Value(s.PeakReplicas),
+		"surge": types.Int64Value(s.Surge), "pod_requests": reqs,
+		"zonal_spread":           types.ListValueMust(types.ObjectType{AttrTypes: zonalSpreadAttrTypes}, spreads),
+		"connections_per_pod":    types.Int64PointerValue(s.ConnectionsPerPod),
+		"dns_lookups_per_second": types.Float64PointerValue(s.DNSLookupsPerSecond),
+		"node_group":             optString(s.NodeGroup), "transfer_hpa_ownership": types.BoolValue(s.TransferHPAOwnership),
+	})
+}
+
+// apply renders the planned ScaledObject into state (deterministic: the same values the plan showed).
+func (r *kedaScaledObjectResource) apply(ctx context.Context, plan tfsdk.Plan, state *tfsdk.State, diags *diag.Diagnostics) {
+	var m kedaScaledObjectModel
+	diags.Append(plan.Get(ctx, &m)...)
+	if diags.HasError() {
+		return
+	}
+	var ignored diag.Diagnostics
+	if !planKEDAScaledObject(&m, &ignored) {
+		diags.Append(ignored.Errors()...)
+		return
+	}
+	diags.Append(state.Set(ctx, &m)...)
+}
+
+func (r *kedaScaledObjectResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	r.apply(ctx, req.Plan, &resp.State, &resp.Diagnostics)
+}
+
+func (r *kedaScaledObjectResource) Read(_ context.Context, _ resource.ReadRequest, _ *resource.ReadResponse) {
+	// Plan-only: the ScaledObject lives in state; there is nothing remote to refresh.
+}
+
+func (r *kedaScaledObjectResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	r.apply(ctx, req.Plan, &resp.State, &resp.Diagnostics)
+}
+
+func (r *kedaScaledObjectResource) Delete(_ context.Context, _ resource.DeleteRequest, _ *resource.DeleteResponse) {
+	// Plan-only: removing the resource from state is all there is to do.
+}
+
+// scaledObject expands the model into the planner's input.
+func (m kedaScaledObjectModel) scaledObject() keda.ScaledObject {
+	so := keda.ScaledObject{
+		Name: m.Name, Namespace: m.Namespace, Labels: m.Labels, Annotations: m.Annotations,
+		ScaleTargetRef: keda.ScaleTargetRef{Name: m.ScaleTargetRef.Name, APIVersion: m.ScaleTargetRef.APIVersion,
+			Kind: m.ScaleTargetRef.Kind, EnvSourceContainerName: m.ScaleTargetRef.EnvSourceContainerName},
+		PollingInterval: m.PollingInterval, InitialCooldownPeriod: m.InitialCooldownPeriod, CooldownPeriod: m.CooldownPeriod,
+		IdleReplicaCount: m.IdleReplicaCount, MinReplicaCount: m.MinReplicaCount, MaxReplicaCount: m.MaxReplicaCount,
+		NamespaceLimitRangeDefaults: m.NamespaceLimitRangeDefaults,
+	}
+	if m.KEDAVersion != nil {
+		so.KEDAVersion = *m.KEDAVersion
+	}
+	if m.KubernetesVersion != nil {
+		so.KubernetesVersion = *m.KubernetesVersion
+	}
+	if a := m.Advanced; a != nil {
+		so.Advanced = &keda.Advanced{RestoreToOriginalReplicaCount: a.RestoreToOriginalReplicaCount}
+		if h := a.HorizontalPodAutoscalerConfig; h != nil {
+			hc := &keda.HPAConfig{Name: h.Name}
+			if b := h.Behavior; b != nil {
+				hc.Behavior = &keda.Behavior{ScaleUp: b.ScaleUp.rules(), ScaleDown: b.ScaleDown.rules()}
+			}
+			so.Advanced.HorizontalPodAutoscalerConfig = hc
+		}
+		if s := a.ScalingModifiers; s != nil {
+			so.Advanced.ScalingModifiers = &keda.ScalingModifiers{Formula: s.Formula, Target: s.Target,
+				ActivationTarget: s.ActivationTarget, MetricType: s.MetricType}
+		}
+	}
+	for _, t := range m.Triggers {
+		kt := keda.Trigger{Type: t.Type, Name: t.Name, MetricType: t.MetricType, UseCachedMetrics: t.UseCachedMetrics, Metadata: t.Metadata}
+		if a := t.AuthenticationRef; a != nil {
+			kt.AuthenticationRef = &keda.AuthenticationRef{Name: a.Name, Kind: a.Kind}
+		}
+		so.Triggers = append(so.Triggers, kt)
+	}
+	if f := m.Fallback; f != nil {
+		so.Fallback = &keda.Fallback{FailureThreshold: f.FailureThreshold, Replicas: f.Replicas, Behavior: f.Behavior}
+	}
+	if w := m.TargetWorkload; w != nil {
+		so.TargetWorkload = w.workload()
+	}
+	if g := m.NodeGroupCapacity; g != nil {
+		c := g.capacity()
+		so.NodeGroupCapacity = &c
+	}
+	if d := m.Database; d != nil {
+		so.Database = &keda.Database{Name: d.Name, MaxConnections: d.MaxConnections, ReservedConnections: deref(d.ReservedConnections),
+			UsableFraction: d.UsableFraction, OtherClients: deref(d.OtherClients)}
+	}
+	return so
+}
+
+func deref[T any](p *T) T {
+	var zero T
+	if p == nil {
+		return zero
+	}
+	return *p
+}
+
+func (r *kedaRulesModel) rules() *keda.ScalingRules {
+	if r == nil {
+		return nil
+	}
+	out := &keda.ScalingRules{StabilizationWindowSeconds: r.StabilizationWindowSeconds, SelectPolicy: r.SelectPolicy, Tolerance: r.Tolerance}
+	if r.Policies != nil {
+		out.Policies = []keda.Policy{}
+	}
+	for _, p := range r.Policies {
+		out.Policies = append(out.Policies, keda.Policy{Type: p.Type, Value: p.Value, PeriodSeconds: p.PeriodSeconds})
+	}
+	return out
+}
+
+func (w kedaWorkloadModel) workload() *keda.Workload {
+	out := &keda.Workload{Kind: deref(w.Kind), MaxConcurrencyPerPod: w.MaxConcurrencyPerPod, CPUPerBusyWorker: w.CPUPerBusyWorker,
+		ConnectionsPerPod: w.ConnectionsPerPod, DNSLookupsPerSecond: w.DNSLookupsPerSecond}
+	if t := w.PodTemplate; t != nil {
+		conv := func(cs []kedaContainerModel) []keda.Container {
+			var out []keda.Container
+			for _, c := range cs {
+				out = append(out, keda.Container{Name: c.Name, Requests: c.Requests, Limits: c.Limits, RestartPolicy: c.RestartPolicy})
+			}
+			return out
+		}
+		out.PodTemplate = keda.PodTemplate{Containers: conv(t.Containers), InitContainers: conv(t.InitContainers), Overhead: t.Overhead}
+		if p := t.PodResources; p != nil {
+			out.PodTemplate.PodResources = &keda.PodResources{Requests: p.Requests, Limits: p.Limits}
+		}
+	}
+	if ro := w.Rollout; ro != nil {
+		out.Rollout = &keda.Rollout{Strategy: deref(ro.Strategy), MaxSurge: ro.MaxSurge}
+	}
+	for _, s := range w.TopologySpread {
+		out.TopologySpread = append(out.TopologySpread, keda.SpreadConstraint{TopologyKey: s.TopologyKey, MaxSkew: s.MaxSkew, WhenUnsatisfiable: s.WhenUnsatisfiable})
+	}
+	return out
+}
+
+// capacity expands the §9.1 object; missing required values are -1, which the planner reports.
+func (g nodeGroupCapacityModel) capacity() keda.NodeGroupCapacity {
+	req := func(p *int64) int64 {
+		if p == nil {
+			return -1
+		}
+		return *p
+	}
+	c := keda.NodeGroupCapacity{Name: deref(g.Name), MaxNodes: req(g.MaxNodes), Zones: g.Zones, MaxNodesPerZone: g.MaxNodesPerZone,
+		WorkloadPods: req(g.WorkloadPods), WorkloadAllocatable: keda.Allocatable{CPUMillicores: -1, MemoryBytes: -1}}
+	if a := g.WorkloadAllocatable; a != nil {
+		c.WorkloadAllocatable = keda.Allocatable{CPUMillicores: req(a.CPUMillicores), MemoryBytes: req(a.MemoryBytes),
+			EphemeralBytes: deref(a.EphemeralBytes), Extended: a.Extended}
+	}
+	return c
+}

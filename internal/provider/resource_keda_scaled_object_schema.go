@@ -1,0 +1,218 @@
+package provider
+
+import (
+	"context"
+
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+)
+
+func kedaOptStr(desc string) schema.StringAttribute {
+	return schema.StringAttribute{Optional: true, MarkdownDescription: desc}
+}
+
+func kedaOptInt(desc string) schema.Int64Attribute {
+	return schema.Int64Attribute{Optional: true, MarkdownDescription: desc}
+}
+
+func kedaOptBool(desc string) schema.BoolAttribute {
+	return schema.BoolAttribute{Optional: true, MarkdownDescription: desc}
+}
+
+func kedaStrMap(desc string) schema.MapAttribute {
+	return schema.MapAttribute{Optional: true, ElementType: types.StringType, MarkdownDescription: desc}
+}
+
+func kedaScalingRulesAttribute(desc string) schema.SingleNestedAttribute {
+	return schema.SingleNestedAttribute{Optional: true, MarkdownDescription: desc, Attributes: map[string]schema.Attribute{
+		"stabilization_window_seconds": kedaOptInt("`stabilizationWindowSeconds`: 0–3,600 (`KSO-E14`)."),
+		"select_policy":                kedaOptStr("`selectPolicy`: `Max`, `Min` or `Disabled` (`KSO-E14`)."),
+		"policies": schema.ListNestedAttribute{Optional: true, MarkdownDescription: "Scaling policies.",
+			NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+				"type":           schema.StringAttribute{Required: true, MarkdownDescription: "`Pods` or `Percent`."},
+				"value":          schema.Int64Attribute{Required: true, MarkdownDescription: "Greater than 0."},
+				"period_seconds": schema.Int64Attribute{Required: true, MarkdownDescription: "1–1,800."},
+			}}},
+		"tolerance": kedaOptStr("`tolerance`, a quantity (`KSO-E18`); needs the Kubernetes `HPAConfigurableTolerance` " +
+			"feature, warned about below 1.35 when `kubernetes_version` is given (`KSO-W13`)."),
+	}}
+}
+
+// nodeGroupCapacityAttributes is the §9.1 capacity object a kubefit_node_group exports as `capacity`.
+// Its attributes are optional in the schema, so that an object unknown during validation passes; the
+// planner reports missing values once the object is known.
+func nodeGroupCapacityAttributes() map[string]schema.Attribute {
+	return map[string]schema.Attribute{
+		"name":      schema.StringAttribute{Optional: true, MarkdownDescription: "Node group name, quoted in diagnostics. Required."},
+		"max_nodes": schema.Int64Attribute{Optional: true, MarkdownDescription: "The group's maximum size. Required."},
+		"zones": schema.ListAttribute{Optional: true, ElementType: types.StringType,
+			MarkdownDescription: "Zones the group spans (for the zone spread check, `KCAP-E3`)."},
+		"max_nodes_per_zone": kedaOptInt("Maximum nodes per zone; default `floor(max_nodes / zones)`."),
+		"workload_allocatable": schema.SingleNestedAttribute{Optional: true,
+			MarkdownDescription: "Per node: allocatable minus the requests of the DaemonSets on the group (for a mixed " +
+				"group, the member with the least).",
+			Attributes: map[string]schema.Attribute{
+				"cpu_millicores":  schema.Int64Attribute{Optional: true, MarkdownDescription: "CPU in millicores. Required."},
+				"memory_bytes":    schema.Int64Attribute{Optional: true, MarkdownDescription: "Memory in bytes. Required."},
+				"ephemeral_bytes": kedaOptInt("Ephemeral storage in bytes (0 when unset)."),
+				"extended": schema.MapAttribute{Optional: true, ElementType: types.Int64Type,
+					MarkdownDescription: "Extended resources (`nvidia.com/gpu`, …) by name."},
+			}},
+		"workload_pods": schema.Int64Attribute{Optional: true,
+			MarkdownDescription: "Per node: maxPods minus DaemonSet pods (already limited by pod IPs on EKS). Required."},
+	}
+}
+
+func (r *kedaScaledObjectResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	str := func(req bool, desc string) schema.StringAttribute {
+		return schema.StringAttribute{Required: req, Optional: !req, MarkdownDescription: desc}
+	}
+	computedStr := func(desc string) schema.StringAttribute {
+		return schema.StringAttribute{Computed: true, MarkdownDescription: desc}
+	}
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "A KEDA `ScaledObject` (`keda.sh/v1alpha1`) rendered offline and checked at `terraform plan` " +
+			"against every rule of KEDA's CRD schema, admission webhook, controller and scalers (rule IDs `KSO-E1`…`KSO-E20`, " +
+			"warnings `KSO-W1`…`KSO-W13`), for the KEDA version in `keda_version`. Every diagnostic sits on the attribute at " +
+			"fault and names its rule. With `target_workload` and `node_group_capacity` (a `kubefit_node_group`'s `capacity`), " +
+			"it also checks that `max_replica_count` pods fit the node group at its maximum size (`KCAP-E1`, `KCAP-E2`, " +
+			"`KCAP-W1`, zones `KCAP-E3`); with `database`, that their connections fit the database (`KCAP-E4`, `KCAP-W2`).\n\n" +
+			"The resource is plan-only: it never contacts a cluster. `manifest` is the object for `kubernetes_manifest`, `yaml` " +
+			"the same object as YAML (`yamldecode(yaml) == manifest`). Unset fields are omitted, never filled with KEDA's " +
+			"defaults (`effective` states those); the one exception is `fallback.behavior`, rendered as `static` as the CRD " +
+			"stores it. When an input is unknown at plan time, no rule runs and the rendered values are unknown.",
+		Attributes: map[string]schema.Attribute{
+			"id":          computedStr("`<namespace>/<name>`."),
+			"name":        str(true, "ScaledObject name: a DNS-1123 subdomain of at most 63 characters (`KSO-E1`), 54 without a custom HPA name (`KSO-E2`)."),
+			"namespace":   str(true, "Namespace (a DNS-1123 label); the target must be in it."),
+			"labels":      kedaStrMap("Labels (`KSO-E20`)."),
+			"annotations": kedaStrMap("Annotations, including KEDA's behaviour annotations (`autoscaling.keda.sh/paused-replicas` must be an int32, `KSO-E16`)."),
+			"scale_target_ref": schema.SingleNestedAttribute{Required: true, MarkdownDescription: "The scaled workload (`scaleTargetRef`, `KSO-E3`).",
+				Attributes: map[string]schema.Attribute{
+					"name":                      str(true, "Target name, in the same namespace."),
+					"api_version":               str(false, "`group/version`; KEDA assumes `apps/v1` when unset (rendered only if set)."),
+					"kind":                      str(false, "Kind with a `/scale` subresource; KEDA assumes `Deployment` when unset."),
+					"env_source_container_name": str(false, "Container whose environment scalers may read."),
+				}},
+			"polling_interval":        kedaOptInt("`pollingInterval` in seconds, ≥ 1 (`KSO-E4`); KEDA assumes 30."),
+			"initial_cooldown_period": kedaOptInt("`initialCooldownPeriod` in seconds, ≥ 0; KEDA assumes 0."),
+			"cooldown_period":         kedaOptInt("`cooldownPeriod` in seconds, ≥ 0; KEDA assumes 300."),
+			"idle_replica_count":      kedaOptInt("`idleReplicaCount`; must be below the effective minimum (`KSO-E6`); only 0 works (`KSO-W3`)."),
+			"min_replica_count":       kedaOptInt("`minReplicaCount`; unset and 0 differ (`KSO-E5`, `KSO-E6`, `KSO-E12`)."),
+			"max_replica_count":       kedaOptInt("`maxReplicaCount`, ≥ 1; KEDA assumes 100 (`KSO-W4`). Checked against `node_group_capacity` and `database`."),
+			"advanced": schema.SingleNestedAttribute{Optional: true, MarkdownDescription: "`advanced`.",
+				Attributes: map[string]schema.Attribute{
+					"restore_to_original_replica_count": kedaOptBool("`restoreToOriginalReplicaCount`."),
+					"horizontal_pod_autoscaler_config": schema.SingleNestedAttribute{Optional: true,
+						MarkdownDescription: "`horizontalPodAutoscalerConfig`.",
+						Attributes: map[string]schema.Attribute{
+							"name": kedaOptStr("Custom HPA name (default `keda-hpa-<name>`, `KSO-E2`)."),
+							"behavior": schema.SingleNestedAttribute{Optional: true,
+								MarkdownDescription: "The HPA's `behavior` (`autoscaling/v2`), checked against the API server's ranges (`KSO-E14`).",
+								Attributes: map[string]schema.Attribute{
+									"scale_up":   kedaScalingRulesAttribute("`scaleUp`."),
+									"scale_down": kedaScalingRulesAttribute("`scaleDown`."),
+								}},
+						}},
+					"scaling_modifiers": schema.SingleNestedAttribute{Optional: true,
+						MarkdownDescription: "`scalingModifiers` (`KSO-E9`): the formula is compiled and run with expr-lang as KEDA's webhook does.",
+						Attributes: map[string]schema.Attribute{
+							"formula":           kedaOptStr("expr-lang formula over named triggers that are not cpu or memory."),
+							"target":            kedaOptStr("Target, a number > 0 as a string; an integer for fallback to work (`KSO-W6`)."),
+							"activation_target": kedaOptStr("Activation target, a number as a string."),
+							"metric_type":       kedaOptStr("`AverageValue` or `Value`."),
+						}},
+				}},
+			"triggers": schema.ListNestedAttribute{Required: true, MarkdownDescription: "Triggers, at least one (`KSO-E7`).",
+				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+					"type":               str(true, "Scaler: `prometheus`, `cpu`, `memory` (typed checks) or any other KEDA scaler."),
+					"name":               str(false, "Trigger name, unique; needed to use it in a formula."),
+					"metric_type":        str(false, "`AverageValue`, `Value`, or `Utilization` (cpu/memory only, where it is required: `KSO-E10`, `KSO-E13`)."),
+					"use_cached_metrics": kedaOptBool("`useCachedMetrics`; not for cpu, memory or cron."),
+					"metadata": schema.MapAttribute{Required: true, ElementType: types.StringType,
+						MarkdownDescription: "Scaler parameters (may be `{}`). prometheus: `serverAddress`, `query`, `threshold`, … (`KSO-E15`); cpu/memory: `value`, `containerName`."},
+					"authentication_ref": schema.SingleNestedAttribute{Optional: true, MarkdownDescription: "`authenticationRef` (`KSO-E19`).",
+						Attributes: map[string]schema.Attribute{
+							"name": str(true, "TriggerAuthentication name."),
+							"kind": str(false, "`TriggerAuthentication` or `ClusterTriggerAuthentication`."),
+						}},
+				}}},
+			"fallback": schema.SingleNestedAttribute{Optional: true, MarkdownDescription: "`fallback` (`KSO-E8`, `KSO-W5`, `KSO-W6`, `KSO-W12`).",
+				Attributes: map[string]schema.Attribute{
+					"failure_threshold": schema.Int64Attribute{Required: true, MarkdownDescription: "Consecutive failures before fallback, ≥ 0."},
+					"replicas":          schema.Int64Attribute{Required: true, MarkdownDescription: "Fallback replicas, ≥ 0."},
+					"behavior":          str(false, "`static` (rendered when unset), `currentReplicas`, `currentReplicasIfHigher`, `currentReplicasIfLower`, `scalingModifiers` (2.20+)."),
+				}},
+			"keda_version":       str(false, "KEDA version whose rules apply, `2.17` … `2.21`; default `2.21`."),
+			"kubernetes_version": str(false, "Kubernetes version (`1.34`), for pod-level requests and the HPA tolerance."),
+			"target_workload": schema.SingleNestedAttribute{Optional: true,
+				MarkdownDescription: "The planned target workload (never rendered): enables the request checks (`KSO-E10`, `KSO-E11`) and the capacity checks.",
+				Attributes: map[string]schema.Attribute{
+					"kind": str(false, "Workload kind; default the scale target's kind, else `Deployment`."),
+					"pod_template": schema.SingleNestedAttribute{Optional: true, MarkdownDescription: "The pod template's resources.",
+						Attributes: map[string]schema.Attribute{
+							"containers":      kedaContainersAttribute("App containers."),
+							"init_containers": kedaContainersAttribute("Init containers; `restart_policy = \"Always\"` marks a sidecar."),
+							"pod_resources": schema.SingleNestedAttribute{Optional: true, MarkdownDescription: "Pod-level resources (KEP-2837).",
+								Attributes: map[string]schema.Attribute{
+									"requests": kedaStrMap("Quantities by resource name."),
+									"limits":   kedaStrMap("Quantities by resource name."),
+								}},
+							"overhead": kedaStrMap("RuntimeClass overhead, quantities by resource name."),
+						}},
+					"rollout": schema.SingleNestedAttribute{Optional: true,
+						MarkdownDescription: "Update strategy; a Deployment without it surges 25 %.",
+						Attributes: map[string]schema.Attribute{
+							"strategy":  str(false, "`RollingUpdate` (default) or `Recreate`."),
+							"max_surge": str(false, "An integer or a percentage; default `25%`."),
+						}},
+					"topology_spread": schema.ListNestedAttribute{Optional: true, MarkdownDescription: "Topology spread constraints (zonal `DoNotSchedule` ones are checked, `KCAP-E3`).",
+						NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+							"topology_key":       str(true, "Topology key."),
+							"max_skew":           schema.Int64Attribute{Required: true, MarkdownDescription: "Maximum skew."},
+							"when_unsatisfiable": str(true, "`DoNotSchedule` or `ScheduleAnyway`."),
+						}}},
+					"max_concurrency_per_pod": kedaOptInt("Requests one pod serves at once (for example PHP-FPM `pm.max_children`)."),
+					"cpu_per_busy_worker":     str(false, "CPU a busy worker uses (a quantity); default one core."),
+					"connections_per_pod":     kedaOptInt("Database connections one pod holds at peak."),
+					"dns_lookups_per_second": schema.Float64Attribute{Optional: true,
+						MarkdownDescription: "External DNS lookups per second per pod."},
+				}},
+			"namespace_limit_range_defaults": kedaStrMap("LimitRange container `default`/`defaultRequest` quantities in the namespace, by resource name (`cpu`, `memory`)."),
+			"node_group_capacity": schema.SingleNestedAttribute{Optional: true,
+				MarkdownDescription: "The node group the target runs on: a `kubefit_node_group`'s `capacity` (keda.md §9.1).",
+				Attributes:          nodeGroupCapacityAttributes()},
+			"database": schema.SingleNestedAttribute{Optional: true,
+				MarkdownDescription: "A database the target's pods connect to (`KCAP-E4`, `KCAP-W2`); share one between several ScaledObjects with `kubefit_capacity_check`.",
+				Attributes: map[string]schema.Attribute{
+					"name":                 str(true, "Database name, quoted in diagnostics."),
+					"max_connections":      schema.Int64Attribute{Required: true, MarkdownDescription: "`max_connections` from the database's actual configuration."},
+					"reserved_connections": kedaOptInt("Connections reserved for administrators; default 0."),
+					"usable_fraction": schema.Float64Attribute{Optional: true,
+						MarkdownDescription: "Share of the hard limit considered safe; default 0.5 (`KCAP-W2`)."},
+					"other_clients": kedaOptInt("Connections of other clients; default 0."),
+				}},
+			"manifest": schema.DynamicAttribute{Computed: true,
+				MarkdownDescription: "The ScaledObject as an object, for `kubernetes_manifest`'s `manifest`."},
+			"yaml":     computedStr("The same object as YAML."),
+			"hpa_name": computedStr("Name of the HPA KEDA creates: the custom name or `keda-hpa-<name>`."),
+			"effective": schema.ObjectAttribute{Computed: true, AttributeTypes: kedaEffectiveAttrTypes,
+				MarkdownDescription: "KEDA's effective values: `min_replicas` (0 if unset), `hpa_min_replicas`, `max_replicas` (100 if unset), " +
+					"`polling_interval_seconds`, `cooldown_period_seconds`, `initial_cooldown_period_seconds`, `target_api_version`, `target_kind`."},
+			"summary": schema.ObjectAttribute{Computed: true, AttributeTypes: kedaSummaryAttrTypes,
+				MarkdownDescription: "Input for `kubefit_capacity_check`'s `scaled_objects`: target, peak replicas, surge, pod requests, " +
+					"zonal spread, connections, DNS lookups, node group."},
+		},
+	}
+}
+
+func kedaContainersAttribute(desc string) schema.ListNestedAttribute {
+	return schema.ListNestedAttribute{Optional: true, MarkdownDescription: desc,
+		NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+			"name":           schema.StringAttribute{Required: true, MarkdownDescription: "Container name."},
+			"requests":       kedaStrMap("Requests, quantities by resource name."),
+			"limits":         kedaStrMap("Limits, quantities by resource name."),
+			"restart_policy": kedaOptStr("`Always` for a sidecar (init containers only)."),
+		}}}
+}
