@@ -159,12 +159,12 @@ type kedaSpreadModel struct {
 
 // nodeGroupCapacityModel is the §9.1 capacity object a node group exports.
 type nodeGroupCapacityModel struct {
-	Name                *string           `tfsdk:"name"`
-	MaxNodes            *int64            `tfsdk:"max_nodes"`
-	Zones               []string          `tfsdk:"zones"`
-	MaxNodesPerZone     *int64            `tfsdk:"max_nodes_per_zone"`
+	Name                *string                   `tfsdk:"name"`
+	MaxNodes            *int64                    `tfsdk:"max_nodes"`
+	Zones               []string                  `tfsdk:"zones"`
+	MaxNodesPerZone     *int64                    `tfsdk:"max_nodes_per_zone"`
 	WorkloadAllocatable *capacityAllocatableModel `tfsdk:"workload_allocatable"`
-	WorkloadPods        *int64            `tfsdk:"workload_pods"`
+	WorkloadPods        *int64                    `tfsdk:"workload_pods"`
 }
 
 type capacityAllocatableModel struct {

@@ -93,8 +93,9 @@ var (
 		"labels": types.MapType{ElemType: types.StringType}, "taint": taintListType}
 	gkeNodePoolAttrTypes = map[string]attr.Type{"node_count": types.Int64Type,
 		"autoscaling": types.ObjectType{AttrTypes: gkeAutoscalingAttrTypes}, "node_config": types.ObjectType{AttrTypes: gkeNodeConfigAttrTypes}}
-	capacityAllocAttrTypes = map[string]attr.Type{"cpu_millicores": types.Int64Type, "memory_bytes": types.Int64Type, "ephemeral_bytes": types.Int64Type}
-	capacityAttrTypes      = map[string]attr.Type{"name": types.StringType, "max_nodes": types.Int64Type,
+	capacityAllocAttrTypes = map[string]attr.Type{"cpu_millicores": types.Int64Type, "memory_bytes": types.Int64Type, "ephemeral_bytes": types.Int64Type,
+		"extended": types.MapType{ElemType: types.Int64Type}}
+	capacityAttrTypes = map[string]attr.Type{"name": types.StringType, "max_nodes": types.Int64Type,
 		"zones": types.ListType{ElemType: types.StringType}, "max_nodes_per_zone": types.Int64Type,
 		"workload_allocatable": types.ObjectType{AttrTypes: capacityAllocAttrTypes}, "workload_pods": types.Int64Type}
 )
@@ -155,6 +156,7 @@ var nodeGroupDescriptions = map[string]string{
 	"workload_allocatable": "Per node: allocatable less the requests of the DaemonSets that land on the group (of the smallest member of a mixed group).",
 	"cpu_millicores":       "CPU in millicores.", "memory_bytes": "Memory in bytes.", "ephemeral_bytes": "Ephemeral storage in bytes.",
 	"workload_pods": "Per node: pod slots left for workloads after DaemonSets.",
+	"extended":      "Per node: extended resources left for workloads (`nvidia.com/gpu`).",
 }
 
 func (r *nodeGroupResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
@@ -360,6 +362,15 @@ func reportNodeGroup(diags *diag.Diagnostics, m nodeGroupModel, res *nodegroup.R
 	}
 }
 
+// extendedValue is the extended resources of a capacity envelope: GPUs as nvidia.com/gpu.
+func extendedValue(gpu int64) types.Map {
+	m := map[string]attr.Value{}
+	if gpu > 0 {
+		m["nvidia.com/gpu"] = types.Int64Value(gpu)
+	}
+	return types.MapValueMust(types.Int64Type, m)
+}
+
 func int64Ptr(p *int) types.Int64 {
 	if p == nil {
 		return types.Int64Null()
@@ -405,7 +416,7 @@ func flattenNodeGroup(m *nodeGroupModel, res *nodegroup.Result, out nodegroup.Re
 		"max_nodes_per_zone": types.Int64Null(), "workload_pods": types.Int64Value(c.WorkloadAllocatable.Pods),
 		"workload_allocatable": types.ObjectValueMust(capacityAllocAttrTypes, map[string]attr.Value{
 			"cpu_millicores": types.Int64Value(c.WorkloadAllocatable.CPUMillicores), "memory_bytes": types.Int64Value(c.WorkloadAllocatable.MemoryBytes),
-			"ephemeral_bytes": types.Int64Value(c.WorkloadAllocatable.EphemeralStorageBytes)}),
+			"ephemeral_bytes": types.Int64Value(c.WorkloadAllocatable.EphemeralStorageBytes), "extended": extendedValue(c.WorkloadAllocatable.GPU)}),
 	})
 	m.EKSNodeGroup, m.AKSNodePool, m.GKENodePool = types.ObjectNull(eksNodeGroupAttrTypes), types.ObjectNull(aksNodePoolAttrTypes), types.ObjectNull(gkeNodePoolAttrTypes)
 	if e := out.EKS; e != nil {

@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"fmt"
 	"os"
 	"regexp"
 	"testing"
@@ -172,5 +173,41 @@ func TestAccNodeGroup_example(t *testing.T) {
 				statecheck.ExpectKnownValue("kubefit_node_group.php", tfjsonpath.New("max_size"), knownvalue.Int64Exact(40)),
 			},
 		}},
+	})
+}
+
+// TestAccNodeGroup_kedaCapacity wires a node group's capacity into a ScaledObject: 40 replicas of 2,500m do
+// not fit a c5.xlarge group of at most 20 nodes, and the ScaledObject fails naming the group and the
+// largest safe count; raising max_size passes.
+func TestAccNodeGroup_kedaCapacity(t *testing.T) {
+	config := func(maxSize int) string {
+		return phpNodeGroup(fmt.Sprintf("max_size = %d\nfail_on_misfit = false", maxSize)) + `
+resource "kubefit_keda_scaled_object" "php" {
+  name              = "php"
+  namespace         = "web"
+  scale_target_ref  = { name = "php" }
+  min_replica_count = 3
+  max_replica_count = 40
+  triggers = [{ type = "prometheus", metadata = { serverAddress = "http://prometheus:9090", query = "sum(rate(x[1m]))", threshold = "100" } }]
+  target_workload = {
+    pod_template = { containers = [{ name = "php", requests = { cpu = "2500m", memory = "1Gi" } }] }
+    rollout      = { strategy = "Recreate" }
+  }
+  node_group_capacity = kubefit_node_group.test.capacity
+}
+`
+	}
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{Config: config(20), ExpectError: regexp.MustCompile(`(?s)KCAP-E2.*"php".*20`)},
+			{
+				Config:           config(40),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue("kubefit_keda_scaled_object.php", tfjsonpath.New("max_replica_count"), knownvalue.Int64Exact(40)),
+				},
+			},
+		},
 	})
 }
