@@ -104,7 +104,7 @@ func (r *capacityCheckResource) Schema(_ context.Context, _ resource.SchemaReque
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Checks that need several objects at once, at `terraform plan`: one ScaledObject per target and per " +
 			"HPA name, and no conflicting existing HPA (`KSO-E17`); every workload placed on a node group at its peak together, " +
-			"packed node by node first fit decreasing, with the surge of one rollout or of all (`KCAP-E2`, `KCAP-W1`); a " +
+			"packed node by node first fit decreasing, with the surge of one rollout or of all (`KCAP-E2`, `KCAP-W1`), and their zone spread (`KCAP-E3`); a " +
 			"database's `max_connections` shared by several clients (`KCAP-E4`, `KCAP-W2`); the AWS VPC resolver's DNS budget " +
 			"(`KCAP-W4`, a warning). Plan-only like `kubefit_keda_scaled_object`; when an input is unknown nothing is checked.",
 		Attributes: map[string]schema.Attribute{

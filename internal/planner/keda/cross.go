@@ -231,6 +231,7 @@ func checkGroups(in Check, res *CheckResult) field.Errors {
 				strconv.Quote(g.Name), field.JoinAnd(names), needText(peakNodes, ok), g.MaxNodes))
 			continue
 		}
+		errs = append(errs, checkZones(in, g, gp, idx)...)
 		// Surge: the largest single workload's surge pods, or all of them.
 		extra := surgeSum(in, idx)
 		if extra == 0 {
@@ -352,4 +353,46 @@ func checkDatabases(in Check, res *CheckResult) field.Errors {
 		}
 	}
 	return errs
+}
+
+// checkZones runs §9.2 for the workloads on g together: in the fullest zone, every workload with a zonal
+// DoNotSchedule spread needs at least ceil((R − (z − 1) × skew) / z) pods, and those pods must pack onto
+// the zone's nodes (max nodes per zone, else floor(max nodes / zones)).
+func checkZones(in Check, g NodeGroupCapacity, gp field.Path, idx []int) field.Errors {
+	z := int64(len(g.Zones))
+	if z == 0 {
+		return nil
+	}
+	perZone := g.MaxNodes / z
+	if g.MaxNodesPerZone != nil {
+		perZone = *g.MaxNodesPerZone
+	}
+	var pods []resource.List
+	var parts []string
+	for _, i := range idx {
+		s := in.ScaledObjects[i]
+		var need int64
+		for _, sc := range s.ZonalSpread {
+			if sc.TopologyKey != ZoneKey || sc.WhenUnsatisfiable != "DoNotSchedule" {
+				continue
+			}
+			need = max(need, resource.CeilDiv(s.PeakReplicas-(z-1)*max(sc.MaxSkew, 1), z))
+		}
+		if need <= 0 {
+			continue
+		}
+		parts = append(parts, fmt.Sprintf("%s %d", strconv.Quote(s.Namespace+"/"+s.Name), need))
+		for r := int64(0); r < need; r++ {
+			pods = append(pods, *s.PodRequests)
+		}
+	}
+	if len(pods) == 0 {
+		return nil
+	}
+	if n, ok := pack(g, pods); !ok || n > perZone {
+		return field.Errors{rule("KCAP-E3", gp.Child("MaxNodesPerZone"), g.Name,
+			"node group %s has at most %d nodes per zone, but with their zone spread the workloads need at least %s pods in every zone, which take %s nodes",
+			strconv.Quote(g.Name), perZone, field.JoinAnd(parts), needText(n, ok))}
+	}
+	return nil
 }

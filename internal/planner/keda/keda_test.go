@@ -676,3 +676,24 @@ func TestDNSAndSharedSurge(t *testing.T) {
 		t.Fatalf("warnings %v", res.Warnings)
 	}
 }
+
+// TestSharedZones: two workloads of 12 replicas spread over 3 zones with skew 1 need 4 pods each per zone
+// (8 pods at 4 per node: 2 nodes), but the group declares 1 node per zone; with 2 it passes.
+func TestSharedZones(t *testing.T) {
+	spread := []SpreadConstraint{{TopologyKey: ZoneKey, MaxSkew: 1, WhenUnsatisfiable: "DoNotSchedule"}}
+	mk := func(name string) Summary {
+		return Summary{Namespace: "shop", Name: name, HPAName: "keda-hpa-" + name, TargetName: name, PeakReplicas: 12,
+			PodRequests: &resource.List{CPUMillicores: 500, MemoryBytes: 256 << 20, Pods: 1}, ZonalSpread: spread, NodeGroup: "g"}
+	}
+	in := Check{ScaledObjects: []Summary{mk("a"), mk("b")},
+		NodeGroups: []NodeGroupCapacity{{Name: "g", MaxNodes: 6, Zones: []string{"a", "b", "c"}, MaxNodesPerZone: ptr(int64(1)),
+			WorkloadAllocatable: Allocatable{CPUMillicores: 2000, MemoryBytes: 8 << 30}, WorkloadPods: 29}}}
+	_, err := CheckAll(in)
+	if err == nil || !strings.HasPrefix(err.Error(), "KCAP-E3") || field.As(err)[0].Path.String() != "NodeGroups[0].MaxNodesPerZone" {
+		t.Fatalf("got %v", err)
+	}
+	in.NodeGroups[0].MaxNodesPerZone = ptr(int64(2))
+	if _, err := CheckAll(in); err != nil {
+		t.Fatalf("2 nodes per zone: %v", err)
+	}
+}

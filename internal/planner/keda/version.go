@@ -14,7 +14,7 @@ const (
 	MinKEDAVersion     = "2.17"
 )
 
-// minor returns the minor version of a "2.x" or "2.x.y" KEDA version ("v" prefix allowed).
+// parseMinor returns the minor version of "<major>.x" or "<major>.x.y" ("v" prefix allowed).
 func parseMinor(v string, major int) (int, bool) {
 	v = strings.TrimPrefix(strings.TrimSpace(v), "v")
 	parts := strings.Split(v, ".")
@@ -60,6 +60,7 @@ func kubeMinor(v string) (int, *field.Error) {
 	return mn, nil
 }
 
+// rule returns an *Error whose detail starts with the rule ID ("KSO-E6: …").
 func rule(id string, p field.Path, value string, format string, args ...any) *field.Error {
 	return field.Invalid(p, value, "%s", id+": "+fmt.Sprintf(format, args...))
 }
