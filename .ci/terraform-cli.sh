@@ -48,9 +48,11 @@ _kubefit_cli() {
   [ -n "$tf" ] || tf=$(command -v tofu 2>/dev/null) || tf=
   if [ -z "$tf" ]; then
     tf=$root/.build/tofu
-    if [ "$(_kubefit_cli_version "$tf")" != "OpenTofu $tofu_version" ]; then
+    # (Builds without version.dev=no, as .ci/run made them before, report "<version>-dev": same source.)
+    version_line=$(_kubefit_cli_version "$tf")
+    if [ "$version_line" != "OpenTofu $tofu_version" ] && [ "$version_line" != "OpenTofu $tofu_version-dev" ]; then
       echo "kubefit: no terraform or tofu on PATH: building OpenTofu $tofu_version from the Go module proxy" \
-        "into .build/tofu (once; about 3 minutes on 2 cores, more when modules must be downloaded)" >&2
+        "into .build/tofu (once: minutes, more on a busy machine)" >&2
       start=$(date +%s)
       mkdir -p "$root/.build" || return 1
       # Outside any module, so the project's go.mod is left alone.
@@ -64,7 +66,8 @@ _kubefit_cli() {
       fi
       echo "kubefit: module downloaded after $(($(date +%s) - start)) s; compiling ./cmd/tofu" >&2
       # Build to a temporary name, so an interrupted build never leaves a broken .build/tofu behind.
-      if ! (cd "$dir" && go build -trimpath -o "$root/.build/tofu.partial" ./cmd/tofu); then
+      if ! (cd "$dir" && go build -trimpath \
+        -ldflags "-X github.com/opentofu/opentofu/version.dev=no" -o "$root/.build/tofu.partial" ./cmd/tofu); then
         rm -f "$root/.build/tofu.partial"
         echo "kubefit: building OpenTofu failed" >&2
         return 1
