@@ -124,7 +124,9 @@ type Ranker struct {
 }
 
 // NewRanker returns a Ranker that looks types up and sizes pools in cat.
-func NewRanker(cat sizing.Catalog) *Ranker { return &Ranker{cat: cat, planner: sizing.NewPlanner(cat).WithoutBlame()} }
+func NewRanker(cat sizing.Catalog) *Ranker {
+	return &Ranker{cat: cat, planner: sizing.NewPlanner(cat).WithoutBlame()}
+}
 
 // Rank sizes the request on every candidate and ranks them. Errors in the request are field.Errors
 // with paths of Request's field names: Candidates[i], Pool.<sizing.Pool field>, Workloads[i]... An
