@@ -1,13 +1,13 @@
 // Package provider is kubefit's Terraform edge: schemas, models, conversion between Terraform values and
-// planner types, and diagnostics. It does no arithmetic of its own; every figure comes from
-// internal/planner.
+// planner types (expand…/flatten…), and diagnostics (planner errors carry typed paths, mapped to attributes by
+// attributePath). Planning rules and figures come from internal/planner; the edge only parses quantities,
+// converts and reports.
 package provider
 
 import (
 	"context"
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
-	"github.com/hashicorp/terraform-plugin-framework/function"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
@@ -17,7 +17,6 @@ import (
 const Address = "registry.terraform.io/kubefit/kubefit"
 
 var _ provider.Provider = (*kubefitProvider)(nil)
-var _ provider.ProviderWithFunctions = (*kubefitProvider)(nil)
 
 type kubefitProvider struct {
 	version string
@@ -75,8 +74,4 @@ func (p *kubefitProvider) Resources(_ context.Context) []func() resource.Resourc
 		newKEDAScaledObjectResource,
 		newCapacityCheckResource,
 	}
-}
-
-func (p *kubefitProvider) Functions(_ context.Context) []func() function.Function {
-	return []func() function.Function{}
 }

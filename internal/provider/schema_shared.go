@@ -44,7 +44,7 @@ func sizingPoolAttributes(nodeBounds bool) map[string]schema.Attribute {
 	poolAttrs["starting_balance"] = schema.StringAttribute{Optional: true, MarkdownDescription: "Burstable pools: `launch` (default, what a new node starts with), `full`, or a number of credits."}
 	poolAttrs["min_hours"] = schema.Int64Attribute{Optional: true, MarkdownDescription: "Burstable pools: hours a node must run before it may be throttled (default 24).",
 		Validators: []validator.Int64{int64validator.AtLeast(0)}}
-	poolAttrs["max_surplus_cost_per_month"] = schema.Float64Attribute{Optional: true, MarkdownDescription: "Burstable pools in unlimited mode: the most surplus-credit cost per node and 30 days (USD) before the plan fails.",
+	poolAttrs["max_surplus_cost_per_month"] = schema.Float64Attribute{Optional: true, MarkdownDescription: "Burstable pools: " + maxSurplusCostDescription(),
 		Validators: []validator.Float64{float64validator.AtLeast(0)}}
 
 	if !nodeBounds {

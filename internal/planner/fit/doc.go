@@ -1,5 +1,5 @@
 // Package fit packs workloads and DaemonSets onto node pools, offline and deterministically, and
-// explains what does not fit. It is the planner behind the kubefit_node_pool_sizing data source.
+// explains what does not fit. The sizing package is its front door.
 //
 // The caller gives each pool's kubelet allocatable (capacity minus reservations and eviction, with
 // Pods the max pods; see the overhead package); fit subtracts the DaemonSets, packs the pods of two

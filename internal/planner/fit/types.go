@@ -169,7 +169,6 @@ type Pool struct {
 	Weight int
 	// PricePerHour is the price of one node per hour; 0 means unknown.
 	PricePerHour float64
-	Note         string
 }
 
 // DaemonSet is a DaemonSet whose pod lands on every node of every pool it matches: its node selector
