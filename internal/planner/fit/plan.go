@@ -1,0 +1,38 @@
+package fit
+
+import "fmt"
+
+// Plan validates the input and packs both scenarios. Invalid input returns the errors of Validate
+// and a zero Result; a valid input always gives a Result, whose Fits and Failures say whether and
+// why the workloads do not fit. Plan is deterministic: the same input gives an identical Result.
+func Plan(in Input) (Result, error) {
+	if err := Validate(in); err != nil {
+		return Result{}, err
+	}
+	m := newModel(&in)
+	res := Result{Fits: true}
+	for p := range m.pools {
+		pm := &m.pools[p]
+		res.Pools = append(res.Pools, PoolOverhead{
+			Pool: pm.p.Name, InstanceType: pm.p.InstanceType, Allocatable: pm.p.Allocatable,
+			DaemonSets: pm.dsNames, DaemonSetRequests: pm.ds.resources(), DaemonSetCPUUsageMillicores: pm.dsUsage,
+			WorkloadAllocatable: pm.walloc.resources(), Usable: pm.usable, Source: SourceDaemonSets,
+		})
+		if !pm.usable {
+			res.Failures = append(res.Failures, Failure{Pool: pm.p.Name, Reason: ReasonDaemonSets,
+				Message: fmt.Sprintf("the DaemonSets on %s leave no room for pods: %s; choose a larger instance type "+
+					"or fewer DaemonSets", poolLabel(pm.p), m.daemonSetShortage(p))})
+		}
+	}
+	for _, sc := range Scenarios {
+		s := m.pack(sc)
+		sr := s.result()
+		res.Fits = res.Fits && sr.Fits
+		res.Scenarios = append(res.Scenarios, sr)
+		res.Failures = append(res.Failures, s.failures()...)
+		if sc == ScenarioPeak {
+			res.Headroom = s.headroom()
+		}
+	}
+	return res, nil
+}
