@@ -12,8 +12,8 @@ terraform {
 locals {
   # DaemonSets that run on every node (requests per pod).
   daemonsets = [
-    { name = "kube-proxy", cpu = "100m", memory = "64Mi" },
-    { name = "node-exporter", cpu = "50m", memory = "64Mi" },
+    { name = "kube-proxy", requests = { cpu = "100m", memory = "64Mi" } },
+    { name = "node-exporter", requests = { cpu = "50m", memory = "64Mi" } },
   ]
 }
 
@@ -21,7 +21,7 @@ data "kubefit_node_overhead" "eks" {
   cloud         = "aws"
   instance_type = "m5.large"
   profile       = "eks-al2023"
-  daemonsets    = concat(local.daemonsets, [{ name = "aws-node", cpu = "25m" }])
+  daemonsets    = concat(local.daemonsets, [{ name = "aws-node", requests = { cpu = "25m" } }])
 }
 
 data "kubefit_node_overhead" "aks_small" {
@@ -87,7 +87,7 @@ data "kubefit_node_pool_sizing" "web" {
     }
   }
   daemonsets = concat(
-    [for d in local.daemonsets : { name = d.name, requests = { cpu = d.cpu, memory = d.memory } }],
+    local.daemonsets,
     [{ name = "aws-node", requests = { cpu = "25m" }, node_selector = { cloud = "aws" } }],
   )
   workloads = [

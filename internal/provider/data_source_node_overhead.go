@@ -30,11 +30,9 @@ type nodeOverheadDataSource struct{ dataSourceCatalog }
 func newNodeOverheadDataSource() datasource.DataSource { return &nodeOverheadDataSource{} }
 
 type nodeDaemonSetModel struct {
-	Name             types.String `tfsdk:"name"`
-	CPU              types.String `tfsdk:"cpu"`
-	Memory           types.String `tfsdk:"memory"`
-	EphemeralStorage types.String `tfsdk:"ephemeral_storage"`
-	TakesPodSlot     types.Bool   `tfsdk:"takes_pod_slot"`
+	Name         types.String `tfsdk:"name"`
+	Requests     types.Object `tfsdk:"requests"`
+	TakesPodSlot types.Bool   `tfsdk:"takes_pod_slot"`
 }
 
 type nodeOverheadModel struct {
@@ -68,17 +66,18 @@ func (d *nodeOverheadDataSource) Metadata(_ context.Context, req datasource.Meta
 	resp.TypeName = req.ProviderTypeName + "_node_overhead"
 }
 
-// daemonSetsAttribute is the simple DaemonSet list of kubefit_node_overhead.
+// nodeDaemonSetsAttribute is the DaemonSet list of kubefit_node_overhead: the same shape as every other
+// object's DaemonSets (name, requests, takes_pod_slot), without the placement fields a single node has no use for.
 func nodeDaemonSetsAttribute() schema.ListNestedAttribute {
 	return schema.ListNestedAttribute{Optional: true,
-		MarkdownDescription: "DaemonSets that run on every node. Their requests are subtracted from allocatable to give `available`. " +
-			"On EKS Linux the host-network `aws-node` and `kube-proxy` pods always take a pod slot, listed or not; list them to count their requests.",
+		MarkdownDescription: "DaemonSets that run on every node, in the same shape as `kubefit_node_pool_sizing`'s (without " +
+			"`node_selector`, `tolerations` and `cpu_usage`, which a single node has no use for). Their requests are subtracted " +
+			"from allocatable to give `available`. On EKS Linux the host-network `aws-node` and `kube-proxy` pods always take a " +
+			"pod slot, listed or not; list them to count their requests. Names must be unique.",
 		NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
-			"name":              schema.StringAttribute{Required: true, MarkdownDescription: "DaemonSet name."},
-			"cpu":               schema.StringAttribute{Optional: true, MarkdownDescription: "CPU request of one pod, e.g. `250m`.", Validators: []validator.String{quantityValidator{quantityCPU}}},
-			"memory":            schema.StringAttribute{Optional: true, MarkdownDescription: "Memory request of one pod, e.g. `128Mi`.", Validators: []validator.String{quantityValidator{quantityBytes}}},
-			"ephemeral_storage": schema.StringAttribute{Optional: true, MarkdownDescription: "Ephemeral-storage request of one pod.", Validators: []validator.String{quantityValidator{quantityBytes}}},
-			"takes_pod_slot":    schema.BoolAttribute{Optional: true, MarkdownDescription: "Whether the pod counts against max pods (default `true`; every DaemonSet pod does on AKS and GKE)."},
+			"name":           schema.StringAttribute{Required: true, MarkdownDescription: "DaemonSet name."},
+			"requests":       requestsAttribute("Requests of one pod."),
+			"takes_pod_slot": schema.BoolAttribute{Optional: true, MarkdownDescription: "Whether the pod counts against max pods (default `true`; every DaemonSet pod does on AKS and GKE)."},
 		}},
 	}
 }
@@ -253,19 +252,18 @@ func nodeDaemonSets(ctx context.Context, l types.List, diags *diag.Diagnostics) 
 	var ds []nodeDaemonSetModel
 	diags.Append(l.ElementsAs(ctx, &ds, false)...)
 	out := make([]overhead.DaemonSet, 0, len(ds))
+	seen := map[string]int{}
 	for i, d := range ds {
 		p := path.Root("daemonsets").AtListIndex(i)
-		o := overhead.DaemonSet{Name: d.Name.ValueString(), TakesPodSlot: d.TakesPodSlot.IsNull() || d.TakesPodSlot.ValueBool()}
-		if v := optQuantity(p.AtName("cpu"), d.CPU, quantityCPU, diags); v != nil {
-			o.CPUMillicores = *v
+		if j, dup := seen[d.Name.ValueString()]; dup {
+			diags.AddAttributeError(p.AtName("name"), "Duplicate DaemonSet",
+				fmt.Sprintf("daemonsets[%d].name %q is also the name of daemonsets[%d]; DaemonSet names must be unique, or the node would count the same pods twice.", i, d.Name.ValueString(), j))
+			continue
 		}
-		if v := optQuantity(p.AtName("memory"), d.Memory, quantityBytes, diags); v != nil {
-			o.MemoryBytes = *v
-		}
-		if v := optQuantity(p.AtName("ephemeral_storage"), d.EphemeralStorage, quantityBytes, diags); v != nil {
-			o.EphemeralBytes = *v
-		}
-		out = append(out, o)
+		seen[d.Name.ValueString()] = i
+		r := expandRequests(ctx, p.AtName("requests"), d.Requests, diags)
+		out = append(out, overhead.DaemonSet{Name: d.Name.ValueString(), TakesPodSlot: d.TakesPodSlot.IsNull() || d.TakesPodSlot.ValueBool(),
+			CPUMillicores: r.CPUMillicores, MemoryBytes: r.MemoryBytes, EphemeralBytes: r.EphemeralStorageBytes})
 	}
 	return out
 }

@@ -72,7 +72,7 @@ data "kubefit_node_overhead" "aks130" {
   cloud         = "azure"
   instance_type = "Standard_D2s_v5"
   max_pods      = 30
-  daemonsets    = [{ name = "calico-node", cpu = "250m", memory = "64Mi" }]
+  daemonsets    = [{ name = "calico-node", requests = { cpu = "250m", memory = "64Mi" } }]
 }`,
 			ConfigPlanChecks: emptyPlanAfterApply,
 			ConfigStateChecks: []statecheck.StateCheck{

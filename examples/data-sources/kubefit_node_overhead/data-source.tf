@@ -6,9 +6,9 @@ data "kubefit_node_overhead" "eks" {
   profile       = "eks-al2023"
   eks           = { node_group_kind = "managed" }
   daemonsets = [
-    { name = "aws-node", cpu = "25m" },
-    { name = "kube-proxy", cpu = "100m" },
-    { name = "fluent-bit", cpu = "100m", memory = "128Mi" },
+    { name = "aws-node", requests = { cpu = "25m" } },
+    { name = "kube-proxy", requests = { cpu = "100m" } },
+    { name = "fluent-bit", requests = { cpu = "100m", memory = "128Mi" } },
   ]
 }
 
