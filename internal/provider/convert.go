@@ -15,6 +15,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/catalog"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/field"
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/sizing"
 )
 
@@ -51,26 +52,29 @@ type parsedQuantity struct {
 // parseQuantity parses a Kubernetes quantity string with k8s.io/apimachinery, bounded and non-negative.
 func parseQuantity(s string, kind quantityKind) (parsedQuantity, error) {
 	t := strings.TrimSpace(s)
+	if t != s {
+		return parsedQuantity{}, fmt.Errorf("%s has spaces around it, which Kubernetes rejects: write %q", field.Quote(s), t)
+	}
 	if kind == quantityBytesOrPercent && strings.HasSuffix(t, "%") {
 		f, err := strconv.ParseFloat(strings.TrimSuffix(t, "%"), 64)
 		if err != nil || f < 0 || f > 100 || f*100 != float64(int64(f*100)) {
-			return parsedQuantity{}, fmt.Errorf("%q is not a percentage from 0%% to 100%% with at most two decimals", s)
+			return parsedQuantity{}, fmt.Errorf("%s is not a percentage from 0%% to 100%% with at most two decimals", field.Quote(s))
 		}
 		return parsedQuantity{PercentBP: int64(f * 100), IsPercent: true}, nil
 	}
 	q, err := resource.ParseQuantity(t)
 	if err != nil {
-		return parsedQuantity{}, fmt.Errorf("%q is not a Kubernetes quantity (%v); write it like %s", s, err, kind.example())
+		return parsedQuantity{}, fmt.Errorf("%s is not a Kubernetes quantity (a number with an optional suffix such as m, k, Ki, Mi or Gi); write it like %s", field.Quote(s), kind.example())
 	}
 	if q.Sign() < 0 {
-		return parsedQuantity{}, fmt.Errorf("%q is negative; quantities must be zero or more", s)
+		return parsedQuantity{}, fmt.Errorf("%s is negative; quantities must be zero or more", field.Quote(s))
 	}
 	limit := resource.NewQuantity(maxQuantity, resource.BinarySI)
 	if kind == quantityCPU {
 		limit = resource.NewMilliQuantity(maxQuantity, resource.DecimalSI)
 	}
 	if q.Cmp(*limit) > 0 {
-		return parsedQuantity{}, fmt.Errorf("%q is too large to be a node resource", s)
+		return parsedQuantity{}, fmt.Errorf("%s is too large to be a node resource", field.Quote(s))
 	}
 	if kind == quantityCPU {
 		return parsedQuantity{Value: q.MilliValue()}, nil
@@ -92,7 +96,7 @@ func (v quantityValidator) ValidateString(_ context.Context, req validator.Strin
 		return
 	}
 	if _, err := parseQuantity(req.ConfigValue.ValueString(), v.kind); err != nil {
-		resp.Diagnostics.AddAttributeError(req.Path, "Invalid Quantity", err.Error())
+		resp.Diagnostics.AddAttributeError(req.Path, "Invalid Quantity", sentence(err.Error()))
 	}
 }
 
@@ -103,7 +107,7 @@ func optQuantity(p path.Path, v types.String, kind quantityKind, diags *diag.Dia
 	}
 	q, err := parseQuantity(v.ValueString(), kind)
 	if err != nil {
-		diags.AddAttributeError(p, "Invalid Quantity", err.Error())
+		diags.AddAttributeError(p, "Invalid Quantity", sentence(err.Error()))
 		return nil
 	}
 	return &q.Value
@@ -122,8 +126,11 @@ func lookupInstance(ctx context.Context, cat sizing.Catalog, p path.Path, cloud 
 		if !errors.As(err, &nf) {
 			summary = "Invalid Instance Type"
 		}
-		diags.AddAttributeError(p, summary, err.Error()+
-			fmt.Sprintf(" The embedded catalog is dated %s; check the spelling, or whether the type is newer than the catalog.", cat.Date()))
+		detail := sentence(err.Error())
+		if nf == nil || (nf.Name != "" && nf.OtherCloud == "") {
+			detail += fmt.Sprintf(" The embedded catalog is dated %s; check the spelling, or whether the type is newer than the catalog.", cat.Date())
+		}
+		diags.AddAttributeError(p, summary, detail)
 		return catalog.InstanceType{}, false
 	}
 	return it, true

@@ -306,11 +306,11 @@ credit_mode = "unlimited"`),
 			},
 			{
 				Config:      burstConfig(base + `credit_mode = "burst"`),
-				ExpectError: errRe("Invalid", "Attribute", "Value", "Match"),
+				ExpectError: errRe("Unknown", "credit", "mode", `"burst";`, "valid", "modes", "are"),
 			},
 			{
 				Config:      burstConfig(base + `min_hours = -1`),
-				ExpectError: errRe("Invalid", "Attribute", "Value"),
+				ExpectError: errRe("minimum", "run", "time", "before", "throttling,", "-1", "hours,", "is", "negative."),
 			},
 			{
 				Config: burstConfig(base + `sustained_cpu = "450m"`),

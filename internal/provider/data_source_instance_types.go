@@ -117,7 +117,7 @@ func (d *instanceTypesDataSource) Schema(_ context.Context, _ datasource.SchemaR
 		"hypervisor": schema.StringAttribute{Optional: true, MarkdownDescription: "AWS hypervisor: `nitro` or `xen`.",
 			Validators: []validator.String{stringvalidator.OneOf("nitro", "xen")}},
 		"max_pods":                     intRangeAttribute("A node's max pods under `profile`, `eks` and `aks` (the same model as `kubefit_node_overhead`)."),
-		"profile":                      overheadAttrs["profile"],
+		"profile":                      profileAttribute(overhead.PoolProfiles, ""),
 		"eks":                          overheadAttrs["eks"],
 		"aks":                          overheadAttrs["aks"],
 		"ebs_baseline_iops":            intRangeAttribute("AWS: the instance's EBS-optimized baseline IOPS."),

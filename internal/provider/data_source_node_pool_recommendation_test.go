@@ -182,7 +182,7 @@ data "kubefit_node_pool_recommendation" "x" {
   candidates = ["m6i.large"]
   pool       = { max_nodes = 3 }
   workloads  = [{ name = "web", replicas = 2, requests = { cpu = "500m" }, pools = ["general"] }]
-}`, `(?s)Unknown Pool.*pool\s+"general"\s+is\s+not\s+defined`},
+}`, `(?s)Unknown Pool.*names\s+pool\s+"general",\s+which\s+is\s+not\s+defined`},
 		{`
 data "kubefit_node_pool_recommendation" "x" {
   cloud      = "aws"

@@ -184,7 +184,7 @@ data "kubefit_node_pool_sizing" "bad" {
 }`
 	}
 	cases := []badInput{
-		{`{ name = "a", replicas = 1, pools = ["generl"] }`, `(?s)Unknown Pool.*"generl"\s+is\s+not\s+defined`},
+		{`{ name = "a", replicas = 1, pools = ["generl"] }`, `(?s)Unknown Pool.*names\s+pool\s+"generl",\s+which\s+is\s+not\s+defined`},
 		{`{ name = "a", replicas = -2 }`, `(?s)replicas.*at\s+least\s+0`},
 		{`{ name = "a", min_replicas = 5, max_replicas = 2 }`, `(?s)min_replicas\s+5\s+is\s+greater\s+than\s+max_replicas\s+2`},
 		{`{ name = "a", replicas = 1, requests = { cpu = "one" } }`, `(?s)"one"\s+is\s+not\s+a\s+Kubernetes\s+quantity`},

@@ -53,9 +53,10 @@ func attributePath(base path.Path, p field.Path, names renames) path.Path {
 }
 
 // snakeCase converts a Go field name to snake_case, keeping initialisms whole: "MaxNodes" → "max_nodes",
-// "VMMemoryOverheadPercent" → "vm_memory_overhead_percent", "OSDiskGiB" → "os_disk_gib".
+// "VMMemoryOverheadPercent" → "vm_memory_overhead_percent", "OSDiskGiB" → "os_disk_gib", "ReservedENIs" →
+// "reserved_enis".
 func snakeCase(s string) string {
-	s = strings.NewReplacer("GiB", "Gib", "MiB", "Mib", "IPv4", "Ipv4").Replace(s)
+	s = strings.NewReplacer("GiB", "Gib", "MiB", "Mib", "IPv4", "Ipv4", "ENIs", "Enis").Replace(s)
 	r := []rune(s)
 	var b strings.Builder
 	for i, c := range r {

@@ -10,7 +10,7 @@ import (
 
 func TestSnakeCase(t *testing.T) {
 	tests := map[string]string{
-		"MaxNodes": "max_nodes", "VMMemoryOverheadPercent": "vm_memory_overhead_percent", "OSDiskGiB": "os_disk_gib",
+		"MaxNodes": "max_nodes", "VMMemoryOverheadPercent": "vm_memory_overhead_percent", "OSDiskGiB": "os_disk_gib", "ReservedENIs": "reserved_enis",
 		"CPUUsage": "cpu_usage", "Pools": "pools", "EKS": "eks", "MaxPods": "max_pods", "IPv4PerENI": "ipv4_per_eni",
 		"KubernetesVersion": "kubernetes_version", "MeasuredCapacity": "measured_capacity",
 	}

@@ -61,15 +61,23 @@ func validateWorkloadConfig(p path.Path, w workloadModel, poolsKnown bool, poolN
 		for i, e := range w.Pools.Elements() {
 			if s, ok := e.(types.String); ok && !poolNames[s.ValueString()] {
 				diags.AddAttributeError(p.AtName("pools").AtListIndex(i), "Unknown Pool",
-					fmt.Sprintf("pool %q is not defined in pools; defined pools: %s.", s.ValueString(), strings.Join(sortedKeys(poolNames), ", ")))
+					fmt.Sprintf("%s names pool %s, which is not defined in pools; defined pools: %s.", workloadName(w), field.Quote(s.ValueString()), strings.Join(sortedKeys(poolNames), ", ")))
 			}
 		}
 	}
 }
 
-// parseIntOrPercent reads "2" or "25%".
+// workloadName names a workload in a message: `workload "api"`, or "the workload" while its name is unknown.
+func workloadName(w workloadModel) string {
+	if w.Name.IsNull() || w.Name.IsUnknown() {
+		return "the workload"
+	}
+	return "workload " + field.Quote(w.Name.ValueString())
+}
+
+// parseIntOrPercent reads "2" or "25%" (no spaces, as Kubernetes).
 func parseIntOrPercent(s string) (fit.IntOrPercent, error) {
-	t := strings.TrimSpace(s)
+	t := s
 	pct := strings.HasSuffix(t, "%")
 	n, err := strconv.Atoi(strings.TrimSuffix(t, "%"))
 	if err != nil || n < 0 || n > 1_000_000 {

@@ -97,20 +97,25 @@ func (v quantityMapValidator) ValidateMap(_ context.Context, req validator.MapRe
 			continue
 		}
 		if _, err := parseQuantity(s.ValueString(), kind); err != nil {
-			resp.Diagnostics.AddAttributeError(req.Path.AtMapKey(k), "Invalid Quantity", err.Error())
+			resp.Diagnostics.AddAttributeError(req.Path.AtMapKey(k), "Invalid Quantity", sentence(err.Error()))
 		}
 	}
+}
+
+// profileAttribute is the profile option, taking one of profiles; more adds to its description.
+func profileAttribute(profiles []overhead.Profile, more string) schema.StringAttribute {
+	return schema.StringAttribute{Optional: true,
+		MarkdownDescription: "Node image profile whose reservation rules apply: one of " + markdownList(profiles) +
+			". Defaults to `eks-al2023` on AWS, `aks-linux` on Azure and `gke-standard` on GCP. `gke-standard` reserves GKE's " +
+			"memory tiers exactly (25/20/10/6/2 % with edges at 4,000, 8,000, 16,000 and 128,000 MiB)." + more,
+		Validators: []validator.String{stringvalidator.OneOf(stringsOf(profiles)...)}}
 }
 
 // overheadOptionAttributes returns the schema of the node-overhead options.
 func overheadOptionAttributes() map[string]schema.Attribute {
 	return map[string]schema.Attribute{
-		"profile": schema.StringAttribute{Optional: true,
-			MarkdownDescription: "Node image profile whose reservation rules apply: one of " + markdownList(overhead.Profiles) +
-				". Defaults to `eks-al2023` on AWS, `aks-linux` on Azure and `gke-standard` on GCP. `gke-standard` reserves GKE's " +
-				"memory tiers exactly (25/20/10/6/2 % with edges at 4,000, 8,000, 16,000 and 128,000 MiB). `custom` applies no platform " +
-				"rules: it reserves only what `kube_reserved`/`system_reserved` say, with the kubelet's default 100Mi memory eviction.",
-			Validators: []validator.String{stringvalidator.OneOf(stringsOf(overhead.Profiles)...)}},
+		"profile": profileAttribute(overhead.Profiles, " `custom` applies no platform rules: it reserves only what "+
+			"`kube_reserved`/`system_reserved` say, with the kubelet's default 100Mi memory eviction."),
 		"kubernetes_version": schema.StringAttribute{Optional: true,
 			MarkdownDescription: "Kubernetes minor version, such as `1.28`. On AKS it selects the reservation rules: before 1.29 " +
 				"the regressive memory tiers and 750Mi eviction (none on Windows nodes), from 1.29 the per-pod rule with 100Mi eviction " +
@@ -253,7 +258,7 @@ func overheadInput(ctx context.Context, base path.Path, m overheadOptionsModel, 
 			s, _ := e.(types.String)
 			q, err := parseQuantity(s.ValueString(), quantityBytesOrPercent)
 			if err != nil {
-				diags.AddAttributeError(base.AtName("eviction_hard").AtMapKey(k), "Invalid Quantity", err.Error())
+				diags.AddAttributeError(base.AtName("eviction_hard").AtMapKey(k), "Invalid Quantity", sentence(err.Error()))
 				continue
 			}
 			in.EvictionHard[k] = overhead.Threshold{Bytes: q.Value, PercentBP: q.PercentBP, IsPercent: q.IsPercent}

@@ -9,7 +9,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 )
@@ -48,7 +47,7 @@ func TestMain(m *testing.M) {
 
 // testAccProtoV6ProviderFactories serves the provider in-process to the real Terraform CLI in acceptance tests.
 var testAccProtoV6ProviderFactories = map[string]func() (tfprotov6.ProviderServer, error){
-	"kubefit": providerserver.NewProtocol6WithError(New("test")()),
+	"kubefit": NewServer("test"),
 }
 
 // badInput is one rejected configuration and the error it must produce.

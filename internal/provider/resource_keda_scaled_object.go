@@ -239,6 +239,7 @@ func (r *kedaScaledObjectResource) ModifyPlan(ctx context.Context, req resource.
 		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("manifest"), manifest)...)
 		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("effective"), types.ObjectUnknown(kedaEffectiveAttrTypes))...)
 		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("summary"), types.ObjectUnknown(kedaSummaryAttrTypes))...)
+		checkKnownCounts(ctx, req.Config, &resp.Diagnostics)
 		return
 	}
 	var m kedaScaledObjectModel
@@ -249,6 +250,30 @@ func (r *kedaScaledObjectResource) ModifyPlan(ctx context.Context, req resource.
 	if planKEDAScaledObject(&m, &resp.Diagnostics) {
 		resp.Diagnostics.Append(resp.Plan.Set(ctx, &m)...)
 	}
+}
+
+// checkKnownCounts checks the replica counts and periods of a configuration that is not fully known, when
+// all of them are known, so a known minimum above a known maximum fails the plan even while, say, the
+// name waits for another resource.
+func checkKnownCounts(ctx context.Context, cfg tfsdk.Config, diags *diag.Diagnostics) {
+	var so keda.ScaledObject
+	for _, c := range []struct {
+		name string
+		to   **int64
+	}{
+		{"polling_interval", &so.PollingInterval}, {"initial_cooldown_period", &so.InitialCooldownPeriod},
+		{"cooldown_period", &so.CooldownPeriod}, {"idle_replica_count", &so.IdleReplicaCount},
+		{"min_replica_count", &so.MinReplicaCount}, {"max_replica_count", &so.MaxReplicaCount},
+	} {
+		var v types.Int64
+		if d := cfg.GetAttribute(ctx, path.Root(c.name), &v); d.HasError() || v.IsUnknown() {
+			return
+		}
+		if !v.IsNull() {
+			*c.to = v.ValueInt64Pointer()
+		}
+	}
+	addRuleDiagnostics(diags, keda.CheckCounts(so).Err(), nil, kedaRenames, "Invalid ScaledObject", "ScaledObject Warning")
 }
 
 // planKEDAScaledObject checks the ScaledObject and fills the computed attributes; false after an error.

@@ -14,12 +14,14 @@ import (
 
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/burst"
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/fit"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/overhead"
 )
 
 // sizingPoolAttributes returns the options of one node pool, shared by every object that sizes a pool. With
 // nodeBounds the pool takes min_nodes and max_nodes; an object with its own size attributes leaves them out.
 func sizingPoolAttributes(nodeBounds bool) map[string]schema.Attribute {
 	poolAttrs := overheadOptionAttributes()
+	poolAttrs["profile"] = profileAttribute(overhead.PoolProfiles, "")
 	poolAttrs["cloud"] = cloudAttribute(true, "")
 	poolAttrs["instance_type"] = schema.StringAttribute{Optional: true, MarkdownDescription: "Instance type of the pool's nodes (exactly one of `instance_type` and `instance_types`)."}
 	poolAttrs["instance_types"] = schema.ListAttribute{Optional: true, ElementType: types.StringType,

@@ -44,7 +44,7 @@ const maxNameInMessage = 64
 // "m5.large"?`. An empty name, a name of another cloud and a very long name get their own wording.
 func (e *NotFoundError) Error() string {
 	if e.Name == "" {
-		return fmt.Sprintf("the instance type name is empty; give an instance type name of the %s catalog", e.Cloud)
+		return fmt.Sprintf("the instance type name is empty; give an instance type name of the %s catalog.", e.Cloud)
 	}
 	var b strings.Builder
 	name := e.Name

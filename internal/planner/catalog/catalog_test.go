@@ -205,7 +205,7 @@ func TestNotFoundError(t *testing.T) {
 		{GCP, "e2-medum", `instance type "e2-medum" is not in the gcp catalog; did you mean "e2-medium"?`},
 		// Nothing within max(2, 6/3) = 2 edits.
 		{AWS, "zzzzzz", `instance type "zzzzzz" is not in the aws catalog.`},
-		{Azure, "", `the instance type name is empty; give an instance type name of the azure catalog`},
+		{Azure, "", `the instance type name is empty; give an instance type name of the azure catalog.`},
 		{Azure, "m5.large", `instance type "m5.large" is not in the azure catalog; it is in the aws catalog: check the cloud.`},
 		{GCP, strings.Repeat("x", 10000), `instance type "` + strings.Repeat("x", 63) + `…" is not in the gcp catalog.`},
 	}

@@ -50,6 +50,14 @@ func Plan(so ScaledObject) (*Result, error) {
 	return res, c.errs.Err()
 }
 
+// CheckCounts checks only the replica counts and periods of so (rules KSO-E4 to KSO-E6), for a caller that
+// knows them before the rest of the ScaledObject; it returns the errors Plan would give for them.
+func CheckCounts(so ScaledObject) field.Errors {
+	c := &checker{so: so}
+	c.numbers()
+	return c.errs
+}
+
 func (so ScaledObject) effective() Effective {
 	av, kind := so.normalisedTarget()
 	e := Effective{MaxReplicas: defaultMaxReplicas, PollingIntervalSeconds: 30, CooldownPeriodSeconds: 300,

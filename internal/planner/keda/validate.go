@@ -184,7 +184,8 @@ func (c *checker) numbers() {
 	if so.MinReplicaCount != nil {
 		limit, desc := int64(defaultMaxReplicas), "KEDA's default maximum of 100 (maxReplicaCount is unset)"
 		if so.MaxReplicaCount != nil {
-			limit, desc = *so.MaxReplicaCount, "maxReplicaCount "+itoa(limit)
+			limit = *so.MaxReplicaCount
+			desc = "maxReplicaCount " + itoa(limit)
 		}
 		if *so.MinReplicaCount > limit {
 			c.fail("KSO-E5", field.NewPath("MinReplicaCount"), itoa(*so.MinReplicaCount),

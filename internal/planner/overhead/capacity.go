@@ -112,27 +112,35 @@ func (c *calc) allocatable() error {
 	if err := c.measuredAllocatable(); err != nil {
 		return err
 	}
-	blame := func(name string, sys, kube *int64) field.Path {
+	// blame names the input that left nothing allocatable, most specific first, and what to do about it.
+	blame := func(name string, measured, sys, kube *int64, vmOverhead bool) (field.Path, string) {
 		switch {
+		case measured != nil:
+			return field.NewPath("MeasuredCapacity", name), "check the measured capacity against the node's status.capacity"
+		case vmOverhead:
+			return field.NewPath("VMMemoryOverheadBP"), "lower the VM memory overhead"
 		case sys != nil:
-			return field.NewPath("SystemReserved", name)
+			return field.NewPath("SystemReserved", name), "lower the reservations"
 		case kube != nil:
-			return field.NewPath("KubeReserved", name)
+			return field.NewPath("KubeReserved", name), "lower the reservations"
 		}
-		return field.NewPath("Instance")
+		return field.NewPath("Instance"), "choose a larger instance type"
 	}
 	m := in.MeasuredAllocatable
 	switch {
 	case r.Allocatable.CPUMillicores <= 0 && m.CPUMillicores == nil:
 		cpu := resource.QuantityCPU
-		return field.Invalid(blame("CPUMillicores", in.SystemReserved.CPUMillicores, in.KubeReserved.CPUMillicores), cpu(r.Allocatable.CPUMillicores),
-			"the reservations (kube-reserved %s, system-reserved %s CPU) leave %s CPU allocatable on %q (capacity %s): the node could run nothing; lower the reservations or choose a larger instance type",
-			cpu(r.KubeReserved.CPUMillicores), cpu(r.SystemReserved.CPUMillicores), cpu(r.Allocatable.CPUMillicores), in.Instance.Name, cpu(r.Capacity.CPUMillicores))
+		p, advice := blame("CPUMillicores", in.MeasuredCapacity.CPUMillicores, in.SystemReserved.CPUMillicores, in.KubeReserved.CPUMillicores, false)
+		return field.Invalid(p, cpu(r.Allocatable.CPUMillicores),
+			"the reservations (kube-reserved %s, system-reserved %s CPU) leave %s CPU allocatable on %q (capacity %s): the node could run nothing; %s",
+			cpu(r.KubeReserved.CPUMillicores), cpu(r.SystemReserved.CPUMillicores), cpu(r.Allocatable.CPUMillicores), in.Instance.Name, cpu(r.Capacity.CPUMillicores), advice)
 	case r.Allocatable.MemoryBytes <= 0 && m.MemoryBytes == nil:
 		b := resource.QuantityBytes
-		return field.Invalid(blame("MemoryBytes", in.SystemReserved.MemoryBytes, in.KubeReserved.MemoryBytes), b(r.Allocatable.MemoryBytes),
-			"the reservations (kube-reserved %s, system-reserved %s, eviction %s of memory) leave %s memory allocatable on %q (capacity %s): the node could run nothing; lower the reservations or choose a larger instance type",
-			b(r.KubeReserved.MemoryBytes), b(r.SystemReserved.MemoryBytes), b(r.EvictionThreshold.MemoryBytes), b(r.Allocatable.MemoryBytes), in.Instance.Name, b(r.Capacity.MemoryBytes))
+		p, advice := blame("MemoryBytes", in.MeasuredCapacity.MemoryBytes, in.SystemReserved.MemoryBytes, in.KubeReserved.MemoryBytes,
+			in.VMMemoryOverheadBP != nil && *in.VMMemoryOverheadBP > 0)
+		return field.Invalid(p, b(r.Allocatable.MemoryBytes),
+			"the reservations (kube-reserved %s, system-reserved %s, eviction %s of memory) leave %s memory allocatable on %q (capacity %s): the node could run nothing; %s",
+			b(r.KubeReserved.MemoryBytes), b(r.SystemReserved.MemoryBytes), b(r.EvictionThreshold.MemoryBytes), b(r.Allocatable.MemoryBytes), in.Instance.Name, b(r.Capacity.MemoryBytes), advice)
 	case r.Allocatable.EphemeralStorageBytes <= 0 && m.EphemeralStorageBytes == nil:
 		p := field.NewPath("OSDiskGiB")
 		if in.MeasuredCapacity.EphemeralStorageBytes != nil {

@@ -27,6 +27,10 @@ const (
 // Profiles lists every profile, in documentation order.
 var Profiles = []Profile{EKSAL2023, EKSAL2, EKSBottlerocket, EKSWindows, AKSLinux, AKSWindows, GKEStandard, Custom}
 
+// PoolProfiles are the profiles of catalog instance types: every profile but Custom, which describes a
+// node by its vCPUs and memory instead.
+var PoolProfiles = Profiles[:len(Profiles)-1]
+
 // Cloud returns the cloud a profile belongs to, or "" for Custom.
 func (p Profile) Cloud() catalog.Cloud {
 	switch {

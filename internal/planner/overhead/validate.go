@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/catalog"
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/field"
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/resource"
 )
@@ -15,7 +16,16 @@ const (
 	maxVCPU    = 100000
 	maxPodsCap = 100000
 	maxDiskGiB = 1 << 20
+	maxENIs    = 1000
 )
+
+// nodeCloud is the cloud of the node: its instance type's, else its profile's ("" for neither).
+func nodeCloud(in *Input) catalog.Cloud {
+	if in.Instance.Cloud != "" {
+		return in.Instance.Cloud
+	}
+	return in.Profile.Cloud()
+}
 
 // validate checks every input value and fills the defaults of EKS.Kind and AKS.NetworkPlugin. It returns
 // every problem it finds, in a fixed order: the fields of Input in declaration order, map keys sorted.
@@ -54,6 +64,9 @@ func validate(in *Input) field.Errors {
 			"the root/OS disk size must be between 1 and %s GiB (0 means the platform default), got %d", resource.Group(maxDiskGiB), in.OSDiskGiB)
 	}
 	errs = append(errs, validateEKS(in)...)
+	if cloud := nodeCloud(in); in.AKS != (AKSOptions{}) && cloud != "" && cloud != catalog.Azure {
+		add(field.NewPath("AKS"), "", "AKS settings apply only to Azure nodes, not to %q from the %s catalog; remove them", in.Instance.Name, cloud)
+	}
 	if in.AKS.NetworkPlugin == "" {
 		in.AKS.NetworkPlugin = AzureCNIOverlay
 	}
@@ -68,6 +81,7 @@ func validate(in *Input) field.Errors {
 	errs = append(errs, validateReservation(field.NewPath("SystemReserved"), "system-reserved", in.SystemReserved)...)
 	errs = append(errs, validateEviction(in.EvictionHard)...)
 	errs = append(errs, validateReservation(field.NewPath("MeasuredCapacity"), "measured capacity", in.MeasuredCapacity)...)
+	errs = append(errs, validateMeasuredCapacity(in.MeasuredCapacity)...)
 	errs = append(errs, validateMeasuredAllocatable(in.MeasuredAllocatable)...)
 	for i, d := range in.DaemonSets {
 		p := field.NewPath("DaemonSets").At(i)
@@ -92,6 +106,16 @@ func validate(in *Input) field.Errors {
 func validateEKS(in *Input) field.Errors {
 	var errs field.Errors
 	p := field.NewPath("EKS")
+	if cloud := nodeCloud(in); in.EKS != (EKSOptions{}) && cloud != "" && cloud != catalog.AWS {
+		errs = append(errs, field.Invalid(p, "", "EKS settings apply only to AWS nodes, not to %q from the %s catalog; remove them", in.Instance.Name, cloud))
+	}
+	if e := in.Instance.MaxENIs; e > 0 && in.EKS.ReservedENIs > e {
+		errs = append(errs, field.Invalid(p.Child("ReservedENIs"), strconv.FormatInt(in.EKS.ReservedENIs, 10),
+			"%d reserved network interfaces are more than the %d that %q has", in.EKS.ReservedENIs, e, in.Instance.Name))
+	} else if in.EKS.ReservedENIs > maxENIs {
+		errs = append(errs, field.Invalid(p.Child("ReservedENIs"), strconv.FormatInt(in.EKS.ReservedENIs, 10),
+			"%d reserved network interfaces are more than any instance type has (at most %d)", in.EKS.ReservedENIs, maxENIs))
+	}
 	if in.EKS.ReservedENIs < 0 {
 		errs = append(errs, field.Invalid(p.Child("ReservedENIs"), strconv.FormatInt(in.EKS.ReservedENIs, 10),
 			"the number of reserved network interfaces must not be negative, got %d", in.EKS.ReservedENIs))
@@ -129,6 +153,26 @@ func validateReservation(p field.Path, what string, r Reservation) field.Errors 
 		if q.v != nil && (*q.v < 0 || *q.v > resource.MaxQuantity) {
 			errs = append(errs, field.Invalid(p.Child(q.name), q.render(*q.v), "the %s %s must be between 0 and %s, got %s",
 				what, q.what, q.render(resource.MaxQuantity), q.render(*q.v)))
+		}
+	}
+	return errs
+}
+
+// validateMeasuredCapacity rejects a measured capacity of zero: no real node reports one.
+func validateMeasuredCapacity(m Reservation) field.Errors {
+	var errs field.Errors
+	for _, q := range []struct {
+		name, what string
+		v          *int64
+		render     func(int64) string
+	}{
+		{"CPUMillicores", "CPU", m.CPUMillicores, resource.QuantityCPU},
+		{"MemoryBytes", "memory", m.MemoryBytes, resource.QuantityBytes},
+		{"EphemeralStorageBytes", "ephemeral storage", m.EphemeralStorageBytes, resource.QuantityBytes},
+	} {
+		if q.v != nil && *q.v == 0 {
+			errs = append(errs, field.Invalid(field.NewPath("MeasuredCapacity", q.name), "0",
+				"a measured %s capacity of 0 is not a real node's; give the figure from the node's status.capacity, or leave it out", q.what))
 		}
 	}
 	return errs

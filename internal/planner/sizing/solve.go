@@ -71,10 +71,49 @@ func (p *Planner) solve(ctx context.Context, req Request) (*Plan, error) {
 	}
 	res, err := fit.Plan(in)
 	if err != nil {
-		return nil, err
+		return nil, s.packerErrors(err)
 	}
 	s.packed = in
 	return s.plan(res)
+}
+
+// packerErrors maps the packer's input errors to the fields the request gave: the packer's steady and peak
+// counts of a workload come from Replicas, or from MinReplicas and MaxReplicas, whichever were set. One
+// value reported twice (a fixed count is both the packer's steady and peak count) is reported once.
+func (s *solve) packerErrors(err error) error {
+	es := field.As(err)
+	if len(es) == 0 {
+		return err
+	}
+	out := make(field.Errors, 0, len(es))
+	seen := map[string]bool{}
+	for _, e := range es {
+		st := e.Path.Steps()
+		if len(st) == 3 && st[0].Name == "Workloads" && st[1].Kind == field.Index && st[1].Index < len(s.req.Workloads) {
+			w := s.req.Workloads[st[1].Index]
+			to := st[2].Name
+			switch {
+			case w.Replicas != nil && (to == "Replicas" || to == "MaxReplicas"):
+				to = "Replicas"
+			case to == "Replicas" && w.MinReplicas != nil:
+				to = "MinReplicas"
+			case to == "Replicas":
+				to = "MaxReplicas"
+			case to == "MaxReplicas" && w.MaxReplicas == nil:
+				to = "MinReplicas"
+			}
+			if to != st[2].Name {
+				e = &field.Error{Path: field.NewPath("Workloads").At(st[1].Index).Child(to), Value: e.Value, Detail: e.Detail}
+			}
+			if k := e.Path.String(); seen[k] {
+				continue
+			} else {
+				seen[k] = true
+			}
+		}
+		out = append(out, e)
+	}
+	return out
 }
 
 // poolPath is the path of pool i: by name, or by index when the name is empty.
@@ -118,6 +157,12 @@ func (s *solve) pool(i int, dsNames []string) (fit.Pool, error) {
 	}
 	if len(rp.InstanceTypes) == 0 {
 		s.errs = append(s.errs, field.Invalid(p.Child("InstanceTypes"), "", "pool %q names no instance type; give one, or the members of a mixed pool", rp.Name))
+		return fit.Pool{}, nil
+	}
+	if rp.Overhead.Profile == overhead.Custom {
+		s.errs = append(s.errs, field.Invalid(p.Child("Overhead", "Profile"), string(overhead.Custom),
+			"pool %q: the custom profile describes a single node by its vCPUs and memory; a pool's nodes are catalog instance types, so choose their platform's profile (%s)",
+			rp.Name, field.QuoteList(overhead.PoolProfiles)))
 		return fit.Pool{}, nil
 	}
 	var results []overhead.Result

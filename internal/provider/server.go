@@ -1,0 +1,367 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/big"
+	"slices"
+	"strings"
+	"sync"
+	"unicode"
+
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/provider"
+	"github.com/hashicorp/terraform-plugin-framework/providerserver"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/field"
+)
+
+// NewServer returns the provider's protocol-6 server: the framework's server for New(version), with two
+// things every object needs and the framework does not do.
+//
+//   - Whole numbers are checked before the framework reads the configuration. A fractional or huge number
+//     in a whole-number attribute (`replicas = 1.5`, `max_nodes = 1e400`) would otherwise surface as the
+//     framework's "Value Conversion Error" with a Go-formatted value; here it is one plain error on the
+//     attribute, naming the value.
+//   - Diagnostics name the attribute they are about. Terraform shows only the enclosing block's line for an
+//     attribute nested in a list, map or object, so the detail of such a diagnostic starts with the
+//     attribute's path and, where the detail does not already name it, its value. A second error on the same
+//     attribute (a schema validator's and the object's own check of one bad value) is dropped.
+func NewServer(version string) func() (tfprotov6.ProviderServer, error) {
+	return func() (tfprotov6.ProviderServer, error) {
+		p := New(version)()
+		inner, err := providerserver.NewProtocol6WithError(p)()
+		if err != nil {
+			return nil, err
+		}
+		return &server{ProviderServer: inner, provider: p}, nil
+	}
+}
+
+// server wraps the framework's server; every RPC it does not override goes straight through.
+type server struct {
+	tfprotov6.ProviderServer
+	provider provider.Provider
+
+	once  sync.Once
+	types map[string]attr.Type // configuration type by object kind and name ("data.kubefit_x", "resource.kubefit_x", "provider")
+}
+
+// configTypes builds the configuration type of the provider and of every data source and resource, once.
+func (s *server) configTypes(ctx context.Context) map[string]attr.Type {
+	s.once.Do(func() {
+		s.types = map[string]attr.Type{}
+		var meta provider.MetadataResponse
+		s.provider.Metadata(ctx, provider.MetadataRequest{}, &meta)
+		var ps provider.SchemaResponse
+		s.provider.Schema(ctx, provider.SchemaRequest{}, &ps)
+		s.types["provider"] = ps.Schema.Type()
+		for _, f := range s.provider.DataSources(ctx) {
+			ds := f()
+			var m datasource.MetadataResponse
+			ds.Metadata(ctx, datasource.MetadataRequest{ProviderTypeName: meta.TypeName}, &m)
+			var sr datasource.SchemaResponse
+			ds.Schema(ctx, datasource.SchemaRequest{}, &sr)
+			s.types["data."+m.TypeName] = sr.Schema.Type()
+		}
+		for _, f := range s.provider.Resources(ctx) {
+			r := f()
+			var m resource.MetadataResponse
+			r.Metadata(ctx, resource.MetadataRequest{ProviderTypeName: meta.TypeName}, &m)
+			var sr resource.SchemaResponse
+			r.Schema(ctx, resource.SchemaRequest{}, &sr)
+			s.types["resource."+m.TypeName] = sr.Schema.Type()
+		}
+	})
+	return s.types
+}
+
+// decode reads a configuration of the object kind key; ok is false when it cannot (the framework then
+// reports the problem itself).
+func (s *server) decode(ctx context.Context, key string, dv *tfprotov6.DynamicValue) (attr.Type, tftypes.Value, bool) {
+	t, found := s.configTypes(ctx)[key]
+	if !found || dv == nil {
+		return nil, tftypes.Value{}, false
+	}
+	v, err := dv.Unmarshal(t.TerraformType(ctx))
+	if err != nil {
+		return nil, tftypes.Value{}, false
+	}
+	return t, v, true
+}
+
+func (s *server) ValidateProviderConfig(ctx context.Context, req *tfprotov6.ValidateProviderConfigRequest) (*tfprotov6.ValidateProviderConfigResponse, error) {
+	t, cfg, ok := s.decode(ctx, "provider", req.Config)
+	if ok {
+		if diags := checkNumbers(ctx, tftypes.NewAttributePath(), t, cfg); len(diags) > 0 {
+			return &tfprotov6.ValidateProviderConfigResponse{PreparedConfig: req.Config, Diagnostics: nameAttributes(diags, cfg)}, nil
+		}
+	}
+	resp, err := s.ProviderServer.ValidateProviderConfig(ctx, req)
+	if resp != nil && ok {
+		resp.Diagnostics = nameAttributes(resp.Diagnostics, cfg)
+	}
+	return resp, err
+}
+
+func (s *server) ConfigureProvider(ctx context.Context, req *tfprotov6.ConfigureProviderRequest) (*tfprotov6.ConfigureProviderResponse, error) {
+	resp, err := s.ProviderServer.ConfigureProvider(ctx, req)
+	if _, cfg, ok := s.decode(ctx, "provider", req.Config); resp != nil && ok {
+		resp.Diagnostics = nameAttributes(resp.Diagnostics, cfg)
+	}
+	return resp, err
+}
+
+func (s *server) ValidateDataResourceConfig(ctx context.Context, req *tfprotov6.ValidateDataResourceConfigRequest) (*tfprotov6.ValidateDataResourceConfigResponse, error) {
+	t, cfg, ok := s.decode(ctx, "data."+req.TypeName, req.Config)
+	if ok {
+		if diags := checkNumbers(ctx, tftypes.NewAttributePath(), t, cfg); len(diags) > 0 {
+			return &tfprotov6.ValidateDataResourceConfigResponse{Diagnostics: nameAttributes(diags, cfg)}, nil
+		}
+	}
+	resp, err := s.ProviderServer.ValidateDataResourceConfig(ctx, req)
+	if resp != nil && ok {
+		resp.Diagnostics = nameAttributes(resp.Diagnostics, cfg)
+	}
+	return resp, err
+}
+
+func (s *server) ReadDataSource(ctx context.Context, req *tfprotov6.ReadDataSourceRequest) (*tfprotov6.ReadDataSourceResponse, error) {
+	resp, err := s.ProviderServer.ReadDataSource(ctx, req)
+	if _, cfg, ok := s.decode(ctx, "data."+req.TypeName, req.Config); resp != nil && ok {
+		resp.Diagnostics = nameAttributes(resp.Diagnostics, cfg)
+	}
+	return resp, err
+}
+
+func (s *server) ValidateResourceConfig(ctx context.Context, req *tfprotov6.ValidateResourceConfigRequest) (*tfprotov6.ValidateResourceConfigResponse, error) {
+	t, cfg, ok := s.decode(ctx, "resource."+req.TypeName, req.Config)
+	if ok {
+		if diags := checkNumbers(ctx, tftypes.NewAttributePath(), t, cfg); len(diags) > 0 {
+			return &tfprotov6.ValidateResourceConfigResponse{Diagnostics: nameAttributes(diags, cfg)}, nil
+		}
+	}
+	resp, err := s.ProviderServer.ValidateResourceConfig(ctx, req)
+	if resp != nil && ok {
+		resp.Diagnostics = nameAttributes(resp.Diagnostics, cfg)
+	}
+	return resp, err
+}
+
+func (s *server) PlanResourceChange(ctx context.Context, req *tfprotov6.PlanResourceChangeRequest) (*tfprotov6.PlanResourceChangeResponse, error) {
+	resp, err := s.ProviderServer.PlanResourceChange(ctx, req)
+	if _, cfg, ok := s.decode(ctx, "resource."+req.TypeName, req.Config); resp != nil && ok {
+		resp.Diagnostics = nameAttributes(resp.Diagnostics, cfg)
+	}
+	return resp, err
+}
+
+func (s *server) ApplyResourceChange(ctx context.Context, req *tfprotov6.ApplyResourceChangeRequest) (*tfprotov6.ApplyResourceChangeResponse, error) {
+	resp, err := s.ProviderServer.ApplyResourceChange(ctx, req)
+	if _, cfg, ok := s.decode(ctx, "resource."+req.TypeName, req.Config); resp != nil && ok {
+		resp.Diagnostics = nameAttributes(resp.Diagnostics, cfg)
+	}
+	return resp, err
+}
+
+// checkNumbers reports every known number in v, of type t, that its attribute cannot hold: a whole-number
+// attribute takes only whole numbers within 64 bits, a decimal attribute only finite 64-bit floats.
+func checkNumbers(ctx context.Context, p *tftypes.AttributePath, t attr.Type, v tftypes.Value) []*tfprotov6.Diagnostic {
+	if !v.IsKnown() || v.IsNull() {
+		return nil
+	}
+	switch t.(type) {
+	case basetypes.Int64Typable:
+		var f big.Float
+		if v.As(&f) != nil {
+			return nil
+		}
+		switch {
+		case !f.IsInt():
+			return []*tfprotov6.Diagnostic{numberError(p, &f, "must be a whole number")}
+		case f.Cmp(new(big.Float).SetInt64(math.MinInt64)) < 0 || f.Cmp(new(big.Float).SetInt64(math.MaxInt64)) > 0:
+			return []*tfprotov6.Diagnostic{numberError(p, &f, "is out of range for a whole number")}
+		}
+		return nil
+	case basetypes.Float64Typable:
+		var f big.Float
+		if v.As(&f) != nil {
+			return nil
+		}
+		if x, _ := f.Float64(); math.IsInf(x, 0) {
+			return []*tfprotov6.Diagnostic{numberError(p, &f, "is out of range for a number")}
+		}
+		return nil
+	}
+	var out []*tfprotov6.Diagnostic
+	if at, ok := t.(attr.TypeWithAttributeTypes); ok {
+		var m map[string]tftypes.Value
+		if v.As(&m) != nil {
+			return nil
+		}
+		for name, at := range at.AttributeTypes() {
+			if child, ok := m[name]; ok {
+				out = append(out, checkNumbers(ctx, p.WithAttributeName(name), at, child)...)
+			}
+		}
+		return sortDiagnostics(out)
+	}
+	et, ok := t.(attr.TypeWithElementType)
+	if !ok {
+		return nil
+	}
+	switch {
+	case v.Type().Is(tftypes.Map{}):
+		var m map[string]tftypes.Value
+		if v.As(&m) != nil {
+			return nil
+		}
+		for k, child := range m {
+			out = append(out, checkNumbers(ctx, p.WithElementKeyString(k), et.ElementType(), child)...)
+		}
+		return sortDiagnostics(out)
+	case v.Type().Is(tftypes.List{}):
+		var l []tftypes.Value
+		if v.As(&l) != nil {
+			return nil
+		}
+		for i, child := range l {
+			out = append(out, checkNumbers(ctx, p.WithElementKeyInt(i), et.ElementType(), child)...)
+		}
+	case v.Type().Is(tftypes.Set{}):
+		var l []tftypes.Value
+		if v.As(&l) != nil {
+			return nil
+		}
+		for _, child := range l {
+			out = append(out, checkNumbers(ctx, p.WithElementKeyValue(child), et.ElementType(), child)...)
+		}
+	}
+	return out
+}
+
+func numberError(p *tftypes.AttributePath, f *big.Float, problem string) *tfprotov6.Diagnostic {
+	return &tfprotov6.Diagnostic{
+		Severity:  tfprotov6.DiagnosticSeverityError,
+		Summary:   "Invalid Number",
+		Detail:    fmt.Sprintf("%s = %s %s.", pathString(p), numberString(f), problem),
+		Attribute: p,
+	}
+}
+
+// numberString writes a number as a user would: whole numbers in full up to 21 digits, others shortest.
+func numberString(f *big.Float) string {
+	if f.IsInt() && f.MinPrec() <= 70 && new(big.Float).Abs(f).Cmp(big.NewFloat(1e21)) < 0 {
+		return f.Text('f', 0)
+	}
+	return f.Text('g', 10)
+}
+
+// sortDiagnostics orders diagnostics by attribute path, so map iteration never changes their order.
+func sortDiagnostics(ds []*tfprotov6.Diagnostic) []*tfprotov6.Diagnostic {
+	slices.SortStableFunc(ds, func(a, b *tfprotov6.Diagnostic) int {
+		return strings.Compare(pathString(a.Attribute), pathString(b.Attribute))
+	})
+	return ds
+}
+
+// nameAttributes starts the detail of every diagnostic on a nested attribute with the attribute's path
+// (and its value from cfg when the detail does not already name it), and drops a second error on a
+// configured value that already has one.
+func nameAttributes(ds []*tfprotov6.Diagnostic, cfg tftypes.Value) []*tfprotov6.Diagnostic {
+	seen := map[string]bool{}
+	out := ds[:0]
+	for _, d := range ds {
+		if d == nil || d.Attribute == nil || len(d.Attribute.Steps()) == 0 {
+			out = append(out, d)
+			continue
+		}
+		name, value := pathString(d.Attribute), valueString(cfg, d.Attribute)
+		if d.Severity == tfprotov6.DiagnosticSeverityError && value != "" {
+			if seen[name] {
+				continue
+			}
+			seen[name] = true
+		}
+		if len(d.Attribute.Steps()) > 1 && !strings.Contains(d.Detail, name) {
+			prefix := name
+			if value != "" && !strings.Contains(d.Detail, value) {
+				prefix += " = " + value
+			}
+			d.Detail = prefix + ": " + lowerFirst(d.Detail)
+		}
+		out = append(out, d)
+	}
+	return out
+}
+
+// lowerFirst lowers the first letter of a sentence that now follows a prefix, unless it starts a
+// capitalised word such as an acronym ("The pool" → "the pool", "EKS" stays).
+func lowerFirst(s string) string {
+	r := []rune(s)
+	if len(r) > 1 && unicode.IsUpper(r[0]) && !unicode.IsUpper(r[1]) {
+		r[0] = unicode.ToLower(r[0])
+	}
+	return string(r)
+}
+
+// pathString renders an attribute path as Terraform writes it: pools["web"].max_nodes, workloads[0].name.
+func pathString(p *tftypes.AttributePath) string {
+	if p == nil {
+		return ""
+	}
+	var b strings.Builder
+	for _, s := range p.Steps() {
+		switch s := s.(type) {
+		case tftypes.AttributeName:
+			if b.Len() > 0 {
+				b.WriteByte('.')
+			}
+			b.WriteString(string(s))
+		case tftypes.ElementKeyInt:
+			fmt.Fprintf(&b, "[%d]", int64(s))
+		case tftypes.ElementKeyString:
+			fmt.Fprintf(&b, "[%s]", field.Quote(string(s)))
+		case tftypes.ElementKeyValue:
+			b.WriteString("[…]")
+		}
+	}
+	return b.String()
+}
+
+// valueString renders the configured value at p when it is a known string, number or bool ("" otherwise):
+// strings quoted and shortened, numbers as written.
+func valueString(cfg tftypes.Value, p *tftypes.AttributePath) string {
+	raw, _, err := tftypes.WalkAttributePath(cfg, p)
+	if err != nil {
+		return ""
+	}
+	v, ok := raw.(tftypes.Value)
+	if !ok || !v.IsKnown() || v.IsNull() {
+		return ""
+	}
+	switch {
+	case v.Type().Is(tftypes.String):
+		var s string
+		if v.As(&s) == nil {
+			return field.Quote(s)
+		}
+	case v.Type().Is(tftypes.Number):
+		var f big.Float
+		if v.As(&f) == nil {
+			return numberString(&f)
+		}
+	case v.Type().Is(tftypes.Bool):
+		var b bool
+		if v.As(&b) == nil {
+			return fmt.Sprint(b)
+		}
+	}
+	return ""
+}

@@ -1,0 +1,164 @@
+package provider
+
+import (
+	"context"
+	"math/big"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+)
+
+// numbersType is a small configuration type: a whole number, a decimal and a list of objects holding a
+// whole number, like a sizing configuration's workloads.
+var numbersType = types.ObjectType{AttrTypes: map[string]attr.Type{
+	"count": types.Int64Type,
+	"ratio": types.Float64Type,
+	"items": types.ListType{ElemType: types.ObjectType{AttrTypes: map[string]attr.Type{"replicas": types.Int64Type}}},
+	"named": types.MapType{ElemType: types.Int64Type},
+}}
+
+func numbersValue(t *testing.T, count, ratio, replicas, named string) tftypes.Value {
+	t.Helper()
+	num := func(s string) tftypes.Value {
+		f, _, err := big.ParseFloat(s, 10, 512, big.ToNearestEven)
+		if err != nil {
+			t.Fatalf("bad number %q: %v", s, err)
+		}
+		return tftypes.NewValue(tftypes.Number, f)
+	}
+	ctx := context.Background()
+	tt := numbersType.TerraformType(ctx).(tftypes.Object)
+	item := tt.AttributeTypes["items"].(tftypes.List).ElementType
+	return tftypes.NewValue(tt, map[string]tftypes.Value{
+		"count": num(count),
+		"ratio": num(ratio),
+		"items": tftypes.NewValue(tt.AttributeTypes["items"], []tftypes.Value{
+			tftypes.NewValue(item, map[string]tftypes.Value{"replicas": num("1")}),
+			tftypes.NewValue(item, map[string]tftypes.Value{"replicas": num(replicas)}),
+		}),
+		"named": tftypes.NewValue(tt.AttributeTypes["named"], map[string]tftypes.Value{"web": num(named)}),
+	})
+}
+
+func TestCheckNumbers(t *testing.T) {
+	ctx := context.Background()
+	for _, tc := range []struct {
+		name                          string
+		count, ratio, replicas, named string
+		want                          []string
+	}{
+		{"all fine", "3", "0.5", "2", "7", nil},
+		{"largest whole number", "9223372036854775807", "1e300", "-9223372036854775808", "0", nil},
+		{"fraction in a list of objects", "3", "0.5", "1.5", "7", []string{"items[1].replicas = 1.5 must be a whole number."}},
+		{"huge whole number", "1e400", "0.5", "2", "7", []string{"count = 1e+400 is out of range for a whole number."}},
+		{"just past int64", "9223372036854775808", "0.5", "2", "7", []string{"count = 9223372036854775808 is out of range for a whole number."}},
+		{"huge decimal", "3", "1e400", "2", "7", []string{"ratio = 1e+400 is out of range for a number."}},
+		{"map element, and several in path order", "0.25", "3", "2", "2.5", []string{
+			"count = 0.25 must be a whole number.", `named["web"] = 2.5 must be a whole number.`}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := checkNumbers(ctx, tftypes.NewAttributePath(), numbersType, numbersValue(t, tc.count, tc.ratio, tc.replicas, tc.named))
+			if len(got) != len(tc.want) {
+				t.Fatalf("got %d diagnostics %v, want %d", len(got), details(got), len(tc.want))
+			}
+			for i, d := range got {
+				if d.Detail != tc.want[i] || d.Summary != "Invalid Number" || d.Severity != tfprotov6.DiagnosticSeverityError {
+					t.Errorf("diagnostic %d: %s %q, want Invalid Number %q", i, d.Summary, d.Detail, tc.want[i])
+				}
+			}
+		})
+	}
+}
+
+func details(ds []*tfprotov6.Diagnostic) []string {
+	out := make([]string, len(ds))
+	for i, d := range ds {
+		out[i] = d.Detail
+	}
+	return out
+}
+
+func TestNameAttributes(t *testing.T) {
+	cfg := numbersValue(t, "3", "0.5", "12", "7")
+	replicas := tftypes.NewAttributePath().WithAttributeName("items").WithElementKeyInt(1).WithAttributeName("replicas")
+	diag := func(sev tfprotov6.DiagnosticSeverity, p *tftypes.AttributePath, detail string) *tfprotov6.Diagnostic {
+		return &tfprotov6.Diagnostic{Severity: sev, Summary: "S", Detail: detail, Attribute: p}
+	}
+	errSev, warnSev := tfprotov6.DiagnosticSeverityError, tfprotov6.DiagnosticSeverityWarning
+	got := nameAttributes([]*tfprotov6.Diagnostic{
+		diag(errSev, replicas, "Must be at most 10."),                                          // gets path and value
+		diag(errSev, replicas, "The second error on the same value."),                          // dropped
+		diag(warnSev, replicas, "The replica count 12 is high."),                               // names the value already
+		diag(errSev, tftypes.NewAttributePath().WithAttributeName("count"), "Top level."),      // Terraform shows the line
+		diag(errSev, nil, "No attribute."),                                                     // unchanged
+		diag(errSev, replicas.WithAttributeName("x"), "Attribute items[1].replicas.x is bad."), // names its path already
+		diag(errSev, tftypes.NewAttributePath().WithAttributeName("named").WithElementKeyString("web"), "EKS is not here."),
+	}, cfg)
+	want := []string{
+		"items[1].replicas = 12: must be at most 10.",
+		"items[1].replicas: the replica count 12 is high.",
+		"Top level.",
+		"No attribute.",
+		"Attribute items[1].replicas.x is bad.",
+		`named["web"] = 7: EKS is not here.`,
+	}
+	if strings.Join(details(got), "\n") != strings.Join(want, "\n") {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(details(got), "\n"), strings.Join(want, "\n"))
+	}
+}
+
+func TestValueString(t *testing.T) {
+	long := strings.Repeat("x", 200)
+	cfg := tftypes.NewValue(tftypes.Object{AttributeTypes: map[string]tftypes.Type{"s": tftypes.String, "n": tftypes.Number, "b": tftypes.Bool}},
+		map[string]tftypes.Value{
+			"s": tftypes.NewValue(tftypes.String, long),
+			"n": tftypes.NewValue(tftypes.Number, big.NewFloat(1e18)),
+			"b": tftypes.NewValue(tftypes.Bool, nil),
+		})
+	root := tftypes.NewAttributePath()
+	if got := valueString(cfg, root.WithAttributeName("s")); len([]rune(got)) > 70 || !strings.HasPrefix(got, `"xxx`) {
+		t.Errorf("long string rendered as %q, want a shortened quote", got)
+	}
+	if got := valueString(cfg, root.WithAttributeName("n")); got != "1000000000000000000" {
+		t.Errorf("1e18 rendered as %q", got)
+	}
+	if got := valueString(cfg, root.WithAttributeName("b")); got != "" {
+		t.Errorf("null rendered as %q, want nothing", got)
+	}
+	if got := valueString(cfg, root.WithAttributeName("missing")); got != "" {
+		t.Errorf("missing attribute rendered as %q, want nothing", got)
+	}
+}
+
+// TestNewServerKnowsEveryObject checks that the number pre-check has the configuration type of the
+// provider and of every data source and resource.
+func TestNewServerKnowsEveryObject(t *testing.T) {
+	ctx := context.Background()
+	srv, err := NewServer("test")()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := srv.(*server)
+	schema, err := s.GetProviderSchema(ctx, &tfprotov6.GetProviderSchemaRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	types := s.configTypes(ctx)
+	for name := range schema.DataSourceSchemas {
+		if types["data."+name] == nil {
+			t.Errorf("no configuration type for data source %s", name)
+		}
+	}
+	for name := range schema.ResourceSchemas {
+		if types["resource."+name] == nil {
+			t.Errorf("no configuration type for resource %s", name)
+		}
+	}
+	if types["provider"] == nil {
+		t.Error("no configuration type for the provider")
+	}
+}
