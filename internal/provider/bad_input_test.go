@@ -132,10 +132,40 @@ resource "kubefit_keda_scaled_object" "t" {
   max_replica_count = 10
   triggers          = [{ type = "cpu", metric_type = "Utilization", metadata = { value = "50" } }]
 }`, `KSO-E5: minReplicaCount 20 must be less than or equal to maxReplicaCount 10.`},
+		{"StorageClass disk while its name is unknown", `
+resource "terraform_data" "name" { input = "fast" }
+resource "kubefit_storage_class" "t" {
+  name   = terraform_data.name.output
+  driver = "ebs.csi.aws.com"
+  ebs    = { type = "gp3", iops = 100000 }
+}`, `ebs.iops = 100000: EBS-V4: gp3 iops must be 3,000 to 80,000`},
+		{"disk size while the instance type is unknown", `
+resource "terraform_data" "type" { input = "Standard_D4s_v5" }
+data "kubefit_disk_tier" "t" {
+  cloud         = "azure"
+  type          = "Premium_LRS"
+  size_gib      = 100000
+  instance_type = terraform_data.type.output
+}`, `AZD-V7: Premium_LRS volumes must be 1 to 32,767 GiB, got 100,000 GiB.`},
+		{"duplicate DaemonSets while the instance type is unknown", `
+resource "terraform_data" "type" { input = "m5.large" }
+data "kubefit_node_pool_sizing" "t" {
+  pools      = { p = { cloud = "aws", instance_type = terraform_data.type.output, max_nodes = 3 } }
+  daemonsets = [{ name = "a" }, { name = "a" }]
+  workloads  = [` + okWorkload + `]
+}`, `daemonsets[1].name "a" is also the name of daemonsets[0].name; DaemonSet names must be unique`},
+		{"duplicate workloads in a node group", `
+resource "kubefit_node_group" "t" {
+  name          = "g"
+  cloud         = "aws"
+  instance_type = "c5.xlarge"
+  workloads     = [` + okWorkload + `, ` + okWorkload + `]
+}`, `workloads[1].name "w" is also the name of workloads[0].name; workload names must be unique`},
 	}
 	steps := make([]resource.TestStep, 0, len(cases)+1)
 	for _, c := range cases {
-		steps = append(steps, resource.TestStep{Config: c.config, ExpectError: errRe(strings.Fields(c.want)...)})
+		// PlanOnly: the error must come from terraform plan, not from an apply that would run otherwise.
+		steps = append(steps, resource.TestStep{Config: c.config, PlanOnly: true, ExpectError: errRe(strings.Fields(c.want)...)})
 	}
 	steps = append(steps, resource.TestStep{Config: sizingWith("", okWorkload, "")})
 	resource.UnitTest(t, resource.TestCase{ProtoV6ProviderFactories: testAccProtoV6ProviderFactories, Steps: steps})

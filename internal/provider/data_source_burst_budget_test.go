@@ -292,7 +292,7 @@ instance_type = "t3a.mediun"`),
 			},
 			{
 				Config:      burstConfig(base + `starting_balance = "half"`),
-				ExpectError: errRe(`invalid`, "starting", "balance", `"half"`),
+				ExpectError: errRe(`Invalid`, "starting", "balance", `"half"`),
 			},
 			{
 				Config:      burstConfig(base + `starting_balance = "600"`),

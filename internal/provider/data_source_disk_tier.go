@@ -388,8 +388,34 @@ func diskTierQuery(ctx context.Context, cat sizing.Catalog, m diskTierModel, dia
 func (d *diskTierDataSource) ValidateConfig(ctx context.Context, req datasource.ValidateConfigRequest, resp *datasource.ValidateConfigResponse) {
 	var m diskTierModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() || !diskTierKnown(m) {
+	if resp.Diagnostics.HasError() {
 		return
+	}
+	// The disk itself (cloud, type, size, provisioned values) does not depend on the node, the access
+	// pattern or the requirement: while those are unknown, the disk is checked without them.
+	pending := map[string]bool{}
+	if !diskTierKnown(m) {
+		if !fullyKnown(m.InstanceType) {
+			m.InstanceType, pending["instance_type"] = types.StringNull(), true
+		}
+		if !fullyKnown(m.VolumesPerNode) {
+			m.VolumesPerNode, pending["volumes_per_node"] = types.Int64Null(), true
+		}
+		if !fullyKnown(m.IO) {
+			m.IO, pending["io"] = types.ObjectNull(m.IO.AttributeTypes(ctx)), true
+		}
+		if !fullyKnown(m.RequiredIOPS) {
+			m.RequiredIOPS, pending["required_iops"] = types.Int64Null(), true
+		}
+		if !fullyKnown(m.RequiredThroughputMBps) {
+			m.RequiredThroughputMBps, pending["required_throughput_mbps"] = types.Float64Null(), true
+		}
+		if !fullyKnown(m.FailOnUnmet) {
+			m.FailOnUnmet, pending["fail_on_unmet"] = types.BoolNull(), true
+		}
+		if !diskTierKnown(m) {
+			return
+		}
 	}
 	// Only errors are reported here: invalid inputs (an unknown type or instance, out-of-range provisioned
 	// values or sizes). Warnings and fit findings are reported once, by Read.
@@ -400,7 +426,24 @@ func (d *diskTierDataSource) ValidateConfig(ctx context.Context, req datasource.
 			addDiskError(&scratch, err, diskTierAttribute)
 		}
 	}
-	resp.Diagnostics.Append(scratch.Errors()...)
+	resp.Diagnostics.Append(withoutPending(scratch.Errors(), pending)...)
+}
+
+// withoutPending drops the diagnostics on attributes in pending (top-level names), which stood in for
+// unknown values while the rest was checked.
+func withoutPending(ds diag.Diagnostics, pending map[string]bool) diag.Diagnostics {
+	var out diag.Diagnostics
+	for _, d := range ds {
+		if wp, ok := d.(diag.DiagnosticWithPath); ok {
+			if steps := wp.Path().Steps(); len(steps) > 0 {
+				if name, ok := steps[0].(path.PathStepAttributeName); ok && pending[string(name)] {
+					continue
+				}
+			}
+		}
+		out.Append(d)
+	}
+	return out
 }
 
 func (d *diskTierDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {

@@ -69,7 +69,7 @@ func (d *nodeOverheadDataSource) Metadata(_ context.Context, req datasource.Meta
 // nodeDaemonSetsAttribute is the DaemonSet list of kubefit_node_overhead: the same shape as every other
 // object's DaemonSets (name, requests, takes_pod_slot), without the placement fields a single node has no use for.
 func nodeDaemonSetsAttribute() schema.ListNestedAttribute {
-	return schema.ListNestedAttribute{Optional: true,
+	return schema.ListNestedAttribute{Optional: true, Validators: []validator.List{uniqueDaemonSets},
 		MarkdownDescription: "DaemonSets that run on every node, in the same shape as `kubefit_node_pool_sizing`'s (without " +
 			"`node_selector`, `tolerations` and `cpu_usage`, which a single node has no use for). Their requests are subtracted " +
 			"from allocatable to give `available`. On EKS Linux the host-network `aws-node` and `kube-proxy` pods always take a " +
@@ -252,15 +252,8 @@ func nodeDaemonSets(ctx context.Context, l types.List, diags *diag.Diagnostics) 
 	var ds []nodeDaemonSetModel
 	diags.Append(l.ElementsAs(ctx, &ds, false)...)
 	out := make([]overhead.DaemonSet, 0, len(ds))
-	seen := map[string]int{}
 	for i, d := range ds {
 		p := path.Root("daemonsets").AtListIndex(i)
-		if j, dup := seen[d.Name.ValueString()]; dup {
-			diags.AddAttributeError(p.AtName("name"), "Duplicate DaemonSet",
-				fmt.Sprintf("daemonsets[%d].name %q is also the name of daemonsets[%d]; DaemonSet names must be unique, or the node would count the same pods twice.", i, d.Name.ValueString(), j))
-			continue
-		}
-		seen[d.Name.ValueString()] = i
 		r := expandRequests(ctx, p.AtName("requests"), d.Requests, diags)
 		out = append(out, overhead.DaemonSet{Name: d.Name.ValueString(), TakesPodSlot: d.TakesPodSlot.IsNull() || d.TakesPodSlot.ValueBool(),
 			CPUMillicores: r.CPUMillicores, MemoryBytes: r.MemoryBytes, EphemeralBytes: r.EphemeralStorageBytes})

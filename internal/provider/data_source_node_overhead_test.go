@@ -138,7 +138,7 @@ func TestAccNodeOverhead_badInput(t *testing.T) {
   instance_type = "m5.large"
   system_reserved = { memory = "8Gi" }`, `(?s)system_reserved = \{ memory = "8Gi" \}.*could\s+run\s+nothing`},
 		{`profile = "custom"
-  vcpu = 2`, `(?s)Missing\s+Memory.*profile\s+"custom"\s+needs\s+memory`},
+  vcpu = 2`, `(?s)Missing\s+Memory.*Profile\s+"custom"\s+needs\s+memory`},
 		{`cloud = "azure"
   instance_type = "Standard_DS1_v2"
   kubernetes_version = "latest"`, `(?s)kubernetes_version.*"latest"`},

@@ -192,7 +192,7 @@ data "kubefit_node_pool_recommendation" "x" {
     { name = "web", replicas = 2, requests = { cpu = "500m" } },
     { name = "web", replicas = 1, requests = { cpu = "100m" } },
   ]
-}`, `(?s)Invalid Recommendation Input.*name\s+"web"\s+is\s+used\s+twice`},
+}`, `(?s)Duplicate workload.*workloads\[1\].name\s+"web"\s+is\s+also\s+the\s+name\s+of\s+workloads\[0\].name`},
 		{`
 data "kubefit_node_pool_recommendation" "x" {
   cloud      = "aws"

@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
 
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/keda"
 	plannerresource "github.com/kubefit/terraform-provider-kubefit/internal/planner/resource"
@@ -185,6 +186,7 @@ func (r *capacityCheckResource) ModifyPlan(ctx context.Context, req resource.Mod
 	if !req.Config.Raw.IsFullyKnown() {
 		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("peak_nodes"), types.MapUnknown(types.Int64Type))...)
 		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("database_demand"), types.MapUnknown(types.Int64Type))...)
+		checkPendingCapacity(ctx, req.Config, &resp.Diagnostics)
 		return
 	}
 	var m capacityCheckModel
@@ -194,6 +196,61 @@ func (r *capacityCheckResource) ModifyPlan(ctx context.Context, req resource.Mod
 	}
 	if planCapacityCheck(&m, &resp.Diagnostics) {
 		resp.Diagnostics.Append(resp.Plan.Set(ctx, &m)...)
+	}
+}
+
+// checkPendingCapacity checks, while some ScaledObject summaries are unknown, the ones that are known
+// against the node groups and databases (which must be known). Demand only grows with more workloads, so
+// whatever does not fit now will not fit with the rest; a database client that names a ScaledObject not
+// known yet is not an error.
+func checkPendingCapacity(ctx context.Context, cfg tfsdk.Config, diags *diag.Diagnostics) {
+	var sos types.List
+	if d := cfg.GetAttribute(ctx, path.Root("scaled_objects"), &sos); d.HasError() || sos.IsUnknown() {
+		return
+	}
+	for _, name := range []string{"node_groups", "existing_hpas", "databases", "dns", "concurrent_rollouts"} {
+		var v attr.Value
+		if d := cfg.GetAttribute(ctx, path.Root(name), &v); d.HasError() || !fullyKnown(v) {
+			return
+		}
+	}
+	var m capacityCheckModel
+	for _, a := range []struct {
+		name string
+		to   any
+	}{{"node_groups", &m.NodeGroups}, {"existing_hpas", &m.ExistingHPAs}, {"databases", &m.Databases}, {"dns", &m.DNS}, {"concurrent_rollouts", &m.ConcurrentRollouts}} {
+		if d := cfg.GetAttribute(ctx, path.Root(a.name), a.to); d.HasError() {
+			return
+		}
+	}
+	known := map[string]bool{}
+	for _, e := range sos.Elements() {
+		obj, ok := e.(types.Object)
+		if !ok || !fullyKnown(obj) {
+			continue
+		}
+		var so soSummaryModel
+		if d := obj.As(ctx, &so, basetypes.ObjectAsOptions{}); d.HasError() {
+			return
+		}
+		m.ScaledObjects = append(m.ScaledObjects, so)
+		known[deref(so.Namespace)+"/"+deref(so.Name)] = true
+	}
+	pending := map[string]bool{}
+	for i, db := range m.Databases {
+		for j, c := range db.Clients {
+			if !known[c] {
+				pending[path.Root("databases").AtListIndex(i).AtName("clients").AtListIndex(j).String()] = true
+			}
+		}
+	}
+	var found diag.Diagnostics
+	planCapacityCheck(&m, &found)
+	for _, d := range found {
+		if wp, ok := d.(diag.DiagnosticWithPath); ok && pending[wp.Path().String()] {
+			continue
+		}
+		diags.Append(d)
 	}
 }
 

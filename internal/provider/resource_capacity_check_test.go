@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -115,5 +116,22 @@ func TestAccCapacityCheck_example(t *testing.T) {
 				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 			},
 		}},
+	})
+}
+
+// TestAccCapacityCheck_knownPartChecked: while the worker's summary is unknown (its name comes from another
+// resource), the api's 10 pods × 4 connections already exceed a database of 30 connections, so the plan
+// fails; the unknown client is not an error, and with 200 connections the plan passes.
+func TestAccCapacityCheck_knownPartChecked(t *testing.T) {
+	pending := func(maxConnections int) string {
+		return `resource "terraform_data" "worker_name" { input = "worker" }` + strings.Replace(twoClients("", maxConnections),
+			`name              = "worker"`, `name              = terraform_data.worker_name.output`, 1)
+	}
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{Config: pending(30), PlanOnly: true, ExpectError: regexp.MustCompile(`KCAP-E4(.|\n)*"orders-mysql"\s+allows\s+30(.|\n)*need\s+40`)},
+			{Config: pending(200)},
+		},
 	})
 }

@@ -45,7 +45,7 @@ output "same_object" {
 		Steps: []resource.TestStep{
 			{
 				Config:      phpNodeGroup("max_size = 20"),
-				ExpectError: regexp.MustCompile(`(?s)node\s+group\s+"php".*needs\s+40\s+nodes.*maximum\s+node\s+count\s+is\s+20.*largest\s+replica\s+count\s+of\s+workload\s+"php"\s+that\s+fits\s+is\s+20`),
+				ExpectError: regexp.MustCompile(`(?s)Node\s+group\s+"php".*needs\s+40\s+nodes.*maximum\s+node\s+count\s+is\s+20.*largest\s+replica\s+count\s+of\s+workload\s+"php"\s+that\s+fits\s+is\s+20`),
 			},
 			{
 				Config: phpNodeGroup("") + outputs,

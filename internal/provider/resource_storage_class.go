@@ -782,12 +782,45 @@ func (r *storageClassResource) ModifyPlan(ctx context.Context, req resource.Modi
 	}
 	var m storageClassModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() || !storageClassKnown(m) {
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if !storageClassKnown(m) {
+		checkPendingStorageClass(ctx, m, &resp.Diagnostics)
 		return
 	}
 	if planStorageClass(ctx, &m, &resp.Diagnostics) {
 		resp.Diagnostics.Append(resp.Plan.Set(ctx, &m)...)
 	}
+}
+
+// checkPendingStorageClass checks the disk of a class whose metadata (name, labels, annotations, mount
+// options, default-class flag) is not known yet: the disk rules do not read it, so a known bad disk still
+// fails the plan. The metadata stands in as a placeholder name and nothing else; the plan keeps its
+// unknown outputs.
+func checkPendingStorageClass(ctx context.Context, m storageClassModel, diags *diag.Diagnostics) {
+	metadata := map[string]bool{}
+	if !fullyKnown(m.Name) {
+		m.Name, metadata["name"] = types.StringValue("kubefit-pending"), true
+	}
+	if !fullyKnown(m.Labels) {
+		m.Labels, metadata["labels"] = types.MapNull(types.StringType), true
+	}
+	if !fullyKnown(m.Annotations) {
+		m.Annotations, metadata["annotations"] = types.MapNull(types.StringType), true
+	}
+	if !fullyKnown(m.MountOptions) {
+		m.MountOptions, metadata["mount_options"] = types.ListNull(types.StringType), true
+	}
+	if !fullyKnown(m.IsDefaultClass) {
+		m.IsDefaultClass, metadata["is_default_class"] = types.BoolValue(false), true
+	}
+	if !storageClassKnown(m) {
+		return
+	}
+	var found diag.Diagnostics
+	planStorageClass(ctx, &m, &found)
+	diags.Append(withoutPending(found, metadata)...)
 }
 
 // apply renders the planned class into state; the plan already holds every value when its inputs were

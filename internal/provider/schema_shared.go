@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/float64validator"
@@ -13,6 +14,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/burst"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/field"
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/fit"
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/overhead"
 )
@@ -59,7 +61,7 @@ func sizingPoolAttributes(nodeBounds bool) map[string]schema.Attribute {
 
 // daemonSetsAttribute is the DaemonSets input shared by every object that packs pods.
 func daemonSetsAttribute() schema.ListNestedAttribute {
-	return schema.ListNestedAttribute{Optional: true,
+	return schema.ListNestedAttribute{Optional: true, Validators: []validator.List{uniqueDaemonSets},
 		MarkdownDescription: "DaemonSets: one pod on every node of each pool they match (node selector ⊆ labels, tolerations cover the taints).",
 		NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
 			"name":           schema.StringAttribute{Required: true, MarkdownDescription: "DaemonSet name."},
@@ -73,7 +75,7 @@ func daemonSetsAttribute() schema.ListNestedAttribute {
 
 // workloadsAttribute is the workloads input shared by every object that packs pods.
 func workloadsAttribute() schema.ListNestedAttribute {
-	return schema.ListNestedAttribute{Required: true, MarkdownDescription: "Workloads: sets of identical pods.",
+	return schema.ListNestedAttribute{Required: true, MarkdownDescription: "Workloads: sets of identical pods.", Validators: []validator.List{uniqueWorkloads},
 		NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
 			"name":          schema.StringAttribute{Required: true, MarkdownDescription: "Workload name (unique)."},
 			"replicas":      schema.Int64Attribute{Optional: true, MarkdownDescription: "Fixed replica count (or give `min_replicas`/`max_replicas`).", Validators: []validator.Int64{int64validator.AtLeast(0)}},
@@ -164,3 +166,43 @@ func resourceAttribute(a schema.Attribute) rschema.Attribute {
 	}
 	panic(fmt.Sprintf("resourceAttribute: unsupported attribute type %T", a))
 }
+
+// uniqueNames rejects a second element of a list of objects with the same known name: a DaemonSet or
+// workload listed twice would be counted twice. It runs during validation, whatever else is unknown.
+type uniqueNames struct{ what, why string }
+
+func (v uniqueNames) Description(context.Context) string {
+	return v.what + " names must be unique"
+}
+
+func (v uniqueNames) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+
+func (v uniqueNames) ValidateList(_ context.Context, req validator.ListRequest, resp *validator.ListResponse) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+		return
+	}
+	seen := map[string]int{}
+	for i, e := range req.ConfigValue.Elements() {
+		obj, ok := e.(types.Object)
+		if !ok || obj.IsNull() || obj.IsUnknown() {
+			continue
+		}
+		name, ok := obj.Attributes()["name"].(types.String)
+		if !ok || name.IsNull() || name.IsUnknown() {
+			continue
+		}
+		p := req.Path.AtListIndex(i).AtName("name")
+		if j, dup := seen[name.ValueString()]; dup {
+			resp.Diagnostics.AddAttributeError(p, "Duplicate "+v.what,
+				fmt.Sprintf("%s %s is also the name of %s; %s names must be unique, %s.", p, field.Quote(name.ValueString()),
+					req.Path.AtListIndex(j).AtName("name"), v.what, v.why))
+			continue
+		}
+		seen[name.ValueString()] = i
+	}
+}
+
+var (
+	uniqueDaemonSets = uniqueNames{"DaemonSet", "or the node would count the same pods twice"}
+	uniqueWorkloads  = uniqueNames{"workload", "or its pods would be counted twice"}
+)

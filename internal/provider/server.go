@@ -278,6 +278,9 @@ func nameAttributes(ds []*tfprotov6.Diagnostic, cfg tftypes.Value) []*tfprotov6.
 	seen := map[string]bool{}
 	out := ds[:0]
 	for _, d := range ds {
+		if d != nil {
+			d.Detail = finish(d.Detail)
+		}
 		if d == nil || d.Attribute == nil || len(d.Attribute.Steps()) == 0 {
 			out = append(out, d)
 			continue
@@ -299,6 +302,22 @@ func nameAttributes(ds []*tfprotov6.Diagnostic, cfg tftypes.Value) []*tfprotov6.
 		out = append(out, d)
 	}
 	return out
+}
+
+// finish makes a one-line detail a sentence: a capital first letter (unless it starts with an attribute
+// name) and a full stop at the end. Details of several lines (reports, YAML) are left as they are.
+func finish(s string) string {
+	if s == "" || strings.Contains(s, "\n") {
+		return s
+	}
+	r := []rune(s)
+	if first, _, _ := strings.Cut(s, " "); strings.IndexFunc(first, func(c rune) bool { return !unicode.IsLower(c) }) < 0 {
+		r[0] = unicode.ToUpper(r[0]) // a plain word, not an attribute name such as max_size or pools["a"]
+	}
+	if last := r[len(r)-1]; unicode.IsLetter(last) || unicode.IsDigit(last) || last == ')' || last == '"' || last == '`' {
+		r = append(r, '.')
+	}
+	return string(r)
 }
 
 // lowerFirst lowers the first letter of a sentence that now follows a prefix, unless it starts a

@@ -95,6 +95,8 @@ func TestNameAttributes(t *testing.T) {
 		diag(warnSev, replicas, "The replica count 12 is high."),                               // names the value already
 		diag(errSev, tftypes.NewAttributePath().WithAttributeName("count"), "Top level."),      // Terraform shows the line
 		diag(errSev, nil, "No attribute."),                                                     // unchanged
+		diag(errSev, nil, `invalid starting balance "lots"`),                                   // made a sentence
+		diag(errSev, nil, "line one\nline two"),                                                // several lines: as it is
 		diag(errSev, replicas.WithAttributeName("x"), "Attribute items[1].replicas.x is bad."), // names its path already
 		diag(errSev, tftypes.NewAttributePath().WithAttributeName("named").WithElementKeyString("web"), "EKS is not here."),
 	}, cfg)
@@ -103,6 +105,8 @@ func TestNameAttributes(t *testing.T) {
 		"items[1].replicas: the replica count 12 is high.",
 		"Top level.",
 		"No attribute.",
+		`Invalid starting balance "lots".`,
+		"line one\nline two",
 		"Attribute items[1].replicas.x is bad.",
 		`named["web"] = 7: EKS is not here.`,
 	}
