@@ -16,6 +16,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
 
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/burst"
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/catalog"
@@ -48,6 +49,7 @@ type nodePoolRecommendationModel struct {
 	Scenario   types.String `tfsdk:"scenario"`
 	Prices     types.Map    `tfsdk:"prices"`
 	Limit      types.Int64  `tfsdk:"limit"`
+	NodeDisk   types.Object `tfsdk:"node_disk"`
 
 	Ranking     types.List   `tfsdk:"ranking"`
 	Best        types.String `tfsdk:"best"`
@@ -77,7 +79,8 @@ func (d *nodePoolRecommendationDataSource) Schema(_ context.Context, _ datasourc
 			"CPU credit check), and orders the candidates by the monthly cost of the nodes the peak (or steady) scenario needs, then by " +
 			"the share of capacity they strand. A candidate that cannot work is listed with the reason: one pod does not fit a node " +
 			"(`too-large`), the pool's `max_nodes` or max pods is too small (`max-nodes`, `spread`, `daemonsets`), a node selector or " +
-			"taint rules it out, the busiest node runs out of CPU credits (`burst-credits`), or no price is known (`unknown-price`).\n\n" +
+			"taint rules it out, the busiest node runs out of CPU credits (`burst-credits`), its disks cannot sustain `node_disk` " +
+			"(`disk-cap`), or no price is known (`unknown-price`).\n\n" +
 			"For each candidate, `nodes_required` is what `kubefit_node_pool_sizing` reports for a pool of that type alone. Costs are " +
 			fmt.Sprintf("`nodes_required × price_per_hour × %d` hours, ", selector.HoursPerMonth) +
 			"from the catalog's **reference on-demand prices of one region at one date** (each entry's `price_source` says which), " +
@@ -106,6 +109,17 @@ func (d *nodePoolRecommendationDataSource) Schema(_ context.Context, _ datasourc
 				MarkdownDescription: "Size only as many candidates as it takes to rank the `limit` cheapest exactly; the others are listed with `sized = false`, " +
 					"reason `not-sized` and a lower bound on nodes and cost that already exceeds the `limit`-th. Default: size every candidate.",
 				Validators: []validator.Int64{int64validator.AtLeast(1)}},
+			"node_disk": schema.SingleNestedAttribute{Optional: true,
+				MarkdownDescription: "Disk I/O one node must sustain across all its volumes (for example, the sum of the volumes of the pods it runs). " +
+					"A candidate whose own sustained disk limits are lower is excluded with reason `disk-cap`: on AWS the EBS-optimized baseline " +
+					"(Amazon EC2 EBS-optimized instances), on Azure the VM's uncached disk limits (Azure VM sizes). kubefit has no per-VM limits for GCP " +
+					"machine types, so there it is not checked (a warning says so). Per-volume limits are `kubefit_disk_tier`'s.",
+				Attributes: map[string]schema.Attribute{
+					"iops": schema.Int64Attribute{Optional: true, MarkdownDescription: "Sustained IOPS.",
+						Validators: []validator.Int64{int64validator.AtLeast(0)}},
+					"throughput_mbps": schema.Float64Attribute{Optional: true, MarkdownDescription: "Sustained throughput in MB/s (10⁶ bytes per second, as AWS and Azure publish node limits).",
+						Validators: []validator.Float64{float64validator.AtLeast(0)}},
+				}},
 			"ranking": schema.ListNestedAttribute{Computed: true,
 				MarkdownDescription: "Every candidate, best first: the eligible ones by monthly cost, then stranded share, then name; then the excluded ones in `candidates` order.",
 				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
@@ -142,7 +156,8 @@ func (d *nodePoolRecommendationDataSource) Schema(_ context.Context, _ datasourc
 
 // recommendationRenames maps the selector's request fields to this data source's attributes.
 var recommendationRenames = func() renames {
-	r := renames{"Pool": "pool", "Candidates": "candidates", "Scenario": "scenario", "Prices": "prices"}
+	r := renames{"Pool": "pool", "Candidates": "candidates", "Scenario": "scenario", "Prices": "prices",
+		"NodeDisk": "node_disk", "NodeDisk.IOPS": "iops", "NodeDisk.ThroughputMBps": "throughput_mbps"}
 	for k, v := range sizingRenames {
 		r[k] = v
 	}
@@ -207,6 +222,14 @@ func expandRecommendation(ctx context.Context, m nodePoolRecommendationModel, cl
 		req.Prices = map[string]float64{}
 		diags.Append(m.Prices.ElementsAs(ctx, &req.Prices, false)...)
 	}
+	if !m.NodeDisk.IsNull() {
+		var nd struct {
+			IOPS           types.Int64   `tfsdk:"iops"`
+			ThroughputMBps types.Float64 `tfsdk:"throughput_mbps"`
+		}
+		diags.Append(m.NodeDisk.As(ctx, &nd, basetypes.ObjectAsOptions{})...)
+		req.NodeDisk = selector.NodeDisk{IOPS: nd.IOPS.ValueInt64(), ThroughputMBps: nd.ThroughputMBps.ValueFloat64()}
+	}
 	return req
 }
 
@@ -229,7 +252,13 @@ func (d *nodePoolRecommendationDataSource) Read(ctx context.Context, req datasou
 		addRecommendationErrors(&resp.Diagnostics, err)
 		return
 	}
-	addPlannerWarnings(&resp.Diagnostics, path.Empty(), rk.Warnings, recommendationRenames, "No Candidate Fits")
+	for _, w := range rk.Warnings {
+		summary := "No Candidate Fits"
+		if w.Code == selector.WarnDiskNotChecked {
+			summary = "Node Disk Demand Not Checked"
+		}
+		addPlannerWarnings(&resp.Diagnostics, path.Empty(), []field.Warning{w}, recommendationRenames, summary)
+	}
 	flattenRanking(&m, rk)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }

@@ -261,3 +261,30 @@ func TestAccNodePoolRecommendation_examples(t *testing.T) {
 	}
 	resource.UnitTest(t, resource.TestCase{ProtoV6ProviderFactories: testAccProtoV6ProviderFactories, Steps: steps})
 }
+
+// TestAccNodePoolRecommendation_diskCaps: a node that must sustain 10,000 IOPS rules out m6i.large, whose
+// EBS-optimized baseline is 3,600 IOPS, with reason disk-cap; m6i.2xlarge (12,000) wins.
+func TestAccNodePoolRecommendation_diskCaps(t *testing.T) {
+	const addr = "data.kubefit_node_pool_recommendation.x"
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: `
+data "kubefit_node_pool_recommendation" "x" {
+  cloud      = "aws"
+  candidates = ["m6i.large", "m6i.2xlarge"]
+  pool       = { max_nodes = 10 }
+  node_disk  = { iops = 10000 }
+  workloads  = [{ name = "db", replicas = 2, requests = { cpu = "500m", memory = "1Gi" } }]
+}`,
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(addr, tfjsonpath.New("best"), knownvalue.StringExact("m6i.2xlarge")),
+				statecheck.ExpectKnownValue(addr, tfjsonpath.New("ranking").AtSliceIndex(1), knownvalue.ObjectPartial(map[string]knownvalue.Check{
+					"instance_type": knownvalue.StringExact("m6i.large"), "excluded": knownvalue.Bool(true),
+					"reason":  knownvalue.StringExact("disk-cap"),
+					"message": knownvalue.StringRegexp(regexp.MustCompile(`sustains only 3,600 IOPS where a node needs 10,000 .*EBS-optimized`)),
+				})),
+			},
+		}},
+	})
+}

@@ -79,3 +79,19 @@ output "excluded" {
 output "peak_nodes" {
   value = data.kubefit_node_pool_sizing.general.pool_results["general"].peak.nodes_required
 }
+
+# A database pool whose nodes must each sustain 10,000 IOPS and 400 MB/s to their EBS volumes: a type
+# whose EBS-optimized baseline is lower is excluded with reason disk-cap (here every type below 16 vCPUs).
+data "kubefit_node_pool_recommendation" "database" {
+  cloud      = "aws"
+  candidates = data.kubefit_instance_types.mcr.names
+  pool       = local.pool
+  node_disk  = { iops = 10000, throughput_mbps = 400 }
+  workloads = [
+    { name = "postgres", replicas = 3, requests = { cpu = "2", memory = "16Gi" }, spread = { type = "node" } },
+  ]
+}
+
+output "database_best" {
+  value = data.kubefit_node_pool_recommendation.database.best
+}

@@ -8,14 +8,17 @@ import (
 	"math"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/burst"
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/catalog"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/disk"
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/field"
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/fit"
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/overhead"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/resource"
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/sizing"
 )
 
@@ -44,6 +47,16 @@ type Request struct {
 	// Prices are the caller's own prices in USD per node and hour, by instance type name; they replace
 	// the catalog's reference price of those types.
 	Prices map[string]float64
+	// NodeDisk is the disk I/O one node must sustain across all its volumes. A candidate whose own
+	// sustained disk limits are lower is excluded (ReasonDiskCap); zero checks nothing.
+	NodeDisk NodeDisk
+}
+
+// NodeDisk is a sustained disk demand of one node, summed over its volumes: IOPS, and throughput in MB/s
+// (10^6 bytes per second, as AWS and Azure publish node limits). A zero field is not checked.
+type NodeDisk struct {
+	IOPS           int64
+	ThroughputMBps float64
 }
 
 // Reason says why a candidate is excluded: a sizing failure reason (sizing.Reasons) or one of the
@@ -59,7 +72,14 @@ const (
 	// ReasonNotSized: with a limit, a lower bound on the type's nodes already costs more than the
 	// limit-th cheapest candidate, so it was not sized.
 	ReasonNotSized Reason = "not-sized"
+	// ReasonDiskCap: the type's own sustained disk limits (AWS EBS-optimized baseline, Azure uncached
+	// limits) are below Request.NodeDisk.
+	ReasonDiskCap Reason = "disk-cap"
 )
+
+// WarnDiskNotChecked: Request.NodeDisk is set but kubefit has no per-node disk limits for some
+// candidates (every GCP machine type, AWS types missing from the EBS-optimized table).
+const WarnDiskNotChecked = "selector.disk-not-checked"
 
 // ExclusionReasons lists every reason a candidate can be excluded for.
 var ExclusionReasons = func() []Reason {
@@ -67,7 +87,7 @@ var ExclusionReasons = func() []Reason {
 	for _, r := range sizing.Reasons {
 		out = append(out, Reason(r))
 	}
-	return append(out, ReasonUnknownPrice, ReasonInvalid, ReasonNotSized)
+	return append(out, ReasonUnknownPrice, ReasonInvalid, ReasonNotSized, ReasonDiskCap)
 }()
 
 // Candidate is one instance type's outcome.
@@ -152,15 +172,44 @@ func (r *Ranker) Rank(ctx context.Context, req Request) (*Ranking, error) {
 			return nil, field.Errors{field.Invalid(field.NewPath("Prices").Key(name), fmt.Sprint(p), "the price of %q is negative (%v USD per hour)", name, p)}
 		}
 	}
-	outs, err := r.size(ctx, &req, rows)
+	if req.NodeDisk.IOPS < 0 {
+		return nil, field.Errors{field.Invalid(field.NewPath("NodeDisk", "IOPS"), fmt.Sprint(req.NodeDisk.IOPS), "the IOPS a node must sustain is negative (%d)", req.NodeDisk.IOPS)}
+	}
+	if t := req.NodeDisk.ThroughputMBps; t < 0 || math.IsNaN(t) || math.IsInf(t, 0) {
+		return nil, field.Errors{field.Invalid(field.NewPath("NodeDisk", "ThroughputMBps"), fmt.Sprint(t), "the throughput a node must sustain must be 0 MB/s or more, got %v", t)}
+	}
+	// Candidates whose disks cannot keep up are excluded before sizing, so a limit ranks the eligible.
+	diskShort := make([]string, len(rows))
+	var sizable []catalog.InstanceType
+	var unchecked []string
+	for i, t := range rows {
+		short, checked := diskCap(req.NodeDisk, t)
+		diskShort[i] = short
+		if !checked {
+			unchecked = append(unchecked, t.Name)
+		}
+		if short == "" {
+			sizable = append(sizable, t)
+		}
+	}
+	sized, err := r.size(ctx, &req, sizable)
 	if err != nil {
 		return nil, err
+	}
+	outs := make([]outcome, len(rows))
+	for i, k := 0, 0; i < len(rows); i++ {
+		if diskShort[i] != "" {
+			outs[i] = outcome{diskShort: diskShort[i]}
+			continue
+		}
+		outs[i] = sized[k]
+		k++
 	}
 	// Errors every sized candidate shares are the request's.
 	var first field.Errors
 	all := false
 	for _, o := range outs {
-		if o.unsized {
+		if o.unsized || o.diskShort != "" {
 			continue
 		}
 		if o.errs == nil {
@@ -175,6 +224,10 @@ func (r *Ranker) Rank(ctx context.Context, req Request) (*Ranking, error) {
 		return nil, repath(first)
 	}
 	rk := &Ranking{CatalogDate: r.cat.Date()}
+	if len(unchecked) > 0 {
+		rk.Warnings = append(rk.Warnings, field.Warning{Code: WarnDiskNotChecked, Path: field.NewPath("NodeDisk"), Message: fmt.Sprintf(
+			"kubefit has no per-node disk limits for %s, so the node disk demand is not checked for them", field.JoinAnd(quoteNames(unchecked)))})
+	}
 	for i := range outs {
 		rk.Candidates = append(rk.Candidates, r.candidate(&req, rows[i], &outs[i]))
 	}
@@ -250,6 +303,8 @@ type outcome struct {
 	unsized bool
 	bound   int
 	boundOK bool
+	// diskShort says why the type's disks cannot sustain the node disk demand; it was then not sized.
+	diskShort string
 }
 
 // group is the candidates (indexes into the rows) whose nodes pack alike, sized once.
@@ -507,6 +562,10 @@ func (r *Ranker) candidate(req *Request, t catalog.InstanceType, o *outcome) Can
 	if !priced {
 		c.PriceSource = fmt.Sprintf("none: the kubefit catalog (%s) has no price for %s", r.cat.Date(), t.Name)
 	}
+	if o.diskShort != "" {
+		c.Excluded, c.Reason, c.Message = true, ReasonDiskCap, o.diskShort
+		return c
+	}
 	if o.unsized {
 		c.Excluded, c.Reason = true, ReasonNotSized
 		if !o.boundOK {
@@ -550,6 +609,37 @@ func (r *Ranker) candidate(req *Request, t catalog.InstanceType, o *outcome) Can
 	}
 
 	return c
+}
+
+// diskCap says why a node of t cannot sustain d ("" when it can); checked is false when kubefit has no
+// disk limits for t.
+func diskCap(d NodeDisk, t catalog.InstanceType) (short string, checked bool) {
+	if d == (NodeDisk{}) {
+		return "", true
+	}
+	n, err := disk.NodeLimitsFor(t)
+	if err != nil {
+		return "", false
+	}
+	var parts []string
+	if d.IOPS > 0 && n.BaseIOPS < d.IOPS {
+		parts = append(parts, fmt.Sprintf("%s IOPS where a node needs %s", resource.Group(n.BaseIOPS), resource.Group(d.IOPS)))
+	}
+	if mbps := float64(n.BaseBytesPerSec) / 1e6; d.ThroughputMBps > 0 && mbps < d.ThroughputMBps {
+		parts = append(parts, fmt.Sprintf("%s MB/s where a node needs %s", strconv.FormatFloat(mbps, 'f', -1, 64), strconv.FormatFloat(d.ThroughputMBps, 'f', -1, 64)))
+	}
+	if len(parts) == 0 {
+		return "", true
+	}
+	return fmt.Sprintf("a node of %s sustains only %s across its disks (%s)", t.Name, field.JoinAnd(parts), n.Source), true
+}
+
+func quoteNames(names []string) []string {
+	out := make([]string, len(names))
+	for i, n := range names {
+		out[i] = strconv.Quote(n)
+	}
+	return out
 }
 
 func ratio(a, b int64) float64 {

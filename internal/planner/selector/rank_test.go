@@ -353,3 +353,63 @@ func TestRankUnknownPrice(t *testing.T) {
 		t.Errorf("priced: best %v, err %v", rk.Best, err)
 	}
 }
+
+// TestRankDiskCaps: a node that must sustain 10,000 IOPS excludes m6i.large (3,600 IOPS EBS-optimized
+// baseline) and, at 400 MB/s, m6i.2xlarge (312.5 MB/s) too, with the reason and the published limits;
+// a limit ranks the eligible ones; GCP types are not checked (warning); a negative demand is an error.
+func TestRankDiskCaps(t *testing.T) {
+	ctx := context.Background()
+	base := Request{
+		Candidates: []string{"m6i.large", "m6i.2xlarge", "m6i.4xlarge"},
+		Pool:       sizing.Pool{Name: "p", Cloud: catalog.AWS, MaxNodes: 20},
+		Workloads:  []sizing.Workload{{Name: "db", Replicas: intp(2), Requests: fit.Resources{CPUMillicores: 500, MemoryBytes: 1 << 30}}},
+	}
+	tests := []struct {
+		name     string
+		disk     NodeDisk
+		limit    int
+		excluded map[string]string // instance type → message fragment
+		best     string
+	}{
+		{"no demand", NodeDisk{}, 0, map[string]string{}, "m6i.large"},
+		{"IOPS", NodeDisk{IOPS: 10000}, 0, map[string]string{"m6i.large": "sustains only 3,600 IOPS where a node needs 10,000"}, "m6i.2xlarge"},
+		{"IOPS and throughput", NodeDisk{IOPS: 10000, ThroughputMBps: 400}, 0, map[string]string{
+			"m6i.large":   "3,600 IOPS where a node needs 10,000 and 81.25 MB/s where a node needs 400",
+			"m6i.2xlarge": "312.5 MB/s where a node needs 400"}, "m6i.4xlarge"},
+		{"with a limit", NodeDisk{IOPS: 10000}, 1, map[string]string{"m6i.large": "3,600 IOPS"}, "m6i.2xlarge"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			req := base
+			req.NodeDisk, req.Limit = tt.disk, tt.limit
+			rk, err := NewRanker(sizing.EmbeddedCatalog()).Rank(ctx, req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rk.Best != tt.best {
+				t.Errorf("best %q, want %q", rk.Best, tt.best)
+			}
+			for _, c := range rk.Candidates {
+				want, excluded := tt.excluded[c.InstanceType]
+				switch {
+				case excluded && (c.Reason != ReasonDiskCap || !strings.Contains(c.Message, want) || !strings.Contains(c.Message, "EBS-optimized")):
+					t.Errorf("%s: reason %q message %q, want disk-cap with %q and the source", c.InstanceType, c.Reason, c.Message, want)
+				case !excluded && c.Reason == ReasonDiskCap:
+					t.Errorf("%s excluded for its disks: %s", c.InstanceType, c.Message)
+				}
+			}
+		})
+	}
+	gcp := Request{Candidates: []string{"e2-standard-4"}, Pool: sizing.Pool{Name: "p", Cloud: catalog.GCP, MaxNodes: 5},
+		Workloads: base.Workloads, NodeDisk: NodeDisk{IOPS: 1_000_000}}
+	rk, err := NewRanker(sizing.EmbeddedCatalog()).Rank(ctx, gcp)
+	if err != nil || rk.Best != "e2-standard-4" || len(rk.Warnings) != 1 || rk.Warnings[0].Code != WarnDiskNotChecked ||
+		!strings.Contains(rk.Warnings[0].Message, `"e2-standard-4"`) {
+		t.Errorf("GCP with a disk demand: %+v, %v", rk, err)
+	}
+	bad := base
+	bad.NodeDisk = NodeDisk{IOPS: -1}
+	if _, err := NewRanker(sizing.EmbeddedCatalog()).Rank(ctx, bad); len(field.As(err)) != 1 || field.As(err)[0].Path.String() != "NodeDisk.IOPS" {
+		t.Errorf("negative IOPS: %v", err)
+	}
+}
