@@ -211,3 +211,24 @@ resource "kubefit_keda_scaled_object" "php" {
 		},
 	})
 }
+
+// TestAccExamples_misfitsFail plans the examples that fail on purpose and checks what they say: the
+// misfit names the new service's pods that do not fit, with the shortfall and the largest fitting count, the KEDA misfit names the
+// node group and the largest safe maxReplicaCount.
+func TestAccExamples_misfitsFail(t *testing.T) {
+	var steps []resource.TestStep
+	for _, c := range []struct{ file, want string }{
+		{"../../examples/misfit/main.tf", `(?s)Error: Workloads Do Not Fit.*short\s+by\s+235m\s+CPU.*2\s+pods\s+of\s+workload\s+"new-service"\s+do\s+not\s+fit\s+\(at\s+most\s+2\s+of\s+its\s+4\s+replicas\s+fit\)`},
+		{"../../examples/misfit-keda/main.tf", `(?s)KCAP-E2: node\s+group\s+"php"\s+cannot\s+hold\s+40\s+replicas.*largest\s+safe\s+maxReplicaCount\s+is\s+20`},
+	} {
+		src, err := os.ReadFile(c.file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The example's own terraform block pins the registry provider; the test serves it in-process.
+		config := regexp.MustCompile(`(?s)terraform \{.*?\n\}\n`).ReplaceAllString(string(src), "")
+		steps = append(steps, resource.TestStep{Config: config, PlanOnly: true, ExpectError: regexp.MustCompile(c.want)})
+	}
+	steps = append(steps, resource.TestStep{Config: `resource "terraform_data" "ok" {}`})
+	resource.UnitTest(t, resource.TestCase{ProtoV6ProviderFactories: testAccProtoV6ProviderFactories, Steps: steps})
+}

@@ -292,7 +292,7 @@ func nameAttributes(ds []*tfprotov6.Diagnostic, cfg tftypes.Value) []*tfprotov6.
 			}
 			seen[name] = true
 		}
-		if len(d.Attribute.Steps()) > 1 && !strings.Contains(d.Detail, name) {
+		if insideObject(d.Attribute) && !strings.Contains(d.Detail, name) {
 			prefix := name
 			if value != "" && !strings.Contains(d.Detail, value) {
 				prefix += " = " + value
@@ -302,6 +302,18 @@ func nameAttributes(ds []*tfprotov6.Diagnostic, cfg tftypes.Value) []*tfprotov6.
 		out = append(out, d)
 	}
 	return out
+}
+
+// insideObject reports whether p names an attribute of a nested object (pools["a"].max_nodes,
+// workloads[0].requests.cpu): Terraform then shows only the enclosing block's line. For a top-level
+// attribute or an element of one (workloads[3]) it shows the value's own line.
+func insideObject(p *tftypes.AttributePath) bool {
+	for _, s := range p.Steps()[1:] {
+		if _, ok := s.(tftypes.AttributeName); ok {
+			return true
+		}
+	}
+	return false
 }
 
 // finish makes a one-line detail a sentence: a capital first letter (unless it starts with an attribute
