@@ -139,7 +139,7 @@ func (r *capacityCheckResource) Schema(_ context.Context, _ resource.SchemaReque
 					"transfer_hpa_ownership": schema.BoolAttribute{Optional: true, MarkdownDescription: "Whether the ScaledObject carries `scaledobject.keda.sh/transfer-hpa-ownership: \"true\"`."},
 				}}},
 			"node_groups": schema.ListNestedAttribute{Optional: true,
-				MarkdownDescription: "Node group capacity objects (a `kubefit_node_group`'s `capacity`, keda.md §9.1).",
+				MarkdownDescription: "Node group capacity objects (each a `kubefit_node_group`'s `capacity` output).",
 				NestedObject:        schema.NestedAttributeObject{Attributes: nodeGroupCapacityAttributes()}},
 			"existing_hpas": schema.ListNestedAttribute{Optional: true, MarkdownDescription: "HPAs that already exist (`KSO-E17`).",
 				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{

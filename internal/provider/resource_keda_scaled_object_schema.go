@@ -181,7 +181,7 @@ func (r *kedaScaledObjectResource) Schema(_ context.Context, _ resource.SchemaRe
 				}},
 			"namespace_limit_range_defaults": kedaStrMap("LimitRange container `default`/`defaultRequest` quantities in the namespace, by resource name (`cpu`, `memory`)."),
 			"node_group_capacity": schema.SingleNestedAttribute{Optional: true,
-				MarkdownDescription: "The node group the target runs on: a `kubefit_node_group`'s `capacity` (keda.md §9.1).",
+				MarkdownDescription: "The node group the target runs on: a `kubefit_node_group`'s `capacity` output (its name, maximum nodes, zones, and per-node workload allocatable and pod slots).",
 				Attributes:          nodeGroupCapacityAttributes()},
 			"database": schema.SingleNestedAttribute{Optional: true,
 				MarkdownDescription: "A database the target's pods connect to (`KCAP-E4`, `KCAP-W2`); share one between several ScaledObjects with `kubefit_capacity_check`.",

@@ -3,7 +3,7 @@
 # Raising either max_replica_count to 30 would fail the plan on the database (KCAP-E4): 40 pods × 5
 # connections exceed 150.
 locals {
-  # Normally module.pools.general.capacity from a kubefit_node_group (keda.md §9.1).
+  # Normally the capacity output of a kubefit_node_group (module.pools.general.capacity, say).
   general = {
     name      = "general"
     max_nodes = 10
