@@ -124,7 +124,7 @@ func (d *nodePoolSizingDataSource) Schema(_ context.Context, _ datasource.Schema
 			"turns the failures into warnings. The data source is read during plan when all its inputs are known; otherwise " +
 			"Terraform defers it to apply.",
 		Attributes: map[string]schema.Attribute{
-			"pools": schema.MapNestedAttribute{Required: true, MarkdownDescription: "Node pools, keyed by pool name. Each takes every option of `kubefit_node_overhead`.",
+			"pools": schema.MapNestedAttribute{Required: true, MarkdownDescription: "Node pools, keyed by pool name. Each takes the node options of `kubefit_node_overhead` for a catalog instance type (not the `custom` profile, whose node is described by `vcpu` and `memory`), and DaemonSets are given once for all pools.",
 				NestedObject: schema.NestedAttributeObject{Attributes: sizingPoolAttributes(true)}},
 			"daemonsets":     daemonSetsAttribute(),
 			"workloads":      workloadsAttribute(),

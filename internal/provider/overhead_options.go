@@ -359,9 +359,37 @@ func resourcesAttribute(desc string) schema.SingleNestedAttribute {
 			"memory_bytes":            schema.Int64Attribute{Computed: true, MarkdownDescription: "Memory in bytes."},
 			"ephemeral_storage_bytes": schema.Int64Attribute{Computed: true, MarkdownDescription: "Ephemeral storage in bytes."},
 			"pods":                    schema.Int64Attribute{Computed: true, MarkdownDescription: "Pod slots."},
-			"cpu":                     schema.StringAttribute{Computed: true, MarkdownDescription: "CPU as a Kubernetes quantity (`1930m`)."},
-			"memory":                  schema.StringAttribute{Computed: true, MarkdownDescription: "Memory as a Kubernetes quantity (`574Mi`, `1814948Ki`)."},
+			"cpu":                     schema.StringAttribute{Computed: true, MarkdownDescription: "CPU as a Kubernetes quantity."},
+			"memory":                  schema.StringAttribute{Computed: true, MarkdownDescription: "Memory as a Kubernetes quantity."},
 		}}
+}
+
+// reservationAttribute is a computed reservation (kube-reserved, system-reserved, eviction threshold):
+// amounts of the resources it can reserve, without pod slots; withCPU false leaves CPU out too (eviction
+// thresholds reserve only memory and disk).
+func reservationAttribute(desc string, withCPU bool) schema.SingleNestedAttribute {
+	attrs := map[string]schema.Attribute{
+		"memory_bytes":            schema.Int64Attribute{Computed: true, MarkdownDescription: "Memory in bytes."},
+		"ephemeral_storage_bytes": schema.Int64Attribute{Computed: true, MarkdownDescription: "Ephemeral storage in bytes."},
+		"memory":                  schema.StringAttribute{Computed: true, MarkdownDescription: "Memory as a Kubernetes quantity, such as `574Mi`."},
+	}
+	if withCPU {
+		attrs["cpu_millicores"] = schema.Int64Attribute{Computed: true, MarkdownDescription: "CPU in millicores."}
+		attrs["cpu"] = schema.StringAttribute{Computed: true, MarkdownDescription: "CPU as a Kubernetes quantity, such as `70m`."}
+	}
+	return schema.SingleNestedAttribute{Computed: true, MarkdownDescription: desc, Attributes: attrs}
+}
+
+// reservationValue is a reservation's value, in the shape of reservationAttribute.
+func reservationValue(r plannerresource.List, withCPU bool) types.Object {
+	types_, values := map[string]attr.Type{}, map[string]attr.Value{}
+	for name, v := range resourcesValue(r).Attributes() {
+		if name == "pods" || (!withCPU && (name == "cpu" || name == "cpu_millicores")) {
+			continue
+		}
+		types_[name], values[name] = resourcesAttrTypes[name], v
+	}
+	return types.ObjectValueMust(types_, values)
 }
 
 func resourcesValue(r plannerresource.List) types.Object {
