@@ -382,14 +382,14 @@ func reservationAttribute(desc string, withCPU bool) schema.SingleNestedAttribut
 
 // reservationValue is a reservation's value, in the shape of reservationAttribute.
 func reservationValue(r plannerresource.List, withCPU bool) types.Object {
-	types_, values := map[string]attr.Type{}, map[string]attr.Value{}
+	attrTypes, values := map[string]attr.Type{}, map[string]attr.Value{}
 	for name, v := range resourcesValue(r).Attributes() {
 		if name == "pods" || (!withCPU && (name == "cpu" || name == "cpu_millicores")) {
 			continue
 		}
-		types_[name], values[name] = resourcesAttrTypes[name], v
+		attrTypes[name], values[name] = resourcesAttrTypes[name], v
 	}
-	return types.ObjectValueMust(types_, values)
+	return types.ObjectValueMust(attrTypes, values)
 }
 
 func resourcesValue(r plannerresource.List) types.Object {
