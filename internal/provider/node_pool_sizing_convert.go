@@ -369,10 +369,20 @@ func failureValue(workload, pool, scenario, reason, msg string) types.Object {
 	})
 }
 
+// packingNames lists the packer's strategy ids with the words the report uses for them.
+func packingNames() string {
+	parts := make([]string, len(fit.Strategies))
+	for i, id := range fit.Strategies {
+		parts[i] = id + " (" + fit.StrategyName(id) + ")"
+	}
+	return strings.Join(parts, ", ")
+}
+
 var sizingFormulaSource = strings.Join([]string{
 	"allocatable: the kubefit_node_overhead model (EKS, AKS and GKE reservation rules; see that data source's formula_source for each term and its public source)",
 	"workload_allocatable: " + fit.SourceDaemonSets + " (allocatable − requests of the DaemonSets that land on the pool)",
 	"nodes_required: multi-resource first-fit-decreasing simulation, in the manner of the kubernetes-sigs/karpenter scheduler and the cluster-autoscaler binpacking estimator",
+	"packing (the report's PACKING column): the best of " + packingNames(),
 	"lower_bound: " + fit.SourceLowerBound + "; utilization: " + fit.SourceUtilization + "; stranded: " + fit.SourceStranded + "; headroom: " + fit.SourceHeadroom,
 	"peak pods: " + fit.SourceSurge + " (max_replicas + ceil(max_replicas × surge % / 100), as Kubernetes rounds maxSurge)",
 	"burst: kubefit_burst_budget's model (the cloud's published CPU credit tables) on the steady scenario's busiest node",

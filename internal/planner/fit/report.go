@@ -18,7 +18,7 @@ func Report(res Result) string {
 	}
 	fmt.Fprintf(&b, "kubefit node pool sizing: %s\n", verdict)
 
-	b.WriteString("\nPools (one node)\n")
+	b.WriteString("\nOne node of each pool\n")
 	tw := tabwriter.NewWriter(&b, 0, 8, 2, ' ', 0)
 	fmt.Fprintln(tw, "POOL\tTYPE\tALLOCATABLE CPU/MEM/PODS\tDAEMONSETS\tWORKLOAD ALLOCATABLE CPU/MEM/PODS\tUSABLE")
 	for _, p := range res.Pools {
@@ -27,10 +27,10 @@ func Report(res Result) string {
 	}
 	tw.Flush()
 
-	b.WriteString("\nScenarios\n")
+	b.WriteString("\nNodes each scenario needs (AT LEAST: no packing needs fewer, and what forces it; PACKING: the pod order that packed best)\n")
 	tw = tabwriter.NewWriter(&b, 0, 8, 2, ' ', 0)
-	fmt.Fprintln(tw, "SCENARIO\tPOOL\tNODES\tMAX\tLOWER BOUND\tFITS\tCPU%\tMEM%\tPODS%\tSTRANDED CPU\tSTRANDED MEM\t"+
-		"STRATEGY")
+	fmt.Fprintln(tw, "SCENARIO\tPOOL\tNODES\tMAX\tAT LEAST\tFITS\tCPU%\tMEM%\tPODS%\tSTRANDED CPU\tSTRANDED MEM\t"+
+		"PACKING")
 	for _, sc := range res.Scenarios {
 		for _, p := range sc.Pools {
 			lb := fmt.Sprint(p.LowerBound)
@@ -40,7 +40,7 @@ func Report(res Result) string {
 			fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%s\t%s\t%.1f\t%.1f\t%.1f\t%s\t%s\t%s\n", sc.Scenario, p.Pool,
 				p.NodesRequired, p.MaxNodes, lb, yesNo(p.Fits), 100*p.Utilization.CPU, 100*p.Utilization.Memory,
 				100*p.Utilization.Pods, FormatCPU(p.Stranded.CPUMillicores), FormatBytes(p.Stranded.MemoryBytes),
-				p.Source)
+				StrategyName(p.Source))
 		}
 	}
 	tw.Flush()

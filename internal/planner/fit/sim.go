@@ -20,6 +20,22 @@ const (
 	StrategyInterleaved = "fit.interleaved-max-share"
 )
 
+// StrategyName says in plain words which pod order a strategy id packs in; an unknown id is returned as
+// it is.
+func StrategyName(id string) string {
+	switch id {
+	case StrategyMaxShare:
+		return "largest share first"
+	case StrategySumShare:
+		return "largest total share first"
+	case StrategyCPUMemory:
+		return "most CPU, then memory, first"
+	case StrategyInterleaved:
+		return "workloads interleaved in proportion"
+	}
+	return id
+}
+
 // Strategies lists the packing strategy ids in the order Plan tries them; on a tie the earlier wins.
 var Strategies = []string{StrategyMaxShare, StrategySumShare, StrategyCPUMemory, StrategyInterleaved}
 
