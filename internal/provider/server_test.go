@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"math"
 	"math/big"
 	"strings"
 	"testing"
@@ -165,4 +166,32 @@ func TestNewServerKnowsEveryObject(t *testing.T) {
 	if types["provider"] == nil {
 		t.Error("no configuration type for the provider")
 	}
+}
+
+// FuzzCheckNumbers: any number in a whole-number attribute is reported exactly when it is fractional or
+// outside 64 bits, and the check never panics.
+func FuzzCheckNumbers(f *testing.F) {
+	for _, s := range []string{"0", "1.5", "-1", "1e400", "9223372036854775807", "9223372036854775808", "-9223372036854775809", "1e-400"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		n, _, err := big.ParseFloat(s, 10, 512, big.ToNearestEven)
+		if err != nil || n.IsInf() {
+			return
+		}
+		ctx := context.Background()
+		tt := numbersType.TerraformType(ctx).(tftypes.Object)
+		v := numbersValue(t, "1", "1", "1", "1")
+		var m map[string]tftypes.Value
+		if err := v.As(&m); err != nil {
+			t.Fatal(err)
+		}
+		m["count"] = tftypes.NewValue(tftypes.Number, n)
+		got := checkNumbers(ctx, tftypes.NewAttributePath(), numbersType, tftypes.NewValue(tt, m))
+		lo, hi := new(big.Float).SetInt64(math.MinInt64), new(big.Float).SetInt64(math.MaxInt64)
+		bad := !n.IsInt() || n.Cmp(lo) < 0 || n.Cmp(hi) > 0
+		if bad != (len(got) == 1) || len(got) > 1 {
+			t.Fatalf("%s: %d diagnostics %v", s, len(got), details(got))
+		}
+	})
 }
