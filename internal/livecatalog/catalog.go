@@ -89,9 +89,10 @@ type Error struct {
 }
 
 // Error returns, for example, `live aws catalog (ec2:DescribeInstanceTypes in us-east-1) failed: timed
-// out after 20s`.
+// out after 20s`, without a full stop at the end (an API message's own is dropped), so callers can add
+// their own punctuation.
 func (e *Error) Error() string {
-	return fmt.Sprintf("live %s catalog (%s) failed: %v", e.Cloud, e.Source, e.Err)
+	return fmt.Sprintf("live %s catalog (%s) failed: %s", e.Cloud, e.Source, strings.TrimRight(fmt.Sprint(e.Err), ". "))
 }
 
 // Unwrap returns the cause.
