@@ -28,7 +28,9 @@
 //	go run ./internal/livecatalog/cmd/livedump -cloud aws -region us-east-1 -out aws-live.tsv
 //	go run ./internal/livecatalog/cmd/livedump -cloud azure -location eastus -out azure-live.tsv
 //
-// The catalog generator (internal/planner/catalog/gen) does not merge such a file yet.
+// The catalog generator merges such files: `go run ./gen -live aws=live/aws.tsv -live azure=live/azure.tsv`
+// from internal/planner/catalog adds the types the shared tables lack and reports every field where a
+// shared row differs from the live one (see internal/planner/catalog/gen).
 //
 // # Warnings
 //
