@@ -28,7 +28,9 @@
 //	go run ./internal/livecatalog/cmd/livedump -cloud aws -region us-east-1 -out aws-live.tsv
 //	go run ./internal/livecatalog/cmd/livedump -cloud azure -location eastus -out azure-live.tsv
 //
-// The catalog generator (internal/planner/catalog/gen) does not merge such a file yet.
+// The catalog generator merges such files: `go run ./gen -live aws=live/aws.tsv -live azure=live/azure.tsv`
+// from internal/planner/catalog adds the types the shared tables lack and reports every field where a
+// shared row differs from the live one (see internal/planner/catalog/gen).
 //
 // # Warnings
 //
@@ -89,9 +91,10 @@ type Error struct {
 }
 
 // Error returns, for example, `live aws catalog (ec2:DescribeInstanceTypes in us-east-1) failed: timed
-// out after 20s`.
+// out after 20s`, without a full stop at the end (an API message's own is dropped), so callers can add
+// their own punctuation.
 func (e *Error) Error() string {
-	return fmt.Sprintf("live %s catalog (%s) failed: %v", e.Cloud, e.Source, e.Err)
+	return fmt.Sprintf("live %s catalog (%s) failed: %s", e.Cloud, e.Source, strings.TrimRight(fmt.Sprint(e.Err), ". "))
 }
 
 // Unwrap returns the cause.

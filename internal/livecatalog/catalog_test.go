@@ -388,6 +388,26 @@ func TestAzureFailures(t *testing.T) {
 	}
 }
 
+// TestAzureTransportErrorNamesNoSubscription: a request that cannot reach the endpoint fails with the
+// transport's cause, without the request URL (which names the subscription), and the message ends
+// without a full stop of its own.
+func TestAzureTransportErrorNamesNoSubscription(t *testing.T) {
+	srv := httptest.NewTLSServer(http.NotFoundHandler())
+	endpoint, client := srv.URL, srv.Client()
+	srv.Close()
+	const sub = "00000000-1111-2222-3333-444444444444"
+	c, _ := New(Live, 0, NewAzureSource(AzureConfig{SubscriptionID: sub, Location: "eastus", Endpoint: endpoint,
+		MaxRetries: 0, Credential: fakeCredential{token: "tok-123"}, Transport: client}))
+	_, err := c.InstanceType(context.Background(), catalog.Azure, "Standard_DS2_v2")
+	var le *Error
+	if !errors.As(err, &le) || !strings.Contains(err.Error(), "connect") {
+		t.Fatalf("err = %v, want a *livecatalog.Error naming the connection failure", err)
+	}
+	if strings.Contains(err.Error(), sub) || strings.Contains(err.Error(), "tok-123") || strings.HasSuffix(err.Error(), ".") {
+		t.Errorf("err = %q: names the subscription or token, or ends in a full stop", err)
+	}
+}
+
 func TestAzureConfigProblems(t *testing.T) {
 	t.Setenv("AZURE_SUBSCRIPTION_ID", "")
 	t.Setenv("ARM_SUBSCRIPTION_ID", "")

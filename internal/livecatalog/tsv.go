@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/catalog"
 )
@@ -71,9 +72,20 @@ var tsvColumns = map[catalog.Cloud][]tsvColumn{
 	},
 }
 
-// Dump fetches src's list once and writes it to w as a TSV: "# " header lines (the source and the
-// unavailable names), a column row named as in the embedded catalog's data files, then one row per type,
-// sorted by name. The catalog generator can merge it with the shared tables.
+// now is the clock of Dump's "dumped" line (tests replace it).
+var now = time.Now
+
+// Dump fetches src's list once and writes it to w as a TSV: "# " header lines, a column row named as in
+// the embedded catalog's data files (without price_usd_hour: live rows carry no price), then one row per
+// type, sorted by name. The header lines the catalog generator reads (its -live flag) are
+//
+//	# cloud: aws
+//	# api: ec2:DescribeInstanceTypes in us-east-1
+//	# dumped: 2026-09-01T10:11:12Z
+//	# types: 812
+//
+// followed by one "# unavailable: <name> (<reason>)" line per size the API lists but the location does not
+// offer to the subscription (Azure restrictions).
 func Dump(ctx context.Context, src Source, w io.Writer) error {
 	cols, ok := tsvColumns[src.Cloud()]
 	if !ok {
@@ -85,7 +97,9 @@ func Dump(ctx context.Context, src Source, w io.Writer) error {
 	}
 	snap := newSnapshot(src, types, unavailable)
 	bw := bufio.NewWriter(w)
-	fmt.Fprintf(bw, "# live %s catalog dump: %s; %d types; no prices\n", src.Cloud(), src.Describe(), len(snap.types))
+	fmt.Fprintf(bw, "# live %s catalog dump (internal/livecatalog/cmd/livedump); no prices\n", src.Cloud())
+	fmt.Fprintf(bw, "# cloud: %s\n# api: %s\n# dumped: %s\n# types: %d\n", src.Cloud(), src.Describe(),
+		now().UTC().Truncate(time.Second).Format(time.RFC3339), len(snap.types))
 	for _, k := range sortedKeys(unavailable) {
 		fmt.Fprintf(bw, "# unavailable: %s (%s)\n", k, unavailable[k])
 	}

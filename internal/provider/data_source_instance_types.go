@@ -301,9 +301,8 @@ func (d *instanceTypesDataSource) Read(ctx context.Context, req datasource.ReadR
 		return
 	}
 	cat := d.catalog()
-	all, err := cat.InstanceTypes(ctx, cloud)
-	if err != nil {
-		resp.Diagnostics.AddError("Catalog Lookup Failed", err.Error())
+	all, ok := catalogList(ctx, cat, path.Root("cloud"), cloud, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	rows, warnings, err := f.Apply(all)

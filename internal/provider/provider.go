@@ -7,6 +7,8 @@ package provider
 import (
 	"context"
 
+	"github.com/Azure/azure-sdk-for-go/sdk/azcore"
+	"github.com/Azure/azure-sdk-for-go/sdk/azcore/policy"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
@@ -20,6 +22,17 @@ var _ provider.Provider = (*kubefitProvider)(nil)
 
 type kubefitProvider struct {
 	version string
+	// azure is zero in every provider New makes: live Azure lookups then use azidentity's default credential
+	// chain and azcore's default HTTP client (system roots). Only the acceptance tests set it, to reach a
+	// loopback ARM fake (see provider_live_azure_test.go); nothing in the configuration can.
+	azure azureClient
+}
+
+// azureClient replaces the credential and the HTTP transport of live Azure lookups. A nil field keeps the
+// production default.
+type azureClient struct {
+	credential azcore.TokenCredential
+	transport  policy.Transporter
 }
 
 // New returns a constructor for the kubefit provider at the given version.
@@ -46,7 +59,7 @@ func (p *kubefitProvider) Schema(_ context.Context, _ provider.SchemaRequest, re
 }
 
 func (p *kubefitProvider) Configure(ctx context.Context, req provider.ConfigureRequest, resp *provider.ConfigureResponse) {
-	cat := configureCatalog(ctx, req.Config, &resp.Diagnostics)
+	cat := configureCatalog(ctx, req.Config, p.azure, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}

@@ -102,8 +102,9 @@ func providerAttributes() map[string]schema.Attribute {
 }
 
 // configureCatalog builds the catalog every data source and resource uses. Unknown values (a configuration
-// that depends on other resources) give the embedded catalog with a warning.
-func configureCatalog(ctx context.Context, config tfsdk.Config, diags *diag.Diagnostics) sizing.Catalog {
+// that depends on other resources) give the embedded catalog with a warning. az is the provider's
+// azureClient: zero outside tests.
+func configureCatalog(ctx context.Context, config tfsdk.Config, az azureClient, diags *diag.Diagnostics) sizing.Catalog {
 	var m providerModel
 	diags.Append(config.Get(ctx, &m)...)
 	if diags.HasError() {
@@ -145,7 +146,8 @@ func configureCatalog(ctx context.Context, config tfsdk.Config, diags *diag.Diag
 			return unknownConfig(diags)
 		}
 		sources = append(sources, livecatalog.NewAzureSource(livecatalog.AzureConfig{SubscriptionID: z.SubscriptionID.ValueString(),
-			Location: z.Location.ValueString(), Endpoint: z.Endpoint.ValueString(), TenantID: z.TenantID.ValueString(), MaxRetries: -1}))
+			Location: z.Location.ValueString(), Endpoint: z.Endpoint.ValueString(), TenantID: z.TenantID.ValueString(), MaxRetries: -1,
+			Credential: az.credential, Transport: az.transport}))
 	}
 	if diags.HasError() {
 		return nil

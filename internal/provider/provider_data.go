@@ -67,6 +67,43 @@ func catalogLookup(ctx context.Context, cat sizing.Catalog, p path.Path, cloud c
 	return it, err
 }
 
+// warningList is implemented by catalogs whose listings can succeed with caveats: *livecatalog.Catalog.
+type warningList interface {
+	List(ctx context.Context, cloud catalog.Cloud) ([]catalog.InstanceType, []string, error)
+}
+
+// catalogList is cat.InstanceTypes with the diagnostics of a live catalog: each warning of the listing (a
+// failed fetch under catalog_source = "prefer_embedded", which lists the embedded rows) becomes an
+// attribute warning at p, and a failed fetch under "live" an attribute error at p. ok is false when the
+// listing failed (the failure is then a diagnostic).
+func catalogList(ctx context.Context, cat sizing.Catalog, p path.Path, cloud catalog.Cloud, diags *diag.Diagnostics) ([]catalog.InstanceType, bool) {
+	var (
+		all   []catalog.InstanceType
+		warns []string
+		err   error
+	)
+	if wl, ok := cat.(warningList); ok {
+		all, warns, err = wl.List(ctx, cloud)
+	} else {
+		all, err = cat.InstanceTypes(ctx, cloud)
+	}
+	for _, w := range warns {
+		diags.AddAttributeWarning(p, "Live Instance Type Lookup", w)
+	}
+	var le *livecatalog.Error
+	switch {
+	case errors.As(err, &le):
+		diags.AddAttributeError(p, "Live Catalog Lookup Failed", fmt.Sprintf("Listing the %s instance types: %v. With "+
+			"catalog_source = \"live\" this is an error; \"prefer_embedded\" would use the embedded catalog (dated %s) instead.",
+			cloud, err, cat.Date()))
+		return nil, false
+	case err != nil:
+		diags.AddError("Catalog Lookup Failed", err.Error())
+		return nil, false
+	}
+	return all, true
+}
+
 // unconfiguredCatalog is the embedded catalog as seen before Configure: a name it lacks is reported as
 // errReported (no diagnostic), because the configured catalog may be live and know the name.
 type unconfiguredCatalog struct{ sizing.Catalog }

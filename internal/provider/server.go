@@ -34,8 +34,14 @@ import (
 //     attribute's path and, where the detail does not already name it, its value. A second error on the same
 //     attribute (a schema validator's and the object's own check of one bad value) is dropped.
 func NewServer(version string) func() (tfprotov6.ProviderServer, error) {
+	return serve(New(version))
+}
+
+// serve is NewServer for the providers newProvider makes (tests serve a provider with a test Azure client
+// through it).
+func serve(newProvider func() provider.Provider) func() (tfprotov6.ProviderServer, error) {
 	return func() (tfprotov6.ProviderServer, error) {
-		p := New(version)()
+		p := newProvider()
 		inner, err := providerserver.NewProtocol6WithError(p)()
 		if err != nil {
 			return nil, err

@@ -22,6 +22,13 @@
 // "go run ./gen -shared DIR -out data" from this directory instead. The generator is deterministic, and a test in gen/ fails when the committed files
 // differ from a fresh run (it skips only when shared/ is absent).
 //
+// The generator can also merge dumps of the clouds' own APIs, written by internal/livecatalog/cmd/livedump
+// with the provider's live clients: "go run ./gen -shared ../../../../shared -out data -live
+// aws=live/aws.tsv -live azure=live/azure.tsv" adds the types the shared tables lack (rows whose sources
+// are live-ec2 or live-arm-skus, without a price) and reports every field where a shared row, which is
+// kept, differs from the live one; -fail-on-drift turns such a difference into a failure. The headers'
+// Regenerate line then names the dumps, which are committed beside data/. See gen/ for the details.
+//
 // # Dates
 //
 // [Date] is the catalog-date of the headers: the newest snapshot date of any upstream repository the

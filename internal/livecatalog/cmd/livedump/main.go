@@ -4,8 +4,16 @@
 //	go run ./internal/livecatalog/cmd/livedump -cloud aws -region us-east-1 -out aws-live.tsv
 //	go run ./internal/livecatalog/cmd/livedump -cloud azure -location eastus -subscription <id> -out azure-live.tsv
 //
-// The output is input for refreshing internal/planner/catalog/data: rows for types the shared tables lack,
-// and per-field cross-checks for the rest. (Merging it in the catalog generator is not done yet.)
+// The output is input for refreshing internal/planner/catalog/data: the catalog generator's -live flag adds
+// the rows of types the shared tables lack and reports, field by field, where the shared rows differ from
+// the live list (the shared rows are kept). From internal/planner/catalog:
+//
+//	go run ../../livecatalog/cmd/livedump -cloud aws -region us-east-1 -out live/aws.tsv
+//	go run ./gen -shared ../../../../shared -out data -live aws=live/aws.tsv
+//
+// See the generator's package documentation (internal/planner/catalog/gen) for the merge and for
+// committing the result. The "# cloud", "# api", "# dumped" and "# types" header lines are what the
+// generator checks; do not edit them.
 package main
 
 import (

@@ -17,6 +17,7 @@ type column struct {
 type outTable struct {
 	cloud       string
 	inputs      []string // shared-relative paths of the files the table was built from
+	liveInputs  []string // the live dumps merged in, as their header lines describe them
 	sources     []source // upstream files named by the rows, in header order
 	priceRegion string
 	priceDate   string

@@ -22,11 +22,35 @@ func needShared(t *testing.T) {
 }
 
 // TestGeneratedFilesUpToDate regenerates the catalog into a temporary directory and compares it
-// byte for byte with the committed files in ../data.
+// byte for byte with the committed files in ../data. When the committed files were generated with live
+// dumps, their Regenerate line names them (relative to internal/planner/catalog) and the test merges the
+// same dumps.
 func TestGeneratedFilesUpToDate(t *testing.T) {
 	needShared(t)
+	committedAWS, err := os.ReadFile(filepath.Join("..", "data", "aws.tsv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	regen := ""
+	for line := range strings.SplitSeq(string(committedAWS), "\n") {
+		if r, ok := strings.CutPrefix(line, "# Regenerate: "); ok {
+			regen = r
+			break
+		}
+	}
+	live, err := liveArgsOf(regen)
+	if err != nil {
+		t.Fatalf("data/aws.tsv Regenerate line: %v", err)
+	}
 	dir := t.TempDir()
-	if err := run(sharedDir, dir); err != nil {
+	t.Chdir("..") // the Regenerate line runs in internal/planner/catalog, and names the dumps from there
+	for _, a := range live {
+		if _, err := os.Stat(a.path); err != nil {
+			t.Fatalf("data/aws.tsv was generated with the live dump %s, which is not in the repository: commit it "+
+				"under internal/planner/catalog, or regenerate without it (`cd internal/planner/catalog && go generate`): %v", a, err)
+		}
+	}
+	if err := run(options{shared: filepath.Join("gen", sharedDir), out: dir, live: live}); err != nil {
 		t.Fatal(err)
 	}
 	for _, name := range []string{"aws.tsv", "azure.tsv", "gcp.tsv"} {
@@ -34,12 +58,12 @@ func TestGeneratedFilesUpToDate(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		committed, err := os.ReadFile(filepath.Join("..", "data", name))
+		committed, err := os.ReadFile(filepath.Join("data", name))
 		if err != nil {
 			t.Fatal(err)
 		}
 		if !bytes.Equal(fresh, committed) {
-			t.Errorf("data/%s differs from a fresh run of the generator; run `cd internal/planner/catalog && go generate`", name)
+			t.Errorf("data/%s differs from a fresh run of the generator; run the command of its Regenerate header line", name)
 		}
 	}
 	entries, err := os.ReadDir(dir)
@@ -54,11 +78,11 @@ func TestGeneratedFilesUpToDate(t *testing.T) {
 // TestGenerateDeterministic runs the generator twice and compares the output.
 func TestGenerateDeterministic(t *testing.T) {
 	needShared(t)
-	a, err := generate(sharedDir)
+	a, _, err := generate(sharedDir, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := generate(sharedDir)
+	b, _, err := generate(sharedDir, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,7 +97,7 @@ func TestGenerateDeterministic(t *testing.T) {
 }
 
 func TestMissingShared(t *testing.T) {
-	err := run(filepath.Join(t.TempDir(), "nowhere"), t.TempDir())
+	err := run(options{shared: filepath.Join(t.TempDir(), "nowhere"), out: t.TempDir()})
 	if err == nil || !strings.Contains(err.Error(), "is -shared=") {
 		t.Errorf("run with a missing shared dir: error = %v, want one naming -shared", err)
 	}

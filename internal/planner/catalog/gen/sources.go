@@ -19,6 +19,9 @@ type source struct {
 	fileDate string
 	licence  string
 	what     string // what kubefit takes from it
+	// A live source (a livedump of a cloud API) has no repository: api names the API and region or
+	// location, dumped the time of the dump (headDate is its date).
+	api, dumped string
 }
 
 // registry lists the sources of each cloud's merged table, in the order the headers list them.
