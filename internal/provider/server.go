@@ -30,9 +30,10 @@ import (
 //     framework's "Value Conversion Error" with a Go-formatted value; here it is one plain error on the
 //     attribute, naming the value.
 //   - Diagnostics name the attribute they are about. Terraform shows only the enclosing block's line for an
-//     attribute nested in a list, map or object, so the detail of such a diagnostic starts with the
-//     attribute's path and, where the detail does not already name it, its value. A second error on the same
-//     attribute (a schema validator's and the object's own check of one bad value) is dropped.
+//     attribute of a nested object, so the detail of such a diagnostic starts with the attribute's path and,
+//     where the detail does not already name it, its value. A second error on the same configured value (a
+//     schema validator's and the object's own check of one bad value) is dropped, and every one-line detail
+//     reads as a sentence.
 func NewServer(version string) func() (tfprotov6.ProviderServer, error) {
 	return serve(New(version))
 }
