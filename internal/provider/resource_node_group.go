@@ -164,7 +164,7 @@ func (r *nodeGroupResource) Schema(_ context.Context, _ resource.SchemaRequest, 
 	attrs["daemonsets"] = resourceAttribute(daemonSetsAttribute())
 	attrs["workloads"] = resourceAttribute(workloadsAttribute())
 	attrs["id"] = schema.StringAttribute{Computed: true, MarkdownDescription: "The node group name."}
-	attrs["name"] = schema.StringAttribute{Required: true, MarkdownDescription: "Node group name (the eksctl group and Karpenter NodePool are named after it).",
+	attrs["name"] = schema.StringAttribute{Required: true, MarkdownDescription: "Node group name (the eksctl group and Karpenter NodePool are named after it, so on AWS a lowercase RFC 1123 subdomain such as `web-x86`, and AWS groups may not set labels a Karpenter NodePool restricts: the `karpenter.sh` domain, save `karpenter.sh/capacity-type`, and `kubernetes.io/hostname`).",
 		Validators: []validator.String{stringvalidator.LengthBetween(1, 63)}}
 	attrs["min_size"] = schema.Int64Attribute{Optional: true, Computed: true, MarkdownDescription: "Minimum nodes. Default: the nodes the steady scenario needs.",
 		Validators: []validator.Int64{int64validator.AtLeast(0)}}

@@ -127,6 +127,11 @@ workloads = [{ name = "a", replicas = 1 }]`), `did\s+you\s+mean\s+"c5.xlarge"`},
 cloud = "aws"
 instance_type = "m5.large"
 workloads = [{ name = "huge", replicas = 1, requests = { cpu = "8" } }]`), `(?s)huge.*requests\s+8,000m\s+CPU`},
+		{nodeGroup(`name = "PHP_web"
+cloud = "aws"
+instance_type = "m5.large"
+workloads = [{ name = "a", replicas = 1 }]`), `(?s)name = "PHP_web".*Karpenter\s+NodePool\s+of\s+AWS\s+node\s+group\s+"PHP_web"\s+is\s+named\s+after\s+it`},
+		{phpNodeGroup(`labels = { "karpenter.sh/team" = "web" }`), `(?s)label\s+"karpenter.sh/team"\s+of\s+AWS\s+node\s+group\s+"php"\s+is\s+one\s+a\s+Karpenter\s+NodePool\s+may\s+not\s+set`},
 	})
 }
 

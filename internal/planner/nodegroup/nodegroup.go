@@ -14,6 +14,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/catalog"
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/field"
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/fit"
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/resource"
@@ -167,6 +168,9 @@ func validate(req Request) field.Errors {
 	}
 	if req.DiskSizeGiB < 0 || req.DiskSizeGiB > 65536 {
 		errs = append(errs, field.Invalid(field.NewPath("DiskSizeGiB"), fmt.Sprint(req.DiskSizeGiB), "the disk size %d GiB of node group %q must be between 1 and 65,536", req.DiskSizeGiB, req.Pool.Name))
+	}
+	if req.Pool.Cloud == catalog.AWS {
+		errs = append(errs, karpenterErrors(req)...)
 	}
 	return errs
 }

@@ -3,14 +3,18 @@ package nodegroup
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 
+	"k8s.io/apimachinery/pkg/api/validate/content"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	kubeletv1beta1 "k8s.io/kubelet/config/v1beta1"
 	"sigs.k8s.io/yaml"
 
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/catalog"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/field"
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/fit"
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/overhead"
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/resource"
@@ -317,6 +321,26 @@ type (
 		Values   []string `json:"values"`
 	}
 )
+
+// karpenterErrors reports what an AWS group would put in its NodePool that the NodePool CRD rejects: a
+// name that is not a lowercase RFC 1123 subdomain (the NodePool is named after the group), and node labels
+// the CRD's rules restrict (the karpenter.sh domain, save karpenter.sh/capacity-type, and
+// kubernetes.io/hostname).
+func karpenterErrors(req Request) field.Errors {
+	var errs field.Errors
+	if msgs := content.IsDNS1123Subdomain(req.Pool.Name); len(msgs) > 0 {
+		errs = append(errs, field.Invalid(field.NewPath("Name"), req.Pool.Name, "the Karpenter NodePool of AWS node group %s is named after it, so the "+
+			"name must be a lowercase RFC 1123 subdomain: %s", field.Quote(req.Pool.Name), strings.Join(msgs, "; ")))
+	}
+	for _, k := range slices.Sorted(maps.Keys(req.Pool.Labels)) {
+		domain, _, _ := strings.Cut(k, "/")
+		if k == "kubernetes.io/hostname" || strings.HasSuffix(domain, "karpenter.sh") && k != "karpenter.sh/capacity-type" {
+			errs = append(errs, field.Invalid(field.NewPath("Labels").Key(k), k, "label %s of AWS node group %q is one a Karpenter NodePool may not set "+
+				"(Karpenter owns the karpenter.sh domain, save karpenter.sh/capacity-type, and kubernetes.io/hostname is per node)", field.Quote(k), req.Pool.Name))
+		}
+	}
+	return errs
+}
 
 // karpenter renders a NodePool whose limits are MaxSize nodes' capacity as Karpenter counts it: vCPUs, and
 // memory after its VM memory overhead (the overhead model's capacity without a measured figure).
