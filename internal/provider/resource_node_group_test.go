@@ -127,11 +127,7 @@ workloads = [{ name = "a", replicas = 1 }]`), `did\s+you\s+mean\s+"c5.xlarge"`},
 cloud = "aws"
 instance_type = "m5.large"
 workloads = [{ name = "huge", replicas = 1, requests = { cpu = "8" } }]`), `(?s)huge.*requests\s+8,000m\s+CPU`},
-		{nodeGroup(`name = "PHP_web"
-cloud = "aws"
-instance_type = "m5.large"
-workloads = [{ name = "a", replicas = 1 }]`), `(?s)name = "PHP_web".*Karpenter\s+NodePool\s+of\s+AWS\s+node\s+group\s+"PHP_web"\s+is\s+named\s+after\s+it`},
-		{phpNodeGroup(`labels = { "karpenter.sh/team" = "web" }`), `(?s)label\s+"karpenter.sh/team"\s+of\s+AWS\s+node\s+group\s+"php"\s+is\s+one\s+a\s+Karpenter\s+NodePool\s+may\s+not\s+set`},
+		{phpNodeGroup(`labels = { "karpenter.sh/team" = "web" }`), `(?s)Label\s+"karpenter.sh/team"\s+of\s+AWS\s+node\s+group\s+"php"\s+is\s+one\s+a\s+Karpenter\s+NodePool\s+may\s+not\s+set`},
 	})
 }
 
@@ -236,4 +232,23 @@ func TestAccExamples_misfitsFail(t *testing.T) {
 	}
 	steps = append(steps, resource.TestStep{Config: `resource "terraform_data" "ok" {}`})
 	resource.UnitTest(t, resource.TestCase{ProtoV6ProviderFactories: testAccProtoV6ProviderFactories, Steps: steps})
+}
+
+// TestAccNodeGroup_karpenterName: EKS takes "Web_Pool" as a node group name, a Karpenter NodePool does not,
+// so the group keeps its name and the NodePool is named web-pool.
+func TestAccNodeGroup_karpenterName(t *testing.T) {
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: nodeGroup(`name = "Web_Pool"
+cloud = "aws"
+instance_type = "m5.large"
+workloads = [{ name = "web", replicas = 2, requests = { cpu = "250m" } }]
+`),
+			ConfigStateChecks: []statecheck.StateCheck{
+				expectNG(tfjsonpath.New("karpenter_node_pool").AtMapKey("metadata").AtMapKey("name"), knownvalue.StringExact("web-pool")),
+				expectNG(tfjsonpath.New("name"), knownvalue.StringExact("Web_Pool")),
+			},
+		}},
+	})
 }

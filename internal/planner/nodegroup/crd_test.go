@@ -423,7 +423,8 @@ func TestKarpenterNodePoolCRDRejects(t *testing.T) {
 }
 
 // TestKarpenterChecksMatchCRD checks that an AWS group is refused exactly when the NodePool it would render
-// is one the CRD rejects, for names and node labels the CRD restricts, and that the refusal names the field.
+// is one the CRD rejects, for node labels the CRD restricts, and that the refusal names the field; a name
+// the CRD would reject is rewritten for the NodePool (KarpenterName), which the CRD then accepts.
 func TestKarpenterChecksMatchCRD(t *testing.T) {
 	np := nodePoolSchemaFor(t)
 	base := awsCases()[0].req
@@ -435,8 +436,8 @@ func TestKarpenterChecksMatchCRD(t *testing.T) {
 	}{
 		{name: "php"},
 		{name: "php-web.v2"},
-		{name: "Web_Pool", path: "Name"},
-		{name: "web.", path: "Name"},
+		{name: "Web_Pool"}, // the NodePool is named web-pool (KarpenterName), with a warning
+		{name: "web."},
 		{name: "php", labels: map[string]string{"karpenter.sh/capacity-type": "spot", "example.com/karpenter.sh": "x", "karpenter.shop/x": "y"}},
 		{name: "php", labels: map[string]string{"karpenter.sh/team": "web"}, path: `Labels["karpenter.sh/team"]`},
 		{name: "php", labels: map[string]string{"karpenter.sh/nodepool": "php"}, path: `Labels["karpenter.sh/nodepool"]`},

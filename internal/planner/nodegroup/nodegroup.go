@@ -34,6 +34,10 @@ const (
 	Spot     CapacityType = "spot"
 )
 
+// WarnKarpenterName: an AWS group's name is not a valid Kubernetes object name, so its Karpenter NodePool
+// is named differently (KarpenterName).
+const WarnKarpenterName = "nodegroup.karpenter-name"
+
 // CapacityTypes lists every capacity type; OnDemand is the default.
 var CapacityTypes = []CapacityType{OnDemand, Spot}
 
@@ -120,6 +124,10 @@ func Size(ctx context.Context, p *sizing.Planner, req Request) (*Result, error) 
 	walloc := pp.WorkloadAllocatable
 	r.FreeAtMax = scale(walloc, int64(r.MaxSize)).Sub(pp.Peak.Requested)
 	r.Capacity = Capacity{Name: req.Pool.Name, MaxNodes: r.MaxSize, Zones: req.Pool.Zones, WorkloadAllocatable: walloc}
+	if n := KarpenterName(req.Pool.Name); req.Pool.Cloud == catalog.AWS && n != req.Pool.Name {
+		r.Warnings = append(r.Warnings, field.Warning{Code: WarnKarpenterName, Path: field.NewPath("Name"), Message: fmt.Sprintf(
+			"the Karpenter NodePool of node group %s is named %s: a NodePool's name must be a lowercase RFC 1123 subdomain", field.Quote(req.Pool.Name), field.Quote(n))})
+	}
 	for _, f := range plan.Misfits() {
 		nf := Failure{Failure: f, LargestFit: -1}
 		if w := workloadIndex(req, f.Workload); w >= 0 && (f.Reason == sizing.Reason(fit.ReasonMaxNodes) || f.Reason == sizing.Reason(fit.ReasonSpread)) {

@@ -136,3 +136,13 @@ func TestRenderAKS(t *testing.T) {
 		t.Errorf("aks = %+v", a)
 	}
 }
+
+func TestKarpenterName(t *testing.T) {
+	for in, want := range map[string]string{
+		"php": "php", "web-x86.v2": "web-x86.v2", "Web_Pool": "web-pool", "web.": "web", "__": "nodegroup", "GPU pool 1": "gpu-pool-1",
+	} {
+		if got := KarpenterName(in); got != want {
+			t.Errorf("KarpenterName(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

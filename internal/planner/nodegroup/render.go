@@ -328,10 +328,6 @@ type (
 // kubernetes.io/hostname).
 func karpenterErrors(req Request) field.Errors {
 	var errs field.Errors
-	if msgs := content.IsDNS1123Subdomain(req.Pool.Name); len(msgs) > 0 {
-		errs = append(errs, field.Invalid(field.NewPath("Name"), req.Pool.Name, "the Karpenter NodePool of AWS node group %s is named after it, so the "+
-			"name must be a lowercase RFC 1123 subdomain: %s", field.Quote(req.Pool.Name), strings.Join(msgs, "; ")))
-	}
 	for _, k := range slices.Sorted(maps.Keys(req.Pool.Labels)) {
 		domain, _, _ := strings.Cut(k, "/")
 		if k == "kubernetes.io/hostname" || strings.HasSuffix(domain, "karpenter.sh") && k != "karpenter.sh/capacity-type" {
@@ -340,6 +336,27 @@ func karpenterErrors(req Request) field.Errors {
 		}
 	}
 	return errs
+}
+
+// KarpenterName is the name of the Karpenter NodePool of a group: the group's name when it is a valid
+// Kubernetes object name (a lowercase RFC 1123 subdomain), else the name lower-cased with every character
+// but a-z, 0-9 and '-' written as '-' and the ends trimmed ("Web_Pool" → "web-pool"). EKS allows names a
+// NodePool does not, so the group keeps its name and only the NodePool differs.
+func KarpenterName(name string) string {
+	if len(content.IsDNS1123Subdomain(name)) == 0 {
+		return name
+	}
+	b := []byte(strings.ToLower(name))
+	for i, c := range b {
+		if (c < 'a' || c > 'z') && (c < '0' || c > '9') {
+			b[i] = '-'
+		}
+	}
+	out := strings.Trim(string(b), "-")
+	if out == "" {
+		return "nodegroup"
+	}
+	return out
 }
 
 // karpenter renders a NodePool whose limits are MaxSize nodes' capacity as Karpenter counts it: vCPUs, and
@@ -357,7 +374,7 @@ func karpenter(req Request, r *Result) (map[string]any, string, error) {
 	if r.Pool.Instance.Architecture == catalog.ArchARM64 {
 		arch = "arm64"
 	}
-	np := karpenterNodePool{APIVersion: "karpenter.sh/v1", Kind: "NodePool", Metadata: metav1.ObjectMeta{Name: req.Pool.Name}}
+	np := karpenterNodePool{APIVersion: "karpenter.sh/v1", Kind: "NodePool", Metadata: metav1.ObjectMeta{Name: KarpenterName(req.Pool.Name)}}
 	np.Spec.Template.Metadata.Labels = req.Pool.Labels
 	np.Spec.Template.Spec = karpenterTemplateSpec{
 		NodeClassRef: karpenterNodeClassRef{Group: "karpenter.k8s.aws", Kind: "EC2NodeClass", Name: class},
