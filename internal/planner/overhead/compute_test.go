@@ -448,6 +448,13 @@ func TestComputeErrors(t *testing.T) {
 		{"windows auto mode", Input{Profile: EKSWindows, Instance: m5large, EKS: EKSOptions{Kind: AutoMode}}, "EKS.Kind", "Windows"},
 		{"negative reserved ENIs", Input{Profile: EKSAL2023, Instance: m5large, EKS: EKSOptions{ReservedENIs: -2}}, "EKS.ReservedENIs", "got -2"},
 		{"unknown plugin", Input{Profile: AKSLinux, Instance: d2sv5, AKS: AKSOptions{NetworkPlugin: "cilium"}}, "AKS.NetworkPlugin", `"cilium"`},
+		{"eks options on azure", Input{Profile: AKSLinux, Instance: d2sv5, EKS: EKSOptions{PrefixDelegation: true}}, "EKS", "apply only to AWS nodes"},
+		{"aks options on aws", Input{Profile: EKSAL2023, Instance: m5large, AKS: AKSOptions{NetworkPlugin: Kubenet}}, "AKS", "apply only to Azure nodes"},
+		{"reserved ENIs beyond the type's", Input{Profile: EKSAL2023, Instance: m5large, EKS: EKSOptions{ReservedENIs: 4}}, "EKS.ReservedENIs", "more than the 3 that \"m5.large\" has"},
+		{"reserved ENIs beyond any type's", Input{Profile: EKSAL2023, Instance: Instance{Cloud: catalog.AWS, Name: "x", VCPU: 2, MemoryMiB: 8192}, EKS: EKSOptions{ReservedENIs: 1e18}}, "EKS.ReservedENIs", "more than any instance type has"},
+		{"measured capacity of zero", Input{Profile: EKSAL2023, Instance: m5large, MeasuredCapacity: Reservation{CPUMillicores: ptr(0)}}, "MeasuredCapacity.CPUMillicores", "not a real node's"},
+		{"measured capacity too small", Input{Profile: EKSAL2023, Instance: m5large, MeasuredCapacity: Reservation{CPUMillicores: ptr(10)}}, "MeasuredCapacity.CPUMillicores", "check the measured capacity"},
+		{"VM overhead eats the memory", Input{Profile: EKSAL2023, Instance: m5large, VMMemoryOverheadBP: ptr(9999)}, "VMMemoryOverheadBP", "lower the VM memory overhead"},
 		{"kube-reserved ephemeral range", Input{Profile: EKSAL2023, Instance: m5large, KubeReserved: Reservation{EphemeralStorageBytes: ptr(-5)}}, "KubeReserved.EphemeralStorageBytes", "kube-reserved ephemeral storage"},
 		{"measured cpu range", Input{Profile: EKSAL2023, Instance: m5large, MeasuredCapacity: Reservation{CPUMillicores: ptr(-1000)}}, "MeasuredCapacity.CPUMillicores", "measured capacity CPU"},
 	}

@@ -138,18 +138,26 @@ func validateEKS(in *Input) field.Errors {
 	return errs
 }
 
-// validateReservation checks each given quantity of r, in the order CPU, memory, ephemeral storage.
-func validateReservation(p field.Path, what string, r Reservation) field.Errors {
-	var errs field.Errors
-	for _, q := range []struct {
-		name, what string
-		v          *int64
-		render     func(int64) string
-	}{
+// reservationQuantity is one quantity of a Reservation, for the checks below.
+type reservationQuantity struct {
+	name, what string
+	v          *int64
+	render     func(int64) string
+}
+
+// quantities lists r's quantities in the order CPU, memory, ephemeral storage.
+func (r Reservation) quantities() []reservationQuantity {
+	return []reservationQuantity{
 		{"CPUMillicores", "CPU", r.CPUMillicores, resource.QuantityCPU},
 		{"MemoryBytes", "memory", r.MemoryBytes, resource.QuantityBytes},
 		{"EphemeralStorageBytes", "ephemeral storage", r.EphemeralStorageBytes, resource.QuantityBytes},
-	} {
+	}
+}
+
+// validateReservation checks each given quantity of r, in the order CPU, memory, ephemeral storage.
+func validateReservation(p field.Path, what string, r Reservation) field.Errors {
+	var errs field.Errors
+	for _, q := range r.quantities() {
 		if q.v != nil && (*q.v < 0 || *q.v > resource.MaxQuantity) {
 			errs = append(errs, field.Invalid(p.Child(q.name), q.render(*q.v), "the %s %s must be between 0 and %s, got %s",
 				what, q.what, q.render(resource.MaxQuantity), q.render(*q.v)))
@@ -161,15 +169,7 @@ func validateReservation(p field.Path, what string, r Reservation) field.Errors 
 // validateMeasuredCapacity rejects a measured capacity of zero: no real node reports one.
 func validateMeasuredCapacity(m Reservation) field.Errors {
 	var errs field.Errors
-	for _, q := range []struct {
-		name, what string
-		v          *int64
-		render     func(int64) string
-	}{
-		{"CPUMillicores", "CPU", m.CPUMillicores, resource.QuantityCPU},
-		{"MemoryBytes", "memory", m.MemoryBytes, resource.QuantityBytes},
-		{"EphemeralStorageBytes", "ephemeral storage", m.EphemeralStorageBytes, resource.QuantityBytes},
-	} {
+	for _, q := range m.quantities() {
 		if q.v != nil && *q.v == 0 {
 			errs = append(errs, field.Invalid(field.NewPath("MeasuredCapacity", q.name), "0",
 				"a measured %s capacity of 0 is not a real node's; give the figure from the node's status.capacity, or leave it out", q.what))

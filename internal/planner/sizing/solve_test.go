@@ -10,6 +10,7 @@ import (
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/catalog"
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/field"
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/fit"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/overhead"
 )
 
 func intp(n int) *int { return &n }
@@ -42,6 +43,12 @@ func TestSolveErrors(t *testing.T) {
 			"Workloads[0].MaxReplicas", "(min > max)"},
 		{"min nodes above max", Request{Pools: []Pool{{Name: "general", Cloud: catalog.AWS, InstanceTypes: []string{"m5.large"}, MinNodes: 5, MaxNodes: 2}}},
 			`Pools["general"].MinNodes`, "greater than its maximum node count 2"},
+		{"custom profile on a pool", Request{Pools: []Pool{{Name: "general", Cloud: catalog.AWS, InstanceTypes: []string{"m5.large"}, MaxNodes: 2,
+			Overhead: overhead.Input{Profile: overhead.Custom}}}, Workloads: []Workload{web}},
+			`Pools["general"].Overhead.Profile`, "the custom profile describes a single node"},
+		{"huge minimum is the minimum's", Request{Pools: []Pool{pool("general", "m5.large", 3)},
+			Workloads: []Workload{{Name: "web", MinReplicas: intp(2_000_000), MaxReplicas: intp(3_000_000)}}},
+			"Workloads[0].MinReplicas", "above the planner limit"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -65,6 +72,17 @@ func TestSolveErrors(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestSolveOneErrorPerCount: a fixed count is the packer's steady and peak count; one bad value is one error,
+// on Replicas.
+func TestSolveOneErrorPerCount(t *testing.T) {
+	_, err := NewPlanner(EmbeddedCatalog()).Solve(context.Background(), Request{Pools: []Pool{pool("general", "m5.large", 3)},
+		Workloads: []Workload{{Name: "web", Replicas: intp(2_000_000)}}})
+	es := field.As(err)
+	if len(es) != 1 || es[0].Path.String() != "Workloads[0].Replicas" {
+		t.Errorf("errors %v: want one, on Workloads[0].Replicas", err)
 	}
 }
 
