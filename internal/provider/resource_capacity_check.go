@@ -136,7 +136,7 @@ func (r *capacityCheckResource) Schema(_ context.Context, _ resource.SchemaReque
 					"connections_per_pod":    schema.Int64Attribute{Optional: true, MarkdownDescription: "Database connections per pod."},
 					"dns_lookups_per_second": schema.Float64Attribute{Optional: true, MarkdownDescription: "External DNS lookups per second per pod."},
 					"node_group":             optStr("Name of the node group the pods run on (matched against `node_groups`)."),
-					"transfer_hpa_ownership": schema.BoolAttribute{Optional: true, MarkdownDescription: "Whether the ScaledObject carries `scaledobject.keda.sh/transfer-hpa-ownership: \"true\"`."},
+					"transfer_hpa_ownership": schema.BoolAttribute{Optional: true, MarkdownDescription: "Whether the ScaledObject carries `scaledobject.keda.sh/transfer-hpa-ownership: \"true\"` and sets a custom HPA name (`advanced.horizontal_pod_autoscaler_config.name`, given here as `hpa_name`): KEDA hands over an existing HPA only when it is named there."},
 				}}},
 			"node_groups": schema.ListNestedAttribute{Optional: true,
 				MarkdownDescription: "Node group capacity objects (each a `kubefit_node_group`'s `capacity` output).",

@@ -168,6 +168,19 @@ scale_target_ref = { name = "api" }
 min_replica_count = 1
 advanced = { horizontal_pod_autoscaler_config = { behavior = { scale_up = { policies = [{ type = "Pods", value = 4, period_seconds = 3600 }] } } } }
 triggers = [{ type = "kafka", metadata = {} }]`, `KSO-E14(.|\n)*periodSeconds\s+3600`},
+		// max_replica_count below 0 with min_replica_count unset used to crash the plan.
+		{`name = "api"
+namespace = "shop"
+scale_target_ref = { name = "api" }
+max_replica_count = -1
+triggers = [{ type = "kafka", metadata = {} }]`, `KSO-E4(.|\n)*maxReplicaCount\s+-1\s+is\s+out\s+of\s+range`},
+		// KEDA's webhook turns a ?? formula's result into a float, which a string is not.
+		{`name = "api"
+namespace = "shop"
+scale_target_ref = { name = "api" }
+min_replica_count = 1
+advanced = { scaling_modifiers = { formula = "\"x\" ?? a", target = "2" } }
+triggers = [{ type = "kafka", name = "a", metadata = {} }]`, `KSO-E9(.|\n)*does\s+not\s+compile\s+and\s+run`},
 	}
 	for i, c := range cases {
 		t.Run(fmt.Sprint(i), func(t *testing.T) {

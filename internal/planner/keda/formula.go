@@ -1,6 +1,7 @@
 package keda
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -9,30 +10,72 @@ import (
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/field"
 )
 
-// CompileFormula compiles and runs a scaling-modifier formula the way KEDA's webhook does: the formula is
-// made float-valued (kept as is when it uses ??, else wrapped in float(…) unless it starts with float(),
-// and evaluated once in an environment holding one variable, set to −1, per named trigger that is not cpu
-// or memory.
-func CompileFormula(formula string, triggers []Trigger) error {
+// compositeLet starts the wrapper KEDA's webhook (2.20+) puts around a formula that uses ??.
+const compositeLet = "let _kedaCompositeResult = "
+
+// kedaFormula returns a formula as KEDA's webhook compiles it: one that uses ?? is wrapped so that a nil
+// result stays nil (what fallback behavior scalingModifiers needs) and any other result goes through
+// float(…), unless it already starts with that wrapper's let; any other formula is wrapped in float(…)
+// unless it starts with float(.
+func kedaFormula(formula string) string {
+	switch {
+	case strings.Contains(formula, "??"):
+		if strings.HasPrefix(formula, compositeLet) {
+			return formula
+		}
+		return compositeLet + "(" + formula + "); _kedaCompositeResult == nil ? nil : float(_kedaCompositeResult)"
+	case strings.HasPrefix(formula, "float("):
+		return formula
+	}
+	return "float(" + formula + ")"
+}
+
+// formulaEnv holds one variable, set to −1, per named trigger that is not cpu or memory: what KEDA's
+// webhook runs a formula in.
+func formulaEnv(triggers []Trigger) map[string]float64 {
 	env := map[string]float64{}
 	for _, t := range triggers {
 		if n := str(t.Name); n != "" && !isCPUMemory(t.Type) {
 			env[n] = -1
 		}
 	}
-	f, opts := formula, []expr.Option{expr.Env(env)}
-	if !strings.Contains(f, "??") {
-		if !strings.HasPrefix(f, "float(") {
-			f = "float(" + f + ")"
-		}
-		opts = append(opts, expr.AsFloat64())
-	}
-	prog, err := expr.Compile(f, opts...)
+	return env
+}
+
+// CompileFormula compiles and runs a scaling-modifier formula the way KEDA's webhook does (kedaFormula,
+// formulaEnv) and returns the webhook's error, if any.
+func CompileFormula(formula string, triggers []Trigger) error {
+	env := formulaEnv(triggers)
+	prog, err := expr.Compile(kedaFormula(formula), expr.Env(env))
 	if err != nil {
 		return err
 	}
 	_, err = expr.Run(prog, env)
 	return err
+}
+
+// formulaResult reports why a formula that CompileFormula admits still gives KEDA no metric: without ??
+// its type must be a float, and its result on the webhook's inputs must be a float (or nil with ??);
+// otherwise KEDA fails at runtime with "formula returned non-float result".
+func formulaResult(formula string, triggers []Trigger) error {
+	env := formulaEnv(triggers)
+	opts := []expr.Option{expr.Env(env)}
+	if !strings.Contains(formula, "??") {
+		opts = append(opts, expr.AsFloat64())
+	}
+	prog, err := expr.Compile(kedaFormula(formula), opts...)
+	if err != nil {
+		return err
+	}
+	out, err := expr.Run(prog, env)
+	if err != nil {
+		return err
+	}
+	switch out.(type) {
+	case float64, nil:
+		return nil
+	}
+	return fmt.Errorf("it returns a %T", out)
 }
 
 func (c *checker) modifiers() {
@@ -76,5 +119,8 @@ func (c *checker) modifiers() {
 		}
 		msg := strings.ReplaceAll(err.Error(), "\n", " ")
 		c.fail("KSO-E9", p.Child("Formula"), formula, "scalingModifiers formula %s does not compile and run: %s; %s", field.Quote(formula), field.Shorten(msg, 200), avail)
+	} else if err := formulaResult(formula, so.Triggers); err != nil {
+		msg := strings.ReplaceAll(err.Error(), "\n", " ")
+		c.fail("KSO-E9", p.Child("Formula"), formula, "scalingModifiers formula %s does not return a number (%s): KEDA's webhook admits it, but every metrics poll then fails with \"formula returned non-float result\"", field.Quote(formula), field.Shorten(msg, 200))
 	}
 }

@@ -62,15 +62,19 @@ func has(list []string, s string) bool {
 	return false
 }
 
-// TestVectors runs every test vector of keda.md §7.5.
-func TestVectors(t *testing.T) {
+// vector is one of keda.md §7.5's test vectors: an edit of base() and the rules it must trip.
+type vector struct {
+	name      string
+	edit      func(*ScaledObject)
+	wantErrs  []string // every listed rule must fail; nil means no error at all
+	wantWarns []string
+}
+
+// sectionVectors are keda.md §7.5's vectors (KSO-E17's, which needs two objects, is
+// TestOneScaledObjectPerTarget).
+func sectionVectors() []vector {
 	util := ptr("Utilization")
-	tests := []struct {
-		name      string
-		edit      func(*ScaledObject)
-		wantErrs  []string // every listed rule must fail; nil means no error at all
-		wantWarns []string
-	}{
+	return []vector{
 		{"min unset, idle 0", func(s *ScaledObject) { s.MinReplicaCount = nil; s.IdleReplicaCount = ptr(int64(0)) }, []string{"KSO-E6"}, nil},
 		{"min 0, idle 0", func(s *ScaledObject) { s.MinReplicaCount = ptr(int64(0)); s.IdleReplicaCount = ptr(int64(0)) }, nil, nil},
 		{"min 5, max unset", func(s *ScaledObject) { s.MinReplicaCount = ptr(int64(5)); s.MaxReplicaCount = nil }, nil, []string{"KSO-W4"}},
@@ -107,7 +111,11 @@ func TestVectors(t *testing.T) {
 				ScaleUp: &ScalingRules{Policies: []Policy{{Type: "Pods", Value: 4, PeriodSeconds: 3600}}}}}}
 		}, []string{"KSO-E14"}, nil},
 	}
-	for _, tt := range tests {
+}
+
+// TestVectors runs every test vector of keda.md §7.5.
+func TestVectors(t *testing.T) {
+	for _, tt := range sectionVectors() {
 		t.Run(tt.name, func(t *testing.T) {
 			so := base()
 			tt.edit(&so)
@@ -447,18 +455,22 @@ func TestReachability(t *testing.T) {
 	}
 }
 
-// TestRules covers each rule beyond the §7.5 vectors, with the path it reports.
-func TestRules(t *testing.T) {
+func withWorkload(s *ScaledObject, containers ...Container) {
+	s.TargetWorkload = &Workload{PodTemplate: PodTemplate{Containers: containers}}
+}
+
+// ruleCase is an edit of base() and one diagnostic it must give ("" id and path: no error at all).
+type ruleCase struct {
+	name     string
+	edit     func(*ScaledObject)
+	id, path string // the rule and the path of (one of) its diagnostics
+	warning  bool
+}
+
+// ruleCases cover each rule beyond the §7.5 vectors.
+func ruleCases() []ruleCase {
 	util := ptr("Utilization")
-	withWorkload := func(s *ScaledObject, containers ...Container) {
-		s.TargetWorkload = &Workload{PodTemplate: PodTemplate{Containers: containers}}
-	}
-	tests := []struct {
-		name     string
-		edit     func(*ScaledObject)
-		id, path string // the rule and the path of (one of) its diagnostics
-		warning  bool
-	}{
+	return []ruleCase{
 		{"upper-case name", func(s *ScaledObject) { s.Name = "API" }, "KSO-E1", "Name", false},
 		{"64-character name", func(s *ScaledObject) { s.Name = strings.Repeat("a", 64) }, "KSO-E1", "Name", false},
 		{"namespace with a dot", func(s *ScaledObject) { s.Namespace = "a.b" }, "KSO-E1", "Namespace", false},
@@ -470,6 +482,7 @@ func TestRules(t *testing.T) {
 		{"polling 0", func(s *ScaledObject) { s.PollingInterval = ptr(int64(0)) }, "KSO-E4", "PollingInterval", false},
 		{"max 0", func(s *ScaledObject) { s.MaxReplicaCount = ptr(int64(0)) }, "KSO-E4", "MaxReplicaCount", false},
 		{"min above max", func(s *ScaledObject) { s.MinReplicaCount = ptr(int64(11)) }, "KSO-E6", "MinReplicaCount", false},
+		{"max -1 with min unset", func(s *ScaledObject) { s.MinReplicaCount, s.MaxReplicaCount = nil, ptr(int64(-1)) }, "KSO-E6", "MaxReplicaCount", false},
 		{"no triggers", func(s *ScaledObject) { s.Triggers = nil }, "KSO-E7", "Triggers", false},
 		{"duplicate names", func(s *ScaledObject) { s.Triggers = []Trigger{prom("a"), prom("a")} }, "KSO-E7", "Triggers[1].Name", false},
 		{"cached cpu", func(s *ScaledObject) {
@@ -520,6 +533,12 @@ func TestRules(t *testing.T) {
 			s.Triggers = []Trigger{c}
 			withWorkload(s, Container{Name: "app", Requests: map[string]string{"cpu": "1"}})
 		}, "KSO-E10", `Triggers[0].Metadata["containerName"]`, false},
+		{"containerName repeated, one without the request", func(s *ScaledObject) {
+			c := cpu("", util)
+			c.Metadata["containerName"] = "app"
+			s.Triggers = []Trigger{c}
+			withWorkload(s, Container{Name: "app"}, Container{Name: "app", Requests: map[string]string{"cpu": "1"}})
+		}, "KSO-E11", "Triggers[0].Type", false},
 		{"memory trigger without memory request", func(s *ScaledObject) {
 			m := cpu("", ptr("AverageValue"))
 			m.Type, m.Metadata["value"] = "memory", "512Mi"
@@ -607,7 +626,11 @@ func TestRules(t *testing.T) {
 				WorkloadAllocatable: Allocatable{CPUMillicores: 2000, MemoryBytes: 4 << 30}, WorkloadPods: 10}
 		}, "KCAP-E3", "TargetWorkload.TopologySpread[0]", false},
 	}
-	for _, tt := range tests {
+}
+
+// TestRules covers each rule beyond the §7.5 vectors, with the path it reports.
+func TestRules(t *testing.T) {
+	for _, tt := range ruleCases() {
 		t.Run(tt.name, func(t *testing.T) {
 			so := base()
 			tt.edit(&so)

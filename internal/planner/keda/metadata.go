@@ -133,14 +133,15 @@ func (c *checker) requests(i int, t Trigger, containerName string) {
 	res := t.Type
 	cs := w.PodTemplate.Containers
 	if containerName != "" {
-		found := false
+		// Every container of that name (a template may repeat one; KEDA's webhook checks them all).
+		var named []Container
 		for _, ct := range cs {
 			if ct.Name == containerName {
-				found = true
-				cs = []Container{ct}
+				named = append(named, ct)
 			}
 		}
-		if !found {
+		cs = named
+		if len(named) == 0 {
 			c.fail("KSO-E10", p.Child("Metadata").Key("containerName"), containerName,
 				"containerName %s is not a container of the target's pod template", field.Quote(containerName))
 			return

@@ -244,6 +244,8 @@ type Summary struct {
 	ConnectionsPerPod   *int64
 	DNSLookupsPerSecond *float64
 	NodeGroup           string
-	// TransferHPAOwnership is the scaledobject.keda.sh/transfer-hpa-ownership: "true" annotation.
+	// TransferHPAOwnership is the scaledobject.keda.sh/transfer-hpa-ownership: "true" annotation on a
+	// ScaledObject that sets a custom HPA name: KEDA hands over an existing HPA only when it is named in
+	// advanced.horizontalPodAutoscalerConfig.name (its default name does not count).
 	TransferHPAOwnership bool
 }

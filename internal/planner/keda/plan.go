@@ -87,7 +87,7 @@ func (c *checker) summary() Summary {
 	av, kind := so.normalisedTarget()
 	s := Summary{Namespace: so.Namespace, Name: so.Name, HPAName: so.HPAName(), TargetAPIVersion: av,
 		TargetKind: kind, TargetName: so.ScaleTargetRef.Name, PeakReplicas: so.peakReplicas(),
-		TransferHPAOwnership: so.Annotations["scaledobject.keda.sh/transfer-hpa-ownership"] == "true"}
+		TransferHPAOwnership: so.Annotations["scaledobject.keda.sh/transfer-hpa-ownership"] == "true" && so.customHPAName()}
 	if g := so.NodeGroupCapacity; g != nil {
 		s.NodeGroup = g.Name
 	}

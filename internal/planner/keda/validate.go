@@ -195,7 +195,12 @@ func (c *checker) numbers() {
 	// KSO-E6: the webhook's bounds (§3.1).
 	effMin, effMax := so.effMinMax()
 	if effMin > effMax {
-		c.fail("KSO-E6", field.NewPath("MinReplicaCount"), itoa(*so.MinReplicaCount),
+		// With minReplicaCount unset this takes a maxReplicaCount below 0.
+		p, v := field.NewPath("MaxReplicaCount"), itoa(effMax)
+		if so.MinReplicaCount != nil {
+			p, v = field.NewPath("MinReplicaCount"), itoa(*so.MinReplicaCount)
+		}
+		c.fail("KSO-E6", p, v,
 			"MinReplicaCount=%d must be less than MaxReplicaCount=%d (the admission webhook and the controller reject it)", effMin, effMax)
 	}
 	if so.IdleReplicaCount != nil && *so.IdleReplicaCount >= effMin {
