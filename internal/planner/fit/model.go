@@ -20,6 +20,8 @@ type model struct {
 	excl [][]excluded
 	// eligible[w] lists the pools workload w may use, in input order.
 	eligible [][]int
+	// logs are placement logs of packings no longer needed, for the next packings to reuse.
+	logs [][]placed
 }
 
 type excluded struct {

@@ -33,6 +33,7 @@ func Plan(in Input) (Result, error) {
 		if sc == ScenarioPeak {
 			res.Headroom = s.headroom()
 		}
+		m.logs = append(m.logs, s.log) // read by result(); the next scenario's packings reuse it
 	}
 	return res, nil
 }

@@ -245,35 +245,39 @@ func (s *sim) poolNodes(p int) []int32 {
 // nodeWorkloads returns, per node id, the pods of each workload on it, in the order the workloads were
 // first placed there.
 func (s *sim) nodeWorkloads() [][]WorkloadPods {
-	// Count the distinct (node, workload) pairs first, so all lists share one backing array.
-	first := make([]int32, len(s.nodes)) // per node: 1 + index into s.log of its first entry, or 0
-	next := make([]int32, len(s.log))    // per entry: 1 + index of the node's next entry, or 0
-	last := make([]int32, len(s.nodes))
+	// Bucket the log's entries by node (a counting sort that keeps their order), so each node's entries
+	// are read together, and all lists share one backing array.
+	start := make([]int32, len(s.nodes)+1)
+	for _, e := range s.log {
+		start[e.node+1]++
+	}
+	for n := range s.nodes {
+		start[n+1] += start[n]
+	}
+	order := make([]int32, len(s.log))
+	fill := slices.Clone(start[:len(s.nodes)])
 	for i, e := range s.log {
-		if first[e.node] == 0 {
-			first[e.node] = int32(i) + 1
-		} else {
-			next[last[e.node]-1] = int32(i) + 1
-		}
-		last[e.node] = int32(i) + 1
+		order[fill[e.node]] = int32(i)
+		fill[e.node]++
 	}
 	all := make([]WorkloadPods, 0, len(s.log))
+	ws := make([]int32, 0, len(s.log)) // the workload of each entry of all, compared instead of its name
 	out := make([][]WorkloadPods, len(s.nodes))
 	for n := range s.nodes {
-		start := len(all)
+		first := len(all)
 	entries:
-		for i := first[n]; i != 0; i = next[i-1] {
-			e := s.log[i-1]
-			name := s.m.in.Workloads[e.w].Name
-			for j := start; j < len(all); j++ {
-				if all[j].Workload == name {
+		for _, i := range order[start[n]:start[n+1]] {
+			e := &s.log[i]
+			for j := first; j < len(ws); j++ {
+				if ws[j] == e.w {
 					all[j].Pods += int(e.k)
 					continue entries
 				}
 			}
-			all = append(all, WorkloadPods{Workload: name, Pods: int(e.k)})
+			all = append(all, WorkloadPods{Workload: s.m.in.Workloads[e.w].Name, Pods: int(e.k)})
+			ws = append(ws, e.w)
 		}
-		out[n] = all[start:len(all):len(all)]
+		out[n] = all[first:len(all):len(all)]
 	}
 	return out
 }

@@ -653,12 +653,14 @@ func (m *model) pack(sc Scenario) *sim {
 	for w := range tmpl {
 		tmpl[w] = m.newClass(w, sc)
 	}
-	nodes := 0
-	var spare []placed // the placement log of a discarded packing, reused by the next
+	nodes, pods := 0, 0
+	for w := range tmpl {
+		pods += tmpl[w].n
+	}
 	for i := range strategies {
 		s := newSim(m, sc, &strategies[i], tmpl)
 		s.nodes = slices.Grow(s.nodes, nodes)
-		s.log = spare[:0]
+		s.log = m.takeLog(pods)
 		s.run(rounds)
 		nodes = max(nodes, len(s.nodes))
 		if i == 0 {
@@ -666,14 +668,25 @@ func (m *model) pack(sc Scenario) *sim {
 		}
 		if v := s.score(); best == nil || v.compare(bestScore) < 0 {
 			if best != nil {
-				spare = best.log
+				m.logs = append(m.logs, best.log)
 			}
 			best, bestScore = s, v
 		} else {
-			spare = s.log
+			m.logs = append(m.logs, s.log)
 		}
 	}
 	return best
+}
+
+// takeLog returns an empty placement log with room for pods entries (a packing logs at most one entry
+// per pod), reusing the log of a packing that is no longer needed.
+func (m *model) takeLog(pods int) []placed {
+	if n := len(m.logs); n > 0 {
+		l := m.logs[n-1][:0]
+		m.logs = m.logs[:n-1]
+		return slices.Grow(l, pods)
+	}
+	return make([]placed, 0, pods)
 }
 
 // totalLowerBound sums the pools' lower bounds of a packing; the interleaved strategy uses it as its
