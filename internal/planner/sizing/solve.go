@@ -208,8 +208,11 @@ func (s *solve) pool(i int, dsNames []string) (fit.Pool, error) {
 		if len(dsNames) > 0 && w.Code == overhead.CodeNoDaemonSets {
 			continue // the packer charges the DaemonSets listed in the request
 		}
-		s.warnings = append(s.warnings, field.Warning{Code: w.Code, Path: p.Child("Overhead").Join(w.Path),
-			Message: fmt.Sprintf("pool %q: %s", rp.Name, w.Message)})
+		wp := p.Child("Overhead").Join(w.Path)
+		if st := w.Path.Steps(); len(st) > 0 && st[0].Name == "DaemonSets" {
+			wp = field.NewPath("DaemonSets") // the request's DaemonSets are given once, for every pool
+		}
+		s.warnings = append(s.warnings, field.Warning{Code: w.Code, Path: wp, Message: fmt.Sprintf("pool %q: %s", rp.Name, w.Message)})
 	}
 	r := pp.Overhead
 	os := "linux"
