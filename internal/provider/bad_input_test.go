@@ -102,6 +102,13 @@ data "kubefit_node_overhead" "t" {
   daemonsets    = [{ name = "a", requests = { cpu = "10m" } }, { name = "a", requests = { cpu = "10m" } }]
 }`, `daemonsets[1].name "a" is also the name of daemonsets[0]`},
 
+		{"unnamed DaemonSet on one node, as on a pool", `
+data "kubefit_node_overhead" "t" {
+  cloud         = "aws"
+  instance_type = "m5.large"
+  daemonsets    = [{ name = "" }]
+}`, `daemonsets[0].name = "": DaemonSet 1 has an empty name; give every DaemonSet a name.`},
+
 		// Errors on the attribute at fault, not on the instance type.
 		{"measured capacity of zero", sizingWith(`measured_capacity = { cpu = "0" }`, okWorkload, ""),
 			`pools["p"].measured_capacity.cpu = "0": a measured CPU capacity of 0 is not a real node's`},

@@ -339,11 +339,12 @@ func finish(s string) string {
 	return string(r)
 }
 
-// lowerFirst lowers the first letter of a sentence that now follows a prefix, unless it starts a
-// capitalised word such as an acronym ("The pool" → "the pool", "EKS" stays).
+// lowerFirst lowers the first letter of a sentence that now follows a prefix, unless its first word has
+// other capitals, as an acronym or a Kubernetes kind has ("The pool" → "the pool"; "EKS", "DaemonSet" stay).
 func lowerFirst(s string) string {
 	r := []rune(s)
-	if len(r) > 1 && unicode.IsUpper(r[0]) && !unicode.IsUpper(r[1]) {
+	first, _, _ := strings.Cut(s, " ")
+	if len(r) > 1 && unicode.IsUpper(r[0]) && strings.IndexFunc(first[1:], unicode.IsUpper) < 0 {
 		r[0] = unicode.ToLower(r[0])
 	}
 	return string(r)

@@ -100,6 +100,7 @@ func TestNameAttributes(t *testing.T) {
 		diag(errSev, nil, "line one\nline two"),                                                // several lines: as it is
 		diag(errSev, replicas.WithAttributeName("x"), "Attribute items[1].replicas.x is bad."), // names its path already
 		diag(errSev, tftypes.NewAttributePath().WithAttributeName("named").WithElementKeyString("web"), "EKS is not here."),
+		diag(errSev, replicas.WithAttributeName("y"), "DaemonSet 1 has no name."), // a kind keeps its capital
 	}, cfg)
 	want := []string{
 		"items[1].replicas = 12: must be at most 10.",
@@ -110,6 +111,7 @@ func TestNameAttributes(t *testing.T) {
 		"line one\nline two",
 		"Attribute items[1].replicas.x is bad.",
 		"EKS is not here.", // an element of a top-level attribute: Terraform shows its line
+		"items[1].replicas.y: DaemonSet 1 has no name.",
 	}
 	if strings.Join(details(got), "\n") != strings.Join(want, "\n") {
 		t.Errorf("got\n%s\nwant\n%s", strings.Join(details(got), "\n"), strings.Join(want, "\n"))

@@ -444,6 +444,7 @@ func TestComputeErrors(t *testing.T) {
 		{"bad eviction signal", Input{Profile: EKSAL2023, Instance: m5large, EvictionHard: map[string]Threshold{"imagefs.available": {Bytes: 1}}}, `EvictionHard["imagefs.available"]`, "imagefs"},
 		{"aks eviction floor", Input{Profile: AKSLinux, Instance: d2sv5, EvictionHard: map[string]Threshold{SignalMemory: {Bytes: 50 * mi}}}, `EvictionHard["memory.available"]`, "got 50Mi"},
 		{"overhead 100%", Input{Profile: EKSAL2023, Instance: m5large, VMMemoryOverheadBP: ptr(10000)}, "VMMemoryOverheadBP", "below 100 %, got 100 %"},
+		{"unnamed daemonset", Input{Profile: EKSAL2023, Instance: m5large, DaemonSets: []DaemonSet{{CPUMillicores: 10}}}, "DaemonSets[0].Name", "empty name"},
 		{"negative daemonset", Input{Profile: EKSAL2023, Instance: m5large, DaemonSets: []DaemonSet{{Name: "x", CPUMillicores: -1}}}, "DaemonSets[0].CPUMillicores", "got -1m"},
 		{"windows auto mode", Input{Profile: EKSWindows, Instance: m5large, EKS: EKSOptions{Kind: AutoMode}}, "EKS.Kind", "Windows"},
 		{"negative reserved ENIs", Input{Profile: EKSAL2023, Instance: m5large, EKS: EKSOptions{ReservedENIs: -2}}, "EKS.ReservedENIs", "got -2"},

@@ -85,6 +85,9 @@ func validate(in *Input) field.Errors {
 	errs = append(errs, validateMeasuredAllocatable(in.MeasuredAllocatable)...)
 	for i, d := range in.DaemonSets {
 		p := field.NewPath("DaemonSets").At(i)
+		if d.Name == "" {
+			add(p.Child("Name"), "", "DaemonSet %d has an empty name; give every DaemonSet a name", i+1)
+		}
 		for _, q := range []struct {
 			name, what string
 			v          int64
