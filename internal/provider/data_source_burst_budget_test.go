@@ -9,10 +9,12 @@ import (
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/burst"
@@ -400,4 +402,50 @@ func TestBurstBudgetSchemaDocs(t *testing.T) {
 			t.Errorf("verdict docs lack %s", v)
 		}
 	}
+}
+
+// TestAccCreditOptionsIgnoredWarn: credit options on a fixed-performance type are ignored with the same
+// warning by kubefit_burst_budget (on the option) and by a sizing pool (on the pool).
+func TestAccCreditOptionsIgnoredWarn(t *testing.T) {
+	rec := &diagRecorder{}
+	factories := map[string]func() (tfprotov6.ProviderServer, error){
+		"kubefit": func() (tfprotov6.ProviderServer, error) {
+			s, err := NewServer("test")()
+			if err != nil {
+				return nil, err
+			}
+			return recordingServer{ProviderServer: s, rec: rec}, nil
+		},
+	}
+	wantWarning := func(attribute string) resource.TestCheckFunc {
+		return func(*terraform.State) error {
+			for _, d := range rec.take() {
+				if d.Severity == tfprotov6.DiagnosticSeverityWarning && d.Summary == "Credit Options Ignored" &&
+					strings.Contains(d.Detail, "m5.large is not a burstable type, so its CPU credit options are ignored") &&
+					pathString(d.Attribute) == attribute {
+					return nil
+				}
+			}
+			return fmt.Errorf("no Credit Options Ignored warning on %s", attribute)
+		}
+	}
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: factories,
+		Steps: []resource.TestStep{
+			{Config: `
+data "kubefit_burst_budget" "t" {
+  cloud             = "aws"
+  instance_type     = "m5.large"
+  pods_per_node     = 2
+  cpu_usage_per_pod = "50m"
+  credit_mode       = "unlimited"
+}`, Check: wantWarning("credit_mode")},
+			{Config: `
+data "kubefit_node_pool_sizing" "t" {
+  pools      = { general = { cloud = "aws", instance_type = "m5.large", max_nodes = 3, starting_balance = "full" } }
+  daemonsets = [{ name = "kube-proxy", requests = { cpu = "100m" } }]
+  workloads  = [{ name = "web", replicas = 2, requests = { cpu = "100m" } }]
+}`, Check: wantWarning(`pools["general"]`)},
+		},
+	})
 }

@@ -288,6 +288,8 @@ func sizingWarningSummary(code string) string {
 		return "Burstable Nodes Above Baseline"
 	case code == sizing.WarnMinReplicasDefault:
 		return "Minimum Replicas Defaulted"
+	case code == sizing.WarnCreditsIgnored:
+		return "Credit Options Ignored"
 	case strings.HasPrefix(code, "overhead."):
 		return "Node Overhead Caveat"
 	}

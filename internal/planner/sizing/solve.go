@@ -19,6 +19,8 @@ const (
 	WarnMinReplicasDefault = "sizing.min-replicas-default"
 	// WarnAboveBaseline: a burstable pool's busiest node uses more than its baseline but keeps enough credits.
 	WarnAboveBaseline = "sizing.credits-above-baseline"
+	// WarnCreditsIgnored: a pool gives CPU credit options but its instance type is not burstable.
+	WarnCreditsIgnored = "sizing.credits-ignored"
 )
 
 // Planner sizes requests against one catalog. It is safe for concurrent use.
@@ -336,6 +338,10 @@ func (s *solve) credits(i int, pp *PoolPlan) error {
 		return fmt.Errorf("pool %q: looking up the credit budget of %q: %w", rp.Name, pp.Instance.Name, err)
 	}
 	if !ok || !b.Burstable() {
+		if o := rp.Credits; o.Mode != "" || o.Start != (burst.Balance{}) || o.MinHours != nil || o.MaxSurplusCostPerMonth != nil {
+			s.warnings = append(s.warnings, field.Warning{Code: WarnCreditsIgnored, Path: s.poolPath(i).Child("Credits"), Message: fmt.Sprintf(
+				"pool %q: %s is not a burstable type, so its CPU credit options are ignored", rp.Name, pp.Instance.Name)})
+		}
 		return nil
 	}
 	c := &CreditCheck{BusiestNodeMillicores: pp.Steady.MaxNodeCPUUsageMillicores}

@@ -86,6 +86,24 @@ func TestSolveOneErrorPerCount(t *testing.T) {
 	}
 }
 
+// TestSolveCreditOptionsOnNonBurstable: credit options on a type without credits are ignored, and a
+// warning says so.
+func TestSolveCreditOptionsOnNonBurstable(t *testing.T) {
+	p := pool("general", "m5.large", 3)
+	p.Credits.Mode = burst.Unlimited
+	plan, err := NewPlanner(EmbeddedCatalog()).Solve(context.Background(), Request{Pools: []Pool{p},
+		Workloads: []Workload{{Name: "web", Replicas: intp(2), Requests: fit.Resources{CPUMillicores: 100}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range plan.Warnings {
+		if w.Code == WarnCreditsIgnored && w.Path.String() == `Pools["general"].Credits` && strings.Contains(w.Message, "m5.large is not a burstable type") {
+			return
+		}
+	}
+	t.Errorf("no credits-ignored warning in %+v", plan.Warnings)
+}
+
 func TestSolveDefaults(t *testing.T) {
 	req := Request{
 		Pools: []Pool{{Name: "mixed", Cloud: catalog.AWS, InstanceTypes: []string{"m5.xlarge", "m5.large"}, MaxNodes: 10,
