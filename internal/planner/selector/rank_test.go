@@ -377,6 +377,7 @@ func TestRankDiskCaps(t *testing.T) {
 			"m6i.large":   "3,600 IOPS where a node needs 10,000 and 81.25 MB/s where a node needs 400",
 			"m6i.2xlarge": "312.5 MB/s where a node needs 400"}, "m6i.4xlarge"},
 		{"with a limit", NodeDisk{IOPS: 10000}, 1, map[string]string{"m6i.large": "3,600 IOPS"}, "m6i.2xlarge"},
+		{"none can", NodeDisk{IOPS: 1_000_000}, 1, map[string]string{"m6i.large": "3,600 IOPS", "m6i.2xlarge": "12,000 IOPS", "m6i.4xlarge": "20,000 IOPS"}, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
