@@ -362,15 +362,14 @@ func (d *burstBudgetDataSource) Read(ctx context.Context, req datasource.ReadReq
 	case r.Verdict.Warns():
 		resp.Diagnostics.AddWarning(r.Verdict.Summary(), r.Detail)
 	}
-	if !b.Burstable() {
-		// As a sizing pool says: credit options on a fixed-performance type are ignored.
+	if msg := burst.IgnoredOptions(m.InstanceType.ValueString(), b); msg != "" {
+		// Warned on the first credit option given, as a sizing pool warns on the pool.
 		for _, o := range []struct {
 			name string
 			v    attr.Value
 		}{{"credit_mode", m.CreditMode}, {"starting_balance", m.StartingBalance}, {"min_hours", m.MinHours}, {"max_surplus_cost_per_month", m.MaxSurplusCostPerMonth}} {
 			if !o.v.IsNull() {
-				resp.Diagnostics.AddAttributeWarning(path.Root(o.name), "Credit Options Ignored",
-					fmt.Sprintf("%s is not a burstable type, so its CPU credit options are ignored.", m.InstanceType.ValueString()))
+				resp.Diagnostics.AddAttributeWarning(path.Root(o.name), warningSummary(sizing.WarnCreditsIgnored, ""), sentence(msg))
 				break
 			}
 		}

@@ -252,13 +252,7 @@ func (d *nodePoolRecommendationDataSource) Read(ctx context.Context, req datasou
 		addRecommendationErrors(&resp.Diagnostics, err)
 		return
 	}
-	for _, w := range rk.Warnings {
-		summary := "No Candidate Fits"
-		if w.Code == selector.WarnDiskNotChecked {
-			summary = "Node Disk Demand Not Checked"
-		}
-		addPlannerWarnings(&resp.Diagnostics, path.Empty(), []field.Warning{w}, recommendationRenames, summary)
-	}
+	addPlannerWarnings(&resp.Diagnostics, path.Empty(), rk.Warnings, recommendationRenames, "No Candidate Fits")
 	flattenRanking(&m, rk)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }

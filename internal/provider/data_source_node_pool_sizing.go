@@ -281,21 +281,6 @@ func addSizingErrors(diags *diag.Diagnostics, m nodePoolSizingModel, err error) 
 // failureSummary is the diagnostic summary of every misfit.
 const failureSummary = "Workloads Do Not Fit"
 
-// sizingWarningSummary titles a sizing planner warning by its code.
-func sizingWarningSummary(code string) string {
-	switch {
-	case code == sizing.WarnAboveBaseline:
-		return "Burstable Nodes Above Baseline"
-	case code == sizing.WarnMinReplicasDefault:
-		return "Minimum Replicas Defaulted"
-	case code == sizing.WarnCreditsIgnored:
-		return "Credit Options Ignored"
-	case strings.HasPrefix(code, "overhead."):
-		return "Node Overhead Caveat"
-	}
-	return "Sizing Caveat"
-}
-
 // reportSizing turns the plan's misfits into errors (warnings when failOnMisfit is false) and its warnings
 // into warnings, each on the workload or pool at fault.
 func reportSizing(diags *diag.Diagnostics, plan *sizing.Plan, failOnMisfit bool) {
@@ -325,7 +310,5 @@ func reportSizing(diags *diag.Diagnostics, plan *sizing.Plan, failOnMisfit bool)
 		}
 		add(p, failureSummary, fmt.Sprintf("%s%s: %s.%s", f.Reason, scenario, strings.TrimRight(f.Message, "."), suffix))
 	}
-	for _, w := range plan.Warnings {
-		diags.AddAttributeWarning(attributePath(path.Empty(), w.Path, sizingRenames), sizingWarningSummary(w.Code), sentence(w.Message))
-	}
+	addPlannerWarnings(diags, path.Empty(), plan.Warnings, sizingRenames, "Sizing Caveat")
 }

@@ -8,6 +8,9 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/field"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/nodegroup"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/selector"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/sizing"
 )
 
 // renames maps the planner's field names to this object's attribute names, for the few fields whose
@@ -101,9 +104,32 @@ func addPlannerErrorsAt(diags *diag.Diagnostics, err error, attribute func(field
 	return true
 }
 
-// addPlannerWarnings reports planner warnings at their attributes below base.
-func addPlannerWarnings(diags *diag.Diagnostics, base path.Path, ws []field.Warning, names renames, summary string) {
+// warningTitles titles planner warnings by code, whichever object reports them.
+var warningTitles = map[string]string{
+	sizing.WarnAboveBaseline:      "Burstable Nodes Above Baseline",
+	sizing.WarnMinReplicasDefault: "Minimum Replicas Defaulted",
+	sizing.WarnCreditsIgnored:     "Credit Options Ignored",
+	selector.WarnDiskNotChecked:   "Node Disk Demand Not Checked",
+	nodegroup.WarnKarpenterName:   "Karpenter NodePool Renamed",
+}
+
+// warningSummary is the diagnostic summary of a planner warning: its code's title, "Node Overhead Caveat"
+// for every code of the overhead model, else fallback.
+func warningSummary(code, fallback string) string {
+	if t, ok := warningTitles[code]; ok {
+		return t
+	}
+	if strings.HasPrefix(code, "overhead.") {
+		return "Node Overhead Caveat"
+	}
+	return fallback
+}
+
+// addPlannerWarnings reports planner warnings at their attributes below base, each titled by
+// warningSummary (fallback for codes without a title of their own).
+func addPlannerWarnings(diags *diag.Diagnostics, base path.Path, ws []field.Warning, names renames, fallback string) {
 	for _, w := range ws {
+		summary := warningSummary(w.Code, fallback)
 		if p := attributePath(base, w.Path, names); len(p.Steps()) > 0 {
 			diags.AddAttributeWarning(p, summary, sentence(w.Message))
 		} else {
@@ -112,14 +138,17 @@ func addPlannerWarnings(diags *diag.Diagnostics, base path.Path, ws []field.Warn
 	}
 }
 
-// sentence makes a planner message a diagnostic detail: first letter upper case, ending with a full stop.
+// sentence makes a planner message a diagnostic detail: the first letter upper case when the first word is a
+// plain lower-case word, and a full stop at the end.
 func sentence(s string) string {
 	if s == "" {
 		return s
 	}
-	r := []rune(s)
-	r[0] = unicode.ToUpper(r[0])
-	s = string(r)
+	if first, _, _ := strings.Cut(s, " "); strings.IndexFunc(first, func(c rune) bool { return !unicode.IsLower(c) }) < 0 {
+		r := []rune(s) // a plain word; not a name such as m5.large, max_size or pools["a"], which keep their case
+		r[0] = unicode.ToUpper(r[0])
+		s = string(r)
+	}
 	if !strings.HasSuffix(s, ".") && !strings.HasSuffix(s, "?") && !strings.HasSuffix(s, "!") {
 		s += "."
 	}

@@ -77,9 +77,8 @@ func workloadName(w workloadModel) string {
 
 // parseIntOrPercent reads "2" or "25%" (no spaces, as Kubernetes).
 func parseIntOrPercent(s string) (fit.IntOrPercent, error) {
-	t := s
-	pct := strings.HasSuffix(t, "%")
-	n, err := strconv.Atoi(strings.TrimSuffix(t, "%"))
+	pct := strings.HasSuffix(s, "%")
+	n, err := strconv.Atoi(strings.TrimSuffix(s, "%"))
 	if err != nil || n < 0 || n > 1_000_000 {
 		return fit.IntOrPercent{}, fmt.Errorf("%q is neither a count nor a percentage; write it like \"2\" or \"25%%\"", s)
 	}

@@ -357,13 +357,7 @@ func reportNodeGroup(diags *diag.Diagnostics, m nodeGroupModel, res *nodegroup.R
 		}
 		add(p, "Workloads Do Not Fit the Node Group", msg+"."+suffix)
 	}
-	for _, w := range res.Warnings {
-		summary := sizingWarningSummary(w.Code)
-		if w.Code == nodegroup.WarnKarpenterName {
-			summary = "Karpenter NodePool Renamed"
-		}
-		diags.AddAttributeWarning(attributePath(path.Empty(), w.Path, nodeGroupRenames), summary, sentence(w.Message))
-	}
+	addPlannerWarnings(diags, path.Empty(), res.Warnings, nodeGroupRenames, "Sizing Caveat")
 }
 
 // extendedValue is the extended resources of a capacity envelope: GPUs as nvidia.com/gpu.

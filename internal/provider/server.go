@@ -323,20 +323,13 @@ func insideObject(p *tftypes.AttributePath) bool {
 	return false
 }
 
-// finish makes a one-line detail a sentence: a capital first letter (unless it starts with an attribute
-// name) and a full stop at the end. Details of several lines (reports, YAML) are left as they are.
+// finish makes a one-line detail a sentence (see sentence); details of several lines (reports, YAML) are
+// left as they are.
 func finish(s string) string {
-	if s == "" || strings.Contains(s, "\n") {
+	if strings.Contains(s, "\n") {
 		return s
 	}
-	r := []rune(s)
-	if first, _, _ := strings.Cut(s, " "); strings.IndexFunc(first, func(c rune) bool { return !unicode.IsLower(c) }) < 0 {
-		r[0] = unicode.ToUpper(r[0]) // a plain word, not an attribute name such as max_size or pools["a"]
-	}
-	if last := r[len(r)-1]; unicode.IsLetter(last) || unicode.IsDigit(last) || last == ')' || last == '"' || last == '`' {
-		r = append(r, '.')
-	}
-	return string(r)
+	return sentence(s)
 }
 
 // lowerFirst lowers the first letter of a sentence that now follows a prefix, unless its first word has

@@ -101,6 +101,16 @@ type Budget struct {
 // Burstable reports whether the type has a burst budget at all.
 func (b Budget) Burstable() bool { return b.Model == ModelCredits || b.Model == ModelSharedCore }
 
+// IgnoredOptions says why CPU credit options given for instanceType, whose budget is b, have no effect: a
+// fixed-performance type (b not burstable, or no budget at all: the zero Budget) has no credits. It is ""
+// for a burstable type.
+func IgnoredOptions(instanceType string, b Budget) string {
+	if b.Burstable() {
+		return ""
+	}
+	return fmt.Sprintf("%s is not a burstable type, so its CPU credit options are ignored", instanceType)
+}
+
 // HasCredits reports whether the type keeps a CPU credit balance.
 func (b Budget) HasCredits() bool { return b.Model == ModelCredits }
 

@@ -340,7 +340,7 @@ func (s *solve) credits(i int, pp *PoolPlan) error {
 	if !ok || !b.Burstable() {
 		if o := rp.Credits; o.Mode != "" || o.Start != (burst.Balance{}) || o.MinHours != nil || o.MaxSurplusCostPerMonth != nil {
 			s.warnings = append(s.warnings, field.Warning{Code: WarnCreditsIgnored, Path: s.poolPath(i).Child("Credits"), Message: fmt.Sprintf(
-				"pool %q: %s is not a burstable type, so its CPU credit options are ignored", rp.Name, pp.Instance.Name)})
+				"pool %q: %s", rp.Name, burst.IgnoredOptions(pp.Instance.Name, b))})
 		}
 		return nil
 	}
