@@ -426,24 +426,7 @@ func (d *diskTierDataSource) ValidateConfig(ctx context.Context, req datasource.
 			addDiskError(&scratch, err, diskTierAttribute)
 		}
 	}
-	resp.Diagnostics.Append(withoutPending(scratch.Errors(), pending)...)
-}
-
-// withoutPending drops the diagnostics on attributes in pending (top-level names), which stood in for
-// unknown values while the rest was checked.
-func withoutPending(ds diag.Diagnostics, pending map[string]bool) diag.Diagnostics {
-	var out diag.Diagnostics
-	for _, d := range ds {
-		if wp, ok := d.(diag.DiagnosticWithPath); ok {
-			if steps := wp.Path().Steps(); len(steps) > 0 {
-				if name, ok := steps[0].(path.PathStepAttributeName); ok && pending[string(name)] {
-					continue
-				}
-			}
-		}
-		out.Append(d)
-	}
-	return out
+	resp.Diagnostics.Append(withoutPending(scratch.Errors(), topLevelIn(pending))...)
 }
 
 func (d *diskTierDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {

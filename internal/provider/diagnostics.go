@@ -154,3 +154,27 @@ func sentence(s string) string {
 	}
 	return s
 }
+
+// withoutPending drops the diagnostics on attributes pending says stood in for values unknown during plan,
+// after an object was checked with what is known.
+func withoutPending(ds diag.Diagnostics, pending func(path.Path) bool) diag.Diagnostics {
+	var out diag.Diagnostics
+	for _, d := range ds {
+		if wp, ok := d.(diag.DiagnosticWithPath); ok && pending(wp.Path()) {
+			continue
+		}
+		out.Append(d)
+	}
+	return out
+}
+
+// topLevelIn reports whether a path lies under one of the top-level attributes in names.
+func topLevelIn(names map[string]bool) func(path.Path) bool {
+	return func(p path.Path) bool {
+		if steps := p.Steps(); len(steps) > 0 {
+			name, ok := steps[0].(path.PathStepAttributeName)
+			return ok && names[string(name)]
+		}
+		return false
+	}
+}

@@ -246,12 +246,7 @@ func checkPendingCapacity(ctx context.Context, cfg tfsdk.Config, diags *diag.Dia
 	}
 	var found diag.Diagnostics
 	planCapacityCheck(&m, &found)
-	for _, d := range found {
-		if wp, ok := d.(diag.DiagnosticWithPath); ok && pending[wp.Path().String()] {
-			continue
-		}
-		diags.Append(d)
-	}
+	diags.Append(withoutPending(found, func(p path.Path) bool { return pending[p.String()] })...)
 }
 
 func planCapacityCheck(m *capacityCheckModel, diags *diag.Diagnostics) bool {

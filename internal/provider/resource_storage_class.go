@@ -820,7 +820,7 @@ func checkPendingStorageClass(ctx context.Context, m storageClassModel, diags *d
 	}
 	var found diag.Diagnostics
 	planStorageClass(ctx, &m, &found)
-	diags.Append(withoutPending(found, metadata)...)
+	diags.Append(withoutPending(found, topLevelIn(metadata))...)
 }
 
 // apply renders the planned class into state; the plan already holds every value when its inputs were
