@@ -103,76 +103,85 @@ func (s *server) decode(ctx context.Context, key string, dv *tfprotov6.DynamicVa
 	return t, v, true
 }
 
+// badNumbers decodes the configuration of object kind key and returns the errors, attributes named, of the
+// numbers it holds that its attributes cannot: such a configuration is answered with them alone.
+func (s *server) badNumbers(ctx context.Context, key string, dv *tfprotov6.DynamicValue) []*tfprotov6.Diagnostic {
+	t, cfg, ok := s.decode(ctx, key, dv)
+	if !ok {
+		return nil
+	}
+	return nameAttributes(checkNumbers(ctx, tftypes.NewAttributePath(), t, cfg), cfg)
+}
+
+// named returns ds with the attributes they are about named from the configuration dv of object kind key.
+func (s *server) named(ctx context.Context, key string, dv *tfprotov6.DynamicValue, ds []*tfprotov6.Diagnostic) []*tfprotov6.Diagnostic {
+	if _, cfg, ok := s.decode(ctx, key, dv); ok {
+		return nameAttributes(ds, cfg)
+	}
+	return ds
+}
+
 func (s *server) ValidateProviderConfig(ctx context.Context, req *tfprotov6.ValidateProviderConfigRequest) (*tfprotov6.ValidateProviderConfigResponse, error) {
-	t, cfg, ok := s.decode(ctx, "provider", req.Config)
-	if ok {
-		if diags := checkNumbers(ctx, tftypes.NewAttributePath(), t, cfg); len(diags) > 0 {
-			return &tfprotov6.ValidateProviderConfigResponse{PreparedConfig: req.Config, Diagnostics: nameAttributes(diags, cfg)}, nil
-		}
+	if bad := s.badNumbers(ctx, "provider", req.Config); len(bad) > 0 {
+		return &tfprotov6.ValidateProviderConfigResponse{PreparedConfig: req.Config, Diagnostics: bad}, nil
 	}
 	resp, err := s.ProviderServer.ValidateProviderConfig(ctx, req)
-	if resp != nil && ok {
-		resp.Diagnostics = nameAttributes(resp.Diagnostics, cfg)
+	if resp != nil {
+		resp.Diagnostics = s.named(ctx, "provider", req.Config, resp.Diagnostics)
 	}
 	return resp, err
 }
 
 func (s *server) ConfigureProvider(ctx context.Context, req *tfprotov6.ConfigureProviderRequest) (*tfprotov6.ConfigureProviderResponse, error) {
 	resp, err := s.ProviderServer.ConfigureProvider(ctx, req)
-	if _, cfg, ok := s.decode(ctx, "provider", req.Config); resp != nil && ok {
-		resp.Diagnostics = nameAttributes(resp.Diagnostics, cfg)
+	if resp != nil {
+		resp.Diagnostics = s.named(ctx, "provider", req.Config, resp.Diagnostics)
 	}
 	return resp, err
 }
 
 func (s *server) ValidateDataResourceConfig(ctx context.Context, req *tfprotov6.ValidateDataResourceConfigRequest) (*tfprotov6.ValidateDataResourceConfigResponse, error) {
-	t, cfg, ok := s.decode(ctx, "data."+req.TypeName, req.Config)
-	if ok {
-		if diags := checkNumbers(ctx, tftypes.NewAttributePath(), t, cfg); len(diags) > 0 {
-			return &tfprotov6.ValidateDataResourceConfigResponse{Diagnostics: nameAttributes(diags, cfg)}, nil
-		}
+	if bad := s.badNumbers(ctx, "data."+req.TypeName, req.Config); len(bad) > 0 {
+		return &tfprotov6.ValidateDataResourceConfigResponse{Diagnostics: bad}, nil
 	}
 	resp, err := s.ProviderServer.ValidateDataResourceConfig(ctx, req)
-	if resp != nil && ok {
-		resp.Diagnostics = nameAttributes(resp.Diagnostics, cfg)
+	if resp != nil {
+		resp.Diagnostics = s.named(ctx, "data."+req.TypeName, req.Config, resp.Diagnostics)
 	}
 	return resp, err
 }
 
 func (s *server) ReadDataSource(ctx context.Context, req *tfprotov6.ReadDataSourceRequest) (*tfprotov6.ReadDataSourceResponse, error) {
 	resp, err := s.ProviderServer.ReadDataSource(ctx, req)
-	if _, cfg, ok := s.decode(ctx, "data."+req.TypeName, req.Config); resp != nil && ok {
-		resp.Diagnostics = nameAttributes(resp.Diagnostics, cfg)
+	if resp != nil {
+		resp.Diagnostics = s.named(ctx, "data."+req.TypeName, req.Config, resp.Diagnostics)
 	}
 	return resp, err
 }
 
 func (s *server) ValidateResourceConfig(ctx context.Context, req *tfprotov6.ValidateResourceConfigRequest) (*tfprotov6.ValidateResourceConfigResponse, error) {
-	t, cfg, ok := s.decode(ctx, "resource."+req.TypeName, req.Config)
-	if ok {
-		if diags := checkNumbers(ctx, tftypes.NewAttributePath(), t, cfg); len(diags) > 0 {
-			return &tfprotov6.ValidateResourceConfigResponse{Diagnostics: nameAttributes(diags, cfg)}, nil
-		}
+	if bad := s.badNumbers(ctx, "resource."+req.TypeName, req.Config); len(bad) > 0 {
+		return &tfprotov6.ValidateResourceConfigResponse{Diagnostics: bad}, nil
 	}
 	resp, err := s.ProviderServer.ValidateResourceConfig(ctx, req)
-	if resp != nil && ok {
-		resp.Diagnostics = nameAttributes(resp.Diagnostics, cfg)
+	if resp != nil {
+		resp.Diagnostics = s.named(ctx, "resource."+req.TypeName, req.Config, resp.Diagnostics)
 	}
 	return resp, err
 }
 
 func (s *server) PlanResourceChange(ctx context.Context, req *tfprotov6.PlanResourceChangeRequest) (*tfprotov6.PlanResourceChangeResponse, error) {
 	resp, err := s.ProviderServer.PlanResourceChange(ctx, req)
-	if _, cfg, ok := s.decode(ctx, "resource."+req.TypeName, req.Config); resp != nil && ok {
-		resp.Diagnostics = nameAttributes(resp.Diagnostics, cfg)
+	if resp != nil {
+		resp.Diagnostics = s.named(ctx, "resource."+req.TypeName, req.Config, resp.Diagnostics)
 	}
 	return resp, err
 }
 
 func (s *server) ApplyResourceChange(ctx context.Context, req *tfprotov6.ApplyResourceChangeRequest) (*tfprotov6.ApplyResourceChangeResponse, error) {
 	resp, err := s.ProviderServer.ApplyResourceChange(ctx, req)
-	if _, cfg, ok := s.decode(ctx, "resource."+req.TypeName, req.Config); resp != nil && ok {
-		resp.Diagnostics = nameAttributes(resp.Diagnostics, cfg)
+	if resp != nil {
+		resp.Diagnostics = s.named(ctx, "resource."+req.TypeName, req.Config, resp.Diagnostics)
 	}
 	return resp, err
 }

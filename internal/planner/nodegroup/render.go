@@ -322,10 +322,9 @@ type (
 	}
 )
 
-// karpenterErrors reports what an AWS group would put in its NodePool that the NodePool CRD rejects: a
-// name that is not a lowercase RFC 1123 subdomain (the NodePool is named after the group), and node labels
-// the CRD's rules restrict (the karpenter.sh domain, save karpenter.sh/capacity-type, and
-// kubernetes.io/hostname).
+// karpenterErrors reports what an AWS group would put in its NodePool that the NodePool CRD rejects: node
+// labels the CRD's rules restrict (the karpenter.sh domain, save karpenter.sh/capacity-type, and
+// kubernetes.io/hostname). A name the CRD rejects is not an error: the NodePool takes KarpenterName.
 func karpenterErrors(req Request) field.Errors {
 	var errs field.Errors
 	for _, k := range slices.Sorted(maps.Keys(req.Pool.Labels)) {
