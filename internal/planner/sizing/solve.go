@@ -107,11 +107,11 @@ func (s *solve) packerErrors(err error) error {
 			if to != st[2].Name {
 				e = &field.Error{Path: field.NewPath("Workloads").At(st[1].Index).Child(to), Value: e.Value, Detail: e.Detail}
 			}
-			if k := e.Path.String(); seen[k] {
+			k := e.Path.String()
+			if seen[k] {
 				continue
-			} else {
-				seen[k] = true
 			}
+			seen[k] = true
 		}
 		out = append(out, e)
 	}
