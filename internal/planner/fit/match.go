@@ -95,17 +95,30 @@ func daemonSetMatches(d *DaemonSet, p *Pool) bool {
 	return selectorMatches(d.NodeSelector, p.Labels) && len(untolerated(p.Taints, d.Tolerations)) == 0
 }
 
+// excludedBy is exclusion without the message: the first reason workload w may not use pool p, or "".
+func excludedBy(w *Workload, p *Pool) Reason {
+	switch {
+	case len(w.Pools) > 0 && !slices.Contains(w.Pools, p.Name):
+		return ReasonPoolList
+	case !selectorMatches(w.NodeSelector, p.Labels):
+		return ReasonSelector
+	case len(untolerated(p.Taints, w.Tolerations)) > 0:
+		return ReasonTaint
+	}
+	return ""
+}
+
 // exclusion says why a workload may not run on a pool at all, by its node constraints: the first of
 // pool-list, selector and taint that excludes it, with a message naming the labels or taints.
 // It returns an empty reason when the workload may run on the pool (size is checked separately).
 func exclusion(w *Workload, p *Pool) (Reason, string) {
-	if len(w.Pools) > 0 && !slices.Contains(w.Pools, p.Name) {
+	switch excludedBy(w, p) {
+	case ReasonPoolList:
 		return ReasonPoolList, fmt.Sprintf("workload %q may only run on pool(s) %s, not on pool %q",
 			w.Name, field.QuoteList(w.Pools), p.Name)
-	}
-	if mm := selectorMismatches(w.NodeSelector, p.Labels); len(mm) > 0 {
+	case ReasonSelector:
 		return ReasonSelector, fmt.Sprintf("the node selector of workload %q needs %s on pool %q",
-			w.Name, strings.Join(mm, " and "), p.Name)
+			w.Name, strings.Join(selectorMismatches(w.NodeSelector, p.Labels), " and "), p.Name)
 	}
 	if ut := untolerated(p.Taints, w.Tolerations); len(ut) > 0 {
 		names := make([]string, len(ut))

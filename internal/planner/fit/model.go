@@ -16,17 +16,13 @@ type model struct {
 	zoneNames []string         // global zone id → name, sorted by name
 	zoneID    map[string]int32 // name → global zone id
 	req       []vec            // per workload: requests of one pod, with one pod slot
-	// excl[w][p] is why workload w may not use pool p ("" = it may); too-large included.
-	excl [][]excluded
+	// excl[w][p] is why workload w may not use pool p ("" = it may), too-large included;
+	// exclusionMessage explains it.
+	excl [][]Reason
 	// eligible[w] lists the pools workload w may use, in input order.
 	eligible [][]int
-	// logs are placement logs of packings no longer needed, for the next packings to reuse.
-	logs [][]placed
-}
-
-type excluded struct {
-	reason Reason
-	msg    string
+	// spare are packings no longer needed, for the next packings to reuse (recycle, takeSim).
+	spare []*sim
 }
 
 type poolModel struct {
@@ -62,20 +58,20 @@ func newModel(in *Input) *model {
 		m.pools[i] = m.newPoolModel(&in.Pools[i])
 	}
 	m.req = make([]vec, len(in.Workloads))
-	m.excl = make([][]excluded, len(in.Workloads))
+	m.excl = make([][]Reason, len(in.Workloads))
 	m.eligible = make([][]int, len(in.Workloads))
 	for w := range in.Workloads {
 		wl := &in.Workloads[w]
 		r := toVec(wl.Requests)
 		r[rPods] = 1
 		m.req[w] = r
-		m.excl[w] = make([]excluded, len(in.Pools))
+		m.excl[w] = make([]Reason, len(in.Pools))
 		for p := range in.Pools {
-			reason, msg := exclusion(wl, &in.Pools[p])
-			if reason == "" {
-				reason, msg = m.tooLarge(w, p)
+			reason := excludedBy(wl, &in.Pools[p])
+			if pm := &m.pools[p]; reason == "" && (!pm.usable || !r.fits(pm.walloc)) {
+				reason = ReasonTooLarge
 			}
-			m.excl[w][p] = excluded{reason, msg}
+			m.excl[w][p] = reason
 			if reason == "" {
 				m.eligible[w] = append(m.eligible[w], p)
 			}
@@ -127,6 +123,15 @@ func poolLabel(p *Pool) string {
 // nodeOf names one node of a pool in messages: `a node of pool "general" (m5.large)`.
 func nodeOf(p *Pool) string {
 	return "a node of " + poolLabel(p)
+}
+
+// exclusionMessage explains m.excl[w][p].
+func (m *model) exclusionMessage(w, p int) string {
+	if _, msg := exclusion(&m.in.Workloads[w], &m.in.Pools[p]); msg != "" {
+		return msg
+	}
+	_, msg := m.tooLarge(w, p)
+	return msg
 }
 
 // tooLarge reports whether one pod of workload w is larger than an empty node of pool p after
@@ -230,7 +235,7 @@ func waste(req, walloc vec, spread SpreadType, n int) float64 {
 func (m *model) poolOrder(w, n int) []int {
 	pools := slices.Clone(m.eligible[w])
 	spread := m.in.Workloads[w].Spread.Type
-	score := make(map[int]float64, len(pools))
+	score := make([]float64, len(m.pools))
 	for _, p := range pools {
 		score[p] = waste(m.req[w], m.pools[p].walloc, spread, n)
 	}

@@ -10,6 +10,7 @@ func Plan(in Input) (Result, error) {
 		return Result{}, err
 	}
 	m := newModel(&in)
+	defer m.release()
 	res := Result{Fits: true}
 	for p := range m.pools {
 		pm := &m.pools[p]
@@ -33,7 +34,7 @@ func Plan(in Input) (Result, error) {
 		if sc == ScenarioPeak {
 			res.Headroom = s.headroom()
 		}
-		m.logs = append(m.logs, s.log) // read by result(); the next scenario's packings reuse it
+		m.recycle(s) // its results are read; the next scenario's packings reuse its arrays
 	}
 	return res, nil
 }

@@ -1,8 +1,10 @@
 package fit
 
 import (
+	"fmt"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -617,4 +619,48 @@ func reinsert(m map[string]string) map[string]string {
 	}
 	delete(out, "zz-extra")
 	return out
+}
+
+// TestPlanReusesNoVisibleState checks the reuse of packing arrays across Plans (reuse.go): plans of
+// differently shaped inputs, run one after another and concurrently, give the results they give alone,
+// and a returned Result does not change when later Plans reuse the arrays it was computed in.
+func TestPlanReusesNoVisibleState(t *testing.T) {
+	inputs := []Input{benchInput(7, 40, 13, 8), benchInput(3, 5, 200, 1), benchInput(11, 60, 3, 20), benchInput(5, 12, 40, 3)}
+	inputs[1].Pools[0].Zones = nil // no zones: different per-pool list shapes
+	for i := range inputs[1].Workloads {
+		if inputs[1].Workloads[i].Spread.Type == SpreadZone {
+			inputs[1].Workloads[i].Spread = Spread{}
+		}
+	}
+	first := make([]Result, len(inputs))
+	snap := make([]string, len(inputs))
+	for i, in := range inputs {
+		first[i] = mustPlan(t, in)
+		snap[i] = fmt.Sprintf("%#v", first[i])
+	}
+	var wg sync.WaitGroup
+	errs := make(chan string, 64)
+	for g := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for r := range 3 {
+				i := (g + r) % len(inputs)
+				res, err := Plan(inputs[i])
+				if err != nil || !reflect.DeepEqual(res, first[i]) {
+					errs <- fmt.Sprintf("input %d planned again (goroutine %d, round %d) gives another result (err %v)", i, g, r, err)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Error(e)
+	}
+	for i := range inputs {
+		if got := fmt.Sprintf("%#v", first[i]); got != snap[i] {
+			t.Errorf("the result of input %d changed after later plans", i)
+		}
+	}
 }

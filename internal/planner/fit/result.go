@@ -209,7 +209,7 @@ func (s *sim) result() ScenarioResult {
 		sr.UnplacedPods += c.unplaced
 		pl := Placement{Workload: s.m.in.Workloads[w].Name, Pods: c.n, Unplaced: c.unplaced}
 		for p := range s.m.pools {
-			if pp := slices.Index(c.pools, p); pp >= 0 && c.in[pp]+c.beyond[pp] > 0 {
+			if pp := c.pos[p]; pp >= 0 && c.in[pp]+c.beyond[pp] > 0 {
 				pl.Pools = append(pl.Pools, PoolPods{Pool: s.m.pools[p].p.Name, Pods: c.in[pp] + c.beyond[pp],
 					BeyondMax: c.beyond[pp]})
 			}
@@ -245,20 +245,17 @@ func (s *sim) poolNodes(p int) []int32 {
 // nodeWorkloads returns, per node id, the pods of each workload on it, in the order the workloads were
 // first placed there.
 func (s *sim) nodeWorkloads() [][]WorkloadPods {
-	// Bucket the log's entries by node (a counting sort that keeps their order), so each node's entries
-	// are read together, and all lists share one backing array.
-	start := make([]int32, len(s.nodes)+1)
-	for _, e := range s.log {
-		start[e.node+1]++
+	// Chain each node's log entries (next[i] is the node's entry after entry i, or -1), so each node's
+	// entries are read together and in order; all lists share one backing array.
+	head := make([]int32, len(s.nodes))
+	for n := range head {
+		head[n] = -1
 	}
-	for n := range s.nodes {
-		start[n+1] += start[n]
-	}
-	order := make([]int32, len(s.log))
-	fill := slices.Clone(start[:len(s.nodes)])
-	for i, e := range s.log {
-		order[fill[e.node]] = int32(i)
-		fill[e.node]++
+	next := make([]int32, len(s.log))
+	for i := len(s.log) - 1; i >= 0; i-- {
+		e := &s.log[i]
+		next[i] = head[e.node]
+		head[e.node] = int32(i)
 	}
 	all := make([]WorkloadPods, 0, len(s.log))
 	ws := make([]int32, 0, len(s.log)) // the workload of each entry of all, compared instead of its name
@@ -266,7 +263,7 @@ func (s *sim) nodeWorkloads() [][]WorkloadPods {
 	for n := range s.nodes {
 		first := len(all)
 	entries:
-		for _, i := range order[start[n]:start[n+1]] {
+		for i := head[n]; i >= 0; i = next[i] {
 			e := &s.log[i]
 			for j := first; j < len(ws); j++ {
 				if ws[j] == e.w {
@@ -339,10 +336,10 @@ func (s *sim) requestFront(p int) []vec {
 		r   vec
 		sum float64
 	}
-	var cands []cand
+	cands := make([]cand, 0, len(s.classes))
 	for w := range s.classes {
 		c := &s.classes[w]
-		if c.n > 0 && slices.Contains(c.pools, p) {
+		if c.n > 0 && c.pos[p] >= 0 {
 			_, sum := shares(c.req, pm.walloc)
 			cands = append(cands, cand{c.req, sum})
 		}
@@ -364,10 +361,13 @@ func (s *sim) requestFront(p int) []vec {
 func (s *sim) lowerBound(p int) (int, string) {
 	pm := &s.m.pools[p]
 	best, by := int64(0), ""
-	var items [nRes][]item
+	items := &s.items
+	for r := range nRes {
+		items[r] = items[r][:0]
+	}
 	for w := range s.classes {
 		c := &s.classes[w]
-		pp := slices.Index(c.pools, p)
+		pp := c.pos[p]
 		if pp < 0 || c.in[pp]+c.beyond[pp] == 0 {
 			continue
 		}
@@ -382,7 +382,7 @@ func (s *sim) lowerBound(p int) (int, string) {
 	}
 	for w := range s.classes {
 		c := &s.classes[w]
-		pp := slices.Index(c.pools, p)
+		pp := c.pos[p]
 		if pp < 0 || c.in[pp]+c.beyond[pp] == 0 {
 			continue
 		}
@@ -421,10 +421,10 @@ func (s *sim) failures() []Failure {
 		name := s.m.in.Workloads[w].Name
 		for p := range s.m.pools {
 			f := Failure{Workload: name, Pool: s.m.pools[p].p.Name, Scenario: s.scenario}
-			if ex := s.m.excl[w][p]; ex.reason != "" {
-				f.Reason, f.Message = ex.reason, ex.msg
+			if ex := s.m.excl[w][p]; ex != "" {
+				f.Reason, f.Message = ex, s.m.exclusionMessage(w, p)
 			} else {
-				f.Reason, f.Message = s.capacityFailure(c, slices.Index(c.pools, p))
+				f.Reason, f.Message = s.capacityFailure(c, c.pos[p])
 			}
 			out = append(out, f)
 		}

@@ -71,8 +71,9 @@ type nodeSim struct {
 	free   vec
 	usage  int64 // Σ CPUUsageMillicores of the workload pods
 	pool   int32
-	zone   int32 // local zone index in the pool
-	beyond bool  // beyond the pool's MaxNodes
+	zone   int32    // local zone index in the pool
+	at     [2]int32 // position in the pool's node list and in its zone's (within or beyond MaxNodes)
+	beyond bool     // beyond the pool's MaxNodes
 }
 
 // placed records k pods of class w put on a node, in placement order.
@@ -95,11 +96,14 @@ const blockSize = 16
 type nodeList struct {
 	ids   []int32
 	bound []vec
+	stale []bool // per block: a node's free capacity shrank since the bound was last made exact
 }
 
-func (l *nodeList) add(id int32, free vec) {
+// add appends node id with free capacity free and returns its position in the list.
+func (l *nodeList) add(id int32, free vec) int32 {
 	if len(l.ids)%blockSize == 0 {
 		l.bound = append(l.bound, free)
+		l.stale = append(l.stale, false)
 	} else {
 		b := &l.bound[len(l.bound)-1]
 		for r := range nRes {
@@ -107,10 +111,17 @@ func (l *nodeList) add(id int32, free vec) {
 		}
 	}
 	l.ids = append(l.ids, id)
+	return int32(len(l.ids) - 1)
 }
 
-// tighten recomputes the exact bound of block b.
+// shrank notes that the free capacity of the node at position i went down.
+func (l *nodeList) shrank(i int32) { l.stale[i/blockSize] = true }
+
+// tighten makes the bound of block b exact again, when a node of it shrank since it last was.
 func (l *nodeList) tighten(b int, nodes []nodeSim) {
+	if !l.stale[b] {
+		return
+	}
 	var m vec
 	for i, id := range l.ids[b*blockSize : min((b+1)*blockSize, len(l.ids))] {
 		if i == 0 {
@@ -121,7 +132,7 @@ func (l *nodeList) tighten(b int, nodes []nodeSim) {
 			m[r] = max(m[r], nodes[id].free[r])
 		}
 	}
-	l.bound[b] = m
+	l.bound[b], l.stale[b] = m, false
 }
 
 // classSim is the equivalence class of a workload's identical pods in one simulation.
@@ -133,6 +144,7 @@ type classSim struct {
 	spread   SpreadType
 	skew     int
 	pools    []int // usable pools in preference order
+	pos      []int // per pool of the model: its position in pools, or -1
 	maxShare float64
 	sumShare float64
 	perNode  []int64 // pods per fresh node, per pool position
@@ -167,22 +179,30 @@ type sim struct {
 	classes  []classSim
 	demand   []*vec // per pool, cached by poolDemand
 	log      []placed
+	mem      arena // the classes' placement state
+	order    []*classSim // the classes in strategy order
+	queue    []event     // the interleaved strategy's placements
+	items    [nRes][]item // lowerBound's scratch
+}
+
+// event is one step of the interleaved strategy: place k pods of class c.
+type event struct {
+	c *classSim
+	k int
 }
 
 func newSim(m *model, sc Scenario, st *strategy, tmpl []classSim) *sim {
-	s := &sim{m: m, scenario: sc, strat: st, pools: make([]poolSim, len(m.pools))}
+	s := m.takeSim()
+	s.scenario, s.strat = sc, st
 	for p := range m.pools {
 		pm := &m.pools[p]
-		ps := &s.pools[p]
-		ps.inZ = make([]nodeList, pm.nz)
-		ps.overZ = make([]nodeList, pm.nz)
 		for i := range pm.p.MinNodes {
 			s.addNode(p, i%pm.nz, false)
 		}
 	}
-	s.classes = make([]classSim, len(tmpl))
+	s.classes = slices.Grow(s.classes[:0], len(tmpl))[:len(tmpl)]
 	for w := range tmpl {
-		s.classes[w] = tmpl[w].fresh(m)
+		s.classes[w] = tmpl[w].fresh(m, &s.mem)
 	}
 	return s
 }
@@ -197,6 +217,13 @@ func (m *model) newClass(w int, sc Scenario) classSim {
 		c.spread = SpreadNone
 	}
 	c.pools = m.poolOrder(w, c.n)
+	c.pos = make([]int, len(m.pools))
+	for p := range c.pos {
+		c.pos[p] = -1
+	}
+	for pp, p := range c.pools {
+		c.pos[p] = pp
+	}
 	if len(c.pools) > 0 {
 		c.maxShare, c.sumShare = shares(c.req, m.pools[c.pools[0]].walloc)
 	}
@@ -230,22 +257,22 @@ func (m *model) newClass(w int, sc Scenario) classSim {
 	return c
 }
 
-// fresh returns a copy of a class template with new placement state.
-func (c classSim) fresh(m *model) classSim {
+// fresh returns a copy of a class template with new placement state, carved from a.
+func (c classSim) fresh(m *model, a *arena) classSim {
 	np := len(c.pools)
-	c.cur = make([][2][]int, np)
-	c.in = make([]int, np)
-	c.beyond = make([]int, np)
+	c.cur = carve(&a.curs, np)
+	c.in = carve(&a.ints, np)
+	c.beyond = carve(&a.ints, np)
 	for pp, p := range c.pools {
-		c.cur[pp][0] = make([]int, 1+m.pools[p].nz)
-		c.cur[pp][1] = make([]int, 1+m.pools[p].nz)
+		c.cur[pp][0] = carve(&a.ints, 1+m.pools[p].nz)
+		c.cur[pp][1] = carve(&a.ints, 1+m.pools[p].nz)
 	}
 	if c.spread == SpreadZone {
-		c.counts = make([]int, len(c.domains))
-		c.blocked = make([]bool, len(c.domains))
-		c.zoneCounts = make([][]int, np)
+		c.counts = carve(&a.ints, len(c.domains))
+		c.blocked = carve(&a.bools, len(c.domains))
+		c.zoneCounts = carve(&a.rows, np)
 		for pp, p := range c.pools {
-			c.zoneCounts[pp] = make([]int, m.pools[p].nz)
+			c.zoneCounts[pp] = carve(&a.ints, m.pools[p].nz)
 		}
 	}
 	return c
@@ -257,12 +284,11 @@ func (s *sim) addNode(p, z int, beyond bool) int32 {
 	free := s.m.pools[p].walloc
 	s.nodes = append(s.nodes, nodeSim{free: free, pool: int32(p), zone: int32(z), beyond: beyond})
 	ps := &s.pools[p]
+	nd := &s.nodes[id]
 	if beyond {
-		ps.over.add(id, free)
-		ps.overZ[z].add(id, free)
+		nd.at = [2]int32{ps.over.add(id, free), ps.overZ[z].add(id, free)}
 	} else {
-		ps.in.add(id, free)
-		ps.inZ[z].add(id, free)
+		nd.at = [2]int32{ps.in.add(id, free), ps.inZ[z].add(id, free)}
 	}
 	return id
 }
@@ -299,6 +325,14 @@ func (s *sim) put(c *classSim, pp int, id int32, k int64) {
 		nd.free[r] -= k * c.req[r]
 	}
 	nd.usage = satAdd(nd.usage, satMul(c.usage, k))
+	ps := &s.pools[nd.pool]
+	if nd.beyond {
+		ps.over.shrank(nd.at[0])
+		ps.overZ[nd.zone].shrank(nd.at[1])
+	} else {
+		ps.in.shrank(nd.at[0])
+		ps.inZ[nd.zone].shrank(nd.at[1])
+	}
 	if last := len(s.log) - 1; last >= 0 && s.log[last].node == id && s.log[last].w == int32(c.w) {
 		s.log[last].k += int32(k)
 	} else {
@@ -567,13 +601,14 @@ func level(counts []int, n int) []int {
 // that place ceil(n / rounds) pods of every class per round, so nodes receive a mix of classes in the
 // proportions of the whole scenario.
 func (s *sim) run(rounds int) {
-	order := make([]*classSim, 0, len(s.classes))
+	order := s.order[:0]
 	for i := range s.classes {
 		if s.classes[i].n > 0 {
 			order = append(order, &s.classes[i])
 		}
 	}
 	slices.SortStableFunc(order, s.strat.less)
+	s.order = order
 	if !s.strat.interleaved || rounds <= 1 {
 		for _, c := range order {
 			s.place(c, c.n)
@@ -584,7 +619,7 @@ func (s *sim) run(rounds int) {
 	// spread evenly over the rounds. The (round, class, pods) events are bucketed by round (a counting
 	// sort that keeps the strategy order within a round), so the cost is one event per round with pods.
 	r := int64(rounds)
-	at := make([]int, rounds+1)
+	at := carve(&s.mem.ints, rounds+1)
 	events := func(c *classSim, emit func(j int64, k int)) {
 		n := int64(c.n)
 		if n >= r {
@@ -603,11 +638,8 @@ func (s *sim) run(rounds int) {
 	for j := 1; j <= rounds; j++ {
 		at[j] += at[j-1]
 	}
-	type event struct {
-		c *classSim
-		k int
-	}
-	queue := make([]event, at[rounds])
+	queue := slices.Grow(s.queue[:0], at[rounds])[:at[rounds]]
+	s.queue = queue
 	for _, c := range order {
 		events(c, func(j int64, k int) {
 			queue[at[j]] = event{c, k}
@@ -653,40 +685,22 @@ func (m *model) pack(sc Scenario) *sim {
 	for w := range tmpl {
 		tmpl[w] = m.newClass(w, sc)
 	}
-	nodes, pods := 0, 0
-	for w := range tmpl {
-		pods += tmpl[w].n
-	}
 	for i := range strategies {
 		s := newSim(m, sc, &strategies[i], tmpl)
-		s.nodes = slices.Grow(s.nodes, nodes)
-		s.log = m.takeLog(pods)
 		s.run(rounds)
-		nodes = max(nodes, len(s.nodes))
 		if i == 0 {
 			rounds = s.totalLowerBound()
 		}
 		if v := s.score(); best == nil || v.compare(bestScore) < 0 {
 			if best != nil {
-				m.logs = append(m.logs, best.log)
+				m.recycle(best)
 			}
 			best, bestScore = s, v
 		} else {
-			m.logs = append(m.logs, s.log)
+			m.recycle(s)
 		}
 	}
 	return best
-}
-
-// takeLog returns an empty placement log with room for pods entries (a packing logs at most one entry
-// per pod), reusing the log of a packing that is no longer needed.
-func (m *model) takeLog(pods int) []placed {
-	if n := len(m.logs); n > 0 {
-		l := m.logs[n-1][:0]
-		m.logs = m.logs[:n-1]
-		return slices.Grow(l, pods)
-	}
-	return make([]placed, 0, pods)
 }
 
 // totalLowerBound sums the pools' lower bounds of a packing; the interleaved strategy uses it as its

@@ -337,7 +337,7 @@ func (v *validator) spread(f field.Path, owner string, w *Workload, pools []Pool
 			if len(p.Zones) > 0 {
 				continue
 			}
-			if r, _ := exclusion(w, p); r == "" {
+			if excludedBy(w, p) == "" {
 				v.add(sf.Child("Type"), string(w.Spread.Type), "%s spreads over zones but pool %q, which it may use, has no "+
 					"zones; set the pool's zones or restrict the workload's pools", owner, p.Name)
 			}
