@@ -179,9 +179,9 @@ type sim struct {
 	classes  []classSim
 	demand   []*vec // per pool, cached by poolDemand
 	log      []placed
-	mem      arena // the classes' placement state
-	order    []*classSim // the classes in strategy order
-	queue    []event     // the interleaved strategy's placements
+	mem      arena        // the classes' placement state
+	order    []*classSim  // the classes in strategy order
+	queue    []event      // the interleaved strategy's placements
 	items    [nRes][]item // lowerBound's scratch
 }
 
