@@ -197,7 +197,10 @@ type Failure struct {
 
 func (s *sim) result() ScenarioResult {
 	sr := ScenarioResult{Scenario: s.scenario, Fits: true, Strategy: s.strat.id}
-	onNode := s.nodeWorkloads()
+	var onNode [][]WorkloadPods
+	if !s.m.in.OmitNodes {
+		onNode = s.nodeWorkloads()
+	}
 	for p := range s.pools {
 		pr := s.poolResult(p, onNode)
 		sr.Fits = sr.Fits && pr.Fits
@@ -290,7 +293,9 @@ func (s *sim) poolResult(p int, onNode [][]WorkloadPods) PoolResult {
 	var req vec
 	front := s.requestFront(p)
 	var stranded vec
-	pr.Nodes = make([]NodeUsage, 0, n)
+	if !s.m.in.OmitNodes {
+		pr.Nodes = make([]NodeUsage, 0, n)
+	}
 	for i, id := range nodes {
 		nd := &s.nodes[id]
 		req = req.add(nd.used)
@@ -304,9 +309,10 @@ func (s *sim) poolResult(p int, onNode [][]WorkloadPods) PoolResult {
 		}
 		usage := satAdd(nd.usage, pm.dsUsage)
 		pr.MaxNodeCPUUsageMillicores = max(pr.MaxNodeCPUUsageMillicores, usage)
-		wp := onNode[id]
-		pr.Nodes = append(pr.Nodes, NodeUsage{Index: i + 1, Zone: zone, BeyondMax: nd.beyond, Pods: int(nd.used[rPods]),
-			Requests: nd.used.resources(), CPUUsageMillicores: usage, Workloads: wp})
+		if !s.m.in.OmitNodes {
+			pr.Nodes = append(pr.Nodes, NodeUsage{Index: i + 1, Zone: zone, BeyondMax: nd.beyond, Pods: int(nd.used[rPods]),
+				Requests: nd.used.resources(), CPUUsageMillicores: usage, Workloads: onNode[id]})
+		}
 		if nd.beyond {
 			pr.PodsBeyondMax += int(nd.used[rPods])
 		}

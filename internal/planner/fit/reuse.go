@@ -16,6 +16,7 @@ import (
 // packing after reset. When a backing array runs out, a larger one replaces it; slices already handed
 // out keep the old one.
 type arena struct {
+	ids   []int32
 	ints  []int
 	bools []bool
 	curs  [][2][]int
@@ -23,7 +24,7 @@ type arena struct {
 }
 
 func (a *arena) reset() {
-	a.ints, a.bools, a.curs, a.rows = a.ints[:0], a.bools[:0], a.curs[:0], a.rows[:0]
+	a.ids, a.ints, a.bools, a.curs, a.rows = a.ids[:0], a.ints[:0], a.bools[:0], a.curs[:0], a.rows[:0]
 }
 
 // carve returns n zeroed elements from *buf, replacing it by a larger array when it has no room.

@@ -183,6 +183,7 @@ type sim struct {
 	order    []*classSim  // the classes in strategy order
 	queue    []event      // the interleaved strategy's placements
 	items    [nRes][]item // lowerBound's scratch
+	inc      []int        // level's result
 }
 
 // event is one step of the interleaved strategy: place k pods of class c.
@@ -267,6 +268,9 @@ func (c classSim) fresh(m *model, a *arena) classSim {
 		c.cur[pp][0] = carve(&a.ints, 1+m.pools[p].nz)
 		c.cur[pp][1] = carve(&a.ints, 1+m.pools[p].nz)
 	}
+	if c.spread == SpreadNode {
+		c.held = carve(&a.ids, c.n)[:0] // one node per pod
+	}
 	if c.spread == SpreadZone {
 		c.counts = carve(&a.ints, len(c.domains))
 		c.blocked = carve(&a.bools, len(c.domains))
@@ -333,10 +337,8 @@ func (s *sim) put(c *classSim, pp int, id int32, k int64) {
 		ps.in.shrank(nd.at[0])
 		ps.inZ[nd.zone].shrank(nd.at[1])
 	}
-	if last := len(s.log) - 1; last >= 0 && s.log[last].node == id && s.log[last].w == int32(c.w) {
-		s.log[last].k += int32(k)
-	} else {
-		s.log = append(s.log, placed{node: id, w: int32(c.w), k: int32(k)})
+	if !s.m.in.OmitNodes {
+		s.record(id, c.w, k)
 	}
 	if nd.beyond {
 		c.beyond[pp] += int(k)
@@ -349,6 +351,15 @@ func (s *sim) put(c *classSim, pp int, id int32, k int64) {
 	if c.spread == SpreadNode {
 		c.held = append(c.held, id)
 	}
+}
+
+// record logs k pods of workload w put on node id, for the per-node lists of the result.
+func (s *sim) record(id int32, w int, k int64) {
+	if last := len(s.log) - 1; last >= 0 && s.log[last].node == id && s.log[last].w == int32(w) {
+		s.log[last].k += int32(k)
+		return
+	}
+	s.log = append(s.log, placed{node: id, w: int32(w), k: int32(k)})
 }
 
 // fill places up to n pods of class c first-fit on the nodes of list from *cur on, moving the cursor
@@ -497,7 +508,7 @@ func (s *sim) place(c *classSim, n int) {
 // nodes beyond MaxNodes in the zones with the fewest pods.
 func (s *sim) placeZone(c *classSim, n int) {
 	left := 0
-	for d, k := range level(c.counts, n) {
+	for d, k := range level(c.counts, n, &s.inc) {
 		if k == 0 {
 			continue
 		}
@@ -543,7 +554,7 @@ func (s *sim) placeZone(c *classSim, n int) {
 		}
 	}
 	if left > 0 {
-		for d, k := range level(c.counts, left) {
+		for d, k := range level(c.counts, left, &s.inc) {
 			if k > 0 {
 				s.placeBeyond(c, k, d)
 				c.counts[d] += k
@@ -553,9 +564,12 @@ func (s *sim) placeZone(c *classSim, n int) {
 }
 
 // level distributes n pods over zones with the given counts so that the lowest counts rise first
-// (water-filling); equal counts receive the extra pods in zone order. It returns the increments.
-func level(counts []int, n int) []int {
-	inc := make([]int, len(counts))
+// (water-filling); equal counts receive the extra pods in zone order. It returns the increments, in
+// *buf (reused).
+func level(counts []int, n int, buf *[]int) []int {
+	inc := slices.Grow((*buf)[:0], len(counts))[:len(counts)]
+	clear(inc)
+	*buf = inc
 	if len(counts) == 0 || n <= 0 {
 		return inc
 	}

@@ -212,6 +212,9 @@ type Input struct {
 	Pools      []Pool
 	DaemonSets []DaemonSet
 	Workloads  []Workload
+	// OmitNodes leaves every PoolResult.Nodes empty; everything else, MaxNodeCPUUsageMillicores
+	// included, is computed as usual. For callers that compare many plans by their totals.
+	OmitNodes bool
 }
 
 // PeakReplicas returns the pod count of w in the peak scenario: MaxReplicas plus the resolved surge.

@@ -145,7 +145,7 @@ type Ranker struct {
 
 // NewRanker returns a Ranker that looks types up and sizes pools in cat.
 func NewRanker(cat sizing.Catalog) *Ranker {
-	return &Ranker{cat: cat, planner: sizing.NewPlanner(cat).WithoutBlame()}
+	return &Ranker{cat: cat, planner: sizing.NewPlanner(cat).WithoutBlame().WithoutNodes()}
 }
 
 // Rank sizes the request on every candidate and ranks them. Errors in the request are field.Errors
@@ -542,7 +542,6 @@ func (r *Ranker) solveOne(ctx context.Context, req *Request, t catalog.InstanceT
 	if req.Scenario == fit.ScenarioSteady {
 		o.scenario = pp.Steady
 	}
-	o.scenario.Nodes = nil // the per-node log is not needed and is large
 	if ms := plan.Misfits(); len(ms) > 0 {
 		o.misfit = &ms[0]
 	}

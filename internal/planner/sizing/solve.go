@@ -27,6 +27,7 @@ const (
 type Planner struct {
 	catalog Catalog
 	noBlame bool
+	noNodes bool
 }
 
 // NewPlanner returns a Planner that looks instance types and credit budgets up in cat.
@@ -34,7 +35,20 @@ func NewPlanner(cat Catalog) *Planner { return &Planner{catalog: cat} }
 
 // WithoutBlame returns a Planner like p whose plans leave Blame empty: for callers that solve many
 // requests only to compare them (the blame rule costs further solves on every misfit).
-func (p *Planner) WithoutBlame() *Planner { return &Planner{catalog: p.catalog, noBlame: true} }
+func (p *Planner) WithoutBlame() *Planner {
+	q := *p
+	q.noBlame = true
+	return &q
+}
+
+// WithoutNodes returns a Planner like p whose plans list no nodes (PoolPlan.Steady.Nodes, Peak.Nodes and
+// CreditCheck.NodeMillicores stay empty; every total, bound and the busiest node's CPU use are kept): for
+// callers that compare many plans by their totals.
+func (p *Planner) WithoutNodes() *Planner {
+	q := *p
+	q.noNodes = true
+	return &q
+}
 
 // solve is the state of one Solve call.
 type solve struct {
@@ -71,6 +85,7 @@ func (p *Planner) solve(ctx context.Context, req Request) (*Plan, error) {
 	if len(s.errs) > 0 {
 		return nil, s.errs
 	}
+	in.OmitNodes = p.noNodes
 	res, err := fit.Plan(in)
 	if err != nil {
 		return nil, s.packerErrors(err)

@@ -3,6 +3,7 @@ package sizing
 import (
 	"context"
 	"errors"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -208,5 +209,53 @@ func TestLargestFit(t *testing.T) {
 	}
 	if _, err := p.LargestFit(context.Background(), req, 3); err == nil {
 		t.Fatal("want an error for a bad index")
+	}
+}
+
+// TestSolveWithoutNodes checks that WithoutNodes changes nothing but the node lists: the same plan with
+// PoolPlan.Steady.Nodes, Peak.Nodes and CreditCheck.NodeMillicores empty.
+func TestSolveWithoutNodes(t *testing.T) {
+	burstable := pool("burst", "t3.large", 6)
+	burstable.Credits.Mode = burst.Standard
+	req := Request{
+		Pools: []Pool{pool("general", "m5.xlarge", 3), burstable},
+		Workloads: []Workload{
+			{Name: "web", Replicas: intp(7), Requests: fit.Resources{CPUMillicores: 500, MemoryBytes: 1 << 30}, CPUUsageMillicores: 150,
+				MaxSurge: fit.IntOrPercent{Value: 25, Percent: true}},
+			{Name: "api", Replicas: intp(9), Requests: fit.Resources{CPUMillicores: 900, MemoryBytes: 3 << 30}, CPUUsageMillicores: 300,
+				Spread: fit.Spread{Type: fit.SpreadNode}},
+		},
+	}
+	full, err := NewPlanner(EmbeddedCatalog()).Solve(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bare, err := NewPlanner(EmbeddedCatalog()).WithoutBlame().WithoutNodes().Solve(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if full.Pools[1].Credits == nil || len(full.Pools[1].Credits.NodeMillicores) == 0 || len(full.Pools[0].Peak.Nodes) == 0 {
+		t.Fatal("the test needs a full plan with nodes and a credit check")
+	}
+	if n := len(bare.Pools[0].Peak.Nodes) + len(bare.Packing.Scenarios[1].Pools[0].Nodes) + len(bare.Pools[1].Credits.NodeMillicores); n != 0 {
+		t.Errorf("WithoutNodes lists %d nodes", n)
+	}
+	for _, pl := range []*Plan{full, bare} {
+		for i := range pl.Pools {
+			p := &pl.Pools[i]
+			p.Steady.Nodes, p.Peak.Nodes = nil, nil
+			if p.Credits != nil {
+				p.Credits.NodeMillicores = nil
+			}
+		}
+		for i := range pl.Packing.Scenarios {
+			for j := range pl.Packing.Scenarios[i].Pools {
+				pl.Packing.Scenarios[i].Pools[j].Nodes = nil
+			}
+		}
+	}
+	full.Blame = nil
+	if !reflect.DeepEqual(full, bare) {
+		t.Errorf("WithoutNodes changed more than the node lists:\nfull %+v\nbare %+v", full, bare)
 	}
 }
