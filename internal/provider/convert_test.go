@@ -63,7 +63,8 @@ func TestAttributePath_overhead(t *testing.T) {
 		{field.NewPath("EvictionHard").Key("memory.available"), path.Root("eviction_hard").AtMapKey("memory.available")},
 		{field.NewPath("MeasuredCapacity", "CPUMillicores"), path.Root("measured_capacity").AtName("cpu")},
 		{field.NewPath("MeasuredCapacity", "EphemeralStorageBytes"), path.Root("measured_capacity").AtName("ephemeral_storage")},
-		{field.NewPath("DaemonSets").At(2).Child("MemoryBytes"), path.Root("daemonsets").AtListIndex(2).AtName("memory")},
+		{field.NewPath("DaemonSets").At(2).Child("Requests", "MemoryBytes"), path.Root("daemonsets").AtListIndex(2).AtName("requests").AtName("memory")},
+		{field.NewPath("DaemonSets").At(0).Child("Requests", "GPU"), path.Root("daemonsets").AtListIndex(0).AtName("requests").AtName("gpu")},
 		{field.NewPath("MeasuredAllocatable", "MemoryBytes"), path.Root("measured_allocatable").AtName("memory")},
 		{field.NewPath("MeasuredAllocatable", "Pods"), path.Root("measured_allocatable").AtName("pods")},
 	}

@@ -255,8 +255,7 @@ func nodeDaemonSets(ctx context.Context, l types.List, diags *diag.Diagnostics) 
 	for i, d := range ds {
 		p := path.Root("daemonsets").AtListIndex(i)
 		r := expandRequests(ctx, p.AtName("requests"), d.Requests, diags)
-		out = append(out, overhead.DaemonSet{Name: d.Name.ValueString(), TakesPodSlot: d.TakesPodSlot.IsNull() || d.TakesPodSlot.ValueBool(),
-			CPUMillicores: r.CPUMillicores, MemoryBytes: r.MemoryBytes, EphemeralBytes: r.EphemeralStorageBytes})
+		out = append(out, overhead.DaemonSet{Name: d.Name.ValueString(), Requests: r, TakesPodSlot: d.TakesPodSlot.IsNull() || d.TakesPodSlot.ValueBool()})
 	}
 	return out
 }

@@ -272,8 +272,10 @@ data "kubefit_node_pool_sizing" "measured" {
 			ConfigStateChecks: []statecheck.StateCheck{
 				expectInt(addr, tfjsonpath.New("pool_results").AtMapKey("general").AtMapKey("allocatable").AtMapKey("cpu_millicores"), 1500),
 				expectString(addr, tfjsonpath.New("pool_results").AtMapKey("general").AtMapKey("allocatable").AtMapKey("memory"), "6000Mi"),
-				// The pool's pod slots for the packer: the measured 20 less aws-node and kube-proxy.
-				expectInt(addr, tfjsonpath.New("pool_results").AtMapKey("general").AtMapKey("allocatable").AtMapKey("pods"), 18),
+				// Allocatable is the node's: the measured 20 pods. Workloads get 18: aws-node and kube-proxy run
+				// on every EKS node, listed or not.
+				expectInt(addr, tfjsonpath.New("pool_results").AtMapKey("general").AtMapKey("allocatable").AtMapKey("pods"), 20),
+				expectInt(addr, tfjsonpath.New("pool_results").AtMapKey("general").AtMapKey("workload_allocatable").AtMapKey("pods"), 18),
 			},
 		}},
 	})

@@ -337,9 +337,10 @@ var overheadRenames = renames{
 	"MeasuredAllocatable.MemoryBytes":           "memory",
 	"MeasuredAllocatable.EphemeralStorageBytes": "ephemeral_storage",
 	"DaemonSets":                                "daemonsets",
-	"DaemonSets.CPUMillicores":                  "cpu",
-	"DaemonSets.MemoryBytes":                    "memory",
-	"DaemonSets.EphemeralBytes":                 "ephemeral_storage",
+	"Requests.CPUMillicores":                    "cpu",
+	"Requests.MemoryBytes":                      "memory",
+	"Requests.EphemeralStorageBytes":            "ephemeral_storage",
+	"Requests.GPU":                              "gpu",
 }
 
 // resourcesAttrTypes is the object type of a resource amount in outputs.

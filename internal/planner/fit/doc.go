@@ -12,7 +12,9 @@
 // A DaemonSet lands on every node of every pool whose labels include its node selector and whose
 // NoSchedule and NoExecute taints its tolerations cover (PreferNoSchedule never blocks). Per pool,
 // workload allocatable = allocatable − Σ requests of those DaemonSets, and pod slots = max pods − the
-// DaemonSets that take a slot (overhead.md §9). A pool whose workload allocatable is ≤ 0 in CPU,
+// DaemonSets that take a slot − the pool's system pods (Pool.SystemPods) none of them stands for, at
+// most Pool.PodIPs − the slot-taking DaemonSets that need a pod IP (overhead.md §9; DaemonSetLoad, which
+// the overhead model shares). A pool whose workload allocatable is ≤ 0 in CPU,
 // memory or pods, or < 0 in ephemeral storage or GPUs, is unusable: it gets a "daemonsets" failure
 // and no pods. Ephemeral storage and GPUs of 0 mean the node has none; a pod requesting them does not
 // fit. The DaemonSet overhead is assumed to be placed; at runtime it is not reserved (a fresh node

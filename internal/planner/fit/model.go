@@ -82,21 +82,18 @@ func newModel(in *Input) *model {
 
 func (m *model) newPoolModel(p *Pool) poolModel {
 	pm := poolModel{p: p, alloc: toVec(p.Allocatable), localOf: map[int32]int{}}
+	var landed []DaemonSet
 	for i := range m.in.DaemonSets {
 		d := &m.in.DaemonSets[i]
 		if !daemonSetMatches(d, p) {
 			continue
 		}
-		r := toVec(d.Requests)
-		r[rPods] = 0
-		if d.TakesPodSlot {
-			r[rPods] = 1
-		}
-		pm.ds = pm.ds.add(r)
+		landed = append(landed, *d)
 		pm.dsUsage = satAdd(pm.dsUsage, d.CPUUsageMillicores)
 		pm.dsNames = append(pm.dsNames, d.Name)
 	}
-	pm.walloc = pm.alloc.sub(pm.ds)
+	taken, left := DaemonSetLoad(p.Allocatable, p.SystemPods, p.PodIPs, landed)
+	pm.ds, pm.walloc = toVec(taken), toVec(left)
 	pm.usable = pm.walloc[rCPU] > 0 && pm.walloc[rMem] > 0 && pm.walloc[rPods] > 0 && pm.walloc[rEph] >= 0 &&
 		pm.walloc[rGPU] >= 0
 	for _, z := range p.Zones {

@@ -169,6 +169,11 @@ type Pool struct {
 	Weight int
 	// PricePerHour is the price of one node per hour; 0 means unknown.
 	PricePerHour float64
+	// SystemPods names the host-network pods every node runs whether or not they are among the
+	// DaemonSets (EKS: aws-node and kube-proxy), and PodIPs caps the pods that need a pod IP on one node
+	// (0 = no cap). See DaemonSetLoad; the overhead model's Result gives both.
+	SystemPods []string
+	PodIPs     int64
 }
 
 // DaemonSet is a DaemonSet whose pod lands on every node of every pool it matches: its node selector

@@ -126,6 +126,14 @@ func (v *validator) pools(pools []Pool) map[string]int {
 		if p.Weight < 0 || p.Weight > MaxPoolWeight {
 			v.add(f.Child("Weight"), itoa(p.Weight), "the weight %d of pool %q must be between 0 and %d", p.Weight, p.Name, MaxPoolWeight)
 		}
+		if p.PodIPs < 0 || p.PodIPs > MaxQuantity {
+			v.add(f.Child("PodIPs"), i64(p.PodIPs), "the pod IPs of a node of pool %q must be between 0 (no cap) and %d, got %d", p.Name, MaxQuantity, p.PodIPs)
+		}
+		for j, name := range p.SystemPods {
+			if name == "" {
+				v.add(f.Child("SystemPods").At(j), "", "system pod %d of pool %q has an empty name", j+1, p.Name)
+			}
+		}
 		if math.IsNaN(p.PricePerHour) || math.IsInf(p.PricePerHour, 0) || p.PricePerHour < 0 {
 			v.add(f.Child("PricePerHour"), strconv.FormatFloat(p.PricePerHour, 'g', -1, 64),
 				"the price per hour %g of pool %q must be a finite number at least 0 (0 = unknown)", p.PricePerHour, p.Name)

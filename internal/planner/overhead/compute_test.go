@@ -1,12 +1,14 @@
 package overhead
 
 import (
+	"slices"
 	"sort"
 	"strings"
 	"testing"
 
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/catalog"
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/field"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/fit"
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/resource"
 )
 
@@ -281,8 +283,8 @@ func TestEKSAutoMode(t *testing.T) {
 	}
 	// No aws-node or kube-proxy pods on Auto Mode: every pod slot is a workload slot, and listing them gives
 	// nothing back.
-	if r.Available.Pods != 56 || r.PackerPods([]string{"aws-node", "kube-proxy"}) != 56 {
-		t.Errorf("available pods %d, packer pods %d, want 56", r.Available.Pods, r.PackerPods([]string{"aws-node", "kube-proxy"}))
+	if r.Available.Pods != 56 || len(r.SystemPods) != 0 {
+		t.Errorf("available pods %d, system pods %q; want 56 and none", r.Available.Pods, r.SystemPods)
 	}
 	if !hasWarning(r, CodeEKSAutoModeUpperBound) || hasWarning(r, CodeNoDaemonSets) {
 		t.Errorf("warnings %v", r.Warnings)
@@ -363,8 +365,8 @@ func hasWarning(r Result, code string) bool {
 
 func TestDaemonSets(t *testing.T) {
 	r, err := Compute(Input{Profile: EKSAL2023, Instance: m5large, DaemonSets: []DaemonSet{
-		{Name: "aws-node", CPUMillicores: 25, TakesPodSlot: true},
-		{Name: "fluent-bit", CPUMillicores: 100, MemoryBytes: 128 * mi, TakesPodSlot: true},
+		{Name: "aws-node", Requests: resource.List{CPUMillicores: 25}, TakesPodSlot: true},
+		{Name: "fluent-bit", Requests: resource.List{CPUMillicores: 100, MemoryBytes: 128 * mi}, TakesPodSlot: true},
 	}})
 	if err != nil {
 		t.Fatal(err)
@@ -444,8 +446,8 @@ func TestComputeErrors(t *testing.T) {
 		{"bad eviction signal", Input{Profile: EKSAL2023, Instance: m5large, EvictionHard: map[string]Threshold{"imagefs.available": {Bytes: 1}}}, `EvictionHard["imagefs.available"]`, "imagefs"},
 		{"aks eviction floor", Input{Profile: AKSLinux, Instance: d2sv5, EvictionHard: map[string]Threshold{SignalMemory: {Bytes: 50 * mi}}}, `EvictionHard["memory.available"]`, "got 50Mi"},
 		{"overhead 100%", Input{Profile: EKSAL2023, Instance: m5large, VMMemoryOverheadBP: ptr(10000)}, "VMMemoryOverheadBP", "below 100 %, got 100 %"},
-		{"unnamed daemonset", Input{Profile: EKSAL2023, Instance: m5large, DaemonSets: []DaemonSet{{CPUMillicores: 10}}}, "DaemonSets[0].Name", "empty name"},
-		{"negative daemonset", Input{Profile: EKSAL2023, Instance: m5large, DaemonSets: []DaemonSet{{Name: "x", CPUMillicores: -1}}}, "DaemonSets[0].CPUMillicores", "got -1m"},
+		{"unnamed daemonset", Input{Profile: EKSAL2023, Instance: m5large, DaemonSets: []DaemonSet{{Requests: resource.List{CPUMillicores: 10}}}}, "DaemonSets[0].Name", "empty name"},
+		{"negative daemonset", Input{Profile: EKSAL2023, Instance: m5large, DaemonSets: []DaemonSet{{Name: "x", Requests: resource.List{CPUMillicores: -1}}}}, "DaemonSets[0].Requests.CPUMillicores", "got -1m"},
 		{"windows auto mode", Input{Profile: EKSWindows, Instance: m5large, EKS: EKSOptions{Kind: AutoMode}}, "EKS.Kind", "Windows"},
 		{"negative reserved ENIs", Input{Profile: EKSAL2023, Instance: m5large, EKS: EKSOptions{ReservedENIs: -2}}, "EKS.ReservedENIs", "got -2"},
 		{"unknown plugin", Input{Profile: AKSLinux, Instance: d2sv5, AKS: AKSOptions{NetworkPlugin: "cilium"}}, "AKS.NetworkPlugin", `"cilium"`},
@@ -522,7 +524,7 @@ func FuzzCompute(f *testing.F) {
 		}
 		in := Input{Profile: p, Instance: Instance{Cloud: cloud, Name: "fuzz", VCPU: vcpu, MemoryMiB: memMiB, MaxENIs: enis, IPv4PerENI: ips, Hypervisor: "nitro"},
 			MaxPods: maxPods, KubernetesVersion: version, VMMemoryOverheadBP: &bp,
-			DaemonSets: []DaemonSet{{Name: "ds", CPUMillicores: dsCPU, MemoryBytes: dsMemMi * mi, TakesPodSlot: true}}}
+			DaemonSets: []DaemonSet{{Name: "ds", Requests: resource.List{CPUMillicores: dsCPU, MemoryBytes: dsMemMi * mi}, TakesPodSlot: true}}}
 		if measured >= 0 {
 			in.MeasuredCapacity.MemoryBytes = &measured
 		}
@@ -543,31 +545,32 @@ func FuzzCompute(f *testing.F) {
 	})
 }
 
-func TestPackerPods(t *testing.T) {
-	eks, err := Compute(Input{Profile: EKSAL2023, Instance: m5large})
-	if err != nil {
-		t.Fatal(err)
-	}
-	aks, err := Compute(Input{Profile: AKSLinux, Instance: d2sv5, MaxPods: 30})
-	if err != nil {
-		t.Fatal(err)
-	}
-	tests := []struct {
+// TestSystemPods checks what the node model hands a packer that charges DaemonSets itself: the
+// host-network pods every node runs and the pod-IP cap (fit.DaemonSetLoad does the accounting).
+func TestSystemPods(t *testing.T) {
+	for _, tt := range []struct {
 		name   string
-		r      Result
-		listed []string
-		want   int64
+		in     Input
+		system []string
+		podIPs int64
 	}{
-		// 29 max pods − aws-node − kube-proxy = 27; listing both gives their slots back to the packer.
-		{"eks none listed", eks, nil, 27},
-		{"eks both listed", eks, []string{"kube-proxy", "aws-node", "fluent-bit"}, 29},
-		{"eks one listed", eks, []string{"aws-node"}, 28},
-		// AKS takes no implicit slots.
-		{"aks", aks, []string{"aws-node", "kube-proxy"}, 30},
-	}
-	for _, tt := range tests {
-		if got := tt.r.PackerPods(tt.listed); got != tt.want {
-			t.Errorf("%s: PackerPods = %d, want %d", tt.name, got, tt.want)
+		// m5.large: 3 ENIs × (10 − 1) = 27 pod IPs; aws-node and kube-proxy use the host network.
+		{"eks managed", Input{Profile: EKSAL2023, Instance: m5large}, []string{"aws-node", "kube-proxy"}, 27},
+		{"eks bottlerocket", Input{Profile: EKSBottlerocket, Instance: m5large}, []string{"aws-node", "kube-proxy"}, 27},
+		{"eks auto mode", Input{Profile: EKSAL2023, Instance: m5large, EKS: EKSOptions{Kind: AutoMode}}, nil, 27},
+		{"eks windows", Input{Profile: EKSWindows, Instance: m5large}, nil, 0},
+		{"aks", Input{Profile: AKSLinux, Instance: d2sv5, MaxPods: 30}, nil, 0},
+	} {
+		r, err := Compute(tt.in)
+		if err != nil {
+			t.Fatalf("%s: %v", tt.name, err)
+		}
+		if !slices.Equal(r.SystemPods, tt.system) || r.PodIPs != tt.podIPs {
+			t.Errorf("%s: system pods %q, pod IPs %d; want %q, %d", tt.name, r.SystemPods, r.PodIPs, tt.system, tt.podIPs)
+		}
+		// The one account gives Available from Allocatable, whether the DaemonSets are listed here or not.
+		if _, left := fit.DaemonSetLoad(r.Allocatable, r.SystemPods, r.PodIPs, nil); left != r.Available {
+			t.Errorf("%s: DaemonSetLoad gives %+v, the model %+v", tt.name, left, r.Available)
 		}
 	}
 }
@@ -588,6 +591,29 @@ func TestSmallest(t *testing.T) {
 	for i, tt := range tests {
 		if got := Smallest(tt.rs); got != tt.want {
 			t.Errorf("case %d: Smallest = %d, want %d", i, got, tt.want)
+		}
+	}
+}
+
+func TestDaemonSetGPUs(t *testing.T) {
+	gpuNode := m5large
+	gpuNode.GPU = 1
+	for _, tt := range []struct {
+		name      string
+		inst      Instance
+		available int64
+		warn      bool
+	}{
+		{"a GPU node", gpuNode, 0, false},
+		{"no GPUs", m5large, -1, true},
+	} {
+		r, err := Compute(Input{Profile: EKSAL2023, Instance: tt.inst, DaemonSets: []DaemonSet{{Name: "dcgm-exporter",
+			Requests: resource.List{CPUMillicores: 50, GPU: 1}, TakesPodSlot: true}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Available.GPU != tt.available || r.DaemonSetOverhead.GPU != 1 || hasWarning(r, CodeDaemonSetsFillNode) != tt.warn {
+			t.Errorf("%s: available GPUs %d, DaemonSet GPUs %d, warnings %v", tt.name, r.Available.GPU, r.DaemonSetOverhead.GPU, r.Warnings)
 		}
 	}
 }

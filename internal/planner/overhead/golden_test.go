@@ -22,9 +22,9 @@ var goldenCases = []struct {
 }{
 	{"eks-al2023 managed m5.large", Input{Profile: EKSAL2023, Instance: m5large}},
 	{"eks-al2023 managed m5.xlarge with DaemonSets", Input{Profile: EKSAL2023, Instance: m5xlarge, DaemonSets: []DaemonSet{
-		{Name: "aws-node", CPUMillicores: 25, MemoryBytes: 0, TakesPodSlot: true},
-		{Name: "kube-proxy", CPUMillicores: 100, TakesPodSlot: true},
-		{Name: "fluent-bit", CPUMillicores: 100, MemoryBytes: 128 * mi, TakesPodSlot: true}}}},
+		{Name: "aws-node", Requests: resource.List{CPUMillicores: 25, MemoryBytes: 0}, TakesPodSlot: true},
+		{Name: "kube-proxy", Requests: resource.List{CPUMillicores: 100}, TakesPodSlot: true},
+		{Name: "fluent-bit", Requests: resource.List{CPUMillicores: 100, MemoryBytes: 128 * mi}, TakesPodSlot: true}}}},
 	{"eks-al2023 managed prefix delegation", Input{Profile: EKSAL2023, Instance: m5large, EKS: EKSOptions{PrefixDelegation: true}}},
 	{"eks-al2023 karpenter custom networking arm64", Input{Profile: EKSAL2023, Instance: m6g, EKS: EKSOptions{Kind: Karpenter, CustomNetworking: true}}},
 	{"eks-al2023 self-managed maxPodsExpression", Input{Profile: EKSAL2023, Instance: m5large, EKS: EKSOptions{Kind: SelfManaged, MaxPodsExpressionResult: 40}}},

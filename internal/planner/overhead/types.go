@@ -6,6 +6,7 @@ import (
 
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/catalog"
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/field"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/fit"
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/resource"
 )
 
@@ -112,7 +113,7 @@ type Instance struct {
 	MaxENIs      int64 // default network card
 	IPv4PerENI   int64
 	ENIMaxPods   int64
-	GPU          int64 // GPU devices; they are neither reserved nor consumed by DaemonSets
+	GPU          int64 // GPU devices; none are reserved (DaemonSets that request GPUs take them)
 }
 
 // InstanceFromCatalog converts a catalog row.
@@ -185,14 +186,10 @@ type AKSOptions struct {
 	NetworkPlugin NetworkPlugin // "" = AzureCNIOverlay
 }
 
-// DaemonSet is one DaemonSet expected on the node; its requests are subtracted from allocatable.
-type DaemonSet struct {
-	Name           string
-	CPUMillicores  int64
-	MemoryBytes    int64
-	EphemeralBytes int64
-	TakesPodSlot   bool
-}
+// DaemonSet is one DaemonSet expected on the node, in the planner's one DaemonSet model: the node model
+// reads its name, requests and TakesPodSlot (its pod lands on the node; selectors and tolerations are the
+// packer's matter).
+type DaemonSet = fit.DaemonSet
 
 // Input is everything the model needs for one node.
 type Input struct {
@@ -248,6 +245,13 @@ type Result struct {
 	MaxPods           int64
 	// IPCap is how many non-host-network pods can get an IP (EKS VPC CNI); 0 when not applicable.
 	IPCap int64
+	// SystemPods names the host-network pods the node runs whether or not they are listed as DaemonSets
+	// (aws-node and kube-proxy on EKS Linux nodes other than Auto Mode), and PodIPs caps the pods that need
+	// a pod IP (IPCap on EKS Linux nodes, else 0 = no cap): with Allocatable and the DaemonSets, what
+	// fit.DaemonSetLoad needs to give Available. A packer that charges DaemonSets itself takes Allocatable
+	// and these two.
+	SystemPods []string
+	PodIPs     int64
 	// EvictionHard is the hard-eviction map as the kubelet is configured ("100Mi", "10%").
 	EvictionHard map[string]string
 	// RulesVersion says which dated rule set applied (e.g. "aks < 1.29").

@@ -93,12 +93,13 @@ func validate(in *Input) field.Errors {
 			v          int64
 			render     func(int64) string
 		}{
-			{"CPUMillicores", "CPU", d.CPUMillicores, resource.QuantityCPU},
-			{"MemoryBytes", "memory", d.MemoryBytes, resource.QuantityBytes},
-			{"EphemeralBytes", "ephemeral-storage", d.EphemeralBytes, resource.QuantityBytes},
+			{"CPUMillicores", "CPU", d.Requests.CPUMillicores, resource.QuantityCPU},
+			{"MemoryBytes", "memory", d.Requests.MemoryBytes, resource.QuantityBytes},
+			{"EphemeralStorageBytes", "ephemeral-storage", d.Requests.EphemeralStorageBytes, resource.QuantityBytes},
+			{"GPU", "GPU", d.Requests.GPU, func(n int64) string { return strconv.FormatInt(n, 10) }},
 		} {
 			if q.v < 0 || q.v > resource.MaxQuantity {
-				add(p.Child(q.name), q.render(q.v), "DaemonSet %q has a negative or out-of-range %s request, got %s",
+				add(p.Child("Requests", q.name), q.render(q.v), "DaemonSet %q has a negative or out-of-range %s request, got %s",
 					d.Name, q.what, q.render(q.v))
 			}
 		}

@@ -70,23 +70,14 @@ func scenarioReplicas(w *sizing.Workload, s fit.Scenario) int {
 // a node's room, so the type cannot work at all.
 func lowerBound(req *Request, s fit.Scenario, t catalog.InstanceType, r overhead.Result) (nodes int, ok bool) {
 	labels := nodeLabels(req, t, r)
-	dsNames := make([]string, 0, len(req.DaemonSets))
+	var landed []fit.DaemonSet
 	for _, d := range req.DaemonSets {
-		dsNames = append(dsNames, d.Name)
-	}
-	room := [5]int64{r.Allocatable.CPUMillicores, r.Allocatable.MemoryBytes, r.Allocatable.EphemeralStorageBytes, r.PackerPods(dsNames), int64(t.GPUCount)}
-	for _, d := range req.DaemonSets {
-		if !lands(d.NodeSelector, labels, d.Tolerations, req.Pool.Taints) {
-			continue
-		}
-		room[0] -= d.Requests.CPUMillicores
-		room[1] -= d.Requests.MemoryBytes
-		room[2] -= d.Requests.EphemeralStorageBytes
-		room[4] -= d.Requests.GPU
-		if d.TakesPodSlot {
-			room[3]--
+		if lands(d.NodeSelector, labels, d.Tolerations, req.Pool.Taints) {
+			landed = append(landed, d)
 		}
 	}
+	_, left := fit.DaemonSetLoad(r.Allocatable, r.SystemPods, r.PodIPs, landed)
+	room := [5]int64{left.CPUMillicores, left.MemoryBytes, left.EphemeralStorageBytes, left.Pods, left.GPU}
 	var total [5]int64
 	nodes = req.Pool.MinNodes
 	for i := range req.Workloads {

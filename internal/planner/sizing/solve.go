@@ -246,8 +246,7 @@ func (s *solve) pool(i int, dsNames []string) (fit.Pool, error) {
 	}
 	return fit.Pool{
 		Name: rp.Name, InstanceType: pp.Instance.Name,
-		Allocatable: fit.Resources{CPUMillicores: r.Allocatable.CPUMillicores, MemoryBytes: r.Allocatable.MemoryBytes,
-			EphemeralStorageBytes: r.Allocatable.EphemeralStorageBytes, Pods: r.PackerPods(dsNames), GPU: int64(pp.Instance.GPUCount)},
+		Allocatable: r.Allocatable, SystemPods: r.SystemPods, PodIPs: r.PodIPs,
 		MinNodes: rp.MinNodes, MaxNodes: rp.MaxNodes, Zones: rp.Zones, Labels: labels, Taints: rp.Taints,
 		Weight: rp.Weight, PricePerHour: pp.Instance.PriceUSDPerHour,
 	}, nil

@@ -259,3 +259,30 @@ func TestSolveWithoutNodes(t *testing.T) {
 		t.Errorf("WithoutNodes changed more than the node lists:\nfull %+v\nbare %+v", full, bare)
 	}
 }
+
+// TestSolveSystemPods checks the EKS host-network pods on a pool: aws-node and kube-proxy take a slot
+// each whether listed or not, and a listed one whose selector keeps it off the pool does not give its
+// slot away.
+func TestSolveSystemPods(t *testing.T) {
+	web := Workload{Name: "web", Replicas: intp(1), Requests: fit.Resources{CPUMillicores: 10, MemoryBytes: 1 << 20}}
+	for _, tt := range []struct {
+		name string
+		ds   []DaemonSet
+		pods int64
+	}{
+		// m5.large: 29 max pods, 27 pod IPs.
+		{"none listed", nil, 27},
+		{"both listed", []DaemonSet{{Name: "aws-node", TakesPodSlot: true}, {Name: "kube-proxy", TakesPodSlot: true}}, 27},
+		{"one listed, one more DaemonSet", []DaemonSet{{Name: "aws-node", TakesPodSlot: true}, {Name: "logs", TakesPodSlot: true}}, 26},
+		{"listed off the pool", []DaemonSet{{Name: "aws-node", TakesPodSlot: true, NodeSelector: map[string]string{"kubernetes.io/arch": "arm64"}}}, 27},
+	} {
+		plan, err := NewPlanner(EmbeddedCatalog()).Solve(context.Background(), Request{Pools: []Pool{pool("general", "m5.large", 3)},
+			DaemonSets: tt.ds, Workloads: []Workload{web}})
+		if err != nil {
+			t.Fatalf("%s: %v", tt.name, err)
+		}
+		if got := plan.Pools[0].WorkloadAllocatable.Pods; got != tt.pods {
+			t.Errorf("%s: workload pod slots %d, want %d", tt.name, got, tt.pods)
+		}
+	}
+}
