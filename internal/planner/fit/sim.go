@@ -268,8 +268,8 @@ func (c classSim) fresh(m *model, a *arena) classSim {
 		c.cur[pp][0] = carve(&a.ints, 1+m.pools[p].nz)
 		c.cur[pp][1] = carve(&a.ints, 1+m.pools[p].nz)
 	}
-	if c.spread == SpreadNode {
-		c.held = carve(&a.ids, c.n)[:0] // one node per pod
+	if c.spread == SpreadNode && np > 0 {
+		c.held = carve(&a.ids, c.n)[:0] // one node per pod placed
 	}
 	if c.spread == SpreadZone {
 		c.counts = carve(&a.ints, len(c.domains))
