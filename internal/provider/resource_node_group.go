@@ -164,7 +164,7 @@ func (r *nodeGroupResource) Schema(_ context.Context, _ resource.SchemaRequest, 
 	attrs["daemonsets"] = resourceAttribute(daemonSetsAttribute())
 	attrs["workloads"] = resourceAttribute(workloadsAttribute())
 	attrs["id"] = schema.StringAttribute{Computed: true, MarkdownDescription: "The node group name."}
-	attrs["name"] = schema.StringAttribute{Required: true, MarkdownDescription: "Node group name; the eksctl group and the Karpenter NodePool are named after it. A NodePool's name must be a lowercase RFC 1123 subdomain, so a name such as `Web_Pool` gives a NodePool named `web-pool` (with a warning). AWS groups may not set labels a Karpenter NodePool restricts: the `karpenter.sh` domain, save `karpenter.sh/capacity-type`, and `kubernetes.io/hostname`.",
+	attrs["name"] = schema.StringAttribute{Required: true, MarkdownDescription: "Node group name; the eksctl group and the Karpenter NodePool are named after it. A NodePool's name must be a lowercase RFC 1123 subdomain, so a name such as `Web_Pool` gives a NodePool named `web-pool` (with a warning). AWS groups may not set labels a Karpenter NodePool restricts: `kubernetes.io/hostname`, `karpenter.sh/nodepool`, and other labels of the `karpenter.sh` and `karpenter.k8s.aws` domains that are not Karpenter's well-known labels (such as `karpenter.sh/capacity-type` or `karpenter.k8s.aws/instance-family`).",
 		Validators: []validator.String{stringvalidator.LengthBetween(1, 63)}}
 	attrs["min_size"] = schema.Int64Attribute{Optional: true, Computed: true, MarkdownDescription: "Minimum nodes. Default: the nodes the steady scenario needs.",
 		Validators: []validator.Int64{int64validator.AtLeast(0)}}

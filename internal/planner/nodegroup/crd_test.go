@@ -39,6 +39,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	celconfig "k8s.io/apiserver/pkg/apis/cel"
 	karpenterapis "sigs.k8s.io/karpenter/pkg/apis"
+	karpv1 "sigs.k8s.io/karpenter/pkg/apis/v1"
 	"sigs.k8s.io/yaml"
 
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/catalog"
@@ -273,9 +274,26 @@ func TestKarpenterNodePoolPassesCRD(t *testing.T) {
 				"consolidationPolicy": "WhenEmptyOrUnderutilized", "budgets": []any{map[string]any{"nodes": "10%"}}}) {
 				t.Errorf("defaulted disruption = %v", got)
 			}
+			if err := runtimeValidate(t, stored); err != nil {
+				t.Errorf("Karpenter's run-time validation rejects the NodePool: %v", err)
+			}
 			checkNodePool(t, c, r, stored)
 		})
 	}
+}
+
+// runtimeValidate decodes a NodePool and runs the validation Karpenter's controller applies beyond the CRD.
+func runtimeValidate(t *testing.T, obj any) error {
+	t.Helper()
+	b, err := json.Marshal(obj)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var typed karpv1.NodePool
+	if err := json.Unmarshal(b, &typed); err != nil {
+		t.Fatal(err)
+	}
+	return typed.RuntimeValidate(context.Background())
 }
 
 // jsonRoundTrip returns v as the JSON object it encodes to.
@@ -423,8 +441,11 @@ func TestKarpenterNodePoolCRDRejects(t *testing.T) {
 }
 
 // TestKarpenterChecksMatchCRD checks that an AWS group is refused exactly when the NodePool it would render
-// is one the CRD rejects, for node labels the CRD restricts, and that the refusal names the field; a name
-// the CRD would reject is rewritten for the NodePool (KarpenterName), which the CRD then accepts.
+// is one Karpenter rejects, for node labels: by the CRD, by Karpenter's run-time validation
+// (NodePool.RuntimeValidate), or, for the karpenter.k8s.aws domain, by the AWS provider's rule (its module
+// needs a newer Go than this build, so those cases say what karpenter-provider-aws v1.14.3
+// pkg/apis/v1/labels.go restricts). The refusal names the field. A name the CRD would reject is rewritten
+// for the NodePool (KarpenterName), which the CRD then accepts.
 func TestKarpenterChecksMatchCRD(t *testing.T) {
 	np := nodePoolSchemaFor(t)
 	base := awsCases()[0].req
@@ -433,17 +454,23 @@ func TestKarpenterChecksMatchCRD(t *testing.T) {
 		name   string
 		labels map[string]string
 		path   string // the field kubefit's refusal names; "" for an accepted group
+		aws    bool   // refused by the AWS provider's rule only
 	}{
 		{name: "php"},
 		{name: "php-web.v2"},
 		{name: "Web_Pool"}, // the NodePool is named web-pool (KarpenterName), with a warning
 		{name: "web."},
-		{name: "php", labels: map[string]string{"karpenter.sh/capacity-type": "spot", "example.com/karpenter.sh": "x", "karpenter.shop/x": "y"}},
+		{name: "php", labels: map[string]string{"karpenter.sh/capacity-type": "spot", "example.com/karpenter.sh": "x", "karpenter.shop/x": "y",
+			"kubernetes.io/team": "web", "node.kubernetes.io/lifecycle": "normal", "karpenter.k8s.aws/instance-family": "m5",
+			"karpenter.k8s.aws/instance-category": "m", "topology.k8s.aws/zone-id": "use1-az1"}},
 		{name: "php", labels: map[string]string{"karpenter.sh/team": "web"}, path: `Labels["karpenter.sh/team"]`},
 		{name: "php", labels: map[string]string{"karpenter.sh/nodepool": "php"}, path: `Labels["karpenter.sh/nodepool"]`},
 		{name: "php", labels: map[string]string{"node.karpenter.sh/x": "y"}, path: `Labels["node.karpenter.sh/x"]`},
 		{name: "php", labels: map[string]string{"karpenter.sh": "y"}, path: `Labels["karpenter.sh"]`},
 		{name: "php", labels: map[string]string{"kubernetes.io/hostname": "node-1"}, path: `Labels["kubernetes.io/hostname"]`},
+		{name: "php", labels: map[string]string{"karpenter.k8s.aws/team": "web"}, path: `Labels["karpenter.k8s.aws/team"]`, aws: true},
+		{name: "php", labels: map[string]string{"node.karpenter.k8s.aws/x": "y"}, path: `Labels["node.karpenter.k8s.aws/x"]`, aws: true},
+		{name: "php", labels: map[string]string{"karpenter.k8s.aws/ec2nodeclass": "default"}, path: `Labels["karpenter.k8s.aws/ec2nodeclass"]`, aws: true},
 	} {
 		req := base
 		req.Pool.Name, req.Pool.Labels = c.name, c.labels
@@ -452,9 +479,12 @@ func TestKarpenterChecksMatchCRD(t *testing.T) {
 			t.Fatal(err)
 		}
 		_, crdErrs := np.admit(jsonRoundTrip(t, obj), nil)
+		rtErr := runtimeValidate(t, obj)
+		rejected := len(crdErrs) > 0 || rtErr != nil || c.aws
 		errs := validate(req)
-		if (len(crdErrs) > 0) != (c.path != "") || (len(errs) > 0) != (c.path != "") || len(errs) > 0 && errs[0].Path.String() != c.path {
-			t.Errorf("name %q labels %v: the CRD says %v; kubefit says %v (want an error on %q)", c.name, c.labels, crdErrs.ToAggregate(), errs, c.path)
+		if rejected != (c.path != "") || (len(errs) > 0) != (c.path != "") || len(errs) > 0 && errs[0].Path.String() != c.path {
+			t.Errorf("name %q labels %v: the CRD says %v, Karpenter's run-time validation %v (AWS rule: %v); kubefit says %v (want an error on %q)",
+				c.name, c.labels, crdErrs.ToAggregate(), rtErr, c.aws, errs, c.path)
 		}
 	}
 	// Only AWS groups render a NodePool.

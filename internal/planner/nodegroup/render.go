@@ -322,19 +322,62 @@ type (
 	}
 )
 
-// karpenterErrors reports what an AWS group would put in its NodePool that the NodePool CRD rejects: node
-// labels the CRD's rules restrict (the karpenter.sh domain, save karpenter.sh/capacity-type, and
-// kubernetes.io/hostname). A name the CRD rejects is not an error: the NodePool takes KarpenterName.
+// karpenterErrors reports the node labels of an AWS group that its Karpenter NodePool may not carry, by
+// the NodePool CRD's rules and by what Karpenter validates at run time (NodePool.RuntimeValidate of
+// sigs.k8s.io/karpenter, with the restricted domain and well-known labels the AWS provider adds):
+// karpenter.sh/nodepool, kubernetes.io/hostname, and any other label in the karpenter.sh or
+// karpenter.k8s.aws domains (or their subdomains) that is not a well-known label. A name the CRD rejects
+// is not an error: the NodePool takes KarpenterName.
 func karpenterErrors(req Request) field.Errors {
 	var errs field.Errors
 	for _, k := range slices.Sorted(maps.Keys(req.Pool.Labels)) {
-		domain, _, _ := strings.Cut(k, "/")
-		if k == "kubernetes.io/hostname" || strings.HasSuffix(domain, "karpenter.sh") && k != "karpenter.sh/capacity-type" {
-			errs = append(errs, field.Invalid(field.NewPath("Labels").Key(k), k, "label %s of AWS node group %q is one a Karpenter NodePool may not set "+
-				"(Karpenter owns the karpenter.sh domain, save karpenter.sh/capacity-type, and kubernetes.io/hostname is per node)", field.Quote(k), req.Pool.Name))
+		if why := karpenterRestricted(k); why != "" {
+			errs = append(errs, field.Invalid(field.NewPath("Labels").Key(k), k, "label %s of AWS node group %q is one a Karpenter NodePool may not set: %s",
+				field.Quote(k), req.Pool.Name, why))
 		}
 	}
 	return errs
+}
+
+// karpenterRestrictedDomains are the label domains Karpenter reserves: its own (sigs.k8s.io/karpenter
+// v1.14.1 RestrictedLabelDomains) and the AWS provider's (karpenter-provider-aws v1.14.3
+// pkg/apis/v1/labels.go).
+var karpenterRestrictedDomains = []string{"karpenter.sh", "karpenter.k8s.aws"}
+
+// karpenterWellKnownLabels are the labels in those domains a NodePool may carry (the WellKnownLabels of
+// the same sources); karpenter.sh/nodepool is well known but refused on a NodePool's own labels.
+var karpenterWellKnownLabels = []string{
+	"karpenter.sh/capacity-type",
+	"karpenter.k8s.aws/capacity-reservation-id", "karpenter.k8s.aws/capacity-reservation-type",
+	"karpenter.k8s.aws/capacity-reservation-interruptible", "karpenter.k8s.aws/instance-hypervisor",
+	"karpenter.k8s.aws/instance-encryption-in-transit-supported", "karpenter.k8s.aws/instance-category",
+	"karpenter.k8s.aws/instance-capability-flex", "karpenter.k8s.aws/instance-family", "karpenter.k8s.aws/instance-generation",
+	"karpenter.k8s.aws/instance-size", "karpenter.k8s.aws/instance-local-nvme", "karpenter.k8s.aws/instance-cpu",
+	"karpenter.k8s.aws/instance-cpu-manufacturer", "karpenter.k8s.aws/instance-cpu-sustained-clock-speed-mhz",
+	"karpenter.k8s.aws/instance-memory", "karpenter.k8s.aws/instance-ebs-bandwidth", "karpenter.k8s.aws/instance-network-bandwidth",
+	"karpenter.k8s.aws/instance-gpu-name", "karpenter.k8s.aws/instance-gpu-manufacturer", "karpenter.k8s.aws/instance-gpu-count",
+	"karpenter.k8s.aws/instance-gpu-memory", "karpenter.k8s.aws/instance-accelerator-name",
+	"karpenter.k8s.aws/instance-accelerator-manufacturer", "karpenter.k8s.aws/instance-accelerator-count",
+	"karpenter.k8s.aws/instance-tenancy", "karpenter.k8s.aws/placement-group-id", "karpenter.k8s.aws/placement-group-partition",
+}
+
+// karpenterRestricted says why a NodePool may not carry label key k, or "" when it may.
+func karpenterRestricted(k string) string {
+	switch {
+	case k == "karpenter.sh/nodepool":
+		return "Karpenter sets it on every node of the NodePool"
+	case k == "kubernetes.io/hostname":
+		return "it is set per node"
+	case slices.Contains(karpenterWellKnownLabels, k):
+		return ""
+	}
+	domain, _, _ := strings.Cut(k, "/") // the CRD's rules read a key without a prefix as a domain
+	for _, d := range karpenterRestrictedDomains {
+		if domain == d || strings.HasSuffix(domain, "."+d) {
+			return fmt.Sprintf("Karpenter reserves the %s domain, save its well-known labels", d)
+		}
+	}
+	return ""
 }
 
 // KarpenterName is the name of the Karpenter NodePool of a group: the group's name when it is a valid
