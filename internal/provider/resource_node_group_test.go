@@ -128,6 +128,7 @@ cloud = "aws"
 instance_type = "m5.large"
 workloads = [{ name = "huge", replicas = 1, requests = { cpu = "8" } }]`), `(?s)huge.*requests\s+8,000m\s+CPU`},
 		{phpNodeGroup(`labels = { "karpenter.sh/team" = "web" }`), `(?s)Label\s+"karpenter.sh/team"\s+of\s+AWS\s+node\s+group\s+"php"\s+is\s+one\s+a\s+Karpenter\s+NodePool\s+may\s+not\s+set`},
+		{phpNodeGroup(`labels = { "node-role.kubernetes.io/worker" = "" }`), `(?s)Label\s+"node-role.kubernetes.io/worker"\s+of\s+AWS\s+node\s+group\s+"php"\s+is\s+in\s+the\s+reserved\s+kubernetes.io\s+domain`},
 	})
 }
 

@@ -461,7 +461,7 @@ func TestKarpenterChecksMatchCRD(t *testing.T) {
 		{name: "Web_Pool"}, // the NodePool is named web-pool (KarpenterName), with a warning
 		{name: "web."},
 		{name: "php", labels: map[string]string{"karpenter.sh/capacity-type": "spot", "example.com/karpenter.sh": "x", "karpenter.shop/x": "y",
-			"kubernetes.io/team": "web", "node.kubernetes.io/lifecycle": "normal", "karpenter.k8s.aws/instance-family": "m5",
+			"node.kubernetes.io/lifecycle": "normal", "karpenter.k8s.aws/instance-family": "m5",
 			"karpenter.k8s.aws/instance-category": "m", "topology.k8s.aws/zone-id": "use1-az1"}},
 		{name: "php", labels: map[string]string{"karpenter.sh/team": "web"}, path: `Labels["karpenter.sh/team"]`},
 		{name: "php", labels: map[string]string{"karpenter.sh/nodepool": "php"}, path: `Labels["karpenter.sh/nodepool"]`},
@@ -491,6 +491,52 @@ func TestKarpenterChecksMatchCRD(t *testing.T) {
 	aks := Request{Pool: sizing.Pool{Name: "Web_Pool", Cloud: catalog.Azure, Labels: map[string]string{"karpenter.sh/team": "web"}}}
 	if errs := validate(aks); len(errs) > 0 {
 		t.Errorf("an Azure group is held to the NodePool's rules: %v", errs)
+	}
+}
+
+// TestEksctlLabelsMatchEksctl checks that an AWS group is refused for a label exactly when eksctl's own
+// validation rejects the managed node group that carries it (labels in the kubernetes.io and k8s.io
+// domains a node may not set on itself), and that the refusal names the label.
+func TestEksctlLabelsMatchEksctl(t *testing.T) {
+	base := awsCases()[0].req
+	r, _ := renderAWS(t, base)
+	for _, c := range []struct {
+		key    string
+		refuse bool
+	}{
+		{"team", false},
+		{"example.com/team", false},
+		{"node.kubernetes.io/lifecycle", false},
+		{"kubelet.kubernetes.io/x", false},
+		{"topology.kubernetes.io/zone", false},
+		{"kubernetes.io/arch", false},
+		{"example.k8s.io.example.com/x", false},
+		{"kubernetes.io/team", true},
+		{"node-role.kubernetes.io/worker", true},
+		{"k8s.io/x", true},
+		{"sub.k8s.io/x", true},
+		{"node-restriction.kubernetes.io/x", true},
+	} {
+		req := base
+		req.Pool.Labels = map[string]string{c.key: "v"}
+		yml, err := eksctl(req, r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var cfg eksctlapi.ClusterConfig
+		if err := yaml.UnmarshalStrict([]byte(yml), &cfg); err != nil {
+			t.Fatal(err)
+		}
+		ng := cfg.ManagedNodeGroups[0]
+		if err := eksctlapi.SetManagedNodeGroupDefaults(ng, &eksctlapi.ClusterMeta{Name: "kubefit", Region: "us-east-1", Version: eksctlapi.DefaultVersion}, false); err != nil {
+			t.Fatal(err)
+		}
+		eksctlErr := eksctlapi.ValidateManagedNodeGroup(0, ng)
+		errs := validate(req)
+		want := fmt.Sprintf("Labels[%q]", c.key)
+		if (eksctlErr != nil) != c.refuse || (len(errs) > 0) != c.refuse || len(errs) > 0 && errs[0].Path.String() != want {
+			t.Errorf("label %s: eksctl says %v; kubefit says %v (want refused: %v)", c.key, eksctlErr, errs, c.refuse)
+		}
 	}
 }
 

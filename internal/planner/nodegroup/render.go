@@ -11,6 +11,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/validate/content"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	kubeletv1beta1 "k8s.io/kubelet/config/v1beta1"
+	kubeletapis "k8s.io/kubelet/pkg/apis"
 	"sigs.k8s.io/yaml"
 
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/catalog"
@@ -334,6 +335,29 @@ func karpenterErrors(req Request) field.Errors {
 		if why := karpenterRestricted(k); why != "" {
 			errs = append(errs, field.Invalid(field.NewPath("Labels").Key(k), k, "label %s of AWS node group %q is one a Karpenter NodePool may not set: %s",
 				field.Quote(k), req.Pool.Name, why))
+		}
+	}
+	return errs
+}
+
+// kubeletLabelErrors reports the node labels of an AWS group in the kubernetes.io and k8s.io domains that
+// a node may not set on itself (k8s.io/kubelet's IsKubeletLabel: the kubelet's --node-labels, through
+// which EKS node groups apply labels, allow only the well-known keys and the kubelet.kubernetes.io and
+// node.kubernetes.io domains there); eksctl refuses them for the same reason.
+func kubeletLabelErrors(req Request) field.Errors {
+	var errs field.Errors
+	for _, k := range slices.Sorted(maps.Keys(req.Pool.Labels)) {
+		domain, _, ok := strings.Cut(k, "/")
+		if !ok || kubeletapis.IsKubeletLabel(k) {
+			continue
+		}
+		for _, d := range []string{"kubernetes.io", "k8s.io"} {
+			if domain == d || strings.HasSuffix(domain, "."+d) {
+				errs = append(errs, field.Invalid(field.NewPath("Labels").Key(k), k, "label %s of AWS node group %q is in the reserved %s domain, which a node "+
+					"may not set on itself (only its well-known labels and the node.kubernetes.io and kubelet.kubernetes.io domains); "+
+					"use a label of your own domain, or let a controller set it", field.Quote(k), req.Pool.Name, d))
+				break
+			}
 		}
 	}
 	return errs
