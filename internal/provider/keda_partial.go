@@ -8,7 +8,6 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
-	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/keda"
@@ -61,55 +60,9 @@ func partialManifest(ctx context.Context, config tfsdk.Config) (attr.Value, bool
 	if strings.Contains(m.Name, unknownStringMarker) || strings.Contains(m.Namespace, unknownStringMarker) {
 		return nil, false
 	}
-	v, err := partialValue(keda.Render(m.scaledObject()))
+	v, err := dynamicValue(keda.Render(m.scaledObject()), true)
 	if err != nil {
 		return nil, false
 	}
 	return v, true
-}
-
-// partialValue converts a rendered object like kedaObjectValue, turning placeholders into unknowns.
-func partialValue(v any) (attr.Value, error) {
-	switch t := v.(type) {
-	case keda.Object:
-		attrTypes, vals := make(map[string]attr.Type, len(t)), make(map[string]attr.Value, len(t))
-		for _, m := range t {
-			if strings.Contains(m.Key, unknownStringMarker) {
-				return nil, fmt.Errorf("unknown map key")
-			}
-			ev, err := partialValue(m.Value)
-			if err != nil {
-				return nil, err
-			}
-			attrTypes[m.Key], vals[m.Key] = ev.Type(context.Background()), ev
-		}
-		o, d := types.ObjectValue(attrTypes, vals)
-		if d.HasError() {
-			return nil, fmt.Errorf("building object: %v", d)
-		}
-		return o, nil
-	case []any:
-		elemTypes, elems := make([]attr.Type, 0, len(t)), make([]attr.Value, 0, len(t))
-		for _, e := range t {
-			ev, err := partialValue(e)
-			if err != nil {
-				return nil, err
-			}
-			elemTypes, elems = append(elemTypes, ev.Type(context.Background())), append(elems, ev)
-		}
-		tv, d := types.TupleValue(elemTypes, elems)
-		if d.HasError() {
-			return nil, fmt.Errorf("building tuple: %v", d)
-		}
-		return tv, nil
-	case string:
-		if strings.Contains(t, unknownStringMarker) {
-			return types.StringUnknown(), nil
-		}
-	case int64:
-		if t > unknownNumberBase {
-			return types.NumberUnknown(), nil
-		}
-	}
-	return kedaObjectValue(v)
 }

@@ -287,7 +287,7 @@ func planKEDAScaledObject(m *kedaScaledObjectModel, diags *diag.Diagnostics) boo
 	if err != nil {
 		return false
 	}
-	obj, cerr := kedaObjectValue(res.Object)
+	obj, cerr := dynamicValue(res.Object, false)
 	if cerr != nil {
 		diags.AddError("Rendering ScaledObject", cerr.Error())
 		return false

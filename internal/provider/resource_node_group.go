@@ -449,7 +449,7 @@ func flattenNodeGroup(m *nodeGroupModel, res *nodegroup.Result, out nodegroup.Re
 		m.EksctlYAML = types.StringValue(out.EksctlYAML)
 	}
 	if out.KarpenterNodePool != nil {
-		v, err := jsonValue(out.KarpenterNodePool)
+		v, err := dynamicValue(out.KarpenterNodePool, false)
 		if err != nil {
 			diags.AddError("Rendering Failed", err.Error())
 			return

@@ -2,9 +2,7 @@ package provider
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
-	"math/big"
 	"strconv"
 	"strings"
 
@@ -573,55 +571,6 @@ func storageClassObject(ctx context.Context, m storageClassModel, params map[str
 	return sc
 }
 
-// jsonValue converts decoded JSON into a Terraform value of the type jsondecode() would give: objects,
-// tuples, strings, numbers and bools; JSON nulls are left out of objects.
-func jsonValue(v any) (attr.Value, error) {
-	switch t := v.(type) {
-	case map[string]any:
-		attrTypes, vals := map[string]attr.Type{}, map[string]attr.Value{}
-		for k, e := range t {
-			if e == nil {
-				continue
-			}
-			ev, err := jsonValue(e)
-			if err != nil {
-				return nil, err
-			}
-			attrTypes[k], vals[k] = ev.Type(context.Background()), ev
-		}
-		o, d := types.ObjectValue(attrTypes, vals)
-		if d.HasError() {
-			return nil, fmt.Errorf("building object: %v", d)
-		}
-		return o, nil
-	case []any:
-		elemTypes, elems := make([]attr.Type, 0, len(t)), make([]attr.Value, 0, len(t))
-		for _, e := range t {
-			ev, err := jsonValue(e)
-			if err != nil {
-				return nil, err
-			}
-			elemTypes, elems = append(elemTypes, ev.Type(context.Background())), append(elems, ev)
-		}
-		tv, d := types.TupleValue(elemTypes, elems)
-		if d.HasError() {
-			return nil, fmt.Errorf("building tuple: %v", d)
-		}
-		return tv, nil
-	case string:
-		return types.StringValue(t), nil
-	case bool:
-		return types.BoolValue(t), nil
-	case json.Number:
-		f, ok := new(big.Float).SetString(t.String())
-		if !ok {
-			return nil, fmt.Errorf("number %q", t)
-		}
-		return types.NumberValue(f), nil
-	}
-	return nil, fmt.Errorf("unexpected JSON value %T", v)
-}
-
 // renderManifest sets manifest, manifest_json and yaml from the rendered object.
 func renderManifest(sc *storagev1.StorageClass, m *storageClassModel, diags *diag.Diagnostics) {
 	r, err := manifest.Render(sc)
@@ -629,7 +578,7 @@ func renderManifest(sc *storagev1.StorageClass, m *storageClassModel, diags *dia
 		diags.AddError("Rendering StorageClass", err.Error())
 		return
 	}
-	obj, err := jsonValue(r.Object)
+	obj, err := dynamicValue(r.Object, false)
 	if err != nil {
 		diags.AddError("Rendering StorageClass", err.Error())
 		return
