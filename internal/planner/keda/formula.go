@@ -45,29 +45,29 @@ func formulaEnv(triggers []Trigger) map[string]float64 {
 // CompileFormula compiles and runs a scaling-modifier formula the way KEDA's webhook does (kedaFormula,
 // formulaEnv) and returns the webhook's error, if any.
 func CompileFormula(formula string, triggers []Trigger) error {
-	env := formulaEnv(triggers)
-	prog, err := expr.Compile(kedaFormula(formula), expr.Env(env))
-	if err != nil {
-		return err
-	}
-	_, err = expr.Run(prog, env)
+	_, err := runFormula(formula, triggers, false)
 	return err
+}
+
+// runFormula compiles kedaFormula(formula), typed as a float when asFloat, and runs it in formulaEnv.
+func runFormula(formula string, triggers []Trigger, asFloat bool) (any, error) {
+	env := formulaEnv(triggers)
+	opts := []expr.Option{expr.Env(env)}
+	if asFloat {
+		opts = append(opts, expr.AsFloat64())
+	}
+	prog, err := expr.Compile(kedaFormula(formula), opts...)
+	if err != nil {
+		return nil, err
+	}
+	return expr.Run(prog, env)
 }
 
 // formulaResult reports why a formula that CompileFormula admits still gives KEDA no metric: without ??
 // its type must be a float, and its result on the webhook's inputs must be a float (or nil with ??);
 // otherwise KEDA fails at runtime with "formula returned non-float result".
 func formulaResult(formula string, triggers []Trigger) error {
-	env := formulaEnv(triggers)
-	opts := []expr.Option{expr.Env(env)}
-	if !strings.Contains(formula, "??") {
-		opts = append(opts, expr.AsFloat64())
-	}
-	prog, err := expr.Compile(kedaFormula(formula), opts...)
-	if err != nil {
-		return err
-	}
-	out, err := expr.Run(prog, env)
+	out, err := runFormula(formula, triggers, !strings.Contains(formula, "??"))
 	if err != nil {
 		return err
 	}
