@@ -178,8 +178,7 @@ func validate(req Request) field.Errors {
 		errs = append(errs, field.Invalid(field.NewPath("DiskSizeGiB"), fmt.Sprint(req.DiskSizeGiB), "the disk size %d GiB of node group %q must be between 1 and 65,536", req.DiskSizeGiB, req.Pool.Name))
 	}
 	if req.Pool.Cloud == catalog.AWS {
-		errs = append(errs, kubeletLabelErrors(req)...)
-		errs = append(errs, karpenterErrors(req)...)
+		errs = append(errs, labelErrors(req)...)
 	}
 	return errs
 }

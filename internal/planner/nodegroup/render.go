@@ -323,44 +323,47 @@ type (
 	}
 )
 
-// karpenterErrors reports the node labels of an AWS group that its Karpenter NodePool may not carry, by
-// the NodePool CRD's rules and by what Karpenter validates at run time (NodePool.RuntimeValidate of
-// sigs.k8s.io/karpenter, with the restricted domain and well-known labels the AWS provider adds):
-// karpenter.sh/nodepool, kubernetes.io/hostname, and any other label in the karpenter.sh or
-// karpenter.k8s.aws domains (or their subdomains) that is not a well-known label. A name the CRD rejects
-// is not an error: the NodePool takes KarpenterName.
-func karpenterErrors(req Request) field.Errors {
+// labelErrors reports the node labels an AWS group may not carry: those in the kubernetes.io and k8s.io
+// domains a node may not set on itself (kubeletRestricted), and those its Karpenter NodePool may not carry
+// (karpenterRestricted). A name the NodePool CRD rejects is not an error: the NodePool takes KarpenterName.
+func labelErrors(req Request) field.Errors {
 	var errs field.Errors
 	for _, k := range slices.Sorted(maps.Keys(req.Pool.Labels)) {
-		if why := karpenterRestricted(k); why != "" {
-			errs = append(errs, field.Invalid(field.NewPath("Labels").Key(k), k, "label %s of AWS node group %q is one a Karpenter NodePool may not set: %s",
-				field.Quote(k), req.Pool.Name, why))
+		why := kubeletRestricted(k)
+		if why == "" {
+			why = karpenterRestricted(k)
+		}
+		if why != "" {
+			errs = append(errs, field.Invalid(field.NewPath("Labels").Key(k), k, "label %s of AWS node group %q %s", field.Quote(k), req.Pool.Name, why))
 		}
 	}
 	return errs
 }
 
-// kubeletLabelErrors reports the node labels of an AWS group in the kubernetes.io and k8s.io domains that
-// a node may not set on itself (k8s.io/kubelet's IsKubeletLabel: the kubelet's --node-labels, through
-// which EKS node groups apply labels, allow only the well-known keys and the kubelet.kubernetes.io and
-// node.kubernetes.io domains there); eksctl refuses them for the same reason.
-func kubeletLabelErrors(req Request) field.Errors {
-	var errs field.Errors
-	for _, k := range slices.Sorted(maps.Keys(req.Pool.Labels)) {
-		domain, _, ok := strings.Cut(k, "/")
-		if !ok || kubeletapis.IsKubeletLabel(k) {
-			continue
-		}
-		for _, d := range []string{"kubernetes.io", "k8s.io"} {
-			if domain == d || strings.HasSuffix(domain, "."+d) {
-				errs = append(errs, field.Invalid(field.NewPath("Labels").Key(k), k, "label %s of AWS node group %q is in the reserved %s domain, which a node "+
-					"may not set on itself (only its well-known labels and the node.kubernetes.io and kubelet.kubernetes.io domains); "+
-					"use a label of your own domain, or let a controller set it", field.Quote(k), req.Pool.Name, d))
-				break
-			}
+// inDomain returns the domain of ds that domain is or is a subdomain of, or "".
+func inDomain(domain string, ds ...string) string {
+	for _, d := range ds {
+		if domain == d || strings.HasSuffix(domain, "."+d) {
+			return d
 		}
 	}
-	return errs
+	return ""
+}
+
+// kubeletRestricted says why a node may not set label key k on itself, or "" when it may: a key in the
+// kubernetes.io and k8s.io domains that is not one k8s.io/kubelet's IsKubeletLabel allows (the kubelet's
+// --node-labels, through which EKS node groups apply labels, allow only the well-known keys and the
+// kubelet.kubernetes.io and node.kubernetes.io domains there); eksctl refuses them for the same reason.
+func kubeletRestricted(k string) string {
+	domain, _, ok := strings.Cut(k, "/")
+	if !ok || kubeletapis.IsKubeletLabel(k) {
+		return ""
+	}
+	if d := inDomain(domain, "kubernetes.io", "k8s.io"); d != "" {
+		return fmt.Sprintf("is in the reserved %s domain, which a node may not set on itself (only its well-known labels and the "+
+			"node.kubernetes.io and kubelet.kubernetes.io domains); use a label of your own domain, or let a controller set it", d)
+	}
+	return ""
 }
 
 // karpenterRestrictedDomains are the label domains Karpenter reserves: its own (sigs.k8s.io/karpenter
@@ -385,21 +388,24 @@ var karpenterWellKnownLabels = []string{
 	"karpenter.k8s.aws/instance-tenancy", "karpenter.k8s.aws/placement-group-id", "karpenter.k8s.aws/placement-group-partition",
 }
 
-// karpenterRestricted says why a NodePool may not carry label key k, or "" when it may.
+// karpenterRestricted says why a Karpenter NodePool may not carry label key k, or "" when it may, by the
+// NodePool CRD's rules and by what Karpenter validates at run time (NodePool.RuntimeValidate of
+// sigs.k8s.io/karpenter, with the restricted domain and well-known labels the AWS provider adds):
+// karpenter.sh/nodepool, kubernetes.io/hostname, and any other label in the karpenter.sh or
+// karpenter.k8s.aws domains (or their subdomains) that is not a well-known label.
 func karpenterRestricted(k string) string {
+	const not = "is one a Karpenter NodePool may not set: "
 	switch {
 	case k == "karpenter.sh/nodepool":
-		return "Karpenter sets it on every node of the NodePool"
+		return not + "Karpenter sets it on every node of the NodePool"
 	case k == "kubernetes.io/hostname":
-		return "it is set per node"
+		return not + "it is set per node"
 	case slices.Contains(karpenterWellKnownLabels, k):
 		return ""
 	}
 	domain, _, _ := strings.Cut(k, "/") // the CRD's rules read a key without a prefix as a domain
-	for _, d := range karpenterRestrictedDomains {
-		if domain == d || strings.HasSuffix(domain, "."+d) {
-			return fmt.Sprintf("Karpenter reserves the %s domain, save its well-known labels", d)
-		}
+	if d := inDomain(domain, karpenterRestrictedDomains...); d != "" {
+		return not + fmt.Sprintf("Karpenter reserves the %s domain, save its well-known labels", d)
 	}
 	return ""
 }
