@@ -214,8 +214,9 @@ func (r *kedaScaledObjectResource) Metadata(_ context.Context, req resource.Meta
 }
 
 // ModifyPlan checks and renders the ScaledObject during plan. With any input unknown it checks only the
-// replica counts and periods (when they are known); manifest keeps its structure with unknown leaves where it can (keda.md §8.4), id is known when name and
-// namespace are, and the other rendered values are unknown.
+// replica counts and periods (when they are known); manifest keeps its structure with unknown leaves
+// where it can (keda.md §8.4), id is known when name and namespace are, and the other rendered values
+// are unknown.
 func (r *kedaScaledObjectResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	if req.Plan.Raw.IsNull() {
 		return

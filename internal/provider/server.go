@@ -103,14 +103,16 @@ func (s *server) decode(ctx context.Context, key string, dv *tfprotov6.DynamicVa
 	return t, v, true
 }
 
-// badNumbers decodes the configuration of object kind key and returns the errors, attributes named, of the
-// numbers it holds that its attributes cannot: such a configuration is answered with them alone.
-func (s *server) badNumbers(ctx context.Context, key string, dv *tfprotov6.DynamicValue) []*tfprotov6.Diagnostic {
+// check decodes the configuration dv of object kind key once. bad holds the errors, attributes named, of
+// the numbers it holds that its attributes cannot (such a configuration is answered with them alone);
+// name names the attributes other diagnostics are about.
+func (s *server) check(ctx context.Context, key string, dv *tfprotov6.DynamicValue) (bad []*tfprotov6.Diagnostic, name func([]*tfprotov6.Diagnostic) []*tfprotov6.Diagnostic) {
 	t, cfg, ok := s.decode(ctx, key, dv)
 	if !ok {
-		return nil
+		return nil, func(ds []*tfprotov6.Diagnostic) []*tfprotov6.Diagnostic { return ds }
 	}
-	return nameAttributes(checkNumbers(ctx, tftypes.NewAttributePath(), t, cfg), cfg)
+	name = func(ds []*tfprotov6.Diagnostic) []*tfprotov6.Diagnostic { return nameAttributes(ds, cfg) }
+	return name(checkNumbers(ctx, tftypes.NewAttributePath(), t, cfg)), name
 }
 
 // named returns ds with the attributes they are about named from the configuration dv of object kind key.
@@ -122,12 +124,13 @@ func (s *server) named(ctx context.Context, key string, dv *tfprotov6.DynamicVal
 }
 
 func (s *server) ValidateProviderConfig(ctx context.Context, req *tfprotov6.ValidateProviderConfigRequest) (*tfprotov6.ValidateProviderConfigResponse, error) {
-	if bad := s.badNumbers(ctx, "provider", req.Config); len(bad) > 0 {
+	bad, name := s.check(ctx, "provider", req.Config)
+	if len(bad) > 0 {
 		return &tfprotov6.ValidateProviderConfigResponse{PreparedConfig: req.Config, Diagnostics: bad}, nil
 	}
 	resp, err := s.ProviderServer.ValidateProviderConfig(ctx, req)
 	if resp != nil {
-		resp.Diagnostics = s.named(ctx, "provider", req.Config, resp.Diagnostics)
+		resp.Diagnostics = name(resp.Diagnostics)
 	}
 	return resp, err
 }
@@ -141,12 +144,13 @@ func (s *server) ConfigureProvider(ctx context.Context, req *tfprotov6.Configure
 }
 
 func (s *server) ValidateDataResourceConfig(ctx context.Context, req *tfprotov6.ValidateDataResourceConfigRequest) (*tfprotov6.ValidateDataResourceConfigResponse, error) {
-	if bad := s.badNumbers(ctx, "data."+req.TypeName, req.Config); len(bad) > 0 {
+	bad, name := s.check(ctx, "data."+req.TypeName, req.Config)
+	if len(bad) > 0 {
 		return &tfprotov6.ValidateDataResourceConfigResponse{Diagnostics: bad}, nil
 	}
 	resp, err := s.ProviderServer.ValidateDataResourceConfig(ctx, req)
 	if resp != nil {
-		resp.Diagnostics = s.named(ctx, "data."+req.TypeName, req.Config, resp.Diagnostics)
+		resp.Diagnostics = name(resp.Diagnostics)
 	}
 	return resp, err
 }
@@ -160,12 +164,13 @@ func (s *server) ReadDataSource(ctx context.Context, req *tfprotov6.ReadDataSour
 }
 
 func (s *server) ValidateResourceConfig(ctx context.Context, req *tfprotov6.ValidateResourceConfigRequest) (*tfprotov6.ValidateResourceConfigResponse, error) {
-	if bad := s.badNumbers(ctx, "resource."+req.TypeName, req.Config); len(bad) > 0 {
+	bad, name := s.check(ctx, "resource."+req.TypeName, req.Config)
+	if len(bad) > 0 {
 		return &tfprotov6.ValidateResourceConfigResponse{Diagnostics: bad}, nil
 	}
 	resp, err := s.ProviderServer.ValidateResourceConfig(ctx, req)
 	if resp != nil {
-		resp.Diagnostics = s.named(ctx, "resource."+req.TypeName, req.Config, resp.Diagnostics)
+		resp.Diagnostics = name(resp.Diagnostics)
 	}
 	return resp, err
 }
