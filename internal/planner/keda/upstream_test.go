@@ -360,6 +360,13 @@ func TestKEDACrossObject(t *testing.T) {
 	hpaName := func(n string) func(*ScaledObject) {
 		return func(s *ScaledObject) { s.Advanced = &Advanced{HorizontalPodAutoscalerConfig: &HPAConfig{Name: ptr(n)}} }
 	}
+	transfer := func(s *ScaledObject) {
+		s.Annotations = map[string]string{"scaledobject.keda.sh/transfer-hpa-ownership": "true"}
+	}
+	// existing is an HPA named name on Deployment api in namespace shop.
+	existing := func(name string) []ExistingHPA {
+		return []ExistingHPA{{Namespace: "shop", Name: name, TargetAPIVersion: "apps/v1", TargetKind: "Deployment", TargetName: "api"}}
+	}
 	f := false
 	cases := []struct {
 		name   string
@@ -374,26 +381,16 @@ func TestKEDACrossObject(t *testing.T) {
 		{"one HPA name for two targets", ptr(named("a", "api", hpaName("h"))), named("b", "web", hpaName("h")), nil},
 		{"custom HPA name equal to another's default", ptr(named("a", "api", nil)), named("b", "web", hpaName("keda-hpa-a")), nil},
 		{"different targets", ptr(named("a", "api", nil)), named("b", "web", nil), nil},
-		{"existing HPA on the target", nil, named("b", "api", nil),
-			[]ExistingHPA{{Namespace: "shop", Name: "legacy", TargetAPIVersion: "apps/v1", TargetKind: "Deployment", TargetName: "api"}}},
+		{"existing HPA on the target", nil, named("b", "api", nil), existing("legacy")},
 		{"existing HPA opted out", nil, named("b", "api", nil),
 			[]ExistingHPA{{Namespace: "shop", Name: "legacy", TargetAPIVersion: "apps/v1", TargetKind: "Deployment", TargetName: "api", OwnershipValidation: &f}}},
 		{"existing HPA owned by it", nil, named("b", "api", nil),
 			[]ExistingHPA{{Namespace: "shop", Name: "keda-hpa-b", TargetAPIVersion: "apps/v1", TargetKind: "Deployment", TargetName: "api", OwnerScaledObject: "b"}}},
-		{"existing HPA transferred", nil, named("b", "api", func(s *ScaledObject) {
-			hpaName("legacy")(s)
-			s.Annotations = map[string]string{"scaledobject.keda.sh/transfer-hpa-ownership": "true"}
-		}), []ExistingHPA{{Namespace: "shop", Name: "legacy", TargetAPIVersion: "apps/v1", TargetKind: "Deployment", TargetName: "api"}}},
-		{"existing HPA of the default name, transfer without a custom name", nil, named("b", "api", func(s *ScaledObject) {
-			s.Annotations = map[string]string{"scaledobject.keda.sh/transfer-hpa-ownership": "true"}
-		}), []ExistingHPA{{Namespace: "shop", Name: "keda-hpa-b", TargetAPIVersion: "apps/v1", TargetKind: "Deployment", TargetName: "api"}}},
-		{"existing HPA of the default name, transfer with it as the custom name", nil, named("b", "api", func(s *ScaledObject) {
-			hpaName("keda-hpa-b")(s)
-			s.Annotations = map[string]string{"scaledobject.keda.sh/transfer-hpa-ownership": "true"}
-		}), []ExistingHPA{{Namespace: "shop", Name: "keda-hpa-b", TargetAPIVersion: "apps/v1", TargetKind: "Deployment", TargetName: "api"}}},
-		{"existing HPA, transfer without its name", nil, named("b", "api", func(s *ScaledObject) {
-			s.Annotations = map[string]string{"scaledobject.keda.sh/transfer-hpa-ownership": "true"}
-		}), []ExistingHPA{{Namespace: "shop", Name: "legacy", TargetAPIVersion: "apps/v1", TargetKind: "Deployment", TargetName: "api"}}},
+		{"existing HPA transferred", nil, named("b", "api", func(s *ScaledObject) { hpaName("legacy")(s); transfer(s) }), existing("legacy")},
+		{"existing HPA of the default name, transfer without a custom name", nil, named("b", "api", transfer), existing("keda-hpa-b")},
+		{"existing HPA of the default name, transfer with it as the custom name", nil,
+			named("b", "api", func(s *ScaledObject) { hpaName("keda-hpa-b")(s); transfer(s) }), existing("keda-hpa-b")},
+		{"existing HPA, transfer without its name", nil, named("b", "api", transfer), existing("legacy")},
 		{"existing HPA on a StatefulSet of the name", nil, named("b", "api", nil),
 			[]ExistingHPA{{Namespace: "shop", Name: "legacy", TargetAPIVersion: "apps/v1", TargetKind: "StatefulSet", TargetName: "api"}}},
 		{"existing HPA in another namespace", nil, named("b", "api", nil),
