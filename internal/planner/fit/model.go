@@ -68,7 +68,7 @@ func newModel(in *Input) *model {
 		m.excl[w] = make([]Reason, len(in.Pools))
 		for p := range in.Pools {
 			reason := excludedBy(wl, &in.Pools[p])
-			if pm := &m.pools[p]; reason == "" && (!pm.usable || !r.fits(pm.walloc)) {
+			if reason == "" && !m.fitsEmpty(w, p) {
 				reason = ReasonTooLarge
 			}
 			m.excl[w][p] = reason
@@ -127,23 +127,28 @@ func (m *model) exclusionMessage(w, p int) string {
 	if _, msg := exclusion(&m.in.Workloads[w], &m.in.Pools[p]); msg != "" {
 		return msg
 	}
-	_, msg := m.tooLarge(w, p)
-	return msg
+	return m.tooLarge(w, p)
 }
 
-// tooLarge reports whether one pod of workload w is larger than an empty node of pool p after
-// DaemonSets, or p has no room at all, with the numbers per resource.
-func (m *model) tooLarge(w, p int) (Reason, string) {
+// fitsEmpty reports whether one pod of workload w fits an empty node of pool p after DaemonSets.
+func (m *model) fitsEmpty(w, p int) bool {
+	pm := &m.pools[p]
+	return pm.usable && m.req[w].fits(pm.walloc)
+}
+
+// tooLarge explains why one pod of workload w does not fit an empty node of pool p after DaemonSets
+// (fitsEmpty is false), with the numbers per resource; "" when it fits.
+func (m *model) tooLarge(w, p int) string {
 	pm := &m.pools[p]
 	wl := &m.in.Workloads[w]
-	if !pm.usable {
-		return ReasonTooLarge, fmt.Sprintf("the DaemonSets on %s leave no room for pods of workload %q (%s); "+
+	switch {
+	case m.fitsEmpty(w, p):
+		return ""
+	case !pm.usable:
+		return fmt.Sprintf("the DaemonSets on %s leave no room for pods of workload %q (%s); "+
 			"choose a larger instance type or fewer DaemonSets", poolLabel(pm.p), wl.Name, m.daemonSetShortage(p))
 	}
 	req := m.req[w]
-	if req.fits(pm.walloc) {
-		return "", ""
-	}
 	var wants, haves []string
 	for r := range nRes {
 		if req[r] <= pm.walloc[r] {
@@ -156,7 +161,7 @@ func (m *model) tooLarge(w, p int) (Reason, string) {
 			haves = append(haves, formatAmount(ResourceNames[r], pm.walloc[r]))
 		}
 	}
-	return ReasonTooLarge, fmt.Sprintf("pod of workload %q requests %s but %s has %s left after DaemonSets; choose a "+
+	return fmt.Sprintf("pod of workload %q requests %s but %s has %s left after DaemonSets; choose a "+
 		"larger instance type or lower the requests", wl.Name, field.JoinAnd(wants), nodeOf(pm.p), field.JoinAnd(haves))
 }
 
