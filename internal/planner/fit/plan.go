@@ -26,8 +26,19 @@ func Plan(in Input) (Result, error) {
 		}
 	}
 	for _, sc := range Scenarios {
-		s := m.pack(sc)
+		opt := m.pack(sc)
+		s, bound := m.realistic(sc, opt)
 		sr := s.result()
+		sr.OptimalStrategy, sr.BoundBy = opt.strat.id, bound
+		for p := range sr.Pools {
+			pr := &sr.Pools[p]
+			pr.NodesOptimal = len(opt.pools[p].in.ids) + len(opt.pools[p].over.ids)
+			sr.NodesRequired += pr.NodesRequired
+			sr.NodesOptimal += pr.NodesOptimal
+		}
+		if s != opt {
+			m.recycle(opt)
+		}
 		res.Fits = res.Fits && sr.Fits
 		res.Scenarios = append(res.Scenarios, sr)
 		res.Failures = append(res.Failures, s.failures()...)

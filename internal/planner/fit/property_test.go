@@ -78,7 +78,10 @@ func TestNeverWorseThanFFD(t *testing.T) {
 		maxPods := []int64{110, 8, 3}[i%3]
 		rc := newRandomCase(rng, 1+rng.IntN(8), 30, func(a int64) int64 { return 1 + rng.Int64N(a) }, maxPods)
 		res := mustPlan(t, rc.in)
-		got := res.Scenarios[0].Pools[0].NodesRequired
+		got := res.Scenarios[0].Pools[0].NodesOptimal
+		if real := res.Scenarios[0].Pools[0].NodesRequired; real < got {
+			t.Fatalf("case %d: realistic count %d below the best packing's %d", i, real, got)
+		}
 		ffd1 := refFFD(rc.pods, rc.alloc, refByMaxShare(rc.alloc))
 		ffd2 := refFFD(rc.pods, rc.alloc, refByCPUMemory)
 		if got > ffd1 || got > ffd2 {
@@ -138,14 +141,15 @@ func TestNearOptimum(t *testing.T) {
 		res := mustPlan(t, rc.in)
 		pr := res.Scenarios[0].Pools[0]
 		opt := optimum(slices.Clone(rc.pods), rc.alloc)
-		if pr.NodesRequired > opt+1 {
-			t.Fatalf("case %d: planner %d nodes, optimum %d\n%+v", i, pr.NodesRequired, opt, rc.in)
+		if pr.NodesOptimal > opt+1 || pr.NodesRequired < opt {
+			t.Fatalf("case %d: planner %d nodes (realistic %d), optimum %d\n%+v", i, pr.NodesOptimal, pr.NodesRequired,
+				opt, rc.in)
 		}
 		if pr.LowerBound > opt {
 			t.Fatalf("case %d: lower bound %d (%s) above the optimum %d\n%+v", i, pr.LowerBound, pr.LowerBoundBy, opt,
 				rc.in)
 		}
-		if pr.NodesRequired == opt {
+		if pr.NodesOptimal == opt {
 			exact++
 		}
 	}
@@ -185,8 +189,8 @@ func TestSmallPodsNearLowerBound(t *testing.T) {
 		}
 		res := mustPlan(t, in)
 		pr := res.Scenarios[0].Pools[0]
-		if pr.NodesRequired > pr.LowerBound+1 {
-			t.Fatalf("case %d: %d nodes, lower bound %d (%s)\n%+v", i, pr.NodesRequired, pr.LowerBound,
+		if pr.NodesOptimal > pr.LowerBound+1 {
+			t.Fatalf("case %d: %d nodes, lower bound %d (%s)\n%+v", i, pr.NodesOptimal, pr.LowerBound,
 				pr.LowerBoundBy, in)
 		}
 	}
@@ -233,9 +237,9 @@ func TestComplementaryShapes(t *testing.T) {
 	}
 	res := mustPlan(t, in)
 	pr := res.Scenarios[0].Pools[0]
-	if pr.NodesRequired != 10 || pr.LowerBound != 10 || pr.Source != StrategyInterleaved {
-		t.Errorf("nodes %d, lower bound %d, strategy %s; want 10, 10, %s", pr.NodesRequired, pr.LowerBound, pr.Source,
-			StrategyInterleaved)
+	if sr := res.Scenarios[0]; pr.NodesOptimal != 10 || pr.LowerBound != 10 || sr.OptimalStrategy != StrategyInterleaved {
+		t.Errorf("nodes %d, lower bound %d, strategy %s; want 10, 10, %s", pr.NodesOptimal, pr.LowerBound,
+			sr.OptimalStrategy, StrategyInterleaved)
 	}
 }
 

@@ -27,23 +27,28 @@ func Report(res Result) string {
 	}
 	tw.Flush()
 
-	b.WriteString("\nNodes each scenario needs (AT LEAST: no packing needs fewer, and what forces it; PACKING: the pod order that packed best)\n")
+	b.WriteString("\nNodes each scenario needs (NODES: on which the scheduler binds every pod in every planned arrival order; " +
+		"BEST PACKING: the fewest nodes a packing found needs, and its pod order; AT LEAST: no packing needs fewer, and what forces it)\n")
 	tw = tabwriter.NewWriter(&b, 0, 8, 2, ' ', 0)
-	fmt.Fprintln(tw, "SCENARIO\tPOOL\tNODES\tMAX\tAT LEAST\tFITS\tCPU%\tMEM%\tPODS%\tSTRANDED CPU\tSTRANDED MEM\t"+
-		"PACKING")
+	fmt.Fprintln(tw, "SCENARIO\tPOOL\tNODES\tMAX\tBEST PACKING\tAT LEAST\tFITS\tCPU%\tMEM%\tPODS%\tSTRANDED CPU\tSTRANDED MEM")
 	for _, sc := range res.Scenarios {
 		for _, p := range sc.Pools {
 			lb := fmt.Sprint(p.LowerBound)
 			if p.LowerBoundBy != "" {
 				lb += " (" + p.LowerBoundBy + ")"
 			}
-			fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%s\t%s\t%.1f\t%.1f\t%.1f\t%s\t%s\t%s\n", sc.Scenario, p.Pool,
-				p.NodesRequired, p.MaxNodes, lb, yesNo(p.Fits), 100*p.Utilization.CPU, 100*p.Utilization.Memory,
-				100*p.Utilization.Pods, FormatCPU(p.Stranded.CPUMillicores), FormatBytes(p.Stranded.MemoryBytes),
-				StrategyName(p.Source))
+			fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d (%s)\t%s\t%s\t%.1f\t%.1f\t%.1f\t%s\t%s\n", sc.Scenario, p.Pool,
+				p.NodesRequired, p.MaxNodes, p.NodesOptimal, StrategyName(sc.OptimalStrategy), lb, yesNo(p.Fits),
+				100*p.Utilization.CPU, 100*p.Utilization.Memory, 100*p.Utilization.Pods,
+				FormatCPU(p.Stranded.CPUMillicores), FormatBytes(p.Stranded.MemoryBytes))
 		}
 	}
 	tw.Flush()
+	for _, sc := range res.Scenarios {
+		if line := SchedulerText(sc); line != "" {
+			fmt.Fprintf(&b, "%s: %s\n", sc.Scenario, line)
+		}
+	}
 	for _, sc := range res.Scenarios {
 		if sc.UnplacedPods > 0 {
 			fmt.Fprintf(&b, "%s: %d of %d pods fit no pool at all\n", sc.Scenario, sc.UnplacedPods, sc.Pods)
@@ -76,6 +81,21 @@ func Report(res Result) string {
 		fmt.Fprintf(&b, "- [%s] %s: %s: %s\n", scope, subject, f.Reason, f.Message)
 	}
 	return b.String()
+}
+
+// SchedulerText explains, when the scheduler model needs more nodes than the best packing, by how many
+// and which arrival order bound the count; "" otherwise.
+func SchedulerText(sc ScenarioResult) string {
+	if sc.NodesRequired <= sc.NodesOptimal {
+		return ""
+	}
+	order := ""
+	if sc.BoundBy != "" {
+		order = " (worst planned arrival order: " + sc.BoundBy + ")"
+	}
+	return fmt.Sprintf("kube-scheduler places pods one at a time on the best-scoring node%s and needs %d nodes "+
+		"where the best packing needs %d: a bin-packing profile (most-allocated), pods arriving largest first or a "+
+		"descheduler come closer to the packing", order, sc.NodesRequired, sc.NodesOptimal)
 }
 
 func triple(r Resources) string {

@@ -52,7 +52,11 @@ func TestReportGolden(t *testing.T) {
 		in   Input
 	}{
 		{"mixed", reportInput()},
-		{"aks_small_fits", aksSmallInput(wl("extra", 4, 100, 100))},
+		{"aks_small_fits", func() Input {
+			in := aksSmallInput(wl("extra", 4, 100, 100))
+			in.Arrival = ArrivalLargestFirst
+			return in
+		}()},
 		{"aks_small_short", aksSmallInput(wl("extra", 4, 200, 100))},
 	}
 	for _, tt := range tests {

@@ -67,8 +67,17 @@ type ScenarioResult struct {
 	Scenario Scenario
 	// Fits is true when every pool fits and every pod is placed.
 	Fits bool
-	// Strategy is the id of the packing strategy that produced the fewest nodes (see Strategies).
-	Strategy string
+	// Strategy is StrategyScheduler: node counts, node lists and every figure of the pools come from the
+	// scheduler model's placement. OptimalStrategy is the id of the packing strategy that produced the
+	// best packing (see Strategies), whose node counts are PoolResult.NodesOptimal.
+	Strategy        string
+	OptimalStrategy string
+	// NodesRequired and NodesOptimal sum the pools' counts.
+	NodesRequired int
+	NodesOptimal  int
+	// BoundBy names the arrival order that needed the most nodes, "" when every planned order binds on
+	// the best packing's node counts.
+	BoundBy string
 	// Pods is the scenario's pod count over all workloads; UnplacedPods the pods no pool can take.
 	Pods         int
 	UnplacedPods int
@@ -82,9 +91,14 @@ type PoolResult struct {
 	InstanceType string
 	MinNodes     int
 	MaxNodes     int
-	// NodesRequired is the number of nodes the pool needs for the pods placed on it, at least
-	// MinNodes; it exceeds MaxNodes when the pods do not fit within MaxNodes.
+	// NodesRequired is the number of nodes the pool needs for the pods the scheduler model places on it
+	// in every planned arrival order, at least MinNodes; it exceeds MaxNodes when the pods do not fit
+	// within MaxNodes. NodesOptimal is the best packing's count (what a bin-packing scheduler profile or
+	// a descheduler could reach). NodesRequired is below it only where the packer kept a share of a
+	// zone-spread workload for a zone no node of the pool reaches within MaxNodes, which the scheduler
+	// does not know of.
 	NodesRequired int
+	NodesOptimal  int
 	// Fits is true when NodesRequired ≤ MaxNodes and the pool's DaemonSets leave room for pods.
 	Fits bool
 	// LowerBound is a lower bound on the nodes any packing of the pool's pods needs (fit.lower-bound);
@@ -431,6 +445,10 @@ func (s *sim) failures() []Failure {
 				f.Reason, f.Message = ex, s.m.exclusionMessage(w, p)
 			} else {
 				f.Reason, f.Message = s.capacityFailure(c, c.pos[p])
+				if s.bound != "" {
+					f.Message += " The pods are placed as kube-scheduler places them, arriving in the worst planned order (" +
+						s.bound + ")."
+				}
 			}
 			out = append(out, f)
 		}

@@ -32,6 +32,8 @@ func StrategyName(id string) string {
 		return "most CPU, then memory, first"
 	case StrategyInterleaved:
 		return "workloads interleaved in proportion"
+	case StrategyScheduler:
+		return "scheduler model"
 	}
 	return id
 }
@@ -174,6 +176,7 @@ type sim struct {
 	m        *model
 	scenario Scenario
 	strat    *strategy
+	bound    string // the scheduler model's binding arrival order, for messages ("" for packings)
 	nodes    []nodeSim
 	pools    []poolSim
 	classes  []classSim
@@ -194,7 +197,7 @@ type event struct {
 
 func newSim(m *model, sc Scenario, st *strategy, tmpl []classSim) *sim {
 	s := m.takeSim()
-	s.scenario, s.strat = sc, st
+	s.scenario, s.strat, s.bound = sc, st, ""
 	for p := range m.pools {
 		pm := &m.pools[p]
 		for i := range pm.p.MinNodes {

@@ -217,6 +217,11 @@ type Input struct {
 	Pools      []Pool
 	DaemonSets []DaemonSet
 	Workloads  []Workload
+	// Scheduler is the cluster's kube-scheduler profile and Arrival the order in which pods reach its
+	// queue; the realistic node counts follow the scheduler model under them (empty: ProfileDefault,
+	// ArrivalRollout).
+	Scheduler SchedulerProfile
+	Arrival   ArrivalOrder
 	// OmitNodes leaves every PoolResult.Nodes empty; everything else, MaxNodeCPUUsageMillicores
 	// included, is computed as usual. For callers that compare many plans by their totals.
 	OmitNodes bool

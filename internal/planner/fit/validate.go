@@ -44,6 +44,14 @@ func Validate(in Input) error {
 	poolIdx := v.pools(in.Pools)
 	v.daemonSets(in.DaemonSets)
 	v.workloads(in, poolIdx)
+	if in.Scheduler != "" && !slices.Contains(SchedulerProfiles, in.Scheduler) {
+		v.add(field.NewPath("Scheduler"), string(in.Scheduler), "unknown scheduler profile %q; use one of %s",
+			in.Scheduler, field.QuoteList(SchedulerProfiles))
+	}
+	if in.Arrival != "" && !slices.Contains(ArrivalOrders, in.Arrival) {
+		v.add(field.NewPath("Arrival"), string(in.Arrival), "unknown arrival order %q; use one of %s", in.Arrival,
+			field.QuoteList(ArrivalOrders))
+	}
 	return v.errs.Err()
 }
 

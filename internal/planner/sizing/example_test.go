@@ -9,7 +9,9 @@ import (
 )
 
 // Size a two-pool EKS cluster from instance-type names: a general pool for the web tier and a
-// memory-optimised pool for a cache, with kube-proxy on every node.
+// memory-optimised pool for a cache, with kube-proxy on every node. The node lists are where
+// kube-scheduler's default profile puts the pods: it spreads them, so a worker, free to go anywhere,
+// lands on a memory node.
 func Example() {
 	planner := sizing.NewPlanner(sizing.EmbeddedCatalog())
 	ten, four, cacheMin, cacheMax := 10, 4, 3, 6
@@ -40,12 +42,12 @@ func Example() {
 	// Output:
 	// fits: true
 	// general: m5.large, 1930m CPU allocatable, nodes steady 4, peak 4
-	//   peak node 1: [{web 3} {worker 1}]
-	//   peak node 2: [{web 3} {worker 1}]
+	//   peak node 1: [{web 2} {worker 1}]
+	//   peak node 2: [{web 3}]
 	//   peak node 3: [{web 3} {worker 1}]
-	//   peak node 4: [{web 1} {worker 1}]
+	//   peak node 4: [{web 2} {worker 1}]
 	// memory: r5.xlarge, 3920m CPU allocatable, nodes steady 2, peak 3
 	//   peak node 1: [{cache 2}]
-	//   peak node 2: [{cache 2}]
+	//   peak node 2: [{worker 1} {cache 2}]
 	//   peak node 3: [{cache 2}]
 }

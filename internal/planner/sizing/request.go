@@ -12,6 +12,11 @@ type Request struct {
 	Pools      []Pool
 	DaemonSets []DaemonSet
 	Workloads  []Workload
+	// Scheduler is the cluster's kube-scheduler profile and Arrival the order in which the pods reach
+	// its queue (fit.Input.Scheduler, fit.Input.Arrival); empty means the default profile and a
+	// rollout of every workload at once.
+	Scheduler fit.SchedulerProfile
+	Arrival   fit.ArrivalOrder
 }
 
 // Pool is a node pool (node group) of one instance type, or a mixed pool of several.

@@ -1,0 +1,424 @@
+package fit
+
+import (
+	"math/rand/v2"
+)
+
+// SchedulerProfile names the kube-scheduler profile whose placement the realistic count follows.
+type SchedulerProfile string
+
+// The scheduler profiles. The empty profile means ProfileDefault.
+const (
+	// ProfileDefault is kube-scheduler's default profile: NodeResourcesFit with LeastAllocated, which
+	// spreads pods over the emptiest nodes.
+	ProfileDefault SchedulerProfile = "default"
+	// ProfileMostAllocated is the default profile with NodeResourcesFit's MostAllocated strategy, which
+	// fills the fullest nodes first (GKE's optimize-utilization profile).
+	ProfileMostAllocated SchedulerProfile = "most-allocated"
+)
+
+// SchedulerProfiles lists every valid scheduler profile.
+var SchedulerProfiles = []SchedulerProfile{ProfileDefault, ProfileMostAllocated}
+
+// ArrivalOrder names the order in which a scenario's pods reach the scheduler's queue.
+type ArrivalOrder string
+
+// The arrival orders. The empty order means ArrivalRollout.
+const (
+	// ArrivalRollout is what a cluster sees when many workloads roll out at once: the verdict must hold
+	// for the replicas of all workloads interleaved and for several seeded random orders; the worst of
+	// them bounds the result.
+	ArrivalRollout ArrivalOrder = "rollout"
+	// ArrivalInOrder places workload after workload, in input order (a staged rollout).
+	ArrivalInOrder ArrivalOrder = "in-order"
+	// ArrivalLargestFirst places the workloads by decreasing largest share of a node (a bin-packing
+	// admission order).
+	ArrivalLargestFirst ArrivalOrder = "largest-first"
+)
+
+// ArrivalOrders lists every valid arrival order.
+var ArrivalOrders = []ArrivalOrder{ArrivalRollout, ArrivalInOrder, ArrivalLargestFirst}
+
+// Formula ids of the scheduler model (see the package documentation).
+const (
+	// StrategyScheduler: the realistic placement of the scheduler model; ScenarioResult.Strategy and
+	// PoolResult.Source carry it, ScenarioResult.OptimalStrategy the best packing's strategy.
+	StrategyScheduler = "fit.scheduler-model"
+)
+
+// The kube-scheduler constants the model follows (pkg/scheduler/schedule_one.go, framework/interface.go,
+// util/pod_resources.go, apis/config/v1/default_plugins.go and podtopologyspread/common.go at v1.37).
+const (
+	maxNodeScore             = 100
+	minFeasibleNodesToFind   = 100
+	minFeasiblePercentToFind = 5
+	defaultMilliCPURequest   = 100       // schedutil.DefaultMilliCPURequest
+	defaultMemoryRequest     = 200 << 20 // schedutil.DefaultMemoryRequest
+	weightTaintToleration    = 3
+	weightNodeResourcesFit   = 1
+	weightPodTopologySpread  = 2
+	weightBalancedAllocation = 1
+	// The system default spread constraints (ScheduleAnyway) of pods owned by a ReplicaSet or StatefulSet.
+	defaultHostnameSkew = 3
+	defaultZoneSkew     = 5
+)
+
+// numFeasibleNodesToFind is how many feasible nodes the scheduler looks for before it scores, with
+// percentageOfNodesToScore at its default (0: adaptive), as schedule_one.go computes it.
+func numFeasibleNodesToFind(all int) int {
+	if all < minFeasibleNodesToFind {
+		return all
+	}
+	pct := max(50-all/125, minFeasiblePercentToFind)
+	return max(all*pct/100, minFeasibleNodesToFind)
+}
+
+// schedPool is the per-pool part of the scheduler model: a node's allocatable and what its DaemonSets
+// take, in actual and in non-zero requests (the scores count a pod without a CPU or memory request
+// as 100m CPU and 200 MiB, schedutil.GetNonzeroRequests).
+type schedPool struct {
+	alloc        vec
+	ds           vec
+	dsNZCPU      int64
+	dsNZMem      int64
+	zones        []int32 // global zone ids of the pool's local zones; empty without zones
+	preferTaints []Taint
+}
+
+// schedClass is the per-workload part: one pod's requests, where it may go and its spread.
+type schedClass struct {
+	c          *classSim
+	nzCPU      int64
+	nzMem      int64
+	bestEffort bool
+	allowed    []bool  // per pool: the pod passes the pool-level filters (pools, selector, taints, size)
+	affinity   []bool  // per pool: the pool matches the pod's node selector and pool list (spread domains)
+	prefer     []int64 // per pool: PreferNoSchedule taints the pod does not tolerate
+}
+
+// schedNode is one node of the modelled cluster.
+type schedNode struct {
+	pool  int32
+	zone  int32 // global zone id, -1 without zones
+	used  vec   // the workload pods' requests, Pods = their number
+	nzCPU int64 // the workload pods' non-zero CPU and memory requests
+	nzMem int64
+}
+
+// cluster is the scheduler model of one scenario on a fixed set of nodes: counts[p] nodes of pool p,
+// created pool by pool, node i of pool p in local zone i mod zones.
+type cluster struct {
+	m       *model
+	pools   []schedPool
+	classes []schedClass
+	counts  []int
+	nodes   []schedNode
+	list    []int32   // the nodes in the scheduler snapshot's order (nodeTree: zones round-robin)
+	onNode  [][]int32 // [class][node] pods of the class on the node
+	inZone  [][]int32 // [class][global zone] pods of the class in the zone
+	domains [][]int32 // [class] zones with a node of the class's affinity pools (zone spread only)
+	bind    []int32   // per pod of the order being run: its node, or -1 while Pending
+	rng     *rand.Rand
+	// scratch of one scheduling cycle
+	feasible  []int32
+	raw       [4][]int64
+	zoneStamp []uint64 // per zone + 1: the cycle that last counted it
+	stamp     uint64
+}
+
+func newCluster(m *model, classes []classSim) *cluster {
+	cl := &cluster{m: m, pools: make([]schedPool, len(m.pools)), classes: make([]schedClass, len(classes))}
+	for p := range m.pools {
+		pm := &m.pools[p]
+		sp := schedPool{alloc: pm.alloc, ds: pm.ds, zones: pm.zones}
+		for i := range m.in.DaemonSets {
+			d := &m.in.DaemonSets[i]
+			if daemonSetMatches(d, pm.p) {
+				sp.dsNZCPU += nonZero(d.Requests.CPUMillicores, defaultMilliCPURequest)
+				sp.dsNZMem += nonZero(d.Requests.MemoryBytes, defaultMemoryRequest)
+			}
+		}
+		for _, t := range pm.p.Taints {
+			if t.Effect == EffectPreferNoSchedule {
+				sp.preferTaints = append(sp.preferTaints, t)
+			}
+		}
+		cl.pools[p] = sp
+	}
+	for w := range classes {
+		c := &classes[w]
+		wl := &m.in.Workloads[c.w]
+		sc := schedClass{c: c, nzCPU: nonZero(c.req[rCPU], defaultMilliCPURequest),
+			nzMem: nonZero(c.req[rMem], defaultMemoryRequest), bestEffort: c.req[rCPU] == 0 && c.req[rMem] == 0,
+			allowed: make([]bool, len(m.pools)), affinity: make([]bool, len(m.pools)), prefer: make([]int64, len(m.pools))}
+		for p := range m.pools {
+			sc.allowed[p] = c.pos[p] >= 0
+			r := m.excl[c.w][p]
+			sc.affinity[p] = r != ReasonPoolList && r != ReasonSelector
+			for _, t := range cl.pools[p].preferTaints {
+				tolerated := false
+				for _, tol := range wl.Tolerations {
+					tolerated = tolerated || tol.Tolerates(t)
+				}
+				if !tolerated {
+					sc.prefer[p]++
+				}
+			}
+		}
+		cl.classes[w] = sc
+	}
+	return cl
+}
+
+func nonZero(v, def int64) int64 {
+	if v == 0 {
+		return def
+	}
+	return v
+}
+
+// reset empties the cluster and builds counts[p] nodes per pool, listed as the scheduler's node tree
+// lists them: zones in the order they first appear, one node of each zone in turn, the nodes of a
+// zone in creation order.
+func (cl *cluster) reset(counts []int) {
+	cl.counts = counts
+	cl.nodes = cl.nodes[:0]
+	nz := len(cl.m.zoneNames) + 1 // zone index 0 is "no zone"
+	byZone := make([][]int32, nz)
+	var zoneOrder []int
+	for p := range cl.pools {
+		sp := &cl.pools[p]
+		for i := range counts[p] {
+			z := int32(-1)
+			if len(sp.zones) > 0 {
+				z = sp.zones[i%len(sp.zones)]
+			}
+			id := int32(len(cl.nodes))
+			cl.nodes = append(cl.nodes, schedNode{pool: int32(p), zone: z})
+			if len(byZone[z+1]) == 0 {
+				zoneOrder = append(zoneOrder, int(z+1))
+			}
+			byZone[z+1] = append(byZone[z+1], id)
+		}
+	}
+	cl.list = cl.list[:0]
+	for round := 0; len(cl.list) < len(cl.nodes); round++ {
+		for _, z := range zoneOrder {
+			if round < len(byZone[z]) {
+				cl.list = append(cl.list, byZone[z][round])
+			}
+		}
+	}
+	if len(cl.onNode) != len(cl.classes) {
+		cl.onNode = make([][]int32, len(cl.classes))
+		cl.inZone = make([][]int32, len(cl.classes))
+		cl.domains = make([][]int32, len(cl.classes))
+	}
+	for w := range cl.classes {
+		cl.onNode[w] = resize(cl.onNode[w], len(cl.nodes))
+		cl.inZone[w] = resize(cl.inZone[w], len(cl.m.zoneNames))
+		cl.domains[w] = cl.domains[w][:0]
+		sc := &cl.classes[w]
+		if sc.c.spread != SpreadZone {
+			continue
+		}
+		seen := make([]bool, len(cl.m.zoneNames))
+		for p := range cl.pools {
+			if !sc.affinity[p] {
+				continue
+			}
+			for i, z := range cl.pools[p].zones {
+				if i < counts[p] && !seen[z] {
+					seen[z] = true
+				}
+			}
+		}
+		for z, ok := range seen {
+			if ok {
+				cl.domains[w] = append(cl.domains[w], int32(z))
+			}
+		}
+	}
+}
+
+// resize returns a zeroed slice of n elements, reusing buf's array when it is large enough.
+func resize(buf []int32, n int) []int32 {
+	if cap(buf) < n {
+		return make([]int32, n)
+	}
+	buf = buf[:n]
+	clear(buf)
+	return buf
+}
+
+// run places the pods of one order, each a class index, on a fresh cluster of the given counts, one
+// scheduling cycle per pod. Pods the scheduler rejects wait, as in its unschedulable queue; after the
+// last pod those a later binding may have unblocked (zone spread) are retried until none binds. With
+// probe set, run stops at the first pod that can never bind. It returns the pods left Pending and
+// leaves each pod's node in cl.bind.
+func (cl *cluster) run(pods []int32, counts []int, seed uint64, profile SchedulerProfile, probe bool) int {
+	cl.reset(counts)
+	cl.rng = rand.New(rand.NewPCG(seed, uint64(len(cl.nodes))))
+	cl.bind = resizeFill(cl.bind, len(pods), -1)
+	start := 0
+	var retry []int
+	for i, w := range pods {
+		id, next := cl.cycle(int(w), start, profile)
+		start = next
+		if id < 0 {
+			if cl.classes[w].c.spread != SpreadZone {
+				if probe {
+					return 1
+				}
+			} else {
+				retry = append(retry, i)
+			}
+			continue
+		}
+		cl.bind[i] = id
+		cl.place(int(w), id)
+	}
+	for progress := true; progress && len(retry) > 0; {
+		progress = false
+		left := retry[:0]
+		for _, i := range retry {
+			id, next := cl.cycle(int(pods[i]), start, profile)
+			start = next
+			if id < 0 {
+				left = append(left, i)
+				continue
+			}
+			progress = true
+			cl.bind[i] = id
+			cl.place(int(pods[i]), id)
+		}
+		retry = left
+	}
+	pending := 0
+	for _, id := range cl.bind {
+		if id < 0 {
+			pending++
+		}
+	}
+	return pending
+}
+
+func resizeFill(buf []int32, n int, v int32) []int32 {
+	if cap(buf) < n {
+		buf = make([]int32, n)
+	}
+	buf = buf[:n]
+	for i := range buf {
+		buf[i] = v
+	}
+	return buf
+}
+
+// place binds one pod of class w to node id.
+func (cl *cluster) place(w int, id int32) {
+	sc := &cl.classes[w]
+	nd := &cl.nodes[id]
+	for r := range nRes {
+		nd.used[r] += sc.c.req[r]
+	}
+	nd.nzCPU += sc.nzCPU
+	nd.nzMem += sc.nzMem
+	cl.onNode[w][id]++
+	if nd.zone >= 0 {
+		cl.inZone[w][nd.zone]++
+	}
+}
+
+// cycle is one scheduling cycle (schedule_one.go schedulePod) for a pod of class w, starting the
+// search at position start of the node list: the filters run node by node until
+// numFeasibleNodesToFind nodes pass; one feasible node is taken as it is, several are scored and the
+// best wins, ties broken at random as the scheduler's randomized heap does. It returns the node, or
+// -1, and the next start position (nextStartNodeIndex).
+func (cl *cluster) cycle(w, start int, profile SchedulerProfile) (int32, int) {
+	n := len(cl.list)
+	if n == 0 {
+		return -1, start
+	}
+	toFind := numFeasibleNodesToFind(n)
+	minMatch := cl.minMatch(w)
+	feasible := cl.feasible[:0]
+	processed := 0
+	for processed < n && len(feasible) < toFind {
+		id := cl.list[(start+processed)%n]
+		processed++
+		if cl.filter(w, id, minMatch) {
+			feasible = append(feasible, id)
+		}
+	}
+	cl.feasible = feasible
+	next := (start + processed) % n
+	switch len(feasible) {
+	case 0:
+		return -1, next
+	case 1:
+		return feasible[0], next
+	}
+	return cl.best(w, feasible, profile), next
+}
+
+// filter runs the Filter plugins the model knows on one node: the pool-level ones (NodeAffinity for
+// the selector and pool list, TaintToleration, a pod larger than an empty node), NodeResourcesFit,
+// InterPodAffinity for node spread and PodTopologySpread for zone spread.
+func (cl *cluster) filter(w int, id int32, minMatch int32) bool {
+	sc := &cl.classes[w]
+	nd := &cl.nodes[id]
+	if !sc.allowed[nd.pool] || !cl.fitsResources(sc, nd) {
+		return false
+	}
+	switch sc.c.spread {
+	case SpreadNode:
+		return cl.onNode[w][id] == 0
+	case SpreadZone:
+		return cl.zoneSkewOK(w, nd, minMatch)
+	}
+	return true
+}
+
+// best scores the feasible nodes with the profile's Score plugins, normalised and weighted as the
+// framework does (RunScorePlugins), and returns the highest total, ties at random.
+func (cl *cluster) best(w int, feasible []int32, profile SchedulerProfile) int32 {
+	sc := &cl.classes[w]
+	for k := range cl.raw {
+		cl.raw[k] = resize64(cl.raw[k], len(feasible))
+	}
+	fitS, balS, spreadS, taintS := cl.raw[0], cl.raw[1], cl.raw[2], cl.raw[3]
+	for i, id := range feasible {
+		nd := &cl.nodes[id]
+		fitS[i] = cl.resourceScore(sc, nd, profile)
+		if !sc.bestEffort {
+			balS[i] = cl.balancedScore(sc, nd)
+		}
+		taintS[i] = sc.prefer[nd.pool]
+	}
+	cl.spreadScores(w, feasible, spreadS)
+	normalizeReverse(taintS)
+	bestID, bestTotal, ties := int32(-1), int64(-1), 0
+	for i, id := range feasible {
+		total := weightNodeResourcesFit*fitS[i] + weightBalancedAllocation*balS[i] +
+			weightPodTopologySpread*spreadS[i] + weightTaintToleration*taintS[i]
+		switch {
+		case total > bestTotal:
+			bestID, bestTotal, ties = id, total, 1
+		case total == bestTotal:
+			ties++
+			if cl.rng.IntN(ties) == 0 {
+				bestID = id
+			}
+		}
+	}
+	return bestID
+}
+
+func resize64(buf []int64, n int) []int64 {
+	if cap(buf) < n {
+		return make([]int64, n)
+	}
+	buf = buf[:n]
+	clear(buf)
+	return buf
+}

@@ -1,0 +1,76 @@
+package fit
+
+import "math"
+
+// NodeResourcesFit and NodeResourcesBalancedAllocation of the scheduler model
+// (pkg/scheduler/framework/plugins/noderesources: fit.go, least_allocated.go, most_allocated.go,
+// balanced_allocation.go, resource_allocation.go at v1.37).
+
+// fitsResources is NodeResourcesFit's Filter: the pod's requests fit the node's allocatable less what
+// its DaemonSets and pods request, pod slots included.
+func (cl *cluster) fitsResources(sc *schedClass, nd *schedNode) bool {
+	free := cl.m.pools[nd.pool].walloc
+	for r := range nRes {
+		if sc.c.req[r] > 0 && nd.used[r]+sc.c.req[r] > free[r] {
+			return false
+		}
+	}
+	return true
+}
+
+// resourceScore is NodeResourcesFit's Score over CPU and memory with weight 1 each, on the non-zero
+// requests with the pod: LeastAllocated scores (allocatable − requested) × 100 / allocatable (0 when
+// over), MostAllocated min(requested, allocatable) × 100 / allocatable; the node score is the integer
+// mean.
+func (cl *cluster) resourceScore(sc *schedClass, nd *schedNode, profile SchedulerProfile) int64 {
+	sp := &cl.pools[nd.pool]
+	reqs := [2]int64{sp.dsNZCPU + nd.nzCPU + sc.nzCPU, sp.dsNZMem + nd.nzMem + sc.nzMem}
+	allocs := [2]int64{sp.alloc[rCPU], sp.alloc[rMem]}
+	var score, weights int64
+	for i, a := range allocs {
+		if a == 0 {
+			continue
+		}
+		req := reqs[i]
+		var s int64
+		if profile == ProfileMostAllocated {
+			s = min(req, a) * maxNodeScore / a
+		} else if req <= a {
+			s = (a - req) * maxNodeScore / a
+		}
+		score += s
+		weights++
+	}
+	if weights == 0 {
+		return 0
+	}
+	return score / weights
+}
+
+// balancedScore is NodeResourcesBalancedAllocation's Score over CPU and memory on the actual requests:
+// with the balance b(x) = int((1 − |cpu fraction − memory fraction| / 2) × 100) of the node's requested
+// fractions (each at most 1), the score is 50 + (50 + b(with the pod) − b(without)) / 2.
+func (cl *cluster) balancedScore(sc *schedClass, nd *schedNode) int64 {
+	sp := &cl.pools[nd.pool]
+	cpu, mem := sp.ds[rCPU]+nd.used[rCPU], sp.ds[rMem]+nd.used[rMem]
+	with := balance(sp.alloc, cpu+sc.c.req[rCPU], mem+sc.c.req[rMem])
+	without := balance(sp.alloc, cpu, mem)
+	return maxNodeScore/2 + (maxNodeScore/2+with-without)/2
+}
+
+func balance(alloc vec, cpu, mem int64) int64 {
+	var fr []float64
+	var buf [2]float64
+	fr = buf[:0]
+	for _, x := range [2][2]int64{{cpu, alloc[rCPU]}, {mem, alloc[rMem]}} {
+		if x[1] == 0 {
+			continue
+		}
+		fr = append(fr, min(float64(x[0])/float64(x[1]), 1))
+	}
+	std := 0.0
+	if len(fr) == 2 {
+		std = math.Abs((fr[0] - fr[1]) / 2)
+	}
+	return int64((1 - std) * maxNodeScore)
+}

@@ -1,0 +1,237 @@
+package fit
+
+import "slices"
+
+// maxScheduleRounds bounds the growth rounds of the realistic node count search; every round adds at
+// least one node to a pool that had pods Pending.
+const maxScheduleRounds = 64
+
+// schedulerStrategy marks packings made by the scheduler model.
+var schedulerStrategy = strategy{id: StrategyScheduler}
+
+// realistic returns the placement of scenario sc that the scheduler model makes on the smallest node
+// counts on which it binds every pod in every planned order, starting from the best packing's counts,
+// and the name of the order that needed the most nodes ("" when every order binds on the best
+// packing's counts). The counts grow as an autoscaler grows pools: per round, each order's Pending pods
+// ask their most preferred pool that may still grow (else their most preferred pool, beyond its
+// maximum) for enough fresh nodes to hold them (their summed requests over the pool's workload
+// allocatable; one node per Pending pod of a node-spread workload), and the pools grow by the largest
+// ask of any order. Between the last failing counts and the first passing ones a bisection finds the
+// fewest nodes on which every order binds. The placement returned is the binding order's at those
+// counts. When no pod may use any pool, realistic returns best itself.
+func (m *model) realistic(sc Scenario, best *sim) (*sim, string) {
+	classes := best.classes
+	orders := arrivals(classes, m.in.Arrival)
+	if len(orders[0].pods) == 0 {
+		return best, ""
+	}
+	cl := newCluster(m, classes)
+	counts := make([]int, len(m.pools))
+	for p := range counts {
+		counts[p] = len(best.pools[p].in.ids) + len(best.pools[p].over.ids)
+	}
+	var fail []int
+	worst := 0
+	// The packer keeps a share for every zone of a pool, even one no node reaches within MaxNodes;
+	// the scheduler knows only the zones its nodes are in. So the pools at most at their maximum may
+	// hold what the packer sent beyond it.
+	if capped := cappedCounts(m, counts); !slices.Equal(capped, counts) && cl.passes(orders, capped, &worst, m.in.Scheduler) {
+		counts = capped
+	}
+	for round := 0; ; round++ {
+		inc, w := cl.shortfall(orders, counts, m.in.Scheduler)
+		if inc == nil || round == maxScheduleRounds {
+			break
+		}
+		fail, worst = slices.Clone(counts), w
+		for p := range counts {
+			counts[p] += inc[p]
+		}
+	}
+	if fail != nil {
+		counts = cl.narrow(orders, fail, counts, worst, m.in.Scheduler)
+	}
+	o := &orders[worst]
+	capped := cappedCounts(m, counts)
+	cl.run(o.pods, capped, o.seed, m.in.Scheduler, false)
+	bound := ""
+	if fail != nil {
+		bound = o.name
+	}
+	s := m.placementSim(sc, classes, capped, counts, o.pods, cl.bind)
+	s.bound = bound
+	return s, bound
+}
+
+// cappedCounts returns the counts with each pool at most at its MaxNodes.
+func cappedCounts(m *model, counts []int) []int {
+	capped := slices.Clone(counts)
+	for p := range capped {
+		capped[p] = min(capped[p], m.pools[p].p.MaxNodes)
+	}
+	return capped
+}
+
+// shortfall runs every order on the counts. When all pods bind in every order it returns nil;
+// otherwise the nodes to add per pool (the largest ask of any order) and the order with the most
+// pods Pending.
+func (cl *cluster) shortfall(orders []arrival, counts []int, profile SchedulerProfile) ([]int, int) {
+	var inc []int
+	worst, most := 0, 0
+	for i := range orders {
+		o := &orders[i]
+		pending := cl.run(o.pods, counts, o.seed, profile, false)
+		if pending == 0 {
+			continue
+		}
+		if pending > most {
+			worst, most = i, pending
+		}
+		if inc == nil {
+			inc = make([]int, len(counts))
+		}
+		for p, k := range cl.ask(o.pods, counts) {
+			inc[p] = max(inc[p], k)
+		}
+	}
+	return inc, worst
+}
+
+// ask returns, per pool, the fresh nodes the Pending pods of the last run ask for.
+func (cl *cluster) ask(pods []int32, counts []int) []int {
+	demand := make([]vec, len(counts))
+	spread := make([]int64, len(counts))
+	asked := make([]bool, len(counts))
+	for i, id := range cl.bind {
+		if id >= 0 {
+			continue
+		}
+		c := cl.classes[pods[i]].c
+		p := c.pools[0]
+		for _, q := range c.pools {
+			if counts[q] < cl.m.pools[q].p.MaxNodes {
+				p = q
+				break
+			}
+		}
+		demand[p] = demand[p].add(c.req)
+		asked[p] = true
+		if c.spread == SpreadNode {
+			spread[p]++
+		}
+	}
+	out := make([]int, len(counts))
+	for p := range counts {
+		if !asked[p] {
+			continue
+		}
+		k := max(spread[p], 1)
+		walloc := cl.m.pools[p].walloc
+		for r := range nRes {
+			if walloc[r] > 0 {
+				k = max(k, ceilDiv(demand[p][r], walloc[r]))
+			}
+		}
+		out[p] = int(k)
+	}
+	return out
+}
+
+// narrow bisects between counts fail (some order leaves pods Pending) and pass (every order binds),
+// along fail + ⌈(pass − fail) × t / T⌉, and returns the smallest passing counts found.
+func (cl *cluster) narrow(orders []arrival, fail, pass []int, first int, profile SchedulerProfile) []int {
+	span := 0
+	for p := range fail {
+		span = max(span, pass[p]-fail[p])
+	}
+	at := func(t int) []int {
+		c := make([]int, len(fail))
+		for p := range c {
+			c[p] = fail[p] + int(ceilDiv(int64(pass[p]-fail[p])*int64(t), int64(span)))
+		}
+		return c
+	}
+	lo, hi := 0, span
+	for hi-lo > 1 {
+		mid := (lo + hi) / 2
+		if try := at(mid); cl.passes(orders, try, &first, profile) {
+			hi, pass = mid, try
+		} else {
+			lo = mid
+		}
+	}
+	return pass
+}
+
+// passes reports whether every order binds every pod on the counts, trying *first (the order that
+// failed last) before the others, stopping at the first pod that can never bind.
+func (cl *cluster) passes(orders []arrival, counts []int, first *int, profile SchedulerProfile) bool {
+	for j := range orders {
+		i := (*first + j) % len(orders)
+		o := &orders[i]
+		if cl.run(o.pods, counts, o.seed, profile, true) > 0 {
+			*first = i
+			return false
+		}
+	}
+	return true
+}
+
+// placementSim turns a run of the scheduler model on the capped counts (each pool at most its
+// MaxNodes) into a packing, so the results (node lists, utilisation, stranded capacity, headroom,
+// failures) read the realistic placement. The pods the run left Pending are exactly those that do
+// not fit within MaxNodes; they go to nodes beyond MaxNodes by first fit, as the packer measures a
+// shortfall, and every pool gets at least its realistic count of nodes (empty ones beyond MaxNodes
+// when first fit needs fewer).
+func (m *model) placementSim(sc Scenario, classes []classSim, capped, counts []int, pods []int32, bind []int32) *sim {
+	s := m.takeSim()
+	s.scenario, s.strat = sc, &schedulerStrategy
+	s.classes = slices.Grow(s.classes[:0], len(classes))[:len(classes)]
+	for w := range classes {
+		s.classes[w] = classes[w].fresh(m, &s.mem)
+		s.classes[w].unplaced, s.classes[w].inFull = 0, false
+	}
+	for p := range capped {
+		pm := &m.pools[p]
+		for i := range capped[p] {
+			s.addNode(p, i%pm.nz, false)
+		}
+	}
+	pending := make([]int, len(classes))
+	for i, w := range pods {
+		c := &s.classes[w]
+		if id := bind[i]; id >= 0 {
+			s.put(c, c.pos[s.nodes[id].pool], id, 1)
+		} else {
+			pending[w]++
+		}
+	}
+	for w := range s.classes {
+		c := &s.classes[w]
+		if c.spread == SpreadZone {
+			for d := range c.domains {
+				for pp := range c.pools {
+					if lz := c.localZ[pp][d]; lz >= 0 {
+						c.counts[d] += c.zoneCounts[pp][lz]
+					}
+				}
+			}
+		}
+		if len(c.pools) == 0 {
+			pending[w] = c.n
+		}
+		// No node within MaxNodes passed the filters for the Pending pods: resources only shrink and a
+		// node holding a pod of a node-spread class stays held. (The packer's cursors know nothing of
+		// the scheduler's pods, so they must not look there.)
+		c.inFull = c.spread != SpreadZone
+		s.place(c, pending[w])
+	}
+	for p := range counts {
+		pm := &m.pools[p]
+		ps := &s.pools[p]
+		for n := len(ps.in.ids) + len(ps.over.ids); n < counts[p]; n++ {
+			s.addNode(p, n%pm.nz, true)
+		}
+	}
+	return s
+}

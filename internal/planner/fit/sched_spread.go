@@ -1,0 +1,86 @@
+package fit
+
+import (
+	"math"
+)
+
+// PodTopologySpread and the node spread of the scheduler model (pkg/scheduler/framework/plugins:
+// podtopologyspread/filtering.go and scoring.go, interpodaffinity/filtering.go at v1.37).
+//
+// A zone-spread workload carries one constraint on topology.kubernetes.io/zone with whenUnsatisfiable
+// DoNotSchedule and its MaxSkew; its domains are the zones of the nodes whose pool matches its node
+// selector and pool list (nodeAffinityPolicy Honor, nodeTaintsPolicy Ignore). A node-spread workload
+// carries required pod anti-affinity on kubernetes.io/hostname against its own pods. Every other
+// workload gets the scheduler's system default constraints, as a pod owned by a ReplicaSet or
+// StatefulSet does: hostname with maxSkew 3 and zone with maxSkew 5, both ScheduleAnyway, which only
+// score.
+
+// minMatch is PodTopologySpread's PreFilter for a zone-spread class: the fewest pods of the class in
+// one of its domains (0 when it has none yet).
+func (cl *cluster) minMatch(w int) int32 {
+	if cl.classes[w].c.spread != SpreadZone {
+		return 0
+	}
+	least := int32(math.MaxInt32)
+	for _, z := range cl.domains[w] {
+		least = min(least, cl.inZone[w][z])
+	}
+	if least == math.MaxInt32 {
+		return 0
+	}
+	return least
+}
+
+// zoneSkewOK is PodTopologySpread's Filter: the pods of the class in the node's zone, plus this pod,
+// less the fewest in a domain, must not exceed MaxSkew. A node of a pool without zones passes (fit
+// treats such a pool as having no zone information, where a real node without the zone label would be
+// rejected).
+func (cl *cluster) zoneSkewOK(w int, nd *schedNode, minMatch int32) bool {
+	if nd.zone < 0 {
+		return true
+	}
+	return int(cl.inZone[w][nd.zone]+1-minMatch) <= cl.classes[w].c.skew
+}
+
+// spreadScores fills out with PodTopologySpread's normalised scores over the feasible nodes: 0 for a
+// zone-spread class (its only constraint is DoNotSchedule), else the system default constraints'
+// score. A node's raw score is round(Σ over the constraints whose key it has of count × log(domains + 2)
+// + maxSkew − 1), with count the class's pods in the node's domain and domains the feasible nodes
+// (hostname) or their distinct zones; normalised, a node scores 100 × (max + min − raw) / max.
+func (cl *cluster) spreadScores(w int, feasible []int32, out []int64) {
+	if cl.classes[w].c.spread == SpreadZone {
+		clear(out)
+		return
+	}
+	cl.stamp++
+	if len(cl.zoneStamp) != len(cl.m.zoneNames)+1 {
+		cl.zoneStamp = make([]uint64, len(cl.m.zoneNames)+1)
+	}
+	zones := 0
+	for _, id := range feasible {
+		if z := cl.nodes[id].zone + 1; cl.zoneStamp[z] != cl.stamp {
+			cl.zoneStamp[z] = cl.stamp
+			zones++
+		}
+	}
+	hostWeight := math.Log(float64(len(feasible) + 2))
+	zoneWeight := math.Log(float64(zones + 2))
+	lo, hi := int64(math.MaxInt64), int64(0)
+	for i, id := range feasible {
+		nd := &cl.nodes[id]
+		raw := float64(cl.onNode[w][id])*hostWeight + float64(defaultHostnameSkew-1)
+		if nd.zone >= 0 {
+			raw += float64(cl.inZone[w][nd.zone])*zoneWeight + float64(defaultZoneSkew-1)
+		}
+		s := int64(math.Round(raw))
+		out[i] = s
+		lo, hi = min(lo, s), max(hi, s)
+	}
+	for i, s := range out {
+		if hi == 0 {
+			out[i] = maxNodeScore
+			continue
+		}
+		out[i] = maxNodeScore * (hi + lo - s) / hi
+	}
+}
