@@ -1,9 +1,11 @@
 # A plan that fails on purpose (run it with `make demo-misfit`). Four AKS Standard_DS1_v2 nodes (1 vCPU,
 # 3.5 GiB, Kubernetes 1.28, as in a 2019 field report of a small AKS cluster) lose 60m CPU to kube-reserved
 # and 355m to three DaemonSets each, and the system and web pods below request 1,775m: 565m is left on the
-# pool. Four more pods of 100m would fit; four of 200m do not. The workloads count in list order, each earlier
-# one already running, so the plan fails naming the last workload, "new-service", the CPU it is short by, and
-# how many of its replicas would fit.
+# pool. Four more pods of 100m would fit; four of 200m do not. The pods reach the scheduler largest first, so
+# prometheus-operator (500m of a node's 585m) gets a node of its own as it did in the field cluster; in a
+# rollout of everything at once (the default arrival_order) it may find no node with 500m left at all. The
+# workloads count in list order, each earlier one already running, so the plan fails naming the last
+# workload, "new-service", the CPU it is short by, and how many of its replicas would fit.
 
 terraform {
   required_providers {
@@ -51,6 +53,7 @@ data "kubefit_node_pool_sizing" "small_aks" {
     { name = "web-5", replicas = 1, requests = { cpu = "5m", memory = "15Mi" } },
     { name = "new-service", replicas = 4, requests = { cpu = "200m", memory = "64Mi" } },
   ]
+  arrival_order = "largest-first"
 }
 
 output "report" {

@@ -92,10 +92,12 @@ type workloadModel struct {
 }
 
 type nodePoolSizingModel struct {
-	Pools        types.Map  `tfsdk:"pools"`
-	DaemonSets   types.List `tfsdk:"daemonsets"`
-	Workloads    types.List `tfsdk:"workloads"`
-	FailOnMisfit types.Bool `tfsdk:"fail_on_misfit"`
+	Pools        types.Map    `tfsdk:"pools"`
+	DaemonSets   types.List   `tfsdk:"daemonsets"`
+	Workloads    types.List   `tfsdk:"workloads"`
+	FailOnMisfit types.Bool   `tfsdk:"fail_on_misfit"`
+	Scheduler    types.String `tfsdk:"scheduler_profile"`
+	Arrival      types.String `tfsdk:"arrival_order"`
 
 	Fits          types.Bool   `tfsdk:"fits"`
 	PoolResults   types.Map    `tfsdk:"pool_results"`
@@ -115,9 +117,14 @@ func (d *nodePoolSizingDataSource) Schema(_ context.Context, _ datasource.Schema
 			"for a steady scenario (`replicas` / `min_replicas`) and a peak scenario (`max_replicas` plus the rollout surge), " +
 			"utilisation, stranded capacity, per-workload placement and headroom, and Karpenter-style explanations for every " +
 			"misfit. Each pool's allocatable comes from the same model as `kubefit_node_overhead`.\n\n" +
-			"The packer is a multi-resource first-fit-decreasing simulation on sizes normalised to each pool's allocatable " +
-			"after DaemonSets, with identical replicas grouped so large replica counts cost little. Pods that may use several " +
-			"pools go to the one with the least waste on allocatable, then the highest weight.\n\n" +
+			"Node counts are what the cluster will really do: a model of kube-scheduler places the pods one at a time, in " +
+			"the order they reach its queue, on the node its profile scores best (the default profile spreads pods, " +
+			"`LeastAllocated`), and `nodes_required` is the fewest nodes on which it binds every pod in every planned " +
+			"arrival order (`arrival_order`). `nodes_optimal` is the best packing kubefit finds (multi-resource first-fit " +
+			"decreasing on sizes normalised to each pool's allocatable after DaemonSets): what a bin-packing profile or a " +
+			"descheduler could reach. Node lists, utilisation, stranded capacity, headroom and the credit checks read the " +
+			"scheduler's placement, so a spread load is judged as spread. Pods that may use several pools grow the one " +
+			"with the least waste on allocatable, then the highest weight.\n\n" +
 			"Burstable pools (AWS T, Azure B, GCP shared-core) are also checked against their CPU credit budget when workloads " +
 			"state `cpu_usage`: Kubernetes schedules by requests and never sees the credit balance.\n\n" +
 			"By default any misfit **fails the plan** with a diagnostic on the workload or pool at fault; `fail_on_misfit = false` " +
@@ -126,11 +133,13 @@ func (d *nodePoolSizingDataSource) Schema(_ context.Context, _ datasource.Schema
 		Attributes: map[string]schema.Attribute{
 			"pools": schema.MapNestedAttribute{Required: true, MarkdownDescription: "Node pools, keyed by pool name. Each takes the node options of `kubefit_node_overhead` for a catalog instance type (not the `custom` profile, whose node is described by `vcpu` and `memory`), and DaemonSets are given once for all pools.",
 				NestedObject: schema.NestedAttributeObject{Attributes: sizingPoolAttributes(true)}},
-			"daemonsets":     daemonSetsAttribute(),
-			"workloads":      workloadsAttribute(),
-			"fail_on_misfit": schema.BoolAttribute{Optional: true, MarkdownDescription: "Fail the plan when anything does not fit (default `true`); `false` reports misfits as warnings."},
-			"fits":           schema.BoolAttribute{Computed: true, MarkdownDescription: "Whether every workload fits in both scenarios and no burstable pool runs out of credits."},
-			"pool_results":   poolResultsAttribute(),
+			"daemonsets":        daemonSetsAttribute(),
+			"workloads":         workloadsAttribute(),
+			"fail_on_misfit":    schema.BoolAttribute{Optional: true, MarkdownDescription: "Fail the plan when anything does not fit (default `true`); `false` reports misfits as warnings."},
+			"scheduler_profile": schedulerProfileAttribute(),
+			"arrival_order":     arrivalOrderAttribute(),
+			"fits":              schema.BoolAttribute{Computed: true, MarkdownDescription: "Whether every workload fits in both scenarios and no burstable pool runs out of credits."},
+			"pool_results":      poolResultsAttribute(),
 			"workload_results": schema.MapNestedAttribute{Computed: true, MarkdownDescription: "Per workload name: pods per pool in each scenario, unplaced pods and headroom.",
 				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
 					"steady":          schema.MapAttribute{Computed: true, ElementType: types.Int64Type, MarkdownDescription: "Pods per pool in the steady scenario."},
@@ -158,7 +167,8 @@ func poolResultsAttribute() schema.MapNestedAttribute {
 	scenario := func(name string) schema.SingleNestedAttribute {
 		return schema.SingleNestedAttribute{Computed: true, MarkdownDescription: "The " + name + " scenario.",
 			Attributes: map[string]schema.Attribute{
-				"nodes_required": schema.Int64Attribute{Computed: true, MarkdownDescription: "Nodes the pool needs (at least `min_nodes`)."},
+				"nodes_required": schema.Int64Attribute{Computed: true, MarkdownDescription: "Nodes the pool needs (at least `min_nodes`): the fewest on which kube-scheduler binds every pod in every planned arrival order. What `max_size` must at least be."},
+				"nodes_optimal":  schema.Int64Attribute{Computed: true, MarkdownDescription: "Nodes of the best packing kubefit finds (what a bin-packing scheduler profile or a descheduler could reach); the report explains a difference."},
 				"fits":           schema.BoolAttribute{Computed: true, MarkdownDescription: "Whether `nodes_required ≤ max_nodes` and the pool can run pods."},
 				"lower_bound":    schema.Int64Attribute{Computed: true, MarkdownDescription: "A lower bound on the nodes any packing needs (per-resource totals, spread)."},
 				"lower_bound_by": schema.StringAttribute{Computed: true, MarkdownDescription: "What sets the lower bound (a resource, a workload, or `min-nodes`)."},

@@ -14,7 +14,12 @@ import (
 
 // smallAKS is the field report of DESIGN.md §1: four Standard_DS1_v2 nodes on AKS 1.28 with three
 // DaemonSets and the system and web pods below; 565m CPU is left on the pool. extra adds workloads.
-func smallAKS(extra string, failOnMisfit bool) string {
+// smallAKS is the field report's cluster. Its platform pods reached the scheduler largest first
+// (arrival "largest-first"), so prometheus-operator had a node of its own; "rollout" is the default.
+func smallAKS(extra string, failOnMisfit bool, arrival ...string) string {
+	if len(arrival) == 0 {
+		arrival = []string{"largest-first"}
+	}
 	pods := []struct {
 		name     string
 		replicas int
@@ -47,7 +52,8 @@ data "kubefit_node_pool_sizing" "aks" {
   workloads = [
 %s%s  ]
   fail_on_misfit = %t
-}`, b.String(), extra, failOnMisfit)
+  arrival_order  = %q
+}`, b.String(), extra, failOnMisfit, arrival[0])
 }
 
 func TestAccNodePoolSizing_smallAKS(t *testing.T) {
@@ -62,11 +68,18 @@ func TestAccNodePoolSizing_smallAKS(t *testing.T) {
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("fits"), knownvalue.Bool(true)),
 					expectInt(addr, tfjsonpath.New("pool_results").AtMapKey("agentpool").AtMapKey("steady").AtMapKey("nodes_required"), 4),
+					expectInt(addr, tfjsonpath.New("pool_results").AtMapKey("agentpool").AtMapKey("steady").AtMapKey("nodes_optimal"), 4),
 					expectInt(addr, tfjsonpath.New("pool_results").AtMapKey("agentpool").AtMapKey("allocatable").AtMapKey("cpu_millicores"), 940),
 					expectInt(addr, tfjsonpath.New("pool_results").AtMapKey("agentpool").AtMapKey("workload_allocatable").AtMapKey("cpu_millicores"), 585),
 					expectInt(addr, tfjsonpath.New("workload_results").AtMapKey("more").AtMapKey("steady").AtMapKey("agentpool"), 4),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("report"), knownvalue.StringRegexp(regexp.MustCompile(`agentpool`))),
 				},
+			},
+			{
+				// Rolled out all at once, the scheduler spreads the small pods first, and no node keeps 500m for
+				// prometheus-operator although the pool has room by its totals.
+				Config:      smallAKS(`    { name = "more", replicas = 4, requests = { cpu = "100m", memory = "16Mi" } },`+"\n", true, "rollout"),
+				ExpectError: regexp.MustCompile(`(?s)Workloads Do Not Fit.*stranded.*workload\s+"prometheus-operator"\s+does\s+not\s+fit.*kube-scheduler\s+places\s+pods.*random\s+order`),
 			},
 			{
 				// Four pods of 200m do not: the plan fails naming CPU and the pool.
@@ -155,16 +168,17 @@ data "kubefit_node_pool_sizing" "t3" {
 				ExpectError: regexp.MustCompile(`(?s)Burstable Nodes Run Out of CPU Credits.*requests\s+fit.*Kubernetes`),
 			},
 			{
-				// The packer fills the first node to its 15 workload pod slots (17 max pods − aws-node − kube-proxy):
-				// 15 × 50m = 750m against a 400m baseline drains 350m × 60 min = 21 credits an hour, so a full
-				// balance of 576 credits lasts 576 / 21 = 27.43 hours, above min_hours 24: a warning only.
+				// kube-scheduler spreads the 20 pods over the two nodes (LeastAllocated): 10 × 50m = 500m against a
+				// 400m baseline drains 100m × 60 min = 6 credits an hour, so a full balance of 576 credits lasts
+				// 576 / 6 = 96 hours, above min_hours 24: a warning only. (A packing would fill the first node to
+				// its 15 workload pod slots, 750m, and last 27.43 hours.)
 				Config:           config("full"),
 				ConfigPlanChecks: emptyPlanAfterApply,
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("fits"), knownvalue.Bool(true)),
 					expectInt(addr, tfjsonpath.New("pool_results").AtMapKey("burst").AtMapKey("burst").AtMapKey("baseline_cpu_millicores"), 400),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("pool_results").AtMapKey("burst").AtMapKey("burst").AtMapKey("hours_to_exhaustion"), knownvalue.Float64Exact(27.4286)),
-					expectInt(addr, tfjsonpath.New("pool_results").AtMapKey("burst").AtMapKey("burst").AtMapKey("max_node_cpu_usage_millicores"), 750),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("pool_results").AtMapKey("burst").AtMapKey("burst").AtMapKey("hours_to_exhaustion"), knownvalue.Float64Exact(96)),
+					expectInt(addr, tfjsonpath.New("pool_results").AtMapKey("burst").AtMapKey("burst").AtMapKey("max_node_cpu_usage_millicores"), 500),
 				},
 			},
 		},

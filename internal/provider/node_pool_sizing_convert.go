@@ -100,7 +100,8 @@ var sizingRenames = renames{
 // expandSizing converts kubefit_node_pool_sizing's configuration into one sizing request. Pools are sorted by
 // name. It reports values it cannot read (quantities, balances) at their attributes.
 func expandSizing(ctx context.Context, m nodePoolSizingModel, diags *diag.Diagnostics) sizing.Request {
-	var req sizing.Request
+	req := sizing.Request{Scheduler: fit.SchedulerProfile(m.Scheduler.ValueString()),
+		Arrival: fit.ArrivalOrder(m.Arrival.ValueString())}
 	elems := m.Pools.Elements()
 	for _, name := range sortedKeys(elems) {
 		var pm sizingPoolModel
@@ -249,7 +250,7 @@ var (
 	utilAttrTypes     = map[string]attr.Type{"cpu": types.Float64Type, "memory": types.Float64Type, "pods": types.Float64Type}
 	strandedAttrTypes = map[string]attr.Type{"cpu_millicores": types.Int64Type, "memory_bytes": types.Int64Type, "pods": types.Int64Type}
 	scenarioAttrTypes = map[string]attr.Type{
-		"nodes_required": types.Int64Type, "fits": types.BoolType, "lower_bound": types.Int64Type, "lower_bound_by": types.StringType,
+		"nodes_required": types.Int64Type, "nodes_optimal": types.Int64Type, "fits": types.BoolType, "lower_bound": types.Int64Type, "lower_bound_by": types.StringType,
 		"pods": types.Int64Type, "utilization": types.ObjectType{AttrTypes: utilAttrTypes}, "stranded": types.ObjectType{AttrTypes: strandedAttrTypes},
 		"max_node_cpu_usage_millicores": types.Int64Type, "price_per_hour": types.Float64Type,
 	}
@@ -277,7 +278,8 @@ func fitResources(r fit.Resources) types.Object { return resourcesValue(r) }
 
 func scenarioValue(pr fit.PoolResult) types.Object {
 	return types.ObjectValueMust(scenarioAttrTypes, map[string]attr.Value{
-		"nodes_required": types.Int64Value(int64(pr.NodesRequired)), "fits": types.BoolValue(pr.Fits),
+		"nodes_required": types.Int64Value(int64(pr.NodesRequired)), "nodes_optimal": types.Int64Value(int64(pr.NodesOptimal)),
+		"fits":        types.BoolValue(pr.Fits),
 		"lower_bound": types.Int64Value(int64(pr.LowerBound)), "lower_bound_by": types.StringValue(pr.LowerBoundBy),
 		"pods": types.Int64Value(int64(pr.Pods)),
 		"utilization": types.ObjectValueMust(utilAttrTypes, map[string]attr.Value{
@@ -380,8 +382,8 @@ func packingNames() string {
 var sizingFormulaSource = strings.Join([]string{
 	"allocatable: the kubefit_node_overhead model (EKS, AKS and GKE reservation rules; see that data source's formula_source for each term and its public source)",
 	"workload_allocatable: " + fit.SourceDaemonSets + " (allocatable − requests of the DaemonSets that land on the pool)",
-	"nodes_required: multi-resource first-fit-decreasing simulation, in the manner of the kubernetes-sigs/karpenter scheduler and the cluster-autoscaler binpacking estimator",
-	"packing (the report's PACKING column): the best of " + packingNames(),
+	"nodes_required: " + fit.StrategyScheduler + " (a model of kube-scheduler v1.37's default profile or MostAllocated: queue order, filters, scores with their normalisation and weights, random tie-breaks, percentageOfNodesToScore; the fewest nodes on which it binds every pod in every planned arrival order)",
+	"nodes_optimal: multi-resource first-fit-decreasing simulation, in the manner of the kubernetes-sigs/karpenter scheduler and the cluster-autoscaler binpacking estimator; the best of " + packingNames(),
 	"lower_bound: " + fit.SourceLowerBound + "; utilization: " + fit.SourceUtilization + "; stranded: " + fit.SourceStranded + "; headroom: " + fit.SourceHeadroom,
 	"peak pods: " + fit.SourceSurge + " (max_replicas + ceil(max_replicas × surge % / 100), as Kubernetes rounds maxSurge)",
 	"burst: kubefit_burst_budget's model (the cloud's published CPU credit tables) on the steady scenario's busiest node",

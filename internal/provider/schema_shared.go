@@ -208,3 +208,21 @@ var (
 	uniqueDaemonSets = uniqueNames{"DaemonSet", "or the node would count the same pods twice"}
 	uniqueWorkloads  = uniqueNames{"workload", "or its pods would be counted twice"}
 )
+
+// schedulerProfileAttribute is the input naming the cluster's kube-scheduler profile.
+func schedulerProfileAttribute() schema.StringAttribute {
+	return schema.StringAttribute{Optional: true, MarkdownDescription: "The cluster's kube-scheduler profile: `default` " +
+		"(NodeResourcesFit `LeastAllocated`, which spreads pods over the emptiest nodes; EKS, AKS and GKE's default) or " +
+		"`most-allocated` (fills the fullest nodes first, as GKE's `optimize-utilization` profile does). Default `default`.",
+		Validators: []validator.String{stringvalidator.OneOf(stringsOf(fit.SchedulerProfiles)...)}}
+}
+
+// arrivalOrderAttribute is the input naming the order in which pods reach the scheduler.
+func arrivalOrderAttribute() schema.StringAttribute {
+	return schema.StringAttribute{Optional: true, MarkdownDescription: "The order in which the pods reach kube-scheduler's " +
+		"queue. `rollout` (default): everything rolls out at once, so the count must hold for the replicas of all workloads " +
+		"interleaved and for three seeded random orders; the worst of them bounds it, and the report names it. " +
+		"`in-order`: workload after workload, as listed (a staged rollout). `largest-first`: the largest pods first (a " +
+		"bin-packing admission order, the one in which the scheduler comes closest to the best packing).",
+		Validators: []validator.String{stringvalidator.OneOf(stringsOf(fit.ArrivalOrders)...)}}
+}

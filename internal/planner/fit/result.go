@@ -78,6 +78,9 @@ type ScenarioResult struct {
 	// BoundBy names the arrival order that needed the most nodes, "" when every planned order binds on
 	// the best packing's node counts.
 	BoundBy string
+	// SchedulerNote says, when not empty, that the scheduler model did not run or did not check every
+	// planned order (its work budget), and what the counts are then.
+	SchedulerNote string
 	// Pods is the scenario's pod count over all workloads; UnplacedPods the pods no pool can take.
 	Pods         int
 	UnplacedPods int
@@ -210,7 +213,7 @@ type Failure struct {
 }
 
 func (s *sim) result() ScenarioResult {
-	sr := ScenarioResult{Scenario: s.scenario, Fits: true, Strategy: s.strat.id}
+	sr := ScenarioResult{Scenario: s.scenario, Fits: true, Strategy: s.strat.id, SchedulerNote: s.note}
 	var onNode [][]WorkloadPods
 	if !s.m.in.OmitNodes {
 		onNode = s.nodeWorkloads()

@@ -103,6 +103,8 @@ type schedNode struct {
 	used  vec   // the workload pods' requests, Pods = their number
 	nzCPU int64 // the workload pods' non-zero CPU and memory requests
 	nzMem int64
+	// balance is the node's balance without the next pod (balancedScore), kept up to date by place.
+	balance int64
 }
 
 // cluster is the scheduler model of one scenario on a fixed set of nodes: counts[p] nodes of pool p,
@@ -124,6 +126,7 @@ type cluster struct {
 	raw       [4][]int64
 	zoneStamp []uint64 // per zone + 1: the cycle that last counted it
 	stamp     uint64
+	evals     int64 // nodes filtered so far, for the work budget
 }
 
 func newCluster(m *model, classes []classSim) *cluster {
@@ -194,7 +197,8 @@ func (cl *cluster) reset(counts []int) {
 				z = sp.zones[i%len(sp.zones)]
 			}
 			id := int32(len(cl.nodes))
-			cl.nodes = append(cl.nodes, schedNode{pool: int32(p), zone: z})
+			cl.nodes = append(cl.nodes, schedNode{pool: int32(p), zone: z,
+				balance: balance(sp.alloc, sp.ds[rCPU], sp.ds[rMem])})
 			if len(byZone[z+1]) == 0 {
 				zoneOrder = append(zoneOrder, int(z+1))
 			}
@@ -323,6 +327,8 @@ func (cl *cluster) place(w int, id int32) {
 	}
 	nd.nzCPU += sc.nzCPU
 	nd.nzMem += sc.nzMem
+	sp := &cl.pools[nd.pool]
+	nd.balance = balance(sp.alloc, sp.ds[rCPU]+nd.used[rCPU], sp.ds[rMem]+nd.used[rMem])
 	cl.onNode[w][id]++
 	if nd.zone >= 0 {
 		cl.inZone[w][nd.zone]++
@@ -351,6 +357,7 @@ func (cl *cluster) cycle(w, start int, profile SchedulerProfile) (int32, int) {
 		}
 	}
 	cl.feasible = feasible
+	cl.evals += int64(processed)
 	next := (start + processed) % n
 	switch len(feasible) {
 	case 0:

@@ -54,23 +54,17 @@ func (cl *cluster) balancedScore(sc *schedClass, nd *schedNode) int64 {
 	sp := &cl.pools[nd.pool]
 	cpu, mem := sp.ds[rCPU]+nd.used[rCPU], sp.ds[rMem]+nd.used[rMem]
 	with := balance(sp.alloc, cpu+sc.c.req[rCPU], mem+sc.c.req[rMem])
-	without := balance(sp.alloc, cpu, mem)
-	return maxNodeScore/2 + (maxNodeScore/2+with-without)/2
+	return maxNodeScore/2 + (maxNodeScore/2+with-nd.balance)/2
 }
 
+// balance is balancedResourceScore over CPU and memory: int((1 − std) × 100) with std = |fc − fm| / 2
+// of the requested fractions, each at most 1; a resource the node has none of is left out, and with
+// one resource left std is 0.
 func balance(alloc vec, cpu, mem int64) int64 {
-	var fr []float64
-	var buf [2]float64
-	fr = buf[:0]
-	for _, x := range [2][2]int64{{cpu, alloc[rCPU]}, {mem, alloc[rMem]}} {
-		if x[1] == 0 {
-			continue
-		}
-		fr = append(fr, min(float64(x[0])/float64(x[1]), 1))
+	if alloc[rCPU] == 0 || alloc[rMem] == 0 {
+		return maxNodeScore
 	}
-	std := 0.0
-	if len(fr) == 2 {
-		std = math.Abs((fr[0] - fr[1]) / 2)
-	}
-	return int64((1 - std) * maxNodeScore)
+	fc := min(float64(cpu)/float64(alloc[rCPU]), 1)
+	fm := min(float64(mem)/float64(alloc[rMem]), 1)
+	return int64((1 - math.Abs((fc-fm)/2)) * maxNodeScore)
 }

@@ -177,6 +177,7 @@ type sim struct {
 	scenario Scenario
 	strat    *strategy
 	bound    string // the scheduler model's binding arrival order, for messages ("" for packings)
+	note     string // ScenarioResult.SchedulerNote
 	nodes    []nodeSim
 	pools    []poolSim
 	classes  []classSim
@@ -197,7 +198,7 @@ type event struct {
 
 func newSim(m *model, sc Scenario, st *strategy, tmpl []classSim) *sim {
 	s := m.takeSim()
-	s.scenario, s.strat, s.bound = sc, st, ""
+	s.scenario, s.strat, s.bound, s.note = sc, st, "", ""
 	for p := range m.pools {
 		pm := &m.pools[p]
 		for i := range pm.p.MinNodes {

@@ -135,8 +135,12 @@ func (pl *Plan) capacityMisfits() []Failure {
 			if first == "" {
 				first = b.Workload
 			}
-			blamed = append(blamed, fmt.Sprintf("%s of workload %q do not fit (at most %d of its %d replicas fit)",
-				plural(b.Replicas-b.Fit, "pod"), b.Workload, b.Fit, b.Replicas))
+			verb := "do"
+			if b.Replicas-b.Fit == 1 {
+				verb = "does"
+			}
+			blamed = append(blamed, fmt.Sprintf("%s of workload %q %s not fit (at most %d of its %d replicas fit)",
+				plural(b.Replicas-b.Fit, "pod"), b.Workload, verb, b.Fit, b.Replicas))
 		}
 		msg := fmt.Sprintf("pool %q (%s) needs %d nodes in the %s scenario but its maximum node count is %d. %s",
 			pp.Name, pp.Instance.Name, pr.NodesRequired, sc, pp.MaxNodes, pr.Shortfall)
@@ -144,6 +148,11 @@ func (pl *Plan) capacityMisfits() []Failure {
 			msg += " Counting the workloads in list order, each earlier one already running: " + field.JoinAnd(blamed) + "."
 		} else {
 			msg += " Pods that do not fit: " + pl.leftOver(pp.Name, sc) + "."
+		}
+		for _, r := range pl.Packing.Scenarios {
+			if t := fit.SchedulerText(r); r.Scenario == sc && t != "" {
+				msg += " " + t + "."
+			}
 		}
 		msg += fmt.Sprintf(" Raise the pool's maximum node count to %d or choose a larger instance type", pr.NodesRequired)
 		out = append(out, Failure{Workload: first, Pool: pp.Name, Scenario: sc, Reason: Reason(fit.ReasonMaxNodes), Message: msg})

@@ -21,6 +21,9 @@ const (
 	WarnAboveBaseline = "sizing.credits-above-baseline"
 	// WarnCreditsIgnored: a pool gives CPU credit options but its instance type is not burstable.
 	WarnCreditsIgnored = "sizing.credits-ignored"
+	// WarnSchedulerBudget: the scheduler model did not run, or did not check every planned arrival order, within
+	// its work budget (fit.ScenarioResult.SchedulerNote).
+	WarnSchedulerBudget = "sizing.scheduler-budget"
 )
 
 // Planner sizes requests against one catalog. It is safe for concurrent use.
@@ -339,6 +342,12 @@ func (s *solve) plan(res fit.Result) (*Plan, error) {
 			}
 		}
 		pl.Workloads = append(pl.Workloads, wp)
+	}
+	for _, sc := range res.Scenarios {
+		if sc.SchedulerNote != "" {
+			s.warnings = append(s.warnings, field.Warning{Code: WarnSchedulerBudget, Path: field.NewPath("Workloads"),
+				Message: fmt.Sprintf("the %s scenario: %s", sc.Scenario, sc.SchedulerNote)})
+		}
 	}
 	pl.Warnings = s.warnings
 	pl.Report = report(pl)
