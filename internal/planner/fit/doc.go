@@ -118,6 +118,71 @@
 // Messages carry the numbers: CPU as "1,580m", memory and ephemeral storage in MiB below 10 GiB and
 // in GiB from 10 GiB on, with at most one decimal ("1,669 MiB", "15.3 GiB").
 //
+// # The scheduler model (fit.scheduler-model)
+//
+// A cluster does not pack: kube-scheduler places pods one at a time, in queue order, on the node its
+// profile scores best, and its default profile spreads. So every figure of a ScenarioResult comes from a
+// model of kube-scheduler v1.37 (pkg/scheduler, the release of the k8s.io/api the module uses), run on a
+// fixed set of nodes, and the packing above only gives PoolResult.NodesOptimal and the search's start.
+// The model follows these files of kubernetes/kubernetes:
+//
+//   - schedule_one.go: one cycle per pod; numFeasibleNodesToFind with percentageOfNodesToScore at its
+//     default (all nodes below 100, else max(100, N × max(5, 50 − N/125) / 100)); the filters run from
+//     nextStartNodeIndex round the node list until that many nodes pass, which then advances by the
+//     nodes examined; one feasible node is taken unscored; the highest total wins, ties at random
+//     (framework/sorted_nodes.go, a seeded generator here).
+//   - backend/cache/node_tree.go: the node list takes the zones in the order they first appear and one
+//     node of each in turn; nodes are created pool by pool, node i of a pool in its zone i mod zones.
+//   - queuesort (PrioritySort): all pods have one priority, so the queue keeps arrival order. A pod no
+//     node passes waits; pods rejected by zone spread are retried after the last pod, until none binds
+//     (a later binding can lift the skew; nothing lifts a resource, taint or node-spread rejection).
+//   - Filters: NodeResourcesFit (requests of the DaemonSets and pods on the node plus the pod within
+//     allocatable, pod slots included, a resource the pod does not request unchecked); NodeAffinity and
+//     TaintToleration as the pool-level exclusions above; InterPodAffinity for node spread (required
+//     hostname anti-affinity among a workload's pods); PodTopologySpread for zone spread (DoNotSchedule:
+//     pods in the node's zone + 1 − the fewest in a domain ≤ MaxSkew, the domains being the zones that
+//     have a node of a pool matching the pod's selector and pool list, taints ignored: nodeAffinityPolicy
+//     Honor, nodeTaintsPolicy Ignore). A pool without zones has no zone label; its nodes pass the zone
+//     filter (fit's convention; a real node without the label would be rejected).
+//   - Scores, weights from apis/config/v1/default_plugins.go: NodeResourcesFit (weight 1) over CPU and
+//     memory on non-zero requests (100m and 200 MiB for a pod or DaemonSet that requests none,
+//     util/pod_resources.go): LeastAllocated (a − r) × 100 / a, or MostAllocated min(r, a) × 100 / a,
+//     integer mean; NodeResourcesBalancedAllocation (weight 1) on actual requests: with b = int((1 −
+//     |fcpu − fmem| / 2) × 100), 50 + (50 + b(with the pod) − b(without)) / 2, skipped for a pod that
+//     requests neither; PodTopologySpread (weight 2): a zone-spread pod has only its DoNotSchedule
+//     constraint and scores 0; every other pod gets the system default constraints of a pod owned by a
+//     ReplicaSet or StatefulSet (hostname maxSkew 3, zone maxSkew 5, ScheduleAnyway): raw round(Σ
+//     count × log(domains + 2) + maxSkew − 1), normalised 100 × (max + min − raw) / max; TaintToleration
+//     (weight 3): untolerated PreferNoSchedule taints, normalised in reverse. NodeAffinity,
+//     InterPodAffinity and ImageLocality score every node alike for these pods and are left out.
+//
+// Not modelled: per-container non-zero requests (a pod counts as one container), the EKS system pods'
+// requests that are not listed as DaemonSets, preemption, the parallel filter's slightly larger
+// examined set, and the scheduler's own retries on a timer.
+//
+// Arrival orders (Input.Arrival): rollout (default) plans the replicas of all workloads interleaved in
+// proportion (pod k of n at (k + ½) / n of the way) and three seeded random orders, and the count must
+// hold in each; in-order places workload after workload as listed; largest-first by decreasing
+// largest share of the preferred pool (fit.ffd-max-share).
+//
+// Node counts: NodesRequired is the fewest nodes per pool found on which the model binds every pod in
+// every planned order. The search starts from the best packing's counts (first trying each pool capped
+// at MaxNodes, since the packer keeps a share for zones no node reaches); while an order leaves pods
+// Pending, each Pending pod asks its most preferred pool that may still grow (else its most preferred
+// pool, beyond MaxNodes) for enough fresh nodes to hold the Pending pods (their summed requests over
+// the workload allocatable; a node per node-spread pod; whole rounds over the zones for zone spread),
+// pools grow by the largest ask, doubled each round from the third on, and a bisection between the
+// last failing and the first passing counts takes back the excess. The search works on the orders that
+// failed and checks the others at the end. The placement reported is the binding order's with every
+// pool capped at MaxNodes: the pods it leaves Pending are exactly those that do not fit within
+// MaxNodes; they go to nodes beyond MaxNodes by first fit, and a pool gets at least NodesRequired
+// nodes (empty ones beyond MaxNodes when first fit needs fewer). ScenarioResult.BoundBy names the
+// binding order.
+//
+// Work budget: the model filters at most 60 million nodes per scenario (about a second and a half). A
+// scenario whose first round alone would exceed it is not modelled and keeps the best packing's counts;
+// a search that exhausts it keeps the counts it verified. ScenarioResult.SchedulerNote says so.
+//
 // # Limits and determinism
 //
 // Validate rejects inputs beyond MaxQuantity, MaxPlanPods, MaxPlanNodes and MaxPoolZones, so memory

@@ -699,10 +699,7 @@ func (m *model) pack(sc Scenario) *sim {
 	var best *sim
 	var bestScore score
 	rounds := 1
-	tmpl := make([]classSim, len(m.in.Workloads))
-	for w := range tmpl {
-		tmpl[w] = m.newClass(w, sc)
-	}
+	tmpl := m.classes(sc)
 	for i := range strategies {
 		s := newSim(m, sc, &strategies[i], tmpl)
 		s.run(rounds)

@@ -1,0 +1,123 @@
+package oracle
+
+import (
+	"fmt"
+
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/fit"
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/types"
+)
+
+// PoolLabel is the node label the oracle gives every node of a pool (a workload's pool list becomes a
+// required node affinity on it, as eks.amazonaws.com/nodegroup or agentpool are used).
+const PoolLabel = "kubefit.io/pool"
+
+// FromPlan builds the real cluster of a kubefit input: counts[p] nodes of pool p (node i in zone
+// Zones[i mod len]), each running the DaemonSets kubefit says land on the pool (res.Pools[p].DaemonSets)
+// as pods already bound, a ReplicaSet per workload, and the pods of order o (workload indexes) with the
+// workload's requests, node selector, pool list, tolerations and spread. Pod names are
+// "<workload>-<k>".
+func FromPlan(in fit.Input, res fit.Result, sc fit.Scenario, counts []int, o fit.Order) Input {
+	var out Input
+	for p, pool := range in.Pools {
+		for i := range counts[p] {
+			name := fmt.Sprintf("%s-%d", pool.Name, i)
+			labels := map[string]string{corev1.LabelHostname: name, PoolLabel: pool.Name}
+			for k, v := range pool.Labels {
+				labels[k] = v
+			}
+			if len(pool.Zones) > 0 {
+				labels[corev1.LabelTopologyZone] = pool.Zones[i%len(pool.Zones)]
+			}
+			node := &corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: name, Labels: labels},
+				Status: corev1.NodeStatus{Allocatable: resourceList(pool.Allocatable, true), Capacity: resourceList(pool.Allocatable, true),
+					Conditions: []corev1.NodeCondition{{Type: corev1.NodeReady, Status: corev1.ConditionTrue}}}}
+			for _, t := range pool.Taints {
+				node.Spec.Taints = append(node.Spec.Taints, corev1.Taint{Key: t.Key, Value: t.Value, Effect: corev1.TaintEffect(t.Effect)})
+			}
+			out.Nodes = append(out.Nodes, node)
+			for _, ds := range res.Pools[p].DaemonSets {
+				for _, d := range in.DaemonSets {
+					if d.Name == ds {
+						out.Objects = append(out.Objects, &corev1.Pod{
+							ObjectMeta: metav1.ObjectMeta{Name: ds + "-" + name, Namespace: "kube-system", UID: types.UID(ds + "-" + name)},
+							Spec: corev1.PodSpec{NodeName: name, Containers: []corev1.Container{{Name: "c", Image: "ds",
+								Resources: corev1.ResourceRequirements{Requests: resourceList(d.Requests, false)}}}}})
+					}
+				}
+			}
+		}
+	}
+	for _, w := range in.Workloads {
+		sel := &metav1.LabelSelector{MatchLabels: map[string]string{"app": w.Name}}
+		out.Objects = append(out.Objects, &appsv1.ReplicaSet{
+			ObjectMeta: metav1.ObjectMeta{Name: w.Name, Namespace: "default", UID: types.UID("rs-" + w.Name)},
+			Spec: appsv1.ReplicaSetSpec{Selector: sel, Template: corev1.PodTemplateSpec{
+				ObjectMeta: metav1.ObjectMeta{Labels: sel.MatchLabels}}}})
+	}
+	next := make([]int, len(in.Workloads))
+	for _, wi := range o.Pods {
+		w := &in.Workloads[wi]
+		pod := &corev1.Pod{
+			ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf("%s-%d", w.Name, next[wi]), Namespace: "default",
+				UID:    types.UID(fmt.Sprintf("pod-%s-%d", w.Name, next[wi])),
+				Labels: map[string]string{"app": w.Name},
+				OwnerReferences: []metav1.OwnerReference{{APIVersion: "apps/v1", Kind: "ReplicaSet", Name: w.Name,
+					UID: types.UID("rs-" + w.Name), Controller: ptr(true)}}},
+			Spec: corev1.PodSpec{SchedulerName: corev1.DefaultSchedulerName, NodeSelector: w.NodeSelector,
+				Containers: []corev1.Container{{Name: "c", Image: "app",
+					Resources: corev1.ResourceRequirements{Requests: resourceList(w.Requests, false)}}}},
+		}
+		next[wi]++
+		for _, t := range w.Tolerations {
+			pod.Spec.Tolerations = append(pod.Spec.Tolerations, corev1.Toleration{Key: t.Key,
+				Operator: corev1.TolerationOperator(t.Operator), Value: t.Value, Effect: corev1.TaintEffect(t.Effect)})
+		}
+		own := &metav1.LabelSelector{MatchLabels: map[string]string{"app": w.Name}}
+		if len(w.Pools) > 0 {
+			pod.Spec.Affinity = &corev1.Affinity{NodeAffinity: &corev1.NodeAffinity{
+				RequiredDuringSchedulingIgnoredDuringExecution: &corev1.NodeSelector{NodeSelectorTerms: []corev1.NodeSelectorTerm{{
+					MatchExpressions: []corev1.NodeSelectorRequirement{{Key: PoolLabel, Operator: corev1.NodeSelectorOpIn, Values: w.Pools}}}}}}}
+		}
+		switch w.Spread.Type {
+		case fit.SpreadNode:
+			if pod.Spec.Affinity == nil {
+				pod.Spec.Affinity = &corev1.Affinity{}
+			}
+			pod.Spec.Affinity.PodAntiAffinity = &corev1.PodAntiAffinity{RequiredDuringSchedulingIgnoredDuringExecution: []corev1.PodAffinityTerm{{
+				LabelSelector: own, TopologyKey: corev1.LabelHostname}}}
+		case fit.SpreadZone:
+			pod.Spec.TopologySpreadConstraints = []corev1.TopologySpreadConstraint{{MaxSkew: int32(w.Spread.MaxSkew),
+				TopologyKey: corev1.LabelTopologyZone, WhenUnsatisfiable: corev1.DoNotSchedule, LabelSelector: own}}
+		}
+		out.Pods = append(out.Pods, pod)
+	}
+	return out
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// resourceList spells kubefit's resources as Kubernetes quantities; zero requests are left out, as a
+// container that requests nothing of a resource; a node's pod count is always set.
+func resourceList(r fit.Resources, node bool) corev1.ResourceList {
+	l := corev1.ResourceList{}
+	set := func(name corev1.ResourceName, q *resource.Quantity, v int64) {
+		if v > 0 || (node && name == corev1.ResourcePods) {
+			l[name] = *q
+		}
+	}
+	set(corev1.ResourceCPU, resource.NewMilliQuantity(r.CPUMillicores, resource.DecimalSI), r.CPUMillicores)
+	set(corev1.ResourceMemory, resource.NewQuantity(r.MemoryBytes, resource.BinarySI), r.MemoryBytes)
+	set(corev1.ResourceEphemeralStorage, resource.NewQuantity(r.EphemeralStorageBytes, resource.BinarySI), r.EphemeralStorageBytes)
+	set("nvidia.com/gpu", resource.NewQuantity(r.GPU, resource.DecimalSI), r.GPU)
+	if node {
+		set(corev1.ResourcePods, resource.NewQuantity(r.Pods, resource.DecimalSI), r.Pods)
+	}
+	return l
+}
+
+var _ runtime.Object = (*appsv1.ReplicaSet)(nil)

@@ -1,0 +1,267 @@
+package oracle
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"slices"
+	"testing"
+
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/fit"
+	"k8s.io/klog/v2"
+)
+
+func TestMain(m *testing.M) {
+	if os.Getenv("ORACLE_LOG") == "" {
+		fs := flag.NewFlagSet("klog", flag.ContinueOnError)
+		klog.InitFlags(fs)
+		_ = fs.Set("logtostderr", "false")
+		_ = fs.Set("v", "0")
+		klog.SetOutput(io.Discard)
+	}
+	os.Exit(m.Run())
+}
+
+const mi = int64(1) << 20
+
+func pool(name string, cpu, memMi int64, zones ...string) fit.Pool {
+	return fit.Pool{Name: name, InstanceType: name, MaxNodes: 1000, Zones: zones,
+		Allocatable: fit.Resources{CPUMillicores: cpu, MemoryBytes: memMi * mi, EphemeralStorageBytes: 80 << 30, Pods: 110}}
+}
+
+func workload(name string, n int, cpu, memMi int64) fit.Workload {
+	return fit.Workload{Name: name, Replicas: n, MaxReplicas: n, Requests: fit.Resources{CPUMillicores: cpu, MemoryBytes: memMi * mi}}
+}
+
+// real schedules one order of a scenario of in on counts nodes per pool with the real scheduler and
+// returns the pods left Pending.
+func real(t testing.TB, in fit.Input, res fit.Result, counts []int, o fit.Order) int {
+	t.Helper()
+	prof := ProfileDefault
+	if in.Scheduler == fit.ProfileMostAllocated {
+		prof = ProfileMostAllocated
+	}
+	got, err := Schedule(context.Background(), prof, FromPlan(in, res, fit.ScenarioSteady, counts, o))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pending := 0
+	for _, node := range got {
+		if node == "" {
+			pending++
+		}
+	}
+	return pending
+}
+
+func TestScheduleSmoke(t *testing.T) {
+	in := fit.Input{Pools: []fit.Pool{pool("p", 4000, 8192)}, Workloads: []fit.Workload{workload("w", 10, 1000, 100),
+		workload("big", 1, 5000, 100)}}
+	in.Workloads[1].Pools = []string{"p"}
+	res, err := fit.Plan(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := fit.Order{Pods: []int{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1}}
+	if n := real(t, in, res, []int{3}, o); n != 1 {
+		t.Errorf("pending = %d, want 1 (the 5-CPU pod)", n)
+	}
+	if n := real(t, in, res, []int{2}, o); n != 3 {
+		t.Errorf("on 2 nodes pending = %d, want 3", n)
+	}
+}
+
+// TestProfiles: the real scheduler and kubefit's model put the same numbers of pods on the nodes under
+// both profiles (12 pods of 900m on 6 empty nodes of 4 CPU; ties are broken at random in both, so the
+// per-node counts are compared sorted). Under the default profile they spread, two pods a node.
+func TestProfiles(t *testing.T) {
+	for _, prof := range fit.SchedulerProfiles {
+		in := fit.Input{Pools: []fit.Pool{pool("p", 4000, 8192)}, Workloads: []fit.Workload{workload("w", 12, 900, 1024)},
+			Scheduler: prof}
+		res, err := fit.Plan(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		o := fit.Order{Pods: make([]int, 12), Seed: 1}
+		p := ProfileDefault
+		if prof == fit.ProfileMostAllocated {
+			p = ProfileMostAllocated
+		}
+		got, err := Schedule(context.Background(), p, FromPlan(in, res, fit.ScenarioSteady, []int{6}, o))
+		if err != nil {
+			t.Fatal(err)
+		}
+		realCounts := map[string]int{}
+		for _, n := range got {
+			realCounts[n]++
+		}
+		refs, err := fit.Place(in, fit.ScenarioSteady, []int{6}, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		modelCounts := map[int]int{}
+		for _, r := range refs {
+			modelCounts[r.Index]++
+		}
+		a, b := sortedCounts(realCounts), sortedCounts(modelCounts)
+		if !slices.Equal(a, b) {
+			t.Errorf("%s: pods per node: real scheduler %v, model %v", prof, a, b)
+		}
+		if prof == fit.ProfileDefault && !slices.Equal(a, []int{2, 2, 2, 2, 2, 2}) {
+			t.Errorf("default profile: pods per node %v, want two on each", a)
+		}
+	}
+}
+
+func sortedCounts[K comparable](m map[K]int) []int {
+	var out []int
+	for _, n := range m {
+		out = append(out, n)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// generated returns an input shaped like Karpenter's scheduling benchmark: CPU requests from {100, 250,
+// 500, 1000, 1500}m and memory 100 MiB–4 GiB; some workloads spread by zone or by node, some pinned to a
+// pool, some selecting arm64 or tolerating a tainted pool.
+func generated(seed uint64, workloads, replicas int, pools []fit.Pool) fit.Input {
+	rng := rand.New(rand.NewPCG(seed, 7))
+	in := fit.Input{Pools: pools}
+	cpus := []int64{100, 250, 500, 1000, 1500}
+	for i := range workloads {
+		w := workload(fmt.Sprintf("app-%02d", i), 1+rng.IntN(replicas), cpus[rng.IntN(len(cpus))], 100+rng.Int64N(3997))
+		switch i % 7 {
+		case 1:
+			if len(pools[0].Zones) > 0 {
+				w.Spread = fit.Spread{Type: fit.SpreadZone, MaxSkew: 1}
+			}
+		case 3:
+			w.Spread = fit.Spread{Type: fit.SpreadNode}
+		case 5:
+			if len(pools) > 1 {
+				w.Pools = []string{pools[rng.IntN(len(pools))].Name}
+			}
+		case 6:
+			w.Tolerations = []fit.Toleration{{Key: "dedicated", Operator: fit.OperatorEqual, Value: "batch", Effect: fit.EffectNoSchedule}}
+		}
+		in.Workloads = append(in.Workloads, w)
+	}
+	return in
+}
+
+// TestNeverBelowRealScheduler: on generated inputs, for every order kubefit plans, the real scheduler
+// binds every pod on kubefit's node counts (so the fewest nodes on which it binds them all is never
+// above kubefit's nodes_required), under both profiles. The log shows how many nodes the real scheduler
+// could do without in single-pool cases (the tightness).
+func TestNeverBelowRealScheduler(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the real scheduler some hundred times")
+	}
+	zones := []string{"zone-a", "zone-b", "zone-c"}
+	tainted := pool("batch", 7900, 30000, zones...)
+	tainted.Taints = []fit.Taint{{Key: "dedicated", Value: "batch", Effect: fit.EffectNoSchedule}}
+	arm := pool("arm", 3900, 15000, zones...)
+	arm.Labels = map[string]string{"kubernetes.io/arch": "arm64"}
+	cases := []struct {
+		name  string
+		in    fit.Input
+		tight bool
+	}{
+		{"one 8-vCPU pool", generated(1, 12, 30, []fit.Pool{pool("general", 7900, 30000, zones...)}), true},
+		{"one 4-vCPU pool", generated(2, 10, 25, []fit.Pool{pool("general", 3900, 15000, zones...)}), true},
+		{"one 16-vCPU pool without zones", generated(3, 14, 30, []fit.Pool{pool("general", 15900, 60000)}), true},
+		{"three pools, a taint, a pinned pool", generated(4, 14, 20, []fit.Pool{pool("general", 7900, 30000, zones...), tainted, arm}), false},
+		{"about 1,000 pods, one 8-vCPU pool", generated(5, 20, 99, []fit.Pool{pool("general", 7900, 30000, zones...)}), true},
+	}
+	for _, tc := range cases {
+		for _, prof := range fit.SchedulerProfiles {
+			t.Run(tc.name+"/"+string(prof), func(t *testing.T) {
+				in := tc.in
+				in.Scheduler = prof
+				res, err := fit.Plan(in)
+				if err != nil {
+					t.Fatal(err)
+				}
+				sr := res.Scenarios[0]
+				counts := make([]int, len(sr.Pools))
+				for p, pr := range sr.Pools {
+					counts[p] = pr.NodesRequired
+				}
+				orders, err := fit.Orders(in, fit.ScenarioSteady)
+				if err != nil {
+					t.Fatal(err)
+				}
+				spare := -1
+				for _, o := range orders {
+					if n := real(t, in, res, counts, o); n > 0 {
+						t.Errorf("%s: the real scheduler leaves %d of %d pods Pending on kubefit's %v nodes (best packing %d)",
+							o.Name, n, len(o.Pods), counts, sr.NodesOptimal)
+						continue
+					}
+					if tc.tight {
+						k := 0
+						for k < 3 && counts[0]-k-1 > 0 && real(t, in, res, []int{counts[0] - k - 1}, o) == 0 {
+							k++
+						}
+						if spare < 0 || k < spare {
+							spare = k
+						}
+					}
+				}
+				t.Logf("%d pods: kubefit %v nodes (best packing %d, bound by %q)", len(orders[0].Pods), counts, sr.NodesOptimal, sr.BoundBy)
+				if tc.tight {
+					t.Logf("the real scheduler binds every pod on %d nodes fewer in its tightest order (at most 3 tried)", spare)
+				}
+			})
+		}
+	}
+}
+
+// benchInput1000 is 1,000 pods of the generated mix on 100 nodes of 8 vCPU, in a random order.
+func benchInput1000() (fit.Input, fit.Result, fit.Order) {
+	in := generated(9, 20, 99, []fit.Pool{pool("general", 7900, 30000)})
+	for i := range in.Workloads {
+		in.Workloads[i].Spread = fit.Spread{}
+		in.Workloads[i].Tolerations = nil
+	}
+	n := 0
+	for n < 1000 {
+		n = 0
+		for i := range in.Workloads {
+			if n+in.Workloads[i].Replicas > 1000 {
+				in.Workloads[i].Replicas = 1000 - n
+				in.Workloads[i].MaxReplicas = in.Workloads[i].Replicas
+			}
+			n += in.Workloads[i].Replicas
+		}
+		if n < 1000 {
+			in.Workloads[0].Replicas += 1000 - n
+			in.Workloads[0].MaxReplicas = in.Workloads[0].Replicas
+		}
+	}
+	res, _ := fit.Plan(in)
+	orders, _ := fit.Orders(in, fit.ScenarioSteady)
+	return in, res, orders[1] // random order #1
+}
+
+// BenchmarkRealScheduler1000 schedules 1,000 pods on 100 nodes with the real kube-scheduler.
+func BenchmarkRealScheduler1000(b *testing.B) {
+	in, res, o := benchInput1000()
+	for b.Loop() {
+		real(b, in, res, []int{100}, o)
+	}
+}
+
+// BenchmarkModel1000 schedules the same 1,000 pods on the same 100 nodes with kubefit's model.
+func BenchmarkModel1000(b *testing.B) {
+	in, _, o := benchInput1000()
+	for b.Loop() {
+		if _, err := fit.Place(in, fit.ScenarioSteady, []int{100}, o); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
