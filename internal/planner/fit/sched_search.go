@@ -32,7 +32,7 @@ var schedulerStrategy = strategy{id: StrategyScheduler}
 func (m *model) realistic(sc Scenario, best *sim) (*sim, string) {
 	classes := best.classes
 	orders := arrivals(classes, m.in.Arrival)
-	if len(orders[0].pods) == 0 {
+	if len(orders[0].pods) == 0 || m.in.PackingOnly {
 		return best, ""
 	}
 	cl := newCluster(m, classes)

@@ -222,6 +222,10 @@ type Input struct {
 	// ArrivalRollout).
 	Scheduler SchedulerProfile
 	Arrival   ArrivalOrder
+	// PackingOnly skips the scheduler model: every figure is the best packing's (NodesRequired equals
+	// NodesOptimal). For callers that compare many plans and model only the best few (the
+	// recommendation).
+	PackingOnly bool
 	// OmitNodes leaves every PoolResult.Nodes empty; everything else, MaxNodeCPUUsageMillicores
 	// included, is computed as usual. For callers that compare many plans by their totals.
 	OmitNodes bool

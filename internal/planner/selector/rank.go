@@ -115,6 +115,9 @@ type Candidate struct {
 	// Sized is false for a candidate a limit left out: NodesRequired and MonthlyCost are then lower
 	// bounds, and Reason is ReasonNotSized.
 	Sized bool
+	// Scheduled is true when NodesRequired is the scheduler model's count (the cheapest candidates,
+	// see ScheduledTop); otherwise it is the best packing's, a lower bound of it.
+	Scheduled bool
 	// Excluded is true when the candidate cannot work or was not sized; Reason and Message say why.
 	Excluded bool
 	Reason   Reason
@@ -139,13 +142,15 @@ const WarnNoneEligible = "selector.none-eligible"
 
 // Ranker ranks candidate types with one sizing planner and its catalog. It is safe for concurrent use.
 type Ranker struct {
-	cat     sizing.Catalog
-	planner *sizing.Planner
+	cat       sizing.Catalog
+	planner   *sizing.Planner // the best packing only, for every candidate
+	scheduled *sizing.Planner // with the scheduler model, for the candidates that rank first
 }
 
 // NewRanker returns a Ranker that looks types up and sizes pools in cat.
 func NewRanker(cat sizing.Catalog) *Ranker {
-	return &Ranker{cat: cat, planner: sizing.NewPlanner(cat).WithoutBlame().WithoutNodes()}
+	p := sizing.NewPlanner(cat).WithoutBlame().WithoutNodes()
+	return &Ranker{cat: cat, planner: p.PackingOnly(), scheduled: p}
 }
 
 // Rank sizes the request on every candidate and ranks them. Errors in the request are field.Errors
@@ -231,7 +236,67 @@ func (r *Ranker) Rank(ctx context.Context, req Request) (*Ranking, error) {
 	for i := range outs {
 		rk.Candidates = append(rk.Candidates, r.candidate(&req, rows[i], &outs[i]))
 	}
-	slices.SortStableFunc(rk.Candidates, func(a, b Candidate) int {
+	if err := r.schedule(ctx, &req, rk.Candidates); err != nil {
+		return nil, err
+	}
+	sortCandidates(rk.Candidates)
+	if len(rk.Candidates) > 0 && !rk.Candidates[0].Excluded {
+		rk.Best = rk.Candidates[0].InstanceType
+	} else {
+		rk.Warnings = append(rk.Warnings, field.Warning{Code: WarnNoneEligible, Path: field.NewPath("Candidates"),
+			Message: fmt.Sprintf("none of the %d candidate types can run these workloads: see each candidate's reason", len(rk.Candidates))})
+	}
+	return rk, nil
+}
+
+// ScheduledTop is how many of the cheapest candidates Rank sizes with the scheduler model (at least; a
+// limit above it raises it to the limit).
+const ScheduledTop = 3
+
+// schedule sizes the cheapest candidates again with the scheduler model, whose counts are never below
+// the best packing's, until the first max(limit, ScheduledTop) eligible candidates all carry the
+// model's counts: a candidate that climbs among them after a re-sort is modelled too, so the winners'
+// order is the realistic one. The others keep the best packing's counts (Candidate.Scheduled false).
+func (r *Ranker) schedule(ctx context.Context, req *Request, cs []Candidate) error {
+	top := max(req.Limit, ScheduledTop)
+	for range len(cs) + 4*top {
+		sortCandidates(cs)
+		next := -1
+		for i := 0; i < len(cs) && i < top; i++ {
+			if !cs[i].Excluded && !cs[i].Scheduled {
+				next = i
+				break
+			}
+		}
+		// With a limit, a candidate left unsized whose lower bound no longer costs more than the
+		// limit-th (now modelled) candidate is sized too, so the limit's winners stay exact.
+		if next < 0 && req.Limit > 0 && req.Limit <= len(cs) && !cs[req.Limit-1].Excluded {
+			kth := cs[req.Limit-1].MonthlyCost
+			for i := range cs {
+				if c := &cs[i]; c.Reason == ReasonNotSized && c.PricePerHour > 0 && c.MonthlyCost <= kth {
+					next = i
+					break
+				}
+			}
+		}
+		if next < 0 {
+			return nil
+		}
+		o, err := r.solveWith(ctx, r.scheduled, req, cs[next].Row)
+		if err != nil {
+			return err
+		}
+		c := r.candidate(req, cs[next].Row, &o)
+		c.Scheduled = true
+		cs[next] = c
+	}
+	return nil
+}
+
+// sortCandidates orders eligible candidates by monthly cost, then stranded share, then name; excluded
+// ones last.
+func sortCandidates(cs []Candidate) {
+	slices.SortStableFunc(cs, func(a, b Candidate) int {
 		if a.Excluded != b.Excluded {
 			if a.Excluded {
 				return 1
@@ -249,13 +314,6 @@ func (r *Ranker) Rank(ctx context.Context, req Request) (*Ranking, error) {
 		}
 		return strings.Compare(a.InstanceType, b.InstanceType)
 	})
-	if len(rk.Candidates) > 0 && !rk.Candidates[0].Excluded {
-		rk.Best = rk.Candidates[0].InstanceType
-	} else {
-		rk.Warnings = append(rk.Warnings, field.Warning{Code: WarnNoneEligible, Path: field.NewPath("Candidates"),
-			Message: fmt.Sprintf("none of the %d candidate types can run these workloads: see each candidate's reason", len(rk.Candidates))})
-	}
-	return rk, nil
 }
 
 // candidates checks the names: at least one, every one known to the catalog; duplicates count once.
@@ -530,7 +588,12 @@ func (req *Request) SizingRequest(name string) sizing.Request {
 
 // solveOne sizes one candidate.
 func (r *Ranker) solveOne(ctx context.Context, req *Request, t catalog.InstanceType) (outcome, error) {
-	plan, err := r.planner.Solve(ctx, req.SizingRequest(t.Name))
+	return r.solveWith(ctx, r.planner, req, t)
+}
+
+// solveWith sizes candidate t with planner p.
+func (r *Ranker) solveWith(ctx context.Context, p *sizing.Planner, req *Request, t catalog.InstanceType) (outcome, error) {
+	plan, err := p.Solve(ctx, req.SizingRequest(t.Name))
 	if err != nil {
 		if es := field.As(err); len(es) > 0 {
 			return outcome{errs: es}, nil

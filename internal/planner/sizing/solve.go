@@ -31,6 +31,7 @@ type Planner struct {
 	catalog Catalog
 	noBlame bool
 	noNodes bool
+	packing bool
 }
 
 // NewPlanner returns a Planner that looks instance types and credit budgets up in cat.
@@ -50,6 +51,14 @@ func (p *Planner) WithoutBlame() *Planner {
 func (p *Planner) WithoutNodes() *Planner {
 	q := *p
 	q.noNodes = true
+	return &q
+}
+
+// PackingOnly returns a Planner like p that skips the scheduler model (fit.Input.PackingOnly): node counts
+// are the best packing's. For callers that rank many plans and model only the best few.
+func (p *Planner) PackingOnly() *Planner {
+	q := *p
+	q.packing = true
 	return &q
 }
 
@@ -88,7 +97,7 @@ func (p *Planner) solve(ctx context.Context, req Request) (*Plan, error) {
 	if len(s.errs) > 0 {
 		return nil, s.errs
 	}
-	in.OmitNodes = p.noNodes
+	in.OmitNodes, in.PackingOnly = p.noNodes, p.packing
 	res, err := fit.Plan(in)
 	if err != nil {
 		return nil, s.packerErrors(err)
