@@ -246,9 +246,9 @@ func (cl *cluster) reset(counts []int) {
 }
 
 // resize returns a zeroed slice of n elements, reusing buf's array when it is large enough.
-func resize(buf []int32, n int) []int32 {
+func resize[T int32 | int64](buf []T, n int) []T {
 	if cap(buf) < n {
-		return make([]int32, n)
+		return make([]T, n)
 	}
 	buf = buf[:n]
 	clear(buf)
@@ -391,7 +391,7 @@ func (cl *cluster) filter(w int, id int32, minMatch int32) bool {
 func (cl *cluster) best(w int, feasible []int32, profile SchedulerProfile) int32 {
 	sc := &cl.classes[w]
 	for k := range cl.raw {
-		cl.raw[k] = resize64(cl.raw[k], len(feasible))
+		cl.raw[k] = resize(cl.raw[k], len(feasible))
 	}
 	fitS, balS, spreadS, taintS := cl.raw[0], cl.raw[1], cl.raw[2], cl.raw[3]
 	for i, id := range feasible {
@@ -419,13 +419,4 @@ func (cl *cluster) best(w int, feasible []int32, profile SchedulerProfile) int32
 		}
 	}
 	return bestID
-}
-
-func resize64(buf []int64, n int) []int64 {
-	if cap(buf) < n {
-		return make([]int64, n)
-	}
-	buf = buf[:n]
-	clear(buf)
-	return buf
 }
