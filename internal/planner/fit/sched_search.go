@@ -60,8 +60,19 @@ func (m *model) realistic(sc Scenario, best *sim) (*sim, string) {
 	// then checks the others on the result and goes on when one of them fails there.
 	active := orders
 	note := ""
+	// Growth stops when three rounds in a row leave as many pods Pending (no count binds them: a domain
+	// they can never use, say) or the cluster reaches four times the best packing's nodes.
+	limit := 4*nodes + 64
+	least, stuck := -1, 0
 	for round := 0; ; round++ {
-		inc, w := cl.shortfall(active, counts, m.in.Scheduler)
+		inc, w, pending := cl.shortfallPending(active, counts, m.in.Scheduler)
+		if inc != nil {
+			if least < 0 || pending < least {
+				least, stuck = pending, 0
+			} else {
+				stuck++
+			}
+		}
 		if inc == nil {
 			if len(active) == len(orders) {
 				break
@@ -75,20 +86,27 @@ func (m *model) realistic(sc Scenario, best *sim) (*sim, string) {
 				break
 			}
 		}
-		if round == maxScheduleRounds {
+		total := 0
+		for _, c := range counts {
+			total += c
+		}
+		if round == maxScheduleRounds || cl.evals > 2*schedulerBudget || stuck >= 3 || total >= limit {
+			note = "the search for the node count stopped with pods still Pending in the order " + active[w].name +
+				" (more nodes did not bind them, or the scheduler model's work budget ran out); the counts are the last it tried"
 			break
 		}
 		worst = indexOf(orders, active, w)
 		fail = slices.Clone(counts)
 		active = orders[worst : worst+1]
 		// From the third round on the asks double each round, so a count far above the first asks is
-		// reached in a few rounds; the bisection takes back what is too much.
+		// reached in a few rounds; the bisection takes back what is too much. A pool at most doubles in
+		// a round (at least 8 nodes), so a pod no count can bind never makes the cluster explode.
 		grow := 1 << max(0, min(round-1, 20))
 		for p := range counts {
-			counts[p] += inc[p] * grow
+			counts[p] += min(inc[p]*grow, max(counts[p], 8))
 		}
 	}
-	if fail != nil {
+	if fail != nil && note == "" {
 		counts = cl.narrow(orders, fail, counts, worst, m.in.Scheduler)
 	}
 	o := &orders[worst]
@@ -126,6 +144,12 @@ func cappedCounts(m *model, counts []int) []int {
 // otherwise the nodes to add per pool (the largest ask of any order) and the order with the most
 // pods Pending.
 func (cl *cluster) shortfall(orders []arrival, counts []int, profile SchedulerProfile) ([]int, int) {
+	inc, worst, _ := cl.shortfallPending(orders, counts, profile)
+	return inc, worst
+}
+
+// shortfallPending is shortfall that also returns the most pods an order left Pending.
+func (cl *cluster) shortfallPending(orders []arrival, counts []int, profile SchedulerProfile) ([]int, int, int) {
 	var inc []int
 	worst, most := 0, 0
 	for i := range orders {
@@ -144,7 +168,7 @@ func (cl *cluster) shortfall(orders []arrival, counts []int, profile SchedulerPr
 			inc[p] = max(inc[p], k)
 		}
 	}
-	return inc, worst
+	return inc, worst, most
 }
 
 // ask returns, per pool, the fresh nodes the Pending pods of the last run ask for.
@@ -278,10 +302,15 @@ func (m *model) placementSim(sc Scenario, classes []classSim, capped, counts []i
 		if len(c.pools) == 0 {
 			pending[w] = c.n
 		}
-		// No node within MaxNodes passed the filters for the Pending pods: resources only shrink and a
-		// node holding a pod of a node-spread class stays held. (The packer's cursors know nothing of
-		// the scheduler's pods, so they must not look there.)
-		c.inFull = c.spread != SpreadZone
+		// No node within MaxNodes passed the filters for the Pending pods: resources only shrink, a node
+		// holding a pod of a node-spread class stays held, and the retries found no zone within the
+		// skew. (The packer's cursors know nothing of the scheduler's pods, so they must not look there.)
+		c.inFull = true
+		if c.spread == SpreadZone && len(c.pools) > 0 {
+			// The packer's zone levelling would find room the scheduler's skew refused.
+			s.placeBeyond(c, pending[w], -1)
+			continue
+		}
 		s.place(c, pending[w])
 	}
 	for p := range counts {
