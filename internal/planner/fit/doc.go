@@ -156,6 +156,11 @@
 //     (weight 3): untolerated PreferNoSchedule taints, normalised in reverse. NodeAffinity,
 //     InterPodAffinity and ImageLocality score every node alike for these pods and are left out.
 //
+// Checked against the real kube-scheduler (the oracle module): under the default profile its counts
+// held in every planned order of the tests; under MostAllocated the real scheduler once left 5–8 of
+// 1,084 pods Pending on the model's count, so that profile's counts may be a node short (not yet
+// explained).
+//
 // Not modelled: per-container non-zero requests (a pod counts as one container), the EKS system pods'
 // requests that are not listed as DaemonSets, preemption, the parallel filter's slightly larger
 // examined set, and the scheduler's own retries on a timer.

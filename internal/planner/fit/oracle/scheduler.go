@@ -1,10 +1,3 @@
-// Package oracle runs the real kube-scheduler (k8s.io/kubernetes/pkg/scheduler at v1.37.2, the release
-// of the k8s.io/api the provider builds against) in-process against a client-go fake clientset, so
-// that kubefit's own scheduler model can be checked against it.
-//
-// It is a module of its own: k8s.io/kubernetes is only importable with replace directives for its
-// staging modules, and the scheduler must never reach the provider binary. Nothing but this module's
-// tests imports it.
 package oracle
 
 import (
@@ -128,8 +121,9 @@ const quietFor = 200 * time.Millisecond
 //   - Then it stops the scheduling loop, the queue, the plugins and the informers (waiting for their
 //     goroutines) and reads every pod's spec.nodeName from the fake's object tracker.
 //
-// Among equally scored nodes the scheduler picks one at random (reservoir sampling in selectHost);
-// that randomness is left as it is, so only the placements forced by scores are reproducible.
+// Among nodes of equal total score the scheduler picks one at random (each scored node carries a
+// random tie-breaker, framework.NewSortedScoredNodes); that randomness is left as it is, so only the
+// placements the scores force are reproducible.
 //
 // Logging goes nowhere unless KUBEFIT_ORACLE_V is set to a klog verbosity (then klog writes to
 // stderr); the setting is made once, for the whole process, on the first call.
