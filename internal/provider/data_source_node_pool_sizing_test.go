@@ -214,7 +214,17 @@ data "kubefit_node_pool_sizing" "bad" {
     general = { cloud = "aws", instance_type = "m5.large", min_nodes = 4, max_nodes = 3 }
   }
   workloads = [{ name = "a", replicas = 1 }]
-}`, `(?s)min_nodes\s+4\s+is\s+greater\s+than\s+max_nodes\s+3`})
+}`, `(?s)min_nodes\s+4\s+is\s+greater\s+than\s+max_nodes\s+3`}, badInput{`
+data "kubefit_node_pool_sizing" "bad" {
+  pools         = { general = { cloud = "aws", instance_type = "m5.large", max_nodes = 3 } }
+  workloads     = [{ name = "a", replicas = 1 }]
+  arrival_order = "random"
+}`, `(?s)arrival_order.*value\s+must\s+be\s+one\s+of.*"rollout"`}, badInput{`
+data "kubefit_node_pool_sizing" "bad" {
+  pools             = { general = { cloud = "aws", instance_type = "m5.large", max_nodes = 3 } }
+  workloads         = [{ name = "a", replicas = 1 }]
+  scheduler_profile = "binpack"
+}`, `(?s)scheduler_profile.*value\s+must\s+be\s+one\s+of.*"most-allocated"`})
 	testBadInputs(t, base(`{ name = "a", replicas = 1 }`), cases)
 }
 
