@@ -211,20 +211,24 @@ var (
 
 // schedulerProfileAttribute is the input naming the cluster's kube-scheduler profile.
 func schedulerProfileAttribute() schema.StringAttribute {
-	return schema.StringAttribute{Optional: true, MarkdownDescription: "The cluster's kube-scheduler profile: `default` " +
-		"(NodeResourcesFit `LeastAllocated`, which spreads pods over the emptiest nodes; EKS, AKS and GKE's default) or " +
-		"`most-allocated` (fills the fullest nodes first, as GKE's `optimize-utilization` profile does). Default `default`. " +
-		"The real kube-scheduler binds every pod on the counts of `default` in every planned order of kubefit's tests; under " +
-		"`most-allocated` it has been seen to need one node more than kubefit on about 1,000 pods, so leave a node of margin.",
-		Validators: []validator.String{stringvalidator.OneOf(stringsOf(fit.SchedulerProfiles)...)}}
+	return optionalOneOf(stringsOf(fit.SchedulerProfiles), "The cluster's kube-scheduler profile: `default` "+
+		"(NodeResourcesFit `LeastAllocated`, which spreads pods over the emptiest nodes; EKS, AKS and GKE's default) or "+
+		"`most-allocated` (fills the fullest nodes first, as GKE's `optimize-utilization` profile does). Default `default`. "+
+		"The real kube-scheduler binds every pod on the counts of `default` in every planned order of kubefit's tests; under "+
+		"`most-allocated` it has been seen to need one node more than kubefit on about 1,000 pods, so leave a node of margin.")
 }
 
 // arrivalOrderAttribute is the input naming the order in which pods reach the scheduler.
 func arrivalOrderAttribute() schema.StringAttribute {
-	return schema.StringAttribute{Optional: true, MarkdownDescription: "The order in which the pods reach kube-scheduler's " +
-		"queue. `rollout` (default): everything rolls out at once, so the count must hold for the replicas of all workloads " +
-		"interleaved and for three seeded random orders; the worst of them bounds it, and the report names it. " +
-		"`in-order`: workload after workload, as listed (a staged rollout). `largest-first`: the largest pods first (a " +
-		"bin-packing admission order, the one in which the scheduler comes closest to the best packing).",
-		Validators: []validator.String{stringvalidator.OneOf(stringsOf(fit.ArrivalOrders)...)}}
+	return optionalOneOf(stringsOf(fit.ArrivalOrders), "The order in which the pods reach kube-scheduler's "+
+		"queue. `rollout` (default): everything rolls out at once, so the count must hold for the replicas of all workloads "+
+		"interleaved and for three seeded random orders; the worst of them bounds it, and the report names it. "+
+		"`in-order`: workload after workload, as listed (a staged rollout). `largest-first`: the largest pods first (a "+
+		"bin-packing admission order, the one in which the scheduler comes closest to the best packing).")
+}
+
+// optionalOneOf is an optional string attribute that takes one of values.
+func optionalOneOf(values []string, description string) schema.StringAttribute {
+	return schema.StringAttribute{Optional: true, MarkdownDescription: description,
+		Validators: []validator.String{stringvalidator.OneOf(values...)}}
 }

@@ -82,7 +82,7 @@ func (m *model) realistic(sc Scenario, best *sim) (*sim, string) {
 				break
 			}
 			active = orders
-			if inc, w = cl.shortfall(active, counts, m.in.Scheduler); inc == nil {
+			if inc, w, _ = cl.shortfallPending(active, counts, m.in.Scheduler); inc == nil {
 				break
 			}
 		}
@@ -140,15 +140,9 @@ func cappedCounts(m *model, counts []int) []int {
 	return capped
 }
 
-// shortfall runs every order on the counts. When all pods bind in every order it returns nil;
-// otherwise the nodes to add per pool (the largest ask of any order) and the order with the most
-// pods Pending.
-func (cl *cluster) shortfall(orders []arrival, counts []int, profile SchedulerProfile) ([]int, int) {
-	inc, worst, _ := cl.shortfallPending(orders, counts, profile)
-	return inc, worst
-}
-
-// shortfallPending is shortfall that also returns the most pods an order left Pending.
+// shortfallPending runs every order on the counts. When all pods bind in every order it returns nil;
+// otherwise the nodes to add per pool (the largest ask of any order), the order with the most pods
+// Pending, and how many that is.
 func (cl *cluster) shortfallPending(orders []arrival, counts []int, profile SchedulerProfile) ([]int, int, int) {
 	var inc []int
 	worst, most := 0, 0
@@ -300,18 +294,14 @@ func (m *model) placementSim(sc Scenario, classes []classSim, capped, counts []i
 			}
 		}
 		if len(c.pools) == 0 {
-			pending[w] = c.n
+			c.unplaced += c.n
+			continue
 		}
 		// No node within MaxNodes passed the filters for the Pending pods: resources only shrink, a node
 		// holding a pod of a node-spread class stays held, and the retries found no zone within the
-		// skew. (The packer's cursors know nothing of the scheduler's pods, so they must not look there.)
-		c.inFull = true
-		if c.spread == SpreadZone && len(c.pools) > 0 {
-			// The packer's zone levelling would find room the scheduler's skew refused.
-			s.placeBeyond(c, pending[w], -1)
-			continue
-		}
-		s.place(c, pending[w])
+		// skew. So they go beyond MaxNodes; the packer's cursors and zone levelling know nothing of the
+		// scheduler's pods and would find room the scheduler refused.
+		s.placeBeyond(c, pending[w], -1)
 	}
 	for p := range counts {
 		pm := &m.pools[p]
