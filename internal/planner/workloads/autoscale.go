@@ -1,0 +1,146 @@
+package workloads
+
+import (
+	"fmt"
+
+	autoscalingv1 "k8s.io/api/autoscaling/v1"
+	autoscalingv2 "k8s.io/api/autoscaling/v2"
+
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/field"
+)
+
+// scaler is a HorizontalPodAutoscaler or a KEDA ScaledObject: its target and its effective bounds.
+type scaler struct {
+	o                  object
+	targetKind, target string
+	min, max           int
+	// defaults says which bound was defaulted, for the workload's derivation.
+	defaults string
+}
+
+// hpaV2 reads an autoscaling/v2 HPA: minReplicas defaults to 1 (SetDefaults_HorizontalPodAutoscaler).
+func hpaV2(o object, h *autoscalingv2.HorizontalPodAutoscaler) scaler {
+	s := scaler{o: o, targetKind: h.Spec.ScaleTargetRef.Kind, target: h.Spec.ScaleTargetRef.Name, min: 1, max: int(h.Spec.MaxReplicas)}
+	if h.Spec.MinReplicas != nil {
+		s.min = int(*h.Spec.MinReplicas)
+	} else {
+		s.defaults = "minReplicas not set: 1 (the HPA default)"
+	}
+	return s
+}
+
+// hpaV1 reads an autoscaling/v1 HPA, with the same defaults.
+func hpaV1(o object, h *autoscalingv1.HorizontalPodAutoscaler) scaler {
+	s := scaler{o: o, targetKind: h.Spec.ScaleTargetRef.Kind, target: h.Spec.ScaleTargetRef.Name, min: 1, max: int(h.Spec.MaxReplicas)}
+	if h.Spec.MinReplicas != nil {
+		s.min = int(*h.Spec.MinReplicas)
+	} else {
+		s.defaults = "minReplicas not set: 1 (the HPA default)"
+	}
+	return s
+}
+
+// scaledObject reads a KEDA ScaledObject: scaleTargetRef.kind defaults to Deployment, minReplicaCount
+// to 0 and maxReplicaCount to 100 (KEDA's defaults).
+func scaledObject(o object) (scaler, error) {
+	s := scaler{o: o, targetKind: "Deployment", min: 0, max: 100}
+	m := o.u.Object
+	name, ok := nestedValue(m, "spec", "scaleTargetRef", "name")
+	if n, isStr := name.(string); !ok || !isStr || n == "" {
+		return s, field.Invalid(manifestsPath, "", "%s has no spec.scaleTargetRef.name; name the Deployment or StatefulSet it scales", objName(o.src))
+	}
+	s.target = name.(string)
+	if k, ok := nestedValue(m, "spec", "scaleTargetRef", "kind"); ok {
+		if ks, isStr := k.(string); isStr && ks != "" {
+			s.targetKind = ks
+		}
+	}
+	var defaults []string
+	for _, b := range []struct {
+		key  string
+		dst  *int
+		name string
+	}{{"minReplicaCount", &s.min, "minReplicaCount not set: 0 (the KEDA default)"}, {"maxReplicaCount", &s.max, "maxReplicaCount not set: 100 (the KEDA default)"}} {
+		v, ok := nestedValue(m, "spec", b.key)
+		if !ok {
+			defaults = append(defaults, b.name)
+			continue
+		}
+		n, isNum := v.(int64)
+		if f, isFloat := v.(float64); isFloat && f == float64(int64(f)) {
+			n, isNum = int64(f), true
+		}
+		if !isNum || n < 0 || n > 1<<31-1 {
+			return s, field.Invalid(manifestsPath, fmt.Sprint(v), "%s: spec.%s is %v; give a whole number of replicas, 0 or more", objName(o.src), b.key, v)
+		}
+		*b.dst = int(n)
+	}
+	if len(defaults) > 0 {
+		s.defaults = defaults[0]
+		if len(defaults) > 1 {
+			s.defaults += "; " + defaults[1]
+		}
+	}
+	return s, nil
+}
+
+// autoscale gives each targeted workload the bounds of its autoscaler, and checks the autoscalers.
+func (r *reader) autoscale() error {
+	by := map[string]*scaler{}
+	var errs field.Errors
+	for i := range r.scalers {
+		s := &r.scalers[i]
+		what := s.o.src.Kind
+		if s.max < 1 {
+			errs = append(errs, field.Invalid(manifestsPath, fmt.Sprint(s.max), "%s: the maximum replica count is %d; the API server requires at least 1, raise it", objName(s.o.src), s.max))
+			continue
+		}
+		if s.min > s.max {
+			errs = append(errs, field.Invalid(manifestsPath, fmt.Sprint(s.min), "%s: the minimum replica count %d is above the maximum %d; the API server refuses this %s, lower the minimum or raise the maximum",
+				objName(s.o.src), s.min, s.max, what))
+			continue
+		}
+		if s.min == 0 && what == "HorizontalPodAutoscaler" {
+			r.warn(s.o.src, "workloads.hpa-scale-to-zero", "minReplicas 0 needs the HPAScaleToZero feature gate (alpha, off by default); without it the API server refuses this HPA")
+		}
+		key := s.o.src.Namespace + "/" + s.targetKind + "/" + s.target
+		if prev, dup := by[key]; dup {
+			errs = append(errs, field.Invalid(manifestsPath, s.o.src.Name, "%s and %s both scale %s %s; two autoscalers on one target fight over its replica count, keep one",
+				objName(prev.o.src), objName(s.o.src), s.targetKind, field.Quote(s.target)))
+			continue
+		}
+		by[key] = s
+	}
+	if len(errs) > 0 {
+		return errs.Err()
+	}
+	used := map[string]bool{}
+	for i := range r.res.Workloads {
+		w := &r.res.Workloads[i]
+		key := w.Source.Namespace + "/" + w.Source.Kind + "/" + w.Source.Name
+		s, ok := by[key]
+		if !ok {
+			continue
+		}
+		used[key] = true
+		lo, hi := s.min, s.max
+		w.Replicas, w.MinReplicas, w.MaxReplicas = nil, &lo, &hi
+		w.Autoscaler = &Autoscaler{Kind: s.o.src.Kind, Namespace: s.o.src.Namespace, Name: s.o.src.Name, MinReplicas: lo, MaxReplicas: hi}
+		note := fmt.Sprintf("%s %s scales it from %d to %d replicas (its replicas field is ignored)", s.o.src.Kind, field.Quote(s.o.src.Name), lo, hi)
+		if s.defaults != "" {
+			note += "; " + s.defaults
+		}
+		w.Pod.Derivation = append([]string{note}, w.Pod.Derivation...)
+	}
+	for i := range r.scalers {
+		s := &r.scalers[i]
+		key := s.o.src.Namespace + "/" + s.targetKind + "/" + s.target
+		if used[key] {
+			r.skip(s.o, fmt.Sprintf("%s: scales %s %s from %d to %d replicas", s.o.src.Kind, s.targetKind, field.Quote(s.target), s.min, s.max))
+			continue
+		}
+		r.skip(s.o, fmt.Sprintf("%s: its target %s %s is not among the workloads read", s.o.src.Kind, s.targetKind, field.Quote(s.target)))
+		r.warn(s.o.src, "workloads.autoscaler-target-missing", "it scales %s %s, which is not among the workloads read from the manifests (missing, filtered out or a hook); add the target or drop the autoscaler", s.targetKind, field.Quote(s.target))
+	}
+	return nil
+}

@@ -1,0 +1,170 @@
+package workloads
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	corev1 "k8s.io/api/core/v1"
+
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/fit"
+)
+
+// constraints lists the pod's scheduling constraints as written, marks those sizing models (the node
+// selector, single-valued required node affinity, tolerations, a required hostname anti-affinity or a
+// zone DoNotSchedule spread on the pod's own labels, host ports) and sets pl from them. Every other
+// constraint is carried and warned about, never dropped.
+func (r *reader) constraints(o object, ow *owned, pl *placement) []Constraint {
+	spec := &ow.template.Spec
+	podLabels := ow.template.Labels
+	var cs []Constraint
+	add := func(typ string, modelled bool, as string, v any) {
+		cs = append(cs, Constraint{Type: typ, Modelled: modelled, As: as, Spec: specJSON(v)})
+	}
+	if len(spec.NodeSelector) > 0 {
+		add("nodeSelector", true, "node_selector", spec.NodeSelector)
+	}
+	if len(spec.Tolerations) > 0 {
+		add("tolerations", true, "tolerations", spec.Tolerations)
+	}
+	if a := spec.Affinity; a != nil {
+		if na := a.NodeAffinity; na != nil {
+			if req := na.RequiredDuringSchedulingIgnoredDuringExecution; req != nil {
+				if sel, ok := selectorOf(req, pl.selector); ok {
+					pl.selector = sel
+					add("nodeAffinity.required", true, "node_selector (every expression is In with one value)", req)
+				} else {
+					add("nodeAffinity.required", false, "not modelled yet: sizing places the pods as if any node matched", req)
+				}
+			}
+			if pref := na.PreferredDuringSchedulingIgnoredDuringExecution; len(pref) > 0 {
+				add("nodeAffinity.preferred", false, "not modelled yet: a scoring preference, ignored", pref)
+			}
+		}
+		if pa := a.PodAffinity; pa != nil {
+			if req := pa.RequiredDuringSchedulingIgnoredDuringExecution; len(req) > 0 {
+				add("podAffinity.required", false, "not modelled yet: sizing does not keep the pods next to the pods they select", req)
+			}
+			if pref := pa.PreferredDuringSchedulingIgnoredDuringExecution; len(pref) > 0 {
+				add("podAffinity.preferred", false, "not modelled yet: a scoring preference, ignored", pref)
+			}
+		}
+		if aa := a.PodAntiAffinity; aa != nil {
+			for _, t := range aa.RequiredDuringSchedulingIgnoredDuringExecution {
+				if !ow.daemon && pl.spread.Type == fit.SpreadNone && t.TopologyKey == hostnameKey && len(t.Namespaces) == 0 &&
+					t.NamespaceSelector == nil && selects(t.LabelSelector, podLabels) {
+					pl.spread = fit.Spread{Type: fit.SpreadNode}
+					add("podAntiAffinity.required", true, "spread = node (one of its pods per node; other pods its selector matches are not kept away)", t)
+					continue
+				}
+				add("podAntiAffinity.required", false, "not modelled yet: sizing does not keep the pods away from the pods this term selects", t)
+			}
+			if pref := aa.PreferredDuringSchedulingIgnoredDuringExecution; len(pref) > 0 {
+				add("podAntiAffinity.preferred", false, "not modelled yet: a scoring preference, ignored (the scheduler may still spread the pods)", pref)
+			}
+		}
+	}
+	for _, t := range spec.TopologySpreadConstraints {
+		if !ow.daemon && pl.spread.Type == fit.SpreadNone && t.TopologyKey == zoneKey && t.WhenUnsatisfiable == corev1.DoNotSchedule &&
+			(t.MinDomains == nil || *t.MinDomains <= 1) && selects(t.LabelSelector, podLabels) {
+			pl.spread = fit.Spread{Type: fit.SpreadZone, MaxSkew: int(t.MaxSkew)}
+			add("topologySpreadConstraints", true, fmt.Sprintf("spread = zone, max_skew %d", t.MaxSkew), t)
+			continue
+		}
+		add("topologySpreadConstraints", false, "not modelled yet: sizing does not spread the pods on "+t.TopologyKey+" ("+string(t.WhenUnsatisfiable)+")", t)
+	}
+	if ports := hostPorts(spec); len(ports) > 0 {
+		switch {
+		case ow.daemon:
+			add("hostPort", true, "one pod per node already (a DaemonSet); other workloads' pods on the same host ports are not kept away", ports)
+		case pl.spread.Type == fit.SpreadNone:
+			pl.spread = fit.Spread{Type: fit.SpreadNode}
+			add("hostPort", true, "spread = node (two of its pods cannot share a host port); other workloads on the same ports are not kept away", ports)
+		case pl.spread.Type == fit.SpreadNode:
+			add("hostPort", true, "spread = node already", ports)
+		default:
+			add("hostPort", false, "not modelled with a zone spread: its pods also need one node each", ports)
+		}
+	}
+	if spec.NodeName != "" {
+		add("nodeName", false, "not modelled: the pod is bound to node "+spec.NodeName+" without the scheduler", spec.NodeName)
+	}
+	if len(spec.SchedulingGates) > 0 {
+		add("schedulingGates", false, "not modelled: the pods wait until every gate is removed", spec.SchedulingGates)
+	}
+	if len(ow.claims) > 0 || hasClaims(spec) {
+		add("volumes", false, "not modelled yet: a volume's zone and the node's volume attach limit are not checked", volumeNames(ow, spec))
+	}
+	if bad := joinTypes(cs); bad != "" {
+		r.warn(o.src, "workloads.unmodelled-constraint", "its pods carry scheduling constraints sizing does not model yet (%s); the plan treats them as absent, so check them by hand", bad)
+	}
+	return cs
+}
+
+// selectorOf folds a required node affinity into the node selector when it is one term of In
+// expressions with one value each (and no matchFields), which is exactly a node selector.
+func selectorOf(req *corev1.NodeSelector, sel map[string]string) (map[string]string, bool) {
+	if len(req.NodeSelectorTerms) != 1 {
+		return nil, false
+	}
+	t := req.NodeSelectorTerms[0]
+	if len(t.MatchFields) > 0 || len(t.MatchExpressions) == 0 {
+		return nil, false
+	}
+	out := copyMap(sel)
+	if out == nil {
+		out = map[string]string{}
+	}
+	for _, e := range t.MatchExpressions {
+		if e.Operator != corev1.NodeSelectorOpIn || len(e.Values) != 1 {
+			return nil, false
+		}
+		if v, ok := out[e.Key]; ok && v != e.Values[0] {
+			return nil, false
+		}
+		out[e.Key] = e.Values[0]
+	}
+	return out, true
+}
+
+// hostPorts lists the pod's host ports as "8080/TCP".
+func hostPorts(spec *corev1.PodSpec) []string {
+	var out []string
+	for _, cs := range [][]corev1.Container{spec.InitContainers, spec.Containers} {
+		for _, c := range cs {
+			for _, p := range c.Ports {
+				if p.HostPort > 0 {
+					proto := p.Protocol
+					if proto == "" {
+						proto = corev1.ProtocolTCP
+					}
+					out = append(out, fmt.Sprintf("%d/%s", p.HostPort, proto))
+				}
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+func hasClaims(spec *corev1.PodSpec) bool {
+	for _, v := range spec.Volumes {
+		if v.PersistentVolumeClaim != nil || v.Ephemeral != nil {
+			return true
+		}
+	}
+	return false
+}
+
+func volumeNames(ow *owned, spec *corev1.PodSpec) string {
+	var names []string
+	for _, t := range ow.claims {
+		names = append(names, t.Name)
+	}
+	for _, v := range spec.Volumes {
+		if v.PersistentVolumeClaim != nil || v.Ephemeral != nil {
+			names = append(names, v.Name)
+		}
+	}
+	return strings.Join(names, ", ")
+}

@@ -1,0 +1,305 @@
+package workloads
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/runtime/serializer"
+	"k8s.io/client-go/kubernetes/scheme"
+	"sigs.k8s.io/yaml"
+
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/field"
+)
+
+// codecs decode the built-in kinds into k8s.io/api types. Strict decoding reports unknown and duplicate
+// fields after decoding the object in full, so they can be warnings (kubectl's fieldValidation=Warn).
+var codecs = serializer.NewCodecFactory(scheme.Scheme, serializer.EnableStrict)
+
+// object is one decoded document.
+type object struct {
+	src Source
+	// typed is the k8s.io/api object of a built-in kind; nil for other kinds, which u holds.
+	typed runtime.Object
+	u     *unstructured.Unstructured
+	meta  metaObject
+}
+
+// metaObject is what every object has.
+type metaObject interface {
+	GetNamespace() string
+	GetName() string
+	GetLabels() map[string]string
+	GetAnnotations() map[string]string
+}
+
+// document is one raw document of the input.
+type document struct {
+	data []byte
+	line int  // 1-based line of the document's first line; 0 for JSON input
+	json bool // data is JSON already
+}
+
+var manifestsPath = field.NewPath("Manifests")
+
+// split cuts the input into documents: "---"-separated YAML, or JSON values one after the other when
+// the input starts with "{" or "[". Documents holding only comments and blank lines are dropped.
+func split(in string) ([]document, error) {
+	if len(in) > MaxBytes {
+		return nil, field.Invalid(manifestsPath, "", "the manifests are %s bytes, more than the %s bytes kubefit reads; split them over several kubefit_workloads reads",
+			groupDigits(int64(len(in))), groupDigits(MaxBytes))
+	}
+	trimmed := strings.TrimLeft(in, " \t\r\n\ufeff")
+	if strings.HasPrefix(trimmed, "{") || strings.HasPrefix(trimmed, "[") {
+		return splitJSON(trimmed)
+	}
+	var docs []document
+	start, startLine, line := 0, 1, 1
+	flush := func(end int) error {
+		if d := in[start:end]; hasContent(d) {
+			if len(docs) == MaxDocuments {
+				return tooMany()
+			}
+			docs = append(docs, document{data: []byte(d), line: startLine})
+		}
+		return nil
+	}
+	for i := 0; i < len(in); {
+		j := strings.IndexByte(in[i:], '\n')
+		next := len(in)
+		if j >= 0 {
+			next = i + j + 1
+		}
+		l := strings.TrimRight(in[i:next], "\r\n")
+		if l == "---" || strings.HasPrefix(l, "--- ") || strings.HasPrefix(l, "---\t") || l == "..." {
+			if err := flush(i); err != nil {
+				return nil, err
+			}
+			start, startLine = next, line+1
+			if rest := strings.TrimSpace(strings.TrimPrefix(l, "---")); rest != "" && !strings.HasPrefix(rest, "#") && l != "..." {
+				// "--- {kind: ...}": the document starts on the marker's line.
+				start, startLine = i+3, line
+			}
+		}
+		i = next
+		line++
+	}
+	if err := flush(len(in)); err != nil {
+		return nil, err
+	}
+	return docs, nil
+}
+
+func tooMany() error {
+	return field.Invalid(manifestsPath, "", "the manifests hold more than %s documents, the most kubefit reads at once; split them over several kubefit_workloads reads",
+		groupDigits(MaxDocuments))
+}
+
+// hasContent reports whether a YAML document has anything but blank lines and comments.
+func hasContent(d string) bool {
+	for _, l := range strings.Split(d, "\n") {
+		l = strings.TrimSpace(l)
+		if l != "" && !strings.HasPrefix(l, "#") {
+			return true
+		}
+	}
+	return false
+}
+
+// splitJSON reads JSON values one after the other; a top-level array is a list of objects.
+func splitJSON(in string) ([]document, error) {
+	dec := json.NewDecoder(strings.NewReader(in))
+	var docs []document
+	for i := 0; ; i++ {
+		var raw json.RawMessage
+		err := dec.Decode(&raw)
+		if errors.Is(err, io.EOF) {
+			return docs, nil
+		}
+		if err != nil {
+			return nil, field.Invalid(manifestsPath, "", "JSON value %d of the manifests is not valid JSON: %v; check the value at byte %d", i, err, dec.InputOffset())
+		}
+		if bytes.HasPrefix(bytes.TrimSpace(raw), []byte("[")) {
+			var items []json.RawMessage
+			if err := json.Unmarshal(raw, &items); err != nil {
+				return nil, field.Invalid(manifestsPath, "", "JSON value %d of the manifests is not a list of objects: %v", i, err)
+			}
+			for _, it := range items {
+				if len(docs) == MaxDocuments {
+					return nil, tooMany()
+				}
+				docs = append(docs, document{data: it, json: true})
+			}
+			continue
+		}
+		if len(docs) == MaxDocuments {
+			return nil, tooMany()
+		}
+		docs = append(docs, document{data: raw, json: true})
+	}
+}
+
+var yamlLine = regexp.MustCompile(`line (\d+)`)
+
+// toJSON converts one document to JSON, naming its index and line when it is not YAML.
+func toJSON(d document, index int) ([]byte, error) {
+	if d.json {
+		return d.data, nil
+	}
+	j, err := yaml.YAMLToJSON(d.data)
+	if err != nil {
+		msg := err.Error()
+		msg = strings.TrimPrefix(msg, "error converting YAML to JSON: ")
+		line := d.line
+		if m := yamlLine.FindStringSubmatch(msg); m != nil {
+			n, _ := strconv.Atoi(m[1])
+			line = d.line + n - 1
+			msg = yamlLine.ReplaceAllString(msg, "line "+strconv.Itoa(line))
+		}
+		return nil, field.Invalid(manifestsPath, "", "document %d of the manifests (line %d) is not valid YAML: %s; fix the YAML near line %d",
+			index, d.line, msg, line)
+	}
+	return j, nil
+}
+
+// decoded is one document turned into objects (a List gives several).
+type decoded struct {
+	objects  []object
+	warnings []Warning
+}
+
+// decode turns a document's JSON into objects: built-in kinds into k8s.io/api types, other kinds into
+// unstructured objects, List kinds into their items.
+func decode(j []byte, src Source) (decoded, error) {
+	var out decoded
+	if bytes.Equal(bytes.TrimSpace(j), []byte("null")) {
+		return out, nil
+	}
+	var head struct {
+		APIVersion string            `json:"apiVersion"`
+		Kind       string            `json:"kind"`
+		Items      []json.RawMessage `json:"items"`
+	}
+	if err := json.Unmarshal(j, &head); err != nil {
+		return out, field.Invalid(manifestsPath, "", "%s is not a Kubernetes object (a mapping with apiVersion and kind): %v", docName(src), err)
+	}
+	if head.Kind == "" || head.APIVersion == "" {
+		return out, field.Invalid(manifestsPath, "", "%s has no %s; every Kubernetes object names its apiVersion and kind", docName(src),
+			map[bool]string{true: "kind", false: "apiVersion"}[head.Kind == ""])
+	}
+	src.APIVersion, src.Kind = head.APIVersion, head.Kind
+	if strings.HasSuffix(head.Kind, "List") && head.Items != nil {
+		for _, it := range head.Items {
+			d, err := decode(it, Source{Document: src.Document, Line: src.Line})
+			if err != nil {
+				return out, err
+			}
+			out.objects = append(out.objects, d.objects...)
+			out.warnings = append(out.warnings, d.warnings...)
+		}
+		return out, nil
+	}
+	gv, err := schema.ParseGroupVersion(head.APIVersion)
+	if err != nil {
+		return out, field.Invalid(manifestsPath, head.APIVersion, "%s has apiVersion %q, which is not group/version: %v", docName(src), head.APIVersion, err)
+	}
+	gvk := gv.WithKind(head.Kind)
+	if scheme.Scheme.Recognizes(gvk) {
+		obj, _, err := codecs.UniversalDeserializer().Decode(j, &gvk, nil)
+		if err != nil && !runtime.IsStrictDecodingError(err) {
+			return out, decodeError(j, src, err)
+		}
+		m, ok := obj.(metaObject)
+		if !ok {
+			return out, field.Invalid(manifestsPath, "", "%s decodes to %T, which has no object metadata", docName(src), obj)
+		}
+		src.Namespace, src.Name = m.GetNamespace(), m.GetName()
+		if err != nil {
+			out.warnings = append(out.warnings, Warning{Code: "workloads.unknown-field", Source: src,
+				Message: fmt.Sprintf("%s: %s; the API server would drop these fields (kubectl apply warns the same way)", objName(src), strictMessage(err))})
+		}
+		out.objects = append(out.objects, object{src: src, typed: obj, meta: m})
+		return out, nil
+	}
+	u := &unstructured.Unstructured{}
+	if err := u.UnmarshalJSON(j); err != nil {
+		return out, field.Invalid(manifestsPath, "", "%s does not decode: %v", docName(src), err)
+	}
+	src.Namespace, src.Name = u.GetNamespace(), u.GetName()
+	out.objects = append(out.objects, object{src: src, u: u, meta: u})
+	return out, nil
+}
+
+// strictMessage lists the strict-decoding findings in one line.
+func strictMessage(err error) string {
+	var se interface{ Errors() []error }
+	if errors.As(err, &se) {
+		parts := make([]string, 0, len(se.Errors()))
+		for _, e := range se.Errors() {
+			parts = append(parts, e.Error())
+		}
+		return strings.Join(parts, "; ")
+	}
+	return err.Error()
+}
+
+// decodeError explains why a document of a built-in kind does not decode: a bad quantity names its
+// container and field, anything else the JSON error with the field path the decoder gives.
+func decodeError(j []byte, src Source, err error) error {
+	var u unstructured.Unstructured
+	if uerr := u.UnmarshalJSON(j); uerr == nil {
+		src.Namespace, src.Name = u.GetNamespace(), u.GetName()
+		if e := findBadQuantity(u.Object, src); e != nil {
+			return e
+		}
+	}
+	return field.Invalid(manifestsPath, "", "%s does not decode as %s: %s; fix that field", objName(src), src.APIVersion+" "+src.Kind, decodeMessage(err))
+}
+
+var jsonField = regexp.MustCompile(`Go struct field \S+?\.(\S+) of type`)
+
+// decodeMessage shortens the decoder's message to the field path and the problem.
+func decodeMessage(err error) string {
+	msg := err.Error()
+	if m := jsonField.FindStringSubmatch(msg); m != nil {
+		return "the value at " + m[1] + " has the wrong type (" + msg + ")"
+	}
+	return msg
+}
+
+// docName names a document for a message: "document 3 (line 120)".
+func docName(src Source) string {
+	if src.Line > 0 {
+		return fmt.Sprintf("document %d of the manifests (line %d)", src.Document, src.Line)
+	}
+	return fmt.Sprintf("document %d of the manifests", src.Document)
+}
+
+// objName names an object for a message: "Deployment \"web\" in namespace \"shop\" (document 3, line 120)".
+func objName(src Source) string {
+	s := src.Kind + " " + field.Quote(src.Name)
+	if src.Namespace != "" {
+		s += " in namespace " + field.Quote(src.Namespace)
+	}
+	if src.Line > 0 {
+		return s + fmt.Sprintf(" (document %d, line %d)", src.Document, src.Line)
+	}
+	return s + fmt.Sprintf(" (document %d)", src.Document)
+}
+
+// groupDigits renders n with thousands separators.
+func groupDigits(n int64) string {
+	s := strconv.FormatInt(n, 10)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}

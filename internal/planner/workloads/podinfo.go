@@ -1,0 +1,254 @@
+package workloads
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
+
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/field"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/fit"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/pod"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/resource"
+)
+
+// Well-known topology keys.
+const (
+	hostnameKey = "kubernetes.io/hostname"
+	zoneKey     = "topology.kubernetes.io/zone"
+)
+
+// placement is what sizing is told about where a pod may go.
+type placement struct {
+	selector map[string]string
+	spread   fit.Spread
+}
+
+// podInfo reads what one pod of o asks and carries.
+func (r *reader) podInfo(o object, ow *owned) (PodInfo, placement) {
+	spec := &ow.template.Spec
+	if spec.HostNetwork {
+		// SetDefaults_PodSpec: with host networking every container port is a host port.
+		for _, cs := range [][]corev1.Container{spec.Containers, spec.InitContainers} {
+			for i := range cs {
+				for j := range cs[i].Ports {
+					if cs[i].Ports[j].HostPort == 0 {
+						cs[i].Ports[j].HostPort = cs[i].Ports[j].ContainerPort
+					}
+				}
+			}
+		}
+	}
+	info := PodInfo{PriorityClassName: spec.PriorityClassName}
+	d := pod.Defaults{LimitRanges: r.limitRanges[o.src.Namespace]}
+	if rc := spec.RuntimeClassName; rc != nil && *rc != "" {
+		if c, ok := r.runtime[*rc]; ok {
+			d.RuntimeClass = c
+		} else {
+			r.warn(o.src, "workloads.runtime-class", "its pods name RuntimeClass %s, which is not among the manifests; its pod overhead (if any) is not counted, so add the RuntimeClass to the manifests", field.Quote(*rc))
+		}
+	}
+	reqs, steps := pod.Requests(spec, d)
+	info.Derivation = steps
+	info.Requests, info.Extended = r.vector(o, reqs)
+	if info.Requests.CPUMillicores == 0 && info.Requests.MemoryBytes == 0 {
+		r.warn(o.src, "workloads.no-requests", "its pods request no CPU and no memory, so they pack as zero; set resources.requests on its containers (or a LimitRange default)")
+	}
+	info.Priority = r.priorityOf(spec)
+	info.VolumeClaims = r.volumeClaims(o, ow)
+	pl := placement{selector: copyMap(spec.NodeSelector)}
+	info.Constraints = r.constraints(o, ow, &pl)
+	return info, pl
+}
+
+// vector converts a Kubernetes resource list to the planner's exact integers; other resources are
+// carried by name. A quantity above resource.MaxQuantity is an error.
+func (r *reader) vector(o object, l corev1.ResourceList) (fit.Resources, map[string]string) {
+	var v fit.Resources
+	ext := map[string]string{}
+	names := make([]string, 0, len(l))
+	for k := range l {
+		names = append(names, string(k))
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		q := l[corev1.ResourceName(n)]
+		var x int64
+		if n == string(corev1.ResourceCPU) {
+			x = q.MilliValue()
+		} else {
+			x = q.Value()
+		}
+		if x > resource.MaxQuantity || x < 0 {
+			r.errs = append(r.errs, field.Invalid(manifestsPath, q.String(), "%s: its pods request %s %s, outside 0 to %s; fix the request", objName(o.src), q.String(), n, groupDigits(resource.MaxQuantity)))
+			continue
+		}
+		switch n {
+		case "cpu":
+			v.CPUMillicores = x
+		case "memory":
+			v.MemoryBytes = x
+		case "ephemeral-storage":
+			v.EphemeralStorageBytes = x
+		case "nvidia.com/gpu", "amd.com/gpu":
+			v.GPU += x
+		default:
+			ext[n] = q.String()
+			r.warn(o.src, "workloads.extended-resource", "its pods request %s %s, which sizing does not model: only nodes that advertise it can run them, so pick pools that do", q.String(), n)
+		}
+	}
+	if len(ext) == 0 {
+		ext = nil
+	}
+	return v, ext
+}
+
+// priorityOf resolves the pod's priority: its class's value, or the global default class's when it
+// names none (the Priority admission plugin).
+func (r *reader) priorityOf(spec *corev1.PodSpec) *int32 {
+	if spec.Priority != nil {
+		return spec.Priority
+	}
+	if spec.PriorityClassName != "" {
+		if v, ok := r.priority[spec.PriorityClassName]; ok {
+			return &v
+		}
+		return nil
+	}
+	if r.defaultPrio != nil {
+		v := r.defaultPrio.Value
+		return &v
+	}
+	return nil
+}
+
+// volumeClaims lists the claims one pod uses: StatefulSet claim templates, named claims and ephemeral
+// volumes.
+func (r *reader) volumeClaims(o object, ow *owned) []VolumeClaim {
+	var out []VolumeClaim
+	for _, t := range ow.claims {
+		out = append(out, claimOf(t.Name, t.Spec, "volumeClaimTemplates"))
+	}
+	for _, v := range ow.template.Spec.Volumes {
+		switch {
+		case v.PersistentVolumeClaim != nil:
+			name := v.PersistentVolumeClaim.ClaimName
+			c, ok := r.claims[o.src.Namespace+"/"+name]
+			if !ok {
+				r.warn(o.src, "workloads.claim-missing", "its pods mount PersistentVolumeClaim %s, which is not among the manifests; its size and class are unknown", field.Quote(name))
+				out = append(out, VolumeClaim{Name: name, From: "persistentVolumeClaim"})
+				continue
+			}
+			vc := claimOf(name, c.Spec, "persistentVolumeClaim")
+			if !ow.daemon && ow.replicas > 1 && onlyRWO(c.Spec.AccessModes) {
+				r.warn(o.src, "workloads.shared-rwo-claim", "its %d replicas share the ReadWriteOnce claim %s, so they can only run on the one node the volume is attached to; sizing places them freely",
+					ow.replicas, field.Quote(name))
+			}
+			out = append(out, vc)
+		case v.Ephemeral != nil && v.Ephemeral.VolumeClaimTemplate != nil:
+			out = append(out, claimOf(v.Name, v.Ephemeral.VolumeClaimTemplate.Spec, "ephemeral"))
+		}
+	}
+	return out
+}
+
+func onlyRWO(modes []corev1.PersistentVolumeAccessMode) bool {
+	if len(modes) == 0 {
+		return false
+	}
+	for _, m := range modes {
+		if m != corev1.ReadWriteOnce && m != corev1.ReadWriteOncePod {
+			return false
+		}
+	}
+	return true
+}
+
+func claimOf(name string, spec corev1.PersistentVolumeClaimSpec, from string) VolumeClaim {
+	vc := VolumeClaim{Name: name, From: from}
+	if q, ok := spec.Resources.Requests[corev1.ResourceStorage]; ok {
+		vc.Size, vc.SizeBytes = q.String(), q.Value()
+	}
+	if spec.StorageClassName != nil {
+		vc.StorageClass = *spec.StorageClassName
+	}
+	for _, m := range spec.AccessModes {
+		vc.AccessModes = append(vc.AccessModes, string(m))
+	}
+	return vc
+}
+
+// budgetFor finds the PodDisruptionBudget whose selector matches the pod labels.
+func (r *reader) budgetFor(o object, podLabels map[string]string) *DisruptionBudget {
+	var hits []*DisruptionBudget
+	for _, b := range r.budgets[o.src.Namespace] {
+		sel, err := metav1.LabelSelectorAsSelector(b.Spec.Selector)
+		if err != nil || b.Spec.Selector == nil || sel.Empty() || !sel.Matches(labels.Set(podLabels)) {
+			continue
+		}
+		db := &DisruptionBudget{Name: b.Name}
+		if b.Spec.MinAvailable != nil {
+			db.MinAvailable = b.Spec.MinAvailable.String()
+		}
+		if b.Spec.MaxUnavailable != nil {
+			db.MaxUnavailable = b.Spec.MaxUnavailable.String()
+		}
+		hits = append(hits, db)
+	}
+	if len(hits) > 1 {
+		names := make([]string, len(hits))
+		for i, h := range hits {
+			names[i] = h.Name
+		}
+		r.warn(o.src, "workloads.pdb-overlap", "PodDisruptionBudgets %s all select its pods; the eviction API refuses to evict a pod covered by more than one, so node drains stall", field.QuoteList(names))
+	}
+	if len(hits) == 0 {
+		return nil
+	}
+	return hits[0]
+}
+
+func copyMap(m map[string]string) map[string]string {
+	if len(m) == 0 {
+		return nil
+	}
+	out := make(map[string]string, len(m))
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
+}
+
+func specJSON(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprintf("%v", v)
+	}
+	return string(b)
+}
+
+// selects reports whether a label selector (in the pod's namespace) selects the pod's own labels.
+func selects(sel *metav1.LabelSelector, podLabels map[string]string) bool {
+	if sel == nil {
+		return false
+	}
+	s, err := metav1.LabelSelectorAsSelector(sel)
+	if err != nil || s.Empty() {
+		return false
+	}
+	return s.Matches(labels.Set(podLabels))
+}
+
+func joinTypes(cs []Constraint) string {
+	var t []string
+	for _, c := range cs {
+		if !c.Modelled {
+			t = append(t, c.Type)
+		}
+	}
+	return strings.Join(t, ", ")
+}

@@ -1,0 +1,415 @@
+package workloads
+
+import (
+	"fmt"
+	"path"
+	"sort"
+	"strings"
+
+	appsv1 "k8s.io/api/apps/v1"
+	autoscalingv1 "k8s.io/api/autoscaling/v1"
+	autoscalingv2 "k8s.io/api/autoscaling/v2"
+	batchv1 "k8s.io/api/batch/v1"
+	corev1 "k8s.io/api/core/v1"
+	nodev1 "k8s.io/api/node/v1"
+	policyv1 "k8s.io/api/policy/v1"
+	schedulingv1 "k8s.io/api/scheduling/v1"
+
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/field"
+)
+
+// maxErrors is the most input errors one read reports; the rest are summarised.
+const maxErrors = 20
+
+// clusterScoped lists the built-in kinds that have no namespace.
+var clusterScoped = map[string]bool{"Namespace": true, "Node": true, "PersistentVolume": true, "PriorityClass": true,
+	"RuntimeClass": true, "StorageClass": true, "CSIDriver": true, "CSINode": true, "VolumeAttachment": true,
+	"ClusterRole": true, "ClusterRoleBinding": true, "CustomResourceDefinition": true, "APIService": true,
+	"MutatingWebhookConfiguration": true, "ValidatingWebhookConfiguration": true, "ValidatingAdmissionPolicy": true,
+	"ValidatingAdmissionPolicyBinding": true, "MutatingAdmissionPolicy": true, "MutatingAdmissionPolicyBinding": true,
+	"IngressClass": true, "ClusterIssuer": true, "ClusterSecretStore": true, "NodePool": true, "EC2NodeClass": true,
+	"ComponentStatus": true, "CertificateSigningRequest": true, "FlowSchema": true, "PriorityLevelConfiguration": true}
+
+// podOwnerKinds are the kinds whose apps/v1, batch/v1 or v1 versions kubefit reads as workloads; an older
+// version of them is no longer served by any supported Kubernetes release.
+var podOwnerKinds = map[string]string{"Deployment": "apps/v1", "StatefulSet": "apps/v1", "DaemonSet": "apps/v1",
+	"ReplicaSet": "apps/v1", "ReplicationController": "v1", "Pod": "v1", "Job": "batch/v1", "CronJob": "batch/v1",
+	"HorizontalPodAutoscaler": "autoscaling/v2", "PodDisruptionBudget": "policy/v1", "PriorityClass": "scheduling.k8s.io/v1",
+	"RuntimeClass": "node.k8s.io/v1"}
+
+// Read turns the manifests into workloads and DaemonSets. Its errors are field errors on Manifests,
+// Include, Exclude or Overrides, in domain words naming the document, object and field at fault.
+func Read(in Input) (Result, error) {
+	objs, warns, err := parse(in.Manifests)
+	if err != nil {
+		return Result{}, err
+	}
+	r := &reader{in: in, res: Result{Warnings: warns}}
+	r.ns = in.Namespace
+	if r.ns == "" {
+		r.ns = "default"
+	}
+	if err := r.index(objs); err != nil {
+		return Result{}, err
+	}
+	r.readAll()
+	if err := r.autoscale(); err != nil {
+		return Result{}, err
+	}
+	r.name()
+	if err := r.override(); err != nil {
+		return Result{}, err
+	}
+	if len(r.errs) > 0 {
+		return Result{}, r.errs.Err()
+	}
+	return r.res, nil
+}
+
+// parse splits and decodes every document.
+func parse(manifests string) ([]object, []Warning, error) {
+	docs, err := split(manifests)
+	if err != nil {
+		return nil, nil, err
+	}
+	var objs []object
+	var warns []Warning
+	var errs field.Errors
+	for i, d := range docs {
+		j, err := toJSON(d, i)
+		if err == nil {
+			var dec decoded
+			dec, err = decode(j, Source{Document: i, Line: d.line})
+			objs = append(objs, dec.objects...)
+			warns = append(warns, dec.warnings...)
+		}
+		if err != nil {
+			errs = append(errs, field.As(err)...)
+			if len(errs) == maxErrors {
+				break
+			}
+		}
+		if len(objs) > MaxDocuments {
+			return nil, nil, tooMany()
+		}
+	}
+	return objs, warns, errs.Err()
+}
+
+// reader holds one read's state.
+type reader struct {
+	in   Input
+	ns   string
+	res  Result
+	errs field.Errors
+
+	owners       []object // pod-owning objects, in input order
+	keys         map[string]object
+	limitRanges  map[string][]corev1.LimitRange
+	runtime      map[string]*nodev1.RuntimeClass
+	priority     map[string]int32
+	defaultPrio  *schedulingv1.PriorityClass
+	claims       map[string]*corev1.PersistentVolumeClaim
+	budgets      map[string][]*policyv1.PodDisruptionBudget
+	scalers      []scaler
+	workloadObjs []object // the object each res.Workloads element came from
+}
+
+// index files every object by kind, defaults namespaces, filters, and rejects duplicates.
+func (r *reader) index(objs []object) error {
+	r.keys = map[string]object{}
+	r.limitRanges = map[string][]corev1.LimitRange{}
+	r.runtime = map[string]*nodev1.RuntimeClass{}
+	r.priority = map[string]int32{"system-cluster-critical": 2000000000, "system-node-critical": 2000001000}
+	r.claims = map[string]*corev1.PersistentVolumeClaim{}
+	r.budgets = map[string][]*policyv1.PodDisruptionBudget{}
+	for _, o := range objs {
+		if !clusterScoped[o.src.Kind] && o.src.Namespace == "" {
+			o.src.Namespace = r.ns
+		}
+		if clusterScoped[o.src.Kind] {
+			o.src.Namespace = ""
+		}
+		if reason := r.filtered(o); reason != "" {
+			r.skip(o, reason)
+			continue
+		}
+		key := groupOf(o.src.APIVersion) + "/" + o.src.Kind + "/" + o.src.Namespace + "/" + o.src.Name
+		if prev, dup := r.keys[key]; dup {
+			r.errs = append(r.errs, field.Invalid(manifestsPath, o.src.Name, "%s is listed twice (also %s); the API server keeps one object per kind, namespace and name, so remove one of them",
+				objName(o.src), docName(prev.src)))
+			continue
+		}
+		r.keys[key] = o
+		r.file(o)
+	}
+	if len(r.errs) > 0 {
+		return r.errs.Err()
+	}
+	return nil
+}
+
+// file sorts one object into the reader's tables.
+func (r *reader) file(o object) {
+	if want, ok := podOwnerKinds[o.src.Kind]; ok && o.typed != nil && o.src.APIVersion != want && !served(o) {
+		r.errs = append(r.errs, field.Invalid(manifestsPath, o.src.APIVersion, "%s uses apiVersion %s, which no supported Kubernetes release serves; write apiVersion %s",
+			objName(o.src), o.src.APIVersion, want))
+		return
+	}
+	ns := o.src.Namespace
+	switch t := o.typed.(type) {
+	case *appsv1.Deployment, *appsv1.StatefulSet, *appsv1.DaemonSet, *appsv1.ReplicaSet, *corev1.ReplicationController,
+		*corev1.Pod, *batchv1.Job, *batchv1.CronJob:
+		r.owners = append(r.owners, o)
+	case *corev1.LimitRange:
+		r.limitRanges[ns] = append(r.limitRanges[ns], *t)
+		r.skip(o, "LimitRange: its container defaults apply to the pods of namespace "+field.Quote(ns))
+	case *nodev1.RuntimeClass:
+		r.runtime[t.Name] = t
+		r.skip(o, "RuntimeClass: its pod overhead is added to the pods that name it")
+	case *schedulingv1.PriorityClass:
+		r.priority[t.Name] = t.Value
+		if t.GlobalDefault {
+			r.defaultPrio = t
+		}
+		r.skip(o, fmt.Sprintf("PriorityClass: value %d", t.Value))
+	case *corev1.PersistentVolumeClaim:
+		r.claims[ns+"/"+t.Name] = t
+		r.skip(o, "PersistentVolumeClaim: listed on the pods that mount it")
+	case *policyv1.PodDisruptionBudget:
+		r.budgets[ns] = append(r.budgets[ns], t)
+		r.skip(o, "PodDisruptionBudget: listed on the workloads whose pods it selects")
+	case *autoscalingv2.HorizontalPodAutoscaler:
+		r.scalers = append(r.scalers, hpaV2(o, t))
+	case *autoscalingv1.HorizontalPodAutoscaler:
+		r.scalers = append(r.scalers, hpaV1(o, t))
+	case nil:
+		r.fileCustom(o)
+	default:
+		r.skip(o, o.src.Kind+": not a pod-owning kind")
+	}
+}
+
+// served reports whether a typed object's version is one a current API server serves for its kind.
+func served(o object) bool {
+	return o.src.Kind == "HorizontalPodAutoscaler" && o.src.APIVersion == "autoscaling/v1"
+}
+
+// fileCustom files an object of a kind outside the built-in scheme: a KEDA ScaledObject, a pod-owning
+// custom kind (a pod template at spec.template), or something to skip.
+func (r *reader) fileCustom(o object) {
+	if groupOf(o.src.APIVersion) == "keda.sh" && o.src.Kind == "ScaledObject" {
+		if s, err := scaledObject(o); err != nil {
+			r.errs = append(r.errs, field.As(err)...)
+		} else {
+			r.scalers = append(r.scalers, s)
+		}
+		return
+	}
+	if _, ok, _ := nestedMap(o.u.Object, "spec", "template", "spec"); ok {
+		r.owners = append(r.owners, o)
+		return
+	}
+	r.skip(o, o.src.Kind+" ("+o.src.APIVersion+"): a kind without a pod template at spec.template")
+}
+
+func groupOf(apiVersion string) string {
+	if i := strings.IndexByte(apiVersion, '/'); i >= 0 {
+		return apiVersion[:i]
+	}
+	return ""
+}
+
+func (r *reader) skip(o object, reason string) {
+	r.res.Skipped = append(r.res.Skipped, Skipped{Source: o.src, Reason: reason})
+}
+
+func (r *reader) warn(src Source, code, format string, args ...any) {
+	r.res.Warnings = append(r.res.Warnings, Warning{Code: code, Source: src, Message: objName(src) + ": " + fmt.Sprintf(format, args...)})
+}
+
+// filtered returns why an object is left out by Include or Exclude, or "".
+func (r *reader) filtered(o object) string {
+	if len(r.in.Include) > 0 {
+		hit := false
+		for _, f := range r.in.Include {
+			if f.matches(o) {
+				hit = true
+				break
+			}
+		}
+		if !hit {
+			return "not matched by any include filter"
+		}
+	}
+	for i, f := range r.in.Exclude {
+		if f.matches(o) {
+			return fmt.Sprintf("excluded by exclude filter %d", i)
+		}
+	}
+	return ""
+}
+
+func (f Filter) matches(o object) bool {
+	if len(f.Kinds) > 0 && !anyEqual(f.Kinds, o.src.Kind) {
+		return false
+	}
+	if len(f.Namespaces) > 0 && !anyEqual(f.Namespaces, o.src.Namespace) {
+		return false
+	}
+	if len(f.Names) > 0 {
+		hit := false
+		for _, p := range f.Names {
+			if ok, _ := path.Match(p, o.src.Name); ok {
+				hit = true
+				break
+			}
+		}
+		if !hit {
+			return false
+		}
+	}
+	labels := o.meta.GetLabels()
+	for k, v := range f.Labels {
+		if got, ok := labels[k]; !ok || got != v {
+			return false
+		}
+	}
+	return true
+}
+
+func anyEqual(list []string, s string) bool {
+	for _, e := range list {
+		if strings.EqualFold(e, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// ValidateFilters checks the name patterns of filters at p.
+func ValidateFilters(p field.Path, fs []Filter) field.Errors {
+	var errs field.Errors
+	for i, f := range fs {
+		for j, n := range f.Names {
+			if _, err := path.Match(n, ""); err != nil {
+				errs = append(errs, field.Invalid(p.At(i).Child("Names").At(j), n, "name pattern %s is malformed (%v); use * and ? wildcards and [a-z] classes", field.Quote(n), err))
+			}
+		}
+	}
+	return errs
+}
+
+// name gives every workload and DaemonSet its output name: the object's name, or namespace/name where
+// two share a name, or namespace/kind/name where those clash too.
+func (r *reader) name() {
+	srcs := make([]Source, len(r.res.Workloads))
+	for i, w := range r.res.Workloads {
+		srcs[i] = w.Source
+	}
+	for i, n := range uniqueNames(srcs) {
+		r.res.Workloads[i].Name = n
+	}
+	srcs = srcs[:0]
+	for _, d := range r.res.DaemonSets {
+		srcs = append(srcs, d.Source)
+	}
+	for i, n := range uniqueNames(srcs) {
+		r.res.DaemonSets[i].Name = n
+	}
+}
+
+func uniqueNames(srcs []Source) []string {
+	forms := []func(Source) string{
+		func(s Source) string { return s.Name },
+		func(s Source) string { return s.Namespace + "/" + s.Name },
+		func(s Source) string { return s.Namespace + "/" + s.Kind + "/" + s.Name },
+		func(s Source) string { return s.Namespace + "/" + s.APIVersion + "/" + s.Kind + "/" + s.Name },
+	}
+	out := make([]string, len(srcs))
+	level := make([]int, len(srcs))
+	for round := 0; round < len(forms); round++ {
+		count := map[string]int{}
+		for i, s := range srcs {
+			out[i] = forms[level[i]](s)
+			count[out[i]]++
+		}
+		clash := false
+		for i := range srcs {
+			if count[out[i]] > 1 && level[i] < len(forms)-1 {
+				level[i]++
+				clash = true
+			}
+		}
+		if !clash {
+			break
+		}
+	}
+	return out
+}
+
+// override applies Overrides by output name.
+func (r *reader) override() error {
+	if len(r.in.Overrides) == 0 {
+		return nil
+	}
+	byName := map[string]*Workload{}
+	var names []string
+	for i := range r.res.Workloads {
+		byName[r.res.Workloads[i].Name] = &r.res.Workloads[i]
+		names = append(names, r.res.Workloads[i].Name)
+	}
+	dsByName := map[string]*DaemonSet{}
+	for i := range r.res.DaemonSets {
+		dsByName[r.res.DaemonSets[i].Name] = &r.res.DaemonSets[i]
+		names = append(names, r.res.DaemonSets[i].Name)
+	}
+	keys := make([]string, 0, len(r.in.Overrides))
+	for k := range r.in.Overrides {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var errs field.Errors
+	for _, k := range keys {
+		o := r.in.Overrides[k]
+		p := field.NewPath("Overrides").Key(k)
+		if w, ok := byName[k]; ok {
+			if o.CPUUsageMillicores != nil {
+				w.CPUUsageMillicores = *o.CPUUsageMillicores
+			}
+			if o.ExtraReplicas < 0 {
+				errs = append(errs, field.Invalid(p.Child("ExtraReplicas"), fmt.Sprint(o.ExtraReplicas), "extra replicas for workload %s are %d; give 0 or more", field.Quote(k), o.ExtraReplicas))
+				continue
+			}
+			for _, n := range []*int{w.Replicas, w.MinReplicas, w.MaxReplicas} {
+				if n != nil {
+					*n += o.ExtraReplicas
+				}
+			}
+			continue
+		}
+		if d, ok := dsByName[k]; ok {
+			if o.ExtraReplicas != 0 {
+				errs = append(errs, field.Invalid(p.Child("ExtraReplicas"), fmt.Sprint(o.ExtraReplicas), "%s is a DaemonSet: it runs one pod per matching node, so extra replicas do not apply; remove extra_replicas", field.Quote(k)))
+				continue
+			}
+			if o.CPUUsageMillicores != nil {
+				d.CPUUsageMillicores = *o.CPUUsageMillicores
+			}
+			continue
+		}
+		sort.Strings(names)
+		errs = append(errs, field.Invalid(p, k, "no workload or DaemonSet read from the manifests is named %s; the names are %s", field.Quote(k), listOrNone(names)))
+	}
+	return errs.Err()
+}
+
+func listOrNone(names []string) string {
+	if len(names) == 0 {
+		return "none (nothing was read)"
+	}
+	if len(names) > 20 {
+		return field.QuoteList(names[:20]) + fmt.Sprintf(" and %d more", len(names)-20)
+	}
+	return field.QuoteList(names)
+}

@@ -1,0 +1,274 @@
+package workloads
+
+import (
+	"fmt"
+
+	appsv1 "k8s.io/api/apps/v1"
+	batchv1 "k8s.io/api/batch/v1"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/util/intstr"
+
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/field"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/fit"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/sizing"
+)
+
+// helmHook is the annotation that makes an object a Helm hook.
+const helmHook = "helm.sh/hook"
+
+// owned is what one pod-owning object says about its pods.
+type owned struct {
+	template corev1.PodTemplateSpec
+	replicas int
+	// surge is the rolling-update surge; daemon marks a DaemonSet.
+	surge  fit.IntOrPercent
+	daemon bool
+	// dsSurge is a DaemonSet's maxSurge as written.
+	dsSurge string
+	claims  []corev1.PersistentVolumeClaim
+	// notes explain the replica count and the surge.
+	notes []string
+}
+
+// readAll reads every pod-owning object that is neither a hook (unless asked) nor owned by another listed
+// object.
+func (r *reader) readAll() {
+	for _, o := range r.owners {
+		if hook, ok := o.meta.GetAnnotations()[helmHook]; ok && !r.in.IncludeHelmHooks {
+			r.skip(o, fmt.Sprintf("Helm hook (%s): it runs around an install or upgrade, not as steady load; set include_helm_hooks to read it", hook))
+			continue
+		}
+		if by := r.ownerOf(o); by != "" {
+			r.skip(o, "owned by "+by+", which is read instead")
+			continue
+		}
+		ow, err := r.podOwner(o)
+		if err != nil {
+			r.errs = append(r.errs, field.As(err)...)
+			continue
+		}
+		if ow.replicas < 0 {
+			r.errs = append(r.errs, field.Invalid(manifestsPath, fmt.Sprint(ow.replicas), "%s asks for %d replicas; the API server refuses a negative count, give 0 or more", objName(o.src), ow.replicas))
+			continue
+		}
+		info, pl := r.podInfo(o, &ow)
+		if ow.daemon {
+			r.res.DaemonSets = append(r.res.DaemonSets, DaemonSet{
+				DaemonSet: fit.DaemonSet{Name: o.src.Name, Requests: info.Requests, NodeSelector: pl.selector,
+					Tolerations: tolerations(ow.template.Spec.Tolerations), TakesPodSlot: true},
+				Source: o.src, Pod: info, MaxSurge: ow.dsSurge})
+			continue
+		}
+		n := ow.replicas
+		w := Workload{Source: o.src, Pod: info, Workload: sizing.Workload{Name: o.src.Name, Replicas: &n, Requests: info.Requests,
+			NodeSelector: pl.selector, Tolerations: tolerations(ow.template.Spec.Tolerations), MaxSurge: ow.surge, Spread: pl.spread}}
+		w.Pod.Derivation = append(ow.notes, w.Pod.Derivation...)
+		w.DisruptionBudget = r.budgetFor(o, ow.template.Labels)
+		r.res.Workloads = append(r.res.Workloads, w)
+		r.workloadObjs = append(r.workloadObjs, o)
+	}
+}
+
+// ownerOf names the listed object that controls o ("" when none does): a ReplicaSet of a Deployment, a
+// Job of a CronJob, a Pod of any of them, as in a cluster snapshot.
+func (r *reader) ownerOf(o object) string {
+	var refs []metav1.OwnerReference
+	switch t := o.typed.(type) {
+	case interface{ GetOwnerReferences() []metav1.OwnerReference }:
+		refs = t.GetOwnerReferences()
+	}
+	if o.u != nil {
+		refs = o.u.GetOwnerReferences()
+	}
+	for _, ref := range refs {
+		if ref.Controller == nil || !*ref.Controller {
+			continue
+		}
+		key := groupOf(ref.APIVersion) + "/" + ref.Kind + "/" + o.src.Namespace + "/" + ref.Name
+		if _, ok := r.keys[key]; ok {
+			return ref.Kind + " " + field.Quote(ref.Name)
+		}
+	}
+	return ""
+}
+
+// podOwner reads the pod template, replica count and surge of one pod-owning object, with the API
+// server's defaults (pkg/apis/apps/v1 and batch/v1 SetDefaults_*).
+func (r *reader) podOwner(o object) (owned, error) {
+	one := func(p *int32) int {
+		if p == nil {
+			return 1
+		}
+		return int(*p)
+	}
+	switch t := o.typed.(type) {
+	case *appsv1.Deployment:
+		ow := owned{template: t.Spec.Template, replicas: one(t.Spec.Replicas)}
+		if t.Spec.Replicas == nil {
+			ow.notes = append(ow.notes, "replicas not set: 1 (the Deployment default)")
+		}
+		if t.Spec.Strategy.Type == appsv1.RecreateDeploymentStrategyType {
+			ow.notes = append(ow.notes, "strategy Recreate: no surge pods during an update")
+			return ow, nil
+		}
+		surge := intstr.FromString("25%")
+		if ru := t.Spec.Strategy.RollingUpdate; ru != nil && ru.MaxSurge != nil {
+			surge = *ru.MaxSurge
+		} else {
+			ow.notes = append(ow.notes, "maxSurge not set: 25% (the Deployment default)")
+		}
+		s, err := surgeOf(surge, o.src)
+		ow.surge = s
+		return ow, err
+	case *appsv1.StatefulSet:
+		ow := owned{template: t.Spec.Template, replicas: one(t.Spec.Replicas), claims: t.Spec.VolumeClaimTemplates}
+		ow.notes = append(ow.notes, "StatefulSet: pods are replaced one at a time, never surged")
+		return ow, nil
+	case *appsv1.ReplicaSet:
+		return owned{template: t.Spec.Template, replicas: one(t.Spec.Replicas)}, nil
+	case *corev1.ReplicationController:
+		if t.Spec.Template == nil {
+			return owned{}, field.Invalid(manifestsPath, o.src.Name, "%s has no pod template; give spec.template", objName(o.src))
+		}
+		return owned{template: *t.Spec.Template, replicas: one(t.Spec.Replicas)}, nil
+	case *corev1.Pod:
+		return owned{template: corev1.PodTemplateSpec{ObjectMeta: t.ObjectMeta, Spec: t.Spec}, replicas: 1}, nil
+	case *appsv1.DaemonSet:
+		ow := owned{template: t.Spec.Template, daemon: true}
+		if ru := t.Spec.UpdateStrategy.RollingUpdate; ru != nil && ru.MaxSurge != nil && ru.MaxSurge.String() != "0" && ru.MaxSurge.String() != "0%" {
+			ow.dsSurge = ru.MaxSurge.String()
+			r.warn(o.src, "workloads.daemonset-surge", "maxSurge %s: during an update a node runs the old and the new pod at once, twice its request; sizing counts one", ow.dsSurge)
+		}
+		return ow, nil
+	case *batchv1.Job:
+		return jobOwner(t.Spec, "Job"), nil
+	case *batchv1.CronJob:
+		ow := jobOwner(t.Spec.JobTemplate.Spec, "CronJob")
+		if t.Spec.ConcurrencyPolicy == "" || t.Spec.ConcurrencyPolicy == batchv1.AllowConcurrent {
+			ow.notes = append(ow.notes, "concurrencyPolicy Allow: runs that overlap add their pods; sizing counts one run")
+		}
+		return ow, nil
+	case nil:
+		return r.customOwner(o)
+	}
+	return owned{}, field.Invalid(manifestsPath, o.src.Name, "%s: kind %s is not read as a workload", objName(o.src), o.src.Kind)
+}
+
+// jobOwner reads a Job's concurrent pods: parallelism (default 1), at most completions.
+func jobOwner(spec batchv1.JobSpec, kind string) owned {
+	n := 1
+	if spec.Parallelism != nil {
+		n = int(*spec.Parallelism)
+	}
+	ow := owned{template: spec.Template}
+	note := fmt.Sprintf("%s: %d pod(s) at once (parallelism", kind, n)
+	if spec.Completions != nil && int(*spec.Completions) < n {
+		n = int(*spec.Completions)
+		note = fmt.Sprintf("%s: %d pod(s) at once (completions below parallelism", kind, n)
+	}
+	ow.replicas = n
+	ow.notes = append(ow.notes, note+")")
+	return ow
+}
+
+// customOwner reads a custom kind with a pod template at spec.template (Argo Rollouts, OpenKruise).
+func (r *reader) customOwner(o object) (owned, error) {
+	tm, _, _ := nestedMap(o.u.Object, "spec", "template")
+	var tpl corev1.PodTemplateSpec
+	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(tm, &tpl); err != nil {
+		return owned{}, field.Invalid(manifestsPath, o.src.Name, "%s: spec.template is not a pod template: %v; fix the template", objName(o.src), err)
+	}
+	ow := owned{template: tpl, replicas: 1}
+	if n, ok, _ := nestedInt(o.u.Object, "spec", "replicas"); ok {
+		ow.replicas = int(n)
+	}
+	switch {
+	case groupOf(o.src.APIVersion) == "argoproj.io" && o.src.Kind == "Rollout" && hasPath(o.u.Object, "spec", "strategy", "blueGreen"):
+		ow.surge = fit.IntOrPercent{Value: 100, Percent: true}
+		ow.notes = append(ow.notes, "Argo Rollout blueGreen: the preview ReplicaSet runs beside the active one, a 100% surge")
+	default:
+		surge := "25%"
+		for _, p := range [][]string{{"spec", "strategy", "canary", "maxSurge"}, {"spec", "strategy", "rollingUpdate", "maxSurge"},
+			{"spec", "updateStrategy", "rollingUpdate", "maxSurge"}} {
+			if v, ok := nestedValue(o.u.Object, p...); ok {
+				surge = fmt.Sprint(v)
+				break
+			}
+		}
+		s, err := surgeOf(intstr.Parse(surge), o.src)
+		if err != nil {
+			return owned{}, err
+		}
+		ow.surge = s
+		ow.notes = append(ow.notes, "maxSurge "+surge)
+	}
+	r.warn(o.src, "workloads.custom-kind", "a %s kind, read as a workload from its spec.template and spec.replicas; check that its controller creates pods that way", o.src.APIVersion)
+	return ow, nil
+}
+
+// surgeOf converts a maxSurge to the planner's count or percentage.
+func surgeOf(v intstr.IntOrString, src Source) (fit.IntOrPercent, error) {
+	if v.Type == intstr.Int {
+		if v.IntVal < 0 {
+			return fit.IntOrPercent{}, field.Invalid(manifestsPath, v.String(), "%s: maxSurge %s is negative; give 0 or more", objName(src), v.String())
+		}
+		return fit.IntOrPercent{Value: int(v.IntVal)}, nil
+	}
+	var pct int
+	if _, err := fmt.Sscanf(v.StrVal, "%d%%", &pct); err != nil || pct < 0 || fmt.Sprintf("%d%%", pct) != v.StrVal {
+		return fit.IntOrPercent{}, field.Invalid(manifestsPath, v.StrVal, "%s: maxSurge %s is neither a count nor a percentage; write 2 or 25%%", objName(src), field.Quote(v.StrVal))
+	}
+	return fit.IntOrPercent{Value: pct, Percent: true}, nil
+}
+
+func tolerations(ts []corev1.Toleration) []fit.Toleration {
+	var out []fit.Toleration
+	for _, t := range ts {
+		out = append(out, fit.Toleration{Key: t.Key, Operator: fit.TolerationOperator(t.Operator), Value: t.Value, Effect: fit.TaintEffect(t.Effect)})
+	}
+	return out
+}
+
+func nestedValue(m map[string]any, keys ...string) (any, bool) {
+	var cur any = m
+	for _, k := range keys {
+		mm, ok := cur.(map[string]any)
+		if !ok {
+			return nil, false
+		}
+		if cur, ok = mm[k]; !ok {
+			return nil, false
+		}
+	}
+	return cur, true
+}
+
+func hasPath(m map[string]any, keys ...string) bool {
+	_, ok := nestedValue(m, keys...)
+	return ok
+}
+
+func nestedMap(m map[string]any, keys ...string) (map[string]any, bool, error) {
+	v, ok := nestedValue(m, keys...)
+	if !ok {
+		return nil, false, nil
+	}
+	mm, ok := v.(map[string]any)
+	return mm, ok, nil
+}
+
+func nestedInt(m map[string]any, keys ...string) (int64, bool, error) {
+	v, ok := nestedValue(m, keys...)
+	if !ok {
+		return 0, false, nil
+	}
+	switch n := v.(type) {
+	case int64:
+		return n, true, nil
+	case float64:
+		return int64(n), true, nil
+	}
+	return 0, false, nil
+}
