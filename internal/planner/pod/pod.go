@@ -3,9 +3,10 @@
 //
 //  1. API defaulting (k8s.io/kubernetes pkg/apis/core/v1 SetDefaults_Pod): a container or init container
 //     with a limit and no request for a resource requests its limit;
-//  2. the LimitRanger admission plugin (plugin/pkg/admission/limitranger): each LimitRange of the pod's
-//     namespace, in name order, fills the default limits and default requests a container still lacks,
-//     after the LimitRange's own defaulting (SetDefaults_LimitRangeItem: a max stands in for a missing
+//  2. the LimitRanger admission plugin (plugin/pkg/admission/limitranger): the LimitRanges of the pod's
+//     namespace fill the default limits and default requests a container still lacks (where two default
+//     the same resource, admission's order is not fixed and the larger is taken), after the LimitRange's
+//     own defaulting (SetDefaults_LimitRangeItem: a max stands in for a missing
 //     default, a default or a min for a missing defaultRequest);
 //  3. pod-level resources (KEP-2837, PrepareForCreate's defaulting): with pod-level limits and no pod-level
 //     request for CPU or memory, the request is the containers' aggregate where they request it, else the limit;
@@ -25,12 +26,13 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	nodev1 "k8s.io/api/node/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
 	helpers "k8s.io/component-helpers/resource"
 )
 
 // Defaults are the objects of the pod's namespace and cluster that change its requests on admission.
 type Defaults struct {
-	// LimitRanges of the pod's namespace; their order does not matter (admission applies them by name).
+	// LimitRanges of the pod's namespace; their order does not matter.
 	LimitRanges []corev1.LimitRange
 	// RuntimeClass is the RuntimeClass the pod names (nil when it names none or the class is not known).
 	RuntimeClass *nodev1.RuntimeClass
@@ -116,44 +118,103 @@ func fill(dst, src corev1.ResourceList) []string {
 	return set
 }
 
-// limitRangeDefaults is the LimitRanger admission's defaulting of containers, one LimitRange after the
-// other in name order.
+// limitRangeDefaults is the LimitRanger admission's defaulting of containers. Admission applies the
+// namespace's LimitRanges one after the other in the order its informer lists them, which is not fixed,
+// so where two default the same resource differently the larger default is taken (Conflicts names them).
 func limitRangeDefaults(p *corev1.Pod, lrs []corev1.LimitRange) []string {
-	sorted := make([]corev1.LimitRange, len(lrs))
-	for i := range lrs {
-		sorted[i] = DefaultLimitRange(lrs[i])
-	}
-	sort.Slice(sorted, func(i, j int) bool { return sorted[i].Name < sorted[j].Name })
+	def, names := mergedDefaults(lrs)
 	var steps []string
-	for _, lr := range sorted {
-		var def corev1.ResourceRequirements
-		def.Requests, def.Limits = corev1.ResourceList{}, corev1.ResourceList{}
-		for _, it := range lr.Spec.Limits {
-			if it.Type == corev1.LimitTypeContainer {
-				fill(def.Requests, it.DefaultRequest)
-				fill(def.Limits, it.Default)
+	apply := func(cs []corev1.Container, what string) {
+		for i := range cs {
+			c := &cs[i]
+			if c.Resources.Limits == nil {
+				c.Resources.Limits = corev1.ResourceList{}
+			}
+			if c.Resources.Requests == nil {
+				c.Resources.Requests = corev1.ResourceList{}
+			}
+			fill(c.Resources.Limits, def.Limits)
+			if set := fill(c.Resources.Requests, def.Requests); len(set) > 0 {
+				steps = append(steps, fmt.Sprintf("LimitRange %s sets the %s request of %s %q to %s", names,
+					strings.Join(set, ", "), what, c.Name, Format(pick(c.Resources.Requests, set))))
 			}
 		}
-		apply := func(cs []corev1.Container, what string) {
-			for i := range cs {
-				c := &cs[i]
-				if c.Resources.Limits == nil {
-					c.Resources.Limits = corev1.ResourceList{}
-				}
-				if c.Resources.Requests == nil {
-					c.Resources.Requests = corev1.ResourceList{}
-				}
-				fill(c.Resources.Limits, def.Limits)
-				if set := fill(c.Resources.Requests, def.Requests); len(set) > 0 {
-					steps = append(steps, fmt.Sprintf("LimitRange %q sets the %s request of %s %q to %s", lr.Name,
-						strings.Join(set, ", "), what, c.Name, Format(pick(c.Resources.Requests, set))))
-				}
-			}
-		}
-		apply(p.Spec.Containers, "container")
-		apply(p.Spec.InitContainers, "init container")
 	}
+	apply(p.Spec.InitContainers, "init container")
+	apply(p.Spec.Containers, "container")
 	return steps
+}
+
+// mergedDefaults returns the container defaults of the LimitRanges (each defaulted as stored), the larger
+// where two give the same resource, and their names for an explanation.
+func mergedDefaults(lrs []corev1.LimitRange) (corev1.ResourceRequirements, string) {
+	def := corev1.ResourceRequirements{Requests: corev1.ResourceList{}, Limits: corev1.ResourceList{}}
+	var names []string
+	for _, lr := range lrs {
+		lr = DefaultLimitRange(lr)
+		used := false
+		for _, it := range lr.Spec.Limits {
+			if it.Type != corev1.LimitTypeContainer {
+				continue
+			}
+			used = used || len(it.DefaultRequest) > 0 || len(it.Default) > 0
+			larger(def.Requests, it.DefaultRequest)
+			larger(def.Limits, it.Default)
+		}
+		if used {
+			names = append(names, fmt.Sprintf("%q", lr.Name))
+		}
+	}
+	sort.Strings(names)
+	return def, strings.Join(names, ", ")
+}
+
+// larger sets dst[k] to src[k] where dst lacks k or holds less.
+func larger(dst, src corev1.ResourceList) {
+	for k, v := range src {
+		if cur, ok := dst[k]; !ok || v.Cmp(cur) > 0 {
+			dst[k] = v.DeepCopy()
+		}
+	}
+}
+
+// Conflicts lists, for LimitRanges of one namespace, the resources two of them default differently
+// ("cpu request: \"a\" 100m, \"b\" 200m"): the API server's result then depends on an order it does not fix.
+func Conflicts(lrs []corev1.LimitRange) []string {
+	type seen struct {
+		name string
+		q    resource.Quantity
+	}
+	var out []string
+	for _, kind := range []string{"request", "limit"} {
+		first := map[corev1.ResourceName]seen{}
+		reported := map[corev1.ResourceName]bool{}
+		for _, lr := range lrs {
+			lr = DefaultLimitRange(lr)
+			for _, it := range lr.Spec.Limits {
+				if it.Type != corev1.LimitTypeContainer {
+					continue
+				}
+				l := it.DefaultRequest
+				if kind == "limit" {
+					l = it.Default
+				}
+				for k, v := range l {
+					f, ok := first[k]
+					if !ok {
+						first[k] = seen{lr.Name, v}
+						continue
+					}
+					if f.q.Cmp(v) != 0 && !reported[k] {
+						reported[k] = true
+						out = append(out, fmt.Sprintf("%s %s: %q %s, %q %s", k, kind, f.name, f.q.String(), lr.Name, v.String()))
+					}
+				}
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
 }
 
 // podLevelDefaults defaults pod-level requests from pod-level limits (the API server's defaultPodRequests).

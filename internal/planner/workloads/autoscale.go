@@ -130,7 +130,13 @@ func (r *reader) autoscale() error {
 		if s.defaults != "" {
 			note += "; " + s.defaults
 		}
-		w.Pod.Derivation = append([]string{note}, w.Pod.Derivation...)
+		steps := []string{note}
+		for _, d := range w.Pod.Derivation {
+			if d != replicasDefaultNote {
+				steps = append(steps, d)
+			}
+		}
+		w.Pod.Derivation = steps
 	}
 	for i := range r.scalers {
 		s := &r.scalers[i]

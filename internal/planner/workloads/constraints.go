@@ -51,7 +51,7 @@ func (r *reader) constraints(o object, ow *owned, pl *placement) []Constraint {
 		}
 		if aa := a.PodAntiAffinity; aa != nil {
 			for _, t := range aa.RequiredDuringSchedulingIgnoredDuringExecution {
-				if !ow.daemon && pl.spread.Type == fit.SpreadNone && t.TopologyKey == hostnameKey && len(t.Namespaces) == 0 &&
+				if !ow.daemon && noSpread(pl.spread) && t.TopologyKey == hostnameKey && len(t.Namespaces) == 0 &&
 					t.NamespaceSelector == nil && selects(t.LabelSelector, podLabels) {
 					pl.spread = fit.Spread{Type: fit.SpreadNode}
 					add("podAntiAffinity.required", true, "spread = node (one of its pods per node; other pods its selector matches are not kept away)", t)
@@ -65,7 +65,7 @@ func (r *reader) constraints(o object, ow *owned, pl *placement) []Constraint {
 		}
 	}
 	for _, t := range spec.TopologySpreadConstraints {
-		if !ow.daemon && pl.spread.Type == fit.SpreadNone && t.TopologyKey == zoneKey && t.WhenUnsatisfiable == corev1.DoNotSchedule &&
+		if !ow.daemon && noSpread(pl.spread) && t.TopologyKey == zoneKey && t.WhenUnsatisfiable == corev1.DoNotSchedule &&
 			(t.MinDomains == nil || *t.MinDomains <= 1) && selects(t.LabelSelector, podLabels) {
 			pl.spread = fit.Spread{Type: fit.SpreadZone, MaxSkew: int(t.MaxSkew)}
 			add("topologySpreadConstraints", true, fmt.Sprintf("spread = zone, max_skew %d", t.MaxSkew), t)
@@ -77,7 +77,7 @@ func (r *reader) constraints(o object, ow *owned, pl *placement) []Constraint {
 		switch {
 		case ow.daemon:
 			add("hostPort", true, "one pod per node already (a DaemonSet); other workloads' pods on the same host ports are not kept away", ports)
-		case pl.spread.Type == fit.SpreadNone:
+		case noSpread(pl.spread):
 			pl.spread = fit.Spread{Type: fit.SpreadNode}
 			add("hostPort", true, "spread = node (two of its pods cannot share a host port); other workloads on the same ports are not kept away", ports)
 		case pl.spread.Type == fit.SpreadNode:
@@ -168,3 +168,6 @@ func volumeNames(ow *owned, spec *corev1.PodSpec) string {
 	}
 	return strings.Join(names, ", ")
 }
+
+// noSpread reports whether no spread has been set yet.
+func noSpread(s fit.Spread) bool { return s.Type == "" || s.Type == fit.SpreadNone }

@@ -15,6 +15,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/runtime/serializer"
 	"k8s.io/client-go/kubernetes/scheme"
+	kjson "sigs.k8s.io/json"
 	"sigs.k8s.io/yaml"
 
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/field"
@@ -24,9 +25,34 @@ import (
 // fields after decoding the object in full, so they can be warnings (kubectl's fieldValidation=Warn).
 var codecs = serializer.NewCodecFactory(scheme.Scheme, serializer.EnableStrict)
 
+// readKinds are the built-in kinds decoded in full (any version: an unserved version is refused later).
+var readKinds = map[string]bool{"Deployment": true, "StatefulSet": true, "DaemonSet": true, "ReplicaSet": true,
+	"ReplicationController": true, "Pod": true, "Job": true, "CronJob": true, "HorizontalPodAutoscaler": true,
+	"PodDisruptionBudget": true, "PriorityClass": true, "RuntimeClass": true, "LimitRange": true, "PersistentVolumeClaim": true}
+
+// metaOnly is the metadata of an object kubefit does not read further.
+type metaOnly struct {
+	Name         string            `json:"name"`
+	Namespace    string            `json:"namespace"`
+	Labels       map[string]string `json:"labels"`
+	Annotations  map[string]string `json:"annotations"`
+	GenerateName string            `json:"generateName"`
+}
+
+func (m *metaOnly) GetGenerateName() string { return m.GenerateName }
+
+func (m *metaOnly) GetNamespace() string              { return m.Namespace }
+func (m *metaOnly) GetName() string                   { return m.Name }
+func (m *metaOnly) GetLabels() map[string]string      { return m.Labels }
+func (m *metaOnly) GetAnnotations() map[string]string { return m.Annotations }
+
 // object is one decoded document.
 type object struct {
-	src Source
+	// other marks a built-in kind that is neither read nor changes what is read (a Service, a Secret).
+	other bool
+	// custom marks an "other" object of a kind outside the built-in scheme.
+	custom bool
+	src    Source
 	// typed is the k8s.io/api object of a built-in kind; nil for other kinds, which u holds.
 	typed runtime.Object
 	u     *unstructured.Unstructured
@@ -39,6 +65,7 @@ type metaObject interface {
 	GetName() string
 	GetLabels() map[string]string
 	GetAnnotations() map[string]string
+	GetGenerateName() string
 }
 
 // document is one raw document of the input.
@@ -187,8 +214,9 @@ func decode(j []byte, src Source) (decoded, error) {
 		APIVersion string            `json:"apiVersion"`
 		Kind       string            `json:"kind"`
 		Items      []json.RawMessage `json:"items"`
+		Metadata   *metaOnly         `json:"metadata"`
 	}
-	if err := json.Unmarshal(j, &head); err != nil {
+	if err := kjson.UnmarshalCaseSensitivePreserveInts(j, &head); err != nil {
 		return out, field.Invalid(manifestsPath, "", "%s is not a Kubernetes object (a mapping with apiVersion and kind): %v", docName(src), err)
 	}
 	if head.Kind == "" || head.APIVersion == "" {
@@ -213,6 +241,16 @@ func decode(j []byte, src Source) (decoded, error) {
 	}
 	gvk := gv.WithKind(head.Kind)
 	if scheme.Scheme.Recognizes(gvk) {
+		if !readKinds[head.Kind] {
+			// A built-in kind that owns no pods and changes none: only its metadata is needed.
+			m := head.Metadata
+			if m == nil {
+				m = &metaOnly{}
+			}
+			src.Namespace, src.Name = m.Namespace, m.Name
+			out.objects = append(out.objects, object{src: src, meta: m, other: true})
+			return out, nil
+		}
 		obj, _, err := codecs.UniversalDeserializer().Decode(j, &gvk, nil)
 		if err != nil && !runtime.IsStrictDecodingError(err) {
 			return out, decodeError(j, src, err)

@@ -3,8 +3,10 @@ package workloads
 import (
 	"fmt"
 	"path"
+	"runtime"
 	"sort"
 	"strings"
+	"sync"
 
 	appsv1 "k8s.io/api/apps/v1"
 	autoscalingv1 "k8s.io/api/autoscaling/v1"
@@ -16,6 +18,7 @@ import (
 	schedulingv1 "k8s.io/api/scheduling/v1"
 
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/field"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/pod"
 )
 
 // maxErrors is the most input errors one read reports; the rest are summarised.
@@ -66,29 +69,51 @@ func Read(in Input) (Result, error) {
 	return r.res, nil
 }
 
-// parse splits and decodes every document.
+// parse splits and decodes every document, on every core (documents are independent; the results are
+// merged in input order, so the read is deterministic).
 func parse(manifests string) ([]object, []Warning, error) {
 	docs, err := split(manifests)
 	if err != nil {
 		return nil, nil, err
 	}
+	type slot struct {
+		dec decoded
+		err error
+	}
+	slots := make([]slot, len(docs))
+	workers := min(runtime.GOMAXPROCS(0), max(1, len(docs)/64))
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			for i := w; i < len(docs); i += workers {
+				src := Source{Document: i, Line: docs[i].line}
+				if o, ok := quick(docs[i], src); ok {
+					slots[i].dec.objects = []object{o}
+					continue
+				}
+				j, err := toJSON(docs[i], i)
+				if err == nil {
+					slots[i].dec, err = decode(j, src)
+				}
+				slots[i].err = err
+			}
+		}(w)
+	}
+	wg.Wait()
 	var objs []object
 	var warns []Warning
 	var errs field.Errors
-	for i, d := range docs {
-		j, err := toJSON(d, i)
-		if err == nil {
-			var dec decoded
-			dec, err = decode(j, Source{Document: i, Line: d.line})
-			objs = append(objs, dec.objects...)
-			warns = append(warns, dec.warnings...)
-		}
-		if err != nil {
-			errs = append(errs, field.As(err)...)
-			if len(errs) == maxErrors {
-				break
+	for _, s := range slots {
+		if s.err != nil {
+			if len(errs) < maxErrors {
+				errs = append(errs, field.As(s.err)...)
 			}
+			continue
 		}
+		objs = append(objs, s.dec.objects...)
+		warns = append(warns, s.dec.warnings...)
 		if len(objs) > MaxDocuments {
 			return nil, nil, tooMany()
 		}
@@ -135,6 +160,17 @@ func (r *reader) index(objs []object) error {
 			continue
 		}
 		key := groupOf(o.src.APIVersion) + "/" + o.src.Kind + "/" + o.src.Namespace + "/" + o.src.Name
+		if o.src.Name == "" {
+			g := o.meta.GetGenerateName()
+			if g == "" {
+				r.errs = append(r.errs, field.Invalid(manifestsPath, "", "%s (%s %s) has no metadata.name or metadata.generateName; the API server requires one, so name the object",
+					docName(o.src), o.src.APIVersion, o.src.Kind))
+				continue
+			}
+			// Every object with a generateName is a new object: it never clashes.
+			o.src.Name = g
+			key = fmt.Sprintf("%s#%d", key+g, len(r.keys))
+		}
 		if prev, dup := r.keys[key]; dup {
 			r.errs = append(r.errs, field.Invalid(manifestsPath, o.src.Name, "%s is listed twice (also %s); the API server keeps one object per kind, namespace and name, so remove one of them",
 				objName(o.src), docName(prev.src)))
@@ -145,6 +181,18 @@ func (r *reader) index(objs []object) error {
 	}
 	if len(r.errs) > 0 {
 		return r.errs.Err()
+	}
+	nss := make([]string, 0, len(r.limitRanges))
+	for ns := range r.limitRanges {
+		nss = append(nss, ns)
+	}
+	sort.Strings(nss)
+	for _, ns := range nss {
+		if c := pod.Conflicts(r.limitRanges[ns]); len(c) > 0 {
+			r.res.Warnings = append(r.res.Warnings, Warning{Code: "workloads.limitrange-conflict", Source: Source{Kind: "LimitRange", Namespace: ns},
+				Message: fmt.Sprintf("LimitRanges of namespace %s default the same resource differently (%s); the API server applies them in an order it does not fix, so kubefit takes the larger default; keep one default per resource",
+					field.Quote(ns), strings.Join(c, "; "))})
+		}
 	}
 	return nil
 }
@@ -157,6 +205,14 @@ func (r *reader) file(o object) {
 		return
 	}
 	ns := o.src.Namespace
+	if o.other && o.custom {
+		r.skip(o, o.src.Kind+" ("+o.src.APIVersion+"): a kind without a pod template at spec.template")
+		return
+	}
+	if o.other {
+		r.skip(o, o.src.Kind+": not a pod-owning kind")
+		return
+	}
 	switch t := o.typed.(type) {
 	case *appsv1.Deployment, *appsv1.StatefulSet, *appsv1.DaemonSet, *appsv1.ReplicaSet, *corev1.ReplicationController,
 		*corev1.Pod, *batchv1.Job, *batchv1.CronJob:

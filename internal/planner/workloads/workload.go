@@ -18,6 +18,10 @@ import (
 // helmHook is the annotation that makes an object a Helm hook.
 const helmHook = "helm.sh/hook"
 
+// replicasDefaultNote explains a Deployment's replica count when it sets none (an autoscaler's bounds
+// replace it).
+const replicasDefaultNote = "replicas not set: 1 (the Deployment default)"
+
 // owned is what one pod-owning object says about its pods.
 type owned struct {
 	template corev1.PodTemplateSpec
@@ -76,7 +80,9 @@ func (r *reader) readAll() {
 func (r *reader) ownerOf(o object) string {
 	var refs []metav1.OwnerReference
 	switch t := o.typed.(type) {
-	case interface{ GetOwnerReferences() []metav1.OwnerReference }:
+	case interface {
+		GetOwnerReferences() []metav1.OwnerReference
+	}:
 		refs = t.GetOwnerReferences()
 	}
 	if o.u != nil {
@@ -107,7 +113,7 @@ func (r *reader) podOwner(o object) (owned, error) {
 	case *appsv1.Deployment:
 		ow := owned{template: t.Spec.Template, replicas: one(t.Spec.Replicas)}
 		if t.Spec.Replicas == nil {
-			ow.notes = append(ow.notes, "replicas not set: 1 (the Deployment default)")
+			ow.notes = append(ow.notes, replicasDefaultNote)
 		}
 		if t.Spec.Strategy.Type == appsv1.RecreateDeploymentStrategyType {
 			ow.notes = append(ow.notes, "strategy Recreate: no surge pods during an update")
