@@ -77,6 +77,7 @@ func (p *kubefitProvider) DataSources(_ context.Context) []func() datasource.Dat
 		newNodePoolSizingDataSource,
 		newNodePoolRecommendationDataSource,
 		newDiskTierDataSource,
+		newWorkloadsDataSource,
 	}
 }
 

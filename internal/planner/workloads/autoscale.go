@@ -142,10 +142,10 @@ func (r *reader) autoscale() error {
 		s := &r.scalers[i]
 		key := s.o.src.Namespace + "/" + s.targetKind + "/" + s.target
 		if used[key] {
-			r.skip(s.o, fmt.Sprintf("%s: scales %s %s from %d to %d replicas", s.o.src.Kind, s.targetKind, field.Quote(s.target), s.min, s.max))
+			r.skip(s.o, fmt.Sprintf("scales %s %s from %d to %d replicas", s.targetKind, field.Quote(s.target), s.min, s.max))
 			continue
 		}
-		r.skip(s.o, fmt.Sprintf("%s: its target %s %s is not among the workloads read", s.o.src.Kind, s.targetKind, field.Quote(s.target)))
+		r.skip(s.o, fmt.Sprintf("its target %s %s is not among the workloads read", s.targetKind, field.Quote(s.target)))
 		r.warn(s.o.src, "workloads.autoscaler-target-missing", "it scales %s %s, which is not among the workloads read from the manifests (missing, filtered out or a hook); add the target or drop the autoscaler", s.targetKind, field.Quote(s.target))
 	}
 	return nil

@@ -206,11 +206,11 @@ func (r *reader) file(o object) {
 	}
 	ns := o.src.Namespace
 	if o.other && o.custom {
-		r.skip(o, o.src.Kind+" ("+o.src.APIVersion+"): a kind without a pod template at spec.template")
+		r.skip(o, "a kind ("+o.src.APIVersion+") without a pod template at spec.template")
 		return
 	}
 	if o.other {
-		r.skip(o, o.src.Kind+": not a pod-owning kind")
+		r.skip(o, "not a pod-owning kind")
 		return
 	}
 	switch t := o.typed.(type) {
@@ -219,22 +219,22 @@ func (r *reader) file(o object) {
 		r.owners = append(r.owners, o)
 	case *corev1.LimitRange:
 		r.limitRanges[ns] = append(r.limitRanges[ns], *t)
-		r.skip(o, "LimitRange: its container defaults apply to the pods of namespace "+field.Quote(ns))
+		r.skip(o, "its container defaults apply to the pods of namespace "+field.Quote(ns))
 	case *nodev1.RuntimeClass:
 		r.runtime[t.Name] = t
-		r.skip(o, "RuntimeClass: its pod overhead is added to the pods that name it")
+		r.skip(o, "its pod overhead is added to the pods that name it")
 	case *schedulingv1.PriorityClass:
 		r.priority[t.Name] = t.Value
 		if t.GlobalDefault {
 			r.defaultPrio = t
 		}
-		r.skip(o, fmt.Sprintf("PriorityClass: value %d", t.Value))
+		r.skip(o, fmt.Sprintf("priority value %d", t.Value))
 	case *corev1.PersistentVolumeClaim:
 		r.claims[ns+"/"+t.Name] = t
-		r.skip(o, "PersistentVolumeClaim: listed on the pods that mount it")
+		r.skip(o, "listed on the pods that mount it")
 	case *policyv1.PodDisruptionBudget:
 		r.budgets[ns] = append(r.budgets[ns], t)
-		r.skip(o, "PodDisruptionBudget: listed on the workloads whose pods it selects")
+		r.skip(o, "listed on the workloads whose pods it selects")
 	case *autoscalingv2.HorizontalPodAutoscaler:
 		r.scalers = append(r.scalers, hpaV2(o, t))
 	case *autoscalingv1.HorizontalPodAutoscaler:
@@ -242,7 +242,7 @@ func (r *reader) file(o object) {
 	case nil:
 		r.fileCustom(o)
 	default:
-		r.skip(o, o.src.Kind+": not a pod-owning kind")
+		r.skip(o, "not a pod-owning kind")
 	}
 }
 
@@ -266,7 +266,7 @@ func (r *reader) fileCustom(o object) {
 		r.owners = append(r.owners, o)
 		return
 	}
-	r.skip(o, o.src.Kind+" ("+o.src.APIVersion+"): a kind without a pod template at spec.template")
+	r.skip(o, "a kind ("+o.src.APIVersion+") without a pod template at spec.template")
 }
 
 func groupOf(apiVersion string) string {

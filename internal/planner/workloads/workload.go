@@ -41,7 +41,7 @@ type owned struct {
 func (r *reader) readAll() {
 	for _, o := range r.owners {
 		if hook, ok := o.meta.GetAnnotations()[helmHook]; ok && !r.in.IncludeHelmHooks {
-			r.skip(o, fmt.Sprintf("Helm hook (%s): it runs around an install or upgrade, not as steady load; set include_helm_hooks to read it", hook))
+			r.skip(o, fmt.Sprintf("Helm hook (%s): it runs around an install, an upgrade or a helm test, not as steady load; set include_helm_hooks to read it", hook))
 			continue
 		}
 		if by := r.ownerOf(o); by != "" {

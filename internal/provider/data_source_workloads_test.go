@@ -1,0 +1,220 @@
+package provider
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/compare"
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/workloads"
+)
+
+const wlAddr = "data.kubefit_workloads.app"
+
+func chartFixture(t *testing.T, chart string) string {
+	t.Helper()
+	p, err := filepath.Abs(filepath.Join("..", "planner", "workloads", "testdata", "charts", chart, "rendered.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// TestAccWorkloads_ingressNginx reads the rendered ingress-nginx chart (an HPA, a PodDisruptionBudget and
+// two hook Jobs) and checks the edge carries the reader's figures unchanged.
+func TestAccWorkloads_ingressNginx(t *testing.T) {
+	file := chartFixture(t, "ingress-nginx")
+	b, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := workloads.Read(workloads.Input{Manifests: string(b), Namespace: "ingress-nginx"})
+	if err != nil || len(want.Workloads) != 1 {
+		t.Fatalf("reader: %v, %d workloads", err, len(want.Workloads))
+	}
+	w := want.Workloads[0]
+	ctl := tfjsonpath.New("workloads").AtSliceIndex(0)
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: fmt.Sprintf(`data "kubefit_workloads" "app" {
+  manifests = file(%q)
+  namespace = "ingress-nginx"
+}`, file),
+			ConfigPlanChecks: emptyPlanAfterApply,
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(wlAddr, tfjsonpath.New("workloads"), knownvalue.ListSizeExact(1)),
+				statecheck.ExpectKnownValue(wlAddr, ctl.AtMapKey("name"), knownvalue.StringExact("ingress-nginx-controller")),
+				statecheck.ExpectKnownValue(wlAddr, ctl.AtMapKey("replicas"), knownvalue.Null()),
+				statecheck.ExpectKnownValue(wlAddr, ctl.AtMapKey("min_replicas"), knownvalue.Int64Exact(int64(*w.MinReplicas))),
+				statecheck.ExpectKnownValue(wlAddr, ctl.AtMapKey("max_replicas"), knownvalue.Int64Exact(int64(*w.MaxReplicas))),
+				statecheck.ExpectKnownValue(wlAddr, ctl.AtMapKey("max_surge"), knownvalue.StringExact("25%")),
+				statecheck.ExpectKnownValue(wlAddr, ctl.AtMapKey("pod_requests").AtMapKey("cpu_millicores"), knownvalue.Int64Exact(w.Requests.CPUMillicores)),
+				statecheck.ExpectKnownValue(wlAddr, ctl.AtMapKey("pod_requests").AtMapKey("memory_bytes"), knownvalue.Int64Exact(w.Requests.MemoryBytes)),
+				statecheck.ExpectKnownValue(wlAddr, ctl.AtMapKey("autoscaler").AtMapKey("kind"), knownvalue.StringExact("HorizontalPodAutoscaler")),
+				statecheck.ExpectKnownValue(wlAddr, ctl.AtMapKey("pod_disruption_budget").AtMapKey("min_available"), knownvalue.StringExact("1")),
+				statecheck.ExpectKnownValue(wlAddr, ctl.AtMapKey("source"), knownvalue.ObjectPartial(map[string]knownvalue.Check{
+					"kind": knownvalue.StringExact("Deployment"), "namespace": knownvalue.StringExact("ingress-nginx"),
+					"line": knownvalue.Int64Exact(int64(w.Source.Line))})),
+				statecheck.ExpectKnownValue(wlAddr, tfjsonpath.New("skipped"), knownvalue.ListSizeExact(len(want.Skipped))),
+				statecheck.ExpectKnownValue(wlAddr, tfjsonpath.New("daemonsets"), knownvalue.ListSizeExact(0)),
+			},
+		}},
+	})
+}
+
+// workloadsSizingConfig reads a small manifest set and plans it twice: from the manifests (concatenated
+// with one hand-written workload) and from the same workloads written by hand; a node group takes the
+// manifests' workloads too.
+const workloadsSizingConfig = `
+locals {
+  manifests = <<-YAML
+    apiVersion: apps/v1
+    kind: Deployment
+    metadata: {name: api, namespace: shop}
+    spec:
+      selector: {matchLabels: {app: api}}
+      template:
+        metadata: {labels: {app: api}}
+        spec:
+          containers:
+          - name: api
+            image: api
+            resources: {limits: {cpu: "1", memory: 1Gi}}
+          initContainers:
+          - {name: migrate, image: m, resources: {requests: {cpu: 1500m, memory: 256Mi}}}
+          topologySpreadConstraints:
+          - {maxSkew: 1, topologyKey: topology.kubernetes.io/zone, whenUnsatisfiable: DoNotSchedule, labelSelector: {matchLabels: {app: api}}}
+    ---
+    apiVersion: autoscaling/v2
+    kind: HorizontalPodAutoscaler
+    metadata: {name: api, namespace: shop}
+    spec:
+      scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: api}
+      minReplicas: 3
+      maxReplicas: 12
+    ---
+    apiVersion: apps/v1
+    kind: DaemonSet
+    metadata: {name: agent, namespace: shop}
+    spec:
+      selector: {matchLabels: {app: agent}}
+      template:
+        metadata: {labels: {app: agent}}
+        spec:
+          containers: [{name: a, image: a, resources: {requests: {cpu: 100m, memory: 128Mi}}}]
+  YAML
+  pool = {
+    cloud         = "aws"
+    instance_type = "m5.large"
+    max_nodes     = 30
+    zones         = ["us-east-1a", "us-east-1b", "us-east-1c"]
+  }
+}
+
+data "kubefit_workloads" "app" {
+  manifests = local.manifests
+}
+
+data "kubefit_node_pool_sizing" "from_manifests" {
+  pools      = { general = local.pool }
+  daemonsets = data.kubefit_workloads.app.daemonsets
+  workloads = concat(data.kubefit_workloads.app.workloads, [
+    { name = "cron", replicas = 1, requests = { cpu = "250m", memory = "256Mi" } },
+  ])
+}
+
+data "kubefit_node_pool_sizing" "by_hand" {
+  pools      = { general = local.pool }
+  daemonsets = [{ name = "agent", requests = { cpu = "100m", memory = "128Mi" } }]
+  workloads = [
+    { name = "api", min_replicas = 3, max_replicas = 12, max_surge = "25%", requests = { cpu = "1500m", memory = "1Gi" },
+      spread = { type = "zone", max_skew = 1 } },
+    { name = "cron", replicas = 1, requests = { cpu = "250m", memory = "256Mi" } },
+  ]
+}
+
+data "kubefit_node_pool_recommendation" "r" {
+  cloud      = "aws"
+  candidates = ["m5.large", "m5.xlarge"]
+  pool       = { max_nodes = 30, zones = ["us-east-1a", "us-east-1b", "us-east-1c"] }
+  daemonsets = data.kubefit_workloads.app.daemonsets
+  workloads  = data.kubefit_workloads.app.workloads
+}
+
+resource "kubefit_node_group" "test" {
+  name          = "general"
+  cloud         = "aws"
+  instance_type = "m5.large"
+  zones         = ["us-east-1a", "us-east-1b", "us-east-1c"]
+  daemonsets    = data.kubefit_workloads.app.daemonsets
+  workloads     = data.kubefit_workloads.app.workloads
+}
+`
+
+// TestAccWorkloads_plugsIntoSizing checks that the outputs plug into sizing, a recommendation and a node
+// group unchanged,
+// and that a plan from manifests equals the plan of the same workloads written by hand.
+func TestAccWorkloads_plugsIntoSizing(t *testing.T) {
+	peak := func(addr string) tfjsonpath.Path {
+		return tfjsonpath.New("pool_results").AtMapKey("general").AtMapKey("peak").AtMapKey("nodes_required")
+	}
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config:           workloadsSizingConfig,
+			ConfigPlanChecks: emptyPlanAfterApply,
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(wlAddr, tfjsonpath.New("workloads").AtSliceIndex(0).AtMapKey("requests"), knownvalue.ObjectExact(map[string]knownvalue.Check{
+					"cpu": knownvalue.StringExact("1500m"), "memory": knownvalue.StringExact("1Gi"), "ephemeral_storage": knownvalue.Null(), "gpu": knownvalue.Null()})),
+				statecheck.ExpectKnownValue(wlAddr, tfjsonpath.New("workloads").AtSliceIndex(0).AtMapKey("spread"), knownvalue.ObjectExact(map[string]knownvalue.Check{
+					"type": knownvalue.StringExact("zone"), "max_skew": knownvalue.Int64Exact(1)})),
+				statecheck.ExpectKnownValue("data.kubefit_node_pool_sizing.from_manifests", tfjsonpath.New("fits"), knownvalue.Bool(true)),
+				statecheck.CompareValuePairs("data.kubefit_node_pool_sizing.from_manifests", peak(""),
+					"data.kubefit_node_pool_sizing.by_hand", peak(""), compare.ValuesSame()),
+				statecheck.CompareValuePairs("data.kubefit_node_pool_sizing.from_manifests", tfjsonpath.New("pool_results").AtMapKey("general").AtMapKey("steady").AtMapKey("nodes_required"),
+					"data.kubefit_node_pool_sizing.by_hand", tfjsonpath.New("pool_results").AtMapKey("general").AtMapKey("steady").AtMapKey("nodes_required"), compare.ValuesSame()),
+				statecheck.ExpectKnownValue("kubefit_node_group.test", tfjsonpath.New("max_size"), knownvalue.NotNull()),
+				statecheck.ExpectKnownValue("data.kubefit_node_pool_recommendation.r", tfjsonpath.New("ranking"), knownvalue.ListSizeExact(2)),
+			},
+		}},
+	})
+}
+
+// TestAccWorkloads_badInput checks that bad manifests fail with one diagnostic naming the document, object
+// and field, and that bad overrides and filters point at their attribute.
+func TestAccWorkloads_badInput(t *testing.T) {
+	cfg := func(manifests, extra string) string {
+		return fmt.Sprintf("data \"kubefit_workloads\" \"app\" {\n  manifests = %q\n%s\n}\n", manifests, extra)
+	}
+	dep := "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}\n    spec:\n      containers: [{name: app, image: app, resources: {requests: {cpu: 100m}}}]\n"
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{Config: cfg(dep+"---\nkind: Pod\nmetadata: {name: [x\n", ""), ExpectError: errRe("Document", "1", "of", "the", "manifests", "(line", "11)", "is", "not", "valid", "YAML")},
+			{Config: cfg(dep+"---\n"+dep, ""), ExpectError: errRe(`Deployment`, `"web"`, `in`, `namespace`, `"default"`, `(document`, `1,`, `line`, `11)`, `is`, `listed`, `twice`)},
+			{Config: cfg(regexp.MustCompile(`cpu: 100m`).ReplaceAllString(dep, "cpu: lots"), ""), ExpectError: errRe(`container`, `"app",`, `spec.template.spec.containers[0].resources.requests.cpu`, `is`, `"lots"`)},
+			{Config: cfg(dep+"---\napiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\nmetadata: {name: web}\nspec:\n  scaleTargetRef: {kind: Deployment, name: web}\n  minReplicas: 5\n  maxReplicas: 2\n", ""),
+				ExpectError: errRe("minimum", "replica", "count", "5", "is", "above", "the", "maximum", "2")},
+			{Config: cfg(dep, `overrides = { nope = { extra_replicas = 1 } }`), ExpectError: errRe(`No`, `workload`, `or`, `DaemonSet`, `read`, `from`, `the`, `manifests`, `is`, `named`, `"nope";`, `the`, `names`, `are`, `"web"`)},
+			{Config: cfg(dep, `include = [{ names = ["[x"] }]`), ExpectError: errRe(`name`, `pattern`, `"[x"`, `is`, `malformed`)},
+			{Config: cfg(dep, `overrides = { web = { cpu_usage = "lots" } }`), ExpectError: regexp.MustCompile(`cpu_usage`)},
+			{
+				Config:           cfg(dep, `overrides = { web = { extra_replicas = 2, cpu_usage = "60m" } }`),
+				ConfigPlanChecks: emptyPlanAfterApply,
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(wlAddr, tfjsonpath.New("workloads").AtSliceIndex(0).AtMapKey("replicas"), knownvalue.Int64Exact(3)),
+					statecheck.ExpectKnownValue(wlAddr, tfjsonpath.New("workloads").AtSliceIndex(0).AtMapKey("cpu_usage"), knownvalue.StringExact("60m")),
+					statecheck.ExpectKnownValue(wlAddr, tfjsonpath.New("warnings"), knownvalue.ListSizeExact(0)),
+				},
+			},
+		},
+	})
+}
