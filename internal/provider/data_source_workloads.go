@@ -40,12 +40,14 @@ type workloadsOverrideModel struct {
 
 type workloadsModel struct {
 	Manifests        types.String `tfsdk:"manifests"`
+	Cluster          types.String `tfsdk:"cluster"`
 	Namespace        types.String `tfsdk:"namespace"`
 	Include          types.List   `tfsdk:"include"`
 	Exclude          types.List   `tfsdk:"exclude"`
 	Overrides        types.Map    `tfsdk:"overrides"`
 	IncludeHelmHooks types.Bool   `tfsdk:"include_helm_hooks"`
 
+	Pools      types.Map      `tfsdk:"pools"`
 	Workloads  []workloadOut  `tfsdk:"workloads"`
 	DaemonSets []daemonSetOut `tfsdk:"daemonsets"`
 	Skipped    []skippedOut   `tfsdk:"skipped"`
@@ -215,8 +217,13 @@ func (d *workloadsDataSource) Schema(_ context.Context, _ datasource.SchemaReque
 			"Documents are decoded with client-go's scheme into `k8s.io/api` types; unknown fields of a known kind are a warning, " +
 			"as `kubectl apply` gives. At most 64 MiB and 100,000 documents are read.",
 		Attributes: map[string]schema.Attribute{
-			"manifests": schema.StringAttribute{Required: true,
-				MarkdownDescription: "One or more YAML documents separated by `---`, or JSON values (a `kubectl get -o json` List); `List` kinds are unwrapped."},
+			"manifests": schema.StringAttribute{Optional: true,
+				MarkdownDescription: "One or more YAML documents separated by `---`, or JSON values (a `kubectl get -o json` List); `List` kinds are unwrapped. At least one of `manifests` and `cluster`."},
+			"cluster": schema.StringAttribute{Optional: true,
+				MarkdownDescription: "A running cluster: the JSON (or YAML) of `kubectl get nodes,pods,pvc -A -o json` (HPAs, ScaledObjects and LimitRanges may be included). " +
+					"Its nodes become measured `pools` (grouped by their node-group label, else by instance type; allocatable and capacity of the least roomy node; " +
+					"the labels and taints all of them carry; cordoned nodes left out) and its running and Pending pods the existing load, grouped back into their owners " +
+					"(a ReplicaSet's pods into their Deployment, DaemonSet pods into one DaemonSet). A pod owner also in `manifests` is read from `manifests` instead: the change being planned."},
 			"namespace": schema.StringAttribute{Optional: true, MarkdownDescription: "Namespace of namespaced objects that name none (default `default`; `helm template -n` sets one on most objects)."},
 			"include":   include,
 			"exclude":   exclude,
@@ -228,6 +235,7 @@ func (d *workloadsDataSource) Schema(_ context.Context, _ datasource.SchemaReque
 				}}},
 			"include_helm_hooks": schema.BoolAttribute{Optional: true, MarkdownDescription: "Read Helm hook objects (the `helm.sh/hook` annotation) as workloads too (default `false`)."},
 
+			"pools": poolsOutputAttribute(),
 			"workloads": schema.ListNestedAttribute{Computed: true,
 				MarkdownDescription: "Pod-owning objects other than DaemonSets (Deployment, StatefulSet, ReplicaSet and ReplicationController not owned by a listed object, Job and CronJob by parallelism, bare Pods, and custom kinds with a pod template at `spec.template`), in the input shape of `workloads` plus what was read with them. Named by the object's name; `namespace/name` (then `namespace/Kind/name`) where names clash.",
 				NestedObject:        schema.NestedAttributeObject{Attributes: w}},
@@ -313,6 +321,8 @@ func computedAttribute(a schema.Attribute) schema.Attribute {
 		return schema.ListAttribute{Computed: true, ElementType: a.ElementType, MarkdownDescription: a.MarkdownDescription}
 	case schema.MapAttribute:
 		return schema.MapAttribute{Computed: true, ElementType: a.ElementType, MarkdownDescription: a.MarkdownDescription}
+	case schema.Float64Attribute:
+		return schema.Float64Attribute{Computed: true, MarkdownDescription: a.MarkdownDescription}
 	case schema.SingleNestedAttribute:
 		return schema.SingleNestedAttribute{Computed: true, MarkdownDescription: a.MarkdownDescription, Attributes: computedAttributes(a.Attributes)}
 	case schema.ListNestedAttribute:
@@ -331,6 +341,11 @@ func (d *workloadsDataSource) Read(ctx context.Context, req datasource.ReadReque
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	if m.Manifests.IsNull() && m.Cluster.IsNull() {
+		resp.Diagnostics.AddAttributeError(path.Root("manifests"), "Nothing to Read",
+			"Give manifests (rendered YAML or JSON) or cluster (kubectl get nodes,pods,pvc -A -o json), or both.")
+		return
+	}
 	in := expandWorkloadsInput(ctx, m, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
@@ -341,12 +356,15 @@ func (d *workloadsDataSource) Read(ctx context.Context, req datasource.ReadReque
 	}
 	addWorkloadsWarnings(&resp.Diagnostics, res.Warnings)
 	m.Workloads, m.DaemonSets, m.Skipped, m.Warnings = flattenWorkloads(res)
+	var diags diag.Diagnostics
+	m.Pools, diags = flattenPools(ctx, res.Pools)
+	resp.Diagnostics.Append(diags...)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }
 
 // expandWorkloadsInput converts the configuration into the reader's input.
 func expandWorkloadsInput(ctx context.Context, m workloadsModel, diags *diag.Diagnostics) workloads.Input {
-	in := workloads.Input{Manifests: m.Manifests.ValueString(), Namespace: m.Namespace.ValueString(), IncludeHelmHooks: m.IncludeHelmHooks.ValueBool()}
+	in := workloads.Input{Manifests: m.Manifests.ValueString(), Cluster: m.Cluster.ValueString(), Namespace: m.Namespace.ValueString(), IncludeHelmHooks: m.IncludeHelmHooks.ValueBool()}
 	filters := func(l types.List, name string) []workloads.Filter {
 		var fms []workloadsFilterModel
 		diags.Append(l.ElementsAs(ctx, &fms, false)...)
@@ -392,7 +410,7 @@ func addWorkloadsWarnings(diags *diag.Diagnostics, ws []workloads.Warning) {
 		if len(msgs) > shown {
 			detail += fmt.Sprintf("\n\n… and %d more like these (all are listed in the warnings attribute).", len(msgs)-shown)
 		}
-		diags.AddAttributeWarning(path.Root("manifests"), workloadsWarningTitles[c], detail)
+		diags.AddWarning(workloadsWarningTitles[c], detail)
 	}
 }
 
@@ -411,6 +429,10 @@ var workloadsWarningTitles = map[string]string{
 	"workloads.daemonset-surge":           "DaemonSet Surge Not Counted",
 	"workloads.hpa-scale-to-zero":         "HPA Scales to Zero",
 	"workloads.limitrange-conflict":       "Conflicting LimitRange Defaults",
+	"workloads.node-cordoned":             "Cordoned Nodes Left Out",
+	"workloads.node-cloud":                "Node Cloud Unknown",
+	"workloads.node-instance-type":        "Node Instance Type Unknown",
+	"workloads.static-pod":                "Static Pods Read as DaemonSets",
 }
 
 // flattenWorkloads converts what was read into the output attributes.

@@ -218,3 +218,40 @@ func TestAccWorkloads_badInput(t *testing.T) {
 		},
 	})
 }
+
+// TestAccWorkloads_clusterSnapshot reads a kubectl snapshot into measured pools and running load and plans
+// them with sizing: the pools plan on the nodes' own allocatable, and max_nodes can be raised with merge.
+func TestAccWorkloads_clusterSnapshot(t *testing.T) {
+	file, err := filepath.Abs(filepath.Join("..", "planner", "workloads", "testdata", "cluster", "snapshot.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := fmt.Sprintf(`data "kubefit_workloads" "live" {
+  cluster = file(%q)
+}
+
+data "kubefit_node_pool_sizing" "live" {
+  pools          = { for k, p in data.kubefit_workloads.live.pools : k => merge(p, { max_nodes = 10 }) }
+  daemonsets     = data.kubefit_workloads.live.daemonsets
+  workloads      = data.kubefit_workloads.live.workloads
+  fail_on_misfit = false
+}
+`, file)
+	general := tfjsonpath.New("pools").AtMapKey("general")
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config:           cfg,
+			ConfigPlanChecks: emptyPlanAfterApply,
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue("data.kubefit_workloads.live", general.AtMapKey("instance_type"), knownvalue.StringExact("m5.large")),
+				statecheck.ExpectKnownValue("data.kubefit_workloads.live", general.AtMapKey("max_nodes"), knownvalue.Int64Exact(2)),
+				statecheck.ExpectKnownValue("data.kubefit_workloads.live", general.AtMapKey("measured_allocatable").AtMapKey("cpu"), knownvalue.StringExact("1930m")),
+				statecheck.ExpectKnownValue("data.kubefit_workloads.live", general.AtMapKey("nodes"), knownvalue.ListSizeExact(2)),
+				statecheck.ExpectKnownValue("data.kubefit_workloads.live", tfjsonpath.New("pools").AtMapKey("gpu").AtMapKey("taints"), knownvalue.ListSizeExact(1)),
+				statecheck.ExpectKnownValue("data.kubefit_node_pool_sizing.live", tfjsonpath.New("pool_results").AtMapKey("general").AtMapKey("allocatable").AtMapKey("cpu"), knownvalue.StringExact("1930m")),
+				statecheck.ExpectKnownValue("data.kubefit_node_pool_sizing.live", tfjsonpath.New("fits"), knownvalue.Bool(true)),
+			},
+		}},
+	})
+}

@@ -28,7 +28,7 @@ var codecs = serializer.NewCodecFactory(scheme.Scheme, serializer.EnableStrict)
 // readKinds are the built-in kinds decoded in full (any version: an unserved version is refused later).
 var readKinds = map[string]bool{"Deployment": true, "StatefulSet": true, "DaemonSet": true, "ReplicaSet": true,
 	"ReplicationController": true, "Pod": true, "Job": true, "CronJob": true, "HorizontalPodAutoscaler": true,
-	"PodDisruptionBudget": true, "PriorityClass": true, "RuntimeClass": true, "LimitRange": true, "PersistentVolumeClaim": true}
+	"PodDisruptionBudget": true, "PriorityClass": true, "RuntimeClass": true, "LimitRange": true, "PersistentVolumeClaim": true, "Node": true}
 
 // metaOnly is the metadata of an object kubefit does not read further.
 type metaOnly struct {
@@ -226,7 +226,7 @@ func decode(j []byte, src Source) (decoded, error) {
 	src.APIVersion, src.Kind = head.APIVersion, head.Kind
 	if strings.HasSuffix(head.Kind, "List") && head.Items != nil {
 		for _, it := range head.Items {
-			d, err := decode(it, Source{Document: src.Document, Line: src.Line})
+			d, err := decode(it, Source{Document: src.Document, Line: src.Line, Origin: src.Origin})
 			if err != nil {
 				return out, err
 			}
@@ -313,8 +313,11 @@ func decodeMessage(err error) string {
 	return msg
 }
 
-// docName names a document for a message: "document 3 (line 120)".
+// docName names a document for a message: "document 3 of the manifests (line 120)".
 func docName(src Source) string {
+	if src.Origin == OriginCluster {
+		return fmt.Sprintf("item %d of the cluster snapshot", src.Document)
+	}
 	if src.Line > 0 {
 		return fmt.Sprintf("document %d of the manifests (line %d)", src.Document, src.Line)
 	}
@@ -327,7 +330,10 @@ func objName(src Source) string {
 	if src.Namespace != "" {
 		s += " in namespace " + field.Quote(src.Namespace)
 	}
-	if src.Line > 0 {
+	switch {
+	case src.Origin == OriginCluster:
+		return s + " (running in the cluster snapshot)"
+	case src.Line > 0:
 		return s + fmt.Sprintf(" (document %d, line %d)", src.Document, src.Line)
 	}
 	return s + fmt.Sprintf(" (document %d)", src.Document)

@@ -43,9 +43,18 @@ var podOwnerKinds = map[string]string{"Deployment": "apps/v1", "StatefulSet": "a
 // Read turns the manifests into workloads and DaemonSets. Its errors are field errors on Manifests,
 // Include, Exclude or Overrides, in domain words naming the document, object and field at fault.
 func Read(in Input) (Result, error) {
-	objs, warns, err := parse(in.Manifests)
+	objs, warns, err := parse(in.Manifests, OriginManifests)
 	if err != nil {
 		return Result{}, err
+	}
+	var cobjs []object
+	if in.Cluster != "" {
+		var cwarns []Warning
+		cobjs, cwarns, err = parse(in.Cluster, OriginCluster)
+		if err != nil {
+			return Result{}, repath(err)
+		}
+		warns = append(warns, cwarns...)
 	}
 	r := &reader{in: in, res: Result{Warnings: warns}}
 	r.ns = in.Namespace
@@ -55,7 +64,12 @@ func Read(in Input) (Result, error) {
 	if err := r.index(objs); err != nil {
 		return Result{}, err
 	}
+	r.indexCluster(cobjs)
+	if len(r.errs) > 0 {
+		return Result{}, r.errs.Err()
+	}
 	r.readAll()
+	r.readCluster()
 	if err := r.autoscale(); err != nil {
 		return Result{}, err
 	}
@@ -71,7 +85,7 @@ func Read(in Input) (Result, error) {
 
 // parse splits and decodes every document, on every core (documents are independent; the results are
 // merged in input order, so the read is deterministic).
-func parse(manifests string) ([]object, []Warning, error) {
+func parse(manifests, origin string) ([]object, []Warning, error) {
 	docs, err := split(manifests)
 	if err != nil {
 		return nil, nil, err
@@ -88,7 +102,7 @@ func parse(manifests string) ([]object, []Warning, error) {
 		go func(w int) {
 			defer wg.Done()
 			for i := w; i < len(docs); i += workers {
-				src := Source{Document: i, Line: docs[i].line}
+				src := Source{Document: i, Line: docs[i].line, Origin: origin}
 				if o, ok := quick(docs[i], src); ok {
 					slots[i].dec.objects = []object{o}
 					continue
@@ -137,7 +151,8 @@ type reader struct {
 	claims       map[string]*corev1.PersistentVolumeClaim
 	budgets      map[string][]*policyv1.PodDisruptionBudget
 	scalers      []scaler
-	workloadObjs []object // the object each res.Workloads element came from
+	groups       []*podGroup // running pods of the cluster snapshot, by owner
+	workloadObjs []object    // the object each res.Workloads element came from
 }
 
 // index files every object by kind, defaults namespaces, filters, and rejects duplicates.

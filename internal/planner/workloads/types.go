@@ -26,6 +26,11 @@ type Input struct {
 	Exclude []Filter
 	// Overrides change a workload or DaemonSet read from the manifests, keyed by its output name.
 	Overrides map[string]Override
+	// Cluster holds a running cluster's objects (the JSON or YAML of `kubectl get nodes,pods,pvc -A -o json`,
+	// HPAs and LimitRanges welcome): its nodes become measured pools and its running pods the existing load,
+	// grouped back into their owners. A pod owner also in Manifests is read from Manifests instead (the
+	// change being planned).
+	Cluster string
 	// IncludeHelmHooks reads Helm hook objects (the helm.sh/hook annotation) as workloads; by default they
 	// are skipped, since hooks run around an install or upgrade and are not steady load.
 	IncludeHelmHooks bool
@@ -52,6 +57,8 @@ type Override struct {
 // Result is what was read: workloads and DaemonSets in the shape sizing takes, what was skipped and why,
 // and warnings.
 type Result struct {
+	// Pools are the node pools of Cluster, one per node group (empty without a cluster).
+	Pools      []Pool
 	Workloads  []Workload
 	DaemonSets []DaemonSet
 	Skipped    []Skipped
@@ -68,6 +75,18 @@ type Source struct {
 	Document int
 	// Line is the 1-based line of the input where the document starts (0 for JSON input).
 	Line int
+	// Origin is "manifests", or "cluster" for what was read from Input.Cluster.
+	Origin string
+}
+
+// Pool is one node group of a running cluster, measured: the sizing pool its nodes make.
+type Pool struct {
+	sizing.Pool
+	// Nodes are the names of its nodes; MinNodes and MaxNodes are their count.
+	Nodes []string
+	// GroupedBy is the node label that groups the nodes ("eks.amazonaws.com/nodegroup", …), or
+	// "node.kubernetes.io/instance-type" when no node-group label is set.
+	GroupedBy string
 }
 
 // Workload is one pod-owning object read as a sizing workload, with everything that was read with it.

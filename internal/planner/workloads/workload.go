@@ -57,22 +57,27 @@ func (r *reader) readAll() {
 			r.errs = append(r.errs, field.Invalid(manifestsPath, fmt.Sprint(ow.replicas), "%s asks for %d replicas; the API server refuses a negative count, give 0 or more", objName(o.src), ow.replicas))
 			continue
 		}
-		info, pl := r.podInfo(o, &ow)
-		if ow.daemon {
-			r.res.DaemonSets = append(r.res.DaemonSets, DaemonSet{
-				DaemonSet: fit.DaemonSet{Name: o.src.Name, Requests: info.Requests, NodeSelector: pl.selector,
-					Tolerations: tolerations(ow.template.Spec.Tolerations), TakesPodSlot: true},
-				Source: o.src, Pod: info, MaxSurge: ow.dsSurge})
-			continue
-		}
-		n := ow.replicas
-		w := Workload{Source: o.src, Pod: info, Workload: sizing.Workload{Name: o.src.Name, Replicas: &n, Requests: info.Requests,
-			NodeSelector: pl.selector, Tolerations: tolerations(ow.template.Spec.Tolerations), MaxSurge: ow.surge, Spread: pl.spread}}
-		w.Pod.Derivation = append(ow.notes, w.Pod.Derivation...)
-		w.DisruptionBudget = r.budgetFor(o, ow.template.Labels)
-		r.res.Workloads = append(r.res.Workloads, w)
-		r.workloadObjs = append(r.workloadObjs, o)
+		r.add(o, ow)
 	}
+}
+
+// add turns one pod owner into a workload or a DaemonSet.
+func (r *reader) add(o object, ow owned) {
+	info, pl := r.podInfo(o, &ow)
+	if ow.daemon {
+		r.res.DaemonSets = append(r.res.DaemonSets, DaemonSet{
+			DaemonSet: fit.DaemonSet{Name: o.src.Name, Requests: info.Requests, NodeSelector: pl.selector,
+				Tolerations: tolerations(ow.template.Spec.Tolerations), TakesPodSlot: true},
+			Source: o.src, Pod: info, MaxSurge: ow.dsSurge})
+		return
+	}
+	n := ow.replicas
+	w := Workload{Source: o.src, Pod: info, Workload: sizing.Workload{Name: o.src.Name, Replicas: &n, Requests: info.Requests,
+		NodeSelector: pl.selector, Tolerations: tolerations(ow.template.Spec.Tolerations), MaxSurge: ow.surge, Spread: pl.spread}}
+	w.Pod.Derivation = append(ow.notes, w.Pod.Derivation...)
+	w.DisruptionBudget = r.budgetFor(o, ow.template.Labels)
+	r.res.Workloads = append(r.res.Workloads, w)
+	r.workloadObjs = append(r.workloadObjs, o)
 }
 
 // ownerOf names the listed object that controls o ("" when none does): a ReplicaSet of a Deployment, a

@@ -1,0 +1,416 @@
+package workloads
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/catalog"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/field"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/fit"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/overhead"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/pod"
+)
+
+// Origins of what is read.
+const (
+	OriginManifests = "manifests"
+	OriginCluster   = "cluster"
+)
+
+var clusterPath = field.NewPath("Cluster")
+
+// nodeGroupLabels are the labels that name a node's group, by the tool that made it, in the order tried.
+var nodeGroupLabels = []string{"eks.amazonaws.com/nodegroup", "alpha.eksctl.io/nodegroup-name", "karpenter.sh/nodepool",
+	"kubernetes.azure.com/agentpool", "agentpool", "cloud.google.com/gke-nodepool"}
+
+// perNodeLabels are labels that differ from node to node or that kubefit sets itself on every planned node.
+var perNodeLabels = map[string]bool{"kubernetes.io/hostname": true, "topology.kubernetes.io/zone": true, "topology.kubernetes.io/region": true,
+	"failure-domain.beta.kubernetes.io/zone": true, "failure-domain.beta.kubernetes.io/region": true, "node.kubernetes.io/instance-type": true,
+	"beta.kubernetes.io/instance-type": true, "kubernetes.io/arch": true, "kubernetes.io/os": true, "beta.kubernetes.io/arch": true, "beta.kubernetes.io/os": true}
+
+// conditionTaint reports whether a taint is one a node controller or autoscaler sets for a while, not part
+// of the group's configuration.
+func conditionTaint(t corev1.Taint) bool {
+	return strings.HasPrefix(t.Key, "node.kubernetes.io/") || strings.HasPrefix(t.Key, "node.cloudprovider.kubernetes.io/") ||
+		t.Key == "ToBeDeletedByClusterAutoscaler" || t.Key == "DeletionCandidateOfClusterAutoscaler" || strings.HasPrefix(t.Key, "karpenter.sh/disrupt")
+}
+
+// repath moves the errors of a parse of the cluster snapshot from Manifests to Cluster.
+func repath(err error) error {
+	if err == nil {
+		return nil
+	}
+	es := field.As(err)
+	out := make(field.Errors, len(es))
+	for i, e := range es {
+		d := strings.ReplaceAll(e.Detail, "of the manifests", "of the cluster snapshot")
+		d = strings.ReplaceAll(d, "the manifests", "the cluster snapshot")
+		d = strings.ReplaceAll(d, "kubefit_workloads reads", "snapshots (one per namespace)")
+		out[i] = &field.Error{Path: clusterPath, Value: e.Value, Detail: d}
+	}
+	return out
+}
+
+// podGroup is the running pods of one owner.
+type podGroup struct {
+	src  Source
+	kind string
+	pods []*corev1.Pod
+}
+
+// indexCluster files the snapshot's objects: nodes into pools, pods into groups by owner, the rest as
+// manifests' objects are (claims, autoscalers, LimitRanges, classes).
+func (r *reader) indexCluster(objs []object) {
+	byPool := map[string][]*corev1.Node{}
+	groupKey := map[string]*podGroup{}
+	for _, o := range objs {
+		if !clusterScoped[o.src.Kind] && o.src.Namespace == "" {
+			o.src.Namespace = r.ns
+		}
+		if reason := r.filtered(o); reason != "" {
+			r.skip(o, reason)
+			continue
+		}
+		switch t := o.typed.(type) {
+		case *corev1.Node:
+			name, _ := nodeGroup(t)
+			byPool[name] = append(byPool[name], t)
+		case *corev1.Pod:
+			if t.Status.Phase == corev1.PodSucceeded || t.Status.Phase == corev1.PodFailed {
+				r.skip(o, "a finished pod ("+string(t.Status.Phase)+"): no load")
+				continue
+			}
+			kind, name, apiVersion := podOwner(t)
+			key := o.src.Namespace + "/" + kind + "/" + name
+			g, ok := groupKey[key]
+			if !ok {
+				g = &podGroup{kind: kind, src: Source{APIVersion: apiVersion, Kind: kind, Namespace: o.src.Namespace, Name: name,
+					Document: o.src.Document, Line: o.src.Line, Origin: OriginCluster}}
+				groupKey[key] = g
+				r.groups = append(r.groups, g)
+			}
+			g.pods = append(g.pods, t)
+		default:
+			if clusterFiled[o.src.Kind] {
+				r.file(o)
+				continue
+			}
+			r.skip(o, "read from the cluster's running pods and nodes instead")
+		}
+	}
+	names := make([]string, 0, len(byPool))
+	for n := range byPool {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		r.res.Pools = append(r.res.Pools, r.pool(n, byPool[n]))
+	}
+}
+
+// clusterFiled are the kinds of a snapshot read as the manifests' are: they change how pods are read.
+var clusterFiled = map[string]bool{"PersistentVolumeClaim": true, "LimitRange": true, "PriorityClass": true, "RuntimeClass": true,
+	"HorizontalPodAutoscaler": true, "ScaledObject": true}
+
+// nodeGroup names a node's group and the label it came from.
+func nodeGroup(n *corev1.Node) (string, string) {
+	for _, l := range nodeGroupLabels {
+		if v := n.Labels[l]; v != "" {
+			return v, l
+		}
+	}
+	if v := instanceType(n); v != "" {
+		return v, "node.kubernetes.io/instance-type"
+	}
+	return "nodes", ""
+}
+
+func instanceType(n *corev1.Node) string {
+	if v := n.Labels["node.kubernetes.io/instance-type"]; v != "" {
+		return v
+	}
+	return n.Labels["beta.kubernetes.io/instance-type"]
+}
+
+// cloudOf reads a node's cloud from its provider ID, else from its labels.
+func cloudOf(n *corev1.Node) catalog.Cloud {
+	switch id := n.Spec.ProviderID; {
+	case strings.HasPrefix(id, "aws://"):
+		return catalog.AWS
+	case strings.HasPrefix(id, "azure://"):
+		return catalog.Azure
+	case strings.HasPrefix(id, "gce://"):
+		return catalog.GCP
+	}
+	for k := range n.Labels {
+		switch {
+		case strings.HasPrefix(k, "eks.amazonaws.com/"), strings.HasPrefix(k, "k8s.io/cloud-provider-aws"):
+			return catalog.AWS
+		case strings.HasPrefix(k, "kubernetes.azure.com/"):
+			return catalog.Azure
+		case strings.HasPrefix(k, "cloud.google.com/"):
+			return catalog.GCP
+		}
+	}
+	return ""
+}
+
+// pool turns the nodes of one group into a measured sizing pool: the smallest node's allocatable and
+// capacity (the pool plans on its least roomy node), the labels and taints every node has, its zones.
+func (r *reader) pool(name string, nodes []*corev1.Node) Pool {
+	sort.Slice(nodes, func(i, j int) bool { return nodes[i].Name < nodes[j].Name })
+	_, by := nodeGroup(nodes[0])
+	p := Pool{GroupedBy: by}
+	p.Name = name
+	var schedulable []*corev1.Node
+	types, zones := map[string]bool{}, map[string]bool{}
+	for _, n := range nodes {
+		if n.Spec.Unschedulable {
+			r.res.Warnings = append(r.res.Warnings, Warning{Code: "workloads.node-cordoned", Source: Source{Kind: "Node", Name: n.Name, Origin: OriginCluster},
+				Message: fmt.Sprintf("Node %s of pool %s is cordoned (unschedulable); it is not counted in the pool", field.Quote(n.Name), field.Quote(name))})
+			continue
+		}
+		schedulable = append(schedulable, n)
+		p.Nodes = append(p.Nodes, n.Name)
+		if t := instanceType(n); t != "" {
+			types[t] = true
+		}
+		if z := n.Labels["topology.kubernetes.io/zone"]; z != "" {
+			zones[z] = true
+		}
+	}
+	p.MinNodes, p.MaxNodes = len(schedulable), len(schedulable)
+	p.InstanceTypes, p.Zones = sortedSet(types), sortedSet(zones)
+	if len(schedulable) == 0 {
+		return p
+	}
+	p.Cloud = cloudOf(schedulable[0])
+	if p.Cloud == "" {
+		r.res.Warnings = append(r.res.Warnings, Warning{Code: "workloads.node-cloud", Source: Source{Kind: "Node", Name: schedulable[0].Name, Origin: OriginCluster},
+			Message: fmt.Sprintf("pool %s: its nodes name no aws://, azure:// or gce:// provider ID and no cloud's labels; set the pool's cloud yourself", field.Quote(name))})
+	}
+	if len(p.InstanceTypes) == 0 {
+		r.res.Warnings = append(r.res.Warnings, Warning{Code: "workloads.node-instance-type", Source: Source{Kind: "Node", Name: schedulable[0].Name, Origin: OriginCluster},
+			Message: fmt.Sprintf("pool %s: its nodes carry no node.kubernetes.io/instance-type label; set the pool's instance type yourself", field.Quote(name))})
+	}
+	small := schedulable[0]
+	for _, n := range schedulable[1:] {
+		if less(n.Status.Allocatable, small.Status.Allocatable) {
+			small = n
+		}
+	}
+	alloc, capa := small.Status.Allocatable, small.Status.Capacity
+	p.Overhead.MeasuredAllocatable = overhead.MeasuredAllocatable{CPUMillicores: milli(alloc, corev1.ResourceCPU), MemoryBytes: value(alloc, corev1.ResourceMemory),
+		EphemeralStorageBytes: value(alloc, corev1.ResourceEphemeralStorage), Pods: value(alloc, corev1.ResourcePods)}
+	p.Overhead.MeasuredCapacity = overhead.Reservation{CPUMillicores: milli(capa, corev1.ResourceCPU), MemoryBytes: value(capa, corev1.ResourceMemory),
+		EphemeralStorageBytes: value(capa, corev1.ResourceEphemeralStorage)}
+	p.Labels = commonLabels(schedulable)
+	p.Taints = commonTaints(schedulable)
+	return p
+}
+
+// less orders allocatables by CPU, then memory.
+func less(a, b corev1.ResourceList) bool {
+	if c := a.Cpu().Cmp(*b.Cpu()); c != 0 {
+		return c < 0
+	}
+	return a.Memory().Cmp(*b.Memory()) < 0
+}
+
+func milli(l corev1.ResourceList, n corev1.ResourceName) *int64 {
+	q, ok := l[n]
+	if !ok {
+		return nil
+	}
+	v := q.MilliValue()
+	return &v
+}
+
+func value(l corev1.ResourceList, n corev1.ResourceName) *int64 {
+	q, ok := l[n]
+	if !ok {
+		return nil
+	}
+	v := q.Value()
+	return &v
+}
+
+func sortedSet(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func commonLabels(nodes []*corev1.Node) map[string]string {
+	out := map[string]string{}
+	for k, v := range nodes[0].Labels {
+		if perNodeLabels[k] {
+			continue
+		}
+		all := true
+		for _, n := range nodes[1:] {
+			if n.Labels[k] != v {
+				all = false
+				break
+			}
+		}
+		if all {
+			out[k] = v
+		}
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
+}
+
+func commonTaints(nodes []*corev1.Node) []fit.Taint {
+	var out []fit.Taint
+	for _, t := range nodes[0].Spec.Taints {
+		if conditionTaint(t) {
+			continue
+		}
+		all := true
+		for _, n := range nodes[1:] {
+			found := false
+			for _, u := range n.Spec.Taints {
+				if u.Key == t.Key && u.Value == t.Value && u.Effect == t.Effect {
+					found = true
+					break
+				}
+			}
+			if !found {
+				all = false
+				break
+			}
+		}
+		if all {
+			out = append(out, fit.Taint{Key: t.Key, Value: t.Value, Effect: fit.TaintEffect(t.Effect)})
+		}
+	}
+	return out
+}
+
+// podOwner names the object a running pod belongs to: a ReplicaSet's pod by its Deployment (the
+// ReplicaSet's name less the pod-template-hash), a static pod by its name less the node's, any other by
+// its controller; a pod without a controller by itself.
+func podOwner(p *corev1.Pod) (kind, name, apiVersion string) {
+	ref := metav1.GetControllerOf(p)
+	if _, mirror := p.Annotations[corev1.MirrorPodAnnotationKey]; mirror || (ref != nil && ref.Kind == "Node") {
+		return "StaticPod", strings.TrimSuffix(p.Name, "-"+p.Spec.NodeName), "v1"
+	}
+	if ref == nil {
+		return "Pod", p.Name, "v1"
+	}
+	if ref.Kind == "ReplicaSet" {
+		if h := p.Labels[appsPodTemplateHash]; h != "" && strings.HasSuffix(ref.Name, "-"+h) {
+			return "Deployment", strings.TrimSuffix(ref.Name, "-"+h), "apps/v1"
+		}
+	}
+	return ref.Kind, ref.Name, ref.APIVersion
+}
+
+const appsPodTemplateHash = "pod-template-hash"
+
+// readCluster turns each group of running pods into a workload or DaemonSet, unless the manifests hold
+// the same owner (then the manifests' version is planned).
+func (r *reader) readCluster() {
+	inManifests := map[string]bool{}
+	for _, w := range r.res.Workloads {
+		inManifests[w.Source.Namespace+"/"+w.Source.Kind+"/"+w.Source.Name] = true
+	}
+	for _, d := range r.res.DaemonSets {
+		inManifests[d.Source.Namespace+"/"+d.Source.Kind+"/"+d.Source.Name] = true
+	}
+	for _, g := range r.groups {
+		o := object{src: g.src}
+		if inManifests[g.src.Namespace+"/"+g.src.Kind+"/"+g.src.Name] {
+			r.skip(o, fmt.Sprintf("its %d running pod(s) are replaced by the manifests' %s", len(g.pods), g.src.Kind))
+			continue
+		}
+		rep, differ := largest(g.pods)
+		tpl := corev1.PodTemplateSpec{ObjectMeta: metav1.ObjectMeta{Labels: rep.Labels, Annotations: rep.Annotations}, Spec: *sanitize(rep, g.kind)}
+		ow := owned{template: tpl, replicas: len(g.pods), daemon: g.kind == "DaemonSet" || g.kind == "StaticPod"}
+		ow.notes = append(ow.notes, fmt.Sprintf("%d running pod(s) in the cluster snapshot", len(g.pods)))
+		if differ {
+			ow.notes = append(ow.notes, "its running pods request different amounts (a rollout or a vertical autoscaler): the largest is planned")
+		}
+		if g.kind == "Deployment" {
+			ow.surge = fit.IntOrPercent{Value: 25, Percent: true}
+			ow.notes = append(ow.notes, "the Deployment's strategy is not in the snapshot: maxSurge 25% (the default)")
+		}
+		if g.kind == "StaticPod" {
+			r.warn(g.src, "workloads.static-pod", "a static pod on %d node(s), read as a DaemonSet on every node; if only some nodes run it, exclude it and plan it by hand", len(g.pods))
+		}
+		r.add(o, ow)
+	}
+}
+
+// largest returns the pod with the largest effective request (CPU, then memory) and whether the pods differ.
+func largest(pods []*corev1.Pod) (*corev1.Pod, bool) {
+	best := pods[0]
+	bestReq, _ := pod.Requests(&best.Spec, pod.Defaults{})
+	differ := false
+	for _, p := range pods[1:] {
+		req, _ := pod.Requests(&p.Spec, pod.Defaults{})
+		if !equalLists(req, bestReq) {
+			differ = true
+		}
+		if less(bestReq, req) {
+			best, bestReq = p, req
+		}
+	}
+	return best, differ
+}
+
+func equalLists(a, b corev1.ResourceList) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		if w, ok := b[k]; !ok || v.Cmp(w) != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// sanitize returns a running pod's spec as its template would be: no node binding, and for a DaemonSet
+// pod without the node affinity its controller adds to pin each pod to its node.
+func sanitize(p *corev1.Pod, kind string) *corev1.PodSpec {
+	spec := p.Spec.DeepCopy()
+	spec.NodeName = ""
+	if kind != "DaemonSet" || spec.Affinity == nil || spec.Affinity.NodeAffinity == nil {
+		return spec
+	}
+	req := spec.Affinity.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution
+	if req == nil {
+		return spec
+	}
+	var terms []corev1.NodeSelectorTerm
+	for _, t := range req.NodeSelectorTerms {
+		var fields []corev1.NodeSelectorRequirement
+		for _, f := range t.MatchFields {
+			if f.Key != "metadata.name" {
+				fields = append(fields, f)
+			}
+		}
+		t.MatchFields = fields
+		if len(t.MatchFields) > 0 || len(t.MatchExpressions) > 0 {
+			terms = append(terms, t)
+		}
+	}
+	if len(terms) == 0 {
+		spec.Affinity.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution = nil
+	} else {
+		req.NodeSelectorTerms = terms
+	}
+	return spec
+}
