@@ -21,7 +21,7 @@ func poolsOutputAttribute() schema.MapNestedAttribute {
 	attrs["grouped_by"] = schema.StringAttribute{Computed: true, MarkdownDescription: "The node label that groups the nodes (`eks.amazonaws.com/nodegroup`, `karpenter.sh/nodepool`, `kubernetes.azure.com/agentpool`, `cloud.google.com/gke-nodepool`, …), or `node.kubernetes.io/instance-type` when they carry none."}
 	return schema.MapNestedAttribute{Computed: true,
 		MarkdownDescription: "With `cluster`: one pool per node group, in the shape `kubefit_node_pool_sizing`'s `pools` take (`pools = data.kubefit_workloads.live.pools`), measured: `measured_allocatable` and `measured_capacity` of its least roomy node, so the plan uses what the nodes really report. Empty without `cluster`.",
-		NestedObject: schema.NestedAttributeObject{Attributes: attrs}}
+		NestedObject:        schema.NestedAttributeObject{Attributes: attrs}}
 }
 
 // poolObjectType is the object type of one output pool.
@@ -72,7 +72,9 @@ func quantityOrNull(p *int64, format func(int64) string) attr.Value {
 	return types.StringValue(format(*p))
 }
 
-func milliString(v int64) string { return k8sresource.NewMilliQuantity(v, k8sresource.DecimalSI).String() }
+func milliString(v int64) string {
+	return k8sresource.NewMilliQuantity(v, k8sresource.DecimalSI).String()
+}
 func bytesString(v int64) string { return k8sresource.NewQuantity(v, k8sresource.BinarySI).String() }
 
 // flattenPools converts the cluster's pools into the pools output.

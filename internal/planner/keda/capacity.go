@@ -6,7 +6,10 @@ import (
 	"strconv"
 	"strings"
 
+	corev1 "k8s.io/api/core/v1"
+
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/field"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/pod"
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/resource"
 )
 
@@ -19,96 +22,69 @@ type podRequest struct {
 	extended map[string]int64
 }
 
-// quantities parses a map of quantities into exact integers (millicores for cpu, bytes or counts for
-// the rest), reporting bad values at p.
-func quantities(m map[string]string, p field.Path, errs *field.Errors) map[string]int64 {
-	out := map[string]int64{}
-	for _, k := range sortedKeys(m) {
-		q, err := parseQuantity(m[k])
-		if err != nil || q.Sign() < 0 {
-			*errs = append(*errs, field.Invalid(p.Key(k), m[k], "%s quantity %s is not a non-negative Kubernetes quantity", k, field.Quote(m[k])))
-			continue
-		}
-		if k == "cpu" {
-			out[k] = q.MilliValue()
-		} else {
-			out[k] = q.Value()
-		}
-	}
-	return out
-}
-
-// PodRequests returns a pod's effective requests (keda.md §9.1): the pod-level request where set, else
-// max(app containers + sidecars, the largest init container plus the sidecars started before it), plus
-// the RuntimeClass overhead. A limit stands in for a missing request, as Kubernetes defaults it.
+// PodRequests returns a pod's effective requests (keda.md §9.1) by the planner's one rule for them,
+// pod.Requests: API defaulting (a limit stands in for a missing request), pod-level resources, then
+// k8s.io/component-helpers' PodRequests (the larger of the init containers, each with the sidecars
+// started before it, and the app containers plus sidecars), plus the RuntimeClass overhead.
 func PodRequests(t PodTemplate) (resource.List, map[string]int64, field.Errors) {
 	var errs field.Errors
 	base := field.NewPath("TargetWorkload", "PodTemplate")
-	req := func(ct Container, p field.Path) map[string]int64 {
-		r := quantities(ct.Requests, p.Child("Requests"), &errs)
-		for k, v := range quantities(ct.Limits, p.Child("Limits"), &errs) {
-			if _, ok := r[k]; !ok {
-				r[k] = v
+	list := func(m map[string]string, p field.Path) corev1.ResourceList {
+		out := corev1.ResourceList{}
+		for _, k := range sortedKeys(m) {
+			q, err := parseQuantity(m[k])
+			if err != nil || q.Sign() < 0 {
+				errs = append(errs, field.Invalid(p.Key(k), m[k], "%s quantity %s is not a non-negative Kubernetes quantity", k, field.Quote(m[k])))
+				continue
 			}
+			out[corev1.ResourceName(k)] = q
 		}
-		return r
+		return out
 	}
-	sum := map[string]int64{}
+	container := func(ct Container, p field.Path) corev1.Container {
+		c := corev1.Container{Name: ct.Name, Resources: corev1.ResourceRequirements{
+			Requests: list(ct.Requests, p.Child("Requests")), Limits: list(ct.Limits, p.Child("Limits"))}}
+		if ct.RestartPolicy != nil {
+			rp := corev1.ContainerRestartPolicy(*ct.RestartPolicy)
+			c.RestartPolicy = &rp
+		}
+		return c
+	}
+	var spec corev1.PodSpec
 	for i, ct := range t.Containers {
-		for k, v := range req(ct, base.Child("Containers").At(i)) {
-			sum[k] += v
-		}
+		spec.Containers = append(spec.Containers, container(ct, base.Child("Containers").At(i)))
 	}
-	sidecars, initMax := map[string]int64{}, map[string]int64{}
 	for i, ct := range t.InitContainers {
-		r := req(ct, base.Child("InitContainers").At(i))
-		if ct.RestartPolicy != nil && *ct.RestartPolicy == "Always" {
-			for k, v := range r {
-				sidecars[k] += v
-				initMax[k] = max(initMax[k], sidecars[k])
-			}
-			continue
-		}
-		for k, v := range r {
-			initMax[k] = max(initMax[k], v+sidecars[k])
-		}
-	}
-	total := map[string]int64{}
-	for k, v := range sum {
-		total[k] = v
-	}
-	for k, v := range sidecars {
-		total[k] += v
-	}
-	for k, v := range initMax {
-		total[k] = max(total[k], v)
+		spec.InitContainers = append(spec.InitContainers, container(ct, base.Child("InitContainers").At(i)))
 	}
 	if pr := t.PodResources; pr != nil {
 		pp := base.Child("PodResources")
-		lim := quantities(pr.Limits, pp.Child("Limits"), &errs)
-		for k, v := range quantities(pr.Requests, pp.Child("Requests"), &errs) {
-			total[k] = v
-			delete(lim, k)
-		}
-		for k, v := range lim {
-			total[k] = v
-		}
+		spec.Resources = &corev1.ResourceRequirements{Requests: list(pr.Requests, pp.Child("Requests")), Limits: list(pr.Limits, pp.Child("Limits"))}
 	}
-	for k, v := range quantities(t.Overhead, base.Child("Overhead"), &errs) {
-		total[k] += v
+	if len(t.Overhead) > 0 {
+		spec.Overhead = list(t.Overhead, base.Child("Overhead"))
 	}
-	list := resource.List{CPUMillicores: total["cpu"], MemoryBytes: total["memory"], EphemeralStorageBytes: total["ephemeral-storage"], Pods: 1}
+	total, _ := pod.Requests(&spec, pod.Defaults{})
+	amount := func(n corev1.ResourceName) int64 {
+		q := total[n]
+		if n == corev1.ResourceCPU {
+			return q.MilliValue()
+		}
+		return q.Value()
+	}
+	out := resource.List{CPUMillicores: amount(corev1.ResourceCPU), MemoryBytes: amount(corev1.ResourceMemory),
+		EphemeralStorageBytes: amount(corev1.ResourceEphemeralStorage), Pods: 1}
 	ext := map[string]int64{}
-	for k, v := range total {
+	for k := range total {
 		switch k {
-		case "cpu", "memory", "ephemeral-storage", "pods":
+		case corev1.ResourceCPU, corev1.ResourceMemory, corev1.ResourceEphemeralStorage, corev1.ResourcePods:
 		default:
-			if v > 0 {
-				ext[k] = v
+			if v := amount(k); v > 0 {
+				ext[string(k)] = v
 			}
 		}
 	}
-	return list, ext, errs
+	return out, ext, errs
 }
 
 // peakReplicas is R_peak: the effective maximum, raised to the paused-replicas annotation if larger.

@@ -1,0 +1,57 @@
+package pod
+
+import (
+	"strings"
+	"testing"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+func rl(kv ...string) corev1.ResourceList {
+	l := corev1.ResourceList{}
+	for i := 0; i < len(kv); i += 2 {
+		l[corev1.ResourceName(kv[i])] = resource.MustParse(kv[i+1])
+	}
+	return l
+}
+
+func lr(name string, it corev1.LimitRangeItem) corev1.LimitRange {
+	it.Type = corev1.LimitTypeContainer
+	return corev1.LimitRange{ObjectMeta: metav1.ObjectMeta{Name: name}, Spec: corev1.LimitRangeSpec{Limits: []corev1.LimitRangeItem{it}}}
+}
+
+func TestDefaultLimitRange(t *testing.T) {
+	got := DefaultLimitRange(lr("a", corev1.LimitRangeItem{Max: rl("cpu", "2"), Min: rl("memory", "64Mi")}))
+	it := got.Spec.Limits[0]
+	if it.Default.Cpu().String() != "2" || it.DefaultRequest.Cpu().String() != "2" || it.DefaultRequest.Memory().String() != "64Mi" {
+		t.Errorf("defaulted = %+v, want default cpu 2 (the max), defaultRequest cpu 2 and memory 64Mi (the min)", it)
+	}
+}
+
+func TestRequestsDoesNotChangeTheSpec(t *testing.T) {
+	spec := &corev1.PodSpec{Containers: []corev1.Container{{Name: "a", Resources: corev1.ResourceRequirements{Limits: rl("cpu", "1")}}}}
+	got, steps := Requests(spec, Defaults{LimitRanges: []corev1.LimitRange{lr("d", corev1.LimitRangeItem{DefaultRequest: rl("memory", "128Mi")})}})
+	if got.Cpu().String() != "1" || got.Memory().String() != "128Mi" {
+		t.Errorf("requests = %v, want cpu 1 (its limit) and memory 128Mi (the LimitRange)", got)
+	}
+	if spec.Containers[0].Resources.Requests != nil {
+		t.Errorf("Requests changed its input: %+v", spec.Containers[0].Resources)
+	}
+	if len(steps) != 2 || !strings.Contains(steps[0], "requests its limit") || !strings.Contains(steps[1], `LimitRange "d"`) {
+		t.Errorf("steps = %q", steps)
+	}
+}
+
+func TestConflicts(t *testing.T) {
+	a := lr("a", corev1.LimitRangeItem{DefaultRequest: rl("cpu", "100m", "memory", "1Gi")})
+	b := lr("b", corev1.LimitRangeItem{DefaultRequest: rl("cpu", "200m", "memory", "1Gi")})
+	if c := Conflicts([]corev1.LimitRange{a, b}); len(c) != 1 || c[0] != `cpu request: "a" 100m, "b" 200m` {
+		t.Errorf("conflicts = %q, want one on the cpu request", c)
+	}
+	got, _ := Requests(&corev1.PodSpec{Containers: []corev1.Container{{Name: "x"}}}, Defaults{LimitRanges: []corev1.LimitRange{b, a}})
+	if got.Cpu().String() != "200m" {
+		t.Errorf("cpu = %v, want the larger default 200m whatever the order", got.Cpu())
+	}
+}
