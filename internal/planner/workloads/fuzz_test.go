@@ -1,6 +1,7 @@
 package workloads
 
 import (
+	"os"
 	"strings"
 	"testing"
 
@@ -15,15 +16,23 @@ func FuzzRead(f *testing.F) {
 	f.Add(`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","resources":{"requests":{"cpu":"1e3"}}}]}}`)
 	f.Add("apiVersion: keda.sh/v1alpha1\nkind: ScaledObject\nmetadata: {name: s}\nspec: {scaleTargetRef: {name: w}, minReplicaCount: 3, maxReplicaCount: 2}\n")
 	f.Add("--- {kind: Pod}\n...\n---\n# only a comment\n")
+	if b, err := os.ReadFile("testdata/cluster/snapshot.json"); err == nil {
+		f.Add(string(b) + " ")
+	}
 	f.Fuzz(func(t *testing.T, m string) {
-		res, err := Read(Input{Manifests: m, Overrides: map[string]Override{}})
+		in := Input{Manifests: m, Overrides: map[string]Override{}}
+		if len(m)%2 == 1 {
+			// Odd inputs are read as a cluster snapshot too.
+			in.Cluster = m
+		}
+		res, err := Read(in)
 		if err != nil {
 			es := field.As(err)
 			if len(es) == 0 {
 				t.Fatalf("error %v is not an input error", err)
 			}
 			for _, e := range es {
-				if p := e.Path.String(); p != "Manifests" && !strings.HasPrefix(p, "Overrides") {
+				if p := e.Path.String(); p != "Manifests" && p != "Cluster" && !strings.HasPrefix(p, "Overrides") {
 					t.Fatalf("error on %s: %v", p, e)
 				}
 			}

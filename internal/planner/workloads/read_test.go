@@ -284,6 +284,10 @@ func TestReadErrors(t *testing.T) {
 		{"old apiVersion", strings.Replace(deployment("a", "", "", ""), "apps/v1", "apps/v1beta2", 1), `uses apiVersion apps/v1beta2, which no supported Kubernetes release serves; write apiVersion apps/v1`},
 		{"bad maxSurge", deployment("a", "", "", "") + "  strategy: {rollingUpdate: {maxSurge: lots}}\n", `maxSurge "lots" is neither a count nor a percentage`},
 		{"too many documents", strings.Repeat("a: 1\n---\n", MaxDocuments+1), `more than 100,000 documents`},
+		{"too large", strings.Repeat("#", MaxBytes+1), `the manifests are 67,108,865 bytes, more than the 67,108,864 bytes kubefit reads`},
+		{"a field of the wrong type names the kind, name and field", strings.Replace(deployment("a", "", "", ""), "spec:\n", "spec:\n  replicas: three\n", 1),
+			`Deployment "a" (document 0, line 1) does not decode as apps/v1 Deployment: the value at spec.replicas has the wrong type`},
+		{"no name", "apiVersion: v1\nkind: Pod\nmetadata: {}\nspec: {containers: [{name: c, image: c}]}\n", `has no metadata.name or metadata.generateName`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -296,6 +300,20 @@ func TestReadErrors(t *testing.T) {
 				t.Errorf("errors = %v, want exactly one on Manifests", err)
 			}
 		})
+	}
+}
+
+func TestReadUnknownFields(t *testing.T) {
+	doc := strings.Replace(deployment("w", "1", "{requests: {cpu: 100m, memory: 100Mi}}", ""), "        image: app\n", "        image: app\n        imagePullPolcy: Always\n", 1)
+	res := mustRead(t, Input{Manifests: doc})
+	if !hasWarning(res, "workloads.unknown-field", "w") {
+		t.Fatalf("no unknown-field warning: %+v", res.Warnings)
+	}
+	if !strings.Contains(res.Warnings[0].Message, "imagePullPolcy") {
+		t.Errorf("warning %q does not name the field", res.Warnings[0].Message)
+	}
+	if w := workload(t, res, "w"); w.Requests.CPUMillicores != 100 {
+		t.Errorf("the object was not read despite the unknown field: %+v", w.Requests)
 	}
 }
 
