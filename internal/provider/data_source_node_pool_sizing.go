@@ -69,6 +69,7 @@ type sizingDaemonSetModel struct {
 	CPUUsage     types.String `tfsdk:"cpu_usage"`
 	NodeSelector types.Map    `tfsdk:"node_selector"`
 	Tolerations  types.List   `tfsdk:"tolerations"`
+	NodeAffinity types.List   `tfsdk:"node_affinity"`
 	TakesPodSlot types.Bool   `tfsdk:"takes_pod_slot"`
 }
 
@@ -86,6 +87,7 @@ type workloadModel struct {
 	CPUUsage     types.String `tfsdk:"cpu_usage"`
 	NodeSelector types.Map    `tfsdk:"node_selector"`
 	Tolerations  types.List   `tfsdk:"tolerations"`
+	NodeAffinity types.List   `tfsdk:"node_affinity"`
 	Pools        types.List   `tfsdk:"pools"`
 	MaxSurge     types.String `tfsdk:"max_surge"`
 	Spread       types.Object `tfsdk:"spread"`

@@ -62,6 +62,14 @@ type (
 		EphemeralStorage *string `tfsdk:"ephemeral_storage"`
 		GPU              *int64  `tfsdk:"gpu"`
 	}
+	requirementOut struct {
+		Key      string   `tfsdk:"key"`
+		Operator string   `tfsdk:"operator"`
+		Values   []string `tfsdk:"values"`
+	}
+	termOut struct {
+		MatchExpressions []requirementOut `tfsdk:"match_expressions"`
+	}
 	tolerationOut struct {
 		Key      *string `tfsdk:"key"`
 		Operator *string `tfsdk:"operator"`
@@ -121,6 +129,7 @@ type (
 		CPUUsage     *string           `tfsdk:"cpu_usage"`
 		NodeSelector map[string]string `tfsdk:"node_selector"`
 		Tolerations  []tolerationOut   `tfsdk:"tolerations"`
+		NodeAffinity []termOut         `tfsdk:"node_affinity"`
 		Pools        []string          `tfsdk:"pools"`
 		MaxSurge     *string           `tfsdk:"max_surge"`
 		Spread       *spreadOut        `tfsdk:"spread"`
@@ -141,6 +150,7 @@ type (
 		CPUUsage     *string           `tfsdk:"cpu_usage"`
 		NodeSelector map[string]string `tfsdk:"node_selector"`
 		Tolerations  []tolerationOut   `tfsdk:"tolerations"`
+		NodeAffinity []termOut         `tfsdk:"node_affinity"`
 		TakesPodSlot *bool             `tfsdk:"takes_pod_slot"`
 
 		Source            sourceOut       `tfsdk:"source"`
@@ -211,7 +221,7 @@ func (d *workloadsDataSource) Schema(_ context.Context, _ datasource.SchemaReque
 			"Deployment's strategy (default 25 %). Helm hooks (test Pods, install Jobs) are not steady load and go to `skipped` " +
 			"unless `include_helm_hooks = true`.\n\n" +
 			"Scheduling constraints are carried as written in `constraints`. Those sizing models today become its inputs (node " +
-			"selector, tolerations, single-valued required node affinity, a required hostname anti-affinity or a zone " +
+			"selector, tolerations, required node affinity (as `node_affinity`), a required hostname anti-affinity or a zone " +
 			"`DoNotSchedule` topology spread on the pods' own labels, host ports); every other constraint is reported in a " +
 			"warning naming the workload, never dropped silently.\n\n" +
 			"Documents are decoded with client-go's scheme into `k8s.io/api` types; unknown fields of a known kind are a warning, " +
@@ -441,7 +451,7 @@ func flattenWorkloads(res workloads.Result) ([]workloadOut, []daemonSetOut, []sk
 	for i, w := range res.Workloads {
 		o := workloadOut{Name: w.Name, Replicas: intPtr(w.Replicas), MinReplicas: intPtr(w.MinReplicas), MaxReplicas: intPtr(w.MaxReplicas),
 			Requests: requestsOf(w.Requests), CPUUsage: cpuUsage(w.CPUUsageMillicores), NodeSelector: w.NodeSelector,
-			Tolerations: tolerationsOf(w.Tolerations), Source: sourceOf(w.Source), MaxSurge: surgeString(w.MaxSurge)}
+			Tolerations: tolerationsOf(w.Tolerations), NodeAffinity: termsOf(w.NodeAffinity), Source: sourceOf(w.Source), MaxSurge: surgeString(w.MaxSurge)}
 		if w.Spread.Type != "" && w.Spread.Type != fit.SpreadNone {
 			o.Spread = &spreadOut{Type: string(w.Spread.Type)}
 			if w.Spread.MaxSkew > 0 {
@@ -460,7 +470,7 @@ func flattenWorkloads(res workloads.Result) ([]workloadOut, []daemonSetOut, []sk
 	dss := make([]daemonSetOut, len(res.DaemonSets))
 	for i, d := range res.DaemonSets {
 		o := daemonSetOut{Name: d.Name, Requests: requestsOf(d.Requests), CPUUsage: cpuUsage(d.CPUUsageMillicores), NodeSelector: d.NodeSelector,
-			Tolerations: tolerationsOf(d.Tolerations), TakesPodSlot: ptrTo(d.TakesPodSlot), Source: sourceOf(d.Source), UpdateMaxSurge: strPtr(d.MaxSurge)}
+			Tolerations: tolerationsOf(d.Tolerations), NodeAffinity: termsOf(d.NodeAffinity), TakesPodSlot: ptrTo(d.TakesPodSlot), Source: sourceOf(d.Source), UpdateMaxSurge: strPtr(d.MaxSurge)}
 		o.PodRequests, o.Derivation, o.VolumeClaims, o.Constraints, o.PriorityClassName, o.Priority = podOut(d.Pod)
 		dss[i] = o
 	}
@@ -533,6 +543,20 @@ func tolerationsOf(ts []fit.Toleration) []tolerationOut {
 	out := make([]tolerationOut, len(ts))
 	for i, t := range ts {
 		out[i] = tolerationOut{Key: strPtr(t.Key), Operator: strPtr(string(t.Operator)), Value: strPtr(t.Value), Effect: strPtr(string(t.Effect))}
+	}
+	return out
+}
+
+func termsOf(ts []fit.NodeSelectorTerm) []termOut {
+	if len(ts) == 0 {
+		return nil
+	}
+	out := make([]termOut, len(ts))
+	for i, t := range ts {
+		out[i].MatchExpressions = []requirementOut{}
+		for _, e := range t.MatchExpressions {
+			out[i].MatchExpressions = append(out[i].MatchExpressions, requirementOut{Key: e.Key, Operator: string(e.Operator), Values: e.Values})
+		}
 	}
 	return out
 }

@@ -92,6 +92,11 @@ locals {
           - {name: migrate, image: m, resources: {requests: {cpu: 1500m, memory: 256Mi}}}
           topologySpreadConstraints:
           - {maxSkew: 1, topologyKey: topology.kubernetes.io/zone, whenUnsatisfiable: DoNotSchedule, labelSelector: {matchLabels: {app: api}}}
+          affinity:
+            nodeAffinity:
+              requiredDuringSchedulingIgnoredDuringExecution:
+                nodeSelectorTerms:
+                - matchExpressions: [{key: kubernetes.io/arch, operator: NotIn, values: [arm64]}]
     ---
     apiVersion: autoscaling/v2
     kind: HorizontalPodAutoscaler
@@ -136,7 +141,8 @@ data "kubefit_node_pool_sizing" "by_hand" {
   daemonsets = [{ name = "agent", requests = { cpu = "100m", memory = "128Mi" } }]
   workloads = [
     { name = "api", min_replicas = 3, max_replicas = 12, max_surge = "25%", requests = { cpu = "1500m", memory = "1Gi" },
-      spread = { type = "zone", max_skew = 1 } },
+      spread        = { type = "zone", max_skew = 1 },
+      node_affinity = [{ match_expressions = [{ key = "kubernetes.io/arch", operator = "NotIn", values = ["arm64"] }] }] },
     { name = "cron", replicas = 1, requests = { cpu = "250m", memory = "256Mi" } },
   ]
 }
@@ -177,6 +183,7 @@ func TestAccWorkloads_plugsIntoSizing(t *testing.T) {
 				statecheck.ExpectKnownValue(wlAddr, tfjsonpath.New("workloads").AtSliceIndex(0).AtMapKey("spread"), knownvalue.ObjectExact(map[string]knownvalue.Check{
 					"type": knownvalue.StringExact("zone"), "max_skew": knownvalue.Int64Exact(1)})),
 				statecheck.ExpectKnownValue("data.kubefit_node_pool_sizing.from_manifests", tfjsonpath.New("fits"), knownvalue.Bool(true)),
+				statecheck.ExpectKnownValue(wlAddr, tfjsonpath.New("workloads").AtSliceIndex(0).AtMapKey("node_affinity").AtSliceIndex(0).AtMapKey("match_expressions").AtSliceIndex(0).AtMapKey("operator"), knownvalue.StringExact("NotIn")),
 				statecheck.CompareValuePairs("data.kubefit_node_pool_sizing.from_manifests", peak(""),
 					"data.kubefit_node_pool_sizing.by_hand", peak(""), compare.ValuesSame()),
 				statecheck.CompareValuePairs("data.kubefit_node_pool_sizing.from_manifests", tfjsonpath.New("pool_results").AtMapKey("general").AtMapKey("steady").AtMapKey("nodes_required"),
@@ -253,5 +260,34 @@ data "kubefit_node_pool_sizing" "live" {
 				statecheck.ExpectKnownValue("data.kubefit_node_pool_sizing.live", tfjsonpath.New("fits"), knownvalue.Bool(true)),
 			},
 		}},
+	})
+}
+
+// TestAccNodePoolSizing_nodeAffinity checks required node affinity through sizing: a NotIn that excludes
+// the only pool fails naming the expression, and a malformed Gt is refused on its expression.
+func TestAccNodePoolSizing_nodeAffinity(t *testing.T) {
+	cfg := func(expr string) string {
+		return fmt.Sprintf(`data "kubefit_node_pool_sizing" "t" {
+  pools = { general = { cloud = "aws", instance_type = "m6g.large", max_nodes = 5 } }
+  workloads = [{ name = "api", replicas = 2, requests = { cpu = "500m" },
+    node_affinity = [{ match_expressions = [%s] }] }]
+}`, expr)
+	}
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{Config: cfg(`{ key = "kubernetes.io/arch", operator = "NotIn", values = ["arm64"] }`),
+				ExpectError: errRe(`the`, `required`, `node`, `affinity`, `of`, `workload`, `"api"`, `(kubernetes.io/arch`, `NotIn`, `[arm64])`, `matches`, `no`, `node`, `of`, `pool`, `"general"`)},
+			{Config: cfg(`{ key = "cores", operator = "Gt", values = ["many"] }`),
+				ExpectError: regexp.MustCompile(`(?s)workloads\[0\]\.node_affinity\[0\]\.match_expressions\[0\].*"cores Gt"`)},
+			{Config: cfg(`{ key = "kubernetes.io/arch", operator = "Between" }`), ExpectError: regexp.MustCompile(`(?s)operator\s+value\s+must\s+be\s+one\s+of`)},
+			{
+				Config:           cfg(`{ key = "kubernetes.io/arch", operator = "In", values = ["arm64"] }`),
+				ConfigPlanChecks: emptyPlanAfterApply,
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue("data.kubefit_node_pool_sizing.t", tfjsonpath.New("fits"), knownvalue.Bool(true)),
+				},
+			},
+		},
 	})
 }

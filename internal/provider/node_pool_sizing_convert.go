@@ -189,6 +189,33 @@ func expandTolerations(ctx context.Context, l types.List, diags *diag.Diagnostic
 	return out
 }
 
+type nodeSelectorTermModel struct {
+	MatchExpressions []nodeSelectorRequirementModel `tfsdk:"match_expressions"`
+}
+
+type nodeSelectorRequirementModel struct {
+	Key      types.String `tfsdk:"key"`
+	Operator types.String `tfsdk:"operator"`
+	Values   types.List   `tfsdk:"values"`
+}
+
+func expandNodeAffinity(ctx context.Context, l types.List, diags *diag.Diagnostics) []fit.NodeSelectorTerm {
+	var ts []nodeSelectorTermModel
+	diags.Append(l.ElementsAs(ctx, &ts, false)...)
+	var out []fit.NodeSelectorTerm
+	for _, t := range ts {
+		term := fit.NodeSelectorTerm{}
+		for _, e := range t.MatchExpressions {
+			var values []string
+			diags.Append(e.Values.ElementsAs(ctx, &values, false)...)
+			term.MatchExpressions = append(term.MatchExpressions, fit.NodeSelectorRequirement{Key: e.Key.ValueString(),
+				Operator: fit.NodeSelectorOperator(e.Operator.ValueString()), Values: values})
+		}
+		out = append(out, term)
+	}
+	return out
+}
+
 func expandStringMap(ctx context.Context, m types.Map, diags *diag.Diagnostics) map[string]string {
 	out := map[string]string{}
 	diags.Append(m.ElementsAs(ctx, &out, false)...)
@@ -198,6 +225,7 @@ func expandStringMap(ctx context.Context, m types.Map, diags *diag.Diagnostics) 
 func expandDaemonSet(ctx context.Context, p path.Path, d sizingDaemonSetModel, diags *diag.Diagnostics) sizing.DaemonSet {
 	ds := sizing.DaemonSet{Name: d.Name.ValueString(), Requests: expandRequests(ctx, p.AtName("requests"), d.Requests, diags),
 		NodeSelector: expandStringMap(ctx, d.NodeSelector, diags), Tolerations: expandTolerations(ctx, d.Tolerations, diags),
+		NodeAffinity: expandNodeAffinity(ctx, d.NodeAffinity, diags),
 		TakesPodSlot: d.TakesPodSlot.IsNull() || d.TakesPodSlot.ValueBool()}
 	if v := optQuantity(p.AtName("cpu_usage"), d.CPUUsage, quantityCPU, diags); v != nil {
 		ds.CPUUsageMillicores = *v
@@ -216,7 +244,8 @@ func optCount(v types.Int64) *int {
 func expandWorkload(ctx context.Context, p path.Path, w workloadModel, diags *diag.Diagnostics) sizing.Workload {
 	sw := sizing.Workload{Name: w.Name.ValueString(), Requests: expandRequests(ctx, p.AtName("requests"), w.Requests, diags),
 		NodeSelector: expandStringMap(ctx, w.NodeSelector, diags), Tolerations: expandTolerations(ctx, w.Tolerations, diags),
-		Replicas: optCount(w.Replicas), MinReplicas: optCount(w.MinReplicas), MaxReplicas: optCount(w.MaxReplicas)}
+		NodeAffinity: expandNodeAffinity(ctx, w.NodeAffinity, diags),
+		Replicas:     optCount(w.Replicas), MinReplicas: optCount(w.MinReplicas), MaxReplicas: optCount(w.MaxReplicas)}
 	if v := optQuantity(p.AtName("cpu_usage"), w.CPUUsage, quantityCPU, diags); v != nil {
 		sw.CPUUsageMillicores = *v
 	}

@@ -71,6 +71,7 @@ func daemonSetsAttribute() schema.ListNestedAttribute {
 			"cpu_usage":      schema.StringAttribute{Optional: true, MarkdownDescription: "Expected real CPU use of one pod (for burstable credit checks).", Validators: []validator.String{quantityValidator{quantityCPU}}},
 			"node_selector":  schema.MapAttribute{Optional: true, ElementType: types.StringType, MarkdownDescription: "Node selector."},
 			"tolerations":    tolerationsAttribute(),
+			"node_affinity":  nodeAffinityAttribute(),
 			"takes_pod_slot": schema.BoolAttribute{Optional: true, MarkdownDescription: "Whether the pod counts against max pods (default `true`)."},
 		}}}
 }
@@ -87,6 +88,7 @@ func workloadsAttribute() schema.ListNestedAttribute {
 			"cpu_usage":     schema.StringAttribute{Optional: true, MarkdownDescription: "Expected real CPU use of one pod, separate from its request; burstable pools check it against their credit budget.", Validators: []validator.String{quantityValidator{quantityCPU}}},
 			"node_selector": schema.MapAttribute{Optional: true, ElementType: types.StringType, MarkdownDescription: "Node selector."},
 			"tolerations":   tolerationsAttribute(),
+			"node_affinity": nodeAffinityAttribute(),
 			"pools": schema.ListAttribute{Optional: true, ElementType: types.StringType,
 				MarkdownDescription: "Restrict the workload to these pools (names from `pools`)."},
 			"max_surge": schema.StringAttribute{Optional: true,
@@ -109,6 +111,26 @@ func requestsAttribute(desc string) schema.SingleNestedAttribute {
 			"ephemeral_storage": schema.StringAttribute{Optional: true, MarkdownDescription: "Ephemeral-storage request, e.g. `1Gi`.", Validators: []validator.String{quantityValidator{quantityBytes}}},
 			"gpu":               schema.Int64Attribute{Optional: true, MarkdownDescription: "GPUs (`nvidia.com/gpu`) per pod.", Validators: []validator.Int64{int64validator.AtLeast(0)}},
 		}}
+}
+
+// nodeAffinityAttribute is a pod's required node affinity, in the shape of
+// requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms.
+func nodeAffinityAttribute() schema.ListNestedAttribute {
+	return schema.ListNestedAttribute{Optional: true,
+		MarkdownDescription: "Required node affinity (`requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms`): a node must match one term, " +
+			"and a term matches when all its expressions hold, as the scheduler's NodeAffinity filter decides. Expressions see the pool's labels, the well-known " +
+			"`kubernetes.io/arch`, `kubernetes.io/os`, `node.kubernetes.io/instance-type` and each zone's `topology.kubernetes.io/zone`; a pool is used " +
+			"only when the nodes of all its zones match.",
+		NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+			"match_expressions": schema.ListNestedAttribute{Optional: true, MarkdownDescription: "Expressions, all of which must hold (none: the term matches no node, as in Kubernetes).",
+				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+					"key": schema.StringAttribute{Required: true, MarkdownDescription: "Node label key."},
+					"operator": schema.StringAttribute{Required: true, MarkdownDescription: "One of " + markdownList(fit.NodeSelectorOperators) + ".",
+						Validators: []validator.String{stringvalidator.OneOf(stringsOf(fit.NodeSelectorOperators)...)}},
+					"values": schema.ListAttribute{Optional: true, ElementType: types.StringType,
+						MarkdownDescription: "Values: one or more for `In` and `NotIn`, none for `Exists` and `DoesNotExist`, one integer for `Gt` and `Lt`."},
+				}}},
+		}}}
 }
 
 func tolerationsAttribute() schema.ListNestedAttribute {

@@ -30,9 +30,14 @@
 //
 // A pool is excluded for a workload, with the first reason that applies: "pool-list" (the workload
 // lists pools and not this one), "selector" (a node-selector entry is missing from the pool's labels
-// or has another value), "taint" (a NoSchedule or NoExecute taint no toleration covers), or
-// "too-large" (one pod exceeds the workload allocatable of an empty node in some resource, or the
-// pool is unusable). Toleration matching follows Kubernetes' ToleratesTaint.
+// or has another value), "taint" (a NoSchedule or NoExecute taint no toleration covers), "node-affinity"
+// (the required node affinity does not match the pool's nodes in every one of its zones: a pool's nodes are
+// planned in all its zones, so a pool only some of whose zones match is not used), or "too-large" (one pod
+// exceeds the workload allocatable of an empty node in some resource, or the pool is unusable). Toleration
+// matching follows Kubernetes' ToleratesTaint; node affinity is matched by the scheduler's own code
+// (k8s.io/component-helpers/scheduling/corev1/nodeaffinity) against the pool's labels plus each zone's
+// topology.kubernetes.io/zone (a node's hostname is not known before it exists, so terms naming hostnames
+// match no planned node). A DaemonSet's node affinity decides where it lands the same way.
 //
 // # Packing (fit.ffd-max-share, fit.ffd-sum-share, fit.ffd-cpu-memory, fit.interleaved-max-share)
 //

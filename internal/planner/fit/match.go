@@ -92,7 +92,11 @@ func sortedKeys[V any](m map[string]V) []string {
 
 // daemonSetMatches reports whether the DaemonSet's pod lands on the pool's nodes.
 func daemonSetMatches(d *DaemonSet, p *Pool) bool {
-	return selectorMatches(d.NodeSelector, p.Labels) && len(untolerated(p.Taints, d.Tolerations)) == 0
+	if !selectorMatches(d.NodeSelector, p.Labels) || len(untolerated(p.Taints, d.Tolerations)) > 0 {
+		return false
+	}
+	_, all := affinityZones(d.NodeAffinity, p)
+	return all
 }
 
 // excludedBy is exclusion without the message: the first reason workload w may not use pool p, or "".
@@ -104,6 +108,9 @@ func excludedBy(w *Workload, p *Pool) Reason {
 		return ReasonSelector
 	case len(untolerated(p.Taints, w.Tolerations)) > 0:
 		return ReasonTaint
+	}
+	if _, all := affinityZones(w.NodeAffinity, p); !all {
+		return ReasonAffinity
 	}
 	return ""
 }
@@ -119,6 +126,8 @@ func exclusion(w *Workload, p *Pool) (Reason, string) {
 	case ReasonSelector:
 		return ReasonSelector, fmt.Sprintf("the node selector of workload %q needs %s on pool %q",
 			w.Name, strings.Join(selectorMismatches(w.NodeSelector, p.Labels), " and "), p.Name)
+	case ReasonAffinity:
+		return ReasonAffinity, affinityMessage(fmt.Sprintf("workload %q", w.Name), w.NodeAffinity, p)
 	}
 	if ut := untolerated(p.Taints, w.Tolerations); len(ut) > 0 {
 		names := make([]string, len(ut))

@@ -157,7 +157,7 @@ func newCluster(m *model, classes []classSim) *cluster {
 		for p := range m.pools {
 			sc.allowed[p] = c.pos[p] >= 0
 			r := m.excl[c.w][p]
-			sc.affinity[p] = r != ReasonPoolList && r != ReasonSelector
+			sc.affinity[p] = r != ReasonPoolList && r != ReasonSelector && r != ReasonAffinity
 			for _, t := range cl.pools[p].preferTaints {
 				tolerated := false
 				for _, tol := range wl.Tolerations {

@@ -143,11 +143,14 @@ const (
 	ReasonSpread Reason = "spread"
 	// ReasonDaemonSets: the DaemonSets landing on the pool leave no room (≤ 0) in some resource.
 	ReasonDaemonSets Reason = "daemonsets"
+	// ReasonAffinity: the workload's required node affinity does not match the nodes of the pool (in
+	// every one of its zones).
+	ReasonAffinity Reason = "node-affinity"
 )
 
 // Reasons lists every failure reason.
 var Reasons = []Reason{ReasonSelector, ReasonTaint, ReasonPoolList, ReasonTooLarge, ReasonMaxNodes, ReasonSpread,
-	ReasonDaemonSets}
+	ReasonDaemonSets, ReasonAffinity}
 
 // Pool is a node pool (node group) of identical nodes. The planner does not compute node overhead:
 // Allocatable is the kubelet's allocatable of one node before DaemonSets, with Pods the max pods.
@@ -184,8 +187,10 @@ type DaemonSet struct {
 	Requests           Resources
 	CPUUsageMillicores int64
 	NodeSelector       map[string]string
-	Tolerations        []Toleration
-	TakesPodSlot       bool
+	// NodeAffinity is the pod's required node affinity (ORed terms); nil for none.
+	NodeAffinity []NodeSelectorTerm
+	Tolerations  []Toleration
+	TakesPodSlot bool
 }
 
 // Workload is a set of identical pods (a Deployment or StatefulSet, autoscaled or not).
@@ -202,7 +207,9 @@ type Workload struct {
 	// usage sums that burstable credit checks read.
 	CPUUsageMillicores int64
 	NodeSelector       map[string]string
-	Tolerations        []Toleration
+	// NodeAffinity is the pods' required node affinity (ORed terms); nil for none.
+	NodeAffinity []NodeSelectorTerm
+	Tolerations  []Toleration
 	// Pools optionally restricts the workload to the named pools.
 	Pools []string
 	// MaxSurge is the number of extra pods a rolling update adds at peak: an absolute count or a

@@ -250,6 +250,7 @@ func (v *validator) daemonSets(ds []DaemonSet) {
 		owner := "DaemonSet " + strconv.Quote(d.Name)
 		v.requests(f, owner, d.Requests, d.CPUUsageMillicores)
 		v.labels(f.Child("NodeSelector"), owner, d.NodeSelector)
+		v.affinity(f, owner, d.NodeAffinity)
 		v.tolerations(f, owner, d.Tolerations)
 	}
 }
@@ -306,6 +307,7 @@ func (v *validator) workloads(in Input, poolIdx map[string]int) {
 		}
 		v.requests(f, owner, w.Requests, w.CPUUsageMillicores)
 		v.labels(f.Child("NodeSelector"), owner, w.NodeSelector)
+		v.affinity(f, owner, w.NodeAffinity)
 		v.tolerations(f, owner, w.Tolerations)
 		listed := make(map[string]int, len(w.Pools))
 		for j, name := range w.Pools {

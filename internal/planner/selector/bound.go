@@ -25,8 +25,12 @@ func nodeLabels(req *Request, t catalog.InstanceType, r overhead.Result) map[str
 	return labels
 }
 
-// lands reports whether pods with this selector and these tolerations may run on the pool's nodes.
-func lands(selector, labels map[string]string, tols []fit.Toleration, taints []fit.Taint) bool {
+// lands reports whether pods with this selector, node affinity and these tolerations may run on the pool's
+// nodes (in every one of its zones).
+func lands(selector, labels map[string]string, affinity []fit.NodeSelectorTerm, zones []string, tols []fit.Toleration, taints []fit.Taint) bool {
+	if !fit.AffinityAllows(affinity, labels, zones) {
+		return false
+	}
 	for k, v := range selector {
 		if l, ok := labels[k]; !ok || l != v {
 			return false
@@ -72,7 +76,7 @@ func lowerBound(req *Request, s fit.Scenario, t catalog.InstanceType, r overhead
 	labels := nodeLabels(req, t, r)
 	var landed []fit.DaemonSet
 	for _, d := range req.DaemonSets {
-		if lands(d.NodeSelector, labels, d.Tolerations, req.Pool.Taints) {
+		if lands(d.NodeSelector, labels, d.NodeAffinity, req.Pool.Zones, d.Tolerations, req.Pool.Taints) {
 			landed = append(landed, d)
 		}
 	}
@@ -84,7 +88,7 @@ func lowerBound(req *Request, s fit.Scenario, t catalog.InstanceType, r overhead
 		w := &req.Workloads[i]
 		n := int64(scenarioReplicas(w, s))
 		if n == 0 || (len(w.Pools) > 0 && !slices.Contains(w.Pools, req.Pool.Name)) ||
-			!lands(w.NodeSelector, labels, w.Tolerations, req.Pool.Taints) {
+			!lands(w.NodeSelector, labels, w.NodeAffinity, req.Pool.Zones, w.Tolerations, req.Pool.Taints) {
 			continue
 		}
 		one := [5]int64{w.Requests.CPUMillicores, w.Requests.MemoryBytes, w.Requests.EphemeralStorageBytes, 1, w.Requests.GPU}

@@ -715,13 +715,26 @@ func ratio(a, b int64) float64 {
 // candidates of alike nodes still pack differently.
 func selectsInstanceType(req *Request) bool {
 	const label = "node.kubernetes.io/instance-type"
+	names := func(sel map[string]string, terms []fit.NodeSelectorTerm) bool {
+		if _, ok := sel[label]; ok {
+			return true
+		}
+		for _, t := range terms {
+			for _, e := range t.MatchExpressions {
+				if e.Key == label {
+					return true
+				}
+			}
+		}
+		return false
+	}
 	for _, d := range req.DaemonSets {
-		if _, ok := d.NodeSelector[label]; ok {
+		if names(d.NodeSelector, d.NodeAffinity) {
 			return true
 		}
 	}
 	for _, w := range req.Workloads {
-		if _, ok := w.NodeSelector[label]; ok {
+		if names(w.NodeSelector, w.NodeAffinity) {
 			return true
 		}
 	}

@@ -71,7 +71,9 @@ type Workload struct {
 	// CPUUsageMillicores is the expected real CPU use of one pod, for credit checks.
 	CPUUsageMillicores int64
 	NodeSelector       map[string]string
-	Tolerations        []fit.Toleration
+	// NodeAffinity is the pods' required node affinity (ORed terms); nil for none.
+	NodeAffinity []fit.NodeSelectorTerm
+	Tolerations  []fit.Toleration
 	// Pools optionally restricts the workload to the named pools.
 	Pools []string
 	// MaxSurge is the rolling-update surge at peak; the zero value means none.

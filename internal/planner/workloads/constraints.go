@@ -11,7 +11,7 @@ import (
 )
 
 // constraints lists the pod's scheduling constraints as written, marks those sizing models (the node
-// selector, single-valued required node affinity, tolerations, a required hostname anti-affinity or a
+// selector, required node affinity without matchFields, tolerations, a required hostname anti-affinity or a
 // zone DoNotSchedule spread on the pod's own labels, host ports) and sets pl from them. Every other
 // constraint is carried and warned about, never dropped.
 func (r *reader) constraints(o object, ow *owned, pl *placement) []Constraint {
@@ -30,11 +30,11 @@ func (r *reader) constraints(o object, ow *owned, pl *placement) []Constraint {
 	if a := spec.Affinity; a != nil {
 		if na := a.NodeAffinity; na != nil {
 			if req := na.RequiredDuringSchedulingIgnoredDuringExecution; req != nil {
-				if sel, ok := selectorOf(req, pl.selector); ok {
-					pl.selector = sel
-					add("nodeAffinity.required", true, "node_selector (every expression is In with one value)", req)
+				if terms, ok := affinityTerms(req); ok {
+					pl.affinity = terms
+					add("nodeAffinity.required", true, "node_affinity", req)
 				} else {
-					add("nodeAffinity.required", false, "not modelled yet: sizing places the pods as if any node matched", req)
+					add("nodeAffinity.required", false, "not modelled yet: matchFields (node names) are not known before the nodes exist", req)
 				}
 			}
 			if pref := na.PreferredDuringSchedulingIgnoredDuringExecution; len(pref) > 0 {
@@ -101,28 +101,20 @@ func (r *reader) constraints(o object, ow *owned, pl *placement) []Constraint {
 	return cs
 }
 
-// selectorOf folds a required node affinity into the node selector when it is one term of In
-// expressions with one value each (and no matchFields), which is exactly a node selector.
-func selectorOf(req *corev1.NodeSelector, sel map[string]string) (map[string]string, bool) {
-	if len(req.NodeSelectorTerms) != 1 {
-		return nil, false
-	}
-	t := req.NodeSelectorTerms[0]
-	if len(t.MatchFields) > 0 || len(t.MatchExpressions) == 0 {
-		return nil, false
-	}
-	out := copyMap(sel)
-	if out == nil {
-		out = map[string]string{}
-	}
-	for _, e := range t.MatchExpressions {
-		if e.Operator != corev1.NodeSelectorOpIn || len(e.Values) != 1 {
+// affinityTerms converts a required node affinity to the planner's terms; false when a term uses
+// matchFields, which name nodes that do not exist before the plan.
+func affinityTerms(req *corev1.NodeSelector) ([]fit.NodeSelectorTerm, bool) {
+	var out []fit.NodeSelectorTerm
+	for _, t := range req.NodeSelectorTerms {
+		if len(t.MatchFields) > 0 {
 			return nil, false
 		}
-		if v, ok := out[e.Key]; ok && v != e.Values[0] {
-			return nil, false
+		var term fit.NodeSelectorTerm
+		for _, e := range t.MatchExpressions {
+			term.MatchExpressions = append(term.MatchExpressions, fit.NodeSelectorRequirement{Key: e.Key,
+				Operator: fit.NodeSelectorOperator(e.Operator), Values: e.Values})
 		}
-		out[e.Key] = e.Values[0]
+		out = append(out, term)
 	}
 	return out, true
 }

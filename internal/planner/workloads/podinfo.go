@@ -25,6 +25,7 @@ const (
 // placement is what sizing is told about where a pod may go.
 type placement struct {
 	selector map[string]string
+	affinity []fit.NodeSelectorTerm
 	spread   fit.Spread
 }
 

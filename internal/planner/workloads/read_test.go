@@ -1,6 +1,7 @@
 package workloads
 
 import (
+	"fmt"
 	"os"
 	"strconv"
 	"strings"
@@ -338,11 +339,11 @@ func TestReadConstraints(t *testing.T) {
 		{"ScheduleAnyway spread is carried",
 			"      topologySpreadConstraints:\n      - {maxSkew: 1, topologyKey: topology.kubernetes.io/zone, whenUnsatisfiable: ScheduleAnyway, labelSelector: {matchLabels: {app: w}}}\n",
 			fit.Spread{}, nil, "topologySpreadConstraints"},
-		{"single-valued In node affinity joins the node selector",
-			"      nodeSelector: {pool: apps}\n" + aff("        nodeAffinity:\n          requiredDuringSchedulingIgnoredDuringExecution:\n            nodeSelectorTerms:\n            - matchExpressions: [{key: kubernetes.io/arch, operator: In, values: [arm64]}]\n"),
-			fit.Spread{}, map[string]string{"pool": "apps", "kubernetes.io/arch": "arm64"}, ""},
-		{"NotIn node affinity is carried",
-			aff("        nodeAffinity:\n          requiredDuringSchedulingIgnoredDuringExecution:\n            nodeSelectorTerms:\n            - matchExpressions: [{key: pool, operator: NotIn, values: [spot]}]\n"),
+		{"required node affinity becomes node_affinity",
+			"      nodeSelector: {pool: apps}\n" + aff("        nodeAffinity:\n          requiredDuringSchedulingIgnoredDuringExecution:\n            nodeSelectorTerms:\n            - matchExpressions: [{key: kubernetes.io/arch, operator: NotIn, values: [arm64]}]\n"),
+			fit.Spread{}, map[string]string{"pool": "apps"}, ""},
+		{"matchFields node affinity is carried",
+			aff("        nodeAffinity:\n          requiredDuringSchedulingIgnoredDuringExecution:\n            nodeSelectorTerms:\n            - matchFields: [{key: metadata.name, operator: In, values: [node-1]}]\n"),
 			fit.Spread{}, nil, "nodeAffinity.required"},
 		{"preferred anti-affinity is carried",
 			aff("        podAntiAffinity:\n          preferredDuringSchedulingIgnoredDuringExecution:\n          - weight: 1\n            podAffinityTerm: {topologyKey: kubernetes.io/hostname, labelSelector: {matchLabels: {app: w}}}\n"),
@@ -363,6 +364,11 @@ func TestReadConstraints(t *testing.T) {
 			}
 			if len(tt.wantSel) > 0 && !equalMaps(w.NodeSelector, tt.wantSel) {
 				t.Errorf("node selector = %v, want %v", w.NodeSelector, tt.wantSel)
+			}
+			if strings.Contains(tt.name, "becomes node_affinity") {
+				if len(w.NodeAffinity) != 1 || fmt.Sprint(w.NodeAffinity[0].MatchExpressions) != "[{kubernetes.io/arch NotIn [arm64]}]" {
+					t.Errorf("node affinity = %+v, want the NotIn term", w.NodeAffinity)
+				}
 			}
 			warned := hasWarning(res, "workloads.unmodelled-constraint", "w")
 			if (tt.unmodelled != "") != warned {

@@ -78,10 +78,8 @@ func FromPlan(in fit.Input, res fit.Result, sc fit.Scenario, counts []int, o fit
 				Operator: corev1.TolerationOperator(t.Operator), Value: t.Value, Effect: corev1.TaintEffect(t.Effect)})
 		}
 		own := &metav1.LabelSelector{MatchLabels: map[string]string{"app": w.Name}}
-		if len(w.Pools) > 0 {
-			pod.Spec.Affinity = &corev1.Affinity{NodeAffinity: &corev1.NodeAffinity{
-				RequiredDuringSchedulingIgnoredDuringExecution: &corev1.NodeSelector{NodeSelectorTerms: []corev1.NodeSelectorTerm{{
-					MatchExpressions: []corev1.NodeSelectorRequirement{{Key: PoolLabel, Operator: corev1.NodeSelectorOpIn, Values: w.Pools}}}}}}}
+		if req := requiredAffinity(w); req != nil {
+			pod.Spec.Affinity = &corev1.Affinity{NodeAffinity: &corev1.NodeAffinity{RequiredDuringSchedulingIgnoredDuringExecution: req}}
 		}
 		switch w.Spread.Type {
 		case fit.SpreadNode:
@@ -121,3 +119,20 @@ func resourceList(r fit.Resources, node bool) corev1.ResourceList {
 }
 
 var _ runtime.Object = (*appsv1.ReplicaSet)(nil)
+
+// requiredAffinity is the pod's required node affinity: the workload's own terms, each with the pool list
+// (as a pool-label expression) added to it; nil for neither.
+func requiredAffinity(w *fit.Workload) *corev1.NodeSelector {
+	ns := fit.NodeSelector(w.NodeAffinity)
+	if len(w.Pools) == 0 {
+		return ns
+	}
+	pools := corev1.NodeSelectorRequirement{Key: PoolLabel, Operator: corev1.NodeSelectorOpIn, Values: w.Pools}
+	if ns == nil {
+		return &corev1.NodeSelector{NodeSelectorTerms: []corev1.NodeSelectorTerm{{MatchExpressions: []corev1.NodeSelectorRequirement{pools}}}}
+	}
+	for i := range ns.NodeSelectorTerms {
+		ns.NodeSelectorTerms[i].MatchExpressions = append(ns.NodeSelectorTerms[i].MatchExpressions, pools)
+	}
+	return ns
+}

@@ -28,7 +28,8 @@ func TestMain(m *testing.M) {
 const mi = int64(1) << 20
 
 func pool(name string, cpu, memMi int64, zones ...string) fit.Pool {
-	return fit.Pool{Name: name, InstanceType: name, MaxNodes: 1000, Zones: zones,
+	// The pool label is on every real node (FromPlan), so kubefit's pool carries it too.
+	return fit.Pool{Name: name, InstanceType: name, MaxNodes: 1000, Zones: zones, Labels: map[string]string{PoolLabel: name},
 		Allocatable: fit.Resources{CPUMillicores: cpu, MemoryBytes: memMi * mi, EphemeralStorageBytes: 80 << 30, Pods: 110}}
 }
 
@@ -127,7 +128,7 @@ func sortedCounts[K comparable](m map[K]int) []int {
 
 // generated returns an input shaped like Karpenter's scheduling benchmark: CPU requests from {100, 250,
 // 500, 1000, 1500}m and memory 100 MiB–4 GiB; some workloads spread by zone or by node, some pinned to a
-// pool, some selecting arm64 or tolerating a tainted pool.
+// pool, some selecting arm64 or tolerating a tainted pool, some with a required node affinity.
 func generated(seed uint64, workloads, replicas int, pools []fit.Pool) fit.Input {
 	rng := rand.New(rand.NewPCG(seed, 7))
 	in := fit.Input{Pools: pools}
@@ -147,6 +148,15 @@ func generated(seed uint64, workloads, replicas int, pools []fit.Pool) fit.Input
 			}
 		case 6:
 			w.Tolerations = []fit.Toleration{{Key: "dedicated", Operator: fit.OperatorEqual, Value: "batch", Effect: fit.EffectNoSchedule}}
+		case 4:
+			// Required node affinity: off arm64 nodes (NotIn), or onto a pool by its label (In, ORed terms).
+			if rng.IntN(2) == 0 {
+				w.NodeAffinity = []fit.NodeSelectorTerm{{MatchExpressions: []fit.NodeSelectorRequirement{{Key: "kubernetes.io/arch", Operator: fit.NodeNotIn, Values: []string{"arm64"}}}}}
+			} else {
+				p := pools[rng.IntN(len(pools))].Name
+				w.NodeAffinity = []fit.NodeSelectorTerm{{MatchExpressions: []fit.NodeSelectorRequirement{{Key: PoolLabel, Operator: fit.NodeIn, Values: []string{p}}}},
+					{MatchExpressions: []fit.NodeSelectorRequirement{{Key: "kubernetes.io/arch", Operator: fit.NodeDoesNotExist}}}}
+			}
 		}
 		in.Workloads = append(in.Workloads, w)
 	}
@@ -165,7 +175,7 @@ func TestNeverBelowRealScheduler(t *testing.T) {
 	tainted := pool("batch", 7900, 30000, zones...)
 	tainted.Taints = []fit.Taint{{Key: "dedicated", Value: "batch", Effect: fit.EffectNoSchedule}}
 	arm := pool("arm", 3900, 15000, zones...)
-	arm.Labels = map[string]string{"kubernetes.io/arch": "arm64"}
+	arm.Labels["kubernetes.io/arch"] = "arm64"
 	cases := []struct {
 		name  string
 		in    fit.Input

@@ -1,0 +1,162 @@
+package fit
+
+import (
+	"fmt"
+	"strings"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/component-helpers/scheduling/corev1/nodeaffinity"
+
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/field"
+)
+
+// NodeSelectorOperator is the operator of a node affinity requirement, as in Kubernetes.
+type NodeSelectorOperator string
+
+// The node affinity operators.
+const (
+	NodeIn           NodeSelectorOperator = "In"
+	NodeNotIn        NodeSelectorOperator = "NotIn"
+	NodeExists       NodeSelectorOperator = "Exists"
+	NodeDoesNotExist NodeSelectorOperator = "DoesNotExist"
+	NodeGt           NodeSelectorOperator = "Gt"
+	NodeLt           NodeSelectorOperator = "Lt"
+)
+
+// NodeSelectorOperators lists every node affinity operator.
+var NodeSelectorOperators = []NodeSelectorOperator{NodeIn, NodeNotIn, NodeExists, NodeDoesNotExist, NodeGt, NodeLt}
+
+// NodeSelectorRequirement is one expression of a node affinity term: a node label's Key, an Operator and
+// its Values (none for Exists and DoesNotExist, one integer for Gt and Lt).
+type NodeSelectorRequirement struct {
+	Key      string
+	Operator NodeSelectorOperator
+	Values   []string
+}
+
+// NodeSelectorTerm is one term of a required node affinity: a node matches it when every expression
+// holds. A workload's terms are ORed, as requiredDuringSchedulingIgnoredDuringExecution's are.
+type NodeSelectorTerm struct {
+	MatchExpressions []NodeSelectorRequirement
+}
+
+// zoneLabel is the label that carries a node's zone.
+const zoneLabel = "topology.kubernetes.io/zone"
+
+// nodeSelector converts terms to the Kubernetes type the scheduler matches (nil for no terms).
+func nodeSelector(terms []NodeSelectorTerm) *corev1.NodeSelector {
+	if len(terms) == 0 {
+		return nil
+	}
+	ns := &corev1.NodeSelector{}
+	for _, t := range terms {
+		var term corev1.NodeSelectorTerm
+		for _, e := range t.MatchExpressions {
+			term.MatchExpressions = append(term.MatchExpressions, corev1.NodeSelectorRequirement{Key: e.Key,
+				Operator: corev1.NodeSelectorOperator(e.Operator), Values: e.Values})
+		}
+		ns.NodeSelectorTerms = append(ns.NodeSelectorTerms, term)
+	}
+	return ns
+}
+
+// NodeSelector returns terms as a Kubernetes NodeSelector (nil for none), for callers that build pods.
+func NodeSelector(terms []NodeSelectorTerm) *corev1.NodeSelector { return nodeSelector(terms) }
+
+// affinityZones returns, of the pool's zones, those whose nodes match the required node affinity, with the
+// scheduler's own matching (component-helpers' nodeaffinity, as the NodeAffinity plugin uses it) on the
+// pool's labels plus each zone's topology label. all reports whether every zone matches (a pool without
+// zones has one, unnamed). A node's hostname is not known before it exists, so a term that names
+// hostnames matches no planned node.
+func affinityZones(terms []NodeSelectorTerm, p *Pool) (matching []string, all bool) {
+	if len(terms) == 0 {
+		return p.Zones, true
+	}
+	sel, err := nodeaffinity.NewNodeSelector(nodeSelector(terms))
+	if err != nil {
+		return nil, false
+	}
+	zones := p.Zones
+	if len(zones) == 0 {
+		zones = []string{""}
+	}
+	all = true
+	for _, z := range zones {
+		labels := make(map[string]string, len(p.Labels)+1)
+		for k, v := range p.Labels {
+			labels[k] = v
+		}
+		if z != "" {
+			labels[zoneLabel] = z
+		}
+		if sel.Match(&corev1.Node{ObjectMeta: metav1.ObjectMeta{Labels: labels}}) {
+			matching = append(matching, z)
+		} else {
+			all = false
+		}
+	}
+	return matching, all
+}
+
+// AffinityAllows reports whether nodes with these labels, in each of these zones, all match the required
+// node affinity (true for no terms): the rule a pool is admitted by, for callers outside the packer.
+func AffinityAllows(terms []NodeSelectorTerm, labels map[string]string, zones []string) bool {
+	_, all := affinityZones(terms, &Pool{Labels: labels, Zones: zones})
+	return all
+}
+
+// affinityMessage says why the required node affinity keeps a workload off a pool.
+func affinityMessage(owner string, terms []NodeSelectorTerm, p *Pool) string {
+	matching, _ := affinityZones(terms, p)
+	if len(matching) > 0 && matching[0] != "" {
+		return fmt.Sprintf("the required node affinity of %s (%s) matches only zone(s) %s of pool %q; kubefit plans a pool's nodes in all its zones, "+
+			"so give those zones a pool of their own", owner, describeTerms(terms), field.QuoteList(matching), p.Name)
+	}
+	return fmt.Sprintf("the required node affinity of %s (%s) matches no node of pool %q (labels %s)", owner, describeTerms(terms), p.Name, describeLabels(p))
+}
+
+func describeTerms(terms []NodeSelectorTerm) string {
+	parts := make([]string, len(terms))
+	for i, t := range terms {
+		es := make([]string, len(t.MatchExpressions))
+		for j, e := range t.MatchExpressions {
+			switch e.Operator {
+			case NodeExists, NodeDoesNotExist:
+				es[j] = e.Key + " " + string(e.Operator)
+			default:
+				es[j] = e.Key + " " + string(e.Operator) + " [" + strings.Join(e.Values, ", ") + "]"
+			}
+		}
+		parts[i] = strings.Join(es, " and ")
+	}
+	return strings.Join(parts, "; or ")
+}
+
+func describeLabels(p *Pool) string {
+	keys := sortedKeys(p.Labels)
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = k + "=" + p.Labels[k]
+	}
+	if len(p.Zones) > 0 {
+		parts = append(parts, zoneLabel+" in "+strings.Join(p.Zones, ", "))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// affinity checks terms with the scheduler's own parser: operators, value counts, integer values for Gt
+// and Lt, label keys. An empty term is valid and matches no node, as in Kubernetes.
+func (v *validator) affinity(f field.Path, owner string, terms []NodeSelectorTerm) {
+	for i, t := range terms {
+		tf := f.Child("NodeAffinity").At(i)
+		for j, e := range t.MatchExpressions {
+			ef := tf.Child("MatchExpressions").At(j)
+			one := []NodeSelectorTerm{{MatchExpressions: []NodeSelectorRequirement{e}}}
+			if _, err := nodeaffinity.NewNodeSelector(nodeSelector(one)); err != nil {
+				v.add(ef, e.Key, "node affinity expression %s of %s is invalid: %s", field.Quote(e.Key+" "+string(e.Operator)), owner,
+					strings.TrimPrefix(err.Error(), "nodeSelectorTerms[0].matchExpressions[0]."))
+			}
+		}
+	}
+}

@@ -1,0 +1,31 @@
+// Package workloads reads Kubernetes objects (rendered manifests, a running cluster's snapshot) into the
+// planner's workloads, DaemonSets and pools, so a plan starts from what a team deploys rather than from a
+// hand-typed copy that drifts.
+//
+// Read decodes YAML or JSON documents ("---"-separated, List kinds unwrapped) with client-go's scheme into
+// k8s.io/api types (sigs.k8s.io/yaml for YAML, strict decoding so unknown fields are warnings), and turns
+// every pod-owning object into a sizing.Workload or fit.DaemonSet:
+//
+//   - Deployment, StatefulSet, ReplicaSet and ReplicationController not controlled by another listed object,
+//     Job and CronJob (the pods of one run: parallelism, at most completions), bare Pods, DaemonSets, and
+//     custom kinds with a pod template at spec.template (Argo Rollouts, OpenKruise), with the API server's
+//     defaults (replicas 1, maxSurge 25 %);
+//   - each pod's effective request by the planner's one rule (package pod: API defaulting, the namespace's
+//     LimitRanges, pod-level resources, the RuntimeClass overhead, then component-helpers' PodRequests);
+//   - replica bounds from the HorizontalPodAutoscaler (autoscaling/v2, v1; minReplicas defaults to 1) or KEDA
+//     ScaledObject (minReplicaCount 0, maxReplicaCount 100 by default) that targets the workload by kind and
+//     name; the PodDisruptionBudget whose selector matches its pods; its volume claims per pod
+//     (volumeClaimTemplates, named claims, generic ephemeral volumes); its priority;
+//   - its scheduling constraints as written, each marked modelled (the node selector, required node affinity,
+//     tolerations, a required hostname anti-affinity or a zone DoNotSchedule spread on the pods' own labels,
+//     host ports, which keep two of its pods off one node) or carried with a warning naming the workload.
+//
+// Helm hooks (the helm.sh/hook annotation) are skipped unless asked for, and every object that is not a
+// workload is listed in Result.Skipped with what it contributed. With Input.Cluster, the snapshot's nodes
+// become measured pools (one per node group: the least roomy node's allocatable and capacity, the labels and
+// taints all its nodes carry) and its running pods the existing load, grouped into their owners; an owner
+// also in the manifests is read from the manifests.
+//
+// Input is bounded (MaxBytes, MaxDocuments) and decoding runs on every core; errors are field errors on
+// Manifests, Cluster, Include, Exclude or Overrides that name the document, object and field at fault.
+package workloads
