@@ -49,6 +49,8 @@ type nodePoolRecommendationModel struct {
 	Scenario   types.String `tfsdk:"scenario"`
 	Prices     types.Map    `tfsdk:"prices"`
 	Limit      types.Int64  `tfsdk:"limit"`
+	Scheduler  types.String `tfsdk:"scheduler_profile"`
+	Arrival    types.String `tfsdk:"arrival_order"`
 	NodeDisk   types.Object `tfsdk:"node_disk"`
 
 	Ranking     types.List   `tfsdk:"ranking"`
@@ -105,6 +107,8 @@ func (d *nodePoolRecommendationDataSource) Schema(_ context.Context, _ datasourc
 			"prices": schema.MapAttribute{Optional: true, ElementType: types.Float64Type,
 				MarkdownDescription: "Your own price per node in USD per hour, by instance type name (a discount, a reserved or spot price); it replaces the reference price of those types.",
 				Validators:          []validator.Map{mapvalidator.ValueFloat64sAre(float64validator.AtLeast(0))}},
+			"scheduler_profile": schedulerProfileAttribute(),
+			"arrival_order":     arrivalOrderAttribute(),
 			"limit": schema.Int64Attribute{Optional: true,
 				MarkdownDescription: "Size only as many candidates as it takes to rank the `limit` cheapest exactly; the others are listed with `sized = false`, " +
 					"reason `not-sized` and a lower bound on nodes and cost that already exceeds the `limit`-th. Default: size every candidate.",
@@ -199,7 +203,8 @@ func (d *nodePoolRecommendationDataSource) ValidateConfig(ctx context.Context, r
 
 // expandRecommendation converts the configuration into one ranking request.
 func expandRecommendation(ctx context.Context, m nodePoolRecommendationModel, cloud catalog.Cloud, diags *diag.Diagnostics) selector.Request {
-	req := selector.Request{Scenario: fit.Scenario(m.Scenario.ValueString()), Limit: int(m.Limit.ValueInt64())}
+	req := selector.Request{Scenario: fit.Scenario(m.Scenario.ValueString()), Limit: int(m.Limit.ValueInt64()),
+		Scheduler: fit.SchedulerProfile(m.Scheduler.ValueString()), Arrival: fit.ArrivalOrder(m.Arrival.ValueString())}
 	diags.Append(m.Candidates.ElementsAs(ctx, &req.Candidates, false)...)
 	pm, ok := poolTemplateModel(ctx, m.Pool, string(cloud), "candidate")
 	if !ok {

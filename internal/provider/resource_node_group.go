@@ -51,6 +51,8 @@ type nodeGroupModel struct {
 	MinSize                types.Int64   `tfsdk:"min_size"`
 	MaxSize                types.Int64   `tfsdk:"max_size"`
 	HeadroomPercent        types.Int64   `tfsdk:"headroom_percent"`
+	Scheduler              types.String  `tfsdk:"scheduler_profile"`
+	Arrival                types.String  `tfsdk:"arrival_order"`
 	CapacityType           types.String  `tfsdk:"capacity_type"`
 	DiskSizeGiB            types.Int64   `tfsdk:"disk_size_gib"`
 	DiskType               types.String  `tfsdk:"disk_type"`
@@ -171,6 +173,8 @@ func (r *nodeGroupResource) Schema(_ context.Context, _ resource.SchemaRequest, 
 	attrs["max_size"] = schema.Int64Attribute{Optional: true, Computed: true, MarkdownDescription: fmt.Sprintf("Maximum nodes (1–%d). "+
 		"Default: the nodes the peak scenario needs, raised by `headroom_percent` and rounded up. When set, the peak must fit it or the plan fails.", nodegroup.UnboundedNodes),
 		Validators: []validator.Int64{int64validator.Between(1, nodegroup.UnboundedNodes)}}
+	attrs["scheduler_profile"] = resourceAttribute(schedulerProfileAttribute())
+	attrs["arrival_order"] = resourceAttribute(arrivalOrderAttribute())
 	attrs["headroom_percent"] = schema.Int64Attribute{Optional: true, MarkdownDescription: "Headroom above the peak for a computed `max_size`, in percent (default 0).",
 		Validators: []validator.Int64{int64validator.Between(0, 1000)}}
 	attrs["capacity_type"] = schema.StringAttribute{Optional: true, MarkdownDescription: "How nodes are bought: " + markdownList(nodegroup.CapacityTypes) + " (default `on_demand`).",
@@ -240,7 +244,7 @@ func (r *nodeGroupResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 // nodeGroupKnown reports whether every input is known.
 func nodeGroupKnown(m nodeGroupModel) bool {
 	for _, v := range []attr.Value{m.Name, m.Cloud, m.InstanceType, m.InstanceTypes, m.Zones, m.Labels, m.Taints, m.CreditMode,
-		m.StartingBalance, m.MinHours, m.MaxSurplusCostPerMonth, m.DaemonSets, m.Workloads, m.HeadroomPercent, m.CapacityType,
+		m.StartingBalance, m.MinHours, m.MaxSurplusCostPerMonth, m.DaemonSets, m.Workloads, m.HeadroomPercent, m.Scheduler, m.Arrival, m.CapacityType,
 		m.DiskSizeGiB, m.DiskType, m.NodeClassName, m.FailOnMisfit, m.Profile, m.KubernetesVersion, m.MaxPods, m.EKS, m.AKS,
 		m.KubeReserved, m.SystemReserved, m.EvictionHard, m.MeasuredCapacity, m.MeasuredAllocatable, m.VMMemoryOverheadPercent, m.OSDiskGiB} {
 		if !fullyKnown(v) {
@@ -258,7 +262,8 @@ func expandNodeGroup(ctx context.Context, m nodeGroupModel, diags *diag.Diagnost
 	req := nodegroup.Request{Pool: expandSizingPool(ctx, path.Empty(), m.Name.ValueString(), pm, diags),
 		MinSize: optCount(m.MinSize), MaxSize: optCount(m.MaxSize), HeadroomPercent: int(m.HeadroomPercent.ValueInt64()),
 		CapacityType: nodegroup.CapacityType(m.CapacityType.ValueString()), DiskSizeGiB: int(m.DiskSizeGiB.ValueInt64()),
-		DiskType: m.DiskType.ValueString(), NodeClassName: m.NodeClassName.ValueString()}
+		DiskType: m.DiskType.ValueString(), NodeClassName: m.NodeClassName.ValueString(),
+		Scheduler: fit.SchedulerProfile(m.Scheduler.ValueString()), Arrival: fit.ArrivalOrder(m.Arrival.ValueString())}
 	var dss []sizingDaemonSetModel
 	diags.Append(m.DaemonSets.ElementsAs(ctx, &dss, false)...)
 	for i, d := range dss {

@@ -1,16 +1,21 @@
 package provider
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"regexp"
 	"testing"
 
+	"github.com/hashicorp/terraform-plugin-testing/compare"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/fit"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/sizing"
 )
 
 const ngAddr = "kubefit_node_group.test"
@@ -251,5 +256,79 @@ workloads = [{ name = "web", replicas = 2, requests = { cpu = "250m" } }]
 				expectNG(tfjsonpath.New("name"), knownvalue.StringExact("Web_Pool")),
 			},
 		}},
+	})
+}
+
+// TestAccNodeGroup_arrivalOrder checks that a node group sizes with the scheduler model under its own
+// arrival_order and scheduler_profile: its max_size equals the peak a sizing data source computes with the
+// same inputs, for rollout (the default) and largest-first, which differ on this mix.
+func TestAccNodeGroup_arrivalOrder(t *testing.T) {
+	cfg := func(order string) string {
+		return fmt.Sprintf(`
+locals {
+  workloads = [
+    { name = "a", replicas = 20, requests = { cpu = "1500m", memory = "1Gi" } },
+    { name = "b", replicas = 30, requests = { cpu = "250m", memory = "256Mi" } },
+    { name = "c", replicas = 25, requests = { cpu = "500m", memory = "512Mi" } },
+    { name = "d", replicas = 15, requests = { cpu = "1", memory = "2Gi" } },
+  ]
+}
+
+resource "kubefit_node_group" "test" {
+  name              = "mix"
+  cloud             = "aws"
+  instance_type     = "c5.xlarge"
+  workloads         = local.workloads
+  arrival_order     = %[1]q
+  scheduler_profile = "default"
+}
+
+data "kubefit_node_pool_sizing" "same" {
+  pools         = { mix = { cloud = "aws", instance_type = "c5.xlarge", max_nodes = 200 } }
+  workloads     = local.workloads
+  arrival_order = %[1]q
+}
+
+data "kubefit_node_pool_recommendation" "same" {
+  cloud         = "aws"
+  candidates    = ["c5.xlarge"]
+  pool_name     = "mix"
+  pool          = { max_nodes = 200 }
+  workloads     = local.workloads
+  arrival_order = %[1]q
+}
+`, order)
+	}
+	// The planner's own counts for the two orders; the test needs them to differ.
+	want := map[fit.ArrivalOrder]int{}
+	for _, a := range []fit.ArrivalOrder{fit.ArrivalRollout, fit.ArrivalLargestFirst} {
+		n := func(v int) *int { return &v }
+		plan, err := sizing.NewPlanner(sizing.EmbeddedCatalog()).Solve(context.Background(), sizing.Request{Arrival: a,
+			Pools: []sizing.Pool{{Name: "mix", Cloud: "aws", InstanceTypes: []string{"c5.xlarge"}, MaxNodes: 200}},
+			Workloads: []sizing.Workload{
+				{Name: "a", Replicas: n(20), Requests: fit.Resources{CPUMillicores: 1500, MemoryBytes: 1 << 30}},
+				{Name: "b", Replicas: n(30), Requests: fit.Resources{CPUMillicores: 250, MemoryBytes: 256 << 20}},
+				{Name: "c", Replicas: n(25), Requests: fit.Resources{CPUMillicores: 500, MemoryBytes: 512 << 20}},
+				{Name: "d", Replicas: n(15), Requests: fit.Resources{CPUMillicores: 1000, MemoryBytes: 2 << 30}}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want[a] = plan.Pools[0].Peak.NodesRequired
+	}
+	if want[fit.ArrivalRollout] == want[fit.ArrivalLargestFirst] {
+		t.Fatalf("the mix no longer tells the orders apart (%v); choose another", want)
+	}
+	peak := tfjsonpath.New("pool_results").AtMapKey("mix").AtMapKey("peak").AtMapKey("nodes_required")
+	checks := []statecheck.StateCheck{
+		statecheck.CompareValuePairs(ngAddr, tfjsonpath.New("max_size"), "data.kubefit_node_pool_sizing.same", peak, compare.ValuesSame()),
+		statecheck.CompareValuePairs("data.kubefit_node_pool_recommendation.same", tfjsonpath.New("ranking").AtSliceIndex(0).AtMapKey("nodes_required"),
+			"data.kubefit_node_pool_sizing.same", peak, compare.ValuesSame()),
+	}
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{Config: cfg("rollout"), ConfigStateChecks: append(checks, expectNG(tfjsonpath.New("max_size"), knownvalue.Int64Exact(int64(want[fit.ArrivalRollout])))), ConfigPlanChecks: emptyPlanAfterApply},
+			{Config: cfg("largest-first"), ConfigStateChecks: append(checks, expectNG(tfjsonpath.New("max_size"), knownvalue.Int64Exact(int64(want[fit.ArrivalLargestFirst])))), ConfigPlanChecks: emptyPlanAfterApply},
+		},
 	})
 }

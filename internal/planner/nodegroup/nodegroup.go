@@ -59,6 +59,10 @@ type Request struct {
 	DiskType    string
 	// NodeClassName names the Karpenter EC2NodeClass the NodePool refers to; "" means "default".
 	NodeClassName string
+	// Scheduler and Arrival are the cluster's kube-scheduler profile and the pods' arrival order, as in
+	// sizing.Request: the group's sizes follow the scheduler model under them.
+	Scheduler fit.SchedulerProfile
+	Arrival   fit.ArrivalOrder
 }
 
 // Capacity is the group's capacity envelope, as a ScaledObject capacity check consumes it: per node what
@@ -152,7 +156,7 @@ func request(req Request) sizing.Request {
 	if req.MaxSize != nil {
 		pool.MaxNodes = *req.MaxSize
 	}
-	return sizing.Request{Pools: []sizing.Pool{pool}, DaemonSets: req.DaemonSets, Workloads: req.Workloads}
+	return sizing.Request{Pools: []sizing.Pool{pool}, DaemonSets: req.DaemonSets, Workloads: req.Workloads, Scheduler: req.Scheduler, Arrival: req.Arrival}
 }
 
 func validate(req Request) field.Errors {

@@ -47,6 +47,10 @@ type Request struct {
 	// Prices are the caller's own prices in USD per node and hour, by instance type name; they replace
 	// the catalog's reference price of those types.
 	Prices map[string]float64
+	// Scheduler and Arrival are the cluster's kube-scheduler profile and the pods' arrival order, as in
+	// sizing.Request; every candidate's realistic count follows them.
+	Scheduler fit.SchedulerProfile
+	Arrival   fit.ArrivalOrder
 	// NodeDisk is the disk I/O one node must sustain across all its volumes. A candidate whose own
 	// sustained disk limits are lower is excluded (ReasonDiskCap); zero checks nothing.
 	NodeDisk NodeDisk
@@ -583,7 +587,7 @@ func (r *Ranker) solveAll(ctx context.Context, req *Request, rows []catalog.Inst
 func (req *Request) SizingRequest(name string) sizing.Request {
 	p := req.Pool
 	p.InstanceTypes = []string{name}
-	return sizing.Request{Pools: []sizing.Pool{p}, DaemonSets: req.DaemonSets, Workloads: req.Workloads}
+	return sizing.Request{Pools: []sizing.Pool{p}, DaemonSets: req.DaemonSets, Workloads: req.Workloads, Scheduler: req.Scheduler, Arrival: req.Arrival}
 }
 
 // solveOne sizes one candidate.
