@@ -70,6 +70,7 @@ type sizingDaemonSetModel struct {
 	NodeSelector types.Map    `tfsdk:"node_selector"`
 	Tolerations  types.List   `tfsdk:"tolerations"`
 	NodeAffinity types.List   `tfsdk:"node_affinity"`
+	HostPorts    types.List   `tfsdk:"host_ports"`
 	TakesPodSlot types.Bool   `tfsdk:"takes_pod_slot"`
 }
 
@@ -88,6 +89,7 @@ type workloadModel struct {
 	NodeSelector types.Map    `tfsdk:"node_selector"`
 	Tolerations  types.List   `tfsdk:"tolerations"`
 	NodeAffinity types.List   `tfsdk:"node_affinity"`
+	HostPorts    types.List   `tfsdk:"host_ports"`
 	Pools        types.List   `tfsdk:"pools"`
 	MaxSurge     types.String `tfsdk:"max_surge"`
 	Spread       types.Object `tfsdk:"spread"`

@@ -67,6 +67,11 @@ type (
 		Operator string   `tfsdk:"operator"`
 		Values   []string `tfsdk:"values"`
 	}
+	hostPortOut struct {
+		Port     int64   `tfsdk:"port"`
+		Protocol *string `tfsdk:"protocol"`
+		IP       *string `tfsdk:"ip"`
+	}
 	termOut struct {
 		MatchExpressions []requirementOut `tfsdk:"match_expressions"`
 	}
@@ -130,6 +135,7 @@ type (
 		NodeSelector map[string]string `tfsdk:"node_selector"`
 		Tolerations  []tolerationOut   `tfsdk:"tolerations"`
 		NodeAffinity []termOut         `tfsdk:"node_affinity"`
+		HostPorts    []hostPortOut     `tfsdk:"host_ports"`
 		Pools        []string          `tfsdk:"pools"`
 		MaxSurge     *string           `tfsdk:"max_surge"`
 		Spread       *spreadOut        `tfsdk:"spread"`
@@ -151,6 +157,7 @@ type (
 		NodeSelector map[string]string `tfsdk:"node_selector"`
 		Tolerations  []tolerationOut   `tfsdk:"tolerations"`
 		NodeAffinity []termOut         `tfsdk:"node_affinity"`
+		HostPorts    []hostPortOut     `tfsdk:"host_ports"`
 		TakesPodSlot *bool             `tfsdk:"takes_pod_slot"`
 
 		Source            sourceOut       `tfsdk:"source"`
@@ -451,7 +458,7 @@ func flattenWorkloads(res workloads.Result) ([]workloadOut, []daemonSetOut, []sk
 	for i, w := range res.Workloads {
 		o := workloadOut{Name: w.Name, Replicas: intPtr(w.Replicas), MinReplicas: intPtr(w.MinReplicas), MaxReplicas: intPtr(w.MaxReplicas),
 			Requests: requestsOf(w.Requests), CPUUsage: cpuUsage(w.CPUUsageMillicores), NodeSelector: w.NodeSelector,
-			Tolerations: tolerationsOf(w.Tolerations), NodeAffinity: termsOf(w.NodeAffinity), Source: sourceOf(w.Source), MaxSurge: surgeString(w.MaxSurge)}
+			Tolerations: tolerationsOf(w.Tolerations), NodeAffinity: termsOf(w.NodeAffinity), HostPorts: portsOf(w.HostPorts), Source: sourceOf(w.Source), MaxSurge: surgeString(w.MaxSurge)}
 		if w.Spread.Type != "" && w.Spread.Type != fit.SpreadNone {
 			o.Spread = &spreadOut{Type: string(w.Spread.Type)}
 			if w.Spread.MaxSkew > 0 {
@@ -470,7 +477,7 @@ func flattenWorkloads(res workloads.Result) ([]workloadOut, []daemonSetOut, []sk
 	dss := make([]daemonSetOut, len(res.DaemonSets))
 	for i, d := range res.DaemonSets {
 		o := daemonSetOut{Name: d.Name, Requests: requestsOf(d.Requests), CPUUsage: cpuUsage(d.CPUUsageMillicores), NodeSelector: d.NodeSelector,
-			Tolerations: tolerationsOf(d.Tolerations), NodeAffinity: termsOf(d.NodeAffinity), TakesPodSlot: ptrTo(d.TakesPodSlot), Source: sourceOf(d.Source), UpdateMaxSurge: strPtr(d.MaxSurge)}
+			Tolerations: tolerationsOf(d.Tolerations), NodeAffinity: termsOf(d.NodeAffinity), HostPorts: portsOf(d.HostPorts), TakesPodSlot: ptrTo(d.TakesPodSlot), Source: sourceOf(d.Source), UpdateMaxSurge: strPtr(d.MaxSurge)}
 		o.PodRequests, o.Derivation, o.VolumeClaims, o.Constraints, o.PriorityClassName, o.Priority = podOut(d.Pod)
 		dss[i] = o
 	}
@@ -543,6 +550,17 @@ func tolerationsOf(ts []fit.Toleration) []tolerationOut {
 	out := make([]tolerationOut, len(ts))
 	for i, t := range ts {
 		out[i] = tolerationOut{Key: strPtr(t.Key), Operator: strPtr(string(t.Operator)), Value: strPtr(t.Value), Effect: strPtr(string(t.Effect))}
+	}
+	return out
+}
+
+func portsOf(ps []fit.HostPort) []hostPortOut {
+	if len(ps) == 0 {
+		return nil
+	}
+	out := make([]hostPortOut, len(ps))
+	for i, p := range ps {
+		out[i] = hostPortOut{Port: int64(p.Port), Protocol: strPtr(p.Protocol), IP: strPtr(p.IP)}
 	}
 	return out
 }

@@ -291,3 +291,32 @@ func TestAccNodePoolSizing_nodeAffinity(t *testing.T) {
 		},
 	})
 }
+
+// TestAccNodePoolSizing_hostPorts: three pods asking for host port 443 on a pool of at most two nodes leave
+// one Pending, named; with three nodes they fit; a DaemonSet on the same port keeps them off its pool.
+func TestAccNodePoolSizing_hostPorts(t *testing.T) {
+	cfg := func(maxNodes int, ds string) string {
+		return fmt.Sprintf(`data "kubefit_node_pool_sizing" "t" {
+  pools      = { edge = { cloud = "aws", instance_type = "c6i.large", max_nodes = %d } }
+  daemonsets = [%s]
+  workloads  = [{ name = "ingress", replicas = 3, requests = { cpu = "100m", memory = "128Mi" }, host_ports = [{ port = 443 }] }]
+}`, maxNodes, ds)
+	}
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{Config: cfg(2, ""), ExpectError: errRe(`workload`, `"ingress"`, `asks`, `for`, `host`, `port(s)`, `443/TCP,`, `so`, `no`, `two`, `of`, `its`, `pods`, `share`, `a`, `node`)},
+			{Config: cfg(2, `{ name = "nginx", requests = { cpu = "50m" }, host_ports = [{ port = 443, protocol = "TCP" }] }`),
+				ExpectError: errRe(`host`, `port`, `443/TCP,`, `which`, `DaemonSet`, `"nginx"`, `takes`, `on`, `every`, `node`, `of`, `pool`, `"edge"`)},
+			{Config: cfg(2, `{ name = "x", host_ports = [{ port = 70000 }] }`), ExpectError: regexp.MustCompile(`(?s)port.*between\s+1\s+and\s+65535`)},
+			{
+				Config:           cfg(3, ""),
+				ConfigPlanChecks: emptyPlanAfterApply,
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue("data.kubefit_node_pool_sizing.t", tfjsonpath.New("fits"), knownvalue.Bool(true)),
+					statecheck.ExpectKnownValue("data.kubefit_node_pool_sizing.t", tfjsonpath.New("pool_results").AtMapKey("edge").AtMapKey("steady").AtMapKey("nodes_required"), knownvalue.Int64Exact(3)),
+				},
+			},
+		},
+	})
+}

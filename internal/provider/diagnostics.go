@@ -109,6 +109,7 @@ var warningTitles = map[string]string{
 	sizing.WarnAboveBaseline:      "Burstable Nodes Above Baseline",
 	sizing.WarnMinReplicasDefault: "Minimum Replicas Defaulted",
 	sizing.WarnCreditsIgnored:     "Credit Options Ignored",
+	sizing.WarnHostPortsShared:    "Host Ports Shared",
 	selector.WarnDiskNotChecked:   "Node Disk Demand Not Checked",
 	nodegroup.WarnKarpenterName:   "Karpenter NodePool Renamed",
 }

@@ -216,6 +216,22 @@ func expandNodeAffinity(ctx context.Context, l types.List, diags *diag.Diagnosti
 	return out
 }
 
+type hostPortModel struct {
+	Port     types.Int64  `tfsdk:"port"`
+	Protocol types.String `tfsdk:"protocol"`
+	IP       types.String `tfsdk:"ip"`
+}
+
+func expandHostPorts(ctx context.Context, l types.List, diags *diag.Diagnostics) []fit.HostPort {
+	var ps []hostPortModel
+	diags.Append(l.ElementsAs(ctx, &ps, false)...)
+	var out []fit.HostPort
+	for _, p := range ps {
+		out = append(out, fit.HostPort{Port: int(p.Port.ValueInt64()), Protocol: p.Protocol.ValueString(), IP: p.IP.ValueString()})
+	}
+	return out
+}
+
 func expandStringMap(ctx context.Context, m types.Map, diags *diag.Diagnostics) map[string]string {
 	out := map[string]string{}
 	diags.Append(m.ElementsAs(ctx, &out, false)...)
@@ -225,7 +241,7 @@ func expandStringMap(ctx context.Context, m types.Map, diags *diag.Diagnostics) 
 func expandDaemonSet(ctx context.Context, p path.Path, d sizingDaemonSetModel, diags *diag.Diagnostics) sizing.DaemonSet {
 	ds := sizing.DaemonSet{Name: d.Name.ValueString(), Requests: expandRequests(ctx, p.AtName("requests"), d.Requests, diags),
 		NodeSelector: expandStringMap(ctx, d.NodeSelector, diags), Tolerations: expandTolerations(ctx, d.Tolerations, diags),
-		NodeAffinity: expandNodeAffinity(ctx, d.NodeAffinity, diags),
+		NodeAffinity: expandNodeAffinity(ctx, d.NodeAffinity, diags), HostPorts: expandHostPorts(ctx, d.HostPorts, diags),
 		TakesPodSlot: d.TakesPodSlot.IsNull() || d.TakesPodSlot.ValueBool()}
 	if v := optQuantity(p.AtName("cpu_usage"), d.CPUUsage, quantityCPU, diags); v != nil {
 		ds.CPUUsageMillicores = *v
@@ -244,8 +260,8 @@ func optCount(v types.Int64) *int {
 func expandWorkload(ctx context.Context, p path.Path, w workloadModel, diags *diag.Diagnostics) sizing.Workload {
 	sw := sizing.Workload{Name: w.Name.ValueString(), Requests: expandRequests(ctx, p.AtName("requests"), w.Requests, diags),
 		NodeSelector: expandStringMap(ctx, w.NodeSelector, diags), Tolerations: expandTolerations(ctx, w.Tolerations, diags),
-		NodeAffinity: expandNodeAffinity(ctx, w.NodeAffinity, diags),
-		Replicas:     optCount(w.Replicas), MinReplicas: optCount(w.MinReplicas), MaxReplicas: optCount(w.MaxReplicas)}
+		NodeAffinity: expandNodeAffinity(ctx, w.NodeAffinity, diags), HostPorts: expandHostPorts(ctx, w.HostPorts, diags),
+		Replicas: optCount(w.Replicas), MinReplicas: optCount(w.MinReplicas), MaxReplicas: optCount(w.MaxReplicas)}
 	if v := optQuantity(p.AtName("cpu_usage"), w.CPUUsage, quantityCPU, diags); v != nil {
 		sw.CPUUsageMillicores = *v
 	}

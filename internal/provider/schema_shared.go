@@ -72,6 +72,7 @@ func daemonSetsAttribute() schema.ListNestedAttribute {
 			"node_selector":  schema.MapAttribute{Optional: true, ElementType: types.StringType, MarkdownDescription: "Node selector."},
 			"tolerations":    tolerationsAttribute(),
 			"node_affinity":  nodeAffinityAttribute(),
+			"host_ports":     hostPortsAttribute("DaemonSet"),
 			"takes_pod_slot": schema.BoolAttribute{Optional: true, MarkdownDescription: "Whether the pod counts against max pods (default `true`)."},
 		}}}
 }
@@ -89,6 +90,7 @@ func workloadsAttribute() schema.ListNestedAttribute {
 			"node_selector": schema.MapAttribute{Optional: true, ElementType: types.StringType, MarkdownDescription: "Node selector."},
 			"tolerations":   tolerationsAttribute(),
 			"node_affinity": nodeAffinityAttribute(),
+			"host_ports":    hostPortsAttribute("workload"),
 			"pools": schema.ListAttribute{Optional: true, ElementType: types.StringType,
 				MarkdownDescription: "Restrict the workload to these pools (names from `pools`)."},
 			"max_surge": schema.StringAttribute{Optional: true,
@@ -130,6 +132,24 @@ func nodeAffinityAttribute() schema.ListNestedAttribute {
 					"values": schema.ListAttribute{Optional: true, ElementType: types.StringType,
 						MarkdownDescription: "Values: one or more for `In` and `NotIn`, none for `Exists` and `DoesNotExist`, one integer for `Gt` and `Lt`."},
 				}}},
+		}}}
+}
+
+// hostPortsAttribute is the host ports a pod takes on its node.
+func hostPortsAttribute(what string) schema.ListNestedAttribute {
+	desc := "Host ports each pod takes on its node (a container's `hostPort`, or every container port with `hostNetwork`), as the scheduler's NodePorts filter checks them: " +
+		"two pods asking for the same port and protocol on overlapping addresses never share a node. "
+	if what == "workload" {
+		desc += "So at most one pod of the workload runs on a node, and none on a node whose DaemonSet takes the same port; two workloads sharing a port are warned about, not yet kept apart."
+	} else {
+		desc += "A workload asking for a port the DaemonSet takes cannot use the pools the DaemonSet runs on."
+	}
+	return schema.ListNestedAttribute{Optional: true, MarkdownDescription: desc,
+		NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+			"port": schema.Int64Attribute{Required: true, MarkdownDescription: "Port number (1–65535).", Validators: []validator.Int64{int64validator.Between(1, 65535)}},
+			"protocol": schema.StringAttribute{Optional: true, MarkdownDescription: "One of " + markdownList(fit.HostPortProtocols) + " (default `TCP`).",
+				Validators: []validator.String{stringvalidator.OneOf(fit.HostPortProtocols...)}},
+			"ip": schema.StringAttribute{Optional: true, MarkdownDescription: "Host IP the port binds to (default: every address)."},
 		}}}
 }
 

@@ -68,6 +68,9 @@ func newModel(in *Input) *model {
 		m.excl[w] = make([]Reason, len(in.Pools))
 		for p := range in.Pools {
 			reason := excludedBy(wl, &in.Pools[p])
+			if ds, _ := daemonSetPortConflict(in, wl, &in.Pools[p]); reason == "" && ds != "" {
+				reason = ReasonHostPort
+			}
 			if reason == "" && !m.fitsEmpty(w, p) {
 				reason = ReasonTooLarge
 			}
@@ -126,6 +129,10 @@ func nodeOf(p *Pool) string {
 func (m *model) exclusionMessage(w, p int) string {
 	if _, msg := exclusion(&m.in.Workloads[w], &m.in.Pools[p]); msg != "" {
 		return msg
+	}
+	if ds, hp := daemonSetPortConflict(m.in, &m.in.Workloads[w], &m.in.Pools[p]); m.excl[w][p] == ReasonHostPort && ds != "" {
+		return fmt.Sprintf("workload %q asks for host port %s, which DaemonSet %q takes on every node of pool %q; "+
+			"use another port or keep the DaemonSet off that pool", m.in.Workloads[w].Name, hp, ds, m.in.Pools[p].Name)
 	}
 	return m.tooLarge(w, p)
 }
@@ -236,7 +243,7 @@ func waste(req, walloc vec, spread SpreadType, n int) float64 {
 // higher weight, then lower known price (unknown last), then name, then input order.
 func (m *model) poolOrder(w, n int) []int {
 	pools := slices.Clone(m.eligible[w])
-	spread := m.in.Workloads[w].Spread.Type
+	spread := m.in.Workloads[w].effectiveSpread()
 	score := make([]float64, len(m.pools))
 	for _, p := range pools {
 		score[p] = waste(m.req[w], m.pools[p].walloc, spread, n)

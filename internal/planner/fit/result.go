@@ -493,6 +493,12 @@ func (s *sim) capacityFailure(c *classSim, pp int) (Reason, string) {
 			total += s.m.pools[q].p.MaxNodes
 			limits = append(limits, fmt.Sprintf("pool %q at most %d nodes", s.m.pools[q].p.Name, s.m.pools[q].p.MaxNodes))
 		}
+		if c.n > total && wl.Spread.Type != SpreadNode {
+			return ReasonHostPort, fmt.Sprintf("workload %q asks for host port(s) %s, so no two of its pods share a node: its %d pods "+
+				"in %s need %d nodes, but its pools allow at most %d (%s); %d pod(s) stay Pending; raise the maximum node count of %s to %d or drop the host port",
+				wl.Name, describePorts(wl.HostPorts), c.n, s.scenarioText(), c.n, total, strings.Join(limits, ", "), c.n-total, poolLabel(pm.p),
+				pm.p.MaxNodes+c.n-total)
+		}
 		if c.n > total {
 			return ReasonSpread, fmt.Sprintf("workload %q spreads one pod per node and needs %d nodes for its %d pods "+
 				"in %s, but its pools allow at most %d (%s); raise the maximum node count of %s to %d or relax the node spread",

@@ -57,9 +57,47 @@ func (m *model) realistic(sc Scenario, best *sim) (*sim, string) {
 		counts = capped
 	}
 	// The search grows and narrows on the orders that failed so far (all of them in the first round),
-	// then checks the others on the result and goes on when one of them fails there.
+	// then checks the others on the result and goes on when one of them fails there. Once every order
+	// binds, the counts are checked again under other random tie-breaks of every order (the scheduler
+	// breaks ties at random, and on tight counts another draw can leave a pod Pending); when one fails,
+	// the search goes on with those variants among the orders.
+	variants := tieBreakVariants(orders)
 	active := orders
 	note := ""
+	for pass := 0; ; pass++ {
+		active, note = cl.grow(m, orders, active, counts, &fail, &worst, nodes)
+		if fail != nil && note == "" {
+			counts = cl.narrow(orders, fail, counts, worst, m.in.Scheduler)
+		}
+		if pass > 0 || note != "" || variants == nil || cl.evals > schedulerBudget {
+			break
+		}
+		inc, vw, _ := cl.shortfallPending(variants, counts, m.in.Scheduler)
+		if inc == nil {
+			break
+		}
+		orders = append(slices.Clone(orders), variants...)
+		worst = len(orders) - len(variants) + vw
+		active = orders[worst : worst+1]
+	}
+	o := &orders[worst]
+	capped := cappedCounts(m, counts)
+	cl.run(o.pods, capped, o.seed, m.in.Scheduler, false)
+	bound := ""
+	if fail != nil {
+		bound = o.name
+	}
+	s := m.placementSim(sc, classes, capped, counts, o.pods, cl.bind)
+	s.bound, s.note = bound, note
+	return s, bound
+}
+
+// grow runs the growth rounds of realistic from counts (changed in place) until every order binds on
+// them or the search stops (note says why); fail and worst record the last failing counts and order.
+func (cl *cluster) grow(m *model, orders, active []arrival, counts []int, failp *[]int, worstp *int, nodes int) ([]arrival, string) {
+	note := ""
+	fail, worst := *failp, *worstp
+	defer func() { *failp, *worstp = fail, worst }()
 	// Growth stops when three rounds in a row leave as many pods Pending (no count binds them: a domain
 	// they can never use, say) or the cluster reaches four times the best packing's nodes.
 	limit := 4*nodes + 64
@@ -106,19 +144,18 @@ func (m *model) realistic(sc Scenario, best *sim) (*sim, string) {
 			counts[p] += min(inc[p]*grow, max(counts[p], 8))
 		}
 	}
-	if fail != nil && note == "" {
-		counts = cl.narrow(orders, fail, counts, worst, m.in.Scheduler)
+	return active, note
+}
+
+// tieBreakVariants returns every order again with two other seeds of the scheduler's random tie-breaks.
+func tieBreakVariants(orders []arrival) []arrival {
+	var out []arrival
+	for _, o := range orders {
+		for k := uint64(1); k <= 2; k++ {
+			out = append(out, arrival{name: o.name + fmt.Sprintf(" (other random tie-breaks, #%d)", k), pods: o.pods, seed: o.seed + 1000*k})
+		}
 	}
-	o := &orders[worst]
-	capped := cappedCounts(m, counts)
-	cl.run(o.pods, capped, o.seed, m.in.Scheduler, false)
-	bound := ""
-	if fail != nil {
-		bound = o.name
-	}
-	s := m.placementSim(sc, classes, capped, counts, o.pods, cl.bind)
-	s.bound, s.note = bound, note
-	return s, bound
+	return out
 }
 
 // indexOf returns the index in orders of element i of sub, a subslice of orders.

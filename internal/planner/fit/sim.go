@@ -217,7 +217,7 @@ func newSim(m *model, sc Scenario, st *strategy, tmpl []classSim) *sim {
 func (m *model) newClass(w int, sc Scenario) classSim {
 	wl := &m.in.Workloads[w]
 	c := classSim{w: w, n: wl.ScenarioReplicas(sc), req: m.req[w], usage: wl.CPUUsageMillicores,
-		spread: wl.Spread.Type, skew: wl.Spread.MaxSkew}
+		spread: wl.effectiveSpread(), skew: wl.Spread.MaxSkew}
 	if c.spread == "" {
 		c.spread = SpreadNone
 	}

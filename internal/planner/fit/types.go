@@ -146,11 +146,14 @@ const (
 	// ReasonAffinity: the workload's required node affinity does not match the nodes of the pool (in
 	// every one of its zones).
 	ReasonAffinity Reason = "node-affinity"
+	// ReasonHostPort: a host port of the workload is taken on the pool's nodes by a DaemonSet, or its
+	// pods (one per node, for their host port) need more nodes than the pools allow.
+	ReasonHostPort Reason = "host-port"
 )
 
 // Reasons lists every failure reason.
 var Reasons = []Reason{ReasonSelector, ReasonTaint, ReasonPoolList, ReasonTooLarge, ReasonMaxNodes, ReasonSpread,
-	ReasonDaemonSets, ReasonAffinity}
+	ReasonDaemonSets, ReasonAffinity, ReasonHostPort}
 
 // Pool is a node pool (node group) of identical nodes. The planner does not compute node overhead:
 // Allocatable is the kubelet's allocatable of one node before DaemonSets, with Pods the max pods.
@@ -191,6 +194,8 @@ type DaemonSet struct {
 	NodeAffinity []NodeSelectorTerm
 	Tolerations  []Toleration
 	TakesPodSlot bool
+	// HostPorts are the ports its pod takes on every node it runs on.
+	HostPorts []HostPort
 }
 
 // Workload is a set of identical pods (a Deployment or StatefulSet, autoscaled or not).
@@ -210,6 +215,9 @@ type Workload struct {
 	// NodeAffinity is the pods' required node affinity (ORed terms); nil for none.
 	NodeAffinity []NodeSelectorTerm
 	Tolerations  []Toleration
+	// HostPorts are the ports each pod takes on its node: at most one pod of the workload per node, and
+	// none on a node whose DaemonSet takes the same port.
+	HostPorts []HostPort
 	// Pools optionally restricts the workload to the named pools.
 	Pools []string
 	// MaxSurge is the number of extra pods a rolling update adds at peak: an absolute count or a

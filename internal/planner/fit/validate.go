@@ -251,6 +251,7 @@ func (v *validator) daemonSets(ds []DaemonSet) {
 		v.requests(f, owner, d.Requests, d.CPUUsageMillicores)
 		v.labels(f.Child("NodeSelector"), owner, d.NodeSelector)
 		v.affinity(f, owner, d.NodeAffinity)
+		v.hostPorts(f, owner, d.HostPorts)
 		v.tolerations(f, owner, d.Tolerations)
 	}
 }
@@ -308,6 +309,7 @@ func (v *validator) workloads(in Input, poolIdx map[string]int) {
 		v.requests(f, owner, w.Requests, w.CPUUsageMillicores)
 		v.labels(f.Child("NodeSelector"), owner, w.NodeSelector)
 		v.affinity(f, owner, w.NodeAffinity)
+		v.hostPorts(f, owner, w.HostPorts)
 		v.tolerations(f, owner, w.Tolerations)
 		listed := make(map[string]int, len(w.Pools))
 		for j, name := range w.Pools {

@@ -98,7 +98,7 @@ func lowerBound(req *Request, s fit.Scenario, t catalog.InstanceType, r overhead
 			}
 			total[k] += n * one[k]
 		}
-		if w.Spread.Type == fit.SpreadNode {
+		if w.Spread.Type == fit.SpreadNode || len(w.HostPorts) > 0 {
 			nodes = max(nodes, int(n))
 		}
 	}

@@ -74,6 +74,8 @@ type Workload struct {
 	// NodeAffinity is the pods' required node affinity (ORed terms); nil for none.
 	NodeAffinity []fit.NodeSelectorTerm
 	Tolerations  []fit.Toleration
+	// HostPorts are the ports each pod takes on its node (fit.Workload.HostPorts).
+	HostPorts []fit.HostPort
 	// Pools optionally restricts the workload to the named pools.
 	Pools []string
 	// MaxSurge is the rolling-update surge at peak; the zero value means none.

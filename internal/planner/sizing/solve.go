@@ -24,6 +24,9 @@ const (
 	// WarnSchedulerBudget: the scheduler model did not run, or did not check every planned arrival order, within
 	// its work budget (fit.ScenarioResult.SchedulerNote).
 	WarnSchedulerBudget = "sizing.scheduler-budget"
+	// WarnHostPortsShared: two workloads ask for the same host port; their pods cannot share a node, which
+	// the planner does not enforce between workloads yet.
+	WarnHostPortsShared = "sizing.host-ports-shared"
 )
 
 // Planner sizes requests against one catalog. It is safe for concurrent use.
@@ -270,7 +273,7 @@ func (s *solve) workload(i int) fit.Workload {
 	w := &s.req.Workloads[i]
 	p := field.NewPath("Workloads").At(i)
 	fw := fit.Workload{Name: w.Name, Requests: w.Requests, CPUUsageMillicores: w.CPUUsageMillicores,
-		NodeSelector: w.NodeSelector, NodeAffinity: w.NodeAffinity, Tolerations: w.Tolerations, Pools: w.Pools, MaxSurge: w.MaxSurge, Spread: w.Spread}
+		NodeSelector: w.NodeSelector, NodeAffinity: w.NodeAffinity, Tolerations: w.Tolerations, HostPorts: w.HostPorts, Pools: w.Pools, MaxSurge: w.MaxSurge, Spread: w.Spread}
 	switch {
 	case w.Replicas != nil && (w.MinReplicas != nil || w.MaxReplicas != nil):
 		s.errs = append(s.errs, field.Invalid(p.Child("Replicas"), fmt.Sprint(*w.Replicas),
@@ -357,6 +360,9 @@ func (s *solve) plan(res fit.Result) (*Plan, error) {
 			s.warnings = append(s.warnings, field.Warning{Code: WarnSchedulerBudget, Path: field.NewPath("Workloads"),
 				Message: fmt.Sprintf("the %s scenario: %s", sc.Scenario, sc.SchedulerNote)})
 		}
+	}
+	for _, c := range fit.HostPortConflicts(s.packed.Workloads) {
+		s.warnings = append(s.warnings, field.Warning{Code: WarnHostPortsShared, Path: field.NewPath("Workloads"), Message: c})
 	}
 	pl.Warnings = s.warnings
 	pl.Report = report(pl)

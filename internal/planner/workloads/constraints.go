@@ -74,16 +74,14 @@ func (r *reader) constraints(o object, ow *owned, pl *placement) []Constraint {
 		add("topologySpreadConstraints", false, "not modelled yet: sizing does not spread the pods on "+t.TopologyKey+" ("+string(t.WhenUnsatisfiable)+")", t)
 	}
 	if ports := hostPorts(spec); len(ports) > 0 {
+		pl.ports = ports
 		switch {
 		case ow.daemon:
-			add("hostPort", true, "one pod per node already (a DaemonSet); other workloads' pods on the same host ports are not kept away", ports)
-		case noSpread(pl.spread):
-			pl.spread = fit.Spread{Type: fit.SpreadNode}
-			add("hostPort", true, "spread = node (two of its pods cannot share a host port); other workloads on the same ports are not kept away", ports)
-		case pl.spread.Type == fit.SpreadNode:
-			add("hostPort", true, "spread = node already", ports)
-		default:
+			add("hostPort", true, "host_ports (a workload asking for the same port cannot use the DaemonSet's pools)", ports)
+		case pl.spread.Type == fit.SpreadZone:
 			add("hostPort", false, "not modelled with a zone spread: its pods also need one node each", ports)
+		default:
+			add("hostPort", true, "host_ports (at most one of its pods per node, none beside a DaemonSet on the same port; other workloads on the port are warned about)", ports)
 		}
 	}
 	if spec.NodeName != "" {
@@ -119,23 +117,28 @@ func affinityTerms(req *corev1.NodeSelector) ([]fit.NodeSelectorTerm, bool) {
 	return out, true
 }
 
-// hostPorts lists the pod's host ports as "8080/TCP".
-func hostPorts(spec *corev1.PodSpec) []string {
-	var out []string
+// hostPorts lists the pod's host ports, each once.
+func hostPorts(spec *corev1.PodSpec) []fit.HostPort {
+	var out []fit.HostPort
+	seen := map[fit.HostPort]bool{}
 	for _, cs := range [][]corev1.Container{spec.InitContainers, spec.Containers} {
 		for _, c := range cs {
 			for _, p := range c.Ports {
-				if p.HostPort > 0 {
-					proto := p.Protocol
-					if proto == "" {
-						proto = corev1.ProtocolTCP
-					}
-					out = append(out, fmt.Sprintf("%d/%s", p.HostPort, proto))
+				if p.HostPort <= 0 {
+					continue
+				}
+				hp := fit.HostPort{Port: int(p.HostPort), Protocol: string(p.Protocol), IP: p.HostIP}
+				if hp.Protocol == "" {
+					hp.Protocol = string(corev1.ProtocolTCP)
+				}
+				if !seen[hp] {
+					seen[hp] = true
+					out = append(out, hp)
 				}
 			}
 		}
 	}
-	sort.Strings(out)
+	sort.Slice(out, func(i, j int) bool { return out[i].String() < out[j].String() })
 	return out
 }
 

@@ -26,6 +26,7 @@ const (
 type placement struct {
 	selector map[string]string
 	affinity []fit.NodeSelectorTerm
+	ports    []fit.HostPort
 	spread   fit.Spread
 }
 

@@ -348,8 +348,8 @@ func TestReadConstraints(t *testing.T) {
 		{"preferred anti-affinity is carried",
 			aff("        podAntiAffinity:\n          preferredDuringSchedulingIgnoredDuringExecution:\n          - weight: 1\n            podAffinityTerm: {topologyKey: kubernetes.io/hostname, labelSelector: {matchLabels: {app: w}}}\n"),
 			fit.Spread{}, nil, "podAntiAffinity.preferred"},
-		{"host network makes container ports host ports: spread = node",
-			"      hostNetwork: true\n", fit.Spread{Type: fit.SpreadNode}, nil, ""},
+		{"host network makes container ports host ports",
+			"      hostNetwork: true\n", fit.Spread{}, nil, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -364,6 +364,9 @@ func TestReadConstraints(t *testing.T) {
 			}
 			if len(tt.wantSel) > 0 && !equalMaps(w.NodeSelector, tt.wantSel) {
 				t.Errorf("node selector = %v, want %v", w.NodeSelector, tt.wantSel)
+			}
+			if strings.Contains(tt.name, "host ports") && (len(w.HostPorts) != 1 || w.HostPorts[0] != (fit.HostPort{Port: 8080, Protocol: "TCP"})) {
+				t.Errorf("host ports = %+v, want 8080/TCP", w.HostPorts)
 			}
 			if strings.Contains(tt.name, "becomes node_affinity") {
 				if len(w.NodeAffinity) != 1 || fmt.Sprint(w.NodeAffinity[0].MatchExpressions) != "[{kubernetes.io/arch NotIn [arm64]}]" {

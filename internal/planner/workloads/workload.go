@@ -66,14 +66,14 @@ func (r *reader) add(o object, ow owned) {
 	info, pl := r.podInfo(o, &ow)
 	if ow.daemon {
 		r.res.DaemonSets = append(r.res.DaemonSets, DaemonSet{
-			DaemonSet: fit.DaemonSet{Name: o.src.Name, Requests: info.Requests, NodeSelector: pl.selector, NodeAffinity: pl.affinity,
+			DaemonSet: fit.DaemonSet{Name: o.src.Name, Requests: info.Requests, NodeSelector: pl.selector, NodeAffinity: pl.affinity, HostPorts: pl.ports,
 				Tolerations: tolerations(ow.template.Spec.Tolerations), TakesPodSlot: true},
 			Source: o.src, Pod: info, MaxSurge: ow.dsSurge})
 		return
 	}
 	n := ow.replicas
 	w := Workload{Source: o.src, Pod: info, Workload: sizing.Workload{Name: o.src.Name, Replicas: &n, Requests: info.Requests,
-		NodeSelector: pl.selector, NodeAffinity: pl.affinity, Tolerations: tolerations(ow.template.Spec.Tolerations), MaxSurge: ow.surge, Spread: pl.spread}}
+		NodeSelector: pl.selector, NodeAffinity: pl.affinity, HostPorts: pl.ports, Tolerations: tolerations(ow.template.Spec.Tolerations), MaxSurge: ow.surge, Spread: pl.spread}}
 	w.Pod.Derivation = append(ow.notes, w.Pod.Derivation...)
 	w.DisruptionBudget = r.budgetFor(o, ow.template.Labels)
 	r.res.Workloads = append(r.res.Workloads, w)

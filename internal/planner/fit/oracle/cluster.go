@@ -45,7 +45,7 @@ func FromPlan(in fit.Input, res fit.Result, sc fit.Scenario, counts []int, o fit
 					if d.Name == ds {
 						out.Objects = append(out.Objects, &corev1.Pod{
 							ObjectMeta: metav1.ObjectMeta{Name: ds + "-" + name, Namespace: "kube-system", UID: types.UID(ds + "-" + name)},
-							Spec: corev1.PodSpec{NodeName: name, Containers: []corev1.Container{{Name: "c", Image: "ds",
+							Spec: corev1.PodSpec{NodeName: name, Containers: []corev1.Container{{Name: "c", Image: "ds", Ports: ports(d.HostPorts),
 								Resources: corev1.ResourceRequirements{Requests: resourceList(d.Requests, false)}}}}})
 					}
 				}
@@ -69,7 +69,7 @@ func FromPlan(in fit.Input, res fit.Result, sc fit.Scenario, counts []int, o fit
 				OwnerReferences: []metav1.OwnerReference{{APIVersion: "apps/v1", Kind: "ReplicaSet", Name: w.Name,
 					UID: types.UID("rs-" + w.Name), Controller: ptr(true)}}},
 			Spec: corev1.PodSpec{SchedulerName: corev1.DefaultSchedulerName, NodeSelector: w.NodeSelector,
-				Containers: []corev1.Container{{Name: "c", Image: "app",
+				Containers: []corev1.Container{{Name: "c", Image: "app", Ports: ports(w.HostPorts),
 					Resources: corev1.ResourceRequirements{Requests: resourceList(w.Requests, false)}}}},
 		}
 		next[wi]++
@@ -135,4 +135,17 @@ func requiredAffinity(w *fit.Workload) *corev1.NodeSelector {
 		ns.NodeSelectorTerms[i].MatchExpressions = append(ns.NodeSelectorTerms[i].MatchExpressions, pools)
 	}
 	return ns
+}
+
+// ports are the container ports that take the host ports hps.
+func ports(hps []fit.HostPort) []corev1.ContainerPort {
+	var out []corev1.ContainerPort
+	for _, h := range hps {
+		proto := corev1.Protocol(h.Protocol)
+		if proto == "" {
+			proto = corev1.ProtocolTCP
+		}
+		out = append(out, corev1.ContainerPort{ContainerPort: int32(h.Port), HostPort: int32(h.Port), Protocol: proto, HostIP: h.IP})
+	}
+	return out
 }

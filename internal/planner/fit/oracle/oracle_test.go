@@ -128,7 +128,8 @@ func sortedCounts[K comparable](m map[K]int) []int {
 
 // generated returns an input shaped like Karpenter's scheduling benchmark: CPU requests from {100, 250,
 // 500, 1000, 1500}m and memory 100 MiB–4 GiB; some workloads spread by zone or by node, some pinned to a
-// pool, some selecting arm64 or tolerating a tainted pool, some with a required node affinity.
+// pool, some selecting arm64 or tolerating a tainted pool, some with a required node affinity or a host
+// port.
 func generated(seed uint64, workloads, replicas int, pools []fit.Pool) fit.Input {
 	rng := rand.New(rand.NewPCG(seed, 7))
 	in := fit.Input{Pools: pools}
@@ -142,6 +143,11 @@ func generated(seed uint64, workloads, replicas int, pools []fit.Pool) fit.Input
 			}
 		case 3:
 			w.Spread = fit.Spread{Type: fit.SpreadNode}
+		case 2:
+			// A host port, as ingress controllers and node agents take: at most one pod per node.
+			if i%14 == 2 {
+				w.HostPorts = []fit.HostPort{{Port: 8000 + i, Protocol: "TCP"}}
+			}
 		case 5:
 			if len(pools) > 1 {
 				w.Pools = []string{pools[rng.IntN(len(pools))].Name}
