@@ -320,3 +320,43 @@ func TestAccNodePoolSizing_hostPorts(t *testing.T) {
 		},
 	})
 }
+
+// TestAccWorkloads_unknownManifests: manifests known only after apply defer the read (and the sizing
+// that uses it) to apply, with no error during plan; after apply the plan is empty.
+func TestAccWorkloads_unknownManifests(t *testing.T) {
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: `
+resource "terraform_data" "render" {
+  input = <<-YAML
+    apiVersion: apps/v1
+    kind: Deployment
+    metadata: {name: web}
+    spec:
+      replicas: 4
+      selector: {matchLabels: {app: web}}
+      template:
+        metadata: {labels: {app: web}}
+        spec:
+          containers: [{name: web, image: web, resources: {requests: {cpu: 500m, memory: 512Mi}}}]
+  YAML
+}
+
+data "kubefit_workloads" "app" {
+  manifests = terraform_data.render.output
+}
+
+data "kubefit_node_pool_sizing" "s" {
+  pools     = { general = { cloud = "aws", instance_type = "m5.large", max_nodes = 10 } }
+  workloads = data.kubefit_workloads.app.workloads
+}
+`,
+			ConfigPlanChecks: emptyPlanAfterApply,
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(wlAddr, tfjsonpath.New("workloads").AtSliceIndex(0).AtMapKey("replicas"), knownvalue.Int64Exact(4)),
+				statecheck.ExpectKnownValue("data.kubefit_node_pool_sizing.s", tfjsonpath.New("fits"), knownvalue.Bool(true)),
+			},
+		}},
+	})
+}
