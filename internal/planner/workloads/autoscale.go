@@ -3,9 +3,6 @@ package workloads
 import (
 	"fmt"
 
-	autoscalingv1 "k8s.io/api/autoscaling/v1"
-	autoscalingv2 "k8s.io/api/autoscaling/v2"
-
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/field"
 )
 
@@ -18,22 +15,12 @@ type scaler struct {
 	defaults string
 }
 
-// hpaV2 reads an autoscaling/v2 HPA: minReplicas defaults to 1 (SetDefaults_HorizontalPodAutoscaler).
-func hpaV2(o object, h *autoscalingv2.HorizontalPodAutoscaler) scaler {
-	s := scaler{o: o, targetKind: h.Spec.ScaleTargetRef.Kind, target: h.Spec.ScaleTargetRef.Name, min: 1, max: int(h.Spec.MaxReplicas)}
-	if h.Spec.MinReplicas != nil {
-		s.min = int(*h.Spec.MinReplicas)
-	} else {
-		s.defaults = "minReplicas not set: 1 (the HPA default)"
-	}
-	return s
-}
-
-// hpaV1 reads an autoscaling/v1 HPA, with the same defaults.
-func hpaV1(o object, h *autoscalingv1.HorizontalPodAutoscaler) scaler {
-	s := scaler{o: o, targetKind: h.Spec.ScaleTargetRef.Kind, target: h.Spec.ScaleTargetRef.Name, min: 1, max: int(h.Spec.MaxReplicas)}
-	if h.Spec.MinReplicas != nil {
-		s.min = int(*h.Spec.MinReplicas)
+// hpa reads an HPA (autoscaling/v2 or v1): its target and bounds, minReplicas defaulting to 1
+// (SetDefaults_HorizontalPodAutoscaler).
+func hpa(o object, kind, name string, min *int32, max int32) scaler {
+	s := scaler{o: o, targetKind: kind, target: name, min: 1, max: int(max)}
+	if min != nil {
+		s.min = int(*min)
 	} else {
 		s.defaults = "minReplicas not set: 1 (the HPA default)"
 	}
