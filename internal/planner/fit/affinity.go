@@ -106,6 +106,16 @@ func AffinityAllows(terms []NodeSelectorTerm, labels map[string]string, zones []
 	return all
 }
 
+// AffinityAllowsSome reports whether the nodes of at least one of these zones match the required node
+// affinity (true for no terms): the rule a DaemonSet lands on a pool by.
+func AffinityAllowsSome(terms []NodeSelectorTerm, labels map[string]string, zones []string) bool {
+	if len(terms) == 0 {
+		return true
+	}
+	matching, _ := affinityZones(terms, &Pool{Labels: labels, Zones: zones})
+	return len(matching) > 0
+}
+
 // affinityMessage says why the required node affinity keeps a workload off a pool.
 func affinityMessage(owner string, terms []NodeSelectorTerm, p *Pool) string {
 	matching, _ := affinityZones(terms, p)

@@ -90,13 +90,19 @@ func sortedKeys[V any](m map[string]V) []string {
 	return keys
 }
 
-// daemonSetMatches reports whether the DaemonSet's pod lands on the pool's nodes.
+// daemonSetMatches reports whether the DaemonSet's pod lands on the pool's nodes (on those of at least one
+// of its zones).
 func daemonSetMatches(d *DaemonSet, p *Pool) bool {
 	if !selectorMatches(d.NodeSelector, p.Labels) || len(untolerated(p.Taints, d.Tolerations)) > 0 {
 		return false
 	}
-	_, all := affinityZones(d.NodeAffinity, p)
-	return all
+	// A DaemonSet whose affinity matches some of the pool's zones runs on those nodes; the pool is planned
+	// as if it ran on all of them, which can only overstate its load (the safe side).
+	if len(d.NodeAffinity) == 0 {
+		return true
+	}
+	matching, _ := affinityZones(d.NodeAffinity, p)
+	return len(matching) > 0
 }
 
 // excludedBy is exclusion without the message: the first reason workload w may not use pool p, or "".

@@ -31,7 +31,7 @@ func (h HostPort) protocol() string {
 }
 
 func (h HostPort) ip() string {
-	if h.IP == "" {
+	if h.IP == "" || h.IP == "::" {
 		return "0.0.0.0"
 	}
 	return h.IP
@@ -40,7 +40,7 @@ func (h HostPort) ip() string {
 // String renders the port as "443/TCP", or "10.0.0.1:53/UDP" when bound to one address.
 func (h HostPort) String() string {
 	s := strconv.Itoa(h.Port) + "/" + h.protocol()
-	if h.IP != "" && h.IP != "0.0.0.0" {
+	if h.ip() != "0.0.0.0" {
 		s = h.IP + ":" + s
 	}
 	return s
@@ -101,7 +101,7 @@ func HostPortConflicts(ws []Workload) []string {
 	var out []string
 	for i := range ws {
 		for j := i + 1; j < len(ws); j++ {
-			if hp, ok := portConflict(ws[i].HostPorts, ws[j].HostPorts); ok && ws[i].Replicas+ws[j].MaxReplicas > 0 {
+			if hp, ok := portConflict(ws[i].HostPorts, ws[j].HostPorts); ok && ws[i].PeakReplicas() > 0 && ws[j].PeakReplicas() > 0 {
 				out = append(out, fmt.Sprintf("workloads %q and %q both ask for host port %s, so their pods cannot share a node; "+
 					"kubefit keeps each one's pods on separate nodes but not the two workloads apart, so check they have nodes enough", ws[i].Name, ws[j].Name, hp))
 			}

@@ -69,7 +69,11 @@ func (m *model) realistic(sc Scenario, best *sim) (*sim, string) {
 		if fail != nil && note == "" {
 			counts = cl.narrow(orders, fail, counts, worst, m.in.Scheduler)
 		}
-		if pass > 0 || note != "" || variants == nil || cl.evals > schedulerBudget {
+		if pass > 0 || note != "" || variants == nil {
+			break
+		}
+		if cl.evals > schedulerBudget {
+			note = "the counts were not checked under other random tie-breaks of the orders (the scheduler model's work budget ran out); on tight counts another draw can leave a pod Pending"
 			break
 		}
 		inc, vw, _ := cl.shortfallPending(variants, counts, m.in.Scheduler)

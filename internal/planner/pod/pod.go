@@ -8,8 +8,10 @@
 //     the same resource, admission's order is not fixed and the larger is taken), after the LimitRange's
 //     own defaulting (SetDefaults_LimitRangeItem: a max stands in for a missing
 //     default, a default or a min for a missing defaultRequest);
-//  3. pod-level resources (KEP-2837, PrepareForCreate's defaulting): with pod-level limits and no pod-level
-//     request for CPU or memory, the request is the containers' aggregate where they request it, else the limit;
+//  3. pod-level resources (KEP-2837, PrepareForCreate's defaulting in 1.37): with pod-level limits and no
+//     pod-level request for CPU or memory, the request is the containers' aggregate where they request it,
+//     else the limit (1.34–1.36 default it before admission instead; with a LimitRange the two orders can
+//     differ, and the larger request is taken);
 //  4. the RuntimeClass admission plugin: the RuntimeClass's overhead.podFixed becomes the pod's overhead;
 //  5. k8s.io/component-helpers/resource.PodRequests: the larger of the init containers (each with the
 //     sidecars started before it) and the app containers plus sidecars, pod-level requests where set, plus
@@ -41,12 +43,40 @@ type Defaults struct {
 // Requests returns the effective requests of a pod with spec after defaulting and admission, and the
 // steps that changed them, in the order they ran. spec is not modified.
 func Requests(spec *corev1.PodSpec, d Defaults) (corev1.ResourceList, []string) {
+	reqs, steps := requests(spec, d, false)
+	if spec.Resources != nil && len(d.LimitRanges) > 0 {
+		// Kubernetes 1.34–1.36 default pod-level requests before admission (SetDefaults_Pod), 1.37 after
+		// it (PrepareForCreate): the cluster's release is not known here, so the larger of the two counts.
+		early, _ := requests(spec, d, true)
+		var larger []string
+		for k, v := range early {
+			if cur, ok := reqs[k]; !ok || v.Cmp(cur) > 0 {
+				reqs[k] = v.DeepCopy()
+				larger = append(larger, string(k))
+			}
+		}
+		if len(larger) > 0 {
+			sort.Strings(larger)
+			steps = append(steps, "defaulting the pod-level requests before the LimitRange, as Kubernetes 1.34–1.36 do, gives more "+
+				strings.Join(larger, ", ")+": the larger is planned")
+		}
+	}
+	return reqs, steps
+}
+
+// requests runs the steps on a copy of spec; early runs the pod-level defaulting before admission.
+func requests(spec *corev1.PodSpec, d Defaults, early bool) (corev1.ResourceList, []string) {
 	p := &corev1.Pod{Spec: *spec.DeepCopy()}
 	var steps []string
 	steps = append(steps, requestsFromLimits(p.Spec.InitContainers, "init container")...)
 	steps = append(steps, requestsFromLimits(p.Spec.Containers, "container")...)
+	if early {
+		steps = append(steps, podLevelDefaults(p)...)
+	}
 	steps = append(steps, limitRangeDefaults(p, d.LimitRanges)...)
-	steps = append(steps, podLevelDefaults(p)...)
+	if !early {
+		steps = append(steps, podLevelDefaults(p)...)
+	}
 	if rc := d.RuntimeClass; rc != nil && rc.Overhead != nil && len(rc.Overhead.PodFixed) > 0 {
 		p.Spec.Overhead = rc.Overhead.PodFixed.DeepCopy()
 		steps = append(steps, fmt.Sprintf("RuntimeClass %q adds its pod overhead %s", rc.Name, Format(rc.Overhead.PodFixed)))

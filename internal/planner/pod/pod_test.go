@@ -55,3 +55,14 @@ func TestConflicts(t *testing.T) {
 		t.Errorf("cpu = %v, want the larger default 200m whatever the order", got.Cpu())
 	}
 }
+
+// TestRequestsPodLevelBeforeOrAfterAdmission: pod-level limits of 4 CPU, no container request, a LimitRange
+// defaultRequest of 100m: 1.37 (defaulting after admission) requests 100m, 1.34–1.36 (before) 4 CPU; the
+// release is not known, so the larger is planned.
+func TestRequestsPodLevelBeforeOrAfterAdmission(t *testing.T) {
+	spec := &corev1.PodSpec{Resources: &corev1.ResourceRequirements{Limits: rl("cpu", "4")}, Containers: []corev1.Container{{Name: "a"}}}
+	got, steps := Requests(spec, Defaults{LimitRanges: []corev1.LimitRange{lr("d", corev1.LimitRangeItem{DefaultRequest: rl("cpu", "100m")})}})
+	if got.Cpu().String() != "4" || !strings.Contains(steps[len(steps)-1], "1.34–1.36") {
+		t.Errorf("cpu = %v (steps %q), want 4, the larger of the two orders", got.Cpu(), steps)
+	}
+}

@@ -26,9 +26,9 @@ func nodeLabels(req *Request, t catalog.InstanceType, r overhead.Result) map[str
 }
 
 // lands reports whether pods with this selector, node affinity and these tolerations may run on the pool's
-// nodes (in every one of its zones).
-func lands(selector, labels map[string]string, affinity []fit.NodeSelectorTerm, zones []string, tols []fit.Toleration, taints []fit.Taint) bool {
-	if !fit.AffinityAllows(affinity, labels, zones) {
+// nodes: a workload's in every one of its zones, a DaemonSet's in at least one.
+func lands(selector, labels map[string]string, affinity []fit.NodeSelectorTerm, zones []string, tols []fit.Toleration, taints []fit.Taint, daemon bool) bool {
+	if daemon && !fit.AffinityAllowsSome(affinity, labels, zones) || !daemon && !fit.AffinityAllows(affinity, labels, zones) {
 		return false
 	}
 	for k, v := range selector {
@@ -76,7 +76,7 @@ func lowerBound(req *Request, s fit.Scenario, t catalog.InstanceType, r overhead
 	labels := nodeLabels(req, t, r)
 	var landed []fit.DaemonSet
 	for _, d := range req.DaemonSets {
-		if lands(d.NodeSelector, labels, d.NodeAffinity, req.Pool.Zones, d.Tolerations, req.Pool.Taints) {
+		if lands(d.NodeSelector, labels, d.NodeAffinity, req.Pool.Zones, d.Tolerations, req.Pool.Taints, true) {
 			landed = append(landed, d)
 		}
 	}
@@ -88,7 +88,7 @@ func lowerBound(req *Request, s fit.Scenario, t catalog.InstanceType, r overhead
 		w := &req.Workloads[i]
 		n := int64(scenarioReplicas(w, s))
 		if n == 0 || (len(w.Pools) > 0 && !slices.Contains(w.Pools, req.Pool.Name)) ||
-			!lands(w.NodeSelector, labels, w.NodeAffinity, req.Pool.Zones, w.Tolerations, req.Pool.Taints) {
+			!lands(w.NodeSelector, labels, w.NodeAffinity, req.Pool.Zones, w.Tolerations, req.Pool.Taints, false) {
 			continue
 		}
 		one := [5]int64{w.Requests.CPUMillicores, w.Requests.MemoryBytes, w.Requests.EphemeralStorageBytes, 1, w.Requests.GPU}

@@ -3,6 +3,8 @@ package workloads
 import (
 	"fmt"
 
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/field"
 )
 
@@ -13,6 +15,8 @@ type scaler struct {
 	min, max           int
 	// defaults says which bound was defaulted, for the workload's derivation.
 	defaults string
+	// dropped says why the autoscaler is not used (another one stands for it), "" when it is.
+	dropped string
 }
 
 // hpa reads an HPA (autoscaling/v2 or v1): its target and bounds, minReplicas defaulting to 1
@@ -62,10 +66,17 @@ func scaledObject(o object) (scaler, error) {
 		}
 		*b.dst = int(n)
 	}
+	if v, ok := o.meta.GetAnnotations()["autoscaling.keda.sh/paused-replicas"]; ok {
+		var n int
+		if _, err := fmt.Sscan(v, &n); err == nil && n > s.max {
+			s.max = n
+			defaults = append(defaults, fmt.Sprintf("paused at %d replicas (autoscaling.keda.sh/paused-replicas), above maxReplicaCount", n))
+		}
+	}
 	if len(defaults) > 0 {
 		s.defaults = defaults[0]
-		if len(defaults) > 1 {
-			s.defaults += "; " + defaults[1]
+		for _, d := range defaults[1:] {
+			s.defaults += "; " + d
 		}
 	}
 	return s, nil
@@ -90,7 +101,22 @@ func (r *reader) autoscale() error {
 		if s.min == 0 && what == "HorizontalPodAutoscaler" {
 			r.warn(s.o.src, "workloads.hpa-scale-to-zero", "minReplicas 0 needs the HPAScaleToZero feature gate (alpha, off by default); without it the API server refuses this HPA")
 		}
+		if owner := controllerOf(s.o); owner != nil && owner.Kind == "ScaledObject" {
+			// KEDA's own HPA (keda-hpa-<name>) in a snapshot: the ScaledObject stands for it.
+			s.dropped = "created by ScaledObject " + field.Quote(owner.Name) + ", which is read instead"
+			continue
+		}
 		key := s.o.src.Namespace + "/" + s.targetKind + "/" + s.target
+		if prev, dup := by[key]; dup && prev.o.src.Origin != s.o.src.Origin {
+			// One autoscaler in the manifests and one running: the manifests' is the change being planned.
+			keep, drop := s, prev
+			if prev.o.src.Origin == OriginManifests {
+				keep, drop = prev, s
+			}
+			drop.dropped = "replaced by the manifests' " + keep.o.src.Kind + " " + field.Quote(keep.o.src.Name)
+			by[key] = keep
+			continue
+		}
 		if prev, dup := by[key]; dup {
 			errs = append(errs, field.Invalid(manifestsPath, s.o.src.Name, "%s and %s both scale %s %s; two autoscalers on one target fight over its replica count, keep one",
 				objName(prev.o.src), objName(s.o.src), s.targetKind, field.Quote(s.target)))
@@ -127,6 +153,10 @@ func (r *reader) autoscale() error {
 	}
 	for i := range r.scalers {
 		s := &r.scalers[i]
+		if s.dropped != "" {
+			r.skip(s.o, s.dropped)
+			continue
+		}
 		key := s.o.src.Namespace + "/" + s.targetKind + "/" + s.target
 		if used[key] {
 			r.skip(s.o, fmt.Sprintf("scales %s %s from %d to %d replicas", s.targetKind, field.Quote(s.target), s.min, s.max))
@@ -134,6 +164,22 @@ func (r *reader) autoscale() error {
 		}
 		r.skip(s.o, fmt.Sprintf("its target %s %s is not among the workloads read", s.targetKind, field.Quote(s.target)))
 		r.warn(s.o.src, "workloads.autoscaler-target-missing", "it scales %s %s, which is not among the workloads read from the manifests (missing, filtered out or a hook); add the target or drop the autoscaler", s.targetKind, field.Quote(s.target))
+	}
+	return nil
+}
+
+// controllerOf returns the controller reference of an object, or nil.
+func controllerOf(o object) *metav1.OwnerReference {
+	var refs []metav1.OwnerReference
+	if m, ok := o.typed.(metav1.Object); ok {
+		refs = m.GetOwnerReferences()
+	} else if o.u != nil {
+		refs = o.u.GetOwnerReferences()
+	}
+	for i := range refs {
+		if refs[i].Controller != nil && *refs[i].Controller {
+			return &refs[i]
+		}
 	}
 	return nil
 }

@@ -71,9 +71,16 @@ func (r *reader) indexCluster(objs []object) {
 		if !clusterScoped[o.src.Kind] && o.src.Namespace == "" {
 			o.src.Namespace = r.ns
 		}
-		if reason := r.filtered(o); reason != "" {
-			r.skip(o, reason)
-			continue
+		if _, node := o.typed.(*corev1.Node); !node {
+			// Filters pick workloads: a pod is matched as its owner (kind, name), with its own labels.
+			fo := o
+			if p, ok := o.typed.(*corev1.Pod); ok {
+				fo.src.Kind, fo.src.Name, _ = podOwner(p)
+			}
+			if reason := r.filtered(fo); reason != "" {
+				r.skip(o, reason)
+				continue
+			}
 		}
 		switch t := o.typed.(type) {
 		case *corev1.Node:
@@ -108,7 +115,9 @@ func (r *reader) indexCluster(objs []object) {
 	}
 	sort.Strings(names)
 	for _, n := range names {
-		r.res.Pools = append(r.res.Pools, r.pool(n, byPool[n]))
+		if p := r.pool(n, byPool[n]); len(p.Nodes) > 0 {
+			r.res.Pools = append(r.res.Pools, p)
+		}
 	}
 }
 
@@ -159,8 +168,8 @@ func cloudOf(n *corev1.Node) catalog.Cloud {
 	return ""
 }
 
-// pool turns the nodes of one group into a measured sizing pool: the smallest node's allocatable and
-// capacity (the pool plans on its least roomy node), the labels and taints every node has, its zones.
+// pool turns the nodes of one group into a measured sizing pool: the least allocatable and capacity any
+// node reports, resource by resource; the labels every node has and the taints any node has; its zones.
 func (r *reader) pool(name string, nodes []*corev1.Node) Pool {
 	sort.Slice(nodes, func(i, j int) bool { return nodes[i].Name < nodes[j].Name })
 	_, by := nodeGroup(nodes[0])
@@ -197,28 +206,36 @@ func (r *reader) pool(name string, nodes []*corev1.Node) Pool {
 		r.res.Warnings = append(r.res.Warnings, Warning{Code: "workloads.node-instance-type", Source: Source{Kind: "Node", Name: schedulable[0].Name, Origin: OriginCluster},
 			Message: fmt.Sprintf("pool %s: its nodes carry no node.kubernetes.io/instance-type label; set the pool's instance type yourself", field.Quote(name))})
 	}
-	small := schedulable[0]
-	for _, n := range schedulable[1:] {
-		if less(n.Status.Allocatable, small.Status.Allocatable) {
-			small = n
-		}
+	// Each figure is the least any node reports (a mixed group's nodes differ resource by resource).
+	alloc, capa := corev1.ResourceList{}, corev1.ResourceList{}
+	for _, n := range schedulable {
+		least(alloc, n.Status.Allocatable)
+		least(capa, n.Status.Capacity)
 	}
-	alloc, capa := small.Status.Allocatable, small.Status.Capacity
 	p.Overhead.MeasuredAllocatable = overhead.MeasuredAllocatable{CPUMillicores: milli(alloc, corev1.ResourceCPU), MemoryBytes: value(alloc, corev1.ResourceMemory),
 		EphemeralStorageBytes: value(alloc, corev1.ResourceEphemeralStorage), Pods: value(alloc, corev1.ResourcePods)}
 	p.Overhead.MeasuredCapacity = overhead.Reservation{CPUMillicores: milli(capa, corev1.ResourceCPU), MemoryBytes: value(capa, corev1.ResourceMemory),
 		EphemeralStorageBytes: value(capa, corev1.ResourceEphemeralStorage)}
 	p.Labels = commonLabels(schedulable)
-	p.Taints = commonTaints(schedulable)
+	p.Taints = allTaints(schedulable)
 	return p
 }
 
-// less orders allocatables by CPU, then memory.
+// less orders resource lists by CPU, then memory.
 func less(a, b corev1.ResourceList) bool {
 	if c := a.Cpu().Cmp(*b.Cpu()); c != 0 {
 		return c < 0
 	}
 	return a.Memory().Cmp(*b.Memory()) < 0
+}
+
+// least lowers each entry of dst to src's, and adds the entries dst lacks.
+func least(dst, src corev1.ResourceList) {
+	for k, v := range src {
+		if cur, ok := dst[k]; !ok || v.Cmp(cur) < 0 {
+			dst[k] = v.DeepCopy()
+		}
+	}
 }
 
 func milli(l corev1.ResourceList, n corev1.ResourceName) *int64 {
@@ -271,28 +288,19 @@ func commonLabels(nodes []*corev1.Node) map[string]string {
 	return out
 }
 
-func commonTaints(nodes []*corev1.Node) []fit.Taint {
+// allTaints is every configured taint any node of the group carries: a pod that does not tolerate one of
+// them is planned as if no node of the group took it (the safe side).
+func allTaints(nodes []*corev1.Node) []fit.Taint {
 	var out []fit.Taint
-	for _, t := range nodes[0].Spec.Taints {
-		if conditionTaint(t) {
-			continue
-		}
-		all := true
-		for _, n := range nodes[1:] {
-			found := false
-			for _, u := range n.Spec.Taints {
-				if u.Key == t.Key && u.Value == t.Value && u.Effect == t.Effect {
-					found = true
-					break
-				}
+	seen := map[fit.Taint]bool{}
+	for _, n := range nodes {
+		for _, t := range n.Spec.Taints {
+			ft := fit.Taint{Key: t.Key, Value: t.Value, Effect: fit.TaintEffect(t.Effect)}
+			if conditionTaint(t) || seen[ft] {
+				continue
 			}
-			if !found {
-				all = false
-				break
-			}
-		}
-		if all {
-			out = append(out, fit.Taint{Key: t.Key, Value: t.Value, Effect: fit.TaintEffect(t.Effect)})
+			seen[ft] = true
+			out = append(out, ft)
 		}
 	}
 	return out

@@ -121,13 +121,23 @@ func affinityTerms(req *corev1.NodeSelector) ([]fit.NodeSelectorTerm, bool) {
 func hostPorts(spec *corev1.PodSpec) []fit.HostPort {
 	var out []fit.HostPort
 	seen := map[fit.HostPort]bool{}
-	for _, cs := range [][]corev1.Container{spec.InitContainers, spec.Containers} {
+	var containers []corev1.Container
+	for _, c := range spec.InitContainers {
+		// Only sidecars keep their ports while the pod runs (the scheduler's GetHostPorts).
+		if c.RestartPolicy != nil && *c.RestartPolicy == corev1.ContainerRestartPolicyAlways {
+			containers = append(containers, c)
+		}
+	}
+	for _, cs := range [][]corev1.Container{containers, spec.Containers} {
 		for _, c := range cs {
 			for _, p := range c.Ports {
 				if p.HostPort <= 0 {
 					continue
 				}
 				hp := fit.HostPort{Port: int(p.HostPort), Protocol: string(p.Protocol), IP: p.HostIP}
+				if hp.IP == "0.0.0.0" || hp.IP == "::" {
+					hp.IP = ""
+				}
 				if hp.Protocol == "" {
 					hp.Protocol = string(corev1.ProtocolTCP)
 				}

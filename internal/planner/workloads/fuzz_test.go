@@ -50,3 +50,13 @@ func FuzzRead(f *testing.F) {
 		}
 	})
 }
+
+// FuzzQuick checks the metadata-only path against the full decode on any one document.
+func FuzzQuick(f *testing.F) {
+	f.Add("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n  labels: {x: \"1\"}\ndata:\n  k: v\n")
+	f.Add("kind: Role\napiVersion: rbac.authorization.k8s.io/v1\nmetadata: {name: flow}\nrules:\n- apiGroups: [\"\"]\n")
+	f.Add("apiVersion: example.com/v1\nkind: Thing\nmetadata:\n  name: t\n  annotations: {a: b}\n")
+	f.Fuzz(func(t *testing.T, s string) {
+		checkQuick(t, document{data: []byte(s), line: 1}, 0)
+	})
+}

@@ -188,8 +188,9 @@ func claimOf(name string, spec corev1.PersistentVolumeClaimSpec, from string) Vo
 func (r *reader) budgetFor(o object, podLabels map[string]string) *DisruptionBudget {
 	var hits []*DisruptionBudget
 	for _, b := range r.budgets[o.src.Namespace] {
+		// policy/v1: a null selector selects no pod, an empty one every pod of the namespace.
 		sel, err := metav1.LabelSelectorAsSelector(b.Spec.Selector)
-		if err != nil || b.Spec.Selector == nil || sel.Empty() || !sel.Matches(labels.Set(podLabels)) {
+		if err != nil || b.Spec.Selector == nil || !sel.Matches(labels.Set(podLabels)) {
 			continue
 		}
 		db := &DisruptionBudget{Name: b.Name}

@@ -102,16 +102,7 @@ func parse(manifests, origin string) ([]object, []Warning, error) {
 		go func(w int) {
 			defer wg.Done()
 			for i := w; i < len(docs); i += workers {
-				src := Source{Document: i, Line: docs[i].line, Origin: origin}
-				if o, ok := quick(docs[i], src); ok {
-					slots[i].dec.objects = []object{o}
-					continue
-				}
-				j, err := toJSON(docs[i], i)
-				if err == nil {
-					slots[i].dec, err = decode(j, src)
-				}
-				slots[i].err = err
+				slots[i].dec, slots[i].err = readDocument(docs[i], Source{Document: i, Line: docs[i].line, Origin: origin})
 			}
 		}(w)
 	}
@@ -133,6 +124,25 @@ func parse(manifests, origin string) ([]object, []Warning, error) {
 		}
 	}
 	return objs, warns, errs.Err()
+}
+
+// readDocument decodes one document: by its metadata alone when that is all kubefit needs, else in full.
+// A panic in a decoder (a bug, or a library's) becomes an error on the document, never a crash of the
+// process that reads it.
+func readDocument(d document, src Source) (dec decoded, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			dec, err = decoded{}, field.Invalid(manifestsPath, "", "%s could not be read (%v); this is a bug in kubefit, please report it with the document", docName(src), r)
+		}
+	}()
+	if o, ok := quick(d, src); ok {
+		return decoded{objects: []object{o}}, nil
+	}
+	j, err := toJSON(d, src.Document)
+	if err != nil {
+		return decoded{}, err
+	}
+	return decode(j, src)
 }
 
 // reader holds one read's state.
@@ -391,18 +401,22 @@ func (r *reader) name() {
 }
 
 func uniqueNames(srcs []Source) []string {
-	forms := []func(Source) string{
-		func(s Source) string { return s.Name },
-		func(s Source) string { return s.Namespace + "/" + s.Name },
-		func(s Source) string { return s.Namespace + "/" + s.Kind + "/" + s.Name },
-		func(s Source) string { return s.Namespace + "/" + s.APIVersion + "/" + s.Kind + "/" + s.Name },
+	forms := []func(int, Source) string{
+		func(_ int, s Source) string { return s.Name },
+		func(_ int, s Source) string { return s.Namespace + "/" + s.Name },
+		func(_ int, s Source) string { return s.Namespace + "/" + s.Kind + "/" + s.Name },
+		func(_ int, s Source) string { return s.Namespace + "/" + s.APIVersion + "/" + s.Kind + "/" + s.Name },
+		// Objects with one generateName, or one object in the manifests and the snapshot: by position.
+		func(i int, s Source) string {
+			return fmt.Sprintf("%s/%s/%s/%s#%d", s.Namespace, s.APIVersion, s.Kind, s.Name, i)
+		},
 	}
 	out := make([]string, len(srcs))
 	level := make([]int, len(srcs))
 	for round := 0; round < len(forms); round++ {
 		count := map[string]int{}
 		for i, s := range srcs {
-			out[i] = forms[level[i]](s)
+			out[i] = forms[level[i]](i, s)
 			count[out[i]]++
 		}
 		clash := false

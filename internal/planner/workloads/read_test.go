@@ -511,33 +511,16 @@ func TestQuickAgreesWithFullDecode(t *testing.T) {
 		"apiVersion: example.com/v1\nkind: Thing\nmetadata:\n  name: t\nspec:\n  template:\n    spec: {containers: []}\n",
 		"apiVersion: v1\nkind: ServiceList\nitems: []\n",
 		"apiVersion: v1\nkind: Service\nmetadata: &m\n  name: x\n",
+		"apiVersion: v1\nkind: Service\nmetadata:\n  name: a\nspec: {}\nmetadata:\n  name: b\n",
+		"apiVersion: example.com/v1\nkind: Thing\nmetadata: {name: t}\nspec: {\"template\": {spec: {containers: []}}}\n",
+		"apiVersion: v1\nkind: Service#x\nmetadata: {name: s}\n",
 	} {
 		docs = append(docs, document{data: []byte(s), line: 1})
 	}
 	taken := 0
 	for i, d := range docs {
-		q, ok := quick(d, Source{Document: i})
-		if !ok {
-			continue
-		}
-		taken++
-		j, err := toJSON(d, i)
-		if err != nil {
-			t.Fatalf("document %d: quick read a document that is not YAML: %v", i, err)
-		}
-		full, err := decode(j, Source{Document: i})
-		if err != nil || len(full.objects) != 1 {
-			t.Fatalf("document %d: full decode %v", i, err)
-		}
-		f := full.objects[0]
-		if f.typed != nil && readKinds[f.src.Kind] {
-			t.Errorf("document %d (%s): quick took a kind that must be read in full", i, f.src.Kind)
-		}
-		if f.u != nil && (hasPath(f.u.Object, "spec", "template", "spec") || f.src.Kind == "ScaledObject") {
-			t.Errorf("document %d (%s): quick took a custom kind with a pod template", i, f.src.Kind)
-		}
-		if q.src != f.src || !equalMaps(q.meta.GetLabels(), f.meta.GetLabels()) || !equalMaps(q.meta.GetAnnotations(), f.meta.GetAnnotations()) {
-			t.Errorf("document %d: quick %+v %v, full %+v %v", i, q.src, q.meta.GetLabels(), f.src, f.meta.GetLabels())
+		if checkQuick(t, d, i) {
+			taken++
 		}
 	}
 	if taken < len(docs)/2 {
@@ -567,5 +550,86 @@ func TestReadHostileInputs(t *testing.T) {
 				t.Fatalf("err = %v, want one error on Manifests", err)
 			}
 		})
+	}
+}
+
+// checkQuick compares the metadata-only path with the full decode on one document and reports whether
+// the fast path took it: what it takes must decode in full (when it is valid YAML) to the same kind,
+// version, name, namespace, labels and annotations, and must be neither a kind that is read nor a custom
+// kind with a pod template.
+func checkQuick(t *testing.T, d document, i int) bool {
+	t.Helper()
+	q, ok := quick(d, Source{Document: i})
+	if !ok {
+		return false
+	}
+	j, err := toJSON(d, i)
+	if err != nil {
+		// Documented leniency: of a kind that is not read, only the metadata is parsed, so a syntax error
+		// elsewhere in it is not reported (it does not change the plan).
+		return true
+	}
+	full, err := decode(j, Source{Document: i})
+	if err != nil || len(full.objects) != 1 {
+		t.Fatalf("document %d: quick took a document the full decode refuses (%v)\n%s", i, err, d.data)
+	}
+	f := full.objects[0]
+	if f.typed != nil && readKinds[f.src.Kind] {
+		t.Errorf("document %d (%s): quick took a kind that must be read in full", i, f.src.Kind)
+	}
+	if f.u != nil && (hasPath(f.u.Object, "spec", "template", "spec") || f.src.Kind == "ScaledObject") {
+		t.Errorf("document %d (%s): quick took a custom kind with a pod template", i, f.src.Kind)
+	}
+	if q.src != f.src || !equalMaps(q.meta.GetLabels(), f.meta.GetLabels()) || !equalMaps(q.meta.GetAnnotations(), f.meta.GetAnnotations()) {
+		t.Errorf("document %d: quick %+v %v, full %+v %v\n%s", i, q.src, q.meta.GetLabels(), f.src, f.meta.GetLabels(), d.data)
+	}
+	return true
+}
+
+// TestReadEdgeCases covers what a review found: an owner that is not read leaves its children read,
+// autoscalers in both the manifests and the snapshot, KEDA's own HPA, empty PDB selectors, sidecar host
+// ports, paused ScaledObjects, and two generated names.
+func TestReadEdgeCases(t *testing.T) {
+	rs := func(owner string) string {
+		return "apiVersion: apps/v1\nkind: ReplicaSet\nmetadata:\n  name: rs\n  ownerReferences: [{apiVersion: example.com/v1, kind: Workflow, name: " + owner + ", uid: u, controller: true}]\n" +
+			"spec:\n  replicas: 2\n  selector: {matchLabels: {app: rs}}\n  template:\n    metadata: {labels: {app: rs}}\n    spec:\n      containers: [{name: c, image: c, resources: {requests: {cpu: 100m, memory: 100Mi}}}]\n"
+	}
+	wf := "apiVersion: example.com/v1\nkind: Workflow\nmetadata: {name: wf}\nspec: {steps: 3}\n"
+	res := mustRead(t, Input{Manifests: rs("wf") + "---\n" + wf})
+	if w := workload(t, res, "rs"); deref(w.Replicas) != 2 {
+		t.Errorf("a ReplicaSet of a custom kind that is not read was dropped: %+v", res.Workloads)
+	}
+
+	web := deployment("web", "", "{requests: {cpu: 100m, memory: 100Mi}}", "")
+	hpa := func(max int, extra string) string {
+		return "apiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\nmetadata: {name: web" + extra + "}\nspec:\n  scaleTargetRef: {kind: Deployment, name: web}\n  minReplicas: 2\n  maxReplicas: " + itoa(max) + "\n"
+	}
+	res = mustRead(t, Input{Manifests: web + "---\n" + hpa(9, ""), Cluster: hpa(5, "")})
+	if w := workload(t, res, "web"); deref(w.MaxReplicas) != 9 {
+		t.Errorf("max = %d, want the manifests' HPA (9) over the running one (5)", deref(w.MaxReplicas))
+	}
+	kedaHPA := strings.Replace(hpa(50, "-keda"), "metadata: {name: web-keda}", "metadata:\n  name: web-keda\n  ownerReferences: [{apiVersion: keda.sh/v1alpha1, kind: ScaledObject, name: web, uid: u, controller: true}]", 1)
+	so := "apiVersion: keda.sh/v1alpha1\nkind: ScaledObject\nmetadata:\n  name: web\n  annotations: {autoscaling.keda.sh/paused-replicas: \"40\"}\nspec:\n  scaleTargetRef: {name: web}\n  maxReplicaCount: 20\n"
+	res = mustRead(t, Input{Manifests: web + "---\n" + so + "---\n" + kedaHPA})
+	if w := workload(t, res, "web"); deref(w.MaxReplicas) != 40 {
+		t.Errorf("max = %d, want the paused count 40 (above maxReplicaCount 20), KEDA's own HPA not counted", deref(w.MaxReplicas))
+	}
+
+	pdb := "apiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata: {name: all}\nspec:\n  maxUnavailable: 1\n  selector: {}\n"
+	if w := workload(t, mustRead(t, Input{Manifests: web + "---\n" + pdb}), "web"); w.DisruptionBudget == nil {
+		t.Errorf("an empty PDB selector selects every pod of its namespace")
+	}
+
+	ports := deployment("p", "2", "{requests: {cpu: 100m, memory: 100Mi}}",
+		"      initContainers:\n      - {name: once, image: i, ports: [{containerPort: 9000, hostPort: 9000}]}\n"+
+			"      - {name: side, image: s, restartPolicy: Always, ports: [{containerPort: 9100, hostPort: 9100, hostIP: 0.0.0.0}]}\n")
+	if w := workload(t, mustRead(t, Input{Manifests: ports}), "p"); len(w.HostPorts) != 1 || w.HostPorts[0] != (fit.HostPort{Port: 9100, Protocol: "TCP"}) {
+		t.Errorf("host ports = %+v, want only the sidecar's 9100/TCP on every address", w.HostPorts)
+	}
+
+	job := "apiVersion: batch/v1\nkind: Job\nmetadata: {generateName: migrate-}\nspec:\n  template:\n    spec:\n      restartPolicy: Never\n      containers: [{name: c, image: c, resources: {requests: {cpu: 100m}}}]\n"
+	res = mustRead(t, Input{Manifests: job + "---\n" + job})
+	if len(res.Workloads) != 2 || res.Workloads[0].Name == res.Workloads[1].Name {
+		t.Errorf("two Jobs with one generateName: names %q, %q, want two distinct", res.Workloads[0].Name, res.Workloads[len(res.Workloads)-1].Name)
 	}
 }

@@ -6,7 +6,6 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/intstr"
 
@@ -39,26 +38,61 @@ type owned struct {
 // readAll reads every pod-owning object that is neither a hook (unless asked) nor owned by another listed
 // object.
 func (r *reader) readAll() {
+	read := map[string]bool{}
+	var owned []object
 	for _, o := range r.owners {
 		if hook, ok := o.meta.GetAnnotations()[helmHook]; ok && !r.in.IncludeHelmHooks {
 			r.skip(o, fmt.Sprintf("Helm hook (%s): it runs around an install, an upgrade or a helm test, not as steady load; set include_helm_hooks to read it", hook))
 			continue
 		}
-		if by := r.ownerOf(o); by != "" {
-			r.skip(o, "owned by "+by+", which is read instead")
+		if key, _ := r.ownerOf(o); key != "" {
+			owned = append(owned, o)
 			continue
 		}
-		ow, err := r.podOwner(o)
-		if err != nil {
-			r.errs = append(r.errs, field.As(err)...)
-			continue
+		if r.readOwner(o) {
+			read[objectKey(o)] = true
 		}
-		if ow.replicas < 0 {
-			r.errs = append(r.errs, field.Invalid(manifestsPath, fmt.Sprint(ow.replicas), "%s asks for %d replicas; the API server refuses a negative count, give 0 or more", objName(o.src), ow.replicas))
-			continue
-		}
-		r.add(o, ow)
 	}
+	// An object whose controller is read (or is itself read through its controller, a Pod of a
+	// ReplicaSet of a Deployment) is skipped; one whose controller is listed but not read (a hook, a
+	// custom kind without a pod template) is read itself, so its load is never lost.
+	for changed := true; changed; {
+		changed = false
+		rest := owned[:0]
+		for _, o := range owned {
+			if key, by := r.ownerOf(o); read[key] {
+				r.skip(o, "owned by "+by+", which is read instead")
+				read[objectKey(o)] = true
+				changed = true
+				continue
+			}
+			rest = append(rest, o)
+		}
+		owned = rest
+	}
+	for _, o := range owned {
+		r.readOwner(o)
+	}
+}
+
+// objectKey is the key of an object among r.keys.
+func objectKey(o object) string {
+	return groupOf(o.src.APIVersion) + "/" + o.src.Kind + "/" + o.src.Namespace + "/" + o.src.Name
+}
+
+// readOwner reads one pod owner into a workload or DaemonSet; false when it has an error.
+func (r *reader) readOwner(o object) bool {
+	ow, err := r.podOwner(o)
+	if err != nil {
+		r.errs = append(r.errs, field.As(err)...)
+		return false
+	}
+	if ow.replicas < 0 {
+		r.errs = append(r.errs, field.Invalid(manifestsPath, fmt.Sprint(ow.replicas), "%s asks for %d replicas; the API server refuses a negative count, give 0 or more", objName(o.src), ow.replicas))
+		return false
+	}
+	r.add(o, ow)
+	return true
 }
 
 // add turns one pod owner into a workload or a DaemonSet.
@@ -80,29 +114,18 @@ func (r *reader) add(o object, ow owned) {
 	r.workloadObjs = append(r.workloadObjs, o)
 }
 
-// ownerOf names the listed object that controls o ("" when none does): a ReplicaSet of a Deployment, a
-// Job of a CronJob, a Pod of any of them, as in a cluster snapshot.
-func (r *reader) ownerOf(o object) string {
-	var refs []metav1.OwnerReference
-	switch t := o.typed.(type) {
-	case interface {
-		GetOwnerReferences() []metav1.OwnerReference
-	}:
-		refs = t.GetOwnerReferences()
+// ownerOf returns the key and the name of the listed object that controls o ("" when none does): a
+// ReplicaSet of a Deployment, a Job of a CronJob, a Pod of any of them.
+func (r *reader) ownerOf(o object) (key, name string) {
+	ref := controllerOf(o)
+	if ref == nil {
+		return "", ""
 	}
-	if o.u != nil {
-		refs = o.u.GetOwnerReferences()
+	key = groupOf(ref.APIVersion) + "/" + ref.Kind + "/" + o.src.Namespace + "/" + ref.Name
+	if _, ok := r.keys[key]; ok {
+		return key, ref.Kind + " " + field.Quote(ref.Name)
 	}
-	for _, ref := range refs {
-		if ref.Controller == nil || !*ref.Controller {
-			continue
-		}
-		key := groupOf(ref.APIVersion) + "/" + ref.Kind + "/" + o.src.Namespace + "/" + ref.Name
-		if _, ok := r.keys[key]; ok {
-			return ref.Kind + " " + field.Quote(ref.Name)
-		}
-	}
-	return ""
+	return "", ""
 }
 
 // podOwner reads the pod template, replica count and surge of one pod-owning object, with the API

@@ -36,6 +36,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/intstr"
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 	"k8s.io/apiserver/pkg/admission"
+	utilfeature "k8s.io/apiserver/pkg/util/feature"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes/fake"
 	resourcehelper "k8s.io/component-helpers/resource"
@@ -49,6 +50,7 @@ import (
 	corevalidation "k8s.io/kubernetes/pkg/apis/core/validation"
 	_ "k8s.io/kubernetes/pkg/apis/node/install"
 	_ "k8s.io/kubernetes/pkg/apis/scheduling/install"
+	"k8s.io/kubernetes/pkg/features"
 	"k8s.io/kubernetes/plugin/pkg/admission/limitranger"
 	"k8s.io/kubernetes/plugin/pkg/admission/runtimeclass"
 	"sigs.k8s.io/yaml"
@@ -372,6 +374,9 @@ type wlOracle struct {
 // wlSkip switches off one step of the oracle, to show the fixtures depend on it.
 type wlSkip struct {
 	initContainers, sidecars, limits, limitRanges, runtimeClass, podLevel bool
+	// before136 runs the pod-level defaulting as Kubernetes 1.34–1.36 do: in SetDefaults_Pod, before
+	// admission (the PodLevelResourcesFixDefaulting gate off), not in PrepareForCreate.
+	before136 bool
 }
 
 func wlNewOracle(t *testing.T, manifests, ns string) *wlOracle {
@@ -496,6 +501,11 @@ func wlNewOracle(t *testing.T, manifests, ns string) *wlOracle {
 		for _, err := range errs {
 			t.Errorf("%s: the API server would not admit its pod: %v", ow.key, err)
 		}
+		// The reader does not know the cluster's release, so it plans the larger of the 1.37 and the
+		// 1.34–1.36 defaulting orders; the oracle runs both with the API server's own code.
+		early, _ := o.requests(ow, wlSkip{before136: true}, false)
+		r.CPUMillicores, r.MemoryBytes = max(r.CPUMillicores, early.CPUMillicores), max(r.MemoryBytes, early.MemoryBytes)
+		r.EphemeralStorageBytes, r.GPU = max(r.EphemeralStorageBytes, early.EphemeralStorageBytes), max(r.GPU, early.GPU)
 		ow.requests = r
 	}
 	return o
@@ -529,7 +539,17 @@ func (o *wlOracle) requests(ow *wlOwner, skip wlSkip, validate bool) (fit.Resour
 		v1pod.Spec.Resources = nil
 	}
 	// The API server's Pod defaulting (SetObjectDefaults_Pod: SetDefaults_Pod copies limits to requests).
+	if skip.before136 {
+		if err := utilfeature.DefaultMutableFeatureGate.SetFromMap(map[string]bool{string(features.PodLevelResourcesFixDefaulting): false}); err != nil {
+			return fit.Resources{}, []error{err}
+		}
+	}
 	legacyscheme.Scheme.Default(v1pod)
+	if skip.before136 {
+		if err := utilfeature.DefaultMutableFeatureGate.SetFromMap(map[string]bool{string(features.PodLevelResourcesFixDefaulting): true}); err != nil {
+			return fit.Resources{}, []error{err}
+		}
+	}
 	var errs []error
 	ip := &api.Pod{}
 	if err := legacyscheme.Scheme.Convert(v1pod, ip, nil); err != nil {
@@ -551,8 +571,10 @@ func (o *wlOracle) requests(ow *wlOwner, skip wlSkip, validate bool) (fit.Resour
 			errs = append(errs, err)
 		}
 	}
-	// PrepareForCreate (pkg/registry/core/pod podStrategy): pod-level resource defaulting.
-	podutil.DefaultPodLevelResources(ip)
+	// PrepareForCreate (pkg/registry/core/pod podStrategy): pod-level resource defaulting (1.37).
+	if !skip.before136 {
+		podutil.DefaultPodLevelResources(ip)
+	}
 	if validate {
 		// Validating admission and create validation, after PrepareForCreate.
 		for _, lr := range lrs {
