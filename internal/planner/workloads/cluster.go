@@ -84,8 +84,12 @@ func (r *reader) indexCluster(objs []object) {
 		}
 		switch t := o.typed.(type) {
 		case *corev1.Node:
-			name, _ := nodeGroup(t)
+			name, by := nodeGroup(t)
 			byPool[name] = append(byPool[name], t)
+			if r.nodePool == nil {
+				r.nodePool = map[string][2]string{}
+			}
+			r.nodePool[t.Name] = [2]string{name, by}
 		case *corev1.Pod:
 			if t.Status.Phase == corev1.PodSucceeded || t.Status.Phase == corev1.PodFailed {
 				r.skip(o, "a finished pod ("+string(t.Status.Phase)+"): no load")
@@ -345,6 +349,9 @@ func (r *reader) readCluster() {
 		}
 		rep, differ := largest(g.pods)
 		tpl := corev1.PodTemplateSpec{ObjectMeta: metav1.ObjectMeta{Labels: rep.Labels, Annotations: rep.Annotations}, Spec: *sanitize(rep, g.kind)}
+		if g.kind == "DaemonSet" {
+			r.pinToPools(g, &tpl.Spec)
+		}
 		ow := owned{template: tpl, replicas: len(g.pods), daemon: g.kind == "DaemonSet" || g.kind == "StaticPod"}
 		ow.notes = append(ow.notes, fmt.Sprintf("%d running pod(s) in the cluster snapshot", len(g.pods)))
 		if differ {
@@ -358,6 +365,42 @@ func (r *reader) readCluster() {
 			r.warn(g.src, "workloads.static-pod", "a static pod on %d node(s), read as a DaemonSet on every node; if only some nodes run it, exclude it and plan it by hand", len(g.pods))
 		}
 		r.add(o, ow)
+	}
+}
+
+// pinToPools keeps a DaemonSet read from running pods on the pools its pods run on: the DaemonSet
+// controller replaces each pod's node affinity with its node's name, so the template's own affinity is
+// lost, but the pools its pods are on say where it lands (a pool none of its pods is on yet is left out).
+func (r *reader) pinToPools(g *podGroup, spec *corev1.PodSpec) {
+	pools, key := map[string]bool{}, ""
+	for _, p := range g.pods {
+		np, ok := r.nodePool[p.Spec.NodeName]
+		if !ok {
+			continue
+		}
+		if key != "" && np[1] != key {
+			return // pools grouped by different labels: no one expression names them
+		}
+		pools[np[0]], key = true, np[1]
+	}
+	if key == "" || len(pools) == len(r.res.Pools) {
+		return
+	}
+	term := corev1.NodeSelectorTerm{MatchExpressions: []corev1.NodeSelectorRequirement{{Key: key, Operator: corev1.NodeSelectorOpIn, Values: sortedSet(pools)}}}
+	if spec.Affinity == nil {
+		spec.Affinity = &corev1.Affinity{}
+	}
+	if spec.Affinity.NodeAffinity == nil {
+		spec.Affinity.NodeAffinity = &corev1.NodeAffinity{}
+	}
+	na := spec.Affinity.NodeAffinity
+	if na.RequiredDuringSchedulingIgnoredDuringExecution == nil {
+		na.RequiredDuringSchedulingIgnoredDuringExecution = &corev1.NodeSelector{NodeSelectorTerms: []corev1.NodeSelectorTerm{term}}
+		return
+	}
+	for i := range na.RequiredDuringSchedulingIgnoredDuringExecution.NodeSelectorTerms {
+		t := &na.RequiredDuringSchedulingIgnoredDuringExecution.NodeSelectorTerms[i]
+		t.MatchExpressions = append(t.MatchExpressions, term.MatchExpressions...)
 	}
 }
 

@@ -2,6 +2,7 @@ package workloads
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -141,5 +142,57 @@ func TestClusterPlansWithSizing(t *testing.T) {
 	}
 	if !placed["trainer"] || !placed["web"] {
 		t.Errorf("placed = %v, want the running workloads on the measured pools", placed)
+	}
+}
+
+// TestReadClusterDaemonSetPools: a DaemonSet whose pods run only on the gpu pool is planned there only
+// (the controller's per-node affinity replaced its own, so the pools its pods are on say where it lands).
+func TestReadClusterDaemonSetPools(t *testing.T) {
+	snap := snapshot(t)
+	res := mustRead(t, Input{Cluster: snap})
+	for _, d := range res.DaemonSets {
+		if d.Name == "kube-proxy" && len(d.NodeAffinity) != 0 {
+			t.Errorf("kube-proxy runs on every pool, but got affinity %+v", d.NodeAffinity)
+		}
+	}
+	// Move the aws-node pods (25m) of the general nodes onto the gpu node.
+	gpuOnly := strings.ReplaceAll(snap, `"nodeName": "ip-10-0-1-10.eu-west-1.compute.internal",
+                "containers": [
+                    {
+                        "name": "c",
+                        "image": "i",
+                        "resources": {
+                            "requests": {
+                                "cpu": "25m"`, `"nodeName": "ip-10-0-1-20.eu-west-1.compute.internal",
+                "containers": [
+                    {
+                        "name": "c",
+                        "image": "i",
+                        "resources": {
+                            "requests": {
+                                "cpu": "25m"`)
+	gpuOnly = strings.ReplaceAll(gpuOnly, `"nodeName": "ip-10-0-2-11.eu-west-1.compute.internal",
+                "containers": [
+                    {
+                        "name": "c",
+                        "image": "i",
+                        "resources": {
+                            "requests": {
+                                "cpu": "25m"`, `"nodeName": "ip-10-0-1-20.eu-west-1.compute.internal",
+                "containers": [
+                    {
+                        "name": "c",
+                        "image": "i",
+                        "resources": {
+                            "requests": {
+                                "cpu": "25m"`)
+	if gpuOnly == snap {
+		t.Fatal("the snapshot's aws-node pods were not moved; the fixture changed shape")
+	}
+	res = mustRead(t, Input{Cluster: gpuOnly})
+	for _, d := range res.DaemonSets {
+		if d.Name == "aws-node" && fmt.Sprint(d.NodeAffinity) != "[{[{eks.amazonaws.com/nodegroup In [gpu]}]}]" {
+			t.Errorf("aws-node affinity = %v, want it pinned to the gpu pool", d.NodeAffinity)
+		}
 	}
 }

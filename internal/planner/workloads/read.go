@@ -152,17 +152,19 @@ type reader struct {
 	res  Result
 	errs field.Errors
 
-	owners       []object // pod-owning objects, in input order
-	keys         map[string]object
-	limitRanges  map[string][]corev1.LimitRange
-	runtime      map[string]*nodev1.RuntimeClass
-	priority     map[string]int32
-	defaultPrio  *schedulingv1.PriorityClass
-	claims       map[string]*corev1.PersistentVolumeClaim
-	budgets      map[string][]*policyv1.PodDisruptionBudget
-	scalers      []scaler
-	groups       []*podGroup // running pods of the cluster snapshot, by owner
-	workloadObjs []object    // the object each res.Workloads element came from
+	owners      []object // pod-owning objects, in input order
+	keys        map[string]object
+	limitRanges map[string][]corev1.LimitRange
+	runtime     map[string]*nodev1.RuntimeClass
+	priority    map[string]int32
+	defaultPrio *schedulingv1.PriorityClass
+	claims      map[string]*corev1.PersistentVolumeClaim
+	budgets     map[string][]*policyv1.PodDisruptionBudget
+	scalers     []scaler
+	groups      []*podGroup // running pods of the cluster snapshot, by owner
+	// nodePool maps a snapshot node's name to its pool's name and the label that groups it.
+	nodePool     map[string][2]string
+	workloadObjs []object // the object each res.Workloads element came from
 }
 
 // index files every object by kind, defaults namespaces, filters, and rejects duplicates.
