@@ -106,12 +106,13 @@ func addPlannerErrorsAt(diags *diag.Diagnostics, err error, attribute func(field
 
 // warningTitles titles planner warnings by code, whichever object reports them.
 var warningTitles = map[string]string{
-	sizing.WarnAboveBaseline:      "Burstable Nodes Above Baseline",
-	sizing.WarnMinReplicasDefault: "Minimum Replicas Defaulted",
-	sizing.WarnCreditsIgnored:     "Credit Options Ignored",
-	sizing.WarnHostPortsShared:    "Host Ports Shared",
-	selector.WarnDiskNotChecked:   "Node Disk Demand Not Checked",
-	nodegroup.WarnKarpenterName:   "Karpenter NodePool Renamed",
+	sizing.WarnAboveBaseline:        "Burstable Nodes Above Baseline",
+	sizing.WarnMinReplicasDefault:   "Minimum Replicas Defaulted",
+	sizing.WarnCreditsIgnored:       "Credit Options Ignored",
+	sizing.WarnHostPortsShared:      "Host Ports Shared",
+	sizing.WarnAffinityUnknownLabel: "Node Affinity on Labels Planned Nodes Lack",
+	selector.WarnDiskNotChecked:     "Node Disk Demand Not Checked",
+	nodegroup.WarnKarpenterName:     "Karpenter NodePool Renamed",
 }
 
 // warningSummary is the diagnostic summary of a planner warning: its code's title, "Node Overhead Caveat"

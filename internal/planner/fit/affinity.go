@@ -116,6 +116,27 @@ func AffinityAllowsSome(terms []NodeSelectorTerm, labels map[string]string, zone
 	return len(matching) > 0
 }
 
+// perNodeKeys are node labels that differ from node to node and that the planner cannot know for nodes that
+// do not exist yet (it sets the zone, from the pool's zones, and nothing else of these).
+var perNodeKeys = map[string]bool{"kubernetes.io/hostname": true, "topology.kubernetes.io/region": true,
+	"failure-domain.beta.kubernetes.io/region": true, "failure-domain.beta.kubernetes.io/zone": true}
+
+// UnknownLabelExpressions lists, as "key operator", the expressions of terms that hold on every planned
+// node only because the planner does not set their label (NotIn or DoesNotExist on a hostname or region);
+// on real nodes they may not hold. In, Exists, Gt and Lt on such a label match no planned node instead,
+// which errs on the safe side.
+func UnknownLabelExpressions(terms []NodeSelectorTerm) []string {
+	var out []string
+	for _, t := range terms {
+		for _, e := range t.MatchExpressions {
+			if perNodeKeys[e.Key] && (e.Operator == NodeNotIn || e.Operator == NodeDoesNotExist) {
+				out = append(out, e.Key+" "+string(e.Operator))
+			}
+		}
+	}
+	return out
+}
+
 // affinityMessage says why the required node affinity keeps a workload off a pool.
 func affinityMessage(owner string, terms []NodeSelectorTerm, p *Pool) string {
 	matching, _ := affinityZones(terms, p)

@@ -24,6 +24,9 @@ const (
 	// WarnSchedulerBudget: the scheduler model did not run, or did not check every planned arrival order, within
 	// its work budget (fit.ScenarioResult.SchedulerNote).
 	WarnSchedulerBudget = "sizing.scheduler-budget"
+	// WarnAffinityUnknownLabel: a node affinity expression holds on every planned node only because the
+	// planner does not set its label (NotIn or DoesNotExist on a hostname or region).
+	WarnAffinityUnknownLabel = "sizing.affinity-unknown-label"
 	// WarnHostPortsShared: two workloads ask for the same host port; their pods cannot share a node, which
 	// the planner does not enforce between workloads yet.
 	WarnHostPortsShared = "sizing.host-ports-shared"
@@ -295,6 +298,10 @@ func (s *solve) workload(i int) fit.Workload {
 	}
 	if fw.Spread.Type == fit.SpreadZone && fw.Spread.MaxSkew == 0 {
 		fw.Spread.MaxSkew = 1
+	}
+	if u := fit.UnknownLabelExpressions(w.NodeAffinity); len(u) > 0 {
+		s.warnings = append(s.warnings, field.Warning{Code: WarnAffinityUnknownLabel, Path: p.Child("NodeAffinity"),
+			Message: fmt.Sprintf("the node affinity of workload %q has %s: planned nodes carry no such label, so kubefit lets every node pass; real nodes do, so check that the pods may use the pool's nodes", w.Name, strings.Join(u, " and "))})
 	}
 	return fw
 }

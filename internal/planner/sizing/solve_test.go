@@ -286,3 +286,28 @@ func TestSolveSystemPods(t *testing.T) {
 		}
 	}
 }
+
+// TestSolveWarnsAffinityOnUnknownLabels: NotIn on a hostname holds on every planned node only because
+// planned nodes have no hostname; the plan says so. In on a hostname matches none instead (no warning).
+func TestSolveWarnsAffinityOnUnknownLabels(t *testing.T) {
+	terms := func(op fit.NodeSelectorOperator) []fit.NodeSelectorTerm {
+		return []fit.NodeSelectorTerm{{MatchExpressions: []fit.NodeSelectorRequirement{{Key: "kubernetes.io/hostname", Operator: op, Values: []string{"node-1"}}}}}
+	}
+	for _, tt := range []struct {
+		op   fit.NodeSelectorOperator
+		want bool
+	}{{fit.NodeNotIn, true}, {fit.NodeIn, false}} {
+		plan, err := NewPlanner(EmbeddedCatalog()).Solve(context.Background(), Request{Pools: []Pool{pool("general", "m5.large", 3)},
+			Workloads: []Workload{{Name: "web", Replicas: intp(1), Requests: fit.Resources{CPUMillicores: 100}, NodeAffinity: terms(tt.op)}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := false
+		for _, w := range plan.Warnings {
+			got = got || (w.Code == WarnAffinityUnknownLabel && w.Path.String() == "Workloads[0].NodeAffinity" && strings.Contains(w.Message, "kubernetes.io/hostname NotIn"))
+		}
+		if got != tt.want {
+			t.Errorf("%s: warning %v, want %v (%+v)", tt.op, got, tt.want, plan.Warnings)
+		}
+	}
+}
