@@ -225,8 +225,8 @@ func decode(j []byte, src Source) (decoded, error) {
 	}
 	src.APIVersion, src.Kind = head.APIVersion, head.Kind
 	if strings.HasSuffix(head.Kind, "List") && head.Items != nil {
-		for _, it := range head.Items {
-			d, err := decode(it, Source{Document: src.Document, Line: src.Line, Origin: src.Origin})
+		for k, it := range head.Items {
+			d, err := decode(it, Source{Document: src.Document, Line: src.Line, Origin: src.Origin, Item: k, InList: true})
 			if err != nil {
 				return out, err
 			}
@@ -315,8 +315,13 @@ func decodeMessage(err error) string {
 
 // docName names a document for a message: "document 3 of the manifests (line 120)".
 func docName(src Source) string {
-	if src.Origin == OriginCluster {
-		return fmt.Sprintf("item %d of the cluster snapshot", src.Document)
+	switch {
+	case src.Origin == OriginCluster && src.InList:
+		return fmt.Sprintf("item %d of the cluster snapshot", src.Item)
+	case src.Origin == OriginCluster:
+		return fmt.Sprintf("document %d of the cluster snapshot", src.Document)
+	case src.InList:
+		return fmt.Sprintf("item %d of the List in document %d of the manifests", src.Item, src.Document)
 	}
 	if src.Line > 0 {
 		return fmt.Sprintf("document %d of the manifests (line %d)", src.Document, src.Line)
@@ -333,6 +338,8 @@ func objName(src Source) string {
 	switch {
 	case src.Origin == OriginCluster:
 		return s + " (running in the cluster snapshot)"
+	case src.InList:
+		return s + fmt.Sprintf(" (item %d of the List in document %d)", src.Item, src.Document)
 	case src.Line > 0:
 		return s + fmt.Sprintf(" (document %d, line %d)", src.Document, src.Line)
 	}

@@ -289,6 +289,8 @@ func TestReadErrors(t *testing.T) {
 		{"a field of the wrong type names the kind, name and field", strings.Replace(deployment("a", "", "", ""), "spec:\n", "spec:\n  replicas: three\n", 1),
 			`Deployment "a" (document 0, line 1) does not decode as apps/v1 Deployment: the value at spec.replicas has the wrong type`},
 		{"no name", "apiVersion: v1\nkind: Pod\nmetadata: {}\nspec: {containers: [{name: c, image: c}]}\n", `has no metadata.name or metadata.generateName`},
+		{"a List item names its index", "apiVersion: v1\nkind: List\nitems:\n- {apiVersion: v1, kind: ConfigMap, metadata: {name: a}}\n- {apiVersion: v1, kind: Pod, metadata: {name: p}, spec: {containers: [{name: c, resources: {requests: {cpu: lots}}}]}}\n",
+			`Pod "p" (item 1 of the List in document 0): container "c", spec.containers[0].resources.requests.cpu is "lots"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

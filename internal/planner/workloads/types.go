@@ -71,8 +71,12 @@ type Source struct {
 	Kind       string
 	Namespace  string
 	Name       string
-	// Document is the 0-based index of the document in the input (List items count one each).
+	// Document is the 0-based index of the document in the input.
 	Document int
+	// Item is the 0-based index of the object among the items of a List document; InList says the
+	// document is a List.
+	Item   int
+	InList bool
 	// Line is the 1-based line of the input where the document starts (0 for JSON input).
 	Line int
 	// Origin is "manifests", or "cluster" for what was read from Input.Cluster.
