@@ -38,7 +38,7 @@ func scaledObject(o object) (scaler, error) {
 	m := o.u.Object
 	name, ok := nestedValue(m, "spec", "scaleTargetRef", "name")
 	if n, isStr := name.(string); !ok || !isStr || n == "" {
-		return s, field.Invalid(manifestsPath, "", "%s has no spec.scaleTargetRef.name; name the Deployment or StatefulSet it scales", objName(o.src))
+		return s, field.Invalid(inputPath(o.src), "", "%s has no spec.scaleTargetRef.name; name the Deployment or StatefulSet it scales", objName(o.src))
 	}
 	s.target = name.(string)
 	if k, ok := nestedValue(m, "spec", "scaleTargetRef", "kind"); ok {
@@ -62,7 +62,7 @@ func scaledObject(o object) (scaler, error) {
 			n, isNum = int64(f), true
 		}
 		if !isNum || n < 0 || n > 1<<31-1 {
-			return s, field.Invalid(manifestsPath, fmt.Sprint(v), "%s: spec.%s is %v; give a whole number of replicas, 0 or more", objName(o.src), b.key, v)
+			return s, field.Invalid(inputPath(o.src), fmt.Sprint(v), "%s: spec.%s is %v; give a whole number of replicas, 0 or more", objName(o.src), b.key, v)
 		}
 		*b.dst = int(n)
 	}
@@ -90,11 +90,11 @@ func (r *reader) autoscale() error {
 		s := &r.scalers[i]
 		what := s.o.src.Kind
 		if s.max < 1 {
-			errs = append(errs, field.Invalid(manifestsPath, fmt.Sprint(s.max), "%s: the maximum replica count is %d; the API server requires at least 1, raise it", objName(s.o.src), s.max))
+			errs = append(errs, field.Invalid(inputPath(s.o.src), fmt.Sprint(s.max), "%s: the maximum replica count is %d; the API server requires at least 1, raise it", objName(s.o.src), s.max))
 			continue
 		}
 		if s.min > s.max {
-			errs = append(errs, field.Invalid(manifestsPath, fmt.Sprint(s.min), "%s: the minimum replica count %d is above the maximum %d; the API server refuses this %s, lower the minimum or raise the maximum",
+			errs = append(errs, field.Invalid(inputPath(s.o.src), fmt.Sprint(s.min), "%s: the minimum replica count %d is above the maximum %d; the API server refuses this %s, lower the minimum or raise the maximum",
 				objName(s.o.src), s.min, s.max, what))
 			continue
 		}
@@ -118,7 +118,7 @@ func (r *reader) autoscale() error {
 			continue
 		}
 		if prev, dup := by[key]; dup {
-			errs = append(errs, field.Invalid(manifestsPath, s.o.src.Name, "%s and %s both scale %s %s; two autoscalers on one target fight over its replica count, keep one",
+			errs = append(errs, field.Invalid(inputPath(s.o.src), s.o.src.Name, "%s and %s both scale %s %s; two autoscalers on one target fight over its replica count, keep one",
 				objName(prev.o.src), objName(s.o.src), s.targetKind, field.Quote(s.target)))
 			continue
 		}

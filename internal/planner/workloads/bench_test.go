@@ -14,7 +14,7 @@ func manyDocuments(tb testing.TB, n int) string {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	docs, err := split(string(b))
+	docs, err := split(string(b), OriginManifests)
 	if err != nil {
 		tb.Fatal(err)
 	}

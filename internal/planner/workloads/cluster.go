@@ -21,8 +21,6 @@ const (
 	OriginCluster   = "cluster"
 )
 
-var clusterPath = field.NewPath("Cluster")
-
 // nodeGroupLabels are the labels that name a node's group, by the tool that made it, in the order tried.
 var nodeGroupLabels = []string{"eks.amazonaws.com/nodegroup", "alpha.eksctl.io/nodegroup-name", "karpenter.sh/nodepool",
 	"kubernetes.azure.com/agentpool", "agentpool", "cloud.google.com/gke-nodepool"}
@@ -37,22 +35,6 @@ var perNodeLabels = map[string]bool{"kubernetes.io/hostname": true, "topology.ku
 func conditionTaint(t corev1.Taint) bool {
 	return strings.HasPrefix(t.Key, "node.kubernetes.io/") || strings.HasPrefix(t.Key, "node.cloudprovider.kubernetes.io/") ||
 		t.Key == "ToBeDeletedByClusterAutoscaler" || t.Key == "DeletionCandidateOfClusterAutoscaler" || strings.HasPrefix(t.Key, "karpenter.sh/disrupt")
-}
-
-// repath moves the errors of a parse of the cluster snapshot from Manifests to Cluster.
-func repath(err error) error {
-	if err == nil {
-		return nil
-	}
-	es := field.As(err)
-	out := make(field.Errors, len(es))
-	for i, e := range es {
-		d := strings.ReplaceAll(e.Detail, "of the manifests", "of the cluster snapshot")
-		d = strings.ReplaceAll(d, "the manifests", "the cluster snapshot")
-		d = strings.ReplaceAll(d, "kubefit_workloads reads", "snapshots (one per namespace)")
-		out[i] = &field.Error{Path: clusterPath, Value: e.Value, Detail: d}
-	}
-	return out
 }
 
 // podGroup is the running pods of one owner.

@@ -75,25 +75,41 @@ type document struct {
 	json bool // data is JSON already
 }
 
-var manifestsPath = field.NewPath("Manifests")
+// inputPath is the path of the input an object was read from: Manifests, or Cluster for a snapshot.
+func inputPath(src Source) field.Path { return originPath(src.Origin) }
+
+func originPath(origin string) field.Path {
+	if origin == OriginCluster {
+		return field.NewPath("Cluster")
+	}
+	return field.NewPath("Manifests")
+}
+
+// inputName names an input in messages.
+func inputName(origin string) string {
+	if origin == OriginCluster {
+		return "the cluster snapshot"
+	}
+	return "the manifests"
+}
 
 // split cuts the input into documents: "---"-separated YAML, or JSON values one after the other when
 // the input starts with "{" or "[". Documents holding only comments and blank lines are dropped.
-func split(in string) ([]document, error) {
+func split(in, origin string) ([]document, error) {
 	if len(in) > MaxBytes {
-		return nil, field.Invalid(manifestsPath, "", "the manifests are %s bytes, more than the %s bytes kubefit reads; split them over several kubefit_workloads reads",
-			groupDigits(int64(len(in))), groupDigits(MaxBytes))
+		return nil, field.Invalid(originPath(origin), "", "%s are %s bytes, more than the %s bytes kubefit reads at once; split them over several reads",
+			inputName(origin), groupDigits(int64(len(in))), groupDigits(MaxBytes))
 	}
 	trimmed := strings.TrimLeft(in, " \t\r\n\ufeff")
 	if strings.HasPrefix(trimmed, "{") || strings.HasPrefix(trimmed, "[") {
-		return splitJSON(trimmed)
+		return splitJSON(trimmed, origin)
 	}
 	var docs []document
 	start, startLine, line := 0, 1, 1
 	flush := func(end int) error {
 		if d := in[start:end]; hasContent(d) {
 			if len(docs) == MaxDocuments {
-				return tooMany()
+				return tooMany(origin)
 			}
 			docs = append(docs, document{data: []byte(d), line: startLine})
 		}
@@ -125,9 +141,9 @@ func split(in string) ([]document, error) {
 	return docs, nil
 }
 
-func tooMany() error {
-	return field.Invalid(manifestsPath, "", "the manifests hold more than %s documents, the most kubefit reads at once; split them over several kubefit_workloads reads",
-		groupDigits(MaxDocuments))
+func tooMany(origin string) error {
+	return field.Invalid(originPath(origin), "", "%s hold more than %s documents, the most kubefit reads at once; split them over several reads",
+		inputName(origin), groupDigits(MaxDocuments))
 }
 
 // hasContent reports whether a YAML document has anything but blank lines and comments.
@@ -142,7 +158,7 @@ func hasContent(d string) bool {
 }
 
 // splitJSON reads JSON values one after the other; a top-level array is a list of objects.
-func splitJSON(in string) ([]document, error) {
+func splitJSON(in, origin string) ([]document, error) {
 	dec := json.NewDecoder(strings.NewReader(in))
 	var docs []document
 	for i := 0; ; i++ {
@@ -152,23 +168,23 @@ func splitJSON(in string) ([]document, error) {
 			return docs, nil
 		}
 		if err != nil {
-			return nil, field.Invalid(manifestsPath, "", "JSON value %d of the manifests is not valid JSON: %v; check the value at byte %d", i, err, dec.InputOffset())
+			return nil, field.Invalid(originPath(origin), "", "JSON value %d of %s is not valid JSON: %v; check the value at byte %d", i, inputName(origin), err, dec.InputOffset())
 		}
 		if bytes.HasPrefix(bytes.TrimSpace(raw), []byte("[")) {
 			var items []json.RawMessage
 			if err := json.Unmarshal(raw, &items); err != nil {
-				return nil, field.Invalid(manifestsPath, "", "JSON value %d of the manifests is not a list of objects: %v", i, err)
+				return nil, field.Invalid(originPath(origin), "", "JSON value %d of %s is not a list of objects: %v", i, inputName(origin), err)
 			}
 			for _, it := range items {
 				if len(docs) == MaxDocuments {
-					return nil, tooMany()
+					return nil, tooMany(origin)
 				}
 				docs = append(docs, document{data: it, json: true})
 			}
 			continue
 		}
 		if len(docs) == MaxDocuments {
-			return nil, tooMany()
+			return nil, tooMany(origin)
 		}
 		docs = append(docs, document{data: raw, json: true})
 	}
@@ -177,7 +193,7 @@ func splitJSON(in string) ([]document, error) {
 var yamlLine = regexp.MustCompile(`line (\d+)`)
 
 // toJSON converts one document to JSON, naming its index and line when it is not YAML.
-func toJSON(d document, index int) ([]byte, error) {
+func toJSON(d document, src Source) ([]byte, error) {
 	if d.json {
 		return d.data, nil
 	}
@@ -191,8 +207,7 @@ func toJSON(d document, index int) ([]byte, error) {
 			line = d.line + n - 1
 			msg = yamlLine.ReplaceAllString(msg, "line "+strconv.Itoa(line))
 		}
-		return nil, field.Invalid(manifestsPath, "", "document %d of the manifests (line %d) is not valid YAML: %s; fix the YAML near line %d",
-			index, d.line, msg, line)
+		return nil, field.Invalid(inputPath(src), "", "%s is not valid YAML: %s; fix the YAML near line %d", docName(src), msg, line)
 	}
 	return j, nil
 }
@@ -217,10 +232,10 @@ func decode(j []byte, src Source) (decoded, error) {
 		Metadata   *metaOnly         `json:"metadata"`
 	}
 	if err := kjson.UnmarshalCaseSensitivePreserveInts(j, &head); err != nil {
-		return out, field.Invalid(manifestsPath, "", "%s is not a Kubernetes object (a mapping with apiVersion and kind): %v", docName(src), err)
+		return out, field.Invalid(inputPath(src), "", "%s is not a Kubernetes object (a mapping with apiVersion and kind): %v", docName(src), err)
 	}
 	if head.Kind == "" || head.APIVersion == "" {
-		return out, field.Invalid(manifestsPath, "", "%s has no %s; every Kubernetes object names its apiVersion and kind", docName(src),
+		return out, field.Invalid(inputPath(src), "", "%s has no %s; every Kubernetes object names its apiVersion and kind", docName(src),
 			map[bool]string{true: "kind", false: "apiVersion"}[head.Kind == ""])
 	}
 	src.APIVersion, src.Kind = head.APIVersion, head.Kind
@@ -237,7 +252,7 @@ func decode(j []byte, src Source) (decoded, error) {
 	}
 	gv, err := schema.ParseGroupVersion(head.APIVersion)
 	if err != nil {
-		return out, field.Invalid(manifestsPath, head.APIVersion, "%s has apiVersion %q, which is not group/version: %v", docName(src), head.APIVersion, err)
+		return out, field.Invalid(inputPath(src), head.APIVersion, "%s has apiVersion %q, which is not group/version: %v", docName(src), head.APIVersion, err)
 	}
 	gvk := gv.WithKind(head.Kind)
 	if scheme.Scheme.Recognizes(gvk) {
@@ -257,7 +272,7 @@ func decode(j []byte, src Source) (decoded, error) {
 		}
 		m, ok := obj.(metaObject)
 		if !ok {
-			return out, field.Invalid(manifestsPath, "", "%s decodes to %T, which has no object metadata", docName(src), obj)
+			return out, field.Invalid(inputPath(src), "", "%s decodes to %T, which has no object metadata", docName(src), obj)
 		}
 		src.Namespace, src.Name = m.GetNamespace(), m.GetName()
 		if err != nil {
@@ -269,7 +284,7 @@ func decode(j []byte, src Source) (decoded, error) {
 	}
 	u := &unstructured.Unstructured{}
 	if err := u.UnmarshalJSON(j); err != nil {
-		return out, field.Invalid(manifestsPath, "", "%s does not decode: %v", docName(src), err)
+		return out, field.Invalid(inputPath(src), "", "%s does not decode: %v", docName(src), err)
 	}
 	src.Namespace, src.Name = u.GetNamespace(), u.GetName()
 	out.objects = append(out.objects, object{src: src, u: u, meta: u})
@@ -299,7 +314,7 @@ func decodeError(j []byte, src Source, err error) error {
 			return e
 		}
 	}
-	return field.Invalid(manifestsPath, "", "%s does not decode as %s: %s; fix that field", objName(src), src.APIVersion+" "+src.Kind, decodeMessage(err))
+	return field.Invalid(inputPath(src), "", "%s does not decode as %s: %s; fix that field", objName(src), src.APIVersion+" "+src.Kind, decodeMessage(err))
 }
 
 var jsonField = regexp.MustCompile(`Go struct field \S+?\.(\S+) of type`)
@@ -318,15 +333,13 @@ func docName(src Source) string {
 	switch {
 	case src.Origin == OriginCluster && src.InList:
 		return fmt.Sprintf("item %d of the cluster snapshot", src.Item)
-	case src.Origin == OriginCluster:
-		return fmt.Sprintf("document %d of the cluster snapshot", src.Document)
 	case src.InList:
 		return fmt.Sprintf("item %d of the List in document %d of the manifests", src.Item, src.Document)
 	}
 	if src.Line > 0 {
-		return fmt.Sprintf("document %d of the manifests (line %d)", src.Document, src.Line)
+		return fmt.Sprintf("document %d of %s (line %d)", src.Document, inputName(src.Origin), src.Line)
 	}
-	return fmt.Sprintf("document %d of the manifests", src.Document)
+	return fmt.Sprintf("document %d of %s", src.Document, inputName(src.Origin))
 }
 
 // objName names an object for a message: "Deployment \"web\" in namespace \"shop\" (document 3, line 120)".

@@ -86,7 +86,7 @@ func (r *reader) vector(o object, l corev1.ResourceList) (fit.Resources, map[str
 			x = q.Value()
 		}
 		if x > resource.MaxQuantity || x < 0 {
-			r.errs = append(r.errs, field.Invalid(manifestsPath, q.String(), "%s: its pods request %s %s, outside 0 to %s; fix the request", objName(o.src), q.String(), n, groupDigits(resource.MaxQuantity)))
+			r.errs = append(r.errs, field.Invalid(inputPath(o.src), q.String(), "%s: its pods request %s %s, outside 0 to %s; fix the request", objName(o.src), q.String(), n, groupDigits(resource.MaxQuantity)))
 			continue
 		}
 		switch n {

@@ -90,6 +90,6 @@ func checkQuantity(v any, src Source, path []string, container string) error {
 	if container != "" {
 		where = "container " + field.Quote(container) + ", " + where
 	}
-	return field.Invalid(manifestsPath, s, "%s: %s is %s, which is not a Kubernetes quantity; write a number with an optional suffix such as 500m, 2, 512Mi or 1Gi",
+	return field.Invalid(inputPath(src), s, "%s: %s is %s, which is not a Kubernetes quantity; write a number with an optional suffix such as 500m, 2, 512Mi or 1Gi",
 		objName(src), where, field.Quote(s))
 }

@@ -52,7 +52,7 @@ func Read(in Input) (Result, error) {
 		var cwarns []Warning
 		cobjs, cwarns, err = parse(in.Cluster, OriginCluster)
 		if err != nil {
-			return Result{}, repath(err)
+			return Result{}, err
 		}
 		warns = append(warns, cwarns...)
 	}
@@ -86,7 +86,7 @@ func Read(in Input) (Result, error) {
 // parse splits and decodes every document, on every core (documents are independent; the results are
 // merged in input order, so the read is deterministic).
 func parse(manifests, origin string) ([]object, []Warning, error) {
-	docs, err := split(manifests)
+	docs, err := split(manifests, origin)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -120,7 +120,7 @@ func parse(manifests, origin string) ([]object, []Warning, error) {
 		objs = append(objs, s.dec.objects...)
 		warns = append(warns, s.dec.warnings...)
 		if len(objs) > MaxDocuments {
-			return nil, nil, tooMany()
+			return nil, nil, tooMany(origin)
 		}
 	}
 	return objs, warns, errs.Err()
@@ -132,13 +132,13 @@ func parse(manifests, origin string) ([]object, []Warning, error) {
 func readDocument(d document, src Source) (dec decoded, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			dec, err = decoded{}, field.Invalid(manifestsPath, "", "%s could not be read (%v); this is a bug in kubefit, please report it with the document", docName(src), r)
+			dec, err = decoded{}, field.Invalid(inputPath(src), "", "%s could not be read (%v); this is a bug in kubefit, please report it with the document", docName(src), r)
 		}
 	}()
 	if o, ok := quick(d, src); ok {
 		return decoded{objects: []object{o}}, nil
 	}
-	j, err := toJSON(d, src.Document)
+	j, err := toJSON(d, src)
 	if err != nil {
 		return decoded{}, err
 	}
@@ -190,7 +190,7 @@ func (r *reader) index(objs []object) error {
 		if o.src.Name == "" {
 			g := o.meta.GetGenerateName()
 			if g == "" {
-				r.errs = append(r.errs, field.Invalid(manifestsPath, "", "%s (%s %s) has no metadata.name or metadata.generateName; the API server requires one, so name the object",
+				r.errs = append(r.errs, field.Invalid(inputPath(o.src), "", "%s (%s %s) has no metadata.name or metadata.generateName; the API server requires one, so name the object",
 					docName(o.src), o.src.APIVersion, o.src.Kind))
 				continue
 			}
@@ -199,7 +199,7 @@ func (r *reader) index(objs []object) error {
 			key = fmt.Sprintf("%s#%d", key+g, len(r.keys))
 		}
 		if prev, dup := r.keys[key]; dup {
-			r.errs = append(r.errs, field.Invalid(manifestsPath, o.src.Name, "%s is listed twice (also %s); the API server keeps one object per kind, namespace and name, so remove one of them",
+			r.errs = append(r.errs, field.Invalid(inputPath(o.src), o.src.Name, "%s is listed twice (also %s); the API server keeps one object per kind, namespace and name, so remove one of them",
 				objName(o.src), docName(prev.src)))
 			continue
 		}
@@ -227,7 +227,7 @@ func (r *reader) index(objs []object) error {
 // file sorts one object into the reader's tables.
 func (r *reader) file(o object) {
 	if want, ok := podOwnerKinds[o.src.Kind]; ok && o.typed != nil && o.src.APIVersion != want && !served(o) {
-		r.errs = append(r.errs, field.Invalid(manifestsPath, o.src.APIVersion, "%s uses apiVersion %s, which no supported Kubernetes release serves; write apiVersion %s",
+		r.errs = append(r.errs, field.Invalid(inputPath(o.src), o.src.APIVersion, "%s uses apiVersion %s, which no supported Kubernetes release serves; write apiVersion %s",
 			objName(o.src), o.src.APIVersion, want))
 		return
 	}

@@ -500,7 +500,7 @@ func mustFile(t *testing.T, chart string) string {
 func TestQuickAgreesWithFullDecode(t *testing.T) {
 	var docs []document
 	for _, c := range []string{"ingress-nginx", "postgresql", "argo-cd"} {
-		d, err := split(mustFile(t, c))
+		d, err := split(mustFile(t, c), OriginManifests)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -565,7 +565,7 @@ func checkQuick(t *testing.T, d document, i int) bool {
 	if !ok {
 		return false
 	}
-	j, err := toJSON(d, i)
+	j, err := toJSON(d, Source{Document: i, Line: d.line})
 	if err != nil {
 		// Documented leniency: of a kind that is not read, only the metadata is parsed, so a syntax error
 		// elsewhere in it is not reported (it does not change the plan).

@@ -88,7 +88,7 @@ func (r *reader) readOwner(o object) bool {
 		return false
 	}
 	if ow.replicas < 0 {
-		r.errs = append(r.errs, field.Invalid(manifestsPath, fmt.Sprint(ow.replicas), "%s asks for %d replicas; the API server refuses a negative count, give 0 or more", objName(o.src), ow.replicas))
+		r.errs = append(r.errs, field.Invalid(inputPath(o.src), fmt.Sprint(ow.replicas), "%s asks for %d replicas; the API server refuses a negative count, give 0 or more", objName(o.src), ow.replicas))
 		return false
 	}
 	r.add(o, ow)
@@ -164,7 +164,7 @@ func (r *reader) podOwner(o object) (owned, error) {
 		return owned{template: t.Spec.Template, replicas: one(t.Spec.Replicas)}, nil
 	case *corev1.ReplicationController:
 		if t.Spec.Template == nil {
-			return owned{}, field.Invalid(manifestsPath, o.src.Name, "%s has no pod template; give spec.template", objName(o.src))
+			return owned{}, field.Invalid(inputPath(o.src), o.src.Name, "%s has no pod template; give spec.template", objName(o.src))
 		}
 		return owned{template: *t.Spec.Template, replicas: one(t.Spec.Replicas)}, nil
 	case *corev1.Pod:
@@ -187,7 +187,7 @@ func (r *reader) podOwner(o object) (owned, error) {
 	case nil:
 		return r.customOwner(o)
 	}
-	return owned{}, field.Invalid(manifestsPath, o.src.Name, "%s: kind %s is not read as a workload", objName(o.src), o.src.Kind)
+	return owned{}, field.Invalid(inputPath(o.src), o.src.Name, "%s: kind %s is not read as a workload", objName(o.src), o.src.Kind)
 }
 
 // jobOwner reads a Job's concurrent pods: parallelism (default 1), at most completions.
@@ -212,7 +212,7 @@ func (r *reader) customOwner(o object) (owned, error) {
 	tm, _, _ := nestedMap(o.u.Object, "spec", "template")
 	var tpl corev1.PodTemplateSpec
 	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(tm, &tpl); err != nil {
-		return owned{}, field.Invalid(manifestsPath, o.src.Name, "%s: spec.template is not a pod template: %v; fix the template", objName(o.src), err)
+		return owned{}, field.Invalid(inputPath(o.src), o.src.Name, "%s: spec.template is not a pod template: %v; fix the template", objName(o.src), err)
 	}
 	ow := owned{template: tpl, replicas: 1}
 	if n, ok, _ := nestedInt(o.u.Object, "spec", "replicas"); ok {
@@ -246,13 +246,13 @@ func (r *reader) customOwner(o object) (owned, error) {
 func surgeOf(v intstr.IntOrString, src Source) (fit.IntOrPercent, error) {
 	if v.Type == intstr.Int {
 		if v.IntVal < 0 {
-			return fit.IntOrPercent{}, field.Invalid(manifestsPath, v.String(), "%s: maxSurge %s is negative; give 0 or more", objName(src), v.String())
+			return fit.IntOrPercent{}, field.Invalid(inputPath(src), v.String(), "%s: maxSurge %s is negative; give 0 or more", objName(src), v.String())
 		}
 		return fit.IntOrPercent{Value: int(v.IntVal)}, nil
 	}
 	var pct int
 	if _, err := fmt.Sscanf(v.StrVal, "%d%%", &pct); err != nil || pct < 0 || fmt.Sprintf("%d%%", pct) != v.StrVal {
-		return fit.IntOrPercent{}, field.Invalid(manifestsPath, v.StrVal, "%s: maxSurge %s is neither a count nor a percentage; write 2 or 25%%", objName(src), field.Quote(v.StrVal))
+		return fit.IntOrPercent{}, field.Invalid(inputPath(src), v.StrVal, "%s: maxSurge %s is neither a count nor a percentage; write 2 or 25%%", objName(src), field.Quote(v.StrVal))
 	}
 	return fit.IntOrPercent{Value: pct, Percent: true}, nil
 }
