@@ -44,8 +44,8 @@ type NodeSelectorTerm struct {
 // zoneLabel is the label that carries a node's zone.
 const zoneLabel = "topology.kubernetes.io/zone"
 
-// nodeSelector converts terms to the Kubernetes type the scheduler matches (nil for no terms).
-func nodeSelector(terms []NodeSelectorTerm) *corev1.NodeSelector {
+// NodeSelector converts terms to the Kubernetes type the scheduler matches (nil for no terms).
+func NodeSelector(terms []NodeSelectorTerm) *corev1.NodeSelector {
 	if len(terms) == 0 {
 		return nil
 	}
@@ -61,9 +61,6 @@ func nodeSelector(terms []NodeSelectorTerm) *corev1.NodeSelector {
 	return ns
 }
 
-// NodeSelector returns terms as a Kubernetes NodeSelector (nil for none), for callers that build pods.
-func NodeSelector(terms []NodeSelectorTerm) *corev1.NodeSelector { return nodeSelector(terms) }
-
 // affinityZones returns, of the pool's zones, those whose nodes match the required node affinity, with the
 // scheduler's own matching (component-helpers' nodeaffinity, as the NodeAffinity plugin uses it) on the
 // pool's labels plus each zone's topology label. all reports whether every zone matches (a pool without
@@ -73,7 +70,7 @@ func affinityZones(terms []NodeSelectorTerm, p *Pool) (matching []string, all bo
 	if len(terms) == 0 {
 		return p.Zones, true
 	}
-	sel, err := nodeaffinity.NewNodeSelector(nodeSelector(terms))
+	sel, err := nodeaffinity.NewNodeSelector(NodeSelector(terms))
 	if err != nil {
 		return nil, false
 	}
@@ -184,7 +181,7 @@ func (v *validator) affinity(f field.Path, owner string, terms []NodeSelectorTer
 		for j, e := range t.MatchExpressions {
 			ef := tf.Child("MatchExpressions").At(j)
 			one := []NodeSelectorTerm{{MatchExpressions: []NodeSelectorRequirement{e}}}
-			if _, err := nodeaffinity.NewNodeSelector(nodeSelector(one)); err != nil {
+			if _, err := nodeaffinity.NewNodeSelector(NodeSelector(one)); err != nil {
 				v.add(ef, e.Key, "node affinity expression %s of %s is invalid: %s", field.Quote(e.Key+" "+string(e.Operator)), owner,
 					strings.TrimPrefix(err.Error(), "nodeSelectorTerms[0].matchExpressions[0]."))
 			}

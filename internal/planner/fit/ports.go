@@ -94,10 +94,10 @@ func daemonSetPortConflict(in *Input, w *Workload, p *Pool) (string, HostPort) {
 	return "", HostPort{}
 }
 
-// HostPortConflicts lists, as sentences, what the planner does not enforce about host ports yet: two
+// HostPortCaveats lists, as sentences, what the planner does not enforce about host ports yet: two
 // workloads whose ports conflict (it keeps each workload's own pods on separate nodes and off nodes of a
 // DaemonSet with the same port, but not two workloads apart), and host ports under a zone spread.
-func HostPortConflicts(ws []Workload) []string {
+func HostPortCaveats(ws []Workload) []string {
 	var out []string
 	for i := range ws {
 		for j := i + 1; j < len(ws); j++ {

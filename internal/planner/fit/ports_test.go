@@ -60,7 +60,7 @@ func TestPlanHostPorts(t *testing.T) {
 
 	other := wl("metrics", 1, 100, 100)
 	other.HostPorts = []HostPort{{Port: 443, IP: "10.1.2.3"}}
-	if c := HostPortConflicts([]Workload{w, other}); len(c) != 1 || !strings.Contains(c[0], `"ingress" and "metrics" both ask for host port 443/TCP`) {
+	if c := HostPortCaveats([]Workload{w, other}); len(c) != 1 || !strings.Contains(c[0], `"ingress" and "metrics" both ask for host port 443/TCP`) {
 		t.Errorf("conflicts = %q", c)
 	}
 }

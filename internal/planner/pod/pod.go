@@ -284,11 +284,11 @@ func podLevelDefaults(p *corev1.Pod) []string {
 // overcommittable reports whether a resource may be overcommitted (not hugepages, not an extended resource):
 // corev1helper.IsOvercommitAllowed.
 func overcommittable(n corev1.ResourceName) bool {
-	return IsNative(n) && !strings.HasPrefix(string(n), corev1.ResourceHugePagesPrefix)
+	return native(n) && !strings.HasPrefix(string(n), corev1.ResourceHugePagesPrefix)
 }
 
-// IsNative reports whether n is a Kubernetes-native resource name (unprefixed or in kubernetes.io/).
-func IsNative(n corev1.ResourceName) bool {
+// native reports whether n is a Kubernetes-native resource name (unprefixed or in kubernetes.io/).
+func native(n corev1.ResourceName) bool {
 	s := string(n)
 	return !strings.Contains(s, "/") || strings.Contains(s, "kubernetes.io/")
 }

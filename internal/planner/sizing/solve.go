@@ -368,7 +368,7 @@ func (s *solve) plan(res fit.Result) (*Plan, error) {
 				Message: fmt.Sprintf("the %s scenario: %s", sc.Scenario, sc.SchedulerNote)})
 		}
 	}
-	for _, c := range fit.HostPortConflicts(s.packed.Workloads) {
+	for _, c := range fit.HostPortCaveats(s.packed.Workloads) {
 		s.warnings = append(s.warnings, field.Warning{Code: WarnHostPortsShared, Path: field.NewPath("Workloads"), Message: c})
 	}
 	pl.Warnings = s.warnings

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/field"
 )
@@ -36,12 +37,12 @@ func hpa(o object, kind, name string, min *int32, max int32) scaler {
 func scaledObject(o object) (scaler, error) {
 	s := scaler{o: o, targetKind: "Deployment", min: 0, max: 100}
 	m := o.u.Object
-	name, ok := nestedValue(m, "spec", "scaleTargetRef", "name")
+	name, ok, _ := unstructured.NestedFieldNoCopy(m, "spec", "scaleTargetRef", "name")
 	if n, isStr := name.(string); !ok || !isStr || n == "" {
 		return s, field.Invalid(inputPath(o.src), "", "%s has no spec.scaleTargetRef.name; name the Deployment or StatefulSet it scales", objName(o.src))
 	}
 	s.target = name.(string)
-	if k, ok := nestedValue(m, "spec", "scaleTargetRef", "kind"); ok {
+	if k, ok, _ := unstructured.NestedFieldNoCopy(m, "spec", "scaleTargetRef", "kind"); ok {
 		if ks, isStr := k.(string); isStr && ks != "" {
 			s.targetKind = ks
 		}
@@ -52,7 +53,7 @@ func scaledObject(o object) (scaler, error) {
 		dst  *int
 		name string
 	}{{"minReplicaCount", &s.min, "minReplicaCount not set: 0 (the KEDA default)"}, {"maxReplicaCount", &s.max, "maxReplicaCount not set: 100 (the KEDA default)"}} {
-		v, ok := nestedValue(m, "spec", b.key)
+		v, ok, _ := unstructured.NestedFieldNoCopy(m, "spec", b.key)
 		if !ok {
 			defaults = append(defaults, b.name)
 			continue

@@ -50,9 +50,7 @@ func (r *reader) indexCluster(objs []object) {
 	byPool := map[string][]*corev1.Node{}
 	groupKey := map[string]*podGroup{}
 	for _, o := range objs {
-		if !clusterScoped[o.src.Kind] && o.src.Namespace == "" {
-			o.src.Namespace = r.ns
-		}
+		r.defaultNamespace(&o)
 		if _, node := o.typed.(*corev1.Node); !node {
 			// Filters pick workloads: a pod is matched as its owner (kind, name), with its own labels.
 			fo := o

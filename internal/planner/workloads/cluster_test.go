@@ -156,36 +156,10 @@ func TestReadClusterDaemonSetPools(t *testing.T) {
 		}
 	}
 	// Move the aws-node pods (25m) of the general nodes onto the gpu node.
-	gpuOnly := strings.ReplaceAll(snap, `"nodeName": "ip-10-0-1-10.eu-west-1.compute.internal",
-                "containers": [
-                    {
-                        "name": "c",
-                        "image": "i",
-                        "resources": {
-                            "requests": {
-                                "cpu": "25m"`, `"nodeName": "ip-10-0-1-20.eu-west-1.compute.internal",
-                "containers": [
-                    {
-                        "name": "c",
-                        "image": "i",
-                        "resources": {
-                            "requests": {
-                                "cpu": "25m"`)
-	gpuOnly = strings.ReplaceAll(gpuOnly, `"nodeName": "ip-10-0-2-11.eu-west-1.compute.internal",
-                "containers": [
-                    {
-                        "name": "c",
-                        "image": "i",
-                        "resources": {
-                            "requests": {
-                                "cpu": "25m"`, `"nodeName": "ip-10-0-1-20.eu-west-1.compute.internal",
-                "containers": [
-                    {
-                        "name": "c",
-                        "image": "i",
-                        "resources": {
-                            "requests": {
-                                "cpu": "25m"`)
+	gpuOnly := snap
+	for _, n := range []string{"ip-10-0-1-10.eu-west-1.compute.internal", "ip-10-0-2-11.eu-west-1.compute.internal"} {
+		gpuOnly = strings.ReplaceAll(gpuOnly, awsNodePod(n), awsNodePod("ip-10-0-1-20.eu-west-1.compute.internal"))
+	}
 	if gpuOnly == snap {
 		t.Fatal("the snapshot's aws-node pods were not moved; the fixture changed shape")
 	}
@@ -195,4 +169,17 @@ func TestReadClusterDaemonSetPools(t *testing.T) {
 			t.Errorf("aws-node affinity = %v, want it pinned to the gpu pool", d.NodeAffinity)
 		}
 	}
+}
+
+// awsNodePod is the start of an aws-node pod's spec (the only 25m container) bound to node, as the
+// snapshot writes it.
+func awsNodePod(node string) string {
+	return `"nodeName": "` + node + `",
+                "containers": [
+                    {
+                        "name": "c",
+                        "image": "i",
+                        "resources": {
+                            "requests": {
+                                "cpu": "25m"`
 }

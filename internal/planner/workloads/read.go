@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -33,12 +34,12 @@ var clusterScoped = map[string]bool{"Namespace": true, "Node": true, "Persistent
 	"IngressClass": true, "ClusterIssuer": true, "ClusterSecretStore": true, "NodePool": true, "EC2NodeClass": true,
 	"ComponentStatus": true, "CertificateSigningRequest": true, "FlowSchema": true, "PriorityLevelConfiguration": true}
 
-// podOwnerKinds are the kinds whose apps/v1, batch/v1 or v1 versions kubefit reads as workloads; an older
-// version of them is no longer served by any supported Kubernetes release.
-var podOwnerKinds = map[string]string{"Deployment": "apps/v1", "StatefulSet": "apps/v1", "DaemonSet": "apps/v1",
-	"ReplicaSet": "apps/v1", "ReplicationController": "v1", "Pod": "v1", "Job": "batch/v1", "CronJob": "batch/v1",
-	"HorizontalPodAutoscaler": "autoscaling/v2", "PodDisruptionBudget": "policy/v1", "PriorityClass": "scheduling.k8s.io/v1",
-	"RuntimeClass": "node.k8s.io/v1"}
+// servedVersions are the versions of the kinds kubefit reads that a supported Kubernetes release serves
+// (the first is the one to write); the scheme decodes older ones, which the API server refuses.
+var servedVersions = map[string][]string{"Deployment": {"apps/v1"}, "StatefulSet": {"apps/v1"}, "DaemonSet": {"apps/v1"},
+	"ReplicaSet": {"apps/v1"}, "ReplicationController": {"v1"}, "Pod": {"v1"}, "Job": {"batch/v1"}, "CronJob": {"batch/v1"},
+	"HorizontalPodAutoscaler": {"autoscaling/v2", "autoscaling/v1"}, "PodDisruptionBudget": {"policy/v1"},
+	"PriorityClass": {"scheduling.k8s.io/v1"}, "RuntimeClass": {"node.k8s.io/v1"}}
 
 // Read turns the manifests into workloads and DaemonSets. Its errors are field errors on Manifests,
 // Include, Exclude or Overrides, in domain words naming the document, object and field at fault.
@@ -176,12 +177,7 @@ func (r *reader) index(objs []object) error {
 	r.claims = map[string]*corev1.PersistentVolumeClaim{}
 	r.budgets = map[string][]*policyv1.PodDisruptionBudget{}
 	for _, o := range objs {
-		if !clusterScoped[o.src.Kind] && o.src.Namespace == "" {
-			o.src.Namespace = r.ns
-		}
-		if clusterScoped[o.src.Kind] {
-			o.src.Namespace = ""
-		}
+		r.defaultNamespace(&o)
 		if reason := r.filtered(o); reason != "" {
 			r.skip(o, reason)
 			continue
@@ -224,11 +220,22 @@ func (r *reader) index(objs []object) error {
 	return nil
 }
 
+// defaultNamespace gives a namespaced object without a namespace the input's default, and clears the
+// namespace of a cluster-scoped one, as the API server does.
+func (r *reader) defaultNamespace(o *object) {
+	switch {
+	case clusterScoped[o.src.Kind]:
+		o.src.Namespace = ""
+	case o.src.Namespace == "":
+		o.src.Namespace = r.ns
+	}
+}
+
 // file sorts one object into the reader's tables.
 func (r *reader) file(o object) {
-	if want, ok := podOwnerKinds[o.src.Kind]; ok && o.typed != nil && o.src.APIVersion != want && !served(o) {
+	if want, ok := servedVersions[o.src.Kind]; ok && o.typed != nil && !slices.Contains(want, o.src.APIVersion) {
 		r.errs = append(r.errs, field.Invalid(inputPath(o.src), o.src.APIVersion, "%s uses apiVersion %s, which no supported Kubernetes release serves; write apiVersion %s",
-			objName(o.src), o.src.APIVersion, want))
+			objName(o.src), o.src.APIVersion, want[0]))
 		return
 	}
 	ns := o.src.Namespace
@@ -273,11 +280,6 @@ func (r *reader) file(o object) {
 	}
 }
 
-// served reports whether a typed object's version is one a current API server serves for its kind.
-func served(o object) bool {
-	return o.src.Kind == "HorizontalPodAutoscaler" && o.src.APIVersion == "autoscaling/v1"
-}
-
 // fileCustom files an object of a kind outside the built-in scheme: a KEDA ScaledObject, a pod-owning
 // custom kind (a pod template at spec.template), or something to skip.
 func (r *reader) fileCustom(o object) {
@@ -289,7 +291,7 @@ func (r *reader) fileCustom(o object) {
 		}
 		return
 	}
-	if _, ok, _ := nestedMap(o.u.Object, "spec", "template", "spec"); ok {
+	if hasField(o.u.Object, "spec", "template", "spec") {
 		r.owners = append(r.owners, o)
 		return
 	}

@@ -579,7 +579,7 @@ func checkQuick(t *testing.T, d document, i int) bool {
 	if f.typed != nil && readKinds[f.src.Kind] {
 		t.Errorf("document %d (%s): quick took a kind that must be read in full", i, f.src.Kind)
 	}
-	if f.u != nil && (hasPath(f.u.Object, "spec", "template", "spec") || f.src.Kind == "ScaledObject") {
+	if f.u != nil && (hasField(f.u.Object, "spec", "template", "spec") || f.src.Kind == "ScaledObject") {
 		t.Errorf("document %d (%s): quick took a custom kind with a pod template", i, f.src.Kind)
 	}
 	if q.src != f.src || !equalMaps(q.meta.GetLabels(), f.meta.GetLabels()) || !equalMaps(q.meta.GetAnnotations(), f.meta.GetAnnotations()) {

@@ -6,6 +6,7 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/intstr"
 
@@ -209,24 +210,24 @@ func jobOwner(spec batchv1.JobSpec, kind string) owned {
 
 // customOwner reads a custom kind with a pod template at spec.template (Argo Rollouts, OpenKruise).
 func (r *reader) customOwner(o object) (owned, error) {
-	tm, _, _ := nestedMap(o.u.Object, "spec", "template")
+	tm, _, _ := unstructured.NestedMap(o.u.Object, "spec", "template")
 	var tpl corev1.PodTemplateSpec
 	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(tm, &tpl); err != nil {
 		return owned{}, field.Invalid(inputPath(o.src), o.src.Name, "%s: spec.template is not a pod template: %v; fix the template", objName(o.src), err)
 	}
 	ow := owned{template: tpl, replicas: 1}
-	if n, ok, _ := nestedInt(o.u.Object, "spec", "replicas"); ok {
+	if n, ok, _ := unstructured.NestedInt64(o.u.Object, "spec", "replicas"); ok {
 		ow.replicas = int(n)
 	}
 	switch {
-	case groupOf(o.src.APIVersion) == "argoproj.io" && o.src.Kind == "Rollout" && hasPath(o.u.Object, "spec", "strategy", "blueGreen"):
+	case groupOf(o.src.APIVersion) == "argoproj.io" && o.src.Kind == "Rollout" && hasField(o.u.Object, "spec", "strategy", "blueGreen"):
 		ow.surge = fit.IntOrPercent{Value: 100, Percent: true}
 		ow.notes = append(ow.notes, "Argo Rollout blueGreen: the preview ReplicaSet runs beside the active one, a 100% surge")
 	default:
 		surge := "25%"
 		for _, p := range [][]string{{"spec", "strategy", "canary", "maxSurge"}, {"spec", "strategy", "rollingUpdate", "maxSurge"},
 			{"spec", "updateStrategy", "rollingUpdate", "maxSurge"}} {
-			if v, ok := nestedValue(o.u.Object, p...); ok {
+			if v, ok, _ := unstructured.NestedFieldNoCopy(o.u.Object, p...); ok {
 				surge = fmt.Sprint(v)
 				break
 			}
@@ -265,44 +266,8 @@ func tolerations(ts []corev1.Toleration) []fit.Toleration {
 	return out
 }
 
-func nestedValue(m map[string]any, keys ...string) (any, bool) {
-	var cur any = m
-	for _, k := range keys {
-		mm, ok := cur.(map[string]any)
-		if !ok {
-			return nil, false
-		}
-		if cur, ok = mm[k]; !ok {
-			return nil, false
-		}
-	}
-	return cur, true
-}
-
-func hasPath(m map[string]any, keys ...string) bool {
-	_, ok := nestedValue(m, keys...)
+// hasField reports whether the object has a value at the path.
+func hasField(m map[string]any, keys ...string) bool {
+	_, ok, _ := unstructured.NestedFieldNoCopy(m, keys...)
 	return ok
-}
-
-func nestedMap(m map[string]any, keys ...string) (map[string]any, bool, error) {
-	v, ok := nestedValue(m, keys...)
-	if !ok {
-		return nil, false, nil
-	}
-	mm, ok := v.(map[string]any)
-	return mm, ok, nil
-}
-
-func nestedInt(m map[string]any, keys ...string) (int64, bool, error) {
-	v, ok := nestedValue(m, keys...)
-	if !ok {
-		return 0, false, nil
-	}
-	switch n := v.(type) {
-	case int64:
-		return n, true, nil
-	case float64:
-		return int64(n), true, nil
-	}
-	return 0, false, nil
 }
