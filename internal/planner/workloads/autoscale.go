@@ -100,7 +100,7 @@ func (r *reader) autoscale() error {
 			continue
 		}
 		if s.min == 0 && what == "HorizontalPodAutoscaler" {
-			r.warn(s.o.src, "workloads.hpa-scale-to-zero", "minReplicas 0 needs the HPAScaleToZero feature gate (alpha, off by default); without it the API server refuses this HPA")
+			r.warn(s.o.src, WarnHPAScaleToZero, "minReplicas 0 needs the HPAScaleToZero feature gate (alpha, off by default); without it the API server refuses this HPA")
 		}
 		if owner := controllerOf(s.o); owner != nil && owner.Kind == "ScaledObject" {
 			// KEDA's own HPA (keda-hpa-<name>) in a snapshot: the ScaledObject stands for it.
@@ -164,7 +164,7 @@ func (r *reader) autoscale() error {
 			continue
 		}
 		r.skip(s.o, fmt.Sprintf("its target %s %s is not among the workloads read", s.targetKind, field.Quote(s.target)))
-		r.warn(s.o.src, "workloads.autoscaler-target-missing", "it scales %s %s, which is not among the workloads read from the manifests (missing, filtered out or a hook); add the target or drop the autoscaler", s.targetKind, field.Quote(s.target))
+		r.warn(s.o.src, WarnAutoscalerTargetMissing, "it scales %s %s, which is not among the workloads read from the manifests (missing, filtered out or a hook); add the target or drop the autoscaler", s.targetKind, field.Quote(s.target))
 	}
 	return nil
 }

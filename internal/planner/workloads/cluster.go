@@ -163,7 +163,7 @@ func (r *reader) pool(name string, nodes []*corev1.Node) Pool {
 	types, zones := map[string]bool{}, map[string]bool{}
 	for _, n := range nodes {
 		if n.Spec.Unschedulable {
-			r.res.Warnings = append(r.res.Warnings, Warning{Code: "workloads.node-cordoned", Source: Source{Kind: "Node", Name: n.Name, Origin: OriginCluster},
+			r.res.Warnings = append(r.res.Warnings, Warning{Code: WarnNodeCordoned, Source: Source{Kind: "Node", Name: n.Name, Origin: OriginCluster},
 				Message: fmt.Sprintf("Node %s of pool %s is cordoned (unschedulable); it is not counted in the pool", field.Quote(n.Name), field.Quote(name))})
 			continue
 		}
@@ -183,11 +183,11 @@ func (r *reader) pool(name string, nodes []*corev1.Node) Pool {
 	}
 	p.Cloud = cloudOf(schedulable[0])
 	if p.Cloud == "" {
-		r.res.Warnings = append(r.res.Warnings, Warning{Code: "workloads.node-cloud", Source: Source{Kind: "Node", Name: schedulable[0].Name, Origin: OriginCluster},
+		r.res.Warnings = append(r.res.Warnings, Warning{Code: WarnNodeCloud, Source: Source{Kind: "Node", Name: schedulable[0].Name, Origin: OriginCluster},
 			Message: fmt.Sprintf("pool %s: its nodes name no aws://, azure:// or gce:// provider ID and no cloud's labels; set the pool's cloud yourself", field.Quote(name))})
 	}
 	if len(p.InstanceTypes) == 0 {
-		r.res.Warnings = append(r.res.Warnings, Warning{Code: "workloads.node-instance-type", Source: Source{Kind: "Node", Name: schedulable[0].Name, Origin: OriginCluster},
+		r.res.Warnings = append(r.res.Warnings, Warning{Code: WarnNodeInstanceType, Source: Source{Kind: "Node", Name: schedulable[0].Name, Origin: OriginCluster},
 			Message: fmt.Sprintf("pool %s: its nodes carry no node.kubernetes.io/instance-type label; set the pool's instance type yourself", field.Quote(name))})
 	}
 	// Each figure is the least any node reports (a mixed group's nodes differ resource by resource).
@@ -342,7 +342,7 @@ func (r *reader) readCluster() {
 			ow.notes = append(ow.notes, "the Deployment's strategy is not in the snapshot: maxSurge 25% (the default)")
 		}
 		if g.kind == "StaticPod" {
-			r.warn(g.src, "workloads.static-pod", "a static pod on %d node(s), read as a DaemonSet on every node; if only some nodes run it, exclude it and plan it by hand", len(g.pods))
+			r.warn(g.src, WarnStaticPod, "a static pod on %d node(s), read as a DaemonSet on every node; if only some nodes run it, exclude it and plan it by hand", len(g.pods))
 		}
 		r.add(o, ow)
 	}

@@ -43,7 +43,7 @@ func TestReadCluster(t *testing.T) {
 	if len(g.Taints) != 0 {
 		t.Errorf("general taints = %+v, want none (the cordon taint is a condition)", g.Taints)
 	}
-	if !hasWarning(res, "workloads.node-cordoned", "ip-10-0-3-12.eu-west-1.compute.internal") {
+	if !hasWarning(res, WarnNodeCordoned, "ip-10-0-3-12.eu-west-1.compute.internal") {
 		t.Errorf("no warning for the cordoned node: %+v", res.Warnings)
 	}
 
@@ -76,7 +76,7 @@ func TestReadCluster(t *testing.T) {
 			}
 		}
 	}
-	if hasWarning(res, "workloads.unmodelled-constraint", "web") {
+	if hasWarning(res, WarnUnmodelledConstraint, "web") {
 		t.Errorf("a bound pod's nodeName was read as a constraint: %+v", res.Warnings)
 	}
 }

@@ -94,7 +94,7 @@ func (r *reader) constraints(o object, ow *owned, pl *placement) []Constraint {
 		add("volumes", false, "not modelled yet: a volume's zone and the node's volume attach limit are not checked", volumeNames(ow, spec))
 	}
 	if bad := joinTypes(cs); bad != "" {
-		r.warn(o.src, "workloads.unmodelled-constraint", "its pods carry scheduling constraints sizing does not model yet (%s); the plan treats them as absent, so check them by hand", bad)
+		r.warn(o.src, WarnUnmodelledConstraint, "its pods carry scheduling constraints sizing does not model yet (%s); the plan treats them as absent, so check them by hand", bad)
 	}
 	return cs
 }

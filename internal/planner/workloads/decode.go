@@ -276,7 +276,7 @@ func decode(j []byte, src Source) (decoded, error) {
 		}
 		src.Namespace, src.Name = m.GetNamespace(), m.GetName()
 		if err != nil {
-			out.warnings = append(out.warnings, Warning{Code: "workloads.unknown-field", Source: src,
+			out.warnings = append(out.warnings, Warning{Code: WarnUnknownField, Source: src,
 				Message: fmt.Sprintf("%s: %s; the API server would drop these fields (kubectl apply warns the same way)", objName(src), strictMessage(err))})
 		}
 		out.objects = append(out.objects, object{src: src, typed: obj, meta: m})

@@ -51,14 +51,14 @@ func (r *reader) podInfo(o object, ow *owned) (PodInfo, placement) {
 		if c, ok := r.runtime[*rc]; ok {
 			d.RuntimeClass = c
 		} else {
-			r.warn(o.src, "workloads.runtime-class", "its pods name RuntimeClass %s, which is not among the manifests; its pod overhead (if any) is not counted, so add the RuntimeClass to the manifests", field.Quote(*rc))
+			r.warn(o.src, WarnRuntimeClass, "its pods name RuntimeClass %s, which is not among the manifests; its pod overhead (if any) is not counted, so add the RuntimeClass to the manifests", field.Quote(*rc))
 		}
 	}
 	reqs, steps := pod.Requests(spec, d)
 	info.Derivation = steps
 	info.Requests, info.Extended = r.vector(o, reqs)
 	if info.Requests.CPUMillicores == 0 && info.Requests.MemoryBytes == 0 {
-		r.warn(o.src, "workloads.no-requests", "its pods request no CPU and no memory, so they pack as zero; set resources.requests on its containers (or a LimitRange default)")
+		r.warn(o.src, WarnNoRequests, "its pods request no CPU and no memory, so they pack as zero; set resources.requests on its containers (or a LimitRange default)")
 	}
 	info.Priority = r.priorityOf(spec)
 	info.VolumeClaims = r.volumeClaims(o, ow)
@@ -100,7 +100,7 @@ func (r *reader) vector(o object, l corev1.ResourceList) (fit.Resources, map[str
 			v.GPU += x
 		default:
 			ext[n] = q.String()
-			r.warn(o.src, "workloads.extended-resource", "its pods request %s %s, which sizing does not model: only nodes that advertise it can run them, so pick pools that do", q.String(), n)
+			r.warn(o.src, WarnExtendedResource, "its pods request %s %s, which sizing does not model: only nodes that advertise it can run them, so pick pools that do", q.String(), n)
 		}
 	}
 	if len(ext) == 0 {
@@ -141,13 +141,13 @@ func (r *reader) volumeClaims(o object, ow *owned) []VolumeClaim {
 			name := v.PersistentVolumeClaim.ClaimName
 			c, ok := r.claims[o.src.Namespace+"/"+name]
 			if !ok {
-				r.warn(o.src, "workloads.claim-missing", "its pods mount PersistentVolumeClaim %s, which is not among the manifests; its size and class are unknown", field.Quote(name))
+				r.warn(o.src, WarnClaimMissing, "its pods mount PersistentVolumeClaim %s, which is not among the manifests; its size and class are unknown", field.Quote(name))
 				out = append(out, VolumeClaim{Name: name, From: "persistentVolumeClaim"})
 				continue
 			}
 			vc := claimOf(name, c.Spec, "persistentVolumeClaim")
 			if !ow.daemon && ow.replicas > 1 && onlyRWO(c.Spec.AccessModes) {
-				r.warn(o.src, "workloads.shared-rwo-claim", "its %d replicas share the ReadWriteOnce claim %s, so they can only run on the one node the volume is attached to; sizing places them freely",
+				r.warn(o.src, WarnSharedRWOClaim, "its %d replicas share the ReadWriteOnce claim %s, so they can only run on the one node the volume is attached to; sizing places them freely",
 					ow.replicas, field.Quote(name))
 			}
 			out = append(out, vc)
@@ -207,7 +207,7 @@ func (r *reader) budgetFor(o object, podLabels map[string]string) *DisruptionBud
 		for i, h := range hits {
 			names[i] = h.Name
 		}
-		r.warn(o.src, "workloads.pdb-overlap", "PodDisruptionBudgets %s all select its pods; the eviction API refuses to evict a pod covered by more than one, so node drains stall", field.QuoteList(names))
+		r.warn(o.src, WarnPDBOverlap, "PodDisruptionBudgets %s all select its pods; the eviction API refuses to evict a pod covered by more than one, so node drains stall", field.QuoteList(names))
 	}
 	if len(hits) == 0 {
 		return nil

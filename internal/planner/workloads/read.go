@@ -212,7 +212,7 @@ func (r *reader) index(objs []object) error {
 	sort.Strings(nss)
 	for _, ns := range nss {
 		if c := pod.Conflicts(r.limitRanges[ns]); len(c) > 0 {
-			r.res.Warnings = append(r.res.Warnings, Warning{Code: "workloads.limitrange-conflict", Source: Source{Kind: "LimitRange", Namespace: ns},
+			r.res.Warnings = append(r.res.Warnings, Warning{Code: WarnLimitrangeConflict, Source: Source{Kind: "LimitRange", Namespace: ns},
 				Message: fmt.Sprintf("LimitRanges of namespace %s default the same resource differently (%s); the API server applies them in an order it does not fix, so kubefit takes the larger default; keep one default per resource",
 					field.Quote(ns), strings.Join(c, "; "))})
 		}

@@ -157,7 +157,7 @@ spec:
 			t.Errorf("skipped %s: reason %q, want it to contain %q", k, reasons[k], want)
 		}
 	}
-	if !hasWarning(res, "workloads.custom-kind", "canary") {
+	if !hasWarning(res, WarnCustomKind, "canary") {
 		t.Errorf("no custom-kind warning for the Rollout: %+v", res.Warnings)
 	}
 }
@@ -197,16 +197,16 @@ func TestReadRequests(t *testing.T) {
 		{"two LimitRanges defaulting one resource: the larger, with a warning",
 			deployment("w", "", "{requests: {memory: 1Gi}}", "") + "\n---\napiVersion: v1\nkind: LimitRange\nmetadata: {name: b}\nspec:\n  limits:\n  - {type: Container, defaultRequest: {cpu: 100m}}" +
 				"\n---\napiVersion: v1\nkind: LimitRange\nmetadata: {name: a}\nspec:\n  limits:\n  - {type: Container, defaultRequest: {cpu: 300m}}",
-			300, 1 << 30, 0, "workloads.limitrange-conflict"},
+			300, 1 << 30, 0, WarnLimitrangeConflict},
 		{"RuntimeClass overhead is added",
 			deployment("w", "", "{requests: {cpu: 100m, memory: 100Mi}}", "      runtimeClassName: kata\n") + "\n---\napiVersion: node.k8s.io/v1\nkind: RuntimeClass\nmetadata: {name: kata}\nhandler: kata\noverhead: {podFixed: {cpu: 250m, memory: 160Mi}}",
 			350, 260 << 20, 0, ""},
-		{"missing RuntimeClass warns", deployment("w", "", "{requests: {cpu: 100m, memory: 100Mi}}", "      runtimeClassName: kata\n"), 100, 100 << 20, 0, "workloads.runtime-class"},
+		{"missing RuntimeClass warns", deployment("w", "", "{requests: {cpu: 100m, memory: 100Mi}}", "      runtimeClassName: kata\n"), 100, 100 << 20, 0, WarnRuntimeClass},
 		{"pod-level limits give the pod's request",
 			deployment("w", "", "", "      resources: {limits: {cpu: \"1\", memory: 2Gi}}\n"), 1000, 2 << 30, 0, ""},
 		{"GPUs are counted", deployment("w", "", "{limits: {nvidia.com/gpu: 2}, requests: {cpu: \"1\", memory: 1Gi}}", ""), 1000, 1 << 30, 2, ""},
-		{"hugepages are carried and warned about", deployment("w", "", "{limits: {hugepages-2Mi: 64Mi, memory: 1Gi}, requests: {cpu: \"1\"}}", ""), 1000, 1 << 30, 0, "workloads.extended-resource"},
-		{"no requests warns", deployment("w", "", "", ""), 0, 0, 0, "workloads.no-requests"},
+		{"hugepages are carried and warned about", deployment("w", "", "{limits: {hugepages-2Mi: 64Mi, memory: 1Gi}, requests: {cpu: \"1\"}}", ""), 1000, 1 << 30, 0, WarnExtendedResource},
+		{"no requests warns", deployment("w", "", "", ""), 0, 0, 0, WarnNoRequests},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -251,7 +251,7 @@ func TestReadAutoscalers(t *testing.T) {
 	}
 
 	res = mustRead(t, Input{Manifests: hpa("ghost", "nowhere", "2", 4)})
-	if !hasWarning(res, "workloads.autoscaler-target-missing", "ghost") {
+	if !hasWarning(res, WarnAutoscalerTargetMissing, "ghost") {
 		t.Errorf("no warning for an HPA without target: %+v", res.Warnings)
 	}
 
@@ -309,7 +309,7 @@ func TestReadErrors(t *testing.T) {
 func TestReadUnknownFields(t *testing.T) {
 	doc := strings.Replace(deployment("w", "1", "{requests: {cpu: 100m, memory: 100Mi}}", ""), "        image: app\n", "        image: app\n        imagePullPolcy: Always\n", 1)
 	res := mustRead(t, Input{Manifests: doc})
-	if !hasWarning(res, "workloads.unknown-field", "w") {
+	if !hasWarning(res, WarnUnknownField, "w") {
 		t.Fatalf("no unknown-field warning: %+v", res.Warnings)
 	}
 	if !strings.Contains(res.Warnings[0].Message, "imagePullPolcy") {
@@ -375,7 +375,7 @@ func TestReadConstraints(t *testing.T) {
 					t.Errorf("node affinity = %+v, want the NotIn term", w.NodeAffinity)
 				}
 			}
-			warned := hasWarning(res, "workloads.unmodelled-constraint", "w")
+			warned := hasWarning(res, WarnUnmodelledConstraint, "w")
 			if (tt.unmodelled != "") != warned {
 				t.Errorf("unmodelled-constraint warning = %v, want %v (%+v)", warned, tt.unmodelled != "", res.Warnings)
 			}
@@ -478,7 +478,7 @@ func TestReadFixtures(t *testing.T) {
 	for _, res := range []Result{ing, pg, argo} {
 		for _, w := range res.Workloads {
 			for _, c := range w.Pod.Constraints {
-				if !c.Modelled && !hasWarning(res, "workloads.unmodelled-constraint", w.Source.Name) {
+				if !c.Modelled && !hasWarning(res, WarnUnmodelledConstraint, w.Source.Name) {
 					t.Errorf("%s: constraint %s neither modelled nor warned about", w.Name, c.Type)
 				}
 			}

@@ -13,6 +13,27 @@ const (
 	MaxDocuments = 100_000
 )
 
+// Warning codes of Result.Warnings.
+const (
+	WarnAutoscalerTargetMissing = "workloads.autoscaler-target-missing"
+	WarnClaimMissing            = "workloads.claim-missing"
+	WarnCustomKind              = "workloads.custom-kind"
+	WarnDaemonsetSurge          = "workloads.daemonset-surge"
+	WarnExtendedResource        = "workloads.extended-resource"
+	WarnHPAScaleToZero          = "workloads.hpa-scale-to-zero"
+	WarnLimitrangeConflict      = "workloads.limitrange-conflict"
+	WarnNoRequests              = "workloads.no-requests"
+	WarnNodeCloud               = "workloads.node-cloud"
+	WarnNodeCordoned            = "workloads.node-cordoned"
+	WarnNodeInstanceType        = "workloads.node-instance-type"
+	WarnPDBOverlap              = "workloads.pdb-overlap"
+	WarnRuntimeClass            = "workloads.runtime-class"
+	WarnSharedRWOClaim          = "workloads.shared-rwo-claim"
+	WarnStaticPod               = "workloads.static-pod"
+	WarnUnknownField            = "workloads.unknown-field"
+	WarnUnmodelledConstraint    = "workloads.unmodelled-constraint"
+)
+
 // Input is the manifests to read and how to read them.
 type Input struct {
 	// Manifests holds one or more YAML or JSON documents ("---"-separated YAML, or JSON values one after

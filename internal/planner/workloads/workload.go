@@ -174,7 +174,7 @@ func (r *reader) podOwner(o object) (owned, error) {
 		ow := owned{template: t.Spec.Template, daemon: true}
 		if ru := t.Spec.UpdateStrategy.RollingUpdate; ru != nil && ru.MaxSurge != nil && ru.MaxSurge.String() != "0" && ru.MaxSurge.String() != "0%" {
 			ow.dsSurge = ru.MaxSurge.String()
-			r.warn(o.src, "workloads.daemonset-surge", "maxSurge %s: during an update a node runs the old and the new pod at once, twice its request; sizing counts one", ow.dsSurge)
+			r.warn(o.src, WarnDaemonsetSurge, "maxSurge %s: during an update a node runs the old and the new pod at once, twice its request; sizing counts one", ow.dsSurge)
 		}
 		return ow, nil
 	case *batchv1.Job:
@@ -239,7 +239,7 @@ func (r *reader) customOwner(o object) (owned, error) {
 		ow.surge = s
 		ow.notes = append(ow.notes, "maxSurge "+surge)
 	}
-	r.warn(o.src, "workloads.custom-kind", "a %s kind, read as a workload from its spec.template and spec.replicas; check that its controller creates pods that way", o.src.APIVersion)
+	r.warn(o.src, WarnCustomKind, "a %s kind, read as a workload from its spec.template and spec.replicas; check that its controller creates pods that way", o.src.APIVersion)
 	return ow, nil
 }
 
