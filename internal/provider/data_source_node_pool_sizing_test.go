@@ -12,7 +12,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 )
 
-// smallAKS is the field report of DESIGN.md §1: four Standard_DS1_v2 nodes on AKS 1.28 with three
+// smallAKS is the field report of field-reports.md §1 (internal/sources/domain): four Standard_DS1_v2 nodes on AKS 1.28 with three
 // DaemonSets and the system and web pods below; 565m CPU is left on the pool. extra adds workloads.
 // smallAKS is the field report's cluster. Its platform pods reached the scheduler largest first
 // (arrival "largest-first"), so prometheus-operator had a node of its own; "rollout" is the default.

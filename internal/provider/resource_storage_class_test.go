@@ -70,7 +70,7 @@ azure_disk = {
   caching_mode = "None"
 }`
 
-// TestAccStorageClass_fieldReport renders the field report's class (DESIGN.md §1): Azure Premium,
+// TestAccStorageClass_fieldReport renders the field report's class (field-reports.md §1): Azure Premium,
 // Retain, caching None. The YAML decodes strictly into storagev1.StorageClass, `manifest` is the same
 // object jsondecode(manifest_json) gives (what kubernetes_manifest takes), a second plan is empty, and a
 // change re-renders in place. At 256 GiB a volume is a P15 (1,100 IOPS, 125 MB/s); at 512 GiB a P20.

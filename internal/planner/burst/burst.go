@@ -2,7 +2,7 @@
 // B-series v1 and Bsv2/Basv2/Bpsv2; GCP shared-core) and checks whether a node of such a type can carry a
 // sustained CPU demand: net credits per hour, hours until the balance is empty, the CPU delivered once it
 // is, unlimited-mode surplus cost, and the largest load that never exhausts the balance. It implements
-// shared/domain/burst.md in exact integer arithmetic; the per-type figures are generated from the
+// internal/sources/domain/burst.md in exact integer arithmetic; the per-type figures are generated from the
 // project's data tables (see gen/), and every result names its data source and formulas.
 //
 // Units. One CPU credit is one vCPU-minute, so one milli-credit is one millicore-minute. Rates are held in
@@ -11,7 +11,7 @@
 // per hour = 81,600 milli-credits per hour) and every threshold comparison exact.
 package burst
 
-//go:generate go run ./gen -src ../../../../shared/data/burst -prices gen/surplus-prices.tsv -out budgets_generated.go
+//go:generate go run ./gen -src ../../sources/data/burst -prices gen/surplus-prices.tsv -out budgets_generated.go
 
 import (
 	"fmt"

@@ -2,4 +2,4 @@ package catalog
 
 // The embedded tables under data/ are generated; see the package documentation ("Regenerating").
 
-//go:generate go run ./gen -shared ../../../../shared -out data
+//go:generate go run ./gen -sources ../../sources -out data

@@ -3,7 +3,7 @@
 // of the node it is attached to, derives the rate a workload actually reaches for its I/O size, access
 // pattern and queue depth, recommends the smallest size or tier that meets a requirement, and checks
 // StorageClass parameters against the rules the CSI drivers and the clouds enforce. It implements
-// shared/domain/disks.md; section numbers in comments (§2.3, …) refer to that document.
+// internal/sources/domain/disks.md; section numbers in comments (§2.3, …) refer to that document.
 //
 // Units. Inside the package throughput is carried in bytes per second, sizes in GiB and I/O sizes in
 // bytes, all as exact integers where the spec gives exact figures; only effective rates that depend on a
@@ -23,9 +23,9 @@
 // outcomes that are not input errors (an unmet requirement, a warning) are Findings with the same kind of
 // Path; a ClassReport collects both, and its Err returns the error findings as field.Errors.
 //
-// The Azure fixed-tier table is generated from shared/data/disks/azure-disk-tiers.tsv by gen/; the AWS
+// The Azure fixed-tier table is generated from internal/sources/data/disks/azure-disk-tiers.tsv by gen/; the AWS
 // and GCP limits are formulas of disks.md §2 and §6 written out in aws.go and gcp.go. Instance limits come
 // from the catalog package through NodeLimitsFor.
 package disk
 
-//go:generate go run ./gen -src ../../../../shared/data/disks -out tiers_generated.go -test-out tiers_samples_generated_test.go
+//go:generate go run ./gen -src ../../sources/data/disks -out tiers_generated.go -test-out tiers_samples_generated_test.go

@@ -7,7 +7,7 @@ import (
 
 const mi = int64(1) << 20
 
-// aksSmallInput is the small AKS cluster of the field report (DESIGN.md §1; overhead.md §12.5):
+// aksSmallInput is the small AKS cluster of the field report (field-reports.md §1; overhead.md §12.5):
 // 4 × Standard_DS1_v2 at min = max = 4 nodes.
 //
 // Allocatable per node, from the brief: CPU 1000 − 60 = 940m; memory from the estimated capacity

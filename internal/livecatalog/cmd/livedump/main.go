@@ -9,7 +9,7 @@
 // the live list (the shared rows are kept). From internal/planner/catalog:
 //
 //	go run ../../livecatalog/cmd/livedump -cloud aws -region us-east-1 -out live/aws.tsv
-//	go run ./gen -shared ../../../../shared -out data -live aws=live/aws.tsv
+//	go run ./gen -sources ../../sources -out data -live aws=live/aws.tsv
 //
 // See the generator's package documentation (internal/planner/catalog/gen) for the merge and for
 // committing the result. The "# cloud", "# api", "# dumped" and "# types" header lines are what the

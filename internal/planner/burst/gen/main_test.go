@@ -8,19 +8,16 @@ import (
 	"testing"
 )
 
-const sharedBurst = "../../../../../shared/data/burst"
+const sourcesBurst = "../../../sources/data/burst"
 
 // TestGeneratedUpToDate regenerates the budgets from the shared tables and compares them with the checked-in
 // file, and checks that two runs give identical bytes.
 func TestGeneratedUpToDate(t *testing.T) {
-	if _, err := os.Stat(sharedBurst); err != nil {
-		t.Skipf("shared data not beside the repository (%v); the checked-in budgets_generated.go is used as is", err)
-	}
-	got, err := Generate(sharedBurst, "surplus-prices.tsv")
+	got, err := Generate(sourcesBurst, "surplus-prices.tsv")
 	if err != nil {
 		t.Fatal(err)
 	}
-	again, err := Generate(sharedBurst, "surplus-prices.tsv")
+	again, err := Generate(sourcesBurst, "surplus-prices.tsv")
 	if err != nil || !bytes.Equal(got, again) {
 		t.Fatalf("generator is not deterministic (%v)", err)
 	}
@@ -72,9 +69,6 @@ func TestAzureFamily(t *testing.T) {
 
 // TestRejectsBrokenRows copies the shared tables, breaks one cell, and expects the generator to refuse it.
 func TestRejectsBrokenRows(t *testing.T) {
-	if _, err := os.Stat(sharedBurst); err != nil {
-		t.Skipf("shared data not beside the repository: %v", err)
-	}
 	tests := []struct {
 		file, old, new, wantErr string
 	}{
@@ -91,7 +85,7 @@ func TestRejectsBrokenRows(t *testing.T) {
 		t.Run(tc.file+"/"+tc.wantErr, func(t *testing.T) {
 			dir := t.TempDir()
 			for _, f := range []string{"aws-burstable.tsv", "azure-burstable.tsv", "gcp-shared-core.tsv"} {
-				data, err := os.ReadFile(filepath.Join(sharedBurst, f))
+				data, err := os.ReadFile(filepath.Join(sourcesBurst, f))
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -10,18 +10,18 @@ import (
 	"strings"
 )
 
-// inputs reads files below the shared/ directory and remembers a digest of each, so the generated
+// inputs reads files below internal/sources and remembers a digest of each, so the generated
 // headers can name exactly which input bytes they were built from.
 type inputs struct {
-	shared  string
-	digests map[string]string // shared-relative slash path → first 16 hex digits of its SHA-256
+	sources string
+	digests map[string]string // sources-relative slash path → first 16 hex digits of its SHA-256
 }
 
-// read returns the contents of rel (a slash path relative to shared/).
+// read returns the contents of rel (a slash path relative to internal/sources).
 func (in *inputs) read(rel string) ([]byte, error) {
-	data, err := os.ReadFile(filepath.Join(in.shared, filepath.FromSlash(rel)))
+	data, err := os.ReadFile(filepath.Join(in.sources, filepath.FromSlash(rel)))
 	if err != nil {
-		return nil, fmt.Errorf("reading input (is -shared=%q the kubefit shared/ directory?): %w", in.shared, err)
+		return nil, fmt.Errorf("reading input (is -sources=%q the project's internal/sources directory?): %w", in.sources, err)
 	}
 	sum := sha256.Sum256(data)
 	if in.digests == nil {
@@ -36,7 +36,7 @@ func (in *inputs) digest(rel string) string { return in.digests[rel] }
 
 // table is a parsed TSV file: a header row, then rows of exactly as many tab-separated cells.
 type table struct {
-	rel  string         // shared-relative path, for messages and headers
+	rel  string         // sources-relative path, for messages and headers
 	cols map[string]int // column name → index
 	rows []record
 }

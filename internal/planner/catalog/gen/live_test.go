@@ -110,7 +110,7 @@ func TestLiveFlag(t *testing.T) {
 		}
 	}
 	cmd := regenerateCommand(f)
-	if want := "cd internal/planner/catalog && go run ./gen -shared ../../../../shared -out data -live aws=live/aws.tsv -live azure=live/azure.tsv"; cmd != want {
+	if want := "cd internal/planner/catalog && go run ./gen -sources ../../sources -out data -live aws=live/aws.tsv -live azure=live/azure.tsv"; cmd != want {
 		t.Errorf("regenerateCommand = %q, want %q", cmd, want)
 	}
 	if back, err := liveArgsOf(cmd); err != nil || !slices.Equal(back, []liveArg(f)) {
@@ -183,7 +183,7 @@ func TestMergeLive(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, want := range []string{
-		"# Regenerate: cd internal/planner/catalog && go run ./gen -shared ../../../../shared -out data -live aws=live/aws.tsv\n",
+		"# Regenerate: cd internal/planner/catalog && go run ./gen -sources ../../sources -out data -live aws=live/aws.tsv\n",
 		"# rows: 3\n",
 		"# input: live aws=live/aws.tsv sha256:" + lt.digest + " (livedump of ec2:DescribeInstanceTypes in us-east-1 at 2026-09-01T10:11:12Z)\n",
 		"# source live-ec2: live ec2:DescribeInstanceTypes in us-east-1, dumped 2026-09-01T10:11:12Z by internal/livecatalog/cmd/livedump (see its input line); rows of types the shared tables lack (no price); the shared rows stay authoritative\n",
@@ -224,7 +224,6 @@ func TestMergeLiveAzureCase(t *testing.T) {
 // figures of the row it copies, every other row and the other clouds' rows are unchanged, and
 // -fail-on-drift refuses to write when a shared row differs.
 func TestGenerateWithLiveDump(t *testing.T) {
-	needShared(t)
 	for k, v := range map[string]string{
 		"AWS_ACCESS_KEY_ID": "AKIAFAKEFAKEFAKE", "AWS_SECRET_ACCESS_KEY": "fake-secret", "AWS_SESSION_TOKEN": "",
 		"AWS_REGION": "us-east-1", "AWS_PROFILE": "", "AWS_CONFIG_FILE": filepath.Join(t.TempDir(), "none"),
@@ -251,12 +250,12 @@ func TestGenerateWithLiveDump(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	plain, _, err := generate(sharedDir, nil, nil)
+	plain, _, err := generate(sourcesDir, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var report bytes.Buffer
-	merged, conflicts, err := generate(sharedDir, []liveArg{{"aws", path}}, &report)
+	merged, conflicts, err := generate(sourcesDir, []liveArg{{"aws", path}}, &report)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -300,7 +299,7 @@ func TestGenerateWithLiveDump(t *testing.T) {
 	}
 	out := filepath.Join(t.TempDir(), "data")
 	report.Reset()
-	err = run(options{shared: sharedDir, out: out, live: []liveArg{{"aws", path}}, failOnDrift: true, report: &report})
+	err = run(options{sources: sourcesDir, out: out, live: []liveArg{{"aws", path}}, failOnDrift: true, report: &report})
 	if err == nil || !strings.Contains(err.Error(), "1 fields differ") || !strings.Contains(report.String(), "m5.large vcpu: shared 2, live 4") {
 		t.Errorf("-fail-on-drift: error %v, report:\n%s", err, report.String())
 	}

@@ -7,12 +7,12 @@
 //
 // which runs
 //
-//	go run ./gen -shared ../../../../shared -out data
+//	go run ./gen -sources ../../sources -out data
 //
-// It reads shared/data/catalog/{aws-instance-types,azure-vm-sizes,gcp-machine-types}.tsv,
-// shared/data/network/aws-eni-limits.tsv (the P_ENI source of overhead.md §8.1, preferred over the
-// catalog's ENI columns), shared/data/catalog/SOURCES.md (to check the source registry below) and
-// shared/data/catalog/raw/aws/moto-ec2-instance-types-older-versions.json (for the commits of retired
+// It reads internal/sources/data/catalog/{aws-instance-types,azure-vm-sizes,gcp-machine-types}.tsv,
+// internal/sources/data/network/aws-eni-limits.tsv (the P_ENI source of overhead.md §8.1, preferred over the
+// catalog's ENI columns), internal/sources/data/catalog/SOURCES.md (to check the source registry below) and
+// internal/sources/data/catalog/raw/aws/moto-ec2-instance-types-older-versions.json (for the commits of retired
 // AWS types). The output is deterministic: the same inputs always give the same bytes.
 //
 // # Refreshing from the live APIs
@@ -24,7 +24,7 @@
 //	mkdir -p live
 //	go run ../../livecatalog/cmd/livedump -cloud aws -region us-east-1 -out live/aws.tsv
 //	go run ../../livecatalog/cmd/livedump -cloud azure -location eastus -subscription SUB -out live/azure.tsv
-//	go run ./gen -shared ../../../../shared -out data -live aws=live/aws.tsv -live azure=live/azure.tsv
+//	go run ./gen -sources ../../sources -out data -live aws=live/aws.tsv -live azure=live/azure.tsv
 //
 // The merge:
 //
@@ -60,9 +60,9 @@ import (
 
 func main() {
 	var o options
-	flag.StringVar(&o.shared, "shared", filepath.FromSlash("../../../../shared"),
-		"path to kubefit's shared/ directory (the one holding data/catalog and data/network); "+
-			"the default is right when run from internal/planner/catalog with shared/ beside the repository root")
+	flag.StringVar(&o.sources, "sources", filepath.FromSlash("../../sources"),
+		"path to the project's internal/sources directory (the one holding data/catalog and data/network); "+
+			"the default is right when run from internal/planner/catalog")
 	flag.StringVar(&o.out, "out", "data", "directory to write aws.tsv, azure.tsv and gcp.tsv into")
 	flag.Var((*liveFlag)(&o.live), "live", "`cloud=path` of a live dump written by internal/livecatalog/cmd/livedump (cloud aws or azure; "+
 		"repeat for the other cloud): its types the shared tables lack are added, and every field of a type both list that "+
@@ -83,15 +83,15 @@ func main() {
 
 // options are the generator's flags.
 type options struct {
-	shared, out string
-	live        []liveArg
-	failOnDrift bool
-	report      io.Writer // where the live merge report goes; nil discards it
+	sources, out string
+	live         []liveArg
+	failOnDrift  bool
+	report       io.Writer // where the live merge report goes; nil discards it
 }
 
-// run builds the three files from the tables under shared (and the live dumps) and writes them into out.
+// run builds the three files from the tables under sources (and the live dumps) and writes them into out.
 func run(o options) error {
-	files, conflicts, err := generate(o.shared, o.live, o.report)
+	files, conflicts, err := generate(o.sources, o.live, o.report)
 	if err != nil {
 		return err
 	}
@@ -115,7 +115,7 @@ func regenerateCommand(live []liveArg) string {
 	if len(live) == 0 {
 		return "cd internal/planner/catalog && go generate"
 	}
-	cmd := "cd internal/planner/catalog && go run ./gen -shared ../../../../shared -out data"
+	cmd := "cd internal/planner/catalog && go run ./gen -sources ../../sources -out data"
 	for _, a := range live {
 		cmd += " -live " + a.recorded()
 	}
@@ -150,7 +150,7 @@ type outFile struct {
 // how many fields of types both a shared table and a dump list differ. The catalog date written into
 // every file is the newest source snapshot date over all three tables, so all three tables must be built
 // (and merged) first.
-func generate(shared string, live []liveArg, report io.Writer) ([]outFile, int, error) {
+func generate(sources string, live []liveArg, report io.Writer) ([]outFile, int, error) {
 	if report == nil {
 		report = io.Discard
 	}
@@ -163,7 +163,7 @@ func generate(shared string, live []liveArg, report io.Writer) ([]outFile, int, 
 		}
 		dumps[a.cloud] = lt
 	}
-	in := &inputs{shared: shared}
+	in := &inputs{sources: sources}
 	sourcesMD, err := in.read("data/catalog/SOURCES.md")
 	if err != nil {
 		return nil, 0, err

@@ -8,25 +8,14 @@ import (
 	"testing"
 )
 
-// sharedDir is kubefit's shared/ directory as seen from this package's directory
-// (…/main/internal/planner/catalog/gen → …/shared).
-var sharedDir = filepath.FromSlash("../../../../../shared")
-
-// needShared skips the test when shared/ is not beside the repository root.
-func needShared(t *testing.T) {
-	t.Helper()
-	if _, err := os.Stat(filepath.Join(sharedDir, "data", "catalog", "SOURCES.md")); err != nil {
-		t.Skipf("kubefit's shared/ directory is not at %s (it must sit beside the repository root); "+
-			"cannot regenerate the catalog to compare: %v", sharedDir, err)
-	}
-}
+// sourcesDir is the project's internal/sources directory as seen from this package's directory.
+var sourcesDir = filepath.FromSlash("../../../sources")
 
 // TestGeneratedFilesUpToDate regenerates the catalog into a temporary directory and compares it
 // byte for byte with the committed files in ../data. When the committed files were generated with live
 // dumps, their Regenerate line names them (relative to internal/planner/catalog) and the test merges the
 // same dumps.
 func TestGeneratedFilesUpToDate(t *testing.T) {
-	needShared(t)
 	committedAWS, err := os.ReadFile(filepath.Join("..", "data", "aws.tsv"))
 	if err != nil {
 		t.Fatal(err)
@@ -50,7 +39,7 @@ func TestGeneratedFilesUpToDate(t *testing.T) {
 				"under internal/planner/catalog, or regenerate without it (`cd internal/planner/catalog && go generate`): %v", a, err)
 		}
 	}
-	if err := run(options{shared: filepath.Join("gen", sharedDir), out: dir, live: live}); err != nil {
+	if err := run(options{sources: filepath.Join("gen", sourcesDir), out: dir, live: live}); err != nil {
 		t.Fatal(err)
 	}
 	for _, name := range []string{"aws.tsv", "azure.tsv", "gcp.tsv"} {
@@ -77,12 +66,11 @@ func TestGeneratedFilesUpToDate(t *testing.T) {
 
 // TestGenerateDeterministic runs the generator twice and compares the output.
 func TestGenerateDeterministic(t *testing.T) {
-	needShared(t)
-	a, _, err := generate(sharedDir, nil, nil)
+	a, _, err := generate(sourcesDir, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, _, err := generate(sharedDir, nil, nil)
+	b, _, err := generate(sourcesDir, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,15 +85,14 @@ func TestGenerateDeterministic(t *testing.T) {
 }
 
 func TestMissingShared(t *testing.T) {
-	err := run(options{shared: filepath.Join(t.TempDir(), "nowhere"), out: t.TempDir()})
-	if err == nil || !strings.Contains(err.Error(), "is -shared=") {
-		t.Errorf("run with a missing shared dir: error = %v, want one naming -shared", err)
+	err := run(options{sources: filepath.Join(t.TempDir(), "nowhere"), out: t.TempDir()})
+	if err == nil || !strings.Contains(err.Error(), "is -sources=") {
+		t.Errorf("run with a missing shared dir: error = %v, want one naming -sources", err)
 	}
 }
 
 func TestCheckRegistry(t *testing.T) {
-	needShared(t)
-	md, err := os.ReadFile(filepath.Join(sharedDir, "data", "catalog", "SOURCES.md"))
+	md, err := os.ReadFile(filepath.Join(sourcesDir, "data", "catalog", "SOURCES.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -162,7 +149,7 @@ func TestMiBFloorToMB(t *testing.T) {
 
 func TestReadTableErrors(t *testing.T) {
 	dir := t.TempDir()
-	in := &inputs{shared: dir}
+	in := &inputs{sources: dir}
 	tests := []struct {
 		body, wantErr string
 	}{

@@ -23,12 +23,12 @@ func (t *outTable) render(catalogDate, sourcesDigest, regenerate string) ([]byte
 	line("cloud: %s", t.cloud)
 	line("rows: %d", len(t.rows))
 	for _, rel := range t.inputs {
-		line("input: shared/%s sha256:%s", rel, t.digest(rel))
+		line("input: internal/sources/%s sha256:%s", rel, t.digest(rel))
 	}
 	for _, l := range t.liveInputs {
 		line("input: %s", l)
 	}
-	line("input: shared/data/catalog/SOURCES.md sha256:%s (checked against the source lines below)", sourcesDigest)
+	line("input: internal/sources/data/catalog/SOURCES.md sha256:%s (checked against the source lines below)", sourcesDigest)
 	for _, s := range t.sources {
 		if s.api != "" {
 			line("source %s: live %s, dumped %s by internal/livecatalog/cmd/livedump (see its input line); %s", s.id, s.api, s.dumped, s.what)

@@ -39,7 +39,7 @@ var registry = map[string][]source{
 			what: "max pods per type (eni-max-pods.txt) and ENI limits (pkg/vpc/vpc_ip_resource_limit.go)"},
 		{id: "aws-eni-limits", repo: "aws/amazon-vpc-cni-k8s", path: "pkg/vpc/vpc_ip_resource_limit.go",
 			head: "b52188387f2e2f10bf289ace929d6a63b176a4fa", headDate: "2026-08-20", licence: "Apache-2.0",
-			what: "shared/data/network/aws-eni-limits.tsv (overhead.md §8.1): ENIs on the default card, IPv4 per ENI, P_ENI, network cards; preferred over the catalog's ENI columns"},
+			what: "internal/sources/data/network/aws-eni-limits.tsv (overhead.md §8.1): ENIs on the default card, IPv4 per ENI, P_ENI, network cards; preferred over the catalog's ENI columns"},
 		{id: "karpenter-vpclimits", repo: "aws/karpenter-provider-aws", path: "pkg/providers/instancetype/zz_generated.vpclimits.go",
 			head: "1d927085dd81a9df9301e613f371dac5b4d16bfe", headDate: "2026-08-21",
 			file: "7f27b4e85d3157418ab84eb04a3c91da7cb8fbba", fileDate: "2026-08-18", licence: "Apache-2.0",
