@@ -54,6 +54,7 @@ type nodeOverheadModel struct {
 	KubeletArgs       types.String `tfsdk:"kubelet_args"`
 	Rules             types.String `tfsdk:"rules"`
 	FormulaSource     types.String `tfsdk:"formula_source"`
+	Evidence          types.Object `tfsdk:"evidence"`
 	Terms             types.List   `tfsdk:"terms"`
 	Warnings          types.List   `tfsdk:"warnings"`
 }
@@ -111,6 +112,7 @@ func (d *nodeOverheadDataSource) Schema(_ context.Context, _ datasource.SchemaRe
 	attrs["ip_capacity"] = schema.Int64Attribute{Computed: true, MarkdownDescription: "EKS: how many non-host-network pods can get a VPC IP; null elsewhere."}
 	attrs["kubelet_args"] = schema.StringAttribute{Computed: true, MarkdownDescription: "The reservations as kubelet flags, e.g. `--kube-reserved=cpu=70m,memory=574Mi,ephemeral-storage=1Gi --eviction-hard=memory.available<100Mi,nodefs.available<10% --max-pods=29`."}
 	attrs["rules"] = schema.StringAttribute{Computed: true, MarkdownDescription: "Which dated rule set applied, e.g. `aks < 1.29`."}
+	attrs["evidence"] = evidenceAttribute("this node's allocatable")
 	attrs["formula_source"] = schema.StringAttribute{Computed: true, MarkdownDescription: "One line per computed term: its value, the formula identifier and the sources of that formula."}
 	attrs["terms"] = schema.ListNestedAttribute{Computed: true, MarkdownDescription: "Every computed term with its provenance.",
 		NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
@@ -217,7 +219,7 @@ func (d *nodeOverheadDataSource) Read(ctx context.Context, req datasource.ReadRe
 	if addPlannerErrors(&resp.Diagnostics, path.Empty(), err, overheadRenames, "Invalid Node Configuration") {
 		return
 	}
-	addPlannerWarnings(&resp.Diagnostics, path.Empty(), r.Warnings, overheadRenames, "Node Overhead Caveat")
+	addPlannerWarnings(&resp.Diagnostics, path.Empty(), d.oncePerPlan(r.Warnings), overheadRenames, "Node Overhead Caveat")
 	m.Capacity = resourcesValue(r.Capacity)
 	m.KubeReservedOut = reservationValue(r.KubeReserved, true)
 	m.SystemReservedOut = reservationValue(r.SystemReserved, true)
@@ -234,6 +236,7 @@ func (d *nodeOverheadDataSource) Read(ctx context.Context, req datasource.ReadRe
 	m.Profile = types.StringValue(string(r.Profile))
 	m.Rules = types.StringValue(r.RulesVersion)
 	m.FormulaSource = types.StringValue(formulaSource(r.Terms))
+	m.Evidence = evidenceValue(r.Evidence)
 	m.Terms = termsValue(r.Terms)
 	m.Warnings, _ = types.ListValueFrom(ctx, types.StringType, warningMessages(r.Warnings))
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)

@@ -142,6 +142,9 @@ func TestAccNodeOverhead_badInput(t *testing.T) {
 		{`cloud = "azure"
   instance_type = "Standard_DS1_v2"
   kubernetes_version = "latest"`, `(?s)kubernetes_version.*"latest"`},
+		{`cloud = "azure"
+  instance_type = "Standard_DS2_v2"
+  kubernetes_version = "1.14"`, `(?s)kubernetes_version.*September\s+2019.*--kube-reserved`},
 	}
 	for i := range cases {
 		cases[i].config = "data \"kubefit_node_overhead\" \"bad\" {\n  " + cases[i].config + "\n}"
@@ -242,4 +245,45 @@ func TestAccNodeOverhead_measuredAllocatableBadInput(t *testing.T) {
 		cases[i].config = "data \"kubefit_node_overhead\" \"bad\" {\n  " + cases[i].config + "\n}"
 	}
 	testBadInputs(t, "data \"kubefit_node_overhead\" \"ok\" {\n  cloud = \"aws\"\n  instance_type = \"m5.large\"\n}", cases)
+}
+
+// TestAccNodeOverhead_evidence: f1-micro plans without overrides, exactly as the measured nodes report (940m);
+// evidence names the scope and its measured nodes, and a scope no measured node backs says what backs it.
+func TestAccNodeOverhead_evidence(t *testing.T) {
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: `
+data "kubefit_node_overhead" "f1" {
+  cloud         = "gcp"
+  instance_type = "f1-micro"
+}
+data "kubefit_node_overhead" "aks" {
+  cloud              = "azure"
+  instance_type      = "Standard_D4s_v5"
+  kubernetes_version = "1.31"
+}
+data "kubefit_node_overhead" "old" {
+  cloud              = "azure"
+  instance_type      = "Standard_DS2_v2"
+  kubernetes_version = "1.13"
+  kube_reserved      = { cpu = "69m" }
+}`,
+			ConfigPlanChecks: emptyPlanAfterApply,
+			ConfigStateChecks: []statecheck.StateCheck{
+				expectInt("data.kubefit_node_overhead.f1", tfjsonpath.New("allocatable").AtMapKey("cpu_millicores"), 940),
+				expectString("data.kubefit_node_overhead.f1", tfjsonpath.New("kube_reserved_resources").AtMapKey("memory"), "255Mi"),
+				expectString("data.kubefit_node_overhead.f1", tfjsonpath.New("evidence").AtMapKey("status"), "measured"),
+				expectInt("data.kubefit_node_overhead.f1", tfjsonpath.New("evidence").AtMapKey("exact_nodes"), 2),
+				statecheck.ExpectKnownValue("data.kubefit_node_overhead.f1", tfjsonpath.New("evidence").AtMapKey("sources").AtSliceIndex(0),
+					knownvalue.StringRegexp(regexp.MustCompile(`^https://github\.com/`))),
+				expectString("data.kubefit_node_overhead.aks", tfjsonpath.New("evidence").AtMapKey("scope"), "aks-linux, Kubernetes 1.30 and later"),
+				expectString("data.kubefit_node_overhead.aks", tfjsonpath.New("evidence").AtMapKey("status"), "published table"),
+				expectInt("data.kubefit_node_overhead.aks", tfjsonpath.New("evidence").AtMapKey("exact_nodes"), 0),
+				statecheck.ExpectKnownValue("data.kubefit_node_overhead.aks", tfjsonpath.New("warnings").AtSliceIndex(0),
+					knownvalue.StringRegexp(regexp.MustCompile(`measured allocatable`))),
+				expectInt("data.kubefit_node_overhead.old", tfjsonpath.New("allocatable").AtMapKey("cpu_millicores"), 1931),
+			},
+		}},
+	})
 }

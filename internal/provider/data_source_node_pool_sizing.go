@@ -197,6 +197,7 @@ func poolResultsAttribute() schema.MapNestedAttribute {
 		NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
 			"instance_type":        schema.StringAttribute{Computed: true, MarkdownDescription: "The instance type planned on."},
 			"profile":              schema.StringAttribute{Computed: true, MarkdownDescription: "The overhead profile used."},
+			"overhead_evidence":    evidenceAttribute("the pool's node allocatable"),
 			"note":                 schema.StringAttribute{Computed: true, MarkdownDescription: "Notes, e.g. which member of a mixed pool was planned on."},
 			"min_nodes":            schema.Int64Attribute{Computed: true, MarkdownDescription: "`min_nodes`."},
 			"max_nodes":            schema.Int64Attribute{Computed: true, MarkdownDescription: "`max_nodes`."},
@@ -268,7 +269,7 @@ func (d *nodePoolSizingDataSource) Read(ctx context.Context, req datasource.Read
 		addSizingErrors(&resp.Diagnostics, m, err)
 		return
 	}
-	reportSizing(&resp.Diagnostics, plan, m.FailOnMisfit.IsNull() || m.FailOnMisfit.ValueBool())
+	reportSizing(&resp.Diagnostics, plan, d.oncePerPlan(plan.Warnings), m.FailOnMisfit.IsNull() || m.FailOnMisfit.ValueBool())
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -297,7 +298,7 @@ const failureSummary = "Workloads Do Not Fit"
 
 // reportSizing turns the plan's misfits into errors (warnings when failOnMisfit is false) and its warnings
 // into warnings, each on the workload or pool at fault.
-func reportSizing(diags *diag.Diagnostics, plan *sizing.Plan, failOnMisfit bool) {
+func reportSizing(diags *diag.Diagnostics, plan *sizing.Plan, warnings []field.Warning, failOnMisfit bool) {
 	add, suffix := diags.AddAttributeError, " Set fail_on_misfit = false to plan anyway and only warn."
 	if !failOnMisfit {
 		add, suffix = diags.AddAttributeWarning, ""
@@ -324,5 +325,5 @@ func reportSizing(diags *diag.Diagnostics, plan *sizing.Plan, failOnMisfit bool)
 		}
 		add(p, failureSummary, fmt.Sprintf("%s%s: %s.%s", f.Reason, scenario, strings.TrimRight(f.Message, "."), suffix))
 	}
-	addPlannerWarnings(diags, path.Empty(), plan.Warnings, sizingRenames, "Sizing Caveat")
+	addPlannerWarnings(diags, path.Empty(), warnings, sizingRenames, "Sizing Caveat")
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/field"
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/nodegroup"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/overhead"
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/selector"
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/sizing"
 )
@@ -113,6 +114,7 @@ var warningTitles = map[string]string{
 	sizing.WarnAffinityUnknownLabel: "Node Affinity on Labels Planned Nodes Lack",
 	selector.WarnDiskNotChecked:     "Node Disk Demand Not Checked",
 	nodegroup.WarnKarpenterName:     "Karpenter NodePool Renamed",
+	overhead.CodeNotMeasured:        "Node Overhead Not Measured",
 }
 
 // warningSummary is the diagnostic summary of a planner warning: its code's title, "Node Overhead Caveat"

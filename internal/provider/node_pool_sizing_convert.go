@@ -305,7 +305,8 @@ var (
 		"delivered_cpu_millicores_after_exhaustion": types.Int64Type, "verdict": types.StringType, "detail": types.StringType,
 	}
 	poolResultAttrTypes = map[string]attr.Type{
-		"instance_type": types.StringType, "profile": types.StringType, "note": types.StringType, "min_nodes": types.Int64Type,
+		"instance_type": types.StringType, "profile": types.StringType, "overhead_evidence": types.ObjectType{AttrTypes: evidenceAttrTypes},
+		"note": types.StringType, "min_nodes": types.Int64Type,
 		"max_nodes": types.Int64Type, "allocatable": types.ObjectType{AttrTypes: resourcesAttrTypes},
 		"workload_allocatable": types.ObjectType{AttrTypes: resourcesAttrTypes}, "daemonsets": types.ListType{ElemType: types.StringType},
 		"steady": types.ObjectType{AttrTypes: scenarioAttrTypes}, "peak": types.ObjectType{AttrTypes: scenarioAttrTypes},
@@ -370,6 +371,7 @@ func flattenSizing(m *nodePoolSizingModel, plan *sizing.Plan) {
 		}
 		pools[pp.Name] = types.ObjectValueMust(poolResultAttrTypes, map[string]attr.Value{
 			"instance_type": types.StringValue(pp.Instance.Name), "profile": types.StringValue(string(pp.Overhead.Profile)),
+			"overhead_evidence": evidenceValue(pp.Overhead.Evidence),
 			"note": types.StringValue(pp.Note), "min_nodes": types.Int64Value(int64(pp.MinNodes)),
 			"max_nodes": types.Int64Value(int64(pp.MaxNodes)), "allocatable": fitResources(pp.Allocatable),
 			"workload_allocatable": fitResources(pp.WorkloadAllocatable), "daemonsets": types.ListValueMust(types.StringType, ds),

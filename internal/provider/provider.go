@@ -6,6 +6,7 @@ package provider
 
 import (
 	"context"
+	"sync"
 
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore"
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/policy"
@@ -63,7 +64,7 @@ func (p *kubefitProvider) Configure(ctx context.Context, req provider.ConfigureR
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	data := &providerData{catalog: cat}
+	data := &providerData{catalog: cat, warned: &sync.Map{}}
 	resp.DataSourceData = data
 	resp.ResourceData = data
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
+	"sync"
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -12,6 +14,8 @@ import (
 
 	"github.com/kubefit/terraform-provider-kubefit/internal/livecatalog"
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/catalog"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/field"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/overhead"
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/sizing"
 )
 
@@ -19,6 +23,9 @@ import (
 // instance types and credit budgets up in.
 type providerData struct {
 	catalog sizing.Catalog
+	// warned holds the caveats already shown in this provider process (one plan or apply): the overhead
+	// model's "not measured" caveat is shown once per plan, by the first object that meets it.
+	warned *sync.Map
 }
 
 // catalogClient holds the configured catalog of one data source or resource. Before the provider is
@@ -27,6 +34,27 @@ type providerData struct {
 // for the read.
 type catalogClient struct {
 	configured sizing.Catalog
+	warned     *sync.Map
+}
+
+// oncePerPlan drops the overhead model's "not measured" caveats another object of this plan has already shown
+// (matched without the pools a sizing names at its end, sizing.NotMeasuredPools). Before the provider is
+// configured every warning is kept.
+func (c *catalogClient) oncePerPlan(ws []field.Warning) []field.Warning {
+	if c.warned == nil {
+		return ws
+	}
+	out := make([]field.Warning, 0, len(ws))
+	for _, w := range ws {
+		if w.Code == overhead.CodeNotMeasured {
+			key, _, _ := strings.Cut(w.Message, sizing.NotMeasuredPools)
+			if _, shown := c.warned.LoadOrStore(key, true); shown {
+				continue
+			}
+		}
+		out = append(out, w)
+	}
+	return out
 }
 
 func (c *catalogClient) catalog() sizing.Catalog {
@@ -127,7 +155,7 @@ func (c *catalogClient) configure(data any, diags *diag.Diagnostics) {
 		diags.AddError("Unexpected Provider Data", fmt.Sprintf("expected *providerData, got %T; this is a bug in the provider.", data))
 		return
 	}
-	c.configured = pd.catalog
+	c.configured, c.warned = pd.catalog, pd.warned
 }
 
 // dataSourceCatalog gives a data source the provider's catalog.

@@ -63,6 +63,7 @@ type nodeGroupModel struct {
 	InstanceTypePlanned types.String  `tfsdk:"planned_instance_type"`
 	Allocatable         types.Object  `tfsdk:"allocatable"`
 	WorkloadAllocatable types.Object  `tfsdk:"workload_allocatable"`
+	OverheadEvidence    types.Object  `tfsdk:"overhead_evidence"`
 	FreeAtMax           types.Object  `tfsdk:"free_at_max"`
 	Capacity            types.Object  `tfsdk:"capacity"`
 	EKSNodeGroup        types.Object  `tfsdk:"eks_node_group"`
@@ -192,6 +193,7 @@ func (r *nodeGroupResource) Schema(_ context.Context, _ resource.SchemaRequest, 
 	}
 	attrs["planned_instance_type"] = schema.StringAttribute{Computed: true, MarkdownDescription: "The instance type planned on (a mixed group's smallest member)."}
 	attrs["allocatable"] = resourceAttribute(resourcesAttribute("Allocatable of one node."))
+	attrs["overhead_evidence"] = resourceAttribute(evidenceAttribute("one node's allocatable"))
 	attrs["workload_allocatable"] = resourceAttribute(resourcesAttribute("What one node offers workloads after the group's DaemonSets."))
 	attrs["free_at_max"] = resourceAttribute(resourcesAttribute("What `max_size` nodes leave free after the peak scenario's pods."))
 	attrs["capacity"] = computedObject("The group's capacity envelope, for `kubefit_keda_scaled_object.node_group_capacity`.", computedAttrs(capacityAttrTypes, nodeGroupDescriptions))
@@ -306,7 +308,7 @@ func (r *nodeGroupResource) plan(ctx context.Context, m *nodeGroupModel, diags *
 		addNodeGroupErrors(diags, *m, err)
 		return false
 	}
-	reportNodeGroup(diags, *m, res, m.FailOnMisfit.IsNull() || m.FailOnMisfit.ValueBool())
+	reportNodeGroup(diags, *m, res, r.oncePerPlan(res.Warnings), m.FailOnMisfit.IsNull() || m.FailOnMisfit.ValueBool())
 	if diags.HasError() {
 		return false
 	}
@@ -336,7 +338,7 @@ func addNodeGroupErrors(diags *diag.Diagnostics, m nodeGroupModel, err error) {
 
 // reportNodeGroup reports misfits on max_size (capacity) or the workload (a pod that never fits), with the
 // largest replica count that fits, and the planner's warnings.
-func reportNodeGroup(diags *diag.Diagnostics, m nodeGroupModel, res *nodegroup.Result, failOnMisfit bool) {
+func reportNodeGroup(diags *diag.Diagnostics, m nodeGroupModel, res *nodegroup.Result, warnings []field.Warning, failOnMisfit bool) {
 	add, suffix := diags.AddAttributeError, " Set fail_on_misfit = false to plan anyway and only warn."
 	if !failOnMisfit {
 		add, suffix = diags.AddAttributeWarning, ""
@@ -362,7 +364,7 @@ func reportNodeGroup(diags *diag.Diagnostics, m nodeGroupModel, res *nodegroup.R
 		}
 		add(p, "Workloads Do Not Fit the Node Group", msg+"."+suffix)
 	}
-	addPlannerWarnings(diags, path.Empty(), res.Warnings, nodeGroupRenames, "Sizing Caveat")
+	addPlannerWarnings(diags, path.Empty(), warnings, nodeGroupRenames, "Sizing Caveat")
 }
 
 // extendedValue is the extended resources of a capacity envelope: GPUs as nvidia.com/gpu.
@@ -413,6 +415,7 @@ func flattenNodeGroup(m *nodeGroupModel, res *nodegroup.Result, out nodegroup.Re
 	m.MaxPods = types.Int64Value(res.MaxPods)
 	m.InstanceTypePlanned = types.StringValue(res.Pool.Instance.Name)
 	m.Allocatable, m.WorkloadAllocatable, m.FreeAtMax = fitResources(res.Allocatable), fitResources(res.WorkloadAllocatable), signedResources(res.FreeAtMax)
+	m.OverheadEvidence = evidenceValue(res.Pool.Overhead.Evidence)
 	c := res.Capacity
 	m.Capacity = types.ObjectValueMust(capacityAttrTypes, map[string]attr.Value{
 		"name": types.StringValue(c.Name), "max_nodes": types.Int64Value(int64(c.MaxNodes)), "zones": stringList(c.Zones),

@@ -31,3 +31,18 @@ output "eks_kubelet_args" {
 output "aks_allocatable" {
   value = data.kubefit_node_overhead.aks.allocatable
 }
+
+# How the figures are backed: "exact on 1 measured node (t3.medium)" for this AL2023 scope,
+# "published table" for AKS from 1.30, "measured" for the f1-micro below (60m, 255Mi + 100Mi).
+output "eks_evidence" {
+  value = data.kubefit_node_overhead.eks.evidence.summary
+}
+
+data "kubefit_node_overhead" "gke_micro" {
+  cloud         = "gcp"
+  instance_type = "f1-micro"
+}
+
+output "gke_micro_evidence" {
+  value = "${data.kubefit_node_overhead.gke_micro.allocatable.cpu} allocatable CPU; ${data.kubefit_node_overhead.gke_micro.evidence.summary}"
+}

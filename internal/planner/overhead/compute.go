@@ -39,6 +39,7 @@ func Compute(in Input) (Result, error) {
 		return Result{}, err
 	}
 	c.daemonSets()
+	c.evidence()
 	c.res.KubeletArgs = kubeletArgs(c.res)
 	return c.res, nil
 }

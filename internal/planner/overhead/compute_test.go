@@ -177,6 +177,36 @@ func TestGKEMemory(t *testing.T) {
 	}
 }
 
+// TestGKESharedCoreN1: f1-micro and g1-small plan from the catalog without overrides: the tiers on their one
+// visible vCPU (60m) and GKE's memory rule (255Mi below 1 GiB, else the tiers), as the measured f1-micro shows.
+func TestGKESharedCoreN1(t *testing.T) {
+	for _, tc := range []struct {
+		name        string
+		cpu, memMiB int64
+		allocCPU    int64
+	}{{"f1-micro", 60, 255, 940}, {"g1-small", 60, 435, 940}} {
+		it, err := catalog.Lookup(catalog.GCP, tc.name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := Compute(Input{Profile: GKEStandard, Instance: InstanceFromCatalog(it)})
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if r.KubeReserved.CPUMillicores != tc.cpu || r.KubeReserved.MemoryBytes != tc.memMiB*mi || r.Allocatable.CPUMillicores != tc.allocCPU {
+			t.Errorf("%s: kube-reserved %dm %d MiB, allocatable %dm; want %dm %d MiB, %dm", tc.name, r.KubeReserved.CPUMillicores,
+				r.KubeReserved.MemoryBytes/mi, r.Allocatable.CPUMillicores, tc.cpu, tc.memMiB, tc.allocCPU)
+		}
+		if r.Evidence.Scope != "gke-standard, shared-core N1 (f1-micro, g1-small)" || r.Evidence.Status != EvidenceMeasured {
+			t.Errorf("%s: evidence %+v", tc.name, r.Evidence)
+		}
+	}
+	// The AKS refusal before 1.15 lifts with the node's own CPU figure.
+	if _, err := Compute(Input{Profile: AKSLinux, Instance: ds2v2, KubernetesVersion: "1.14", KubeReserved: Reservation{CPUMillicores: ptr(69)}}); err != nil {
+		t.Errorf("AKS 1.14 with the node's kube-reserved CPU: %v", err)
+	}
+}
+
 func TestAKSCPU(t *testing.T) {
 	// overhead.md §12.4.
 	for v, want := range map[int64]int64{1: 60, 2: 100, 4: 140, 8: 180, 16: 260, 32: 420, 64: 740} {
@@ -442,7 +472,8 @@ func TestComputeErrors(t *testing.T) {
 		{"reservations eat cpu", Input{Profile: EKSAL2023, Instance: m5large, KubeReserved: Reservation{CPUMillicores: ptr(2000)}}, "KubeReserved.CPUMillicores", "could run nothing"},
 		{"reservations eat memory", Input{Profile: EKSAL2023, Instance: m5large, SystemReserved: Reservation{MemoryBytes: ptr(8 * gi)}}, "SystemReserved.MemoryBytes", "system-reserved 8Gi"},
 		{"reservations eat disk", Input{Profile: EKSAL2023, Instance: m5large, OSDiskGiB: 1}, "OSDiskGiB", "larger root/OS disk"},
-		{"gke f1-micro needs override", Input{Profile: GKEStandard, Instance: Instance{Cloud: catalog.GCP, Name: "f1-micro", Family: "f1", VCPU: 1, MemoryMiB: 614, SharedCore: true}}, "KubeReserved.CPUMillicores", "f1-micro"},
+		{"aks 1.14 needs the node's CPU", Input{Profile: AKSLinux, Instance: ds2v2, KubernetesVersion: "1.14"}, "KubernetesVersion", "--kube-reserved"},
+		{"aks windows 1.13 needs the node's CPU", Input{Profile: AKSWindows, Instance: ds2v2, KubernetesVersion: "1.13.5"}, "KubernetesVersion", "September 2019"},
 		{"bad eviction signal", Input{Profile: EKSAL2023, Instance: m5large, EvictionHard: map[string]Threshold{"imagefs.available": {Bytes: 1}}}, `EvictionHard["imagefs.available"]`, "imagefs"},
 		{"aks eviction floor", Input{Profile: AKSLinux, Instance: d2sv5, EvictionHard: map[string]Threshold{SignalMemory: {Bytes: 50 * mi}}}, `EvictionHard["memory.available"]`, "got 50Mi"},
 		{"overhead 100%", Input{Profile: EKSAL2023, Instance: m5large, VMMemoryOverheadBP: ptr(10000)}, "VMMemoryOverheadBP", "below 100 %, got 100 %"},

@@ -9,6 +9,7 @@ const (
 	FCPUTiered           = "cpu.tiered"
 	FCPUAKSBracketed     = "cpu.aks-bracketed"
 	FCPUGKESharedCore    = "cpu.gke-shared-core"
+	FCPUGKESharedCoreN1  = "cpu.gke-shared-core-n1"
 	FMemoryEKSPerPod     = "memory.eks-per-pod"
 	FMemoryAKSRegressive = "memory.aks-regressive"
 	FMemoryAKSPerPod     = "memory.aks-per-pod"
@@ -44,6 +45,7 @@ var Formulas = map[string]string{
 	FCPUTiered:           "awslabs/amazon-eks-ami:nodeadm/internal/kubelet/config.go; templates/al2/runtime/bootstrap.sh @ 0ab84280; https://cloud.google.com/kubernetes-engine/docs/concepts/plan-node-sizes",
 	FCPUAKSBracketed:     "https://learn.microsoft.com/azure/aks/node-resource-reservations; Azure/karpenter-provider-azure:pkg/providers/instancetype/instancetype.go",
 	FCPUGKESharedCore:    "GKE plan-node-sizes (1060m on shared-core E2), via https://learnk8s.io/allocatable-resources and cloudpilot-ai/karpenter-provider-gcp:pkg/utils/utils.go",
+	FCPUGKESharedCoreN1:  "the tiers of cpu.tiered on one vCPU (60m) for the legacy shared-core f1-micro and g1-small, which GKE's plan-node-sizes does not single out as it does shared-core E2; exact on measured GKE 1.14.10 f1-micro nodes (60m CPU, 255Mi + 100Mi memory): https://github.com/CollegeBoreal/INF1087-200-20H-02 (4.Kubernetes/300107361/README.md, 2020-04)",
 	FMemoryEKSPerPod:     "awslabs/amazon-eks-ami:nodeadm/internal/kubelet/config.go; bootstrap.sh; bottlerocket-os/bottlerocket kube_reserve_memory; aws/karpenter-provider-aws types.go and amifamily/{al2023,bottlerocket,windows}.go",
 	FMemoryAKSRegressive: "https://learn.microsoft.com/azure/aks/node-resource-reservations (rules before 1.29); Azure/karpenter-provider-azure instancetype.go and suite_test.go",
 	FMemoryAKSPerPod:     "https://learn.microsoft.com/azure/aks/node-resource-reservations (1.29 and later); Azure/AKS#4019, #4174; Azure/karpenter-provider-azure PR #1919",

@@ -185,10 +185,15 @@ func (c *calc) gkeReservations() error {
 	case in.Instance.SharedCore && in.Instance.Family == "e2":
 		r.KubeReserved.CPUMillicores = 1060
 		c.term("kubeReserved.cpu", UnitMillicores, 1060, FCPUGKESharedCore, "flat 1060m on shared-core E2")
+	case in.Instance.SharedCore && v == 1:
+		// f1-micro and g1-small: the standard tiers on their one visible vCPU, as measured nodes show.
+		r.KubeReserved.CPUMillicores = tieredCPU(1)
+		c.term("kubeReserved.cpu", UnitMillicores, r.KubeReserved.CPUMillicores, FCPUGKESharedCoreN1,
+			"tiers on the one vCPU a shared-core N1 guest sees (6 % of the first core)")
 	case in.Instance.SharedCore:
 		if in.KubeReserved.CPUMillicores == nil {
 			return field.Invalid(field.NewPath("KubeReserved", "CPUMillicores"), in.Instance.Name,
-				"no source documents GKE's CPU reservation for shared-core %q; give the kube-reserved CPU of a real node", in.Instance.Name)
+				"no source documents GKE's CPU reservation for shared-core %q with %d vCPUs; give the kube-reserved CPU of a real node", in.Instance.Name, v)
 		}
 	default:
 		r.KubeReserved.CPUMillicores = tieredCPU(v)

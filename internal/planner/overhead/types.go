@@ -116,10 +116,16 @@ type Instance struct {
 	GPU          int64 // GPU devices; none are reserved (DaemonSets that request GPUs take them)
 }
 
-// InstanceFromCatalog converts a catalog row.
+// InstanceFromCatalog converts a catalog row. The catalog gives GCP's legacy shared-core f1-micro and g1-small
+// no vCPU count (they sustain a fraction of a core: 0.2 and 0.5); their guest sees one vCPU and the kubelet
+// reports a capacity of one core (FCPUGKESharedCoreN1), so the model counts 1.
 func InstanceFromCatalog(t catalog.InstanceType) Instance {
+	vcpu := int64(t.VCPU)
+	if vcpu == 0 && t.SharedCore && t.Cloud == catalog.GCP {
+		vcpu = 1
+	}
 	return Instance{
-		Cloud: t.Cloud, Name: t.Name, Family: t.Family, VCPU: int64(t.VCPU), MemoryMiB: t.MemoryMiB,
+		Cloud: t.Cloud, Name: t.Name, Family: t.Family, VCPU: vcpu, MemoryMiB: t.MemoryMiB,
 		Architecture: t.Architecture, SharedCore: t.SharedCore, Hypervisor: t.Hypervisor, BareMetal: t.BareMetal,
 		MaxENIs: int64(t.MaxENIs), IPv4PerENI: int64(t.IPv4PerENI), ENIMaxPods: int64(t.ENIMaxPods),
 		GPU: int64(t.GPUCount),
@@ -256,9 +262,12 @@ type Result struct {
 	EvictionHard map[string]string
 	// RulesVersion says which dated rule set applied (e.g. "aks < 1.29").
 	RulesVersion string
-	Terms        []Term
-	KubeletArgs  []string
-	Warnings     []field.Warning
+	// Evidence says how the figures are backed: measured nodes, a published table, a documented formula, an
+	// upper bound, or the user's own measurement.
+	Evidence    Evidence
+	Terms       []Term
+	KubeletArgs []string
+	Warnings    []field.Warning
 }
 
 // Warning codes: the stable Code of every field.Warning in Result.Warnings. Callers match on these, never on
@@ -289,6 +298,9 @@ const (
 	// CodeEKSAutoModeUpperBound: EKS Auto Mode, whose reservation rule is not published; allocatable is an
 	// upper bound calibrated on a measured node.
 	CodeEKSAutoModeUpperBound = "overhead.eks-auto-mode-upper-bound"
+	// CodeNotMeasured: no public measured node backs the scope (profile and version range) of this node, so its
+	// figures rest on a published table or a documented formula alone.
+	CodeNotMeasured = "overhead.not-measured"
 	// CodeAKSKubeReservedFloor: a kube-reserved value below the floor of AKS's customisable kubeReserved.
 	CodeAKSKubeReservedFloor = "overhead.aks-kube-reserved-floor"
 )

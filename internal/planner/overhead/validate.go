@@ -74,8 +74,15 @@ func validate(in *Input) field.Errors {
 		add(field.NewPath("AKS", "NetworkPlugin"), string(in.AKS.NetworkPlugin),
 			"unknown AKS network plugin %q; valid plugins are %s", in.AKS.NetworkPlugin, field.QuoteList(NetworkPlugins))
 	}
-	if _, err := parseMinor(in.KubernetesVersion); err != nil {
+	if minor, err := parseMinor(in.KubernetesVersion); err != nil {
 		add(field.NewPath("KubernetesVersion"), in.KubernetesVersion, "%s", err.Error())
+	} else if in.Profile.isAKS() && minor > 0 && minor < firstAKSMinor && !oldAKSNodeGiven(in) {
+		add(field.NewPath("KubernetesVersion"), in.KubernetesVersion,
+			"AKS nodes of Kubernetes 1.%d and older ran one of two CPU reservations, and the version does not say which: nodes "+
+				"created before September 2019 reserved less (69m on 2 vCPUs, 89m on 8) than Microsoft's table, which later "+
+				"nodes follow (100m, 180m); give the node's kube-reserved CPU as its kubelet's --kube-reserved flag shows it "+
+				"(capacity minus allocatable CPU), or its measured allocatable, or plan for Kubernetes 1.%d or later",
+			firstAKSMinor-1, firstAKSMinor)
 	}
 	errs = append(errs, validateReservation(field.NewPath("KubeReserved"), "kube-reserved", in.KubeReserved)...)
 	errs = append(errs, validateReservation(field.NewPath("SystemReserved"), "system-reserved", in.SystemReserved)...)
@@ -231,6 +238,19 @@ func validateEviction(ev map[string]Threshold) field.Errors {
 }
 
 // parseMinor returns the minor version of "1.28", "v1.29.3"; 0 for "" (current rules).
+// firstAKSMinor is the first Kubernetes minor version whose AKS nodes all follow Microsoft's published CPU
+// table (overhead.md §11.2): measured nodes of 1.14 and older show both that table (1.14.8, 2020) and the older
+// rule of nodes created before September 2019 (the GKE tiers evaluated in floating point: 69m on 2 vCPUs, 89m
+// on 8), so for those versions kubefit needs the node's own kube-reserved CPU. Memory follows the same tiers in
+// both eras; the 750Mi eviction threshold kubefit applies is the larger of the two seen (100Mi in early 2019).
+const firstAKSMinor = 15
+
+// oldAKSNodeGiven reports whether the input carries a real node's CPU figures that replace the reservation
+// rule: its kube-reserved CPU, or its measured allocatable CPU.
+func oldAKSNodeGiven(in *Input) bool {
+	return in.KubeReserved.CPUMillicores != nil || in.MeasuredAllocatable.CPUMillicores != nil
+}
+
 func parseMinor(v string) (int, error) {
 	if v == "" {
 		return 0, nil

@@ -77,6 +77,15 @@ type solve struct {
 	warnings []field.Warning
 	pools    []PoolPlan
 	packed   fit.Input
+	// notMeasured folds the overhead model's "not measured" caveat of every pool in one scope into one
+	// warning: message → index in warnings and the pools named so far.
+	notMeasured map[string]*foldedWarning
+}
+
+// foldedWarning is one warning several pools share.
+type foldedWarning struct {
+	at    int
+	pools []string
 }
 
 // Solve sizes the request. An invalid request returns field.Errors (every problem found, in request
@@ -111,6 +120,30 @@ func (p *Planner) solve(ctx context.Context, req Request) (*Plan, error) {
 	s.packed = in
 	return s.plan(res)
 }
+
+// foldNotMeasured adds the overhead model's "not measured" caveat of pool once per scope: the pools of one
+// scope share one warning, which names them at its end (NotMeasuredPools).
+func (s *solve) foldNotMeasured(w field.Warning, at field.Path, pool string) {
+	if s.notMeasured == nil {
+		s.notMeasured = map[string]*foldedWarning{}
+	}
+	f, ok := s.notMeasured[w.Message]
+	if !ok {
+		f = &foldedWarning{at: len(s.warnings)}
+		s.notMeasured[w.Message] = f
+		s.warnings = append(s.warnings, field.Warning{Code: w.Code, Path: at})
+	}
+	f.pools = append(f.pools, pool)
+	plural := ""
+	if len(f.pools) > 1 {
+		plural = "s"
+	}
+	s.warnings[f.at].Message = fmt.Sprintf("%s%s%s %s)", w.Message, NotMeasuredPools, plural, field.QuoteList(f.pools))
+}
+
+// NotMeasuredPools separates the overhead model's "not measured" caveat from the pools it applies to, so a
+// caller that shows the caveat once for several plans can match it without the pool names.
+const NotMeasuredPools = " (pool"
 
 // packerErrors maps the packer's input errors to the fields the request gave: the packer's steady and peak
 // counts of a workload come from Replicas, or from MinReplicas and MaxReplicas, whichever were set. One
@@ -247,6 +280,10 @@ func (s *solve) pool(i int, dsNames []string) (fit.Pool, error) {
 		wp := p.Child("Overhead").Join(w.Path)
 		if st := w.Path.Steps(); len(st) > 0 && st[0].Name == "DaemonSets" {
 			wp = field.NewPath("DaemonSets") // the request's DaemonSets are given once, for every pool
+		}
+		if w.Code == overhead.CodeNotMeasured {
+			s.foldNotMeasured(w, wp, rp.Name)
+			continue
 		}
 		s.warnings = append(s.warnings, field.Warning{Code: w.Code, Path: wp, Message: fmt.Sprintf("pool %q: %s", rp.Name, w.Message)})
 	}

@@ -311,3 +311,34 @@ func TestSolveWarnsAffinityOnUnknownLabels(t *testing.T) {
 		}
 	}
 }
+
+// TestSolveFoldsNotMeasured: pools of one overhead scope no measured node backs share one caveat naming them;
+// a measured scope adds none; each pool's evidence is in its plan and the report.
+func TestSolveFoldsNotMeasured(t *testing.T) {
+	win := func(name string) Pool {
+		p := pool(name, "m5.large", 3)
+		p.Overhead.Profile = overhead.EKSWindows
+		return p
+	}
+	plan, err := NewPlanner(EmbeddedCatalog()).Solve(context.Background(), Request{
+		Pools:     []Pool{win("a"), pool("linux", "t3.medium", 3), win("b")},
+		Workloads: []Workload{{Name: "web", Replicas: intp(1), Requests: fit.Resources{CPUMillicores: 100}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, w := range plan.Warnings {
+		if w.Code == overhead.CodeNotMeasured {
+			got = append(got, w.Message)
+		}
+	}
+	if len(got) != 1 || !strings.Contains(got[0], "eks-windows") || !strings.HasSuffix(got[0], NotMeasuredPools+`s "a", "b")`) {
+		t.Errorf("not-measured caveats %q; want one for eks-windows naming pools a and b", got)
+	}
+	if ev := plan.Pools[1].Overhead.Evidence; ev.Status != overhead.EvidenceMeasured || ev.Scope != "eks-al2023, ENI max pods" {
+		t.Errorf("t3.medium pool evidence %+v", ev)
+	}
+	if !strings.Contains(plan.Report, "linux (t3.medium, eks-al2023, ENI max pods): exact on 1 measured node") {
+		t.Errorf("report lacks the pool's evidence:\n%s", plan.Report)
+	}
+}
