@@ -372,7 +372,7 @@ func flattenSizing(m *nodePoolSizingModel, plan *sizing.Plan) {
 		pools[pp.Name] = types.ObjectValueMust(poolResultAttrTypes, map[string]attr.Value{
 			"instance_type": types.StringValue(pp.Instance.Name), "profile": types.StringValue(string(pp.Overhead.Profile)),
 			"overhead_evidence": evidenceValue(pp.Overhead.Evidence),
-			"note": types.StringValue(pp.Note), "min_nodes": types.Int64Value(int64(pp.MinNodes)),
+			"note":              types.StringValue(pp.Note), "min_nodes": types.Int64Value(int64(pp.MinNodes)),
 			"max_nodes": types.Int64Value(int64(pp.MaxNodes)), "allocatable": fitResources(pp.Allocatable),
 			"workload_allocatable": fitResources(pp.WorkloadAllocatable), "daemonsets": types.ListValueMust(types.StringType, ds),
 			"steady": scenarioValue(pp.Steady), "peak": scenarioValue(pp.Peak), "burst": burstValue(pp.Credits),
