@@ -91,7 +91,8 @@ var scopes = []scope{
 		sources: []string{"https://cloud.google.com/kubernetes-engine/docs/concepts/plan-node-sizes"}},
 	{name: "gke-standard, shared-core N1 (f1-micro, g1-small)", status: EvidenceDocumented, why: "GKE's tiers on the one visible vCPU",
 		sources: []string{"https://cloud.google.com/kubernetes-engine/docs/concepts/plan-node-sizes"}},
-	{name: "custom", status: EvidenceUser, why: "the node as the user describes it, with the VM-overhead estimate of Karpenter"},
+	{name: "custom", status: EvidenceUser, why: "the node as the user describes it, with the VM-overhead estimate of Karpenter",
+		sources: []string{"https://github.com/aws/karpenter-provider-aws/blob/main/pkg/operator/options/options.go"}},
 }
 
 // scopeOf names the scope a computed node falls in; minor is the Kubernetes minor version (0 = current).

@@ -101,7 +101,7 @@ func TestEvidenceScopes(t *testing.T) {
 		case measured == 0 && ev.Status == EvidenceMeasured:
 			t.Errorf("%s: measured without a measured node", ev.Scope)
 		}
-		if len(ev.Sources) == 0 && ev.Status != EvidenceUser {
+		if len(ev.Sources) == 0 {
 			t.Errorf("%s has no source", ev.Scope)
 		}
 	}
