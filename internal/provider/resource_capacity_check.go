@@ -12,6 +12,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
 
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/fit"
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/keda"
 	plannerresource "github.com/kubefit/terraform-provider-kubefit/internal/planner/resource"
 )
@@ -30,6 +31,8 @@ type capacityCheckModel struct {
 	Databases          []sharedDatabaseModel    `tfsdk:"databases"`
 	DNS                *dnsModel                `tfsdk:"dns"`
 	ConcurrentRollouts *string                  `tfsdk:"concurrent_rollouts"`
+	SchedulerProfile   *string                  `tfsdk:"scheduler_profile"`
+	ArrivalOrder       *string                  `tfsdk:"arrival_order"`
 
 	PeakNodes      types.Map `tfsdk:"peak_nodes"`
 	DatabaseDemand types.Map `tfsdk:"database_demand"`
@@ -105,7 +108,8 @@ func (r *capacityCheckResource) Schema(_ context.Context, _ resource.SchemaReque
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Checks that need several objects at once, at `terraform plan`: one ScaledObject per target and per " +
 			"HPA name, and no conflicting existing HPA (`KSO-E17`); every workload placed on a node group at its peak together, " +
-			"packed node by node first fit decreasing, with the surge of one rollout or of all (`KCAP-E2`, `KCAP-W1`), and their zone spread (`KCAP-E3`); a " +
+			"placed as kube-scheduler places them (the scheduler model of `kubefit_node_pool_sizing`, under `scheduler_profile` and "+
+			"`arrival_order`), with the surge of one rollout or of all (`KCAP-E2`, `KCAP-W1`), and their zone spread (`KCAP-E3`); a " +
 			"database's `max_connections` shared by several clients (`KCAP-E4`, `KCAP-W2`); the AWS VPC resolver's DNS budget " +
 			"(`KCAP-W4`, a warning). Plan-only like `kubefit_keda_scaled_object`; when an input is unknown nothing is checked.",
 		Attributes: map[string]schema.Attribute{
@@ -170,8 +174,10 @@ func (r *capacityCheckResource) Schema(_ context.Context, _ resource.SchemaReque
 					"fully_qualified_names": schema.BoolAttribute{Optional: true, MarkdownDescription: "Names end in `.` (2 queries per lookup instead of 4)."},
 				}},
 			"concurrent_rollouts": optStr("`one` (default: the largest single surge counts) or `all` (every surge at once)."),
+			"scheduler_profile":   resourceAttribute(schedulerProfileAttribute()),
+			"arrival_order":       resourceAttribute(arrivalOrderAttribute()),
 			"peak_nodes": schema.MapAttribute{Computed: true, ElementType: types.Int64Type,
-				MarkdownDescription: "Per node group, the nodes its workloads need at peak, packed together."},
+				MarkdownDescription: "Per node group, the nodes its workloads need at peak together, as kube-scheduler places them (a lower bound from their totals when that alone exceeds the group's maximum)."},
 			"database_demand": schema.MapAttribute{Computed: true, ElementType: types.Int64Type,
 				MarkdownDescription: "Per database, the connections its clients need at peak."},
 		},
@@ -208,7 +214,7 @@ func checkPendingCapacity(ctx context.Context, cfg tfsdk.Config, diags *diag.Dia
 	if d := cfg.GetAttribute(ctx, path.Root("scaled_objects"), &sos); d.HasError() || sos.IsUnknown() {
 		return
 	}
-	for _, name := range []string{"node_groups", "existing_hpas", "databases", "dns", "concurrent_rollouts"} {
+	for _, name := range []string{"node_groups", "existing_hpas", "databases", "dns", "concurrent_rollouts", "scheduler_profile", "arrival_order"} {
 		var v attr.Value
 		if d := cfg.GetAttribute(ctx, path.Root(name), &v); d.HasError() || !fullyKnown(v) {
 			return
@@ -218,7 +224,8 @@ func checkPendingCapacity(ctx context.Context, cfg tfsdk.Config, diags *diag.Dia
 	for _, a := range []struct {
 		name string
 		to   any
-	}{{"node_groups", &m.NodeGroups}, {"existing_hpas", &m.ExistingHPAs}, {"databases", &m.Databases}, {"dns", &m.DNS}, {"concurrent_rollouts", &m.ConcurrentRollouts}} {
+	}{{"node_groups", &m.NodeGroups}, {"existing_hpas", &m.ExistingHPAs}, {"databases", &m.Databases}, {"dns", &m.DNS},
+		{"concurrent_rollouts", &m.ConcurrentRollouts}, {"scheduler_profile", &m.SchedulerProfile}, {"arrival_order", &m.ArrivalOrder}} {
 		if d := cfg.GetAttribute(ctx, path.Root(a.name), a.to); d.HasError() {
 			return
 		}
@@ -275,7 +282,8 @@ func planCapacityCheck(m *capacityCheckModel, diags *diag.Diagnostics) bool {
 }
 
 func (m capacityCheckModel) check() keda.Check {
-	in := keda.Check{ConcurrentRollouts: deref(m.ConcurrentRollouts)}
+	in := keda.Check{ConcurrentRollouts: deref(m.ConcurrentRollouts), Scheduler: fit.SchedulerProfile(deref(m.SchedulerProfile)),
+		Arrival: fit.ArrivalOrder(deref(m.ArrivalOrder))}
 	for _, s := range m.ScaledObjects {
 		ks := keda.Summary{Namespace: deref(s.Namespace), Name: deref(s.Name), HPAName: deref(s.HPAName), TargetAPIVersion: deref(s.TargetAPIVersion),
 			TargetKind: deref(s.TargetKind), TargetName: deref(s.TargetName), PeakReplicas: deref(s.PeakReplicas), Surge: deref(s.Surge),

@@ -135,3 +135,39 @@ func TestAccCapacityCheck_knownPartChecked(t *testing.T) {
 		},
 	})
 }
+
+// TestAccCapacityCheck_schedulerPlacement: 20 pods of 1,500m and 40 of 700m on a group of 3,920m nodes. The
+// best packing holds them on 16 nodes, but kube-scheduler, with both rolling out at once, needs more: a group of
+// 16 fails KCAP-E2 naming both counts; a group of 40 passes with the scheduler's count as peak_nodes.
+func TestAccCapacityCheck_schedulerPlacement(t *testing.T) {
+	cfg := func(maxNodes int, order string) string {
+		return fmt.Sprintf(`
+locals {
+  so = { namespace = "shop", surge = 0, node_group = "general" }
+}
+resource "kubefit_capacity_check" "mix" {
+  scaled_objects = [
+    merge(local.so, { name = "big", hpa_name = "keda-hpa-big", target_name = "big", peak_replicas = 20,
+      pod_requests = { cpu_millicores = 1500, memory_bytes = 1073741824 } }),
+    merge(local.so, { name = "small", hpa_name = "keda-hpa-small", target_name = "small", peak_replicas = 40,
+      pod_requests = { cpu_millicores = 700, memory_bytes = 1073741824 } }),
+  ]
+  node_groups = [{ name = "general", max_nodes = %d, workload_pods = 58,
+    workload_allocatable = { cpu_millicores = 3920, memory_bytes = 15032385536 } }]
+  arrival_order = %q
+}`, maxNodes, order)
+	}
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{Config: cfg(16, "rollout"), ExpectError: regexp.MustCompile(`(?s)KCAP-E2.*kube-scheduler \(default\s+profile,\s+rollout\s+arrival\)\s+places\s+them\s+on\s+(1[7-9]|[2-9]\d)\s+nodes\s+\(the\s+best\s+packing\s+needs\s+16\)`)},
+			{Config: cfg(40, "rollout"), ConfigPlanChecks: emptyPlanAfterApply, ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue("kubefit_capacity_check.mix", tfjsonpath.New("peak_nodes").AtMapKey("general"), knownvalue.Int64Func(func(v int64) error {
+					if v <= 16 {
+						return fmt.Errorf("peak nodes %d: the scheduler needs more than the best packing's 16 here", v)
+					}
+					return nil
+				}))}},
+		},
+	})
+}

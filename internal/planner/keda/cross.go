@@ -2,11 +2,11 @@ package keda
 
 import (
 	"fmt"
-	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/field"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/fit"
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/resource"
 )
 
@@ -40,6 +40,11 @@ type Check struct {
 	ConcurrentRollouts string
 	// DNS is the cluster's DNS set-up; nil skips the DNS budget (KCAP-W4).
 	DNS *DNS
+	// Scheduler and Arrival are the cluster's kube-scheduler profile and the order in which pods reach it, as
+	// in sizing and node groups (empty: the default profile, the rollout order): node groups are checked
+	// with the placement the scheduler makes, not the best packing.
+	Scheduler fit.SchedulerProfile
+	Arrival   fit.ArrivalOrder
 }
 
 // DNS describes how pods' external lookups reach the AWS VPC resolver (keda.md §9.5).
@@ -199,8 +204,8 @@ func surgeSum(in Check, idx []int) int64 {
 	return largest
 }
 
-// checkGroups packs every workload on a group at peak, first fit decreasing (by CPU, then memory), into
-// at most MaxNodes nodes of the group's workload allocatable.
+// checkGroups places every workload on a group at peak with the placement model (place), within at most
+// MaxNodes nodes of the group's workload allocatable, then the rollout surge on top.
 func checkGroups(in Check, res *CheckResult) field.Errors {
 	var errs field.Errors
 	for gi, g := range in.NodeGroups {
@@ -213,48 +218,72 @@ func checkGroups(in Check, res *CheckResult) field.Errors {
 		if len(idx) == 0 {
 			continue
 		}
-		var pods []resource.List
 		var names []string
 		for _, i := range idx {
 			s := in.ScaledObjects[i]
 			names = append(names, strconv.Quote(s.Namespace+"/"+s.Name))
-			for r := int64(0); r < s.PeakReplicas; r++ {
-				pods = append(pods, *s.PodRequests)
-			}
 		}
-		peakNodes, ok := pack(g, pods)
-		res.PeakNodes[g.Name] = peakNodes
 		gp := field.NewPath("NodeGroups").At(gi)
-		if !ok || peakNodes > g.MaxNodes {
+		pl, err := place(g, groupLoads(in, idx), in.Scheduler, in.Arrival)
+		if err != nil {
+			errs = append(errs, rule("KCAP-E2", gp, g.Name, "%s", err.Error()))
+			continue
+		}
+		res.PeakNodes[g.Name] = pl.peak
+		if !pl.fits || pl.peak > g.MaxNodes {
 			errs = append(errs, rule("KCAP-E2", gp, g.Name,
-				"node group %s cannot hold the peak of %s together: packed node by node they need %s nodes, but the group has at most %d",
-				strconv.Quote(g.Name), field.JoinAnd(names), needText(peakNodes, ok), g.MaxNodes))
+				"node group %s cannot hold the peak of %s together: %s, but the group has at most %d",
+				strconv.Quote(g.Name), field.JoinAnd(names), placedText(pl, in), g.MaxNodes))
 			continue
 		}
 		errs = append(errs, checkZones(in, g, gp, idx)...)
-		// Surge: the largest single workload's surge pods, or all of them.
-		extra := surgeSum(in, idx)
-		if extra == 0 {
-			continue
-		}
-		withSurge := append([]resource.List(nil), pods...)
-		// Add surge pods of the workloads in order of surge size, largest first.
-		sort.SliceStable(idx, func(a, b int) bool { return in.ScaledObjects[idx[a]].Surge > in.ScaledObjects[idx[b]].Surge })
-		left := extra
-		for _, i := range idx {
-			s := in.ScaledObjects[i]
-			for r := int64(0); r < s.Surge && left > 0; r++ {
-				withSurge = append(withSurge, *s.PodRequests)
-				left--
-			}
-		}
-		if n, ok := pack(g, withSurge); !ok || n > g.MaxNodes {
+		if extra := surgeSum(in, idx); extra > 0 && pl.surge > g.MaxNodes {
 			res.Warnings = append(res.Warnings, field.Warning{Code: "KCAP-W1", Path: gp, Message: fmt.Sprintf(
-				"KCAP-W1: node group %s holds the peak of %s on %d of its %d nodes, but a rollout at peak (%d surge pods, concurrent rollouts %q) needs %s nodes: rollouts at full scale will stall",
-				strconv.Quote(g.Name), field.JoinAnd(names), peakNodes, g.MaxNodes, extra, rolloutMode(in), needText(n, ok))})
+				"KCAP-W1: node group %s holds the peak of %s on %d of its %d nodes, but a rollout at peak (%d surge pods, concurrent rollouts %q) needs %d nodes: rollouts at full scale will stall",
+				strconv.Quote(g.Name), field.JoinAnd(names), pl.peak, g.MaxNodes, extra, rolloutMode(in), pl.surge)})
 		}
 	}
 	return errs
+}
+
+// groupLoads is the peak of the ScaledObjects idx on one group, with the rollout surge the check counts: the
+// largest single surge (concurrent rollouts "one"), on the ScaledObject that has it, or every surge ("all").
+func groupLoads(in Check, idx []int) []groupLoad {
+	loads := make([]groupLoad, len(idx))
+	largest := -1
+	for k, i := range idx {
+		s := in.ScaledObjects[i]
+		loads[k] = groupLoad{name: s.Namespace + "/" + s.Name, req: *s.PodRequests, count: s.PeakReplicas}
+		if in.ConcurrentRollouts == "all" {
+			loads[k].surge = s.Surge
+		} else if largest < 0 || s.Surge > loads[largest].surge {
+			if largest >= 0 {
+				loads[largest].surge = 0
+			}
+			loads[k].surge, largest = s.Surge, k
+		}
+	}
+	return loads
+}
+
+// placedText says how many nodes the placement needs, and by which model.
+func placedText(pl placement, in Check) string {
+	switch {
+	case !pl.fits:
+		return "a pod fits no node of the group"
+	case pl.atLeast:
+		what := map[string]string{"cpu": "CPU requests", "memory": "memory requests", "ephemeral-storage": "ephemeral-storage requests", "pods": "pod count"}[pl.boundBy]
+		return fmt.Sprintf("by their %s alone they need at least %d nodes", what, pl.peak)
+	}
+	return fmt.Sprintf("kube-scheduler (%s profile, %s arrival) places them on %d nodes (the best packing needs %d)",
+		orDefault(string(in.Scheduler), string(fit.ProfileDefault)), orDefault(string(in.Arrival), string(fit.ArrivalRollout)), pl.peak, pl.optimal)
+}
+
+func orDefault(s, d string) string {
+	if s == "" {
+		return d
+	}
+	return s
 }
 
 func rolloutMode(in Check) string {
@@ -262,50 +291,6 @@ func rolloutMode(in Check) string {
 		return "one"
 	}
 	return in.ConcurrentRollouts
-}
-
-func needText(n int64, ok bool) string {
-	if !ok {
-		return "more than any number of"
-	}
-	return strconv.FormatInt(n, 10)
-}
-
-// pack places pods first fit decreasing on nodes of g (opening nodes as needed) and returns the nodes
-// used; ok is false when a pod fits no empty node.
-func pack(g NodeGroupCapacity, pods []resource.List) (int64, bool) {
-	sorted := append([]resource.List(nil), pods...)
-	sort.SliceStable(sorted, func(a, b int) bool {
-		if sorted[a].CPUMillicores != sorted[b].CPUMillicores {
-			return sorted[a].CPUMillicores > sorted[b].CPUMillicores
-		}
-		return sorted[a].MemoryBytes > sorted[b].MemoryBytes
-	})
-	capacity := resource.List{CPUMillicores: g.WorkloadAllocatable.CPUMillicores, MemoryBytes: g.WorkloadAllocatable.MemoryBytes,
-		EphemeralStorageBytes: g.WorkloadAllocatable.EphemeralBytes, Pods: g.WorkloadPods}
-	fits := func(free, p resource.List) bool {
-		return p.CPUMillicores <= free.CPUMillicores && p.MemoryBytes <= free.MemoryBytes &&
-			p.EphemeralStorageBytes <= free.EphemeralStorageBytes && 1 <= free.Pods
-	}
-	var nodes []resource.List
-	for _, p := range sorted {
-		p.Pods = 1
-		placed := false
-		for i := range nodes {
-			if fits(nodes[i], p) {
-				nodes[i] = nodes[i].Sub(p)
-				placed = true
-				break
-			}
-		}
-		if !placed {
-			if !fits(capacity, p) {
-				return 0, false
-			}
-			nodes = append(nodes, capacity.Sub(p))
-		}
-	}
-	return int64(len(nodes)), true
 }
 
 func checkDatabases(in Check, res *CheckResult) field.Errors {
@@ -367,7 +352,7 @@ func checkZones(in Check, g NodeGroupCapacity, gp field.Path, idx []int) field.E
 	if g.MaxNodesPerZone != nil {
 		perZone = *g.MaxNodesPerZone
 	}
-	var pods []resource.List
+	var loads []groupLoad
 	var parts []string
 	for _, i := range idx {
 		s := in.ScaledObjects[i]
@@ -382,17 +367,21 @@ func checkZones(in Check, g NodeGroupCapacity, gp field.Path, idx []int) field.E
 			continue
 		}
 		parts = append(parts, fmt.Sprintf("%s %d", strconv.Quote(s.Namespace+"/"+s.Name), need))
-		for r := int64(0); r < need; r++ {
-			pods = append(pods, *s.PodRequests)
-		}
+		loads = append(loads, groupLoad{name: s.Namespace + "/" + s.Name, req: *s.PodRequests, count: need})
 	}
-	if len(pods) == 0 {
+	if len(loads) == 0 {
 		return nil
 	}
-	if n, ok := pack(g, pods); !ok || n > perZone {
+	zone := g
+	zone.MaxNodes, zone.Zones = perZone, nil
+	pl, err := place(zone, loads, in.Scheduler, in.Arrival)
+	if err != nil {
+		return field.Errors{rule("KCAP-E3", gp.Child("MaxNodesPerZone"), g.Name, "%s", err.Error())}
+	}
+	if !pl.fits || pl.peak > perZone {
 		return field.Errors{rule("KCAP-E3", gp.Child("MaxNodesPerZone"), g.Name,
-			"node group %s has at most %d nodes per zone, but with their zone spread the workloads need at least %s pods in every zone, which take %s nodes",
-			strconv.Quote(g.Name), perZone, field.JoinAnd(parts), needText(n, ok))}
+			"node group %s has at most %d nodes per zone, but with their zone spread the workloads need at least %s pods in every zone: %s",
+			strconv.Quote(g.Name), perZone, field.JoinAnd(parts), placedText(pl, in))}
 	}
 	return nil
 }

@@ -2,6 +2,7 @@ package keda
 
 import (
 	"encoding/json"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -9,6 +10,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/field"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/fit"
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/resource"
 )
 
@@ -718,5 +720,59 @@ func TestSharedZones(t *testing.T) {
 	in.NodeGroups[0].MaxNodesPerZone = ptr(int64(2))
 	if _, err := CheckAll(in); err != nil {
 		t.Fatalf("2 nodes per zone: %v", err)
+	}
+}
+
+// TestGroupsPlacedAsTheSchedulerPlaces: 20 pods of 1,500m and 40 of 700m on 3,920m nodes. The best packing needs
+// fewer nodes than kube-scheduler does when the two roll out together; a group sized to the best packing fails
+// KCAP-E2 naming both counts, and one sized to the scheduler's count passes. With largest-first arrival the
+// scheduler needs no more than under the rollout order.
+func TestGroupsPlacedAsTheSchedulerPlaces(t *testing.T) {
+	mk := func(name string, cpu, n int64) Summary {
+		return Summary{Namespace: "shop", Name: name, HPAName: "keda-hpa-" + name, TargetName: name, PeakReplicas: n,
+			PodRequests: &resource.List{CPUMillicores: cpu, MemoryBytes: 1 << 30, Pods: 1}, NodeGroup: "g"}
+	}
+	g := NodeGroupCapacity{Name: "g", MaxNodes: 100, WorkloadAllocatable: Allocatable{CPUMillicores: 3920, MemoryBytes: 14 << 30}, WorkloadPods: 58}
+	in := Check{ScaledObjects: []Summary{mk("a", 1500, 20), mk("b", 700, 40)}, NodeGroups: []NodeGroupCapacity{g}}
+	loads := groupLoads(in, []int{0, 1})
+	pl, err := place(g, loads, "", "")
+	if err != nil || !pl.fits || pl.optimal >= pl.peak {
+		t.Fatalf("placement %+v, %v: the case needs a scheduler count above the best packing", pl, err)
+	}
+	in.NodeGroups[0].MaxNodes = pl.optimal
+	_, err = CheckAll(in)
+	want := fmt.Sprintf("places them on %d nodes (the best packing needs %d), but the group has at most %d", pl.peak, pl.optimal, pl.optimal)
+	if err == nil || !strings.HasPrefix(err.Error(), "KCAP-E2") || !strings.Contains(err.Error(), want) {
+		t.Fatalf("group of the best packing's size: %v; want KCAP-E2 with %q", err, want)
+	}
+	in.NodeGroups[0].MaxNodes = pl.peak
+	res, err := CheckAll(in)
+	if err != nil || res.PeakNodes["g"] != pl.peak {
+		t.Fatalf("group of the scheduler's size: %v, peak nodes %v", err, res.PeakNodes)
+	}
+	lf, err := place(g, loads, "", fit.ArrivalLargestFirst)
+	if err != nil || lf.peak > pl.peak || lf.peak < lf.optimal {
+		t.Errorf("largest first %+v against rollout %+v", lf, pl)
+	}
+}
+
+// TestGroupPeakBeyondTotals: a million pods of 1m CPU against 10 nodes is answered by the pod-slot total at once
+// (no pod placed one by one), naming the bound.
+func TestGroupPeakBeyondTotals(t *testing.T) {
+	in := Check{ScaledObjects: []Summary{{Namespace: "shop", Name: "a", HPAName: "keda-hpa-a", TargetName: "a", PeakReplicas: 1_000_000,
+		PodRequests: &resource.List{CPUMillicores: 1, MemoryBytes: 1 << 20, Pods: 1}, NodeGroup: "g"}},
+		NodeGroups: []NodeGroupCapacity{{Name: "g", MaxNodes: 10, WorkloadAllocatable: Allocatable{CPUMillicores: 3920, MemoryBytes: 14 << 30}, WorkloadPods: 58}}}
+	res, err := CheckAll(in)
+	if err == nil || !strings.Contains(err.Error(), "by their pod count alone they need at least 17242 nodes") || res.PeakNodes["g"] != 17242 {
+		t.Fatalf("got %v, peak nodes %v", err, res.PeakNodes)
+	}
+}
+
+func BenchmarkCheckAllMillionPods(b *testing.B) {
+	in := Check{ScaledObjects: []Summary{{Namespace: "shop", Name: "a", HPAName: "keda-hpa-a", TargetName: "a", PeakReplicas: 1_000_000,
+		PodRequests: &resource.List{CPUMillicores: 1, MemoryBytes: 1 << 20, Pods: 1}, NodeGroup: "g"}},
+		NodeGroups: []NodeGroupCapacity{{Name: "g", MaxNodes: 10, WorkloadAllocatable: Allocatable{CPUMillicores: 3920, MemoryBytes: 14 << 30}, WorkloadPods: 58}}}
+	for b.Loop() {
+		_, _ = CheckAll(in)
 	}
 }
