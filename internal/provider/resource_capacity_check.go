@@ -108,7 +108,7 @@ func (r *capacityCheckResource) Schema(_ context.Context, _ resource.SchemaReque
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Checks that need several objects at once, at `terraform plan`: one ScaledObject per target and per " +
 			"HPA name, and no conflicting existing HPA (`KSO-E17`); every workload placed on a node group at its peak together, " +
-			"placed as kube-scheduler places them (the scheduler model of `kubefit_node_pool_sizing`, under `scheduler_profile` and "+
+			"placed as kube-scheduler places them (the scheduler model of `kubefit_node_pool_sizing`, under `scheduler_profile` and " +
 			"`arrival_order`), with the surge of one rollout or of all (`KCAP-E2`, `KCAP-W1`), and their zone spread (`KCAP-E3`); a " +
 			"database's `max_connections` shared by several clients (`KCAP-E4`, `KCAP-W2`); the AWS VPC resolver's DNS budget " +
 			"(`KCAP-W4`, a warning). Plan-only like `kubefit_keda_scaled_object`; when an input is unknown nothing is checked.",
