@@ -248,7 +248,8 @@ func TestAccNodeOverhead_measuredAllocatableBadInput(t *testing.T) {
 }
 
 // TestAccNodeOverhead_evidence: f1-micro plans without overrides, exactly as the measured nodes report (940m);
-// evidence names the scope and its measured nodes, and a scope no measured node backs says what backs it.
+// evidence names the scope and its measured nodes, and a scope no measured node backs (EKS Windows) says what
+// backs it and warns.
 func TestAccNodeOverhead_evidence(t *testing.T) {
 	resource.UnitTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
@@ -262,6 +263,11 @@ data "kubefit_node_overhead" "aks" {
   cloud              = "azure"
   instance_type      = "Standard_D4s_v5"
   kubernetes_version = "1.31"
+}
+data "kubefit_node_overhead" "win" {
+  cloud         = "aws"
+  instance_type = "m5.large"
+  profile       = "eks-windows"
 }
 data "kubefit_node_overhead" "old" {
   cloud              = "azure"
@@ -278,10 +284,11 @@ data "kubefit_node_overhead" "old" {
 				statecheck.ExpectKnownValue("data.kubefit_node_overhead.f1", tfjsonpath.New("evidence").AtMapKey("sources").AtSliceIndex(0),
 					knownvalue.StringRegexp(regexp.MustCompile(`^https://github\.com/`))),
 				expectString("data.kubefit_node_overhead.aks", tfjsonpath.New("evidence").AtMapKey("scope"), "aks-linux, Kubernetes 1.30 and later"),
-				expectString("data.kubefit_node_overhead.aks", tfjsonpath.New("evidence").AtMapKey("status"), "published table"),
-				expectInt("data.kubefit_node_overhead.aks", tfjsonpath.New("evidence").AtMapKey("exact_nodes"), 0),
-				statecheck.ExpectKnownValue("data.kubefit_node_overhead.aks", tfjsonpath.New("warnings").AtSliceIndex(0),
-					knownvalue.StringRegexp(regexp.MustCompile(`measured allocatable`))),
+				expectString("data.kubefit_node_overhead.aks", tfjsonpath.New("evidence").AtMapKey("status"), "measured"),
+				expectString("data.kubefit_node_overhead.win", tfjsonpath.New("evidence").AtMapKey("status"), "documented formula, not yet measured"),
+				expectInt("data.kubefit_node_overhead.win", tfjsonpath.New("evidence").AtMapKey("exact_nodes"), 0),
+				statecheck.ExpectKnownValue("data.kubefit_node_overhead.win", tfjsonpath.New("warnings"), knownvalue.ListPartial(map[int]knownvalue.Check{
+					0: knownvalue.StringRegexp(regexp.MustCompile(`(?i)no public measured node backs the model for eks-windows.*measured allocatable`))})),
 				expectInt("data.kubefit_node_overhead.old", tfjsonpath.New("allocatable").AtMapKey("cpu_millicores"), 1931),
 			},
 		}},
