@@ -113,6 +113,9 @@ func Size(ctx context.Context, p *sizing.Planner, req Request) (*Result, error) 
 		return nil, prefixPool(err)
 	}
 	pp := &plan.Pools[0]
+	if errs := memberErrors(req, pp.Members); len(errs) > 0 {
+		return nil, errs
+	}
 	r := &Result{Plan: plan, Pool: pp, SteadyNodes: pp.Steady.NodesRequired, PeakNodes: pp.Peak.NodesRequired,
 		MaxPods: pp.Overhead.MaxPods, Allocatable: pp.Allocatable, WorkloadAllocatable: pp.WorkloadAllocatable, Fits: plan.Fits,
 		Warnings: groupWarnings(plan.Warnings)}
@@ -124,6 +127,9 @@ func Size(ctx context.Context, p *sizing.Planner, req Request) (*Result, error) 
 		r.MaxSize = *req.MaxSize
 	}
 	r.MaxSize = max(r.MaxSize, r.MinSize, 1)
+	if errs := imageErrors(req, r); len(errs) > 0 {
+		return nil, errs
+	}
 	r.DesiredSize = min(max(r.SteadyNodes, r.MinSize), r.MaxSize)
 	walloc := pp.WorkloadAllocatable
 	r.FreeAtMax = scale(walloc, int64(r.MaxSize)).Sub(pp.Peak.Requested)

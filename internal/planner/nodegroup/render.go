@@ -122,7 +122,7 @@ func isWindows(p overhead.Profile) bool { return p == overhead.EKSWindows || p =
 // amiType is the EKS AMI type of the group's profile, architecture and GPUs.
 func amiType(r *Result) string {
 	arm := r.Pool.Instance.Architecture == catalog.ArchARM64
-	gpu := r.Pool.Instance.GPUCount > 0
+	gpu := accelerator(r.Pool.Instance) != ""
 	switch r.Pool.Overhead.Profile {
 	case overhead.EKSAL2:
 		switch {
@@ -146,6 +146,8 @@ func amiType(r *Result) string {
 		return "WINDOWS_CORE_2022_x86_64"
 	}
 	switch {
+	case accelerator(r.Pool.Instance) == "neuron":
+		return "AL2023_x86_64_NEURON"
 	case arm && gpu:
 		return "AL2023_ARM_64_NVIDIA"
 	case arm:

@@ -1,0 +1,114 @@
+package nodegroup
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/catalog"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/field"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/overhead"
+)
+
+// accelerator names the kind of accelerator an AWS instance type carries, which decides its EKS AMI type: ""
+// (none), "nvidia" (a GPU; the catalog's AWS GPU types that EKS's accelerated AMIs drive) or "neuron" (AWS
+// Inferentia and Trainium: the inf and trn families).
+func accelerator(t catalog.InstanceType) string {
+	switch {
+	case strings.HasPrefix(t.Family, "inf") || strings.HasPrefix(t.Family, "trn"):
+		return "neuron"
+	case t.GPUCount > 0:
+		return "nvidia"
+	}
+	return ""
+}
+
+func acceleratorText(a string) string {
+	switch a {
+	case "neuron":
+		return "AWS Neuron accelerators (Inferentia, Trainium)"
+	case "nvidia":
+		return "GPUs"
+	}
+	return "no accelerator"
+}
+
+// lastAL2Minor is the last Kubernetes minor version for which EKS publishes Amazon Linux 2 AMIs: "Amazon EKS
+// will not release AL2 AMIs for Kubernetes 1.33 and later" (awsdocs/amazon-eks-user-guide, eks-ami-deprecation-faqs).
+const lastAL2Minor = 32
+
+// memberErrors checks that an AWS group's members can share one EKS AMI type, since a managed node group has
+// one (aws_eks_node_group's ami_type): the same architecture and the same kind of accelerator as the first
+// member. The odd member is named on its own instance_types entry.
+func memberErrors(req Request, members []catalog.InstanceType) field.Errors {
+	if req.Pool.Cloud != catalog.AWS || len(members) < 2 {
+		return nil
+	}
+	var errs field.Errors
+	first := members[0]
+	for i, m := range members[1:] {
+		why := ""
+		switch {
+		case m.Architecture != first.Architecture:
+			why = fmt.Sprintf("is %s while %s is %s", m.Architecture, first.Name, first.Architecture)
+		case accelerator(m) != accelerator(first):
+			why = fmt.Sprintf("has %s while %s has %s", acceleratorText(accelerator(m)), first.Name, acceleratorText(accelerator(first)))
+		}
+		if why != "" {
+			errs = append(errs, field.Invalid(field.NewPath("InstanceTypes").At(i+1), m.Name,
+				"instance type %s of node group %q %s: an EKS managed node group runs one AMI type, so its instance types must share the "+
+					"architecture and the kind of accelerator; put %s in a group of its own", field.Quote(m.Name), req.Pool.Name, why, field.Quote(m.Name)))
+		}
+	}
+	return errs
+}
+
+// imageErrors refuses the profile × architecture × accelerator × version combinations for which EKS
+// publishes no AMI type (aws-sdk-go-v2 service/eks/types AMITypes): Windows on Arm or with accelerators, AL2
+// after its last Kubernetes version, and Neuron accelerators on Bottlerocket, which has no Neuron AMI type.
+func imageErrors(req Request, r *Result) field.Errors {
+	if req.Pool.Cloud != catalog.AWS {
+		return nil
+	}
+	t := r.Pool.Instance
+	arm, acc := t.Architecture == catalog.ArchARM64, accelerator(t)
+	prof := r.Pool.Overhead.Profile
+	bad := func(p field.Path, v, format string, args ...any) field.Errors {
+		return field.Errors{field.Invalid(p, v, format, args...)}
+	}
+	switch {
+	case prof == overhead.EKSWindows && arm:
+		return bad(field.NewPath("InstanceTypes").At(0), t.Name, "instance type %s is Arm (arm64), and EKS has no Windows AMI for Arm; choose an x86_64 type for Windows nodes", field.Quote(t.Name))
+	case prof == overhead.EKSWindows && acc != "":
+		return bad(field.NewPath("InstanceTypes").At(0), t.Name, "instance type %s has %s, and EKS has no Windows AMI type with their drivers; choose a type without accelerators for Windows nodes, or a Linux profile", field.Quote(t.Name), acceleratorText(acc))
+	case prof == overhead.EKSBottlerocket && acc == "neuron":
+		return bad(field.NewPath("Overhead", "Profile"), string(prof), "instance type %s has %s, and EKS has no Bottlerocket AMI type for them; use the eks-al2023 profile (AL2023_x86_64_NEURON)", field.Quote(t.Name), acceleratorText(acc))
+	case prof == overhead.EKSAL2 && arm && acc != "":
+		return bad(field.NewPath("InstanceTypes").At(0), t.Name, "instance type %s is Arm with %s, and EKS has no AL2 AMI type for that; use the eks-al2023 profile", field.Quote(t.Name), acceleratorText(acc))
+	}
+	if prof == overhead.EKSAL2 {
+		if minor := kubernetesMinor(req.Pool.Overhead.KubernetesVersion); minor > lastAL2Minor {
+			return bad(field.NewPath("Overhead", "KubernetesVersion"), req.Pool.Overhead.KubernetesVersion,
+				"EKS publishes no Amazon Linux 2 AMI for Kubernetes 1.%d (the last is 1.%d); use the eks-al2023 or eks-bottlerocket profile", minor, lastAL2Minor)
+		}
+	}
+	return nil
+}
+
+// kubernetesMinor is the minor version of "1.33" or "v1.33.2"; 0 when empty or unreadable (the overhead model
+// reports a malformed version itself).
+func kubernetesMinor(v string) int {
+	v = strings.TrimPrefix(v, "v")
+	major, rest, ok := strings.Cut(v, ".")
+	if !ok || major != "1" {
+		return 0
+	}
+	minor, _, _ := strings.Cut(rest, ".")
+	n := 0
+	for _, c := range minor {
+		if c < '0' || c > '9' || n > 1000 {
+			return 0
+		}
+		n = n*10 + int(c-'0')
+	}
+	return n
+}
