@@ -2,8 +2,11 @@ package nodegroup
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
+
+	ekstypes "github.com/aws/aws-sdk-go-v2/service/eks/types"
 
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/field"
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/fit"
@@ -62,5 +65,50 @@ func TestEKSImages(t *testing.T) {
 				t.Errorf("AMI type %s, want %s", got, tc.amiType)
 			}
 		})
+	}
+}
+
+// TestEKSEnumsAreTheSDKs: every AMI type, capacity type and taint effect kubefit emits for aws_eks_node_group
+// is a value of the EKS API's own enums (github.com/aws/aws-sdk-go-v2/service/eks/types), over profiles ×
+// x86/Arm × none/GPU/Neuron.
+func TestEKSEnumsAreTheSDKs(t *testing.T) {
+	p := sizing.NewPlanner(sizing.EmbeddedCatalog())
+	amiTypes := map[string]bool{}
+	for _, v := range ekstypes.AMITypesAl2X8664.Values() {
+		amiTypes[string(v)] = true
+	}
+	seen := 0
+	for _, prof := range []overhead.Profile{overhead.EKSAL2023, overhead.EKSAL2, overhead.EKSBottlerocket, overhead.EKSWindows} {
+		for _, typ := range []string{"m5.xlarge", "m6g.xlarge", "g5.xlarge", "g5g.xlarge", "inf2.xlarge", "trn1.2xlarge"} {
+			for _, ct := range []CapacityType{OnDemand, Spot} {
+				req := smallGroup(prof, "", typ)
+				req.CapacityType = ct
+				req.Pool.Taints = []fit.Taint{{Key: "a", Effect: fit.EffectNoSchedule}, {Key: "b", Value: "x", Effect: fit.EffectNoExecute}, {Key: "c", Effect: fit.EffectPreferNoSchedule}}
+				req.Workloads[0].Tolerations = []fit.Toleration{{Operator: fit.OperatorExists}}
+				r, err := Size(context.Background(), p, req)
+				if err != nil {
+					continue // refused (TestEKSImages): nothing is emitted
+				}
+				out, err := Render(req, r)
+				if err != nil {
+					t.Fatalf("%s %s: %v", prof, typ, err)
+				}
+				seen++
+				if !amiTypes[out.EKS.AMIType] {
+					t.Errorf("%s on %s: AMI type %s is not one of the EKS API's %v", prof, typ, out.EKS.AMIType, ekstypes.AMITypesAl2X8664.Values())
+				}
+				if !slices.Contains(ekstypes.CapacityTypesSpot.Values(), ekstypes.CapacityTypes(out.EKS.CapacityType)) {
+					t.Errorf("capacity type %s", out.EKS.CapacityType)
+				}
+				for _, tn := range out.EKS.Taints {
+					if !slices.Contains(ekstypes.TaintEffectNoSchedule.Values(), ekstypes.TaintEffect(tn.Effect)) {
+						t.Errorf("taint effect %s", tn.Effect)
+					}
+				}
+			}
+		}
+	}
+	if seen < 30 {
+		t.Errorf("only %d combinations rendered", seen)
 	}
 }
