@@ -2,10 +2,13 @@ package nodegroup
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/catalog"
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/field"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/fit"
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/overhead"
 )
 
@@ -111,4 +114,70 @@ func kubernetesMinor(v string) int {
 		n = n*10 + int(c-'0')
 	}
 	return n
+}
+
+// AKS rules, from hashicorp/terraform-provider-azurerm internal/services/containers/
+// kubernetes_cluster_node_pool_resource.go at 69697b7f (node_count, min_count and max_count are
+// validation.IntBetween(0, 1000)) and MicrosoftDocs/azure-aks-docs at fb060abe (use-labels.md: "The following
+// prefixes are AKS reserved prefixes and can't be used for any node: kubernetes.azure.com/, kubernetes.io/";
+// spot-node-pool.md: a Spot pool has the kubernetes.azure.com/scalesetpriority=spot:NoSchedule taint and label).
+const (
+	aksMaxCount      = 1000
+	aksSpotKey       = "kubernetes.azure.com/scalesetpriority"
+	aksSpotValue     = "spot"
+	firstWinServer22 = 23 // AKS runs Windows Server 2022 node pools from Kubernetes 1.23; Windows2019 ends before 1.33
+)
+
+var aksReservedLabelPrefixes = []string{"kubernetes.azure.com/", "kubernetes.io/"}
+
+// aksSpotTaint is the taint AKS puts on every node of a Spot pool.
+var aksSpotTaint = fit.Taint{Key: aksSpotKey, Value: aksSpotValue, Effect: fit.EffectNoSchedule}
+
+// aksInputErrors refuses the labels and taints AKS would refuse: labels under its reserved prefixes, and
+// taints without a value (AKS takes node taints as key=value:Effect).
+func aksInputErrors(req Request) field.Errors {
+	var errs field.Errors
+	for _, k := range slices.Sorted(maps.Keys(req.Pool.Labels)) {
+		for _, pre := range aksReservedLabelPrefixes {
+			if strings.HasPrefix(k, pre) {
+				errs = append(errs, field.Invalid(field.NewPath("Labels").Key(k), k,
+					"label %s of Azure node group %q is under %s, a prefix AKS reserves (\"can't be used for any node\"); use a label of your own domain",
+					field.Quote(k), req.Pool.Name, pre))
+			}
+		}
+	}
+	for i, t := range req.Pool.Taints {
+		if t.Value == "" && t != aksSpotTaint {
+			errs = append(errs, field.Invalid(field.NewPath("Taints").At(i), t.Key,
+				"taint %s of Azure node group %q has no value, and AKS takes node taints only as key=value:Effect; give it a value (e.g. %s=true:%s)",
+				field.Quote(t.Key), req.Pool.Name, t.Key, t.Effect))
+		}
+	}
+	return errs
+}
+
+// aksSizeErrors refuses sizes azurerm's node pool refuses: more than 1,000 nodes.
+func aksSizeErrors(req Request, r *Result) field.Errors {
+	if req.Pool.Cloud != catalog.Azure || r.MaxSize <= aksMaxCount {
+		return nil
+	}
+	why := "the peak needs"
+	if req.MaxSize != nil {
+		why = "max_size is"
+	}
+	return field.Errors{field.Invalid(field.NewPath("MaxSize"), fmt.Sprint(r.MaxSize),
+		"Azure node group %q would have a maximum of %d nodes (%s %d), but an AKS node pool holds at most %d (azurerm: max_count, min_count and node_count between 0 and 1,000); split the workloads over several node groups, %d nodes short",
+		req.Pool.Name, r.MaxSize, why, r.MaxSize, aksMaxCount, r.MaxSize-aksMaxCount)}
+}
+
+// aksOSSKU is the os_sku of a Windows pool: Windows2022 from Kubernetes 1.23 (and when no version is given),
+// Windows2019 before; "" for Linux pools, which keep the cluster's default (Ubuntu).
+func aksOSSKU(req Request, windows bool) string {
+	if !windows {
+		return ""
+	}
+	if m := kubernetesMinor(req.Pool.Overhead.KubernetesVersion); m != 0 && m < firstWinServer22 {
+		return "Windows2019"
+	}
+	return "Windows2022"
 }

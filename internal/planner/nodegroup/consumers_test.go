@@ -8,6 +8,7 @@ import (
 
 	ekstypes "github.com/aws/aws-sdk-go-v2/service/eks/types"
 
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/catalog"
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/field"
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/fit"
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/overhead"
@@ -110,5 +111,76 @@ func TestEKSEnumsAreTheSDKs(t *testing.T) {
 	}
 	if seen < 30 {
 		t.Errorf("only %d combinations rendered", seen)
+	}
+}
+
+// aksGroup is an Azure group of one workload of n replicas on Standard_D4s_v5.
+func aksGroup(n int, tolerateSpot bool) Request {
+	w := sizing.Workload{Name: "api", Replicas: intp(n), Requests: fit.Resources{CPUMillicores: 1000, MemoryBytes: 2 << 30}}
+	if tolerateSpot {
+		w.Tolerations = []fit.Toleration{{Key: "kubernetes.azure.com/scalesetpriority", Operator: fit.OperatorEqual, Value: "spot", Effect: fit.EffectNoSchedule}}
+	}
+	return Request{Pool: sizing.Pool{Name: "user", Cloud: catalog.Azure, InstanceTypes: []string{"Standard_D4s_v5"}}, Workloads: []sizing.Workload{w}}
+}
+
+// TestAKSRules: a Spot pool is rendered as AKS runs it (priority, eviction policy given explicitly, max price,
+// and the taint AKS adds, which only tolerating pods pass); labels under AKS's reserved prefixes, value-less
+// taints and more than 1,000 nodes are refused on kubefit's own attribute; Windows pools get the os_sku of
+// their version.
+func TestAKSRules(t *testing.T) {
+	p := sizing.NewPlanner(sizing.EmbeddedCatalog())
+	ctx := context.Background()
+	spot := aksGroup(4, true)
+	spot.CapacityType = Spot
+	r, err := Size(ctx, p, spot)
+	if err != nil || !r.Fits {
+		t.Fatalf("spot group with tolerating pods: %v, fits %v", err, r != nil && r.Fits)
+	}
+	out, err := Render(spot, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a := out.AKS; a.Priority != "Spot" || a.EvictionPolicy != "Delete" || a.SpotMaxPrice == nil || *a.SpotMaxPrice != -1 ||
+		!slices.Contains(a.NodeTaints, "kubernetes.azure.com/scalesetpriority=spot:NoSchedule") || a.NodeLabels["kubernetes.azure.com/scalesetpriority"] != "" || a.OSSKU != "" {
+		t.Errorf("spot pool %+v", a)
+	}
+	untolerating := aksGroup(4, false)
+	untolerating.CapacityType = Spot
+	if r, err := Size(ctx, p, untolerating); err != nil || r.Fits || len(r.Failures) == 0 || r.Failures[0].Reason != sizing.Reason(fit.ReasonTaint) {
+		t.Errorf("pods that do not tolerate the Spot taint: %v, %+v", err, r)
+	}
+	regular := aksGroup(4, false)
+	r, _ = Size(ctx, p, regular)
+	if out, _ := Render(regular, r); out.AKS.Priority != "Regular" || out.AKS.EvictionPolicy != "" || out.AKS.SpotMaxPrice != nil {
+		t.Errorf("regular pool %+v", out.AKS)
+	}
+	for _, tc := range []struct {
+		name string
+		mod  func(*Request)
+		path string
+		want string
+	}{
+		{"reserved label", func(q *Request) { q.Pool.Labels = map[string]string{"kubernetes.azure.com/mode": "user"} }, `Labels["kubernetes.azure.com/mode"]`, "AKS reserves"},
+		{"value-less taint", func(q *Request) { q.Pool.Taints = []fit.Taint{{Key: "gpu", Effect: fit.EffectNoSchedule}} }, "Taints[0]", "key=value:Effect"},
+		{"max_size above 1,000", func(q *Request) { q.MaxSize = intp(1001) }, "MaxSize", "at most 1000"},
+		{"peak above 1,000", func(q *Request) { q.Workloads[0].Replicas = intp(4000) }, "MaxSize", "the peak needs"},
+	} {
+		q := aksGroup(4, false)
+		tc.mod(&q)
+		_, err := Size(ctx, p, q)
+		if es := field.As(err); len(es) != 1 || es[0].Path.String() != tc.path || !strings.Contains(es[0].Detail, tc.want) {
+			t.Errorf("%s: %v; want one error at %s naming %q", tc.name, err, tc.path, tc.want)
+		}
+	}
+	for _, tc := range []struct{ version, sku string }{{"", "Windows2022"}, {"1.33", "Windows2022"}, {"1.22", "Windows2019"}} {
+		w := aksGroup(2, false)
+		w.Pool.Overhead.Profile, w.Pool.Overhead.KubernetesVersion = overhead.AKSWindows, tc.version
+		r, err := Size(ctx, p, w)
+		if err != nil {
+			t.Fatalf("windows %s: %v", tc.version, err)
+		}
+		if out, _ := Render(w, r); out.AKS.OSSKU != tc.sku || out.AKS.OSType != "Windows" {
+			t.Errorf("windows %s: os_sku %s, want %s", tc.version, out.AKS.OSSKU, tc.sku)
+		}
 	}
 }

@@ -13,6 +13,7 @@ package nodegroup
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/catalog"
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/field"
@@ -127,7 +128,7 @@ func Size(ctx context.Context, p *sizing.Planner, req Request) (*Result, error) 
 		r.MaxSize = *req.MaxSize
 	}
 	r.MaxSize = max(r.MaxSize, r.MinSize, 1)
-	if errs := imageErrors(req, r); len(errs) > 0 {
+	if errs := append(imageErrors(req, r), aksSizeErrors(req, r)...); len(errs) > 0 {
 		return nil, errs
 	}
 	r.DesiredSize = min(max(r.SteadyNodes, r.MinSize), r.MaxSize)
@@ -162,6 +163,14 @@ func request(req Request) sizing.Request {
 	if req.MaxSize != nil {
 		pool.MaxNodes = *req.MaxSize
 	}
+	if req.Pool.Cloud == catalog.Azure && req.CapacityType == Spot {
+		// AKS taints and labels every node of a Spot pool; only pods that tolerate the taint land there.
+		pool.Labels = copyLabels(pool.Labels)
+		pool.Labels[aksSpotKey] = aksSpotValue
+		if !slices.Contains(pool.Taints, aksSpotTaint) {
+			pool.Taints = append(slices.Clip(pool.Taints), aksSpotTaint)
+		}
+	}
 	return sizing.Request{Pools: []sizing.Pool{pool}, DaemonSets: req.DaemonSets, Workloads: req.Workloads, Scheduler: req.Scheduler, Arrival: req.Arrival}
 }
 
@@ -187,8 +196,11 @@ func validate(req Request) field.Errors {
 	if req.DiskSizeGiB < 0 || req.DiskSizeGiB > 65536 {
 		errs = append(errs, field.Invalid(field.NewPath("DiskSizeGiB"), fmt.Sprint(req.DiskSizeGiB), "the disk size %d GiB of node group %q must be between 1 and 65,536", req.DiskSizeGiB, req.Pool.Name))
 	}
-	if req.Pool.Cloud == catalog.AWS {
+	switch req.Pool.Cloud {
+	case catalog.AWS:
 		errs = append(errs, labelErrors(req)...)
+	case catalog.Azure:
+		errs = append(errs, aksInputErrors(req)...)
 	}
 	return errs
 }

@@ -60,7 +60,16 @@ type AKSNodePool struct {
 	NodeTaints         []string
 	OSDiskSizeGB       int
 	OSType             string
-	Zones              []string
+	// OSSKU is set for Windows pools only (Windows2022, or Windows2019 before Kubernetes 1.23).
+	OSSKU string
+	Zones []string
+	// Priority is Regular or Spot; a Spot pool sets EvictionPolicy (Delete, given explicitly: azurerm does not
+	// read AKS's default back, so leaving it unset replaces the pool on every apply, hashicorp/terraform-provider-azurerm#25615)
+	// and SpotMaxPrice (-1: up to the on-demand price), and its NodeTaints carry the taint AKS adds, so the next
+	// plan does not try to remove it.
+	Priority       string
+	EvictionPolicy string
+	SpotMaxPrice   *float64
 }
 
 // GKENodePool holds the arguments of a google_container_node_pool. Counts are per zone, as GKE counts
@@ -209,12 +218,18 @@ func aksNodePool(req Request, r *Result) *AKSNodePool {
 	if isWindows(r.Pool.Overhead.Profile) {
 		p.OSType = "Windows"
 	}
-	for _, t := range req.Pool.Taints {
-		s := t.Key
-		if t.Value != "" {
-			s += "=" + t.Value
+	p.OSSKU = aksOSSKU(req, isWindows(r.Pool.Overhead.Profile))
+	taints := req.Pool.Taints
+	p.Priority = "Regular"
+	if req.CapacityType == Spot {
+		price := -1.0
+		p.Priority, p.EvictionPolicy, p.SpotMaxPrice = "Spot", "Delete", &price
+		if !slices.Contains(taints, aksSpotTaint) {
+			taints = append(slices.Clip(taints), aksSpotTaint)
 		}
-		p.NodeTaints = append(p.NodeTaints, s+":"+string(t.Effect))
+	}
+	for _, t := range taints {
+		p.NodeTaints = append(p.NodeTaints, t.Key+"="+t.Value+":"+string(t.Effect))
 	}
 	for _, z := range req.Pool.Zones {
 		p.Zones = append(p.Zones, aksZone(z))
