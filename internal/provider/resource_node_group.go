@@ -89,13 +89,16 @@ var (
 		"vm_size": types.StringType, "node_count": types.Int64Type, "auto_scaling_enabled": types.BoolType, "min_count": types.Int64Type,
 		"max_count": types.Int64Type, "max_pods": types.Int64Type, "node_labels": types.MapType{ElemType: types.StringType},
 		"node_taints": types.ListType{ElemType: types.StringType}, "os_disk_size_gb": types.Int64Type, "os_type": types.StringType,
-		"zones": types.ListType{ElemType: types.StringType},
+		"zones": types.ListType{ElemType: types.StringType}, "os_sku": types.StringType, "priority": types.StringType,
+		"eviction_policy": types.StringType, "spot_max_price": types.Float64Type,
 	}
-	gkeAutoscalingAttrTypes = map[string]attr.Type{"min_node_count": types.Int64Type, "max_node_count": types.Int64Type}
-	gkeNodeConfigAttrTypes  = map[string]attr.Type{"machine_type": types.StringType, "disk_size_gb": types.Int64Type,
-		"labels": types.MapType{ElemType: types.StringType}, "taint": taintListType}
-	gkeNodePoolAttrTypes = map[string]attr.Type{"node_count": types.Int64Type,
-		"autoscaling": types.ObjectType{AttrTypes: gkeAutoscalingAttrTypes}, "node_config": types.ObjectType{AttrTypes: gkeNodeConfigAttrTypes}}
+	gkeAutoscalingAttrTypes = map[string]attr.Type{"total_min_node_count": types.Int64Type, "total_max_node_count": types.Int64Type,
+		"location_policy": types.StringType}
+	gkeNodeConfigAttrTypes = map[string]attr.Type{"machine_type": types.StringType, "disk_size_gb": types.Int64Type,
+		"labels": types.MapType{ElemType: types.StringType}, "taint": taintListType, "spot": types.BoolType}
+	gkeNodePoolAttrTypes = map[string]attr.Type{"initial_node_count": types.Int64Type, "node_locations": types.ListType{ElemType: types.StringType},
+		"max_pods_per_node": types.Int64Type, "autoscaling": types.ObjectType{AttrTypes: gkeAutoscalingAttrTypes},
+		"node_config": types.ObjectType{AttrTypes: gkeNodeConfigAttrTypes}}
 	capacityAllocAttrTypes = map[string]attr.Type{"cpu_millicores": types.Int64Type, "memory_bytes": types.Int64Type, "ephemeral_bytes": types.Int64Type,
 		"extended": types.MapType{ElemType: types.Int64Type}}
 	capacityAttrTypes = map[string]attr.Type{"name": types.StringType, "max_nodes": types.Int64Type,
@@ -133,6 +136,8 @@ func computedAttrs(t map[string]attr.Type, descs map[string]string) map[string]s
 				out[k] = schema.Int64Attribute{Computed: true, MarkdownDescription: d}
 			case types.BoolType:
 				out[k] = schema.BoolAttribute{Computed: true, MarkdownDescription: d}
+			case types.Float64Type:
+				out[k] = schema.Float64Attribute{Computed: true, MarkdownDescription: d}
 			default:
 				out[k] = schema.StringAttribute{Computed: true, MarkdownDescription: d}
 			}
@@ -151,9 +156,20 @@ var nodeGroupDescriptions = map[string]string{
 	"capacity_type": "`ON_DEMAND` or `SPOT`.", "vm_size": "VM size.", "node_count": "Nodes (GKE: per zone).",
 	"auto_scaling_enabled": "Whether the pool autoscales (minimum ≠ maximum).", "min_count": "Minimum nodes; null without auto-scaling, as azurerm requires.",
 	"max_count": "Maximum nodes; null without auto-scaling.", "max_pods": "Max pods per node.", "node_labels": "Node labels.",
-	"node_taints": "Taints as `key=value:NoSchedule`.", "os_disk_size_gb": "OS disk size in GB (default 128).", "os_type": "`Linux` or `Windows`.",
-	"zones": "Zones (AKS spells them `1`, `2`, `3`).", "autoscaling": "Per-zone autoscaling bounds (GKE counts regional pools per zone).",
-	"min_node_count": "Minimum nodes per zone.", "max_node_count": "Maximum nodes per zone.", "node_config": "Machine type, disk, labels and taints.",
+	"node_taints": "Taints as `key=value:NoSchedule` (a Spot pool's include the `kubernetes.azure.com/scalesetpriority=spot:NoSchedule` AKS adds, so the next plan does not try to remove it).",
+	"os_sku": "Windows pools: `Windows2022` (`Windows2019` before Kubernetes 1.23; AKS ends Windows2019 before 1.33); null for Linux pools, which keep the default (Ubuntu).",
+	"priority": "`Regular`, or `Spot` with `capacity_type = \"spot\"`.",
+	"eviction_policy": "Spot pools: `Delete`, given explicitly (azurerm does not read AKS's default back, so an unset policy replaces the pool on every apply); null otherwise.",
+	"spot_max_price": "Spot pools: `-1` (pay up to the on-demand price); null otherwise.", "os_disk_size_gb": "OS disk size in GB (default 128).", "os_type": "`Linux` or `Windows`.",
+	"zones": "Zones (AKS spells them `1`, `2`, `3`).",
+	"autoscaling": "Autoscaling bounds as exact totals over the pool's locations (`total_min_node_count`, `total_max_node_count`), whatever the number of zones.",
+	"total_min_node_count": "The group's minimum size, in total.", "total_max_node_count": "The group's maximum size, in total.",
+	"location_policy": "`BALANCED` (GKE's default for on-demand pools), or `ANY` for Spot pools.",
+	"initial_node_count": "Nodes per zone the pool is created with: the desired size spread over the zones, within the maximum (1 without zones). ForceNew in google_container_node_pool: put it under `ignore_changes`, or a changed desired size replaces the pool.",
+	"node_locations": "The group's zones; null when none are given (the cluster's locations apply).",
+	"max_pods_per_node": "The max pods kubefit planned with, when `max_pods` is set (null: the cluster's default, 110).",
+	"spot": "Whether the nodes are Spot VMs (`capacity_type = \"spot\"`).",
+	"node_config": "Machine type, disk, labels, taints and Spot.",
 	"machine_type": "Machine type.", "disk_size_gb": "Boot disk size in GB (default 100).", "name": "Node group name.",
 	"max_nodes": "The group's maximum size.", "max_nodes_per_zone": "Null: kubefit spreads nodes round-robin over the zones.",
 	"workload_allocatable": "Per node: allocatable less the requests of the DaemonSets that land on the group (of the smallest member of a mixed group).",
@@ -199,7 +215,7 @@ func (r *nodeGroupResource) Schema(_ context.Context, _ resource.SchemaRequest, 
 	attrs["capacity"] = computedObject("The group's capacity envelope, for `kubefit_keda_scaled_object.node_group_capacity`.", computedAttrs(capacityAttrTypes, nodeGroupDescriptions))
 	attrs["eks_node_group"] = computedObject("Arguments for `aws_eks_node_group` (AWS groups; null otherwise).", computedAttrs(eksNodeGroupAttrTypes, nodeGroupDescriptions))
 	attrs["aks_node_pool"] = computedObject("Arguments for `azurerm_kubernetes_cluster_node_pool`, azurerm v4 names (Azure groups; null otherwise).", computedAttrs(aksNodePoolAttrTypes, nodeGroupDescriptions))
-	attrs["gke_node_pool"] = computedObject("Arguments for `google_container_node_pool`; counts are per zone (GCP groups; null otherwise).", computedAttrs(gkeNodePoolAttrTypes, nodeGroupDescriptions))
+	attrs["gke_node_pool"] = computedObject("Arguments for `google_container_node_pool`: exact total autoscaling bounds over `node_locations`, and an `initial_node_count` per zone (GCP groups; null otherwise).", computedAttrs(gkeNodePoolAttrTypes, nodeGroupDescriptions))
 	attrs["eksctl_yaml"] = schema.StringAttribute{Computed: true, MarkdownDescription: "An eksctl.io/v1alpha5 `managedNodeGroups` entry (AWS groups; null otherwise)."}
 	attrs["karpenter_node_pool"] = schema.DynamicAttribute{Computed: true, MarkdownDescription: "A `karpenter.sh/v1` NodePool object for `kubernetes_manifest`, with limits of `max_size` nodes' capacity as Karpenter counts it (AWS groups; null otherwise)."}
 	attrs["karpenter_node_pool_yaml"] = schema.StringAttribute{Computed: true, MarkdownDescription: "The NodePool as YAML; `yamldecode()` of it equals `karpenter_node_pool`."}
@@ -376,6 +392,13 @@ func extendedValue(gpu int64) types.Map {
 	return types.MapValueMust(types.Int64Type, m)
 }
 
+func optFloat(p *float64) types.Float64 {
+	if p == nil {
+		return types.Float64Null()
+	}
+	return types.Float64Value(*p)
+}
+
 func int64Ptr(p *int) types.Int64 {
 	if p == nil {
 		return types.Int64Null()
@@ -438,17 +461,28 @@ func flattenNodeGroup(m *nodeGroupModel, res *nodegroup.Result, out nodegroup.Re
 			"vm_size": types.StringValue(a.VMSize), "node_count": types.Int64Value(int64(a.NodeCount)), "auto_scaling_enabled": types.BoolValue(a.AutoScalingEnabled),
 			"min_count": int64Ptr(a.MinCount), "max_count": int64Ptr(a.MaxCount), "max_pods": types.Int64Value(a.MaxPods),
 			"node_labels": stringMapValue(a.NodeLabels), "node_taints": stringList(a.NodeTaints), "os_disk_size_gb": types.Int64Value(int64(a.OSDiskSizeGB)),
-			"os_type": types.StringValue(a.OSType), "zones": stringList(a.Zones),
+			"os_type": types.StringValue(a.OSType), "zones": stringList(a.Zones), "os_sku": optString(a.OSSKU),
+			"priority": types.StringValue(a.Priority), "eviction_policy": optString(a.EvictionPolicy), "spot_max_price": optFloat(a.SpotMaxPrice),
 		})
 	}
 	if g := out.GKE; g != nil {
+		locations := types.ListNull(types.StringType)
+		if len(g.NodeLocations) > 0 {
+			locations = stringList(g.NodeLocations)
+		}
+		maxPods := types.Int64Null()
+		if g.MaxPodsPerNode != nil {
+			maxPods = types.Int64Value(*g.MaxPodsPerNode)
+		}
 		m.GKENodePool = types.ObjectValueMust(gkeNodePoolAttrTypes, map[string]attr.Value{
-			"node_count": types.Int64Value(int64(g.NodeCount)),
+			"initial_node_count": types.Int64Value(int64(g.InitialNodeCount)), "node_locations": locations, "max_pods_per_node": maxPods,
 			"autoscaling": types.ObjectValueMust(gkeAutoscalingAttrTypes, map[string]attr.Value{
-				"min_node_count": types.Int64Value(int64(g.MinNodeCount)), "max_node_count": types.Int64Value(int64(g.MaxNodeCount))}),
+				"total_min_node_count": types.Int64Value(int64(g.Autoscaling.TotalMinNodeCount)),
+				"total_max_node_count": types.Int64Value(int64(g.Autoscaling.TotalMaxNodeCount)),
+				"location_policy":      types.StringValue(g.Autoscaling.LocationPolicy)}),
 			"node_config": types.ObjectValueMust(gkeNodeConfigAttrTypes, map[string]attr.Value{
 				"machine_type": types.StringValue(g.MachineType), "disk_size_gb": types.Int64Value(int64(g.DiskSizeGB)),
-				"labels": stringMapValue(g.Labels), "taint": taintList(g.Taints)}),
+				"labels": stringMapValue(g.Labels), "taint": taintList(g.Taints), "spot": types.BoolValue(g.Spot)}),
 		})
 	}
 	m.EksctlYAML, m.KarpenterYAML = types.StringNull(), types.StringNull()

@@ -181,3 +181,80 @@ func aksOSSKU(req Request, windows bool) string {
 	}
 	return "Windows2022"
 }
+
+// GKE rules, from hashicorp/terraform-provider-google google/services/container at e03b7622:
+// node_config.disk_size_gb is validation.IntAtLeast(10) (node_config.go), and a taint's key, value and effect
+// are all Required (node_config.go, the taint block).
+const gkeMinDiskGB = 10
+
+// gkeInputErrors refuses what google_container_node_pool refuses at plan: a boot disk under 10 GB and a taint
+// without a value.
+func gkeInputErrors(req Request) field.Errors {
+	var errs field.Errors
+	if req.DiskSizeGiB > 0 && req.DiskSizeGiB < gkeMinDiskGB {
+		errs = append(errs, field.Invalid(field.NewPath("DiskSizeGiB"), fmt.Sprint(req.DiskSizeGiB),
+			"GCP node group %q has a %d GiB boot disk, but google_container_node_pool takes disk_size_gb of at least %d; give at least %d (GKE's default is 100)",
+			req.Pool.Name, req.DiskSizeGiB, gkeMinDiskGB, gkeMinDiskGB))
+	}
+	for i, t := range req.Pool.Taints {
+		if t.Value == "" {
+			errs = append(errs, field.Invalid(field.NewPath("Taints").At(i), t.Key,
+				"taint %s of GCP node group %q has no value, and google_container_node_pool requires a taint's key, value and effect; give it a value (e.g. %s=true)",
+				field.Quote(t.Key), req.Pool.Name, t.Key))
+		}
+	}
+	return errs
+}
+
+// EKS rules. The EKS API's CreateNodegroup takes label keys and values of 1–63 characters, at most 50 taints
+// (key 1–63, value 0–63 characters; aws_eks_node_group's taint block has MaxItems 50 and these length
+// validators, hashicorp/terraform-provider-aws internal/service/eks/node_group.go at 012e0a32) and at most 20
+// instance types, and a managed node group holds 450 nodes under the default service quota
+// (https://docs.aws.amazon.com/eks/latest/userguide/service-quotas.html).
+const (
+	eksMaxLabelLen      = 63
+	eksMaxTaints        = 50
+	eksMaxTaintValueLen = 63
+	eksMaxInstanceTypes = 20
+	eksNodeQuota        = 450
+)
+
+// WarnEKSNodeQuota: an AWS group's maximum size exceeds the default quota of nodes per managed node group.
+const WarnEKSNodeQuota = "nodegroup.eks-node-quota"
+
+// eksInputErrors refuses what the EKS API refuses for a managed node group's labels, taints and instance types.
+func eksInputErrors(req Request) field.Errors {
+	var errs field.Errors
+	name := req.Pool.Name
+	for _, k := range slices.Sorted(maps.Keys(req.Pool.Labels)) {
+		v := req.Pool.Labels[k]
+		switch {
+		case len(k) > eksMaxLabelLen:
+			errs = append(errs, field.Invalid(field.NewPath("Labels").Key(k), k, "label key %s of AWS node group %q has %d characters, and the EKS API takes label keys of 1 to %d; shorten it", field.Quote(field.Shorten(k, 70)), name, len(k), eksMaxLabelLen))
+		case v == "" || len(v) > eksMaxLabelLen:
+			errs = append(errs, field.Invalid(field.NewPath("Labels").Key(k), v, "label %s of AWS node group %q has a value of %d characters, and the EKS API takes label values of 1 to %d; give a value within that", field.Quote(k), name, len(v), eksMaxLabelLen))
+		}
+	}
+	if n := len(req.Pool.Taints); n > eksMaxTaints {
+		errs = append(errs, field.Invalid(field.NewPath("Taints"), fmt.Sprint(n), "AWS node group %q has %d taints, and an EKS managed node group takes at most %d; merge or drop %d of them", name, n, eksMaxTaints, n-eksMaxTaints))
+	}
+	for i, t := range req.Pool.Taints {
+		if len(t.Key) > eksMaxLabelLen || len(t.Value) > eksMaxTaintValueLen {
+			errs = append(errs, field.Invalid(field.NewPath("Taints").At(i), t.Key, "taint %s of AWS node group %q is longer than the EKS API takes (key 1 to %d characters, value up to %d); shorten it", field.Quote(field.Shorten(t.Key, 70)), name, eksMaxLabelLen, eksMaxTaintValueLen))
+		}
+	}
+	if n := len(req.Pool.InstanceTypes); n > eksMaxInstanceTypes {
+		errs = append(errs, field.Invalid(field.NewPath("InstanceTypes"), fmt.Sprint(n), "AWS node group %q lists %d instance types, and an EKS managed node group takes at most %d; drop %d, or split the group", name, n, eksMaxInstanceTypes, n-eksMaxInstanceTypes))
+	}
+	return errs
+}
+
+// eksQuotaWarning warns when an AWS group may grow beyond the default quota of nodes per managed node group.
+func eksQuotaWarning(req Request, r *Result) []field.Warning {
+	if req.Pool.Cloud != catalog.AWS || r.MaxSize <= eksNodeQuota {
+		return nil
+	}
+	return []field.Warning{{Code: WarnEKSNodeQuota, Path: field.NewPath("MaxSize"), Message: fmt.Sprintf(
+		"AWS node group %q may grow to %d nodes, above the default quota of %d nodes per EKS managed node group: request a quota increase (Service Quotas, \"Nodes per managed node group\") or split the workloads over several groups",
+		req.Pool.Name, r.MaxSize, eksNodeQuota)}}
+}

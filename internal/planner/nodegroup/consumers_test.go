@@ -184,3 +184,104 @@ func TestAKSRules(t *testing.T) {
 		}
 	}
 }
+
+// TestGKEPool: sizes are exact totals over the group's zones (min 1 / max 7 over 3 zones stays 1 / 7, not 3 / 9
+// or 1 / 3 per zone), node_count is never emitted, the initial count per zone is the desired size spread over
+// the zones within the maximum, Spot and a set max pods reach the pool, and what google_container_node_pool
+// refuses is refused first.
+func TestGKEPool(t *testing.T) {
+	p := sizing.NewPlanner(sizing.EmbeddedCatalog())
+	ctx := context.Background()
+	mk := func() Request {
+		return Request{Pool: sizing.Pool{Name: "web", Cloud: catalog.GCP, InstanceTypes: []string{"n2-standard-4"}, Zones: []string{"europe-west1-b", "europe-west1-c", "europe-west1-d"}},
+			Workloads: []sizing.Workload{{Name: "web", MinReplicas: intp(2), MaxReplicas: intp(20), Requests: fit.Resources{CPUMillicores: 1000, MemoryBytes: 2 << 30}}},
+			MinSize:   intp(1), MaxSize: intp(7)}
+	}
+	req := mk()
+	req.CapacityType = Spot
+	req.Pool.Overhead.MaxPods = 64
+	r, err := Size(ctx, p, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, _ := Render(req, r)
+	g := out.GKE
+	if g == nil || g.Autoscaling.TotalMinNodeCount != 1 || g.Autoscaling.TotalMaxNodeCount != 7 || strings.Join(g.NodeLocations, ",") != strings.Join(req.Pool.Zones, ",") ||
+		g.InitialNodeCount != min(int((r.DesiredSize+2)/3), 7/3) || !g.Spot || g.Autoscaling.LocationPolicy != "ANY" || g.MaxPodsPerNode == nil || *g.MaxPodsPerNode != 64 {
+		t.Errorf("gke = %+v (desired %d)", g, r.DesiredSize)
+	}
+	plain := mk()
+	plain.Pool.Zones = nil
+	r, _ = Size(ctx, p, plain)
+	if out, _ := Render(plain, r); out.GKE.NodeLocations != nil || out.GKE.InitialNodeCount != 1 || out.GKE.MaxPodsPerNode != nil || out.GKE.Autoscaling.LocationPolicy != "BALANCED" || out.GKE.Spot {
+		t.Errorf("gke without zones = %+v", out.GKE)
+	}
+	for _, tc := range []struct {
+		name string
+		mod  func(*Request)
+		path string
+		want string
+	}{
+		{"disk under 10 GB", func(q *Request) { q.DiskSizeGiB = 8 }, "DiskSizeGiB", "at least 10"},
+		{"value-less taint", func(q *Request) { q.Pool.Taints = []fit.Taint{{Key: "gpu", Effect: fit.EffectNoSchedule}} }, "Taints[0]", "requires a taint's key, value and effect"},
+	} {
+		q := mk()
+		tc.mod(&q)
+		_, err := Size(ctx, p, q)
+		if es := field.As(err); len(es) != 1 || es[0].Path.String() != tc.path || !strings.Contains(es[0].Detail, tc.want) {
+			t.Errorf("%s: %v", tc.name, err)
+		}
+	}
+}
+
+// TestEKSInputRules: labels, taints and instance types the EKS API refuses are refused on kubefit's attribute,
+// and a group that may grow past the default quota of 450 nodes warns.
+func TestEKSInputRules(t *testing.T) {
+	p := sizing.NewPlanner(sizing.EmbeddedCatalog())
+	ctx := context.Background()
+	many := func(n int) []string {
+		out := make([]string, n)
+		for i := range out {
+			out[i] = []string{"m5.xlarge", "m5a.xlarge", "m5d.xlarge", "m5n.xlarge", "m6i.xlarge"}[i%5]
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		name string
+		mod  func(*Request)
+		path string
+		want string
+	}{
+		{"label key of 64", func(q *Request) { q.Pool.Labels = map[string]string{"example.com/" + strings.Repeat("k", 52): "v"} }, `Labels["example.com/` + strings.Repeat("k", 52) + `"]`, "label keys of 1 to 63"},
+		{"empty label value", func(q *Request) { q.Pool.Labels = map[string]string{"team": ""} }, `Labels["team"]`, "label values of 1 to 63"},
+		{"51 taints", func(q *Request) {
+			for i := range 51 {
+				q.Pool.Taints = append(q.Pool.Taints, fit.Taint{Key: "t" + strings.Repeat("x", i%5) + string(rune('a'+i%26)) + string(rune('a'+i/26)), Effect: fit.EffectNoSchedule})
+			}
+		}, "Taints", "at most 50"},
+		{"taint value of 64", func(q *Request) {
+			q.Pool.Taints = []fit.Taint{{Key: "k", Value: strings.Repeat("v", 64), Effect: fit.EffectNoSchedule}}
+		}, "Taints[0]", "value up to 63"},
+		{"21 instance types", func(q *Request) { q.Pool.InstanceTypes = many(21) }, "InstanceTypes", "at most 20"},
+	} {
+		q := smallGroup("", "", "m5.xlarge")
+		tc.mod(&q)
+		_, err := Size(ctx, p, q)
+		if es := field.As(err); len(es) != 1 || es[0].Path.String() != tc.path || !strings.Contains(es[0].Detail, tc.want) {
+			t.Errorf("%s: %v", tc.name, err)
+		}
+	}
+	big := smallGroup("", "", "m5.xlarge")
+	big.MaxSize = intp(500)
+	r, err := Size(ctx, p, big)
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, w := range r.Warnings {
+		found = found || w.Code == WarnEKSNodeQuota && w.Path.String() == "MaxSize"
+	}
+	if !found {
+		t.Errorf("no quota warning at 500 nodes: %v", r.Warnings)
+	}
+}

@@ -131,6 +131,7 @@ func Size(ctx context.Context, p *sizing.Planner, req Request) (*Result, error) 
 	if errs := append(imageErrors(req, r), aksSizeErrors(req, r)...); len(errs) > 0 {
 		return nil, errs
 	}
+	r.Warnings = append(r.Warnings, eksQuotaWarning(req, r)...)
 	r.DesiredSize = min(max(r.SteadyNodes, r.MinSize), r.MaxSize)
 	walloc := pp.WorkloadAllocatable
 	r.FreeAtMax = scale(walloc, int64(r.MaxSize)).Sub(pp.Peak.Requested)
@@ -199,8 +200,11 @@ func validate(req Request) field.Errors {
 	switch req.Pool.Cloud {
 	case catalog.AWS:
 		errs = append(errs, labelErrors(req)...)
+		errs = append(errs, eksInputErrors(req)...)
 	case catalog.Azure:
 		errs = append(errs, aksInputErrors(req)...)
+	case catalog.GCP:
+		errs = append(errs, gkeInputErrors(req)...)
 	}
 	return errs
 }

@@ -72,15 +72,30 @@ type AKSNodePool struct {
 	SpotMaxPrice   *float64
 }
 
-// GKENodePool holds the arguments of a google_container_node_pool. Counts are per zone, as GKE counts
-// them for regional and multi-zonal pools: the group's sizes divided over its zones, rounded up.
+// GKENodePool holds the arguments of a google_container_node_pool. The group's sizes are exact totals
+// (autoscaling's total_min_node_count and total_max_node_count, whatever the number of zones) over
+// NodeLocations (the group's zones; nil leaves the cluster's locations); InitialNodeCount is per zone, as GKE
+// counts it, and only seeds the pool: node_count is never emitted beside autoscaling, since every autoscaler
+// move would then be drift the next apply undoes.
 type GKENodePool struct {
-	NodeCount                  int
-	MinNodeCount, MaxNodeCount int
-	MachineType                string
-	DiskSizeGB                 int
-	Labels                     map[string]string
-	Taints                     []Taint
+	InitialNodeCount int
+	NodeLocations    []string
+	Autoscaling      GKEAutoscaling
+	// MaxPodsPerNode is the max pods kubefit planned with when the group sets max_pods (nil: the cluster's
+	// default, which kubefit plans as GKE's 110).
+	MaxPodsPerNode *int64
+	MachineType    string
+	DiskSizeGB     int
+	Labels         map[string]string
+	Taints         []Taint
+	Spot           bool
+}
+
+// GKEAutoscaling is a google_container_node_pool autoscaling block with total counts. LocationPolicy is
+// BALANCED (GKE's default for on-demand pools) or ANY (its default for Spot, which takes capacity wherever it is).
+type GKEAutoscaling struct {
+	TotalMinNodeCount, TotalMaxNodeCount int
+	LocationPolicy                       string
 }
 
 // Rendered holds the consumer shapes of a group; the ones that do not apply to its cloud are nil or "".
@@ -238,10 +253,22 @@ func aksNodePool(req Request, r *Result) *AKSNodePool {
 }
 
 func gkeNodePool(req Request, r *Result) *GKENodePool {
-	nz := int64(max(1, len(req.Pool.Zones)))
-	per := func(n int) int { return int(resource.CeilDiv(int64(n), nz)) }
-	p := &GKENodePool{NodeCount: per(r.DesiredSize), MinNodeCount: per(r.MinSize), MaxNodeCount: per(r.MaxSize),
-		MachineType: r.Pool.Instance.Name, DiskSizeGB: diskGiB(req, DefaultGKEDiskGiB), Labels: copyLabels(req.Pool.Labels)}
+	p := &GKENodePool{NodeLocations: slices.Clone(req.Pool.Zones), MachineType: r.Pool.Instance.Name, DiskSizeGB: diskGiB(req, DefaultGKEDiskGiB),
+		Labels: copyLabels(req.Pool.Labels), Spot: req.CapacityType == Spot,
+		Autoscaling: GKEAutoscaling{TotalMinNodeCount: r.MinSize, TotalMaxNodeCount: r.MaxSize, LocationPolicy: "BALANCED"}}
+	if p.Spot {
+		p.Autoscaling.LocationPolicy = "ANY"
+	}
+	// Per zone: the desired size spread over the zones, kept within the maximum; without zones the cluster's
+	// locations are unknown here, so the pool starts at one node per zone and the autoscaler adds the rest.
+	p.InitialNodeCount = 1
+	if nz := len(req.Pool.Zones); nz > 0 {
+		p.InitialNodeCount = min(int(resource.CeilDiv(int64(r.DesiredSize), int64(nz))), r.MaxSize/nz)
+	}
+	if req.Pool.Overhead.MaxPods > 0 {
+		mp := r.MaxPods
+		p.MaxPodsPerNode = &mp
+	}
 	for _, t := range req.Pool.Taints {
 		p.Taints = append(p.Taints, Taint{Key: t.Key, Value: t.Value, Effect: awsEffect(t.Effect)})
 	}
