@@ -115,6 +115,7 @@ var warningTitles = map[string]string{
 	selector.WarnDiskNotChecked:     "Node Disk Demand Not Checked",
 	nodegroup.WarnKarpenterName:     "Karpenter NodePool Renamed",
 	nodegroup.WarnEKSNodeQuota:      "Above the EKS Managed Node Group Quota",
+	nodegroup.WarnModuleName:        "Module Node Pool Renamed",
 	overhead.CodeNotMeasured:        "Node Overhead Not Measured",
 }
 

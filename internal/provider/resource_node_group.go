@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"fmt"
+	"maps"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
@@ -69,6 +70,9 @@ type nodeGroupModel struct {
 	EKSNodeGroup        types.Object  `tfsdk:"eks_node_group"`
 	AKSNodePool         types.Object  `tfsdk:"aks_node_pool"`
 	GKENodePool         types.Object  `tfsdk:"gke_node_pool"`
+	EKSModuleNodeGroup  types.Object  `tfsdk:"eks_module_node_group"`
+	AKSModuleNodePool   types.Object  `tfsdk:"aks_module_node_pool"`
+	GKEModuleNodePool   types.Object  `tfsdk:"gke_module_node_pool"`
 	EksctlYAML          types.String  `tfsdk:"eksctl_yaml"`
 	KarpenterNodePool   types.Dynamic `tfsdk:"karpenter_node_pool"`
 	KarpenterYAML       types.String  `tfsdk:"karpenter_node_pool_yaml"`
@@ -99,6 +103,17 @@ var (
 	gkeNodePoolAttrTypes = map[string]attr.Type{"initial_node_count": types.Int64Type, "node_locations": types.ListType{ElemType: types.StringType},
 		"max_pods_per_node": types.Int64Type, "autoscaling": types.ObjectType{AttrTypes: gkeAutoscalingAttrTypes},
 		"node_config": types.ObjectType{AttrTypes: gkeNodeConfigAttrTypes}}
+	eksModuleAttrTypes = map[string]attr.Type{"name": types.StringType, "instance_types": types.ListType{ElemType: types.StringType},
+		"min_size": types.Int64Type, "max_size": types.Int64Type, "desired_size": types.Int64Type, "ami_type": types.StringType,
+		"capacity_type": types.StringType, "disk_size": types.Int64Type, "use_custom_launch_template": types.BoolType,
+		"labels": types.MapType{ElemType: types.StringType}, "taints": types.MapType{ElemType: types.ObjectType{AttrTypes: taintAttrTypes}}}
+	aksModuleAttrTypes = func() map[string]attr.Type {
+		t := maps.Clone(aksNodePoolAttrTypes)
+		t["name"] = types.StringType
+		return t
+	}()
+	gkeModuleAttrTypes = map[string]attr.Type{"node_pool": types.MapType{ElemType: types.StringType},
+		"labels": types.MapType{ElemType: types.StringType}, "taints": taintListType}
 	capacityAllocAttrTypes = map[string]attr.Type{"cpu_millicores": types.Int64Type, "memory_bytes": types.Int64Type, "ephemeral_bytes": types.Int64Type,
 		"extended": types.MapType{ElemType: types.Int64Type}}
 	capacityAttrTypes = map[string]attr.Type{"name": types.StringType, "max_nodes": types.Int64Type,
@@ -174,8 +189,11 @@ var nodeGroupDescriptions = map[string]string{
 	"max_nodes": "The group's maximum size.", "max_nodes_per_zone": "Null: kubefit spreads nodes round-robin over the zones.",
 	"workload_allocatable": "Per node: allocatable less the requests of the DaemonSets that land on the group (of the smallest member of a mixed group).",
 	"cpu_millicores":       "CPU in millicores.", "memory_bytes": "Memory in bytes.", "ephemeral_bytes": "Ephemeral storage in bytes.",
-	"workload_pods": "Per node: pod slots left for workloads after DaemonSets.",
-	"extended":      "Per node: extended resources left for workloads (`nvidia.com/gpu`).",
+	"workload_pods":              "Per node: pod slots left for workloads after DaemonSets.",
+	"extended":                   "Per node: extended resources left for workloads (`nvidia.com/gpu`).",
+	"use_custom_launch_template": "`false`: the module's `disk_size` takes effect only without its custom launch template (with one, size the disk in `block_device_mappings`).",
+	"taints":                     "Taints in the module's shape (terraform-aws-modules/eks: a map keyed by the taint key, `NO_SCHEDULE` spelling; kubernetes-engine: a list for `node_pools_taints`).",
+	"node_pool":                  "The pool for the module's `node_pools` list: every value a string (`node_locations` comma-separated, `total_min_count`, `total_max_count`, `initial_node_count`, …).",
 }
 
 func (r *nodeGroupResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
@@ -216,6 +234,9 @@ func (r *nodeGroupResource) Schema(_ context.Context, _ resource.SchemaRequest, 
 	attrs["eks_node_group"] = computedObject("Arguments for `aws_eks_node_group` (AWS groups; null otherwise).", computedAttrs(eksNodeGroupAttrTypes, nodeGroupDescriptions))
 	attrs["aks_node_pool"] = computedObject("Arguments for `azurerm_kubernetes_cluster_node_pool`, azurerm v4 names (Azure groups; null otherwise).", computedAttrs(aksNodePoolAttrTypes, nodeGroupDescriptions))
 	attrs["gke_node_pool"] = computedObject("Arguments for `google_container_node_pool`: exact total autoscaling bounds over `node_locations`, and an `initial_node_count` per zone (GCP groups; null otherwise).", computedAttrs(gkeNodePoolAttrTypes, nodeGroupDescriptions))
+	attrs["eks_module_node_group"] = computedObject("One value of `eks_managed_node_groups` of the terraform-aws-modules/eks module (v21; AWS groups; null otherwise): `eks_managed_node_groups = { web = kubefit_node_group.web.eks_module_node_group }`.", computedAttrs(eksModuleAttrTypes, nodeGroupDescriptions))
+	attrs["aks_module_node_pool"] = computedObject("One value of `node_pools` of the Azure/aks module (11.x; Azure groups; null otherwise): `node_pools = { user = kubefit_node_group.user.aks_module_node_pool }`.", computedAttrs(aksModuleAttrTypes, nodeGroupDescriptions))
+	attrs["gke_module_node_pool"] = computedObject("The pool in the shapes of the terraform-google-modules/kubernetes-engine module (v44; GCP groups; null otherwise): `node_pool` for `node_pools` (a flat map of strings), `labels` and `taints` for `node_pools_labels` and `node_pools_taints` under the pool's name.", computedAttrs(gkeModuleAttrTypes, nodeGroupDescriptions))
 	attrs["eksctl_yaml"] = schema.StringAttribute{Computed: true, MarkdownDescription: "An eksctl.io/v1alpha5 `managedNodeGroups` entry (AWS groups; null otherwise)."}
 	attrs["karpenter_node_pool"] = schema.DynamicAttribute{Computed: true, MarkdownDescription: "A `karpenter.sh/v1` NodePool object for `kubernetes_manifest`, with limits of `max_size` nodes' capacity as Karpenter counts it (AWS groups; null otherwise)."}
 	attrs["karpenter_node_pool_yaml"] = schema.StringAttribute{Computed: true, MarkdownDescription: "The NodePool as YAML; `yamldecode()` of it equals `karpenter_node_pool`."}
@@ -256,7 +277,40 @@ func (r *nodeGroupResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 	m.MinSize, m.MaxSize, m.MaxPods = config.MinSize, config.MaxSize, config.MaxPods
 	if r.plan(ctx, &m, &resp.Diagnostics) {
 		resp.Diagnostics.Append(resp.Plan.Set(ctx, &m)...)
+		if !req.State.Raw.IsNull() {
+			var prior nodeGroupModel
+			if d := req.State.Get(ctx, &prior); !d.HasError() {
+				warnAKSRotation(prior.AKSNodePool, m.AKSNodePool, &resp.Diagnostics)
+			}
+		}
 	}
+}
+
+// aksRotationArguments are the arguments of azurerm_kubernetes_cluster_node_pool kubefit emits whose change
+// azurerm makes by cycling the node pool, which needs temporary_name_for_rotation (cycleNodePoolProperties in
+// hashicorp/terraform-provider-azurerm internal/services/containers/kubernetes_cluster_node_pool_resource.go).
+var aksRotationArguments = []string{"vm_size", "max_pods", "os_disk_size_gb", "zones"}
+
+// warnAKSRotation warns when a planned change of the group changes an AKS node pool argument that azurerm
+// changes only by rotating the pool.
+func warnAKSRotation(prior, next types.Object, diags *diag.Diagnostics) {
+	if !fullyKnown(prior) || !fullyKnown(next) || prior.IsNull() || next.IsNull() {
+		return
+	}
+	var changed []string
+	pa, na := prior.Attributes(), next.Attributes()
+	for _, k := range aksRotationArguments {
+		if p, n := pa[k], na[k]; p != nil && n != nil && !p.Equal(n) {
+			changed = append(changed, fmt.Sprintf("%s (%s → %s)", k, p, n))
+		}
+	}
+	if len(changed) == 0 {
+		return
+	}
+	diags.AddAttributeWarning(path.Root("aks_node_pool"), "AKS Node Pool Rotation Needed", fmt.Sprintf(
+		"This plan changes %s of the AKS node pool. azurerm changes these only by rotating the pool through a temporary one, "+
+			"so the azurerm_kubernetes_cluster_node_pool (or default_node_pool) that takes these values needs temporary_name_for_rotation "+
+			"set, or its apply fails.", strings.Join(changed, ", ")))
 }
 
 // nodeGroupKnown reports whether every input is known.
@@ -333,6 +387,7 @@ func (r *nodeGroupResource) plan(ctx context.Context, m *nodeGroupModel, diags *
 		diags.AddError("Rendering Failed", err.Error())
 		return false
 	}
+	addPlannerWarnings(diags, path.Empty(), out.Warnings, nodeGroupRenames, "Node Group Caveat")
 	flattenNodeGroup(m, res, out, diags)
 	return !diags.HasError()
 }
@@ -457,13 +512,7 @@ func flattenNodeGroup(m *nodeGroupModel, res *nodegroup.Result, out nodegroup.Re
 		})
 	}
 	if a := out.AKS; a != nil {
-		m.AKSNodePool = types.ObjectValueMust(aksNodePoolAttrTypes, map[string]attr.Value{
-			"vm_size": types.StringValue(a.VMSize), "node_count": types.Int64Value(int64(a.NodeCount)), "auto_scaling_enabled": types.BoolValue(a.AutoScalingEnabled),
-			"min_count": int64Ptr(a.MinCount), "max_count": int64Ptr(a.MaxCount), "max_pods": types.Int64Value(a.MaxPods),
-			"node_labels": stringMapValue(a.NodeLabels), "node_taints": stringList(a.NodeTaints), "os_disk_size_gb": types.Int64Value(int64(a.OSDiskSizeGB)),
-			"os_type": types.StringValue(a.OSType), "zones": stringList(a.Zones), "os_sku": optString(a.OSSKU),
-			"priority": types.StringValue(a.Priority), "eviction_policy": optString(a.EvictionPolicy), "spot_max_price": optFloat(a.SpotMaxPrice),
-		})
+		m.AKSNodePool = aksNodePoolValue(a)
 	}
 	if g := out.GKE; g != nil {
 		locations := types.ListNull(types.StringType)
@@ -485,6 +534,7 @@ func flattenNodeGroup(m *nodeGroupModel, res *nodegroup.Result, out nodegroup.Re
 				"labels": stringMapValue(g.Labels), "taint": taintList(g.Taints), "spot": types.BoolValue(g.Spot)}),
 		})
 	}
+	flattenModules(m, out)
 	m.EksctlYAML, m.KarpenterYAML = types.StringNull(), types.StringNull()
 	m.KarpenterNodePool = types.DynamicNull()
 	if out.EksctlYAML != "" {
@@ -537,4 +587,40 @@ func (r *nodeGroupResource) Update(ctx context.Context, req resource.UpdateReque
 
 func (r *nodeGroupResource) Delete(_ context.Context, _ resource.DeleteRequest, _ *resource.DeleteResponse) {
 	// Plan-only: removing the resource from state is all there is to do.
+}
+
+// flattenModules writes the community modules' shapes of the group (null for the other clouds').
+func flattenModules(m *nodeGroupModel, out nodegroup.Rendered) {
+	m.EKSModuleNodeGroup, m.AKSModuleNodePool, m.GKEModuleNodePool = types.ObjectNull(eksModuleAttrTypes), types.ObjectNull(aksModuleAttrTypes), types.ObjectNull(gkeModuleAttrTypes)
+	if e := out.EKSModule; e != nil {
+		taints := map[string]attr.Value{}
+		for k, t := range e.Taints {
+			taints[k] = types.ObjectValueMust(taintAttrTypes, map[string]attr.Value{"key": types.StringValue(t.Key), "value": optString(t.Value), "effect": types.StringValue(t.Effect)})
+		}
+		m.EKSModuleNodeGroup = types.ObjectValueMust(eksModuleAttrTypes, map[string]attr.Value{
+			"name": types.StringValue(e.Name), "instance_types": stringList(e.InstanceTypes), "min_size": types.Int64Value(int64(e.MinSize)),
+			"max_size": types.Int64Value(int64(e.MaxSize)), "desired_size": types.Int64Value(int64(e.DesiredSize)), "ami_type": types.StringValue(e.AMIType),
+			"capacity_type": types.StringValue(e.CapacityType), "disk_size": types.Int64Value(int64(e.DiskSize)),
+			"use_custom_launch_template": types.BoolValue(e.UseCustomLaunchTemplate), "labels": stringMapValue(e.Labels),
+			"taints": types.MapValueMust(types.ObjectType{AttrTypes: taintAttrTypes}, taints)})
+	}
+	if a := out.AKSModule; a != nil {
+		v := aksNodePoolValue(&a.AKSNodePool).Attributes()
+		v["name"] = types.StringValue(a.Name)
+		m.AKSModuleNodePool = types.ObjectValueMust(aksModuleAttrTypes, v)
+	}
+	if g := out.GKEModule; g != nil {
+		m.GKEModuleNodePool = types.ObjectValueMust(gkeModuleAttrTypes, map[string]attr.Value{
+			"node_pool": stringMapValue(g.Pool), "labels": stringMapValue(g.Labels), "taints": taintList(g.Taints)})
+	}
+}
+
+func aksNodePoolValue(a *nodegroup.AKSNodePool) types.Object {
+	return types.ObjectValueMust(aksNodePoolAttrTypes, map[string]attr.Value{
+		"vm_size": types.StringValue(a.VMSize), "node_count": types.Int64Value(int64(a.NodeCount)), "auto_scaling_enabled": types.BoolValue(a.AutoScalingEnabled),
+		"min_count": int64Ptr(a.MinCount), "max_count": int64Ptr(a.MaxCount), "max_pods": types.Int64Value(a.MaxPods),
+		"node_labels": stringMapValue(a.NodeLabels), "node_taints": stringList(a.NodeTaints), "os_disk_size_gb": types.Int64Value(int64(a.OSDiskSizeGB)),
+		"os_type": types.StringValue(a.OSType), "zones": stringList(a.Zones), "os_sku": optString(a.OSSKU),
+		"priority": types.StringValue(a.Priority), "eviction_policy": optString(a.EvictionPolicy), "spot_max_price": optFloat(a.SpotMaxPrice),
+	})
 }

@@ -100,9 +100,16 @@ type GKEAutoscaling struct {
 
 // Rendered holds the consumer shapes of a group; the ones that do not apply to its cloud are nil or "".
 type Rendered struct {
-	EKS        *EKSNodeGroup
-	AKS        *AKSNodePool
-	GKE        *GKENodePool
+	EKS *EKSNodeGroup
+	AKS *AKSNodePool
+	GKE *GKENodePool
+	// EKSModule, AKSModule and GKEModule are the same groups in the input shapes of the community modules
+	// (modules.go).
+	EKSModule *EKSModuleNodeGroup
+	AKSModule *AKSModuleNodePool
+	GKEModule *GKEModuleNodePool
+	// Warnings are caveats of the rendering (a name a module does not take).
+	Warnings   []field.Warning
 	EksctlYAML string
 	// KarpenterNodePool is a karpenter.sh/v1 NodePool as a JSON object; KarpenterYAML the same as YAML.
 	KarpenterNodePool map[string]any
@@ -121,14 +128,17 @@ func Render(req Request, r *Result) (Rendered, error) {
 	switch req.Pool.Cloud {
 	case catalog.AWS:
 		out.EKS = eksNodeGroup(req, r)
+		out.EKSModule = eksModuleNodeGroup(req, out.EKS)
 		if out.EksctlYAML, err = eksctl(req, r); err != nil {
 			return out, err
 		}
 		out.KarpenterNodePool, out.KarpenterYAML, err = karpenter(req, r)
 	case catalog.Azure:
 		out.AKS = aksNodePool(req, r)
+		out.AKSModule, out.Warnings = aksModuleNodePool(req, r, out.AKS)
 	case catalog.GCP:
 		out.GKE = gkeNodePool(req, r)
+		out.GKEModule = gkeModuleNodePool(req, out.GKE)
 	}
 	return out, err
 }

@@ -1,0 +1,248 @@
+package nodegroup
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	ekstypes "github.com/aws/aws-sdk-go-v2/service/eks/types"
+
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/catalog"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/fit"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/overhead"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/sizing"
+)
+
+// The consumers' rules, as their sources state them. Each checker returns the rules an output breaks.
+//
+//   - aws_eks_node_group: hashicorp/terraform-provider-aws internal/service/eks/node_group.go at 012e0a32 (the
+//     schema of provider v5.100.0): taint MaxItems 50, key 1–63, value 0–63, effect, ami_type and capacity_type
+//     in the SDK's enums; scaling_config desired ≥ 0, max ≥ 1, min ≥ 0. The EKS API (CreateNodegroup): label keys
+//     and values 1–63, at most 20 instance types, min ≤ desired ≤ max.
+//   - azurerm_kubernetes_cluster_node_pool: hashicorp/terraform-provider-azurerm
+//     internal/services/containers/kubernetes_cluster_node_pool_resource.go at 69697b7f: node_count, min_count,
+//     max_count IntBetween(0, 1000); priority Regular|Spot; eviction_policy Delete|Deallocate and spot_max_price
+//     (−1 or ≥ 0.00001) only on Spot pools; min/max only with auto-scaling; os_type Linux|Windows; os_sku in its
+//     list, the Windows values for Windows pools. AKS (azure-aks-docs at fb060abe): no labels under
+//     kubernetes.azure.com/ or kubernetes.io/; taints key=value:Effect.
+//   - google_container_node_pool: hashicorp/terraform-provider-google google/services/container at e03b7622:
+//     counts ≥ 0, location_policy BALANCED|ANY, disk_size_gb ≥ 10, taint key, value and effect required, effect
+//     NO_SCHEDULE|PREFER_NO_SCHEDULE|NO_EXECUTE; node_count never beside autoscaling (the provider's own
+//     guidance).
+//   - terraform-aws-modules/eks v21.19.0 (bef29c4d), Azure/aks 11.5.0 (e29456ed) and
+//     terraform-google-modules/kubernetes-engine v44.2.0 (64321800): the input attributes below; Azure/aks's pool
+//     name at most 8 lower-case letters and digits (6 for Windows) and node_count ≥ 1 without auto-scaling;
+//     kubernetes-engine's node_pools values all strings.
+
+var (
+	effectsEKS   = []string{"NO_SCHEDULE", "NO_EXECUTE", "PREFER_NO_SCHEDULE"}
+	aksOSSKUs    = []string{"AzureLinux", "AzureLinux3", "Ubuntu", "Ubuntu2204", "Ubuntu2404", "Windows2019", "Windows2022"}
+	aksTaintRule = regexp.MustCompile(`^[^=:\s]+=[^:\s]+:(NoSchedule|PreferNoSchedule|NoExecute)$`)
+	// gkeModuleKeys are node_pools keys kubernetes-engine's cluster.tf looks up.
+	gkeModuleKeys = []string{"name", "machine_type", "node_locations", "autoscaling", "total_min_count", "total_max_count", "location_policy",
+		"initial_node_count", "disk_size_gb", "spot", "max_pods_per_node"}
+)
+
+func eksRules(e *EKSNodeGroup) []string {
+	var bad []string
+	amis := ekstypes.AMITypesAl2X8664.Values()
+	if !slices.Contains(amis, ekstypes.AMITypes(e.AMIType)) {
+		bad = append(bad, "ami_type "+e.AMIType)
+	}
+	if !slices.Contains(ekstypes.CapacityTypesSpot.Values(), ekstypes.CapacityTypes(e.CapacityType)) {
+		bad = append(bad, "capacity_type "+e.CapacityType)
+	}
+	if len(e.Taints) > 50 || len(e.InstanceTypes) > 20 || len(e.InstanceTypes) == 0 {
+		bad = append(bad, "taint or instance type count")
+	}
+	for _, t := range e.Taints {
+		if len(t.Key) < 1 || len(t.Key) > 63 || len(t.Value) > 63 || !slices.Contains(effectsEKS, t.Effect) {
+			bad = append(bad, "taint "+t.Key)
+		}
+	}
+	for k, v := range e.Labels {
+		if len(k) < 1 || len(k) > 63 || len(v) < 1 || len(v) > 63 {
+			bad = append(bad, "label "+k)
+		}
+	}
+	if e.MinSize < 0 || e.MaxSize < 1 || e.DesiredSize < e.MinSize || e.DesiredSize > e.MaxSize {
+		bad = append(bad, fmt.Sprintf("scaling %d ≤ %d ≤ %d", e.MinSize, e.DesiredSize, e.MaxSize))
+	}
+	return bad
+}
+
+func aksRules(a *AKSNodePool) []string {
+	var bad []string
+	in := func(n int) bool { return n >= 0 && n <= 1000 }
+	if !in(a.NodeCount) {
+		bad = append(bad, "node_count")
+	}
+	if a.AutoScalingEnabled != (a.MinCount != nil && a.MaxCount != nil) || a.MinCount != nil && (!in(*a.MinCount) || !in(*a.MaxCount) || *a.MinCount > *a.MaxCount) {
+		bad = append(bad, "min_count/max_count")
+	}
+	switch a.Priority {
+	case "Regular":
+		if a.EvictionPolicy != "" || a.SpotMaxPrice != nil {
+			bad = append(bad, "spot settings on a Regular pool")
+		}
+	case "Spot":
+		if a.EvictionPolicy != "Delete" && a.EvictionPolicy != "Deallocate" || a.SpotMaxPrice == nil || *a.SpotMaxPrice != -1 && *a.SpotMaxPrice < 0.00001 ||
+			!slices.Contains(a.NodeTaints, "kubernetes.azure.com/scalesetpriority=spot:NoSchedule") {
+			bad = append(bad, "spot settings")
+		}
+	default:
+		bad = append(bad, "priority "+a.Priority)
+	}
+	if a.OSType != "Linux" && a.OSType != "Windows" || a.OSSKU != "" && !slices.Contains(aksOSSKUs, a.OSSKU) ||
+		a.OSType == "Windows" && !strings.HasPrefix(a.OSSKU, "Windows") || a.OSType == "Linux" && strings.HasPrefix(a.OSSKU, "Windows") {
+		bad = append(bad, "os_type/os_sku "+a.OSType+"/"+a.OSSKU)
+	}
+	for _, t := range a.NodeTaints {
+		if !aksTaintRule.MatchString(t) {
+			bad = append(bad, "taint "+t)
+		}
+	}
+	for k := range a.NodeLabels {
+		if strings.HasPrefix(k, "kubernetes.azure.com/") || strings.HasPrefix(k, "kubernetes.io/") {
+			bad = append(bad, "label "+k)
+		}
+	}
+	if a.OSDiskSizeGB < 1 || a.VMSize == "" {
+		bad = append(bad, "disk or vm_size")
+	}
+	return bad
+}
+
+func gkeRules(g *GKENodePool) []string {
+	var bad []string
+	as := g.Autoscaling
+	if as.TotalMinNodeCount < 0 || as.TotalMaxNodeCount < as.TotalMinNodeCount || as.TotalMaxNodeCount < 1 || g.InitialNodeCount < 0 {
+		bad = append(bad, "counts")
+	}
+	if nz := max(1, len(g.NodeLocations)); g.InitialNodeCount*nz > as.TotalMaxNodeCount && len(g.NodeLocations) > 0 {
+		bad = append(bad, "initial count above the maximum")
+	}
+	if as.LocationPolicy != "BALANCED" && as.LocationPolicy != "ANY" || g.DiskSizeGB < 10 || g.MachineType == "" {
+		bad = append(bad, "location_policy, disk or machine type")
+	}
+	for _, t := range g.Taints {
+		if t.Key == "" || t.Value == "" || !slices.Contains(effectsEKS, t.Effect) {
+			bad = append(bad, "taint "+t.Key)
+		}
+	}
+	return bad
+}
+
+func moduleRules(out Rendered, windows bool) []string {
+	var bad []string
+	if m := out.EKSModule; m != nil {
+		if m.UseCustomLaunchTemplate || m.DiskSize < 1 || len(m.Taints) != len(out.EKS.Taints) {
+			bad = append(bad, "eks module disk or taints")
+		}
+		for _, t := range m.Taints {
+			if !slices.Contains(effectsEKS, t.Effect) {
+				bad = append(bad, "eks module taint effect "+t.Effect)
+			}
+		}
+	}
+	if m := out.AKSModule; m != nil {
+		limit := 8
+		if windows {
+			limit = 6
+		}
+		if !regexp.MustCompile(`^[a-z][a-z0-9]*$`).MatchString(m.Name) || len(m.Name) > limit || !m.AutoScalingEnabled && m.NodeCount < 1 {
+			bad = append(bad, "aks module name or node_count "+m.Name)
+		}
+	}
+	if m := out.GKEModule; m != nil {
+		for k, v := range m.Pool {
+			if !slices.Contains(gkeModuleKeys, k) {
+				bad = append(bad, "gke module key "+k)
+			}
+			if strings.HasSuffix(k, "_count") || k == "disk_size_gb" || k == "max_pods_per_node" {
+				if _, err := strconv.Atoi(v); err != nil {
+					bad = append(bad, "gke module number "+k+"="+v)
+				}
+			}
+		}
+		if m.Pool["autoscaling"] != "true" || m.Pool["name"] == "" {
+			bad = append(bad, "gke module autoscaling or name")
+		}
+	}
+	return bad
+}
+
+// TestConsumersAcceptEveryGroup renders a fixture of groups (x86, Arm, GPU, Neuron, Bottlerocket, Windows, Spot,
+// mixed types, taints with and without values, long labels, regional and zonal pools) and holds every output
+// against its consumers' rules; what a consumer refuses, kubefit refuses first (TestEKSInputRules, TestAKSRules,
+// TestGKEPool).
+func TestConsumersAcceptEveryGroup(t *testing.T) {
+	p := sizing.NewPlanner(sizing.EmbeddedCatalog())
+	ctx := context.Background()
+	long := "team.example.com/" + strings.Repeat("x", 40)
+	type group struct {
+		name    string
+		cloud   catalog.Cloud
+		types   []string
+		profile overhead.Profile
+		zones   []string
+		spot    bool
+		taints  []fit.Taint
+		labels  map[string]string
+		maxPods int64
+	}
+	taints := []fit.Taint{{Key: "dedicated", Value: "web", Effect: fit.EffectNoSchedule}, {Key: "dedicated", Value: "web", Effect: fit.EffectNoExecute}}
+	groups := []group{
+		{name: "x86", cloud: catalog.AWS, types: []string{"m5.xlarge"}, zones: []string{"eu-west-1a", "eu-west-1b"}},
+		{name: "arm", cloud: catalog.AWS, types: []string{"m6g.xlarge", "c6g.xlarge"}, spot: true, labels: map[string]string{long: "v"}},
+		{name: "gpu", cloud: catalog.AWS, types: []string{"g5.xlarge"}, taints: []fit.Taint{{Key: "nvidia.com/gpu", Effect: fit.EffectNoSchedule}}},
+		{name: "neuron", cloud: catalog.AWS, types: []string{"inf2.xlarge"}},
+		{name: "bottlerocket", cloud: catalog.AWS, types: []string{"m5.large", "m5a.large"}, profile: overhead.EKSBottlerocket, taints: taints, maxPods: 50},
+		{name: "Windows_Pool", cloud: catalog.AWS, types: []string{"m5.xlarge"}, profile: overhead.EKSWindows},
+		{name: "user", cloud: catalog.Azure, types: []string{"Standard_D4s_v5"}, zones: []string{"1", "2", "3"}, taints: taints},
+		{name: "spotpool", cloud: catalog.Azure, types: []string{"Standard_D4s_v5"}, spot: true},
+		{name: "win", cloud: catalog.Azure, types: []string{"Standard_D4s_v5"}, profile: overhead.AKSWindows, labels: map[string]string{long: "v"}},
+		{name: "regional", cloud: catalog.GCP, types: []string{"n2-standard-4"}, zones: []string{"us-central1-a", "us-central1-b", "us-central1-c"}, spot: true, maxPods: 64},
+		{name: "zonal", cloud: catalog.GCP, types: []string{"e2-standard-4"}, zones: []string{"us-central1-a"}, taints: taints[:1]},
+		{name: "arm-gke", cloud: catalog.GCP, types: []string{"t2a-standard-4"}},
+	}
+	for _, g := range groups {
+		for _, fixed := range []bool{false, true} {
+			req := Request{Pool: sizing.Pool{Name: g.name, Cloud: g.cloud, InstanceTypes: g.types, Zones: g.zones, Taints: g.taints, Labels: g.labels},
+				Workloads: []sizing.Workload{{Name: "app", MinReplicas: intp(3), MaxReplicas: intp(30), Requests: fit.Resources{CPUMillicores: 500, MemoryBytes: 1 << 30},
+					Tolerations: []fit.Toleration{{Operator: fit.OperatorExists}}}}}
+			req.Pool.Overhead.Profile, req.Pool.Overhead.MaxPods = g.profile, g.maxPods
+			if g.spot {
+				req.CapacityType = Spot
+			}
+			if fixed {
+				req.MinSize, req.MaxSize = intp(6), intp(6)
+			}
+			r, err := Size(ctx, p, req)
+			if err != nil {
+				t.Fatalf("%s: %v", g.name, err)
+			}
+			out, err := Render(req, r)
+			if err != nil {
+				t.Fatalf("%s: %v", g.name, err)
+			}
+			var bad []string
+			switch g.cloud {
+			case catalog.AWS:
+				bad = eksRules(out.EKS)
+			case catalog.Azure:
+				bad = aksRules(out.AKS)
+			case catalog.GCP:
+				bad = gkeRules(out.GKE)
+			}
+			bad = append(bad, moduleRules(out, isWindows(r.Pool.Overhead.Profile))...)
+			if len(bad) > 0 {
+				t.Errorf("%s (fixed %v) breaks its consumers' rules: %v", g.name, fixed, bad)
+			}
+		}
+	}
+}

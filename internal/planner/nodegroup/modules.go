@@ -1,0 +1,112 @@
+package nodegroup
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/field"
+)
+
+// The community modules most users call instead of the bare resources, each in the module's own input shape.
+// Read from: terraform-aws-modules/terraform-aws-eks v21.19.0 (bef29c4d; variables.tf eks_managed_node_groups,
+// modules/eks-managed-node-group), Azure/terraform-azurerm-aks 11.5.0 (e29456ed; variables.tf node_pools,
+// extra_node_pool.tf) and terraform-google-modules/terraform-google-kubernetes-engine v44.2.0 (64321800;
+// variables.tf node_pools, node_pools_labels, node_pools_taints; cluster.tf google_container_node_pool.pools).
+
+// EKSModuleNodeGroup is one value of terraform-aws-modules/eks's eks_managed_node_groups. Taints is a map keyed
+// by a name of the user's choosing (the module's shape); DiskSize takes effect only with the module's custom
+// launch template off, so UseCustomLaunchTemplate is false.
+type EKSModuleNodeGroup struct {
+	Name                          string
+	InstanceTypes                 []string
+	MinSize, MaxSize, DesiredSize int
+	AMIType, CapacityType         string
+	DiskSize                      int
+	UseCustomLaunchTemplate       bool
+	Labels                        map[string]string
+	Taints                        map[string]Taint
+}
+
+// AKSModuleNodePool is one value of Azure/aks's node_pools. The module appends 4 random characters to Name and
+// requires at most 8 (6 for Windows pools), lower-case letters and digits.
+type AKSModuleNodePool struct {
+	Name string
+	AKSNodePool
+}
+
+// GKEModuleNodePool is one element of terraform-google-modules/kubernetes-engine's node_pools (a flat map whose
+// values are all strings, as its list(map(any)) type needs), with the pool's labels and taints for the module's
+// node_pools_labels and node_pools_taints maps keyed by the pool's name.
+type GKEModuleNodePool struct {
+	Pool   map[string]string
+	Labels map[string]string
+	Taints []Taint
+}
+
+func eksModuleNodeGroup(req Request, e *EKSNodeGroup) *EKSModuleNodeGroup {
+	m := &EKSModuleNodeGroup{Name: req.Pool.Name, InstanceTypes: e.InstanceTypes, MinSize: e.MinSize, MaxSize: e.MaxSize, DesiredSize: e.DesiredSize,
+		AMIType: e.AMIType, CapacityType: e.CapacityType, DiskSize: e.DiskSize, Labels: e.Labels, Taints: map[string]Taint{}}
+	keys := map[string]int{}
+	for _, t := range e.Taints {
+		keys[t.Key]++
+	}
+	for _, t := range e.Taints {
+		name := t.Key
+		if keys[t.Key] > 1 {
+			name = t.Key + ":" + t.Effect
+		}
+		m.Taints[name] = t
+	}
+	return m
+}
+
+// aksModuleName is the node group's name as Azure/aks takes it: lower-case letters and digits, starting with a
+// letter (azurerm's pool-name rule), at most 8 characters (6 for Windows).
+func aksModuleName(name string, windows bool) (string, int) {
+	var b strings.Builder
+	for _, c := range strings.ToLower(name) {
+		if c >= 'a' && c <= 'z' || c >= '0' && c <= '9' {
+			b.WriteRune(c)
+		}
+	}
+	s := b.String()
+	if s == "" || s[0] >= '0' && s[0] <= '9' {
+		s = "p" + s
+	}
+	limit := 8
+	if windows {
+		limit = 6
+	}
+	return s[:min(len(s), limit)], limit
+}
+
+// WarnModuleName: the group's name is not one a community module takes, so its module output carries another.
+const WarnModuleName = "nodegroup.module-name"
+
+func aksModuleNodePool(req Request, r *Result, a *AKSNodePool) (*AKSModuleNodePool, []field.Warning) {
+	name, limit := aksModuleName(req.Pool.Name, isWindows(r.Pool.Overhead.Profile))
+	m := &AKSModuleNodePool{Name: name, AKSNodePool: *a}
+	if name == req.Pool.Name {
+		return m, nil
+	}
+	return m, []field.Warning{{Code: WarnModuleName, Path: field.NewPath("Name"), Message: fmt.Sprintf(
+		"aks_module_node_pool names node group %s %s: Azure/aks takes pool names of lower-case letters and digits, starting with a letter, of at most %d characters (it appends 4 random ones)",
+		field.Quote(req.Pool.Name), field.Quote(name), limit)}}
+}
+
+func gkeModuleNodePool(req Request, g *GKENodePool) *GKEModuleNodePool {
+	pool := map[string]string{
+		"name": req.Pool.Name, "machine_type": g.MachineType, "autoscaling": "true",
+		"total_min_count": strconv.Itoa(g.Autoscaling.TotalMinNodeCount), "total_max_count": strconv.Itoa(g.Autoscaling.TotalMaxNodeCount),
+		"location_policy": g.Autoscaling.LocationPolicy, "initial_node_count": strconv.Itoa(g.InitialNodeCount),
+		"disk_size_gb": strconv.Itoa(g.DiskSizeGB), "spot": strconv.FormatBool(g.Spot),
+	}
+	if len(g.NodeLocations) > 0 {
+		pool["node_locations"] = strings.Join(g.NodeLocations, ",")
+	}
+	if g.MaxPodsPerNode != nil {
+		pool["max_pods_per_node"] = strconv.FormatInt(*g.MaxPodsPerNode, 10)
+	}
+	return &GKEModuleNodePool{Pool: pool, Labels: g.Labels, Taints: g.Taints}
+}
