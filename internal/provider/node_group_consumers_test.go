@@ -18,7 +18,7 @@ var (
 	eksModuleV21Attributes = []string{"create", "kubernetes_version", "name", "use_name_prefix", "subnet_ids", "min_size", "max_size",
 		"desired_size", "ami_id", "ami_type", "ami_release_version", "use_latest_ami_release_version", "capacity_type", "disk_size",
 		"force_update_version", "instance_types", "labels", "taints", "update_config", "create_launch_template", "use_custom_launch_template",
-		"block_device_mappings", "instance_market_options", "tags"}
+		"block_device_mappings", "instance_market_options", "bootstrap_extra_args", "cloudinit_pre_nodeadm", "tags"}
 	aksModuleV11Attributes = []string{"name", "node_count", "tags", "vm_size", "auto_scaling_enabled", "host_encryption_enabled", "eviction_policy",
 		"max_count", "max_pods", "mode", "min_count", "node_labels", "node_taints", "orchestrator_version", "os_disk_size_gb", "os_disk_type",
 		"os_sku", "os_type", "priority", "spot_max_price", "zones", "create_before_destroy", "temporary_name_for_rotation"}

@@ -71,6 +71,7 @@ type nodeGroupModel struct {
 	AKSNodePool         types.Object  `tfsdk:"aks_node_pool"`
 	GKENodePool         types.Object  `tfsdk:"gke_node_pool"`
 	EKSModuleNodeGroup  types.Object  `tfsdk:"eks_module_node_group"`
+	EKSLaunchTemplate   types.Object  `tfsdk:"eks_launch_template"`
 	AKSModuleNodePool   types.Object  `tfsdk:"aks_module_node_pool"`
 	GKEModuleNodePool   types.Object  `tfsdk:"gke_module_node_pool"`
 	EksctlYAML          types.String  `tfsdk:"eksctl_yaml"`
@@ -106,7 +107,14 @@ var (
 	eksModuleAttrTypes = map[string]attr.Type{"name": types.StringType, "instance_types": types.ListType{ElemType: types.StringType},
 		"min_size": types.Int64Type, "max_size": types.Int64Type, "desired_size": types.Int64Type, "ami_type": types.StringType,
 		"capacity_type": types.StringType, "disk_size": types.Int64Type, "use_custom_launch_template": types.BoolType,
-		"labels": types.MapType{ElemType: types.StringType}, "taints": types.MapType{ElemType: types.ObjectType{AttrTypes: taintAttrTypes}}}
+		"labels": types.MapType{ElemType: types.StringType}, "taints": types.MapType{ElemType: types.ObjectType{AttrTypes: taintAttrTypes}},
+		"block_device_mappings": types.MapType{ElemType: types.ObjectType{AttrTypes: blockDeviceAttrTypes}},
+		"cloudinit_pre_nodeadm": types.ListType{ElemType: types.ObjectType{AttrTypes: cloudinitAttrTypes}}, "bootstrap_extra_args": types.StringType}
+	blockDeviceAttrTypes    = map[string]attr.Type{"device_name": types.StringType, "ebs": types.ObjectType{AttrTypes: ebsAttrTypes}}
+	ebsAttrTypes            = map[string]attr.Type{"volume_size": types.Int64Type, "volume_type": types.StringType}
+	cloudinitAttrTypes      = map[string]attr.Type{"content": types.StringType, "content_type": types.StringType}
+	launchTemplateAttrTypes = map[string]attr.Type{"block_device_mappings": types.ListType{ElemType: types.ObjectType{AttrTypes: blockDeviceAttrTypes}},
+		"user_data": types.StringType, "user_data_format": types.StringType}
 	aksModuleAttrTypes = func() map[string]attr.Type {
 		t := maps.Clone(aksNodePoolAttrTypes)
 		t["name"] = types.StringType
@@ -189,8 +197,14 @@ var nodeGroupDescriptions = map[string]string{
 	"max_nodes": "The group's maximum size.", "max_nodes_per_zone": "Null: kubefit spreads nodes round-robin over the zones.",
 	"workload_allocatable": "Per node: allocatable less the requests of the DaemonSets that land on the group (of the smallest member of a mixed group).",
 	"cpu_millicores":       "CPU in millicores.", "memory_bytes": "Memory in bytes.", "ephemeral_bytes": "Ephemeral storage in bytes.",
-	"workload_pods":              "Per node: pod slots left for workloads after DaemonSets.",
-	"extended":                   "Per node: extended resources left for workloads (`nvidia.com/gpu`).",
+	"workload_pods":         "Per node: pod slots left for workloads after DaemonSets.",
+	"extended":              "Per node: extended resources left for workloads (`nvidia.com/gpu`).",
+	"block_device_mappings": "The volume: its device (`/dev/xvda`, the root of AL2023; `/dev/xvdb`, Bottlerocket's data volume) and `ebs` size and type.",
+	"device_name":           "Block device name.", "ebs": "EBS `volume_size` (GiB) and `volume_type`.", "volume_size": "Volume size in GiB.", "volume_type": "EBS volume type (default `gp3`).",
+	"user_data": "Base64 user data carrying the kubelet settings.", "user_data_format": "`nodeadm` (an AL2023 NodeConfig MIME part) or `bottlerocket` (TOML settings).",
+	"cloudinit_pre_nodeadm": "AL2023 groups with custom kubelet settings: the NodeConfig part for the module's custom launch template.",
+	"content":               "Part content.", "content_type": "Part content type (`application/node.eks.aws`).",
+	"bootstrap_extra_args":       "Bottlerocket groups with custom kubelet settings: the TOML settings for the module's custom launch template.",
 	"use_custom_launch_template": "`false`: the module's `disk_size` takes effect only without its custom launch template (with one, size the disk in `block_device_mappings`).",
 	"taints":                     "Taints in the module's shape (terraform-aws-modules/eks: a map keyed by the taint key, `NO_SCHEDULE` spelling; kubernetes-engine: a list for `node_pools_taints`).",
 	"node_pool":                  "The pool for the module's `node_pools` list: every value a string (`node_locations` comma-separated, `total_min_count`, `total_max_count`, `initial_node_count`, …).",
@@ -234,6 +248,7 @@ func (r *nodeGroupResource) Schema(_ context.Context, _ resource.SchemaRequest, 
 	attrs["eks_node_group"] = computedObject("Arguments for `aws_eks_node_group` (AWS groups; null otherwise).", computedAttrs(eksNodeGroupAttrTypes, nodeGroupDescriptions))
 	attrs["aks_node_pool"] = computedObject("Arguments for `azurerm_kubernetes_cluster_node_pool`, azurerm v4 names (Azure groups; null otherwise).", computedAttrs(aksNodePoolAttrTypes, nodeGroupDescriptions))
 	attrs["gke_node_pool"] = computedObject("Arguments for `google_container_node_pool`: exact total autoscaling bounds over `node_locations`, and an `initial_node_count` per zone (GCP groups; null otherwise).", computedAttrs(gkeNodePoolAttrTypes, nodeGroupDescriptions))
+	attrs["eks_launch_template"] = computedObject("Arguments for an `aws_launch_template` that carries the kubelet settings kubefit planned with (`max_pods`, `kube_reserved`, `system_reserved`, `eviction_hard`) to the nodes of an EKS managed node group, which without one run EKS's defaults: the volume (root on AL2023, data on Bottlerocket) and `user_data` (base64: a NodeConfig part for AL2023's nodeadm, or Bottlerocket's TOML settings). Null when the group sets none of them, and for AL2 and Windows (which read them only from a custom AMI: a warning says so). With it, `eks_node_group.disk_size` is null, since EKS refuses `disk_size` beside a launch template.", computedAttrs(launchTemplateAttrTypes, nodeGroupDescriptions))
 	attrs["eks_module_node_group"] = computedObject("One value of `eks_managed_node_groups` of the terraform-aws-modules/eks module (v21; AWS groups; null otherwise): `eks_managed_node_groups = { web = kubefit_node_group.web.eks_module_node_group }`.", computedAttrs(eksModuleAttrTypes, nodeGroupDescriptions))
 	attrs["aks_module_node_pool"] = computedObject("One value of `node_pools` of the Azure/aks module (11.x; Azure groups; null otherwise): `node_pools = { user = kubefit_node_group.user.aks_module_node_pool }`.", computedAttrs(aksModuleAttrTypes, nodeGroupDescriptions))
 	attrs["gke_module_node_pool"] = computedObject("The pool in the shapes of the terraform-google-modules/kubernetes-engine module (v44; GCP groups; null otherwise): `node_pool` for `node_pools` (a flat map of strings), `labels` and `taints` for `node_pools_labels` and `node_pools_taints` under the pool's name.", computedAttrs(gkeModuleAttrTypes, nodeGroupDescriptions))
@@ -508,7 +523,7 @@ func flattenNodeGroup(m *nodeGroupModel, res *nodegroup.Result, out nodegroup.Re
 			"instance_types": stringList(e.InstanceTypes), "labels": stringMapValue(e.Labels), "taint": taintList(e.Taints),
 			"scaling_config": types.ObjectValueMust(scalingAttrTypes, map[string]attr.Value{"desired_size": types.Int64Value(int64(e.DesiredSize)),
 				"min_size": types.Int64Value(int64(e.MinSize)), "max_size": types.Int64Value(int64(e.MaxSize))}),
-			"disk_size": types.Int64Value(int64(e.DiskSize)), "ami_type": types.StringValue(e.AMIType), "capacity_type": types.StringValue(e.CapacityType),
+			"disk_size": optInt(int64(e.DiskSize)), "ami_type": types.StringValue(e.AMIType), "capacity_type": types.StringValue(e.CapacityType),
 		})
 	}
 	if a := out.AKS; a != nil {
@@ -592,7 +607,30 @@ func (r *nodeGroupResource) Delete(_ context.Context, _ resource.DeleteRequest, 
 // flattenModules writes the community modules' shapes of the group (null for the other clouds').
 func flattenModules(m *nodeGroupModel, out nodegroup.Rendered) {
 	m.EKSModuleNodeGroup, m.AKSModuleNodePool, m.GKEModuleNodePool = types.ObjectNull(eksModuleAttrTypes), types.ObjectNull(aksModuleAttrTypes), types.ObjectNull(gkeModuleAttrTypes)
+	m.EKSLaunchTemplate = types.ObjectNull(launchTemplateAttrTypes)
+	if lt := out.EKSLaunchTemplate; lt != nil {
+		m.EKSLaunchTemplate = types.ObjectValueMust(launchTemplateAttrTypes, map[string]attr.Value{
+			"block_device_mappings": types.ListValueMust(types.ObjectType{AttrTypes: blockDeviceAttrTypes},
+				[]attr.Value{blockDeviceValue(nodegroup.BlockDevice{DeviceName: lt.DeviceName, VolumeSize: lt.VolumeSize, VolumeType: lt.VolumeType})}),
+			"user_data": types.StringValue(lt.UserData), "user_data_format": types.StringValue(lt.UserDataFormat)})
+	}
 	if e := out.EKSModule; e != nil {
+		bdm := types.MapNull(types.ObjectType{AttrTypes: blockDeviceAttrTypes})
+		if e.BlockDeviceMappings != nil {
+			v := map[string]attr.Value{}
+			for k, d := range e.BlockDeviceMappings {
+				v[k] = blockDeviceValue(d)
+			}
+			bdm = types.MapValueMust(types.ObjectType{AttrTypes: blockDeviceAttrTypes}, v)
+		}
+		cloudinit := types.ListNull(types.ObjectType{AttrTypes: cloudinitAttrTypes})
+		if e.CloudinitPreNodeadm != nil {
+			var parts []attr.Value
+			for _, c := range e.CloudinitPreNodeadm {
+				parts = append(parts, types.ObjectValueMust(cloudinitAttrTypes, map[string]attr.Value{"content": types.StringValue(c.Content), "content_type": types.StringValue(c.ContentType)}))
+			}
+			cloudinit = types.ListValueMust(types.ObjectType{AttrTypes: cloudinitAttrTypes}, parts)
+		}
 		taints := map[string]attr.Value{}
 		for k, t := range e.Taints {
 			taints[k] = types.ObjectValueMust(taintAttrTypes, map[string]attr.Value{"key": types.StringValue(t.Key), "value": optString(t.Value), "effect": types.StringValue(t.Effect)})
@@ -600,9 +638,10 @@ func flattenModules(m *nodeGroupModel, out nodegroup.Rendered) {
 		m.EKSModuleNodeGroup = types.ObjectValueMust(eksModuleAttrTypes, map[string]attr.Value{
 			"name": types.StringValue(e.Name), "instance_types": stringList(e.InstanceTypes), "min_size": types.Int64Value(int64(e.MinSize)),
 			"max_size": types.Int64Value(int64(e.MaxSize)), "desired_size": types.Int64Value(int64(e.DesiredSize)), "ami_type": types.StringValue(e.AMIType),
-			"capacity_type": types.StringValue(e.CapacityType), "disk_size": types.Int64Value(int64(e.DiskSize)),
+			"capacity_type": types.StringValue(e.CapacityType), "disk_size": optInt(int64(e.DiskSize)),
 			"use_custom_launch_template": types.BoolValue(e.UseCustomLaunchTemplate), "labels": stringMapValue(e.Labels),
-			"taints": types.MapValueMust(types.ObjectType{AttrTypes: taintAttrTypes}, taints)})
+			"taints": types.MapValueMust(types.ObjectType{AttrTypes: taintAttrTypes}, taints), "block_device_mappings": bdm,
+			"cloudinit_pre_nodeadm": cloudinit, "bootstrap_extra_args": optString(e.BootstrapExtraArgs)})
 	}
 	if a := out.AKSModule; a != nil {
 		v := aksNodePoolValue(&a.AKSNodePool).Attributes()
@@ -623,4 +662,9 @@ func aksNodePoolValue(a *nodegroup.AKSNodePool) types.Object {
 		"os_type": types.StringValue(a.OSType), "zones": stringList(a.Zones), "os_sku": optString(a.OSSKU),
 		"priority": types.StringValue(a.Priority), "eviction_policy": optString(a.EvictionPolicy), "spot_max_price": optFloat(a.SpotMaxPrice),
 	})
+}
+
+func blockDeviceValue(d nodegroup.BlockDevice) types.Object {
+	return types.ObjectValueMust(blockDeviceAttrTypes, map[string]attr.Value{"device_name": types.StringValue(d.DeviceName),
+		"ebs": types.ObjectValueMust(ebsAttrTypes, map[string]attr.Value{"volume_size": types.Int64Value(int64(d.VolumeSize)), "volume_type": types.StringValue(d.VolumeType)})})
 }

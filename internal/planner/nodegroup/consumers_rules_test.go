@@ -69,6 +69,9 @@ func eksRules(e *EKSNodeGroup) []string {
 			bad = append(bad, "label "+k)
 		}
 	}
+	if e.DiskSize < 0 {
+		bad = append(bad, "disk_size")
+	}
 	if e.MinSize < 0 || e.MaxSize < 1 || e.DesiredSize < e.MinSize || e.DesiredSize > e.MaxSize {
 		bad = append(bad, fmt.Sprintf("scaling %d ≤ %d ≤ %d", e.MinSize, e.DesiredSize, e.MaxSize))
 	}
@@ -140,8 +143,14 @@ func gkeRules(g *GKENodePool) []string {
 func moduleRules(out Rendered, windows bool) []string {
 	var bad []string
 	if m := out.EKSModule; m != nil {
-		if m.UseCustomLaunchTemplate || m.DiskSize < 1 || len(m.Taints) != len(out.EKS.Taints) {
-			bad = append(bad, "eks module disk or taints")
+		lt := out.EKSLaunchTemplate
+		if lt == nil && (m.UseCustomLaunchTemplate || m.DiskSize < 1 || m.BlockDeviceMappings != nil) ||
+			lt != nil && (!m.UseCustomLaunchTemplate || m.DiskSize != 0 || len(m.BlockDeviceMappings) != 1 || (m.BootstrapExtraArgs == "") == (m.CloudinitPreNodeadm == nil)) ||
+			len(m.Taints) != len(out.EKS.Taints) {
+			bad = append(bad, "eks module disk, launch template or taints")
+		}
+		if lt != nil && out.EKS.DiskSize != 0 {
+			bad = append(bad, "disk_size beside a launch template")
 		}
 		for _, t := range m.Taints {
 			if !slices.Contains(effectsEKS, t.Effect) {

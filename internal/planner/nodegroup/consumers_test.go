@@ -2,11 +2,16 @@ package nodegroup
 
 import (
 	"context"
+	"encoding/base64"
+	"io"
+	"mime/multipart"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/BurntSushi/toml"
 	ekstypes "github.com/aws/aws-sdk-go-v2/service/eks/types"
+	"sigs.k8s.io/yaml"
 
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/catalog"
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/field"
@@ -283,5 +288,93 @@ func TestEKSInputRules(t *testing.T) {
 	}
 	if !found {
 		t.Errorf("no quota warning at 500 nodes: %v", r.Warnings)
+	}
+}
+
+// TestEKSLaunchTemplate: a group planned with custom kubelet settings gets the launch template that carries them
+// (AL2023: a NodeConfig MIME part for nodeadm; Bottlerocket: its TOML settings), the volume moves into it and out
+// of disk_size (EKS refuses both), the module output switches to its custom launch template with the same
+// settings, and AL2 warns that its nodes would run EKS's defaults.
+func TestEKSLaunchTemplate(t *testing.T) {
+	p := sizing.NewPlanner(sizing.EmbeddedCatalog())
+	ctx := context.Background()
+	mem := int64(800 << 20)
+	for _, prof := range []overhead.Profile{overhead.EKSAL2023, overhead.EKSBottlerocket, overhead.EKSAL2} {
+		req := smallGroup(prof, "", "m5.large")
+		req.Pool.Overhead.MaxPods = 50
+		req.Pool.Overhead.KubeReserved.MemoryBytes = &mem
+		req.DiskSizeGiB = 80
+		r, err := Size(ctx, p, req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, err := Render(req, r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lt := out.EKSLaunchTemplate
+		if prof == overhead.EKSAL2 {
+			if lt != nil || len(out.Warnings) != 1 || out.Warnings[0].Code != WarnKubeletSettingsNeedImage || out.EKS.DiskSize != 80 {
+				t.Errorf("al2: launch template %+v, warnings %v", lt, out.Warnings)
+			}
+			continue
+		}
+		if lt == nil || lt.VolumeSize != 80 || out.EKS.DiskSize != 0 || !out.EKSModule.UseCustomLaunchTemplate || out.EKSModule.DiskSize != 0 {
+			t.Fatalf("%s: launch template %+v, eks disk %d, module %+v", prof, lt, out.EKS.DiskSize, out.EKSModule)
+		}
+		data, err := base64.StdEncoding.DecodeString(lt.UserData)
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch prof {
+		case overhead.EKSAL2023:
+			mr := multipart.NewReader(strings.NewReader(strings.SplitN(string(data), "\n\n", 2)[1]), "KUBEFIT")
+			part, err := mr.NextPart()
+			if err != nil || part.Header.Get("Content-Type") != "application/node.eks.aws" {
+				t.Fatalf("nodeadm part: %v %v", err, part)
+			}
+			body, _ := io.ReadAll(part)
+			var nc struct {
+				APIVersion string `json:"apiVersion"`
+				Kind       string `json:"kind"`
+				Spec       struct {
+					Kubelet struct {
+						Config struct {
+							MaxPods      int64             `json:"maxPods"`
+							KubeReserved map[string]string `json:"kubeReserved"`
+						} `json:"config"`
+					} `json:"kubelet"`
+				} `json:"spec"`
+			}
+			if err := yaml.Unmarshal([]byte(strings.TrimPrefix(strings.TrimSpace(string(body)), "---")), &nc); err != nil {
+				t.Fatal(err)
+			}
+			if nc.APIVersion != "node.eks.aws/v1alpha1" || nc.Kind != "NodeConfig" || nc.Spec.Kubelet.Config.MaxPods != 50 || nc.Spec.Kubelet.Config.KubeReserved["memory"] != "800Mi" {
+				t.Errorf("NodeConfig %+v", nc)
+			}
+			if len(out.EKSModule.CloudinitPreNodeadm) != 1 || out.EKSModule.CloudinitPreNodeadm[0].Content != lt.Settings {
+				t.Errorf("module cloudinit %+v", out.EKSModule.CloudinitPreNodeadm)
+			}
+		case overhead.EKSBottlerocket:
+			var s struct {
+				Settings struct {
+					Kubernetes struct {
+						MaxPods      int64             `toml:"max-pods"`
+						KubeReserved map[string]string `toml:"kube-reserved"`
+					} `toml:"kubernetes"`
+				} `toml:"settings"`
+			}
+			if _, err := toml.Decode(string(data), &s); err != nil || s.Settings.Kubernetes.MaxPods != 50 || s.Settings.Kubernetes.KubeReserved["memory"] != "800Mi" || lt.DeviceName != "/dev/xvdb" {
+				t.Errorf("bottlerocket settings %+v (%v):\n%s", s, err, data)
+			}
+			if out.EKSModule.BootstrapExtraArgs != lt.Settings {
+				t.Errorf("module bootstrap_extra_args %q", out.EKSModule.BootstrapExtraArgs)
+			}
+		}
+	}
+	plain := smallGroup("", "", "m5.large")
+	r, _ := Size(ctx, p, plain)
+	if out, _ := Render(plain, r); out.EKSLaunchTemplate != nil || out.EKS.DiskSize != DefaultEKSDiskGiB || out.EKSModule.UseCustomLaunchTemplate {
+		t.Errorf("a group with default kubelet settings: %+v", out.EKSLaunchTemplate)
 	}
 }

@@ -17,7 +17,15 @@ import (
 // EKSModuleNodeGroup is one value of terraform-aws-modules/eks's eks_managed_node_groups. Taints is a map keyed
 // by a name of the user's choosing (the module's shape); DiskSize takes effect only with the module's custom
 // launch template off, so UseCustomLaunchTemplate is false.
+//
+// A group with custom kubelet settings (EKSLaunchTemplate) keeps the module's custom launch template on and
+// passes the settings through it instead: BlockDeviceMappings sizes the volume, and CloudinitPreNodeadm (AL2023,
+// a NodeConfig part) or BootstrapExtraArgs (Bottlerocket TOML) carry the settings.
 type EKSModuleNodeGroup struct {
+	BlockDeviceMappings map[string]BlockDevice
+	CloudinitPreNodeadm []CloudinitPart
+	BootstrapExtraArgs  string
+
 	Name                          string
 	InstanceTypes                 []string
 	MinSize, MaxSize, DesiredSize int
@@ -27,6 +35,15 @@ type EKSModuleNodeGroup struct {
 	Labels                        map[string]string
 	Taints                        map[string]Taint
 }
+
+// BlockDevice is one of the module's block_device_mappings.
+type BlockDevice struct {
+	DeviceName, VolumeType string
+	VolumeSize             int
+}
+
+// CloudinitPart is one of the module's cloudinit_pre_nodeadm parts.
+type CloudinitPart struct{ Content, ContentType string }
 
 // AKSModuleNodePool is one value of Azure/aks's node_pools. The module appends 4 random characters to Name and
 // requires at most 8 (6 for Windows pools), lower-case letters and digits.
@@ -44,9 +61,18 @@ type GKEModuleNodePool struct {
 	Taints []Taint
 }
 
-func eksModuleNodeGroup(req Request, e *EKSNodeGroup) *EKSModuleNodeGroup {
+func eksModuleNodeGroup(req Request, e *EKSNodeGroup, lt *EKSLaunchTemplate) *EKSModuleNodeGroup {
 	m := &EKSModuleNodeGroup{Name: req.Pool.Name, InstanceTypes: e.InstanceTypes, MinSize: e.MinSize, MaxSize: e.MaxSize, DesiredSize: e.DesiredSize,
 		AMIType: e.AMIType, CapacityType: e.CapacityType, DiskSize: e.DiskSize, Labels: e.Labels, Taints: map[string]Taint{}}
+	if lt != nil {
+		m.UseCustomLaunchTemplate, m.DiskSize = true, 0
+		m.BlockDeviceMappings = map[string]BlockDevice{strings.TrimPrefix(lt.DeviceName, "/dev/"): {DeviceName: lt.DeviceName, VolumeType: lt.VolumeType, VolumeSize: lt.VolumeSize}}
+		if lt.UserDataFormat == "bottlerocket" {
+			m.BootstrapExtraArgs = lt.Settings
+		} else {
+			m.CloudinitPreNodeadm = []CloudinitPart{{Content: lt.Settings, ContentType: "application/node.eks.aws"}}
+		}
+	}
 	keys := map[string]int{}
 	for _, t := range e.Taints {
 		keys[t.Key]++

@@ -108,7 +108,9 @@ type Rendered struct {
 	EKSModule *EKSModuleNodeGroup
 	AKSModule *AKSModuleNodePool
 	GKEModule *GKEModuleNodePool
-	// Warnings are caveats of the rendering (a name a module does not take).
+	// EKSLaunchTemplate carries custom kubelet settings to an EKS managed group's nodes (nil without them).
+	EKSLaunchTemplate *EKSLaunchTemplate
+	// Warnings are caveats of the rendering (a name a module does not take, kubelet settings an image ignores).
 	Warnings   []field.Warning
 	EksctlYAML string
 	// KarpenterNodePool is a karpenter.sh/v1 NodePool as a JSON object; KarpenterYAML the same as YAML.
@@ -128,7 +130,15 @@ func Render(req Request, r *Result) (Rendered, error) {
 	switch req.Pool.Cloud {
 	case catalog.AWS:
 		out.EKS = eksNodeGroup(req, r)
-		out.EKSModule = eksModuleNodeGroup(req, out.EKS)
+		var warns []field.Warning
+		if out.EKSLaunchTemplate, warns, err = eksLaunchTemplate(req, r, out.KubeletConfigYAML); err != nil {
+			return out, err
+		}
+		out.Warnings = append(out.Warnings, warns...)
+		if out.EKSLaunchTemplate != nil {
+			out.EKS.DiskSize = 0 // the launch template carries the volume: EKS refuses disk_size beside one
+		}
+		out.EKSModule = eksModuleNodeGroup(req, out.EKS, out.EKSLaunchTemplate)
 		if out.EksctlYAML, err = eksctl(req, r); err != nil {
 			return out, err
 		}
@@ -538,21 +548,24 @@ func karpenter(req Request, r *Result) (map[string]any, string, error) {
 var kubeletEvictionDefaults = map[string]string{"nodefs.inodesFree": "5%", "imagefs.available": "15%", "imagefs.inodesFree": "5%"}
 
 // kubeletConfig renders the group's reservations, eviction thresholds and max pods as a KubeletConfiguration.
+// quantities spells a reservation as the kubelet's resource map ("cpu": "70m"), leaving out zero amounts.
+func quantities(l resource.List) map[string]string {
+	m := map[string]string{}
+	if l.CPUMillicores > 0 {
+		m["cpu"] = resource.QuantityCPU(l.CPUMillicores)
+	}
+	if l.MemoryBytes > 0 {
+		m["memory"] = resource.QuantityBytes(l.MemoryBytes)
+	}
+	if l.EphemeralStorageBytes > 0 {
+		m["ephemeral-storage"] = resource.QuantityBytes(l.EphemeralStorageBytes)
+	}
+	return m
+}
+
 func kubeletConfig(r *Result) (string, error) {
 	o := r.Pool.Overhead
-	res := func(l resource.List) map[string]string {
-		m := map[string]string{}
-		if l.CPUMillicores > 0 {
-			m["cpu"] = resource.QuantityCPU(l.CPUMillicores)
-		}
-		if l.MemoryBytes > 0 {
-			m["memory"] = resource.QuantityBytes(l.MemoryBytes)
-		}
-		if l.EphemeralStorageBytes > 0 {
-			m["ephemeral-storage"] = resource.QuantityBytes(l.EphemeralStorageBytes)
-		}
-		return m
-	}
+	res := quantities
 	ev := map[string]string{}
 	for k, v := range kubeletEvictionDefaults {
 		ev[k] = v
