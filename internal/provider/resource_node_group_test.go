@@ -134,6 +134,68 @@ instance_type = "m5.large"
 workloads = [{ name = "huge", replicas = 1, requests = { cpu = "8" } }]`), `(?s)huge.*requests\s+8,000m\s+CPU`},
 		{phpNodeGroup(`labels = { "karpenter.sh/team" = "web" }`), `(?s)Label\s+"karpenter.sh/team"\s+of\s+AWS\s+node\s+group\s+"php"\s+is\s+one\s+a\s+Karpenter\s+NodePool\s+may\s+not\s+set`},
 		{phpNodeGroup(`labels = { "node-role.kubernetes.io/worker" = "" }`), `(?s)Label\s+"node-role.kubernetes.io/worker"\s+of\s+AWS\s+node\s+group\s+"php"\s+is\s+in\s+the\s+reserved\s+kubernetes.io\s+domain`},
+		{nodeGroup(`name = "mix"
+cloud = "aws"
+instance_types = ["m5.xlarge", "m6g.xlarge"]
+workloads = [{ name = "a", replicas = 1 }]`), `(?s)instance_types.*"m6g.xlarge".*arm64.*one\s+AMI\s+type`},
+		{nodeGroup(`name = "user"
+cloud = "azure"
+instance_type = "Standard_D4s_v5"
+taints = [{ key = "gpu", effect = "NoSchedule" }]
+workloads = [{ name = "a", replicas = 1, tolerations = [{ operator = "Exists" }] }]`), `(?s)taints.*has\s+no\s+value.*key=value:Effect`},
+		{nodeGroup(`name = "user"
+cloud = "azure"
+instance_type = "Standard_D4s_v5"
+max_size = 1200
+workloads = [{ name = "a", replicas = 1 }]`), `(?s)max_size.*at\s+most\s+1000`},
+		{nodeGroup(`name = "web"
+cloud = "gcp"
+instance_type = "n2-standard-4"
+disk_size_gib = 8
+workloads = [{ name = "a", replicas = 1 }]`), `(?s)disk_size_gib.*at\s+least\s+10`},
+	})
+}
+
+// TestAccNodeGroup_gkeAndSpot: a regional GKE Spot group plans exact totals over its zones, a per-zone initial
+// count, Spot and the planned max pods; an AKS Spot group plans priority, eviction policy, price and the taint
+// AKS adds, with a pod that tolerates it.
+func TestAccNodeGroup_gkeAndSpot(t *testing.T) {
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: nodeGroup(`name = "web"
+cloud = "gcp"
+instance_type = "n2-standard-4"
+zones = ["europe-west1-b", "europe-west1-c", "europe-west1-d"]
+capacity_type = "spot"
+max_pods = 64
+min_size = 1
+max_size = 7
+workloads = [{ name = "web", min_replicas = 2, max_replicas = 20, requests = { cpu = "1", memory = "2Gi" } }]`) + `
+resource "kubefit_node_group" "spot" {
+  name          = "spotpool"
+  cloud         = "azure"
+  instance_type = "Standard_D4s_v5"
+  capacity_type = "spot"
+  workloads = [{ name = "batch", replicas = 4, requests = { cpu = "1", memory = "2Gi" },
+    tolerations = [{ key = "kubernetes.azure.com/scalesetpriority", operator = "Equal", value = "spot", effect = "NoSchedule" }] }]
+}`,
+			ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+			ConfigStateChecks: []statecheck.StateCheck{
+				expectNG(tfjsonpath.New("gke_node_pool"), knownvalue.ObjectPartial(map[string]knownvalue.Check{
+					"node_locations": knownvalue.ListSizeExact(3), "max_pods_per_node": knownvalue.Int64Exact(64),
+					"autoscaling": knownvalue.ObjectExact(map[string]knownvalue.Check{"total_min_node_count": knownvalue.Int64Exact(1),
+						"total_max_node_count": knownvalue.Int64Exact(7), "location_policy": knownvalue.StringExact("ANY")}),
+					"node_config": knownvalue.ObjectPartial(map[string]knownvalue.Check{"spot": knownvalue.Bool(true), "machine_type": knownvalue.StringExact("n2-standard-4")}),
+				})),
+				expectNG(tfjsonpath.New("gke_module_node_pool").AtMapKey("node_pool").AtMapKey("node_locations"), knownvalue.StringExact("europe-west1-b,europe-west1-c,europe-west1-d")),
+				statecheck.ExpectKnownValue("kubefit_node_group.spot", tfjsonpath.New("aks_node_pool"), knownvalue.ObjectPartial(map[string]knownvalue.Check{
+					"priority": knownvalue.StringExact("Spot"), "eviction_policy": knownvalue.StringExact("Delete"), "spot_max_price": knownvalue.Float64Exact(-1),
+					"node_taints": knownvalue.ListExact([]knownvalue.Check{knownvalue.StringExact("kubernetes.azure.com/scalesetpriority=spot:NoSchedule")}),
+				})),
+				statecheck.ExpectKnownValue("kubefit_node_group.spot", tfjsonpath.New("aks_module_node_pool").AtMapKey("name"), knownvalue.StringExact("spotpool")),
+			},
+		}},
 	})
 }
 
