@@ -11,7 +11,15 @@ import (
 // one line per burstable pool.
 func report(pl *Plan) string {
 	var b strings.Builder
-	b.WriteString(fit.Report(pl.Packing))
+	// The verdict and the failures are the plan's (credit failures included), not the packer's alone, so the
+	// report, Fits and Failures can never disagree.
+	packing := pl.Packing
+	packing.Fits = pl.Fits
+	packing.Failures = make([]fit.Failure, len(pl.Failures))
+	for i, f := range pl.Failures {
+		packing.Failures[i] = fit.Failure{Workload: f.Workload, Pool: f.Pool, Scenario: f.Scenario, Reason: fit.Reason(f.Reason), Message: f.Message}
+	}
+	b.WriteString(fit.Report(packing))
 	for i, pp := range pl.Pools {
 		if i == 0 {
 			b.WriteString("\nnode allocatable, by pool:\n")

@@ -1,0 +1,74 @@
+package sizing
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/burst"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/catalog"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/fit"
+)
+
+// TestReportAgreesWithFits: for a plan failing for each reason (credits included), the report's verdict, the
+// plan's Fits, its Failures and its Misfits (what the diagnostics show) agree: the header says DOES NOT FIT,
+// the Failures section lists every failure, and a fitting plan says FITS with none.
+func TestReportAgreesWithFits(t *testing.T) {
+	web := func() Workload {
+		return Workload{Name: "web", Replicas: intp(4), Requests: fit.Resources{CPUMillicores: 500, MemoryBytes: 512 << 20}}
+	}
+	tainted := pool("general", "m5.large", 10)
+	tainted.Taints = []fit.Taint{{Key: "dedicated", Value: "x", Effect: fit.EffectNoSchedule}}
+	busy := pool("burst", "t3a.medium", 2)
+	busy.Credits.Mode = burst.Standard
+	for _, tc := range []struct {
+		name   string
+		reason Reason
+		req    Request
+	}{
+		{"fits", "", Request{Pools: []Pool{pool("general", "m5.large", 10)}, Workloads: []Workload{web()}}},
+		{"too large", Reason(fit.ReasonTooLarge), Request{Pools: []Pool{pool("general", "m5.large", 10)},
+			Workloads: []Workload{{Name: "big", Replicas: intp(1), Requests: fit.Resources{CPUMillicores: 8000}}}}},
+		{"max nodes", Reason(fit.ReasonMaxNodes), Request{Pools: []Pool{pool("general", "m5.large", 1)},
+			Workloads: []Workload{{Name: "many", Replicas: intp(20), Requests: fit.Resources{CPUMillicores: 500}}}}},
+		{"selector", Reason(fit.ReasonSelector), Request{Pools: []Pool{pool("general", "m5.large", 10)},
+			Workloads: []Workload{{Name: "picky", Replicas: intp(1), NodeSelector: map[string]string{"team": "ml"}}}}},
+		{"taint", Reason(fit.ReasonTaint), Request{Pools: []Pool{tainted}, Workloads: []Workload{web()}}},
+		{"daemonsets", Reason(fit.ReasonDaemonSets), Request{Pools: []Pool{pool("general", "m5.large", 10)},
+			DaemonSets: []DaemonSet{{Name: "hog", Requests: fit.Resources{CPUMillicores: 1950}, TakesPodSlot: true}}, Workloads: []Workload{web()}}},
+		{"node affinity", Reason(fit.ReasonAffinity), Request{Pools: []Pool{pool("general", "m5.large", 10)},
+			Workloads: []Workload{{Name: "zonal", Replicas: intp(1), NodeAffinity: []fit.NodeSelectorTerm{{MatchExpressions: []fit.NodeSelectorRequirement{
+				{Key: "node.kubernetes.io/instance-type", Operator: fit.NodeIn, Values: []string{"c5.large"}}}}}}}}},
+		{"credits", ReasonCredits, Request{Pools: []Pool{busy},
+			Workloads: []Workload{{Name: "agents", Replicas: intp(4), Requests: fit.Resources{CPUMillicores: 100}, CPUUsageMillicores: 450}}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			for i := range tc.req.Pools {
+				tc.req.Pools[i].Cloud = catalog.AWS
+			}
+			plan, err := NewPlanner(EmbeddedCatalog()).Solve(context.Background(), tc.req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			header, _, _ := strings.Cut(plan.Report, "\n")
+			failures := plan.Report[strings.LastIndex(plan.Report, "\nFailures\n"):]
+			if wantFits := tc.reason == ""; plan.Fits != wantFits || strings.HasSuffix(header, "DOES NOT FIT") == plan.Fits || len(plan.Failures) == 0 != plan.Fits ||
+				len(plan.Misfits()) == 0 != plan.Fits || strings.Contains(failures, "none") != plan.Fits {
+				t.Fatalf("fits %v, header %q, %d failures, %d misfits:\n%s", plan.Fits, header, len(plan.Failures), len(plan.Misfits()), plan.Report)
+			}
+			found := tc.reason == ""
+			for _, f := range plan.Failures {
+				if !strings.Contains(failures, string(f.Reason)+": ") {
+					t.Errorf("the report's failures lack %s (%s)", f.Reason, f.Message)
+				}
+				found = found || f.Reason == tc.reason
+			}
+			for _, m := range plan.Misfits() {
+				found = found && m.Reason != "" // every misfit has a reason
+			}
+			if !found {
+				t.Errorf("no %s failure: %+v", tc.reason, plan.Failures)
+			}
+		})
+	}
+}
