@@ -284,6 +284,9 @@ func addDiskFinding(diags *diag.Diagnostics, f *disk.Finding, p path.Path, failO
 	case isErr:
 		summary = "Invalid Disk Configuration"
 	}
+	if f.Rule != "" {
+		summary += " (" + f.Rule + ")" // distinct findings must not fold under one summary
+	}
 	hasPath := len(p.Steps()) > 0
 	switch {
 	case hasPath && isErr:

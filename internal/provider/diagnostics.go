@@ -107,16 +107,33 @@ func addPlannerErrorsAt(diags *diag.Diagnostics, err error, attribute func(field
 
 // warningTitles titles planner warnings by code, whichever object reports them.
 var warningTitles = map[string]string{
-	sizing.WarnAboveBaseline:        "Burstable Nodes Above Baseline",
-	sizing.WarnMinReplicasDefault:   "Minimum Replicas Defaulted",
-	sizing.WarnCreditsIgnored:       "Credit Options Ignored",
-	sizing.WarnHostPortsShared:      "Host Ports Shared",
-	sizing.WarnAffinityUnknownLabel: "Node Affinity on Labels Planned Nodes Lack",
-	selector.WarnDiskNotChecked:     "Node Disk Demand Not Checked",
-	nodegroup.WarnKarpenterName:     "Karpenter NodePool Renamed",
-	nodegroup.WarnEKSNodeQuota:      "Above the EKS Managed Node Group Quota",
-	nodegroup.WarnModuleName:        "Module Node Pool Renamed",
-	overhead.CodeNotMeasured:        "Node Overhead Not Measured",
+	sizing.WarnAboveBaseline:               "Burstable Nodes Above Baseline",
+	sizing.WarnMinReplicasDefault:          "Minimum Replicas Defaulted",
+	sizing.WarnCreditsIgnored:              "Credit Options Ignored",
+	sizing.WarnHostPortsShared:             "Host Ports Shared",
+	sizing.WarnAffinityUnknownLabel:        "Node Affinity on Labels Planned Nodes Lack",
+	selector.WarnDiskNotChecked:            "Node Disk Demand Not Checked",
+	nodegroup.WarnKarpenterName:            "Karpenter NodePool Renamed",
+	nodegroup.WarnEKSNodeQuota:             "Above the EKS Managed Node Group Quota",
+	nodegroup.WarnModuleName:               "Module Node Pool Renamed",
+	overhead.CodeNotMeasured:               "Node Overhead Not Measured",
+	sizing.WarnSchedulerBudget:             "Scheduler Model Cut Short",
+	selector.WarnEmpty:                     "No Instance Type Matches",
+	selector.WarnNoneEligible:              "No Candidate Fits",
+	nodegroup.WarnKubeletSettingsNeedImage: "Kubelet Settings Need a Custom AMI",
+
+	overhead.CodeNoDaemonSets:              "DaemonSet Requests Not Given",
+	overhead.CodeDaemonSetsFillNode:        "DaemonSets Fill the Node",
+	overhead.CodeMaxPodsOutOfRange:         "Max Pods Outside the Platform's Range",
+	overhead.CodeGKEMaxPodsAbove110:        "GKE Max Pods Above 110",
+	overhead.CodeNoENIData:                 "No ENI Data for the Instance Type",
+	overhead.CodePrefixDelegationIgnored:   "Prefix Delegation Ignored",
+	overhead.CodeNoENIForPods:              "No ENI Left for Pod IPs",
+	overhead.CodeMaxPodsAboveIPs:           "Max Pods Above Pod IP Capacity",
+	overhead.CodeAKS129BothRules:           "AKS 1.29 Reservation Rules Differ",
+	overhead.CodeAKSWindowsRulesUnverified: "AKS Windows Reservations Unverified",
+	overhead.CodeEKSAutoModeUpperBound:     "EKS Auto Mode Allocatable Is an Upper Bound",
+	overhead.CodeAKSKubeReservedFloor:      "Below AKS's kube-reserved Floor",
 }
 
 // warningSummary is the diagnostic summary of a planner warning: its code's title, "Node Overhead Caveat"

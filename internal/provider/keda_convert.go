@@ -17,6 +17,9 @@ func ruleSummary(detail, kind string) (string, string) {
 	}
 	if strings.HasPrefix(id, "KCAP-") {
 		kind = "Capacity Check Failed"
+		if strings.HasPrefix(id, "KCAP-W") {
+			kind = "Capacity Check Warning"
+		}
 	}
 	return kind + " (" + id + ")", detail
 }
