@@ -89,3 +89,51 @@ func TestWarnAKSRotation(t *testing.T) {
 		t.Errorf("vm_size change: %v", d)
 	}
 }
+
+// The arguments of the three resources kubefit's shapes are written for, as their schemas declare them
+// (hashicorp/terraform-provider-aws internal/service/eks/node_group.go at 012e0a32; terraform-provider-azurerm
+// internal/services/containers/kubernetes_cluster_node_pool_resource.go at 69697b7f; terraform-provider-google
+// google/services/container/resource_container_node_pool.go and node_config.go at e03b7622), with the blocks'
+// own arguments.
+var consumerArguments = map[string][]string{
+	"aws_eks_node_group": {"instance_types", "labels", "taint", "scaling_config", "disk_size", "ami_type", "capacity_type", "launch_template",
+		"remote_access", "update_config", "cluster_name", "node_role_arn", "subnet_ids", "node_group_name", "release_version", "version"},
+	"aws_eks_node_group.scaling_config": {"desired_size", "min_size", "max_size"},
+	"aws_eks_node_group.taint":          {"key", "value", "effect"},
+	"azurerm_kubernetes_cluster_node_pool": {"name", "kubernetes_cluster_id", "vm_size", "node_count", "auto_scaling_enabled", "min_count", "max_count",
+		"max_pods", "node_labels", "node_taints", "os_disk_size_gb", "os_type", "os_sku", "zones", "priority", "eviction_policy", "spot_max_price",
+		"temporary_name_for_rotation", "mode"},
+	"google_container_node_pool": {"name", "cluster", "location", "node_count", "initial_node_count", "node_locations", "max_pods_per_node",
+		"autoscaling", "node_config", "management", "upgrade_settings", "version"},
+	"google_container_node_pool.autoscaling": {"min_node_count", "max_node_count", "total_min_node_count", "total_max_node_count", "location_policy"},
+	"google_container_node_pool.node_config": {"machine_type", "disk_size_gb", "disk_type", "labels", "taint", "spot", "preemptible", "image_type"},
+	"google_container_node_pool.node_config.taint": {"key", "value", "effect"},
+}
+
+// TestResourceShapesAreTheProviders: every attribute of eks_node_group, aks_node_pool and gke_node_pool, nested
+// ones included, is an argument of the consumer resource (or of its block) by the same name; GKE's node_count is
+// never among them (it must not be set beside autoscaling).
+func TestResourceShapesAreTheProviders(t *testing.T) {
+	var check func(resource string, types map[string]attr.Type)
+	check = func(resource string, ts map[string]attr.Type) {
+		for k, ty := range ts {
+			if !slices.Contains(consumerArguments[resource], k) {
+				t.Errorf("%s has no argument %s", resource, k)
+			}
+			switch tt := ty.(type) {
+			case types.ObjectType:
+				check(resource+"."+k, tt.AttrTypes)
+			case types.ListType:
+				if ot, ok := tt.ElemType.(types.ObjectType); ok {
+					check(resource+"."+k, ot.AttrTypes)
+				}
+			}
+		}
+	}
+	check("aws_eks_node_group", eksNodeGroupAttrTypes)
+	check("azurerm_kubernetes_cluster_node_pool", aksNodePoolAttrTypes)
+	check("google_container_node_pool", gkeNodePoolAttrTypes)
+	if _, ok := gkeNodePoolAttrTypes["node_count"]; ok {
+		t.Error("gke_node_pool emits node_count beside autoscaling")
+	}
+}
