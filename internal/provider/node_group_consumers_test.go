@@ -105,8 +105,8 @@ var consumerArguments = map[string][]string{
 		"temporary_name_for_rotation", "mode"},
 	"google_container_node_pool": {"name", "cluster", "location", "node_count", "initial_node_count", "node_locations", "max_pods_per_node",
 		"autoscaling", "node_config", "management", "upgrade_settings", "version"},
-	"google_container_node_pool.autoscaling": {"min_node_count", "max_node_count", "total_min_node_count", "total_max_node_count", "location_policy"},
-	"google_container_node_pool.node_config": {"machine_type", "disk_size_gb", "disk_type", "labels", "taint", "spot", "preemptible", "image_type"},
+	"google_container_node_pool.autoscaling":       {"min_node_count", "max_node_count", "total_min_node_count", "total_max_node_count", "location_policy"},
+	"google_container_node_pool.node_config":       {"machine_type", "disk_size_gb", "disk_type", "labels", "taint", "spot", "preemptible", "image_type"},
 	"google_container_node_pool.node_config.taint": {"key", "value", "effect"},
 }
 
