@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/big"
+	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
@@ -149,5 +150,76 @@ func BenchmarkSizingReadRPC(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// capacityConfig is a kubefit_capacity_check of n ScaledObject summaries and no node group (one of issue 21's
+// hangs at 10,000).
+func capacityConfig(n int) map[string]any {
+	var sos []any
+	for i := range n {
+		name := fmt.Sprintf("so%d", i)
+		sos = append(sos, map[string]any{"namespace": "shop", "name": name, "hpa_name": "keda-hpa-" + name, "target_name": name,
+			"peak_replicas": 10, "pod_requests": map[string]any{"cpu_millicores": 100, "memory_bytes": 1 << 20}})
+	}
+	return map[string]any{"scaled_objects": sos}
+}
+
+// TestInputTooLarge: a list beyond MaxListEntries is refused by every RPC that reads the configuration, on the
+// list's attribute and naming the bound, before the framework decodes it; at the bound it is read.
+func TestInputTooLarge(t *testing.T) {
+	r := newRPCServer(t)
+	ctx := context.Background()
+	cfg := r.dataConfig(t, "kubefit_node_pool_sizing", sizingConfig(MaxListEntries+1))
+	vresp, err := r.srv.ValidateDataResourceConfig(ctx, &tfprotov6.ValidateDataResourceConfigRequest{TypeName: "kubefit_node_pool_sizing", Config: cfg})
+	if err != nil || len(vresp.Diagnostics) != 1 || vresp.Diagnostics[0].Summary != "Input Too Large" ||
+		!vresp.Diagnostics[0].Attribute.Equal(tftypes.NewAttributePath().WithAttributeName("workloads")) ||
+		!strings.Contains(vresp.Diagnostics[0].Detail, "workloads holds 2,001 entries; kubefit takes at most 2,000") {
+		t.Fatalf("validate: %v %+v", err, vresp.Diagnostics)
+	}
+	rresp, _ := r.srv.ReadDataSource(ctx, &tfprotov6.ReadDataSourceRequest{TypeName: "kubefit_node_pool_sizing", Config: cfg})
+	if len(rresp.Diagnostics) != 1 || rresp.Diagnostics[0].Summary != "Input Too Large" {
+		t.Fatalf("read: %+v", rresp.Diagnostics)
+	}
+	typ := r.schemas.ResourceSchemas["kubefit_capacity_check"].ValueType()
+	big, _ := tfprotov6.NewDynamicValue(typ, rpcValue(typ, capacityConfig(MaxListEntries+1)))
+	null, _ := tfprotov6.NewDynamicValue(typ, tftypes.NewValue(typ, nil))
+	presp, _ := r.srv.PlanResourceChange(ctx, &tfprotov6.PlanResourceChangeRequest{TypeName: "kubefit_capacity_check", Config: &big, ProposedNewState: &big, PriorState: &null})
+	if len(presp.Diagnostics) != 1 || !presp.Diagnostics[0].Attribute.Equal(tftypes.NewAttributePath().WithAttributeName("scaled_objects")) {
+		t.Fatalf("plan: %+v", presp.Diagnostics)
+	}
+	ok := r.dataConfig(t, "kubefit_node_pool_sizing", sizingConfig(20))
+	if vresp, _ := r.srv.ValidateDataResourceConfig(ctx, &tfprotov6.ValidateDataResourceConfigRequest{TypeName: "kubefit_node_pool_sizing", Config: ok}); hasRPCError(vresp.Diagnostics) {
+		t.Fatalf("a small configuration: %+v", vresp.Diagnostics)
+	}
+}
+
+// BenchmarkRefuseTooLarge is the refusal of a capacity check of 10,000 summaries (issue 21: under 2 s; it took
+// 21 s of plan before the bound).
+func BenchmarkRefuseTooLarge(b *testing.B) {
+	r := newRPCServer(b)
+	typ := r.schemas.ResourceSchemas["kubefit_capacity_check"].ValueType()
+	big, _ := tfprotov6.NewDynamicValue(typ, rpcValue(typ, capacityConfig(10_000)))
+	ctx := context.Background()
+	for b.Loop() {
+		resp, _ := r.srv.ValidateResourceConfig(ctx, &tfprotov6.ValidateResourceConfigRequest{TypeName: "kubefit_capacity_check", Config: &big})
+		if len(resp.Diagnostics) != 1 {
+			b.Fatal(resp.Diagnostics)
+		}
+	}
+}
+
+// BenchmarkCapacityCheckPlanRPC is the plan of a capacity check at the bound: MaxListEntries summaries.
+func BenchmarkCapacityCheckPlanRPC(b *testing.B) {
+	r := newRPCServer(b)
+	typ := r.schemas.ResourceSchemas["kubefit_capacity_check"].ValueType()
+	cfg, _ := tfprotov6.NewDynamicValue(typ, rpcValue(typ, capacityConfig(MaxListEntries)))
+	null, _ := tfprotov6.NewDynamicValue(typ, tftypes.NewValue(typ, nil))
+	ctx := context.Background()
+	for b.Loop() {
+		resp, _ := r.srv.PlanResourceChange(ctx, &tfprotov6.PlanResourceChangeRequest{TypeName: "kubefit_capacity_check", Config: &cfg, ProposedNewState: &cfg, PriorState: &null})
+		if hasRPCError(resp.Diagnostics) {
+			b.Fatal(resp.Diagnostics)
+		}
 	}
 }
