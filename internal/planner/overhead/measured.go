@@ -110,7 +110,7 @@ var MeasuredNodes = []MeasuredNode{
 		CapacityCPU: 2000, CapacityMemoryKi: 4025932, CapacityPods: 110, AllocatableCPU: 940, AllocatableMemoryKi: 2880076, AllocatablePods: 110,
 		Outcome: OutcomeExact, Note: "GKE 1.23.12-gke.100, COS"},
 	{Source: "https://github.com/nais/fasit/blob/0a9a0fb91f736ea594bd059ec9eb4863cceb5510/cmd/naisd/local/kubernetes_client.go", Date: "2022-03-28",
-		Scope: "gke-standard", Cloud: "gcp", Instance: "e2-standard-2", Profile: GKEStandard, KubernetesVersion: "1.21", MaxPods: 32,
+		Scope: "gke-standard, E2", Cloud: "gcp", Instance: "e2-standard-2", Profile: GKEStandard, KubernetesVersion: "1.21", MaxPods: 32,
 		CapacityCPU: 2000, CapacityMemoryKi: 8152028, CapacityPods: 32, AllocatableCPU: 1930, AllocatableMemoryKi: 6186972, AllocatablePods: 32,
 		Outcome: OutcomeExact, Note: "a recorded node object, GKE 1.21.9-gke.1002, COS, 32 pods; by its gk3- name and nap- pool an Autopilot node, which GKE Standard's rules reproduce"},
 }

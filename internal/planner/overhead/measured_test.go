@@ -142,3 +142,35 @@ func TestEvidenceScopes(t *testing.T) {
 		}
 	}
 }
+
+// TestEvidenceGKEFamilies: the measured GKE Standard nodes are E2, so only E2 is measured; every other machine
+// family (Arm T2A, C3, N2D, …) follows the documented tiers, says so with GKE's page as its source, and warns.
+func TestEvidenceGKEFamilies(t *testing.T) {
+	for name, want := range map[string]EvidenceStatus{
+		"e2-standard-4": EvidenceMeasured, "t2a-standard-4": EvidenceDocumented, "c3-standard-4": EvidenceDocumented,
+		"n2d-standard-4": EvidenceDocumented, "n2-standard-16": EvidenceDocumented, "n1-standard-2": EvidenceDocumented,
+	} {
+		it, err := catalog.Lookup(catalog.GCP, name)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		r, err := Compute(Input{Profile: GKEStandard, Instance: InstanceFromCatalog(it)})
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if r.Evidence.Status != want {
+			t.Errorf("%s: evidence %+v, want status %q", name, r.Evidence, want)
+		}
+		warned := false
+		for _, w := range r.Warnings {
+			warned = warned || (w.Code == CodeNotMeasured && strings.Contains(w.Message, r.Evidence.Scope))
+		}
+		if warned != (want != EvidenceMeasured) {
+			t.Errorf("%s: status %s, warned %v", name, r.Evidence.Status, warned)
+		}
+		if want == EvidenceDocumented && (len(r.Evidence.Sources) != 1 ||
+			r.Evidence.Sources[0] != "https://cloud.google.com/kubernetes-engine/docs/concepts/plan-node-sizes") {
+			t.Errorf("%s: sources %v, want GKE's plan-node-sizes page", name, r.Evidence.Sources)
+		}
+	}
+}

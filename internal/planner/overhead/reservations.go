@@ -300,8 +300,8 @@ func aksCPU(v int64) int64 {
 
 // gkeMemory is GKE Standard's kube-reserved memory for n MiB of nominal memory from 1 GiB up: 25 % of the
 // first 4 GB, 20 % of the next 4 GB, 10 % of the next 8 GB, 6 % of the next 112 GB and 2 % above 128 GB,
-// where GKE's "GB" is 1,000 MiB, floored once, in MiB. This reproduces measured nodes exactly: n1-standard-2
-// (7,680 MiB) 1,736 MiB, n2-standard-16 (65,536 MiB) 5,572 MiB.
+// where GKE's "GB" is 1,000 MiB, floored once, in MiB. This gives the 1,736 MiB of an n1-standard-2's (7,680 MiB)
+// kubelet configuration in awslabs/amazon-eks-ami#318; the measured GKE nodes are in measured.go.
 func gkeMemory(n int64) int64 {
 	return (25*min(n, 4000) + 20*clip(n-4000, 0, 4000) + 10*clip(n-8000, 0, 8000) +
 		6*clip(n-16000, 0, 112000) + 2*max(n-128000, 0)) / 100
