@@ -105,6 +105,10 @@ func (d *nodeOverheadDataSource) Schema(_ context.Context, _ datasource.SchemaRe
 	mp.Computed = true
 	mp.MarkdownDescription += " After read: the max pods used."
 	attrs["max_pods"] = mp
+	va := attrs["volume_attach_limit"].(schema.Int64Attribute)
+	va.Computed = true
+	va.MarkdownDescription += " After read: the limit used (null when not known: a custom node); the `attachableVolumes` term says by which rule."
+	attrs["volume_attach_limit"] = va
 	pr := attrs["profile"].(schema.StringAttribute)
 	pr.Computed = true
 	pr.MarkdownDescription += " With `custom`, describe the node by `vcpu` and `memory` instead of `instance_type`. After read: the profile used."
@@ -118,7 +122,7 @@ func (d *nodeOverheadDataSource) Schema(_ context.Context, _ datasource.SchemaRe
 		NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
 			"name":    schema.StringAttribute{Computed: true, MarkdownDescription: "Term, in the kubelet's vocabulary: `capacity.memory`, `kubeReserved.memory`, `evictionHard.memory.available`, `maxPods`, `daemonSets.cpu`, …"},
 			"value":   schema.Int64Attribute{Computed: true, MarkdownDescription: "Value in `unit`."},
-			"unit":    schema.StringAttribute{Computed: true, MarkdownDescription: "Unit of `value`: `millicores`, `bytes` or `pods`."},
+			"unit":    schema.StringAttribute{Computed: true, MarkdownDescription: "Unit of `value`: `millicores`, `bytes`, `pods` or `volumes`."},
 			"formula": schema.StringAttribute{Computed: true, MarkdownDescription: "Stable formula identifier, e.g. `memory.eks-per-pod`."},
 			"detail":  schema.StringAttribute{Computed: true, MarkdownDescription: "How the value was obtained."},
 			"source":  schema.StringAttribute{Computed: true, MarkdownDescription: "Where the formula comes from."},
@@ -228,6 +232,10 @@ func (d *nodeOverheadDataSource) Read(ctx context.Context, req datasource.ReadRe
 	m.DaemonSetOverhead = resourcesValue(r.DaemonSetOverhead)
 	m.Available = resourcesValue(r.Available)
 	m.MaxPods = types.Int64Value(r.MaxPods)
+	m.VolumeAttachLimit = types.Int64Null()
+	if r.Volumes.Count > 0 {
+		m.VolumeAttachLimit = types.Int64Value(r.Volumes.Count)
+	}
 	m.IPCapacity = types.Int64Null()
 	if r.IPCap > 0 {
 		m.IPCapacity = types.Int64Value(r.IPCap)

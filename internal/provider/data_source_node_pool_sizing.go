@@ -90,6 +90,7 @@ type workloadModel struct {
 	Tolerations  types.List   `tfsdk:"tolerations"`
 	NodeAffinity types.List   `tfsdk:"node_affinity"`
 	HostPorts    types.List   `tfsdk:"host_ports"`
+	VolumeClaims types.List   `tfsdk:"volume_claims"`
 	Pools        types.List   `tfsdk:"pools"`
 	MaxSurge     types.String `tfsdk:"max_surge"`
 	Spread       types.Object `tfsdk:"spread"`

@@ -89,7 +89,7 @@ func parseIntOrPercent(s string) (fit.IntOrPercent, error) {
 // overhead and credit options sit directly in the pool object, quantities by their Kubernetes names.
 var sizingRenames = renames{
 	"DaemonSets": "daemonsets", "Overhead": "", "Credits": "", "CPUUsageMillicores": "cpu_usage",
-	"Requests.CPUMillicores": "cpu", "Requests.MemoryBytes": "memory", "Requests.EphemeralStorageBytes": "ephemeral_storage", "Requests.GPU": "gpu",
+	"Requests.CPUMillicores": "cpu", "Requests.MemoryBytes": "memory", "Requests.EphemeralStorageBytes": "ephemeral_storage", "Requests.GPU": "gpu", "VolumeClaims.SizeBytes": "size",
 	"Credits.Mode": "credit_mode", "Credits.Start": "starting_balance",
 	"KubeReserved.CPUMillicores": "[cpu]", "KubeReserved.MemoryBytes": "[memory]", "KubeReserved.EphemeralStorageBytes": "[ephemeral-storage]",
 	"SystemReserved.CPUMillicores": "[cpu]", "SystemReserved.MemoryBytes": "[memory]", "SystemReserved.EphemeralStorageBytes": "[ephemeral-storage]",
@@ -232,6 +232,33 @@ func expandHostPorts(ctx context.Context, l types.List, diags *diag.Diagnostics)
 	return out
 }
 
+type volumeClaimModel struct {
+	Name         types.String `tfsdk:"name"`
+	Size         types.String `tfsdk:"size"`
+	StorageClass types.String `tfsdk:"storage_class"`
+	AccessModes  types.List   `tfsdk:"access_modes"`
+	From         types.String `tfsdk:"from"`
+}
+
+func expandVolumeClaims(ctx context.Context, p path.Path, l types.List, diags *diag.Diagnostics) []fit.VolumeClaim {
+	var cs []volumeClaimModel
+	diags.Append(l.ElementsAs(ctx, &cs, false)...)
+	var out []fit.VolumeClaim
+	for i, c := range cs {
+		vc := fit.VolumeClaim{Name: c.Name.ValueString(), StorageClass: c.StorageClass.ValueString(), From: fit.ClaimSource(c.From.ValueString())}
+		if v := optQuantity(p.AtListIndex(i).AtName("size"), c.Size, quantityBytes, diags); v != nil {
+			vc.SizeBytes = *v
+		}
+		var modes []string
+		diags.Append(c.AccessModes.ElementsAs(ctx, &modes, false)...)
+		for _, m := range modes {
+			vc.AccessModes = append(vc.AccessModes, fit.AccessMode(m))
+		}
+		out = append(out, vc)
+	}
+	return out
+}
+
 func expandStringMap(ctx context.Context, m types.Map, diags *diag.Diagnostics) map[string]string {
 	out := map[string]string{}
 	diags.Append(m.ElementsAs(ctx, &out, false)...)
@@ -265,6 +292,7 @@ func expandWorkload(ctx context.Context, p path.Path, w workloadModel, diags *di
 	if v := optQuantity(p.AtName("cpu_usage"), w.CPUUsage, quantityCPU, diags); v != nil {
 		sw.CPUUsageMillicores = *v
 	}
+	sw.VolumeClaims = expandVolumeClaims(ctx, p.AtName("volume_claims"), w.VolumeClaims, diags)
 	diags.Append(w.Pools.ElementsAs(ctx, &sw.Pools, false)...)
 	if !w.MaxSurge.IsNull() {
 		sw.MaxSurge, _ = parseIntOrPercent(w.MaxSurge.ValueString())

@@ -37,6 +37,7 @@ type overheadOptionsModel struct {
 	MeasuredAllocatable     types.Object  `tfsdk:"measured_allocatable"`
 	VMMemoryOverheadPercent types.Float64 `tfsdk:"vm_memory_overhead_percent"`
 	OSDiskGiB               types.Int64   `tfsdk:"os_disk_gib"`
+	VolumeAttachLimit       types.Int64   `tfsdk:"volume_attach_limit"`
 }
 
 type eksOptionsModel struct {
@@ -120,7 +121,9 @@ func overheadOptionAttributes() map[string]schema.Attribute {
 			MarkdownDescription: "Kubernetes minor version, such as `1.28`. On AKS it selects the reservation rules: before 1.29 " +
 				"the regressive memory tiers and 750Mi eviction (none on Windows nodes), from 1.29 the per-pod rule with 100Mi eviction " +
 				"(exactly 1.29 computes both and keeps the smaller allocatable; Windows from 1.29 is not confirmed by a measured node " +
-				"and warns). Default: the current rules."},
+				"and warns). Default: the current rules. On AKS before 1.15 kubefit refuses to plan unless `kube_reserved.cpu` (the " +
+				"node's own CPU reservation, as its kubelet's `--kube-reserved` flag shows it) or `measured_allocatable.cpu` is given: " +
+				"nodes of those versions ran one of two CPU rules, and the version does not say which."},
 		"max_pods": schema.Int64Attribute{Optional: true,
 			MarkdownDescription: "The kubelet's max pods. Default: the platform's default for this instance type, network " +
 				"plugin and node-group kind (EKS: the ENI formula with the managed-node-group cap, or on Auto Mode the pod IP count " +
@@ -184,6 +187,13 @@ func overheadOptionAttributes() map[string]schema.Attribute {
 		"os_disk_gib": schema.Int64Attribute{Optional: true,
 			MarkdownDescription: "Size of the root/OS disk that holds the kubelet's root directory, in GiB. Default: 20 on EKS (50 on Windows), 128 on AKS, 100 on GKE.",
 			Validators:          []validator.Int64{int64validator.Between(1, 65536)}},
+		"volume_attach_limit": schema.Int64Attribute{Optional: true,
+			MarkdownDescription: "Block volumes (EBS, Persistent Disk, Azure Disk) one node may attach: the count its disk CSI driver reports in the node's `CSINode` " +
+				"(`kubectl get csinode NODE -o jsonpath='{.spec.drivers[*].allocatable.count}'`) or sets with `--volume-attach-limit`, which the scheduler's " +
+				"NodeVolumeLimits filter enforces against the pods' `volume_claims`. Default: the driver's rule for the instance type, from the drivers' own tables; " +
+				"on an EBS type whose attachments are shared with network interfaces, with every ENI the VPC CNI may attach (m5.large: 24, though the node reports 26 at start), " +
+				"since an ENI attached later takes a slot the scheduler still counts as free.",
+			Validators: []validator.Int64{int64validator.Between(1, 1000)}},
 	}
 }
 
@@ -235,6 +245,10 @@ func overheadInput(ctx context.Context, base path.Path, m overheadOptionsModel, 
 		KubernetesVersion: m.KubernetesVersion.ValueString(),
 		MaxPods:           m.MaxPods.ValueInt64(),
 		OSDiskGiB:         m.OSDiskGiB.ValueInt64(),
+	}
+	if !m.VolumeAttachLimit.IsNull() && !m.VolumeAttachLimit.IsUnknown() {
+		v := m.VolumeAttachLimit.ValueInt64()
+		in.VolumeAttachLimit = &v
 	}
 	if !m.EKS.IsNull() {
 		var e eksOptionsModel

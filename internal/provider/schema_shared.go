@@ -91,6 +91,7 @@ func workloadsAttribute() schema.ListNestedAttribute {
 			"tolerations":   tolerationsAttribute(),
 			"node_affinity": nodeAffinityAttribute(),
 			"host_ports":    hostPortsAttribute("workload"),
+			"volume_claims": volumeClaimsAttribute(),
 			"pools": schema.ListAttribute{Optional: true, ElementType: types.StringType,
 				MarkdownDescription: "Restrict the workload to these pools (names from `pools`)."},
 			"max_surge": schema.StringAttribute{Optional: true,
@@ -150,6 +151,27 @@ func hostPortsAttribute(what string) schema.ListNestedAttribute {
 			"protocol": schema.StringAttribute{Optional: true, MarkdownDescription: "One of " + markdownList(fit.HostPortProtocols) + " (default `TCP`).",
 				Validators: []validator.String{stringvalidator.OneOf(fit.HostPortProtocols...)}},
 			"ip": schema.StringAttribute{Optional: true, MarkdownDescription: "Host IP the port binds to (default: every address)."},
+		}}}
+}
+
+// volumeClaimsAttribute is the persistent volume claims one pod mounts, in the shape kubefit_workloads
+// outputs.
+func volumeClaimsAttribute() schema.ListNestedAttribute {
+	return schema.ListNestedAttribute{Optional: true,
+		MarkdownDescription: "Persistent volume claims one pod mounts (`kubefit_workloads` outputs them in this shape). Each claim whose access modes are " +
+			"all `ReadWriteOnce`/`ReadWriteOncePod` (or none) is a block disk attached to the pod's node, and a node attaches at most its instance type's " +
+			"volume limit (`attachable-volumes`, the count the cloud's disk CSI driver reports and the scheduler's NodeVolumeLimits filter enforces; " +
+			"see `kubefit_node_overhead.volume_attach_limit`). `ReadWriteMany` and `ReadOnlyMany` claims are file shares, which no attach limit counts.",
+		NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+			"name":          schema.StringAttribute{Required: true, MarkdownDescription: "Claim name (unique in the pod)."},
+			"size":          schema.StringAttribute{Optional: true, MarkdownDescription: "Storage request, e.g. `20Gi` (reported; it does not change where a pod may run).", Validators: []validator.String{quantityValidator{quantityBytes}}},
+			"storage_class": schema.StringAttribute{Optional: true, MarkdownDescription: "`storageClassName` (null: the cluster's default class)."},
+			"access_modes": schema.ListAttribute{Optional: true, ElementType: types.StringType,
+				MarkdownDescription: "Access modes: " + markdownList(fit.AccessModes) + " (none: `ReadWriteOnce`).",
+				Validators:          []validator.List{listvalidator.ValueStringsAre(stringvalidator.OneOf(stringsOf(fit.AccessModes)...))}},
+			"from": schema.StringAttribute{Optional: true,
+				MarkdownDescription: "`volumeClaimTemplates` (default) or `ephemeral`: a claim of its own for every pod; `persistentVolumeClaim`: one named claim every pod of the workload shares.",
+				Validators:          []validator.String{stringvalidator.OneOf(stringsOf(fit.ClaimSources)...)}},
 		}}}
 }
 

@@ -9,6 +9,7 @@ const (
 	rEph
 	rPods
 	rGPU
+	rVol
 	nRes
 )
 
@@ -16,12 +17,12 @@ const (
 type vec [nRes]int64
 
 func toVec(r Resources) vec {
-	return vec{r.CPUMillicores, r.MemoryBytes, r.EphemeralStorageBytes, r.Pods, r.GPU}
+	return vec{r.CPUMillicores, r.MemoryBytes, r.EphemeralStorageBytes, r.Pods, r.GPU, r.Volumes}
 }
 
 func (v vec) resources() Resources {
 	return Resources{CPUMillicores: v[rCPU], MemoryBytes: v[rMem], EphemeralStorageBytes: v[rEph], Pods: v[rPods],
-		GPU: v[rGPU]}
+		GPU: v[rGPU], Volumes: v[rVol]}
 }
 
 func (v vec) add(o vec) vec {

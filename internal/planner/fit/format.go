@@ -16,7 +16,7 @@ func FormatCount(n int64) string { return resource.Group(n) }
 func formatAmount(res Resource, v int64) string { return resource.Human(res, v) }
 
 // resourceWords names the resources in messages, in vector order.
-var resourceWords = [nRes]string{"CPU", "memory", "ephemeral storage", "pod slots", "GPUs"}
+var resourceWords = [nRes]string{"CPU", "memory", "ephemeral storage", "pod slots", "GPUs", "volume attachments"}
 
 // formatValue formats an amount of one resource with its unit but without its name ("1,580m",
 // "1,669 MiB", "3").

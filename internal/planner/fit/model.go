@@ -64,6 +64,7 @@ func newModel(in *Input) *model {
 		wl := &in.Workloads[w]
 		r := toVec(wl.Requests)
 		r[rPods] = 1
+		r[rVol] = VolumeAttachments(wl.VolumeClaims)
 		m.req[w] = r
 		m.excl[w] = make([]Reason, len(in.Pools))
 		for p := range in.Pools {
@@ -98,7 +99,7 @@ func (m *model) newPoolModel(p *Pool) poolModel {
 	taken, left := DaemonSetLoad(p.Allocatable, p.SystemPods, p.PodIPs, landed)
 	pm.ds, pm.walloc = toVec(taken), toVec(left)
 	pm.usable = pm.walloc[rCPU] > 0 && pm.walloc[rMem] > 0 && pm.walloc[rPods] > 0 && pm.walloc[rEph] >= 0 &&
-		pm.walloc[rGPU] >= 0
+		pm.walloc[rGPU] >= 0 && pm.walloc[rVol] >= 0
 	for _, z := range p.Zones {
 		id := m.zoneID[z]
 		pm.localOf[id] = len(pm.zones)
@@ -217,7 +218,8 @@ func perNode(req, walloc vec, spread SpreadType) int64 {
 
 // waste is the least-waste score of placing n pods with request req on fresh nodes of a pool: the
 // fraction of the workload allocatable of ceil(n / per-node) nodes left unused, averaged over the
-// resources the pod requests (CPU, memory, ephemeral storage, GPU; pod slots when it requests none).
+// resources the pod requests (CPU, memory, ephemeral storage, GPU, volume attachments; pod slots when it
+// requests none).
 // Unlike the cluster autoscaler's least-waste expander it scores allocatable, not capacity.
 func waste(req, walloc vec, spread SpreadType, n int) float64 {
 	k := perNode(req, walloc, spread)
@@ -227,7 +229,7 @@ func waste(req, walloc vec, spread SpreadType, n int) float64 {
 	nn := float64(max(n, 1))
 	nodes := float64(ceilDiv(int64(max(n, 1)), k))
 	sum, cnt := 0.0, 0
-	for _, r := range []int{rCPU, rMem, rEph, rGPU} {
+	for _, r := range []int{rCPU, rMem, rEph, rGPU, rVol} {
 		if req[r] > 0 {
 			sum += 1 - nn*float64(req[r])/(nodes*float64(walloc[r]))
 			cnt++

@@ -534,13 +534,23 @@ func (s *sim) capacityFailure(c *classSim, pp int) (Reason, string) {
 			verb = "does"
 		}
 		return ReasonMaxNodes, fmt.Sprintf("%s needs %d nodes in %s but its maximum node count is %d: %s of workload %q %s "+
-			"not fit within them. %s %s Raise the maximum node count to %d or choose a larger instance type.",
+			"not fit within them. %s %s Raise the maximum node count to %d or choose %s.",
 			poolLabel(pm.p), nodes, s.scenarioText(), pm.p.MaxNodes, plural(c.beyond[pp], "pod", "pods"), wl.Name,
-			verb, s.shortText(p), closest, nodes)
+			verb, s.shortText(p), closest, nodes, s.largerType(p))
 	}
 	return ReasonMaxNodes, fmt.Sprintf("%s is at its maximum node count %d in %s and cannot take more pods of workload %q. %s %s "+
-		"Raise the maximum node count or choose a larger instance type.", poolLabel(pm.p), pm.p.MaxNodes, s.scenarioText(),
-		wl.Name, s.shortText(p), closest)
+		"Raise the maximum node count or choose %s.", poolLabel(pm.p), pm.p.MaxNodes, s.scenarioText(),
+		wl.Name, s.shortText(p), closest, s.largerType(p))
+}
+
+// largerType names the instance type that would help pool p: one that attaches more volumes when the pods'
+// volume attachments exceed the pool's, since a larger type of the same family often attaches no more.
+func (s *sim) largerType(p int) string {
+	pm := &s.m.pools[p]
+	if s.poolDemand(p)[rVol] > satMul(pm.walloc[rVol], int64(pm.p.MaxNodes)) {
+		return "an instance type that attaches more volumes per node"
+	}
+	return "a larger instance type"
 }
 
 func sumInts(xs []int) int {

@@ -50,7 +50,7 @@ func bySumShare(a, b *classSim) int {
 }
 
 func byCPUMemory(a, b *classSim) int {
-	for _, r := range []int{rCPU, rMem, rEph, rGPU} {
+	for _, r := range []int{rCPU, rMem, rEph, rGPU, rVol} {
 		if c := cmp.Compare(b.req[r], a.req[r]); c != 0 {
 			return c
 		}

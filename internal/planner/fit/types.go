@@ -218,6 +218,10 @@ type Workload struct {
 	// HostPorts are the ports each pod takes on its node: at most one pod of the workload per node, and
 	// none on a node whose DaemonSet takes the same port.
 	HostPorts []HostPort
+	// VolumeClaims are the claims one pod mounts; each attachable one takes one of its node's volume
+	// attachments (Allocatable.Volumes), as the NodeVolumeLimits filter counts them. Requests.Volumes is
+	// ignored.
+	VolumeClaims []VolumeClaim
 	// Pools optionally restricts the workload to the named pools.
 	Pools []string
 	// MaxSurge is the number of extra pods a rolling update adds at peak: an absolute count or a

@@ -67,7 +67,7 @@ func itoa(n int) string { return strconv.Itoa(n) }
 
 func i64(n int64) string { return strconv.FormatInt(n, 10) }
 
-var resourceFields = [nRes]string{"CPUMillicores", "MemoryBytes", "EphemeralStorageBytes", "Pods", "GPU"}
+var resourceFields = [nRes]string{"CPUMillicores", "MemoryBytes", "EphemeralStorageBytes", "Pods", "GPU", "Volumes"}
 
 // pools validates the pools and returns their index by name (first occurrence).
 func (v *validator) pools(pools []Pool) map[string]int {
@@ -310,6 +310,7 @@ func (v *validator) workloads(in Input, poolIdx map[string]int) {
 		v.labels(f.Child("NodeSelector"), owner, w.NodeSelector)
 		v.affinity(f, owner, w.NodeAffinity)
 		v.hostPorts(f, owner, w.HostPorts)
+		v.volumeClaims(f, w)
 		v.tolerations(f, owner, w.Tolerations)
 		listed := make(map[string]int, len(w.Pools))
 		for j, name := range w.Pools {

@@ -38,6 +38,7 @@ func Compute(in Input) (Result, error) {
 	if err := c.allocatable(); err != nil {
 		return Result{}, err
 	}
+	c.volumes()
 	c.daemonSets()
 	c.evidence()
 	c.res.KubeletArgs = kubeletArgs(c.res)

@@ -242,6 +242,7 @@ func TestKarpenterModel(t *testing.T) {
 			MemoryBytes:           (capMi - (11*pods + 255) - 100) * mi,
 			EphemeralStorageBytes: 20*gi - gi - 2*gi,
 			Pods:                  pods,
+			Volumes:               r.Allocatable.Volumes, // not Karpenter's: volumes.go
 		}
 		if r.Allocatable != want {
 			t.Errorf("%s: allocatable %+v, want Karpenter's %+v", inst.Name, r.Allocatable, want)

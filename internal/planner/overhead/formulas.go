@@ -49,7 +49,7 @@ var Formulas = map[string]string{
 	FMemoryEKSPerPod:     "awslabs/amazon-eks-ami:nodeadm/internal/kubelet/config.go; bootstrap.sh; bottlerocket-os/bottlerocket kube_reserve_memory; aws/karpenter-provider-aws types.go and amifamily/{al2023,bottlerocket,windows}.go",
 	FMemoryAKSRegressive: "https://learn.microsoft.com/azure/aks/node-resource-reservations (rules before 1.29); Azure/karpenter-provider-azure instancetype.go and suite_test.go",
 	FMemoryAKSPerPod:     "https://learn.microsoft.com/azure/aks/node-resource-reservations (1.29 and later); Azure/AKS#4019, #4174; Azure/karpenter-provider-azure PR #1919",
-	FMemoryGKERegressive: "https://cloud.google.com/kubernetes-engine/docs/concepts/plan-node-sizes (25/20/10/6/2 % of nominal memory, the documented GB read as 1,000 MiB, floored; 255 MiB below 1 GiB); exact on measured nodes: n2-standard-16 5,572 MiB, n1-standard-2 1,736 MiB (awslabs/amazon-eks-ami#318)",
+	FMemoryGKERegressive: "https://cloud.google.com/kubernetes-engine/docs/concepts/plan-node-sizes (25/20/10/6/2 % of nominal memory, the documented GB read as 1,000 MiB, floored; 255 MiB below 1 GiB); it gives the 1,736 MiB kube-reserved memory of the n1-standard-2 kubelet configuration shown in awslabs/amazon-eks-ami#318 (a configuration, not a measured allocatable; see kubefit_node_overhead's evidence for the measured nodes)",
 	FSystemAKSWindows:    "https://learn.microsoft.com/azure/aks/node-resource-reservations (2 GB for Windows system processes)",
 	FSystemNone:          "profile default: no system-reserved quantities",
 	FSystemEKSAutoMode:   "measured EKS Auto Mode m5.2xlarge node (kubectl describe node: 240m CPU and 1,046 MiB between capacity and allocatable, 56 max pods); AWS publishes no Auto Mode reservation rule (https://docs.aws.amazon.com/eks/latest/userguide/automode.html)",
@@ -70,4 +70,9 @@ var Formulas = map[string]string{
 	FMaxPodsKubelet:      "kubelet default maxPods (110)",
 	FOverrideUser:        "user input",
 	FDaemonSetRequests:   "kubernetes-sigs/karpenter scheduler: DaemonSet overhead is subtracted per node and is not part of allocatable",
+	FVolumesEBSShared:    "kubernetes-sigs/aws-ebs-csi-driver:pkg/driver/node.go getVolumesLimit and pkg/cloud/limits/volume_limits_table.go @ 429e202e (v1.64.0+4), with every ENI of the default network card attached (aws/amazon-vpc-cni-k8s docs/eni-and-ip-target.md; aws-ebs-csi-driver#1163, #2153, #2249): volumes.md §2.1, §5.1",
+	FVolumesEBSDedicated: "kubernetes-sigs/aws-ebs-csi-driver:pkg/driver/node.go getVolumesLimit and pkg/cloud/limits/volume_limits.go @ 429e202e (v1.64.0+4): a dedicated (or non-Nitro) limit less the root volume; volumes.md §2.1",
+	FVolumesGCEPD:        "kubernetes-sigs/gcp-compute-persistent-disk-csi-driver:pkg/gce-pd-csi-driver/node.go getVolumeLimits and pkg/constants/constants.go @ b560165c (v1.26.0+94): volumes.md §3.1",
+	FVolumesAzureDisk:    "kubernetes-sigs/azuredisk-csi-driver:pkg/azuredisk/nodeserver.go NodeGetInfo and azure_dd_max_disk_count.go @ d983d613: the VM size's maximum data disks, 16 for a size it does not list; volumes.md §4",
+	FVolumesUnknown:      "no rule: the node's disk CSI driver and instance type are not known",
 }

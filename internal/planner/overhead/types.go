@@ -114,6 +114,7 @@ type Instance struct {
 	IPv4PerENI   int64
 	ENIMaxPods   int64
 	GPU          int64 // GPU devices; none are reserved (DaemonSets that request GPUs take them)
+	MaxDataDisks int64 // Azure: the VM size's maximum data disks (0 when not known)
 }
 
 // InstanceFromCatalog converts a catalog row. The catalog gives GCP's legacy shared-core f1-micro and g1-small
@@ -128,7 +129,7 @@ func InstanceFromCatalog(t catalog.InstanceType) Instance {
 		Cloud: t.Cloud, Name: t.Name, Family: t.Family, VCPU: vcpu, MemoryMiB: t.MemoryMiB,
 		Architecture: t.Architecture, SharedCore: t.SharedCore, Hypervisor: t.Hypervisor, BareMetal: t.BareMetal,
 		MaxENIs: int64(t.MaxENIs), IPv4PerENI: int64(t.IPv4PerENI), ENIMaxPods: int64(t.ENIMaxPods),
-		GPU: int64(t.GPUCount),
+		GPU: int64(t.GPUCount), MaxDataDisks: int64(t.MaxDataDisks),
 	}
 }
 
@@ -215,7 +216,10 @@ type Input struct {
 	// VMMemoryOverheadBP is the VM memory overhead in basis points (750 = 7.5 %); nil = 750.
 	VMMemoryOverheadBP *int64
 	OSDiskGiB          int64 // 0 = the profile's default root/OS disk size
-	DaemonSets         []DaemonSet
+	// VolumeAttachLimit replaces the disk CSI driver's attach limit (VolumeAttachLimit): the driver's
+	// --volume-attach-limit, or the count a real node's CSINode reports; nil = the driver's rule.
+	VolumeAttachLimit *int64
+	DaemonSets        []DaemonSet
 }
 
 // Units of a Term's Value.
@@ -223,6 +227,7 @@ const (
 	UnitMillicores = "millicores"
 	UnitBytes      = "bytes"
 	UnitPods       = "pods"
+	UnitVolumes    = "volumes" // block-volume attachments
 )
 
 // Term records how one figure was obtained: its name in the kubelet's vocabulary ("kubeReserved.memory",
@@ -249,6 +254,8 @@ type Result struct {
 	DaemonSetOverhead resource.List
 	Available         resource.List // allocatable minus DaemonSets: what workloads can request
 	MaxPods           int64
+	// Volumes is the node's block-volume attach limit; Allocatable.Volumes carries its Count.
+	Volumes VolumeLimit
 	// IPCap is how many non-host-network pods can get an IP (EKS VPC CNI); 0 when not applicable.
 	IPCap int64
 	// SystemPods names the host-network pods the node runs whether or not they are listed as DaemonSets

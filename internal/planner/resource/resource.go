@@ -18,23 +18,29 @@ const (
 	EphemeralStorage Name = "ephemeral-storage"
 	Pods             Name = "pods"
 	GPU              Name = "gpu"
+	// Volumes counts the block volumes a node attaches through its cloud's disk CSI driver, the limit
+	// kube-scheduler's NodeVolumeLimits filter enforces (CSINode allocatable count; volumes.md §1).
+	Volumes Name = "attachable-volumes"
 )
 
 // Names lists every resource dimension in vector order.
-var Names = []Name{CPU, Memory, EphemeralStorage, Pods, GPU}
+var Names = []Name{CPU, Memory, EphemeralStorage, Pods, GPU, Volumes}
 
 // MaxQuantity is the largest resource quantity any planner input may carry (2^50: 1 PiB of memory, or
 // about 1.1 × 10^12 cores in millicores). It keeps every sum and product of the planners exact in int64.
 const MaxQuantity = int64(1) << 50
 
 // List is an amount of every resource dimension, in exact integers: CPU in millicores, memory and
-// ephemeral storage in bytes, pods as a count of pod slots, GPUs as a count of devices.
+// ephemeral storage in bytes, pods as a count of pod slots, GPUs as a count of devices, volumes as a count of attachments.
 type List struct {
 	CPUMillicores         int64
 	MemoryBytes           int64
 	EphemeralStorageBytes int64
 	Pods                  int64
 	GPU                   int64
+	// Volumes is a count of attachable block volumes: on a node, how many its disk CSI driver may
+	// attach; on a pod, how many attach-limited claims it mounts.
+	Volumes int64
 }
 
 // Get returns the amount of dimension n, or 0 for an unknown dimension.
@@ -50,6 +56,8 @@ func (l List) Get(n Name) int64 {
 		return l.Pods
 	case GPU:
 		return l.GPU
+	case Volumes:
+		return l.Volumes
 	}
 	return 0
 }
@@ -57,13 +65,15 @@ func (l List) Get(n Name) int64 {
 // Add returns l + o, dimension by dimension.
 func (l List) Add(o List) List {
 	return List{l.CPUMillicores + o.CPUMillicores, l.MemoryBytes + o.MemoryBytes,
-		l.EphemeralStorageBytes + o.EphemeralStorageBytes, l.Pods + o.Pods, l.GPU + o.GPU}
+		l.EphemeralStorageBytes + o.EphemeralStorageBytes, l.Pods + o.Pods, l.GPU + o.GPU,
+		l.Volumes + o.Volumes}
 }
 
 // Sub returns l − o, dimension by dimension.
 func (l List) Sub(o List) List {
 	return List{l.CPUMillicores - o.CPUMillicores, l.MemoryBytes - o.MemoryBytes,
-		l.EphemeralStorageBytes - o.EphemeralStorageBytes, l.Pods - o.Pods, l.GPU - o.GPU}
+		l.EphemeralStorageBytes - o.EphemeralStorageBytes, l.Pods - o.Pods, l.GPU - o.GPU,
+		l.Volumes - o.Volumes}
 }
 
 // CeilDiv returns ⌈a / b⌉ for b > 0, for any sign of a (⌈−3 / 2⌉ = −1). It returns 0 when b ≤ 0.
@@ -137,7 +147,7 @@ func HumanBytes(b int64) string {
 }
 
 // Human formats an amount of dimension n with its unit and name: "1,580m CPU", "1,669 MiB memory",
-// "1 pod slot", "3 pod slots", "1 GPU".
+// "1 pod slot", "3 pod slots", "1 GPU", "25 volume attachments".
 func Human(n Name, v int64) string {
 	switch n {
 	case CPU:
@@ -156,6 +166,11 @@ func Human(n Name, v int64) string {
 			return "1 GPU"
 		}
 		return Group(v) + " GPUs"
+	case Volumes:
+		if v == 1 {
+			return "1 volume attachment"
+		}
+		return Group(v) + " volume attachments"
 	}
 	return Group(v)
 }

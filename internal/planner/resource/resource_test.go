@@ -24,7 +24,7 @@ func TestFormat(t *testing.T) {
 		{HumanCPU(1580), "1,580m"}, {HumanBytes(1669 << 20), "1,669 MiB"}, {HumanBytes(-(1 << 20)), "-1 MiB"},
 		{HumanBytes(15*(1<<30) + 3*(1<<30)/10), "15.3 GiB"}, {HumanBytes(math.MinInt64), "-8,589,934,592 GiB"},
 		{Group(1024), "1,024"}, {Group(-1234567), "-1,234,567"}, {Group(999), "999"},
-		{Human(Pods, 1), "1 pod slot"}, {Human(Pods, 3), "3 pod slots"}, {Human(GPU, 2), "2 GPUs"}, {Human(CPU, 235), "235m CPU"},
+		{Human(Pods, 1), "1 pod slot"}, {Human(Pods, 3), "3 pod slots"}, {Human(GPU, 2), "2 GPUs"}, {Human(Volumes, 25), "25 volume attachments"}, {Human(Volumes, 1), "1 volume attachment"}, {Human(CPU, 235), "235m CPU"},
 	}
 	for i, tt := range tests {
 		if tt.got != tt.want {
@@ -34,9 +34,9 @@ func TestFormat(t *testing.T) {
 }
 
 func TestListArithmetic(t *testing.T) {
-	a := List{1, 2, 3, 4, 5}
-	b := List{5, 4, 3, 2, 1}
-	if got := a.Add(b); got != (List{6, 6, 6, 6, 6}) {
+	a := List{1, 2, 3, 4, 5, 6}
+	b := List{6, 5, 4, 3, 2, 1}
+	if got := a.Add(b); got != (List{7, 7, 7, 7, 7, 7}) {
 		t.Fatalf("Add = %v", got)
 	}
 	if got := a.Add(b).Sub(b); got != a {

@@ -76,6 +76,9 @@ type Workload struct {
 	Tolerations  []fit.Toleration
 	// HostPorts are the ports each pod takes on its node (fit.Workload.HostPorts).
 	HostPorts []fit.HostPort
+	// VolumeClaims are the claims one pod mounts (fit.Workload.VolumeClaims): each attachable one takes
+	// one of its node's volume attachments.
+	VolumeClaims []fit.VolumeClaim
 	// Pools optionally restricts the workload to the named pools.
 	Pools []string
 	// MaxSurge is the rolling-update surge at peak; the zero value means none.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/burst"
@@ -30,6 +31,10 @@ const (
 	// WarnHostPortsShared: two workloads ask for the same host port; their pods cannot share a node, which
 	// the planner does not enforce between workloads yet.
 	WarnHostPortsShared = "sizing.host-ports-shared"
+	// WarnSharedVolume: the pods of a workload share one ReadWriteOnce claim (they can only run on the node
+	// its volume is attached to), or a rolling update's surge pod needs a ReadWriteOncePod claim its old pod
+	// still holds.
+	WarnSharedVolume = "sizing.shared-volume"
 )
 
 // Planner sizes requests against one catalog. It is safe for concurrent use.
@@ -266,6 +271,12 @@ func (s *solve) pool(i int, dsNames []string) (fit.Pool, error) {
 	}
 	k := overhead.Smallest(results)
 	pp.Instance, pp.Overhead = pp.Members[k], results[k]
+	for _, r := range results {
+		// A mixed pool's node may be any member: it attaches what the member with the lowest limit does.
+		if r.Volumes.Count < pp.Overhead.Volumes.Count {
+			pp.Overhead.Volumes, pp.Overhead.Allocatable.Volumes = r.Volumes, r.Allocatable.Volumes
+		}
+	}
 	if len(pp.Members) > 1 {
 		names := make([]string, len(pp.Members))
 		for j, m := range pp.Members {
@@ -313,7 +324,7 @@ func (s *solve) workload(i int) fit.Workload {
 	w := &s.req.Workloads[i]
 	p := field.NewPath("Workloads").At(i)
 	fw := fit.Workload{Name: w.Name, Requests: w.Requests, CPUUsageMillicores: w.CPUUsageMillicores,
-		NodeSelector: w.NodeSelector, NodeAffinity: w.NodeAffinity, Tolerations: w.Tolerations, HostPorts: w.HostPorts, Pools: w.Pools, MaxSurge: w.MaxSurge, Spread: w.Spread}
+		NodeSelector: w.NodeSelector, NodeAffinity: w.NodeAffinity, Tolerations: w.Tolerations, HostPorts: w.HostPorts, VolumeClaims: w.VolumeClaims, Pools: w.Pools, MaxSurge: w.MaxSurge, Spread: w.Spread}
 	switch {
 	case w.Replicas != nil && (w.MinReplicas != nil || w.MaxReplicas != nil):
 		s.errs = append(s.errs, field.Invalid(p.Child("Replicas"), fmt.Sprint(*w.Replicas),
@@ -336,6 +347,7 @@ func (s *solve) workload(i int) fit.Workload {
 	if fw.Spread.Type == fit.SpreadZone && fw.Spread.MaxSkew == 0 {
 		fw.Spread.MaxSkew = 1
 	}
+	s.sharedClaims(p, w, fw)
 	if u := fit.UnknownLabelExpressions(w.NodeAffinity); len(u) > 0 {
 		s.warnings = append(s.warnings, field.Warning{Code: WarnAffinityUnknownLabel, Path: p.Child("NodeAffinity"),
 			Message: fmt.Sprintf("the node affinity of workload %q has %s: planned nodes carry no such label, so kubefit lets every node pass; real nodes do, so check that the pods may use the pool's nodes", w.Name, strings.Join(u, " and "))})
@@ -455,4 +467,21 @@ func creditErrors(err error) field.Errors {
 		return es
 	}
 	return field.Errors{field.Invalid(field.Path{}, "", "%v", err)}
+}
+
+// sharedClaims warns about the claims a workload's pods share that keep them to one node or one pod
+// (volumes.md §7): kubefit places the pods freely and counts an attachment for each.
+func (s *solve) sharedClaims(p field.Path, w *Workload, fw fit.Workload) {
+	if c, ok := fit.SharedOnceClaim(w.VolumeClaims); ok && fw.PeakReplicas() > 1 {
+		s.warnings = append(s.warnings, field.Warning{Code: WarnSharedVolume, Path: p.Child("VolumeClaims"), Message: fmt.Sprintf(
+			"the %d pods of workload %q at peak share the ReadWriteOnce claim %q: its volume attaches to one node, so pods the scheduler puts on another node stay ContainerCreating (Multi-Attach error); kubefit places them freely. Give each pod its own claim (a StatefulSet's volumeClaimTemplates), use a ReadWriteMany file share, or run one replica",
+			fw.PeakReplicas(), w.Name, c.Name)})
+	}
+	for _, c := range w.VolumeClaims {
+		if c.From == fit.ClaimShared && slices.Contains(c.AccessModes, fit.ReadWriteOncePod) && fw.MaxReplicas == 1 && fw.PeakReplicas() > 1 {
+			s.warnings = append(s.warnings, field.Warning{Code: WarnSharedVolume, Path: p.Child("MaxSurge"), Message: fmt.Sprintf(
+				"workload %q has a rolling-update surge, but its one pod holds the ReadWriteOncePod claim %q: the surge pod stays Pending until the old pod is gone, which a rolling update waits for; use the Recreate strategy (max_surge = 0)",
+				w.Name, c.Name)})
+		}
+	}
 }

@@ -1,0 +1,128 @@
+package fit
+
+import (
+	"slices"
+	"strconv"
+
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/field"
+)
+
+// AccessMode is a PersistentVolumeClaim access mode, as in Kubernetes.
+type AccessMode string
+
+// The access modes Kubernetes defines.
+const (
+	ReadWriteOnce    AccessMode = "ReadWriteOnce"
+	ReadOnlyMany     AccessMode = "ReadOnlyMany"
+	ReadWriteMany    AccessMode = "ReadWriteMany"
+	ReadWriteOncePod AccessMode = "ReadWriteOncePod"
+)
+
+// AccessModes lists every valid access mode.
+var AccessModes = []AccessMode{ReadWriteOnce, ReadOnlyMany, ReadWriteMany, ReadWriteOncePod}
+
+// ClaimSource says whether a claim is one per pod or one that all pods of a workload share.
+type ClaimSource string
+
+// The claim sources, as the manifests reader names them. The empty source means ClaimPerPodTemplate.
+const (
+	// ClaimPerPodTemplate is a StatefulSet's volumeClaimTemplates entry: every pod gets a claim of its own.
+	ClaimPerPodTemplate ClaimSource = "volumeClaimTemplates"
+	// ClaimEphemeral is a generic ephemeral volume: every pod gets a claim of its own, deleted with it.
+	ClaimEphemeral ClaimSource = "ephemeral"
+	// ClaimShared is a named persistentVolumeClaim: one claim, and one volume, that every pod mounts.
+	ClaimShared ClaimSource = "persistentVolumeClaim"
+)
+
+// ClaimSources lists every valid claim source.
+var ClaimSources = []ClaimSource{ClaimPerPodTemplate, ClaimEphemeral, ClaimShared}
+
+// VolumeClaim is a PersistentVolumeClaim one pod mounts (volumes.md §6, §7).
+type VolumeClaim struct {
+	Name string
+	// SizeBytes is the storage request (0 when unknown); StorageClass the class name ("" for the
+	// cluster's default class). Neither changes where a pod may run.
+	SizeBytes    int64
+	StorageClass string
+	// AccessModes as written; none means ReadWriteOnce, the mode a block volume has.
+	AccessModes []AccessMode
+	From        ClaimSource
+}
+
+// Attachable reports whether the claim's volume is a block disk attached to the node, counted against
+// the node's attach limit by the NodeVolumeLimits filter: a claim whose modes are all ReadWriteOnce or
+// ReadWriteOncePod (or none). A claim that may be mounted by many nodes (ReadOnlyMany, ReadWriteMany) is
+// a file share (EFS, Azure Files, Filestore), which no attach limit counts (volumes.md §6).
+func (c VolumeClaim) Attachable() bool {
+	for _, m := range c.AccessModes {
+		if m == ReadOnlyMany || m == ReadWriteMany {
+			return false
+		}
+	}
+	return true
+}
+
+// singlePod reports whether the claim's volume can be used by one pod only: a shared ReadWriteOncePod
+// claim, which the VolumeRestrictions filter keeps to one pod in the whole cluster.
+func (c VolumeClaim) singlePod() bool {
+	return c.From == ClaimShared && slices.Contains(c.AccessModes, ReadWriteOncePod)
+}
+
+// VolumeAttachments returns the attachments one pod of claims needs: one per attachable claim. A shared
+// claim counts on every node a pod of it runs on, which is safe: its pods on one node share one
+// attachment, and its pods on another node could not attach a ReadWriteOnce volume at all (a warning
+// says so).
+func VolumeAttachments(claims []VolumeClaim) int64 {
+	var n int64
+	for _, c := range claims {
+		if c.Attachable() {
+			n++
+		}
+	}
+	return n
+}
+
+// SharedOnceClaim returns the first shared claim of the workload that is ReadWriteOnce (not
+// ReadWriteOncePod): the volume attaches to one node, so pods on any other node cannot start.
+func SharedOnceClaim(claims []VolumeClaim) (VolumeClaim, bool) {
+	for _, c := range claims {
+		if c.From == ClaimShared && c.Attachable() && !c.singlePod() {
+			return c, true
+		}
+	}
+	return VolumeClaim{}, false
+}
+
+// volumeClaims validates the claims of workload w at f.
+func (v *validator) volumeClaims(f field.Path, w *Workload) {
+	seen := map[string]bool{}
+	for i, c := range w.VolumeClaims {
+		cf := f.Child("VolumeClaims").At(i)
+		owner := "workload " + strconv.Quote(w.Name)
+		switch {
+		case c.Name == "":
+			v.add(cf.Child("Name"), "", "volume claim %d of %s has an empty name; give every claim a name", i+1, owner)
+		case seen[c.Name]:
+			v.add(cf.Child("Name"), c.Name, "volume claim %q of %s is given twice; claim names must be unique in a pod", c.Name, owner)
+		}
+		seen[c.Name] = true
+		if c.SizeBytes < 0 || c.SizeBytes > MaxQuantity {
+			v.add(cf.Child("SizeBytes"), i64(c.SizeBytes), "the size of volume claim %q of %s must be between 0 and %d bytes", c.Name, owner, MaxQuantity)
+		}
+		if c.From != "" && !slices.Contains(ClaimSources, c.From) {
+			v.add(cf.Child("From"), string(c.From), "volume claim %q of %s comes from %s; use one of %s", c.Name, owner,
+				field.Quote(string(c.From)), field.QuoteList(ClaimSources))
+		}
+		for j, m := range c.AccessModes {
+			if !slices.Contains(AccessModes, m) {
+				v.add(cf.Child("AccessModes").At(j), string(m), "access mode %s of volume claim %q of %s is not one of %s", field.Quote(string(m)),
+					c.Name, owner, field.QuoteList(AccessModes))
+			}
+		}
+		if c.singlePod() && w.MaxReplicas > 1 {
+			v.add(cf.Child("AccessModes"), string(ReadWriteOncePod),
+				"volume claim %q of %s is one ReadWriteOncePod claim its %d pods share: the scheduler's VolumeRestrictions filter lets only one pod in the cluster use it, so the others stay Pending; give each pod its own claim (volumeClaimTemplates) or run one replica",
+				c.Name, owner, w.MaxReplicas)
+		}
+	}
+}

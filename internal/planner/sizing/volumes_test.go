@@ -1,0 +1,122 @@
+package sizing
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/catalog"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/field"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/fit"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/overhead"
+)
+
+// statefulSet is n replicas of a small StatefulSet pod with one gp3 claim of its own per claim name.
+func statefulSet(n int, claims ...string) Workload {
+	w := Workload{Name: "db", Replicas: intp(n), Requests: fit.Resources{CPUMillicores: 50, MemoryBytes: 64 << 20}}
+	for _, c := range claims {
+		w.VolumeClaims = append(w.VolumeClaims, fit.VolumeClaim{Name: c, SizeBytes: 20 << 30, StorageClass: "gp3",
+			AccessModes: []fit.AccessMode{fit.ReadWriteOnce}, From: fit.ClaimPerPodTemplate})
+	}
+	return w
+}
+
+func volumePlan(t *testing.T, maxNodes int, w Workload) *Plan {
+	t.Helper()
+	plan, err := NewPlanner(EmbeddedCatalog()).Solve(context.Background(), Request{
+		Pools: []Pool{{Name: "general", Cloud: catalog.AWS, InstanceTypes: []string{"m5.large"}, MaxNodes: maxNodes}}, Workloads: []Workload{w}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return plan
+}
+
+// TestVolumeAttachLimits: an m5.large attaches 24 EBS volumes (overhead.VolumeAttachLimit, volumes.md §5.1),
+// so the StatefulSet's pods need a node per 24 claims, whatever their CPU and memory, and a pool too small
+// for the claims fails on the volume limit, naming it.
+func TestVolumeAttachLimits(t *testing.T) {
+	limit := overhead.VolumeAttachLimit(overhead.InstanceFromCatalog(mustType(t, "m5.large"))).Count
+	if limit != 24 {
+		t.Fatalf("m5.large attach limit %d, want 24", limit)
+	}
+	for _, tt := range []struct {
+		name     string
+		maxNodes int
+		w        Workload
+		fits     bool
+		nodes    int
+	}{
+		{"30 claims on at most 2 nodes", 2, statefulSet(30, "data"), true, 2},
+		{"30 claims on 1 node", 1, statefulSet(30, "data"), false, 2},
+		{"60 claims (2 a pod) on at most 2 nodes", 2, statefulSet(30, "data", "wal"), false, 3},
+		{"48 claims on 2 nodes", 2, statefulSet(48, "data"), true, 2},
+		{"49 claims on 2 nodes", 2, statefulSet(49, "data"), false, 3},
+		{"file shares are not attached", 1, func() Workload {
+			w := statefulSet(26, "data") // 27 pod slots left by the system pods
+			w.VolumeClaims[0].AccessModes = []fit.AccessMode{fit.ReadWriteMany}
+			return w
+		}(), true, 1},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			plan := volumePlan(t, tt.maxNodes, tt.w)
+			steady := plan.Pools[0].Steady
+			if plan.Fits != tt.fits || steady.NodesRequired != tt.nodes {
+				t.Fatalf("fits %v on %d nodes, want %v on %d; failures %v", plan.Fits, steady.NodesRequired, tt.fits, tt.nodes, plan.Failures)
+			}
+			if plan.Pools[0].WorkloadAllocatable.Volumes != limit {
+				t.Errorf("workload allocatable volumes %d, want %d", plan.Pools[0].WorkloadAllocatable.Volumes, limit)
+			}
+			if tt.fits {
+				for _, n := range steady.Nodes {
+					if n.Requests.Volumes > limit {
+						t.Errorf("a node holds %d attachments, above %d", n.Requests.Volumes, limit)
+					}
+				}
+				return
+			}
+			if len(plan.Failures) == 0 || !strings.Contains(plan.Failures[0].Message, "volume attachment") {
+				t.Errorf("failures %v do not name the volume attachments", plan.Failures)
+			}
+		})
+	}
+}
+
+func mustType(t *testing.T, name string) catalog.InstanceType {
+	t.Helper()
+	it, err := catalog.Lookup(catalog.AWS, name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return it
+}
+
+// TestVolumeClaimRules: a ReadWriteOncePod claim shared by several pods is refused on the claim; a shared
+// ReadWriteOnce claim and a surge against a ReadWriteOncePod claim are warned about.
+func TestVolumeClaimRules(t *testing.T) {
+	shared := func(mode fit.AccessMode, n int) Workload {
+		return Workload{Name: "app", Replicas: intp(n), Requests: fit.Resources{CPUMillicores: 100},
+			VolumeClaims: []fit.VolumeClaim{{Name: "data", AccessModes: []fit.AccessMode{mode}, From: fit.ClaimShared}}}
+	}
+	_, err := NewPlanner(EmbeddedCatalog()).Solve(context.Background(), Request{
+		Pools: []Pool{pool("general", "m5.large", 3)}, Workloads: []Workload{shared(fit.ReadWriteOncePod, 2)}})
+	if es := field.As(err); len(es) != 1 || es[0].Path.String() != "Workloads[0].VolumeClaims[0].AccessModes" || !strings.Contains(es[0].Error(), "VolumeRestrictions") {
+		t.Errorf("a shared ReadWriteOncePod claim of 2 pods: got %v, want one error on the claim's access modes", err)
+	}
+	warned := func(w Workload, path string) {
+		t.Helper()
+		plan, err := NewPlanner(EmbeddedCatalog()).Solve(context.Background(), Request{Pools: []Pool{pool("general", "m5.large", 3)}, Workloads: []Workload{w}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, x := range plan.Warnings {
+			if x.Code == WarnSharedVolume && x.Path.String() == path {
+				return
+			}
+		}
+		t.Errorf("no %s warning at %s: %v", WarnSharedVolume, path, plan.Warnings)
+	}
+	warned(shared(fit.ReadWriteOnce, 3), "Workloads[0].VolumeClaims")
+	surge := shared(fit.ReadWriteOncePod, 1)
+	surge.MaxSurge = fit.IntOrPercent{Value: 1}
+	warned(surge, "Workloads[0].MaxSurge")
+}
