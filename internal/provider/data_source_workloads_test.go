@@ -360,3 +360,71 @@ data "kubefit_node_pool_sizing" "s" {
 		}},
 	})
 }
+
+// TestAccNodePoolSizing_volumeClaims: a StatefulSet read from its manifest brings one ReadWriteOnce claim per
+// pod; an m5.large attaches 24 EBS volumes (every ENI attached, volumes.md §5.1), so 25 pods (27 pod slots)
+// fail a one-node pool naming the attachments, 50 need three nodes (two by pod slots) whatever their CPU and
+// memory, and bad claims are refused on their attribute.
+func TestAccNodePoolSizing_volumeClaims(t *testing.T) {
+	manifests := func(replicas int) string {
+		return fmt.Sprintf(`
+data "kubefit_workloads" "db" {
+  manifests = <<-YAML
+    apiVersion: apps/v1
+    kind: StatefulSet
+    metadata: {name: db}
+    spec:
+      replicas: %d
+      serviceName: db
+      selector: {matchLabels: {app: db}}
+      template:
+        metadata: {labels: {app: db}}
+        spec:
+          containers: [{name: db, image: db, resources: {requests: {cpu: 50m, memory: 64Mi}}}]
+      volumeClaimTemplates:
+      - metadata: {name: data}
+        spec: {accessModes: [ReadWriteOnce], storageClassName: gp3, resources: {requests: {storage: 20Gi}}}
+  YAML
+}
+`, replicas)
+	}
+	sizingCfg := func(replicas, maxNodes int) string {
+		return manifests(replicas) + fmt.Sprintf(`
+data "kubefit_node_pool_sizing" "s" {
+  pools     = { general = { cloud = "aws", instance_type = "m5.large", max_nodes = %d } }
+  workloads = data.kubefit_workloads.db.workloads
+}
+
+data "kubefit_node_overhead" "m5" {
+  cloud         = "aws"
+  instance_type = "m5.large"
+}
+`, maxNodes)
+	}
+	claims := func(c string) string {
+		return fmt.Sprintf(`data "kubefit_node_pool_sizing" "s" {
+  pools     = { general = { cloud = "aws", instance_type = "m5.large", max_nodes = 3 } }
+  workloads = [{ name = "app", replicas = 2, requests = { cpu = "100m" }, volume_claims = [%s] }]
+}`, c)
+	}
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{Config: sizingCfg(25, 1), ExpectError: regexp.MustCompile(`(?s)` + errRe(`request`, `25`, `volume`, `attachments`, `against`, `24`, `volume`, `attachments`, `of`, `workload`,
+				`allocatable`, `on`, `1`, `node:`, `short`, `by`, `1`, `volume`, `attachment.`).String() + `.*` + errRe(`choose`, `an`, `instance`, `type`, `that`, `attaches`, `more`, `volumes`).String())},
+			{Config: claims(`{ name = "data", access_modes = ["ReadWriteSometimes"] }`), ExpectError: regexp.MustCompile(`(?s)ReadWriteOncePod`)},
+			{Config: claims(`{ name = "data", access_modes = ["ReadWriteOncePod"], from = "persistentVolumeClaim" }`),
+				ExpectError: errRe(`ReadWriteOncePod`, `claim`, `its`, `2`, `pods`, `share`)},
+			{
+				Config:           sizingCfg(50, 3),
+				ConfigPlanChecks: emptyPlanAfterApply,
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue("data.kubefit_node_overhead.m5", tfjsonpath.New("volume_attach_limit"), knownvalue.Int64Exact(24)),
+					statecheck.ExpectKnownValue("data.kubefit_node_pool_sizing.s", tfjsonpath.New("fits"), knownvalue.Bool(true)),
+					statecheck.ExpectKnownValue("data.kubefit_node_pool_sizing.s", tfjsonpath.New("pool_results").AtMapKey("general").AtMapKey("steady").AtMapKey("nodes_required"), knownvalue.Int64Exact(3)),
+					statecheck.ExpectKnownValue("data.kubefit_node_pool_sizing.s", tfjsonpath.New("pool_results").AtMapKey("general").AtMapKey("steady").AtMapKey("lower_bound_by"), knownvalue.StringExact("attachable-volumes")),
+				},
+			},
+		},
+	})
+}

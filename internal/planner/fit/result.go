@@ -134,6 +134,9 @@ type PoolResult struct {
 	// Shortfall explains, when the pool needs more than MaxNodes, what its pods request against what
 	// MaxNodes nodes offer ("… short by 235m CPU."), or that the room is stranded; "" otherwise.
 	Shortfall string
+	// Remedy names the kind of instance type that would need fewer nodes beside a higher maximum: "a larger
+	// instance type", or one that attaches more volumes when the volume attachments are short.
+	Remedy string
 	// Source is the id of the packing strategy.
 	Source string
 }
@@ -345,7 +348,7 @@ func (s *sim) poolResult(p int, onNode [][]WorkloadPods) PoolResult {
 	pr.Stranded = stranded.resources()
 	pr.PricePerHour = float64(n) * pm.p.PricePerHour
 	if n > pm.p.MaxNodes {
-		pr.Shortfall = s.shortText(p)
+		pr.Shortfall, pr.Remedy = s.shortText(p), s.largerType(p)
 	}
 	return pr
 }

@@ -154,7 +154,7 @@ func (pl *Plan) capacityMisfits() []Failure {
 				msg += " " + t + "."
 			}
 		}
-		msg += fmt.Sprintf(" Raise the pool's maximum node count to %d or choose a larger instance type", pr.NodesRequired)
+		msg += fmt.Sprintf(" Raise the pool's maximum node count to %d or choose %s", pr.NodesRequired, pr.Remedy)
 		out = append(out, Failure{Workload: first, Pool: pp.Name, Scenario: sc, Reason: Reason(fit.ReasonMaxNodes), Message: msg})
 	}
 	return out

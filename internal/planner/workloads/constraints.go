@@ -91,7 +91,8 @@ func (r *reader) constraints(o object, ow *owned, pl *placement) []Constraint {
 		add("schedulingGates", false, "not modelled: the pods wait until every gate is removed", spec.SchedulingGates)
 	}
 	if len(ow.claims) > 0 || hasClaims(spec) {
-		add("volumes", false, "not modelled yet: a volume's zone and the node's volume attach limit are not checked", volumeNames(ow, spec))
+		add("volumes", true, "volume_claims: each ReadWriteOnce or ReadWriteOncePod claim takes one of its node's volume attachments (NodeVolumeLimits); "+
+			"a volume's zone is not checked, which holds for WaitForFirstConsumer classes (an Immediate class pins the pods to the zone its volume was made in)", volumeNames(ow, spec))
 	}
 	if bad := joinTypes(cs); bad != "" {
 		r.warn(o.src, WarnUnmodelledConstraint, "its pods carry scheduling constraints sizing does not model yet (%s); the plan treats them as absent, so check them by hand", bad)

@@ -6,6 +6,7 @@ import (
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/fit"
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
+	storagev1 "k8s.io/api/storage/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -19,8 +20,10 @@ const PoolLabel = "kubefit.io/pool"
 // FromPlan builds the real cluster of a kubefit input: counts[p] nodes of pool p (node i in zone
 // Zones[i mod len]), each running the DaemonSets kubefit says land on the pool (res.Pools[p].DaemonSets)
 // as pods already bound, a ReplicaSet per workload, and the pods of order o (workload indexes) with the
-// workload's requests, node selector, pool list, tolerations and spread. Pod names are
-// "<workload>-<k>".
+// workload's requests, node selector, pool list, tolerations, spread and volume claims. Pod names are
+// "<workload>-<k>". A pool with Allocatable.Volumes gets a CSINode per node that registers that attach limit
+// for BlockDriver; every claim is bound to a CSI volume of its own (one per pod, or one per workload for a
+// shared claim), of BlockDriver, or of FileDriver when it is not attachable.
 func FromPlan(in fit.Input, res fit.Result, sc fit.Scenario, counts []int, o fit.Order) Input {
 	var out Input
 	for p, pool := range in.Pools {
@@ -40,6 +43,12 @@ func FromPlan(in fit.Input, res fit.Result, sc fit.Scenario, counts []int, o fit
 				node.Spec.Taints = append(node.Spec.Taints, corev1.Taint{Key: t.Key, Value: t.Value, Effect: corev1.TaintEffect(t.Effect)})
 			}
 			out.Nodes = append(out.Nodes, node)
+			if pool.Allocatable.Volumes > 0 {
+				// The disk CSI driver's attach limit, as its node plugin registers it (NodeVolumeLimits reads it).
+				out.Objects = append(out.Objects, &storagev1.CSINode{ObjectMeta: metav1.ObjectMeta{Name: name},
+					Spec: storagev1.CSINodeSpec{Drivers: []storagev1.CSINodeDriver{{Name: BlockDriver, NodeID: name,
+						Allocatable: &storagev1.VolumeNodeResources{Count: ptr(int32(pool.Allocatable.Volumes))}}}}})
+			}
 			for _, ds := range res.Pools[p].DaemonSets {
 				for _, d := range in.DaemonSets {
 					if d.Name == ds {
@@ -52,6 +61,9 @@ func FromPlan(in fit.Input, res fit.Result, sc fit.Scenario, counts []int, o fit
 			}
 		}
 	}
+	out.Objects = append(out.Objects, &storagev1.CSIDriver{ObjectMeta: metav1.ObjectMeta{Name: BlockDriver},
+		Spec: storagev1.CSIDriverSpec{AttachRequired: ptr(true)}})
+	claimed := map[string]bool{}
 	for _, w := range in.Workloads {
 		sel := &metav1.LabelSelector{MatchLabels: map[string]string{"app": w.Name}}
 		out.Objects = append(out.Objects, &appsv1.ReplicaSet{
@@ -71,6 +83,18 @@ func FromPlan(in fit.Input, res fit.Result, sc fit.Scenario, counts []int, o fit
 			Spec: corev1.PodSpec{SchedulerName: corev1.DefaultSchedulerName, NodeSelector: w.NodeSelector,
 				Containers: []corev1.Container{{Name: "c", Image: "app", Ports: ports(w.HostPorts),
 					Resources: corev1.ResourceRequirements{Requests: resourceList(w.Requests, false)}}}},
+		}
+		for _, c := range w.VolumeClaims {
+			claim := c.Name + "-" + pod.Name
+			if c.From == fit.ClaimShared {
+				claim = c.Name + "-" + w.Name
+			}
+			pod.Spec.Volumes = append(pod.Spec.Volumes, corev1.Volume{Name: c.Name,
+				VolumeSource: corev1.VolumeSource{PersistentVolumeClaim: &corev1.PersistentVolumeClaimVolumeSource{ClaimName: claim}}})
+			if !claimed[claim] {
+				claimed[claim] = true
+				out.Objects = append(out.Objects, boundClaim(claim, c)...)
+			}
 		}
 		next[wi]++
 		for _, t := range w.Tolerations {
@@ -98,6 +122,43 @@ func FromPlan(in fit.Input, res fit.Result, sc fit.Scenario, counts []int, o fit
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// BlockDriver is the CSI driver of the oracle's block volumes (an attach limit per node, in CSINode), and
+// FileDriver that of its file shares (ReadWriteMany or ReadOnlyMany claims; no limit).
+const (
+	BlockDriver = "ebs.csi.aws.com"
+	FileDriver  = "efs.csi.aws.com"
+)
+
+// boundClaim returns the claim and the CSI volume it is bound to (no zone: kubefit does not model a volume's
+// zone), so the scheduler's VolumeBinding finds it bound and NodeVolumeLimits counts its volume handle.
+func boundClaim(name string, c fit.VolumeClaim) []runtime.Object {
+	modes := []corev1.PersistentVolumeAccessMode{corev1.ReadWriteOnce}
+	if len(c.AccessModes) > 0 {
+		modes = nil
+		for _, m := range c.AccessModes {
+			modes = append(modes, corev1.PersistentVolumeAccessMode(m))
+		}
+	}
+	driver := BlockDriver
+	if !c.Attachable() {
+		driver = FileDriver
+	}
+	size := resource.MustParse("1Gi")
+	pv := &corev1.PersistentVolume{ObjectMeta: metav1.ObjectMeta{Name: "pv-" + name},
+		Spec: corev1.PersistentVolumeSpec{AccessModes: modes, Capacity: corev1.ResourceList{corev1.ResourceStorage: size},
+			ClaimRef:               &corev1.ObjectReference{Kind: "PersistentVolumeClaim", Namespace: "default", Name: name, UID: types.UID("pvc-" + name)},
+			PersistentVolumeSource: corev1.PersistentVolumeSource{CSI: &corev1.CSIPersistentVolumeSource{Driver: driver, VolumeHandle: "vol-" + name}}},
+		Status: corev1.PersistentVolumeStatus{Phase: corev1.VolumeBound}}
+	// The binding controller's annotation: the scheduler's volume binder takes only a claim that carries it as
+	// bound (pkg/scheduler/framework/plugins/volumebinding: isPVCFullyBound).
+	pvc := &corev1.PersistentVolumeClaim{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: "default", UID: types.UID("pvc-" + name),
+		Annotations: map[string]string{"pv.kubernetes.io/bind-completed": "yes"}},
+		Spec: corev1.PersistentVolumeClaimSpec{AccessModes: modes, VolumeName: pv.Name, StorageClassName: ptr(""),
+			Resources: corev1.VolumeResourceRequirements{Requests: corev1.ResourceList{corev1.ResourceStorage: size}}},
+		Status: corev1.PersistentVolumeClaimStatus{Phase: corev1.ClaimBound, AccessModes: modes, Capacity: corev1.ResourceList{corev1.ResourceStorage: size}}}
+	return []runtime.Object{pv, pvc}
+}
 
 // resourceList spells kubefit's resources as Kubernetes quantities; zero requests are left out, as a
 // container that requests nothing of a resource; a node's pod count is always set.

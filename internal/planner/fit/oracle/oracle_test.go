@@ -75,6 +75,35 @@ func TestScheduleSmoke(t *testing.T) {
 	}
 }
 
+// TestVolumeLimitSmoke: the real scheduler's NodeVolumeLimits holds a node to its CSINode count (so the
+// oracle's volumes are seen), and kubefit plans the nodes the claims need: 30 pods of one claim each on nodes
+// attaching 24 volumes bind 24 on one node and all on kubefit's two; file shares are not counted.
+func TestVolumeLimitSmoke(t *testing.T) {
+	p := pool("p", 7900, 30000)
+	p.Allocatable.Volumes = 24
+	w := workload("db", 30, 100, 100)
+	w.VolumeClaims = []fit.VolumeClaim{{Name: "data", AccessModes: []fit.AccessMode{fit.ReadWriteOnce}}}
+	in := fit.Input{Pools: []fit.Pool{p}, Workloads: []fit.Workload{w}}
+	res, err := fit.Plan(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := res.Scenarios[0].Pools[0].NodesRequired; got != 2 {
+		t.Fatalf("kubefit plans %d nodes, want 2", got)
+	}
+	o := fit.Order{Pods: make([]int, 30)}
+	if n := real(t, in, res, []int{1}, o); n != 6 {
+		t.Errorf("on 1 node the real scheduler leaves %d pods Pending, want 6 (24 attachments)", n)
+	}
+	if n := real(t, in, res, []int{2}, o); n != 0 {
+		t.Errorf("on kubefit's 2 nodes the real scheduler leaves %d pods Pending", n)
+	}
+	in.Workloads[0].VolumeClaims[0].AccessModes = []fit.AccessMode{fit.ReadWriteMany}
+	if n := real(t, in, res, []int{1}, o); n != 0 {
+		t.Errorf("file shares: the real scheduler leaves %d pods Pending on 1 node, want 0", n)
+	}
+}
+
 // TestProfiles: the real scheduler and kubefit's model put the same numbers of pods on the nodes under
 // both profiles (12 pods of 900m on 6 empty nodes of 4 CPU; ties are broken at random in both, so the
 // per-node counts are compared sorted). Under the default profile they spread, two pods a node.
@@ -169,6 +198,28 @@ func generated(seed uint64, workloads, replicas int, pools []fit.Pool) fit.Input
 	return in
 }
 
+// withClaims gives every pool an attach limit of limit volumes and the workloads volume claims: every second
+// workload one claim of its own per pod, every sixth a second one, every fifth a file share (not attached).
+func withClaims(in fit.Input, limit int64) fit.Input {
+	in.Pools = slices.Clone(in.Pools)
+	for i := range in.Pools {
+		in.Pools[i].Allocatable.Volumes = limit
+	}
+	for i := range in.Workloads {
+		w := &in.Workloads[i]
+		if i%2 == 0 {
+			w.VolumeClaims = append(w.VolumeClaims, fit.VolumeClaim{Name: "data", AccessModes: []fit.AccessMode{fit.ReadWriteOnce}})
+		}
+		if i%6 == 0 {
+			w.VolumeClaims = append(w.VolumeClaims, fit.VolumeClaim{Name: "wal", From: fit.ClaimEphemeral})
+		}
+		if i%5 == 0 {
+			w.VolumeClaims = append(w.VolumeClaims, fit.VolumeClaim{Name: "shared", AccessModes: []fit.AccessMode{fit.ReadWriteMany}, From: fit.ClaimShared})
+		}
+	}
+	return in
+}
+
 // TestNeverBelowRealScheduler: on generated inputs, for every order kubefit plans, the real scheduler
 // binds every pod on kubefit's node counts (so the fewest nodes on which it binds them all is never
 // above kubefit's nodes_required), under both profiles. The log shows how many nodes the real scheduler
@@ -192,6 +243,8 @@ func TestNeverBelowRealScheduler(t *testing.T) {
 		{"one 16-vCPU pool without zones", generated(3, 14, 30, []fit.Pool{pool("general", 15900, 60000)}), true},
 		{"three pools, a taint, a pinned pool", generated(4, 14, 20, []fit.Pool{pool("general", 7900, 30000, zones...), tainted, arm}), false},
 		{"about 1,000 pods, one 8-vCPU pool", generated(5, 20, 99, []fit.Pool{pool("general", 7900, 30000, zones...)}), true},
+		{"volume claims, 8-vCPU nodes attaching 12 volumes", withClaims(generated(6, 14, 30, []fit.Pool{pool("general", 7900, 30000, zones...)}), 12), true},
+		{"volume claims, two pools", withClaims(generated(7, 14, 20, []fit.Pool{pool("general", 7900, 30000, zones...), arm}), 9), false},
 	}
 	for _, tc := range cases {
 		for _, prof := range fit.SchedulerProfiles {
