@@ -95,7 +95,7 @@ var (
 		"max_count": types.Int64Type, "max_pods": types.Int64Type, "node_labels": types.MapType{ElemType: types.StringType},
 		"node_taints": types.ListType{ElemType: types.StringType}, "os_disk_size_gb": types.Int64Type, "os_type": types.StringType,
 		"zones": types.ListType{ElemType: types.StringType}, "os_sku": types.StringType, "priority": types.StringType,
-		"eviction_policy": types.StringType, "spot_max_price": types.Float64Type,
+		"eviction_policy": types.StringType, "spot_max_price": types.Float64Type, "temporary_name_for_rotation": types.StringType,
 	}
 	gkeAutoscalingAttrTypes = map[string]attr.Type{"total_min_node_count": types.Int64Type, "total_max_node_count": types.Int64Type,
 		"location_policy": types.StringType}
@@ -117,7 +117,7 @@ var (
 		"user_data": types.StringType, "user_data_format": types.StringType}
 	aksModuleAttrTypes = func() map[string]attr.Type {
 		t := maps.Clone(aksNodePoolAttrTypes)
-		t["name"] = types.StringType
+		t["name"], t["create_before_destroy"] = types.StringType, types.BoolType
 		return t
 	}()
 	gkeModuleAttrTypes = map[string]attr.Type{"node_pool": types.MapType{ElemType: types.StringType},
@@ -176,14 +176,18 @@ var nodeGroupDescriptions = map[string]string{
 	"labels": "Node labels (the ones you gave; the well-known labels are the platform's).", "taint": "Taints in this consumer's effect spelling (`NO_SCHEDULE`, `NO_EXECUTE`, `PREFER_NO_SCHEDULE`).",
 	"key": "Taint key.", "value": "Taint value.", "effect": "Taint effect.",
 	"disk_size": "Root volume size in GiB (default 20, Windows 50).", "ami_type": "AMI type matching the profile, architecture and GPUs (`AL2023_x86_64_STANDARD`, `AL2023_ARM_64_STANDARD`, `BOTTLEROCKET_x86_64`, ...).",
-	"capacity_type": "`ON_DEMAND` or `SPOT`.", "vm_size": "VM size.", "node_count": "Nodes (GKE: per zone).",
+	"capacity_type": "`ON_DEMAND` or `SPOT`.", "vm_size": "VM size.",
+	"node_count":           "Nodes: the desired size. In `aks_module_node_pool` null with auto-scaling: Azure/aks ignores changes only to a pool's name and orchestrator version, so a `node_count` beside `auto_scaling_enabled` would undo every move of the cluster autoscaler on the next apply (azurerm starts the pool at `min_count`).",
 	"auto_scaling_enabled": "Whether the pool autoscales (minimum ≠ maximum).", "min_count": "Minimum nodes; null without auto-scaling, as azurerm requires.",
-	"max_count": "Maximum nodes; null without auto-scaling.", "max_pods": "Max pods per node.", "node_labels": "Node labels.",
-	"node_taints":     "Taints as `key=value:NoSchedule` (a Spot pool's include the `kubernetes.azure.com/scalesetpriority=spot:NoSchedule` AKS adds, so the next plan does not try to remove it).",
-	"os_sku":          "Windows pools: `Windows2022` (`Windows2019` before Kubernetes 1.23; AKS ends Windows2019 before 1.33); null for Linux pools, which keep the default (Ubuntu).",
-	"priority":        "`Regular`, or `Spot` with `capacity_type = \"spot\"`.",
-	"eviction_policy": "Spot pools: `Delete`, given explicitly (azurerm does not read AKS's default back, so an unset policy replaces the pool on every apply); null otherwise.",
-	"spot_max_price":  "Spot pools: `-1` (pay up to the on-demand price); null otherwise.", "os_disk_size_gb": "OS disk size in GB (default 128).", "os_type": "`Linux` or `Windows`.",
+	"max_count": "Maximum nodes; null without auto-scaling.", "max_pods": "Max pods per node (AKS takes 10–250).",
+	"node_labels":                 "Node labels (a Spot pool's include the `kubernetes.azure.com/scalesetpriority=spot` AKS adds, which azurerm reads back, so the next plan does not try to remove it).",
+	"temporary_name_for_rotation": "The name of the temporary pool azurerm cycles the pool through when `vm_size`, `max_pods`, `os_disk_size_gb` or `zones` change (without one such a change fails at apply): a valid pool name made of the group's name and 4 hex digits of its hash, so that groups rotating in the same apply do not collide (`usertmp1a2b` for group `user`; a Windows pool's, whose temporary pool is Windows too, has 6 characters, such as `ut1a2b`). It must not be the name of another pool of the cluster.",
+	"create_before_destroy":       "`true` for Linux pools (the module's default: it appends 4 random characters to the name); `false` for Windows pools, whose names AKS limits to 6 characters, so the module uses the name as it is and replaces such a pool by destroying it first.",
+	"node_taints":                 "Taints as `key=value:NoSchedule` (a Spot pool's include the `kubernetes.azure.com/scalesetpriority=spot:NoSchedule` AKS adds, so the next plan does not try to remove it).",
+	"os_sku":                      "Windows pools: `Windows2022` (`Windows2019` before Kubernetes 1.23; AKS ends Windows2019 before 1.33); null for Linux pools, which keep the default (Ubuntu).",
+	"priority":                    "`Regular`, or `Spot` with `capacity_type = \"spot\"`.",
+	"eviction_policy":             "Spot pools: `Delete`, given explicitly (azurerm does not read AKS's default back, so an unset policy replaces the pool on every apply); null otherwise.",
+	"spot_max_price":              "Spot pools: `-1` (pay up to the on-demand price); null otherwise.", "os_disk_size_gb": "OS disk size in GB (default 128).", "os_type": "`Linux` or `Windows`.",
 	"zones":                "Zones (AKS spells them `1`, `2`, `3`).",
 	"autoscaling":          "Autoscaling bounds as exact totals over the pool's locations (`total_min_node_count`, `total_max_node_count`), whatever the number of zones.",
 	"total_min_node_count": "The group's minimum size, in total.", "total_max_node_count": "The group's maximum size, in total.",
@@ -193,7 +197,8 @@ var nodeGroupDescriptions = map[string]string{
 	"max_pods_per_node":  "The max pods kubefit planned with, when `max_pods` is set (null: the cluster's default, 110).",
 	"spot":               "Whether the nodes are Spot VMs (`capacity_type = \"spot\"`).",
 	"node_config":        "Machine type, disk, labels, taints and Spot.",
-	"machine_type":       "Machine type.", "disk_size_gb": "Boot disk size in GB (default 100).", "name": "Node group name.",
+	"machine_type":       "Machine type.", "disk_size_gb": "Boot disk size in GB (default 100).",
+	"name":      "Node group name (in `aks_module_node_pool`, made to fit Azure/aks: lower-case letters and digits, at most 8, or 6 for a Windows pool; a warning says when it differs).",
 	"max_nodes": "The group's maximum size.", "max_nodes_per_zone": "Null: kubefit spreads nodes round-robin over the zones.",
 	"workload_allocatable": "Per node: allocatable less the requests of the DaemonSets that land on the group (of the smallest member of a mixed group).",
 	"cpu_millicores":       "CPU in millicores.", "memory_bytes": "Memory in bytes.", "ephemeral_bytes": "Ephemeral storage in bytes.",
@@ -325,7 +330,8 @@ func warnAKSRotation(prior, next types.Object, diags *diag.Diagnostics) {
 	diags.AddAttributeWarning(path.Root("aks_node_pool"), "AKS Node Pool Rotation Needed", fmt.Sprintf(
 		"This plan changes %s of the AKS node pool. azurerm changes these only by rotating the pool through a temporary one, "+
 			"so the azurerm_kubernetes_cluster_node_pool (or default_node_pool) that takes these values needs temporary_name_for_rotation "+
-			"set, or its apply fails.", strings.Join(changed, ", ")))
+			"set, or its apply fails: pass aks_node_pool.temporary_name_for_rotation to it. The Azure/aks module's node_pools "+
+			"entry needs it too; aks_module_node_pool carries it, so a pool passed as aks_module_node_pool unchanged has it.", strings.Join(changed, ", ")))
 }
 
 // nodeGroupKnown reports whether every input is known.
@@ -645,7 +651,7 @@ func flattenModules(m *nodeGroupModel, out nodegroup.Rendered) {
 	}
 	if a := out.AKSModule; a != nil {
 		v := aksNodePoolValue(&a.AKSNodePool).Attributes()
-		v["name"] = types.StringValue(a.Name)
+		v["name"], v["node_count"], v["create_before_destroy"] = types.StringValue(a.Name), int64Ptr(a.NodeCount), types.BoolValue(a.CreateBeforeDestroy)
 		m.AKSModuleNodePool = types.ObjectValueMust(aksModuleAttrTypes, v)
 	}
 	if g := out.GKEModule; g != nil {
@@ -661,6 +667,7 @@ func aksNodePoolValue(a *nodegroup.AKSNodePool) types.Object {
 		"node_labels": stringMapValue(a.NodeLabels), "node_taints": stringList(a.NodeTaints), "os_disk_size_gb": types.Int64Value(int64(a.OSDiskSizeGB)),
 		"os_type": types.StringValue(a.OSType), "zones": stringList(a.Zones), "os_sku": optString(a.OSSKU),
 		"priority": types.StringValue(a.Priority), "eviction_policy": optString(a.EvictionPolicy), "spot_max_price": optFloat(a.SpotMaxPrice),
+		"temporary_name_for_rotation": types.StringValue(a.TemporaryNameForRotation),
 	})
 }
 

@@ -111,7 +111,15 @@ workloads = [{ name = "api", min_replicas = 4, max_replicas = 12, requests = { c
 					"node_taints": knownvalue.ListExact([]knownvalue.Check{knownvalue.StringExact("sku=api:NoSchedule")}),
 					"zones":       knownvalue.ListExact([]knownvalue.Check{knownvalue.StringExact("1"), knownvalue.StringExact("2")}),
 					"os_type":     knownvalue.StringExact("Linux"), "os_disk_size_gb": knownvalue.Int64Exact(128),
-					"node_labels": knownvalue.MapExact(map[string]knownvalue.Check{"tier": knownvalue.StringExact("api")}),
+					"node_labels":                 knownvalue.MapExact(map[string]knownvalue.Check{"tier": knownvalue.StringExact("api")}),
+					"temporary_name_for_rotation": knownvalue.StringRegexp(regexp.MustCompile(`^usertmp[0-9a-f]{4}$`)),
+				})),
+				// Azure/aks: no node_count beside auto-scaling (the module would undo the autoscaler), the module's
+				// create_before_destroy kept, and the same temporary name.
+				expectNG(tfjsonpath.New("aks_module_node_pool"), knownvalue.ObjectPartial(map[string]knownvalue.Check{
+					"name": knownvalue.StringExact("user"), "auto_scaling_enabled": knownvalue.Bool(true), "node_count": knownvalue.Null(),
+					"create_before_destroy":       knownvalue.Bool(true),
+					"temporary_name_for_rotation": knownvalue.StringRegexp(regexp.MustCompile(`^usertmp[0-9a-f]{4}$`)),
 				})),
 				expectNG(tfjsonpath.New("eks_node_group"), knownvalue.Null()),
 				expectNG(tfjsonpath.New("eksctl_yaml"), knownvalue.Null()),
@@ -153,12 +161,27 @@ cloud = "gcp"
 instance_type = "n2-standard-4"
 disk_size_gib = 8
 workloads = [{ name = "a", replicas = 1 }]`), `(?s)disk_size_gib.*at\s+least\s+10`},
+		{nodeGroup(`name = "user"
+cloud = "azure"
+instance_type = "Standard_D4s_v5"
+max_pods = 251
+workloads = [{ name = "a", replicas = 1 }]`), `(?s)max_pods\s+251\s+of\s+Azure\s+node\s+group\s+"user".*only\s+from\s+10\s+to\s+250`},
+		{nodeGroup(`name = "web"
+cloud = "gcp"
+instance_type = "n2-standard-4"
+max_pods = 300
+workloads = [{ name = "a", replicas = 1 }]`), `(?s)max_pods_per_node.*only\s+from\s+8\s+to\s+256`},
+		{nodeGroup(`name = "user"
+cloud = "azure"
+instance_type = "Standard_D4s_v5"
+min_size = 1001
+workloads = [{ name = "a", replicas = 1 }]`), `(?s)min_size\s+is\s+1001.*at\s+most\s+1000`},
 	})
 }
 
 // TestAccNodeGroup_gkeAndSpot: a regional GKE Spot group plans exact totals over its zones, a per-zone initial
-// count, Spot and the planned max pods; an AKS Spot group plans priority, eviction policy, price and the taint
-// AKS adds, with a pod that tolerates it.
+// count, Spot and the planned max pods; an AKS Spot group plans priority, eviction policy, price and the taint and
+// label AKS adds (azurerm reads both back), with a pod that tolerates the taint.
 func TestAccNodeGroup_gkeAndSpot(t *testing.T) {
 	resource.UnitTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
@@ -192,8 +215,12 @@ resource "kubefit_node_group" "spot" {
 				statecheck.ExpectKnownValue("kubefit_node_group.spot", tfjsonpath.New("aks_node_pool"), knownvalue.ObjectPartial(map[string]knownvalue.Check{
 					"priority": knownvalue.StringExact("Spot"), "eviction_policy": knownvalue.StringExact("Delete"), "spot_max_price": knownvalue.Float64Exact(-1),
 					"node_taints": knownvalue.ListExact([]knownvalue.Check{knownvalue.StringExact("kubernetes.azure.com/scalesetpriority=spot:NoSchedule")}),
+					"node_labels": knownvalue.MapExact(map[string]knownvalue.Check{"kubernetes.azure.com/scalesetpriority": knownvalue.StringExact("spot")}),
 				})),
-				statecheck.ExpectKnownValue("kubefit_node_group.spot", tfjsonpath.New("aks_module_node_pool").AtMapKey("name"), knownvalue.StringExact("spotpool")),
+				statecheck.ExpectKnownValue("kubefit_node_group.spot", tfjsonpath.New("aks_module_node_pool"), knownvalue.ObjectPartial(map[string]knownvalue.Check{
+					"name":        knownvalue.StringExact("spotpool"),
+					"node_labels": knownvalue.MapExact(map[string]knownvalue.Check{"kubernetes.azure.com/scalesetpriority": knownvalue.StringExact("spot")}),
+				})),
 			},
 		}},
 	})

@@ -16,3 +16,9 @@ resource "kubefit_node_group" "user" {
 output "aks_node_pool" {
   value = kubefit_node_group.user.aks_node_pool
 }
+
+# The same pool for the Azure/aks module's node_pools: node_count is null while the pool auto-scales, and
+# temporary_name_for_rotation lets azurerm rotate the pool when vm_size, max_pods, os_disk_size_gb or zones change.
+output "aks_module_node_pool" {
+  value = kubefit_node_group.user.aks_module_node_pool
+}

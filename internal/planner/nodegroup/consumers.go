@@ -2,6 +2,7 @@ package nodegroup
 
 import (
 	"fmt"
+	"hash/fnv"
 	"maps"
 	"slices"
 	"strings"
@@ -118,26 +119,69 @@ func kubernetesMinor(v string) int {
 
 // AKS rules, from hashicorp/terraform-provider-azurerm internal/services/containers/
 // kubernetes_cluster_node_pool_resource.go at 69697b7f (node_count, min_count and max_count are
-// validation.IntBetween(0, 1000)) and MicrosoftDocs/azure-aks-docs at fb060abe (use-labels.md: "The following
-// prefixes are AKS reserved prefixes and can't be used for any node: kubernetes.azure.com/, kubernetes.io/";
-// spot-node-pool.md: a Spot pool has the kubernetes.azure.com/scalesetpriority=spot:NoSchedule taint and label).
+// validation.IntBetween(0, 1000); name and temporary_name_for_rotation are validate.KubernetesAgentPoolName,
+// ^[a-z]{1}[a-z\d]{0,11}$; "A Windows Node Pool cannot have a name longer than 6 characters", and the temporary
+// pool is a copy of the pool, Windows included) and MicrosoftDocs/azure-aks-docs at fb060abe (use-labels.md: "The
+// following prefixes are AKS reserved prefixes and can't be used for any node: kubernetes.azure.com/,
+// kubernetes.io/"; spot-node-pool.md: a Spot pool has the kubernetes.azure.com/scalesetpriority=spot:NoSchedule
+// taint and the kubernetes.azure.com/scalesetpriority=spot label, and azurerm's docs say to add both to
+// node_taints and node_labels; concepts-network-ip-address-planning.md: maximum pods per node from 10 to 250,
+// "strictly enforced by the AKS service"; azurerm itself does not validate max_pods).
 const (
-	aksMaxCount      = 1000
-	aksSpotKey       = "kubernetes.azure.com/scalesetpriority"
-	aksSpotValue     = "spot"
-	firstWinServer22 = 23 // AKS runs Windows Server 2022 node pools from Kubernetes 1.23; Windows2019 ends before 1.33
+	aksMaxCount           = 1000
+	aksSpotKey            = "kubernetes.azure.com/scalesetpriority"
+	aksSpotValue          = "spot"
+	aksPoolNameMax        = 12
+	aksWindowsPoolNameMax = 6
+	aksMinMaxPods         = 10
+	aksMaxMaxPods         = 250
+	firstWinServer22      = 23 // AKS runs Windows Server 2022 node pools from Kubernetes 1.23; Windows2019 ends before 1.33
 )
+
+// GKE's range of maximum pods per node for a Standard node pool: 8 to 256 (GKE's "Configure maximum Pods per
+// node", cloud.google.com/kubernetes-engine/docs/how-to/flexible-pod-cidr; the GKE API refuses others, and
+// google_container_node_pool's max_pods_per_node passes the value unchecked, e03b7622).
+const (
+	gkeMinMaxPods = 8
+	gkeMaxMaxPods = 256
+)
+
+// maxPodsErrors refuses a max_pods the group's consumer refuses: outside 10–250 on AKS (max_pods of
+// azurerm_kubernetes_cluster_node_pool) and 8–256 on GKE (max_pods_per_node of google_container_node_pool).
+func maxPodsErrors(req Request) field.Errors {
+	mp := req.Pool.Overhead.MaxPods
+	if mp == 0 {
+		return nil
+	}
+	cloud, lo, hi, what := "Azure", int64(aksMinMaxPods), int64(aksMaxMaxPods), "AKS takes a node pool's max_pods (azurerm_kubernetes_cluster_node_pool) only from %d to %d (\"strictly enforced by the AKS service\")"
+	switch req.Pool.Cloud {
+	case catalog.Azure:
+	case catalog.GCP:
+		cloud, lo, hi, what = "GCP", gkeMinMaxPods, gkeMaxMaxPods, "GKE takes a node pool's max_pods_per_node (google_container_node_pool) only from %d to %d"
+	default:
+		return nil
+	}
+	if mp >= lo && mp <= hi {
+		return nil
+	}
+	return field.Errors{field.Invalid(field.NewPath("MaxPods"), fmt.Sprint(mp), "max_pods %d of %s node group %q is out of range: "+what+"; give a value within it",
+		mp, cloud, req.Pool.Name, lo, hi)}
+}
 
 var aksReservedLabelPrefixes = []string{"kubernetes.azure.com/", "kubernetes.io/"}
 
 // aksSpotTaint is the taint AKS puts on every node of a Spot pool.
 var aksSpotTaint = fit.Taint{Key: aksSpotKey, Value: aksSpotValue, Effect: fit.EffectNoSchedule}
 
-// aksInputErrors refuses the labels and taints AKS would refuse: labels under its reserved prefixes, and
-// taints without a value (AKS takes node taints as key=value:Effect).
+// aksInputErrors refuses the labels and taints AKS would refuse: labels under its reserved prefixes (save the
+// Spot label on a Spot group, which AKS sets itself and kubefit emits anyway), and taints without a value (AKS
+// takes node taints as key=value:Effect).
 func aksInputErrors(req Request) field.Errors {
 	var errs field.Errors
 	for _, k := range slices.Sorted(maps.Keys(req.Pool.Labels)) {
+		if k == aksSpotKey && req.Pool.Labels[k] == aksSpotValue && req.CapacityType == Spot {
+			continue
+		}
 		for _, pre := range aksReservedLabelPrefixes {
 			if strings.HasPrefix(k, pre) {
 				errs = append(errs, field.Invalid(field.NewPath("Labels").Key(k), k,
@@ -156,18 +200,60 @@ func aksInputErrors(req Request) field.Errors {
 	return errs
 }
 
-// aksSizeErrors refuses sizes azurerm's node pool refuses: more than 1,000 nodes.
+// aksSizeErrors refuses sizes azurerm's node pool refuses: more than 1,000 nodes. A given min_size or max_size
+// above the limit is named on itself; a computed maximum above it is the peak's.
 func aksSizeErrors(req Request, r *Result) field.Errors {
 	if req.Pool.Cloud != catalog.Azure || r.MaxSize <= aksMaxCount {
 		return nil
 	}
-	why := "the peak needs"
-	if req.MaxSize != nil {
-		why = "max_size is"
+	const rule = "but an AKS node pool holds at most %d (azurerm: max_count, min_count and node_count between 0 and 1,000): %d too many; split the workloads over several node groups"
+	var errs field.Errors
+	if req.MinSize != nil && *req.MinSize > aksMaxCount {
+		errs = append(errs, field.Invalid(field.NewPath("MinSize"), fmt.Sprint(*req.MinSize),
+			"Azure node group %q would have a minimum of %d nodes (min_size is %d), "+rule,
+			req.Pool.Name, *req.MinSize, *req.MinSize, aksMaxCount, *req.MinSize-aksMaxCount))
 	}
-	return field.Errors{field.Invalid(field.NewPath("MaxSize"), fmt.Sprint(r.MaxSize),
-		"Azure node group %q would have a maximum of %d nodes (%s %d), but an AKS node pool holds at most %d (azurerm: max_count, min_count and node_count between 0 and 1,000); split the workloads over several node groups, %d nodes short",
-		req.Pool.Name, r.MaxSize, why, r.MaxSize, aksMaxCount, r.MaxSize-aksMaxCount)}
+	switch {
+	case req.MaxSize != nil:
+		errs = append(errs, field.Invalid(field.NewPath("MaxSize"), fmt.Sprint(r.MaxSize),
+			"Azure node group %q would have a maximum of %d nodes (max_size is %d), "+rule, req.Pool.Name, r.MaxSize, r.MaxSize, aksMaxCount, r.MaxSize-aksMaxCount))
+	case len(errs) == 0:
+		errs = append(errs, field.Invalid(field.NewPath("MaxSize"), fmt.Sprint(r.MaxSize),
+			"Azure node group %q would have a maximum of %d nodes (the peak needs %d), "+rule, req.Pool.Name, r.MaxSize, r.MaxSize, aksMaxCount, r.MaxSize-aksMaxCount))
+	}
+	return errs
+}
+
+// aksPoolName is a group's name as an AKS pool name: lower-case letters and digits, starting with a letter
+// (azurerm's KubernetesAgentPoolName), before any length limit.
+func aksPoolName(name string) string {
+	var b strings.Builder
+	for _, c := range strings.ToLower(name) {
+		if c >= 'a' && c <= 'z' || c >= '0' && c <= '9' {
+			b.WriteRune(c)
+		}
+	}
+	s := b.String()
+	if s == "" || s[0] >= '0' && s[0] <= '9' {
+		s = "p" + s
+	}
+	return s
+}
+
+// aksTemporaryName is the temporary_name_for_rotation of a group's pool: a valid pool name (at most 12
+// characters, 6 for Windows pools, whose temporary pool is Windows too) that differs from the pool's own and,
+// through 4 hex digits of a hash of the group's name, from the temporary names of the cluster's other groups
+// (two pools rotating in one apply must not share one): "usertmp1a2b" for group "user", "wt1a2b" for a Windows
+// group.
+func aksTemporaryName(name string, windows bool) string {
+	h := fnv.New32a()
+	h.Write([]byte(name))
+	sum := fmt.Sprintf("%08x", h.Sum32())[:4]
+	base := aksPoolName(name)
+	if windows {
+		return base[:1] + "t" + sum
+	}
+	return base[:min(len(base), aksPoolNameMax-7)] + "tmp" + sum
 }
 
 // aksOSSKU is the os_sku of a Windows pool: Windows2022 from Kubernetes 1.23 (and when no version is given),

@@ -27,21 +27,27 @@ import (
 //     internal/services/containers/kubernetes_cluster_node_pool_resource.go at 69697b7f: node_count, min_count,
 //     max_count IntBetween(0, 1000); priority Regular|Spot; eviction_policy Delete|Deallocate and spot_max_price
 //     (−1 or ≥ 0.00001) only on Spot pools; min/max only with auto-scaling; os_type Linux|Windows; os_sku in its
-//     list, the Windows values for Windows pools. AKS (azure-aks-docs at fb060abe): no labels under
-//     kubernetes.azure.com/ or kubernetes.io/; taints key=value:Effect.
+//     list, the Windows values for Windows pools; temporary_name_for_rotation ^[a-z][a-z0-9]{0,11}$ (the pool's
+//     OS limits: Windows names at most 6). AKS (azure-aks-docs at fb060abe): no labels under kubernetes.azure.com/
+//     or kubernetes.io/, save the kubernetes.azure.com/scalesetpriority=spot label AKS puts on a Spot pool, which
+//     node_labels must carry (azurerm reads it back; its docs say to add it); taints key=value:Effect; max pods
+//     10–250.
 //   - google_container_node_pool: hashicorp/terraform-provider-google google/services/container at e03b7622:
 //     counts ≥ 0, location_policy BALANCED|ANY, disk_size_gb ≥ 10, taint key, value and effect required, effect
 //     NO_SCHEDULE|PREFER_NO_SCHEDULE|NO_EXECUTE; node_count never beside autoscaling (the provider's own
-//     guidance).
+//     guidance); max_pods_per_node 8–256 (GKE).
 //   - terraform-aws-modules/eks v21.19.0 (bef29c4d), Azure/aks 11.5.0 (e29456ed) and
 //     terraform-google-modules/kubernetes-engine v44.2.0 (64321800): the input attributes below; Azure/aks's pool
-//     name at most 8 lower-case letters and digits (6 for Windows) and node_count ≥ 1 without auto-scaling;
+//     name of lower-case letters and digits that, with the 4 random characters create_before_destroy appends,
+//     azurerm takes (at most 12; a Windows pool at most 6), node_count ≥ 1 without auto-scaling and none beside it
+//     (the module ignores changes only to name and orchestrator_version, so one would undo the autoscaler);
 //     kubernetes-engine's node_pools values all strings.
 
 var (
 	effectsEKS   = []string{"NO_SCHEDULE", "NO_EXECUTE", "PREFER_NO_SCHEDULE"}
 	aksOSSKUs    = []string{"AzureLinux", "AzureLinux3", "Ubuntu", "Ubuntu2204", "Ubuntu2404", "Windows2019", "Windows2022"}
 	aksTaintRule = regexp.MustCompile(`^[^=:\s]+=[^:\s]+:(NoSchedule|PreferNoSchedule|NoExecute)$`)
+	aksPoolRule  = regexp.MustCompile(`^[a-z][a-z0-9]{0,11}$`)
 	// gkeModuleKeys are node_pools keys kubernetes-engine's cluster.tf looks up.
 	gkeModuleKeys = []string{"name", "machine_type", "node_locations", "autoscaling", "total_min_count", "total_max_count", "location_policy",
 		"initial_node_count", "disk_size_gb", "spot", "max_pods_per_node"}
@@ -109,13 +115,25 @@ func aksRules(a *AKSNodePool) []string {
 			bad = append(bad, "taint "+t)
 		}
 	}
-	for k := range a.NodeLabels {
+	for k, v := range a.NodeLabels {
+		if k == "kubernetes.azure.com/scalesetpriority" && v == "spot" && a.Priority == "Spot" {
+			continue
+		}
 		if strings.HasPrefix(k, "kubernetes.azure.com/") || strings.HasPrefix(k, "kubernetes.io/") {
 			bad = append(bad, "label "+k)
 		}
 	}
+	if a.Priority == "Spot" && a.NodeLabels["kubernetes.azure.com/scalesetpriority"] != "spot" {
+		bad = append(bad, "spot pool without the spot label (drift)")
+	}
 	if a.OSDiskSizeGB < 1 || a.VMSize == "" {
 		bad = append(bad, "disk or vm_size")
+	}
+	if a.MaxPods < 10 || a.MaxPods > 250 {
+		bad = append(bad, fmt.Sprintf("max_pods %d", a.MaxPods))
+	}
+	if !aksPoolRule.MatchString(a.TemporaryNameForRotation) || a.OSType == "Windows" && len(a.TemporaryNameForRotation) > 6 {
+		bad = append(bad, "temporary_name_for_rotation "+a.TemporaryNameForRotation)
 	}
 	return bad
 }
@@ -136,6 +154,9 @@ func gkeRules(g *GKENodePool) []string {
 		if t.Key == "" || t.Value == "" || !slices.Contains(effectsEKS, t.Effect) {
 			bad = append(bad, "taint "+t.Key)
 		}
+	}
+	if mp := g.MaxPodsPerNode; mp != nil && (*mp < 8 || *mp > 256) {
+		bad = append(bad, fmt.Sprintf("max_pods_per_node %d", *mp))
 	}
 	return bad
 }
@@ -159,12 +180,19 @@ func moduleRules(out Rendered, windows bool) []string {
 		}
 	}
 	if m := out.AKSModule; m != nil {
-		limit := 8
-		if windows {
-			limit = 6
+		// The name azurerm gets: the module's, with 4 random characters under create_before_destroy.
+		name := m.Name
+		if m.CreateBeforeDestroy {
+			name += "a1b2"
 		}
-		if !regexp.MustCompile(`^[a-z][a-z0-9]*$`).MatchString(m.Name) || len(m.Name) > limit || !m.AutoScalingEnabled && m.NodeCount < 1 {
-			bad = append(bad, "aks module name or node_count "+m.Name)
+		if !aksPoolRule.MatchString(name) || windows && len(name) > 6 {
+			bad = append(bad, "aks module name "+name)
+		}
+		if !m.AutoScalingEnabled && (m.NodeCount == nil || *m.NodeCount < 1) || m.AutoScalingEnabled && m.NodeCount != nil {
+			bad = append(bad, "aks module node_count")
+		}
+		if m.TemporaryNameForRotation == "" || m.TemporaryNameForRotation == m.Name {
+			bad = append(bad, "aks module temporary_name_for_rotation")
 		}
 	}
 	if m := out.GKEModule; m != nil {
@@ -215,6 +243,8 @@ func TestConsumersAcceptEveryGroup(t *testing.T) {
 		{name: "user", cloud: catalog.Azure, types: []string{"Standard_D4s_v5"}, zones: []string{"1", "2", "3"}, taints: taints},
 		{name: "spotpool", cloud: catalog.Azure, types: []string{"Standard_D4s_v5"}, spot: true},
 		{name: "win", cloud: catalog.Azure, types: []string{"Standard_D4s_v5"}, profile: overhead.AKSWindows, labels: map[string]string{long: "v"}},
+		{name: "WindowsApi", cloud: catalog.Azure, types: []string{"Standard_D4s_v5"}, profile: overhead.AKSWindows, maxPods: 30},
+		{name: "spot-batch-pool", cloud: catalog.Azure, types: []string{"Standard_D4s_v5"}, spot: true, maxPods: 250, zones: []string{"1"}},
 		{name: "regional", cloud: catalog.GCP, types: []string{"n2-standard-4"}, zones: []string{"us-central1-a", "us-central1-b", "us-central1-c"}, spot: true, maxPods: 64},
 		{name: "zonal", cloud: catalog.GCP, types: []string{"e2-standard-4"}, zones: []string{"us-central1-a"}, taints: taints[:1]},
 		{name: "arm-gke", cloud: catalog.GCP, types: []string{"t2a-standard-4"}},

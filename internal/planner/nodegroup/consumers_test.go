@@ -129,9 +129,10 @@ func aksGroup(n int, tolerateSpot bool) Request {
 }
 
 // TestAKSRules: a Spot pool is rendered as AKS runs it (priority, eviction policy given explicitly, max price,
-// and the taint AKS adds, which only tolerating pods pass); labels under AKS's reserved prefixes, value-less
-// taints and more than 1,000 nodes are refused on kubefit's own attribute; Windows pools get the os_sku of
-// their version.
+// and the taint and label AKS adds, which azurerm reads back; only tolerating pods pass the taint); labels under
+// AKS's reserved prefixes (save the Spot label on a Spot group), value-less taints, more than 1,000 nodes and max
+// pods outside 10–250 are refused on kubefit's own attribute; Windows pools get the os_sku of their version; every
+// pool carries a temporary_name_for_rotation azurerm takes, distinct between groups.
 func TestAKSRules(t *testing.T) {
 	p := sizing.NewPlanner(sizing.EmbeddedCatalog())
 	ctx := context.Background()
@@ -146,8 +147,18 @@ func TestAKSRules(t *testing.T) {
 		t.Fatal(err)
 	}
 	if a := out.AKS; a.Priority != "Spot" || a.EvictionPolicy != "Delete" || a.SpotMaxPrice == nil || *a.SpotMaxPrice != -1 ||
-		!slices.Contains(a.NodeTaints, "kubernetes.azure.com/scalesetpriority=spot:NoSchedule") || a.NodeLabels["kubernetes.azure.com/scalesetpriority"] != "" || a.OSSKU != "" {
+		!slices.Contains(a.NodeTaints, "kubernetes.azure.com/scalesetpriority=spot:NoSchedule") || a.NodeLabels["kubernetes.azure.com/scalesetpriority"] != "spot" || a.OSSKU != "" {
 		t.Errorf("spot pool %+v", a)
+	}
+	if m := out.AKSModule; m.NodeLabels["kubernetes.azure.com/scalesetpriority"] != "spot" || m.Priority != "Spot" {
+		t.Errorf("spot module pool %+v", m)
+	}
+	// The Spot label given by the user on a Spot group is the one AKS sets: accepted, and emitted once.
+	spot.Pool.Labels = map[string]string{"kubernetes.azure.com/scalesetpriority": "spot", "tier": "batch"}
+	if r, err := Size(ctx, p, spot); err != nil {
+		t.Errorf("spot group with the spot label: %v", err)
+	} else if out, _ := Render(spot, r); len(out.AKS.NodeLabels) != 2 || out.AKS.NodeLabels["kubernetes.azure.com/scalesetpriority"] != "spot" {
+		t.Errorf("spot group with the spot label: labels %v", out.AKS.NodeLabels)
 	}
 	untolerating := aksGroup(4, false)
 	untolerating.CapacityType = Spot
@@ -156,7 +167,7 @@ func TestAKSRules(t *testing.T) {
 	}
 	regular := aksGroup(4, false)
 	r, _ = Size(ctx, p, regular)
-	if out, _ := Render(regular, r); out.AKS.Priority != "Regular" || out.AKS.EvictionPolicy != "" || out.AKS.SpotMaxPrice != nil {
+	if out, _ := Render(regular, r); out.AKS.Priority != "Regular" || out.AKS.EvictionPolicy != "" || out.AKS.SpotMaxPrice != nil || len(out.AKS.NodeLabels) != 0 {
 		t.Errorf("regular pool %+v", out.AKS)
 	}
 	for _, tc := range []struct {
@@ -166,15 +177,34 @@ func TestAKSRules(t *testing.T) {
 		want string
 	}{
 		{"reserved label", func(q *Request) { q.Pool.Labels = map[string]string{"kubernetes.azure.com/mode": "user"} }, `Labels["kubernetes.azure.com/mode"]`, "AKS reserves"},
+		{"kubernetes.io label", func(q *Request) { q.Pool.Labels = map[string]string{"kubernetes.io/role": "web"} }, `Labels["kubernetes.io/role"]`, "under kubernetes.io/"},
+		{"spot label on a regular group", func(q *Request) { q.Pool.Labels = map[string]string{"kubernetes.azure.com/scalesetpriority": "spot"} },
+			`Labels["kubernetes.azure.com/scalesetpriority"]`, "AKS reserves"},
+		{"spot label of another value", func(q *Request) {
+			q.CapacityType, q.Workloads = Spot, aksGroup(4, true).Workloads
+			q.Pool.Labels = map[string]string{"kubernetes.azure.com/scalesetpriority": "regular"}
+		}, `Labels["kubernetes.azure.com/scalesetpriority"]`, "AKS reserves"},
 		{"value-less taint", func(q *Request) { q.Pool.Taints = []fit.Taint{{Key: "gpu", Effect: fit.EffectNoSchedule}} }, "Taints[0]", "key=value:Effect"},
 		{"max_size above 1,000", func(q *Request) { q.MaxSize = intp(1001) }, "MaxSize", "at most 1000"},
 		{"peak above 1,000", func(q *Request) { q.Workloads[0].Replicas = intp(4000) }, "MaxSize", "the peak needs"},
+		{"min_size above 1,000", func(q *Request) { q.MinSize = intp(1001) }, "MinSize", "min_size is 1001"},
+		{"max pods 9", func(q *Request) { q.Pool.Overhead.MaxPods = 9 }, "MaxPods", "only from 10 to 250"},
+		{"max pods 251", func(q *Request) { q.Pool.Overhead.MaxPods = 251 }, "MaxPods", "only from 10 to 250"},
 	} {
 		q := aksGroup(4, false)
 		tc.mod(&q)
 		_, err := Size(ctx, p, q)
 		if es := field.As(err); len(es) != 1 || es[0].Path.String() != tc.path || !strings.Contains(es[0].Detail, tc.want) {
 			t.Errorf("%s: %v; want one error at %s naming %q", tc.name, err, tc.path, tc.want)
+		}
+	}
+	for _, mp := range []int64{10, 250} {
+		q := aksGroup(4, false)
+		q.Pool.Overhead.MaxPods = mp
+		if r, err := Size(ctx, p, q); err != nil {
+			t.Errorf("max pods %d: %v", mp, err)
+		} else if out, _ := Render(q, r); out.AKS.MaxPods != mp {
+			t.Errorf("max pods %d: emitted %d", mp, out.AKS.MaxPods)
 		}
 	}
 	for _, tc := range []struct{ version, sku string }{{"", "Windows2022"}, {"1.33", "Windows2022"}, {"1.22", "Windows2019"}} {
@@ -228,6 +258,8 @@ func TestGKEPool(t *testing.T) {
 		want string
 	}{
 		{"disk under 10 GB", func(q *Request) { q.DiskSizeGiB = 8 }, "DiskSizeGiB", "at least 10"},
+		{"max pods 7", func(q *Request) { q.Pool.Overhead.MaxPods = 7 }, "MaxPods", "max_pods_per_node (google_container_node_pool) only from 8 to 256"},
+		{"max pods 257", func(q *Request) { q.Pool.Overhead.MaxPods = 257 }, "MaxPods", "only from 8 to 256"},
 		{"value-less taint", func(q *Request) { q.Pool.Taints = []fit.Taint{{Key: "gpu", Effect: fit.EffectNoSchedule}} }, "Taints[0]", "requires a taint's key, value and effect"},
 	} {
 		q := mk()
@@ -236,6 +268,63 @@ func TestGKEPool(t *testing.T) {
 		if es := field.As(err); len(es) != 1 || es[0].Path.String() != tc.path || !strings.Contains(es[0].Detail, tc.want) {
 			t.Errorf("%s: %v", tc.name, err)
 		}
+	}
+}
+
+// TestAKSModulePool: Azure/aks's node_pools value leaves node_count null beside auto-scaling (the module would
+// undo every autoscaler move) and sets it without; a Linux pool keeps the module's create_before_destroy and a
+// name of at most 8 characters (the module appends 4 random ones, azurerm takes 12); a Windows pool turns
+// create_before_destroy off and keeps up to 6 (AKS's Windows limit); temporary_name_for_rotation is set on both
+// shapes, valid for the pool's OS and distinct between groups whose names share a prefix.
+func TestAKSModulePool(t *testing.T) {
+	p := sizing.NewPlanner(sizing.EmbeddedCatalog())
+	ctx := context.Background()
+	render := func(name string, windows, fixed bool) Rendered {
+		t.Helper()
+		q := aksGroup(4, false)
+		q.Pool.Name = name
+		if windows {
+			q.Pool.Overhead.Profile = overhead.AKSWindows
+		}
+		if fixed {
+			q.MinSize, q.MaxSize = intp(3), intp(3)
+		} else {
+			q.Workloads[0].Replicas, q.Workloads[0].MinReplicas, q.Workloads[0].MaxReplicas = nil, intp(4), intp(12)
+		}
+		r, err := Size(ctx, p, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, err := Render(q, r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	scaled := render("user", false, false)
+	if m := scaled.AKSModule; !m.AutoScalingEnabled || m.NodeCount != nil || !m.CreateBeforeDestroy || m.Name != "user" || len(scaled.Warnings) != 0 {
+		t.Errorf("auto-scaled module pool %+v (node_count %v), warnings %v", m, m.NodeCount, scaled.Warnings)
+	}
+	if scaled.AKS.NodeCount < 1 {
+		t.Errorf("azurerm pool node_count %d", scaled.AKS.NodeCount)
+	}
+	if m := render("user", false, true).AKSModule; m.AutoScalingEnabled || m.NodeCount == nil || *m.NodeCount != 3 {
+		t.Errorf("fixed module pool %+v", m)
+	}
+	long := render("user-api-pool", false, false)
+	if m := long.AKSModule; m.Name != "userapip" || !m.CreateBeforeDestroy || len(long.Warnings) != 1 || long.Warnings[0].Code != WarnModuleName {
+		t.Errorf("long linux name: %q, create_before_destroy %v, warnings %v", m.Name, m.CreateBeforeDestroy, long.Warnings)
+	}
+	win := render("WindowsApi", true, false)
+	if m := win.AKSModule; m.Name != "window" || m.CreateBeforeDestroy || len(win.Warnings) != 1 || !strings.Contains(win.Warnings[0].Message, "create_before_destroy = false") {
+		t.Errorf("windows name: %q, create_before_destroy %v, warnings %v", m.Name, m.CreateBeforeDestroy, win.Warnings)
+	}
+	if n := win.AKS.TemporaryNameForRotation; len(n) != 6 || n[0] != 'w' || n != win.AKSModule.TemporaryNameForRotation {
+		t.Errorf("windows temporary name %q (module %q)", n, win.AKSModule.TemporaryNameForRotation)
+	}
+	a, b := render("userapi1", false, false).AKS.TemporaryNameForRotation, render("userapi2", false, false).AKS.TemporaryNameForRotation
+	if a == b || !strings.HasPrefix(a, "useratmp") || len(a) > 12 || !strings.HasPrefix(scaled.AKS.TemporaryNameForRotation, "usertmp") {
+		t.Errorf("temporary names %q and %q of two groups, %q of user", a, b, scaled.AKS.TemporaryNameForRotation)
 	}
 }
 
@@ -267,6 +356,9 @@ func TestEKSInputRules(t *testing.T) {
 		{"taint value of 64", func(q *Request) {
 			q.Pool.Taints = []fit.Taint{{Key: "k", Value: strings.Repeat("v", 64), Effect: fit.EffectNoSchedule}}
 		}, "Taints[0]", "value up to 63"},
+		{"taint key of 64", func(q *Request) {
+			q.Pool.Taints = []fit.Taint{{Key: "example.com/" + strings.Repeat("k", 52), Value: "v", Effect: fit.EffectNoSchedule}}
+		}, "Taints[0]", "key 1 to 63 characters"},
 		{"21 instance types", func(q *Request) { q.Pool.InstanceTypes = many(21) }, "InstanceTypes", "at most 20"},
 	} {
 		q := smallGroup("", "", "m5.xlarge")

@@ -45,12 +45,28 @@ type BlockDevice struct {
 // CloudinitPart is one of the module's cloudinit_pre_nodeadm parts.
 type CloudinitPart struct{ Content, ContentType string }
 
-// AKSModuleNodePool is one value of Azure/aks's node_pools. The module appends 4 random characters to Name and
-// requires at most 8 (6 for Windows pools), lower-case letters and digits.
+// AKSModuleNodePool is one value of Azure/aks's node_pools.
+//
+// Name: with create_before_destroy (the module's default) the module appends 4 random characters to the name
+// (extra_node_pool.tf), and azurerm takes pool names of at most 12 lower-case letters and digits, so the name has
+// at most 8. AKS takes Windows pool names of at most 6 characters, which would leave 2: Windows pools set
+// CreateBeforeDestroy false instead, so the module uses the name as it is (up to 6 characters) and replaces such
+// a pool by destroying it first.
+//
+// NodeCount is the module's node_count, nil with auto-scaling (it shadows AKSNodePool.NodeCount): the module
+// ignores changes only to name and orchestrator_version, so a node_count beside auto_scaling_enabled would undo
+// every move of the cluster autoscaler on the next apply, and a module caller cannot add ignore_changes; azurerm
+// starts an auto-scaled pool without node_count at min_count. Without auto-scaling it is set (the module
+// requires node_count ≥ 1 then).
 type AKSModuleNodePool struct {
 	Name string
 	AKSNodePool
+	NodeCount           *int
+	CreateBeforeDestroy bool
 }
+
+// aksModuleSuffix is the number of random characters Azure/aks appends to a create_before_destroy pool's name.
+const aksModuleSuffix = 4
 
 // GKEModuleNodePool is one element of terraform-google-modules/kubernetes-engine's node_pools (a flat map whose
 // values are all strings, as its list(map(any)) type needs), with the pool's labels and taints for the module's
@@ -88,37 +104,38 @@ func eksModuleNodeGroup(req Request, e *EKSNodeGroup, lt *EKSLaunchTemplate) *EK
 }
 
 // aksModuleName is the node group's name as Azure/aks takes it: lower-case letters and digits, starting with a
-// letter (azurerm's pool-name rule), at most 8 characters (6 for Windows).
-func aksModuleName(name string, windows bool) (string, int) {
-	var b strings.Builder
-	for _, c := range strings.ToLower(name) {
-		if c >= 'a' && c <= 'z' || c >= '0' && c <= '9' {
-			b.WriteRune(c)
-		}
-	}
-	s := b.String()
-	if s == "" || s[0] >= '0' && s[0] <= '9' {
-		s = "p" + s
-	}
-	limit := 8
+// letter (azurerm's pool-name rule), at most 8 characters (12 less the module's random suffix), or 6 for Windows
+// pools (AKS's limit; they go without the suffix).
+func aksModuleName(name string, windows bool) string {
+	s := aksPoolName(name)
+	limit := aksPoolNameMax - aksModuleSuffix
 	if windows {
-		limit = 6
+		limit = aksWindowsPoolNameMax
 	}
-	return s[:min(len(s), limit)], limit
+	return s[:min(len(s), limit)]
 }
 
 // WarnModuleName: the group's name is not one a community module takes, so its module output carries another.
 const WarnModuleName = "nodegroup.module-name"
 
 func aksModuleNodePool(req Request, r *Result, a *AKSNodePool) (*AKSModuleNodePool, []field.Warning) {
-	name, limit := aksModuleName(req.Pool.Name, isWindows(r.Pool.Overhead.Profile))
-	m := &AKSModuleNodePool{Name: name, AKSNodePool: *a}
+	windows := isWindows(r.Pool.Overhead.Profile)
+	name := aksModuleName(req.Pool.Name, windows)
+	m := &AKSModuleNodePool{Name: name, AKSNodePool: *a, CreateBeforeDestroy: !windows}
+	if !a.AutoScalingEnabled {
+		n := a.NodeCount
+		m.NodeCount = &n
+	}
 	if name == req.Pool.Name {
 		return m, nil
 	}
+	why := "of at most 8 characters (it appends 4 random ones, and azurerm takes at most 12)"
+	if windows {
+		why = "of at most 6 characters for a Windows pool (AKS's limit; kubefit sets create_before_destroy = false for it, so the module appends no random characters)"
+	}
 	return m, []field.Warning{{Code: WarnModuleName, Path: field.NewPath("Name"), Message: fmt.Sprintf(
-		"aks_module_node_pool names node group %s %s: Azure/aks takes pool names of lower-case letters and digits, starting with a letter, of at most %d characters (it appends 4 random ones)",
-		field.Quote(req.Pool.Name), field.Quote(name), limit)}}
+		"aks_module_node_pool names node group %s %s: Azure/aks takes pool names of lower-case letters and digits, starting with a letter, %s",
+		field.Quote(req.Pool.Name), field.Quote(name), why)}}
 }
 
 func gkeModuleNodePool(req Request, g *GKENodePool) *GKEModuleNodePool {

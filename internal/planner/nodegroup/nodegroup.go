@@ -197,6 +197,7 @@ func validate(req Request) field.Errors {
 	if req.DiskSizeGiB < 0 || req.DiskSizeGiB > 65536 {
 		errs = append(errs, field.Invalid(field.NewPath("DiskSizeGiB"), fmt.Sprint(req.DiskSizeGiB), "the disk size %d GiB of node group %q must be between 1 and 65,536", req.DiskSizeGiB, req.Pool.Name))
 	}
+	errs = append(errs, maxPodsErrors(req)...)
 	switch req.Pool.Cloud {
 	case catalog.AWS:
 		errs = append(errs, labelErrors(req)...)

@@ -65,11 +65,14 @@ type AKSNodePool struct {
 	Zones []string
 	// Priority is Regular or Spot; a Spot pool sets EvictionPolicy (Delete, given explicitly: azurerm does not
 	// read AKS's default back, so leaving it unset replaces the pool on every apply, hashicorp/terraform-provider-azurerm#25615)
-	// and SpotMaxPrice (-1: up to the on-demand price), and its NodeTaints carry the taint AKS adds, so the next
-	// plan does not try to remove it.
+	// and SpotMaxPrice (-1: up to the on-demand price), and its NodeTaints and NodeLabels carry the taint and the
+	// label AKS adds (azurerm reads both back from the API), so the next plan does not try to remove them.
 	Priority       string
 	EvictionPolicy string
 	SpotMaxPrice   *float64
+	// TemporaryNameForRotation names the temporary pool azurerm cycles the pool through when vm_size, max_pods,
+	// os_disk_size_gb or zones change (aksTemporaryName); without one such a change fails at apply.
+	TemporaryNameForRotation string
 }
 
 // GKENodePool holds the arguments of a google_container_node_pool. The group's sizes are exact totals
@@ -254,11 +257,13 @@ func aksNodePool(req Request, r *Result) *AKSNodePool {
 		p.OSType = "Windows"
 	}
 	p.OSSKU = aksOSSKU(req, isWindows(r.Pool.Overhead.Profile))
+	p.TemporaryNameForRotation = aksTemporaryName(req.Pool.Name, isWindows(r.Pool.Overhead.Profile))
 	taints := req.Pool.Taints
 	p.Priority = "Regular"
 	if req.CapacityType == Spot {
 		price := -1.0
 		p.Priority, p.EvictionPolicy, p.SpotMaxPrice = "Spot", "Delete", &price
+		p.NodeLabels[aksSpotKey] = aksSpotValue
 		if !slices.Contains(taints, aksSpotTaint) {
 			taints = append(slices.Clip(taints), aksSpotTaint)
 		}
