@@ -103,8 +103,10 @@ type nodePoolSizingModel struct {
 	FailOnMisfit types.Bool   `tfsdk:"fail_on_misfit"`
 	Scheduler    types.String `tfsdk:"scheduler_profile"`
 	Arrival      types.String `tfsdk:"arrival_order"`
+	Disruptions  types.List   `tfsdk:"disruptions"`
 
 	Fits          types.Bool   `tfsdk:"fits"`
+	DisruptionOut types.Map    `tfsdk:"disruption_results"`
 	PoolResults   types.Map    `tfsdk:"pool_results"`
 	WorkloadsOut  types.Map    `tfsdk:"workload_results"`
 	Failures      types.List   `tfsdk:"failures"`
@@ -138,13 +140,15 @@ func (d *nodePoolSizingDataSource) Schema(_ context.Context, _ datasource.Schema
 		Attributes: map[string]schema.Attribute{
 			"pools": schema.MapNestedAttribute{Required: true, MarkdownDescription: "Node pools, keyed by pool name. Each takes the node options of `kubefit_node_overhead` for a catalog instance type (not the `custom` profile, whose node is described by `vcpu` and `memory`), and DaemonSets are given once for all pools.",
 				NestedObject: schema.NestedAttributeObject{Attributes: sizingPoolAttributes(true)}},
-			"daemonsets":        daemonSetsAttribute(),
-			"workloads":         workloadsAttribute(),
-			"fail_on_misfit":    schema.BoolAttribute{Optional: true, MarkdownDescription: "Fail the plan when anything does not fit (default `true`); `false` reports misfits as warnings."},
-			"scheduler_profile": schedulerProfileAttribute(),
-			"arrival_order":     arrivalOrderAttribute(),
-			"fits":              schema.BoolAttribute{Computed: true, MarkdownDescription: "Whether every workload fits in both scenarios and no burstable pool runs out of credits."},
-			"pool_results":      poolResultsAttribute(),
+			"daemonsets":         daemonSetsAttribute(),
+			"workloads":          workloadsAttribute(),
+			"fail_on_misfit":     schema.BoolAttribute{Optional: true, MarkdownDescription: "Fail the plan when anything does not fit (default `true`); `false` reports misfits as warnings."},
+			"scheduler_profile":  schedulerProfileAttribute(),
+			"arrival_order":      arrivalOrderAttribute(),
+			"disruptions":        disruptionsAttribute(),
+			"disruption_results": disruptionResultsAttribute(),
+			"fits":               schema.BoolAttribute{Computed: true, MarkdownDescription: "Whether every workload fits in both scenarios and no burstable pool runs out of credits."},
+			"pool_results":       poolResultsAttribute(),
 			"workload_results": schema.MapNestedAttribute{Computed: true, MarkdownDescription: "Per workload name: pods per pool in each scenario, unplaced pods and headroom.",
 				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
 					"steady":          schema.MapAttribute{Computed: true, ElementType: types.Int64Type, MarkdownDescription: "Pods per pool in the steady scenario."},
@@ -313,6 +317,10 @@ func reportSizing(diags *diag.Diagnostics, plan *sizing.Plan, warnings []field.W
 		p := path.Root("pools").AtMapKey(f.Pool)
 		if f.Reason == sizing.ReasonCredits {
 			add(p, "Burstable Nodes Run Out of CPU Credits", f.Message+suffix)
+			continue
+		}
+		if f.Reason == sizing.Reason(fit.ReasonDisruption) {
+			add(path.Root("disruptions"), "Disruption Not Absorbed", strings.TrimRight(f.Message, ".")+"."+suffix)
 			continue
 		}
 		for j, w := range plan.Workloads {

@@ -304,3 +304,46 @@ data "kubefit_node_pool_sizing" "measured" {
 		}},
 	})
 }
+
+// clickHouseSizing is a 2-shard × 3-replica ClickHouse: each shard's replicas on distinct nodes (spread =
+// node, the chart's required hostname anti-affinity), each with a gp3 volume of its own, on a pool of
+// m5.2xlarge over three zones.
+func clickHouseSizing(minNodes, maxNodes int, disruptions string) string {
+	return fmt.Sprintf(`data "kubefit_node_pool_sizing" "ch" {
+  pools = { db = { cloud = "aws", instance_type = "m5.2xlarge", min_nodes = %d, max_nodes = %d, zones = ["eu-west-1a", "eu-west-1b", "eu-west-1c"] } }
+  workloads = [for s in ["clickhouse-shard0", "clickhouse-shard1"] : {
+    name = s, replicas = 3, requests = { cpu = "2", memory = "8Gi" }, spread = { type = "node" }
+    volume_claims = [{ name = "data", size = "100Gi", storage_class = "gp3", access_modes = ["ReadWriteOnce"] }]
+  }]
+  disruptions = %s
+}`, minNodes, maxNodes, disruptions)
+}
+
+// TestAccNodePoolSizing_disruptions: the ClickHouse fits in steady state on 3 nodes over 3 zones; losing a
+// node fails the plan naming the two replicas that cannot move (anti-affinity and their zonal volumes) and
+// the maximum that absorbs it; losing a zone reports the replicas its volumes pin, by design; with room for
+// a fourth node both hold.
+func TestAccNodePoolSizing_disruptions(t *testing.T) {
+	addr := "data.kubefit_node_pool_sizing.ch"
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{Config: clickHouseSizing(3, 3, `["node_loss", "zone_loss"]`),
+				ExpectError: regexp.MustCompile(`(?s)Disruption Not Absorbed.*` + errRe(`2`, `pods`, `bind`, `nowhere:`, `1`, `pod`, `of`, `workload`, `"clickhouse-shard0"`, `and`, `1`, `pod`, `of`, `workload`, `"clickhouse-shard1"`).String() +
+					`.*` + errRe(`zone`, `"eu-west-1a",`, `where`, `no`, `other`, `node`, `runs`).String() + `.*` + errRe(`With`, `a`, `maximum`, `node`, `count`, `of`, `4`, `for`, `pool`, `"db"`).String())},
+			{Config: clickHouseSizing(3, 3, `["meteor"]`), ExpectError: regexp.MustCompile(`(?s)node_loss.*zone_loss`)},
+			{
+				Config:           clickHouseSizing(3, 4, `["node_loss", "zone_loss"]`),
+				ConfigPlanChecks: emptyPlanAfterApply,
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("fits"), knownvalue.Bool(true)),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("pool_results").AtMapKey("db").AtMapKey("steady").AtMapKey("nodes_required"), knownvalue.Int64Exact(3)),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("disruption_results").AtMapKey("node_loss").AtMapKey("fits"), knownvalue.Bool(true)),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("disruption_results").AtMapKey("node_loss").AtMapKey("evicted"), knownvalue.Int64Exact(2)),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("disruption_results").AtMapKey("zone_loss").AtMapKey("stuck"),
+						knownvalue.MapExact(map[string]knownvalue.Check{"clickhouse-shard0": knownvalue.Int64Exact(1), "clickhouse-shard1": knownvalue.Int64Exact(1)})),
+				},
+			},
+		},
+	})
+}

@@ -101,7 +101,7 @@ var sizingRenames = renames{
 // name. It reports values it cannot read (quantities, balances) at their attributes.
 func expandSizing(ctx context.Context, m nodePoolSizingModel, diags *diag.Diagnostics) sizing.Request {
 	req := sizing.Request{Scheduler: fit.SchedulerProfile(m.Scheduler.ValueString()),
-		Arrival: fit.ArrivalOrder(m.Arrival.ValueString())}
+		Arrival: fit.ArrivalOrder(m.Arrival.ValueString()), Disruptions: expandDisruptions(ctx, m.Disruptions, diags)}
 	elems := m.Pools.Elements()
 	for _, name := range sortedKeys(elems) {
 		var pm sizingPoolModel
@@ -230,6 +230,39 @@ func expandHostPorts(ctx context.Context, l types.List, diags *diag.Diagnostics)
 		out = append(out, fit.HostPort{Port: int(p.Port.ValueInt64()), Protocol: p.Protocol.ValueString(), IP: p.IP.ValueString()})
 	}
 	return out
+}
+
+func expandDisruptions(ctx context.Context, l types.List, diags *diag.Diagnostics) []fit.DisruptionKind {
+	var names []string
+	diags.Append(l.ElementsAs(ctx, &names, false)...)
+	var out []fit.DisruptionKind
+	for _, n := range names {
+		out = append(out, fit.DisruptionKind(n))
+	}
+	return out
+}
+
+var disruptionAttrTypes = map[string]attr.Type{"fits": types.BoolType, "checked": types.BoolType, "lost": types.StringType, "pool": types.StringType,
+	"zone": types.StringType, "evicted": types.Int64Type, "pending": types.MapType{ElemType: types.Int64Type},
+	"stuck": types.MapType{ElemType: types.Int64Type}, "message": types.StringType}
+
+// disruptionResultsValue is disruption_results: the verdict of each disruption scenario, keyed by its name.
+func disruptionResultsValue(rs []fit.DisruptionResult) types.Map {
+	counts := func(ws []fit.WorkloadCount) types.Map {
+		m := make(map[string]attr.Value, len(ws))
+		for _, w := range ws {
+			m[w.Workload] = types.Int64Value(int64(w.Pods))
+		}
+		return types.MapValueMust(types.Int64Type, m)
+	}
+	elems := make(map[string]attr.Value, len(rs))
+	for _, r := range rs {
+		elems[string(r.Kind)] = types.ObjectValueMust(disruptionAttrTypes, map[string]attr.Value{
+			"fits": types.BoolValue(r.Fits), "checked": types.BoolValue(r.Checked), "lost": types.StringValue(r.Lost),
+			"pool": types.StringValue(r.Pool), "zone": types.StringValue(r.Zone), "evicted": types.Int64Value(int64(r.Evicted)),
+			"pending": counts(r.Pending), "stuck": counts(r.Stuck), "message": types.StringValue(r.Message)})
+	}
+	return types.MapValueMust(types.ObjectType{AttrTypes: disruptionAttrTypes}, elems)
 }
 
 type volumeClaimModel struct {
@@ -435,6 +468,7 @@ func flattenSizing(m *nodePoolSizingModel, plan *sizing.Plan) {
 	m.Failures = types.ListValueMust(types.ObjectType{AttrTypes: failureAttrTypes}, failures)
 	m.Fits = types.BoolValue(plan.Fits)
 	m.Report = types.StringValue(plan.Report)
+	m.DisruptionOut = disruptionResultsValue(plan.Packing.Disruptions)
 	m.FormulaSource = types.StringValue(sizingFormulaSource)
 }
 

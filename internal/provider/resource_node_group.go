@@ -54,6 +54,7 @@ type nodeGroupModel struct {
 	HeadroomPercent        types.Int64   `tfsdk:"headroom_percent"`
 	Scheduler              types.String  `tfsdk:"scheduler_profile"`
 	Arrival                types.String  `tfsdk:"arrival_order"`
+	Disruptions            types.List    `tfsdk:"disruptions"`
 	CapacityType           types.String  `tfsdk:"capacity_type"`
 	DiskSizeGiB            types.Int64   `tfsdk:"disk_size_gib"`
 	DiskType               types.String  `tfsdk:"disk_type"`
@@ -61,6 +62,7 @@ type nodeGroupModel struct {
 	FailOnMisfit           types.Bool    `tfsdk:"fail_on_misfit"`
 
 	DesiredSize         types.Int64   `tfsdk:"desired_size"`
+	DisruptionOut       types.Map     `tfsdk:"disruption_results"`
 	InstanceTypePlanned types.String  `tfsdk:"planned_instance_type"`
 	Allocatable         types.Object  `tfsdk:"allocatable"`
 	WorkloadAllocatable types.Object  `tfsdk:"workload_allocatable"`
@@ -229,6 +231,8 @@ func (r *nodeGroupResource) Schema(_ context.Context, _ resource.SchemaRequest, 
 		Validators: []validator.Int64{int64validator.Between(1, nodegroup.UnboundedNodes)}}
 	attrs["scheduler_profile"] = resourceAttribute(schedulerProfileAttribute())
 	attrs["arrival_order"] = resourceAttribute(arrivalOrderAttribute())
+	attrs["disruptions"] = resourceAttribute(disruptionsAttribute())
+	attrs["disruption_results"] = resourceAttribute(disruptionResultsAttribute())
 	attrs["headroom_percent"] = schema.Int64Attribute{Optional: true, MarkdownDescription: "Headroom above the peak for a computed `max_size`, in percent (default 0).",
 		Validators: []validator.Int64{int64validator.Between(0, 1000)}}
 	attrs["capacity_type"] = schema.StringAttribute{Optional: true, MarkdownDescription: "How nodes are bought: " + markdownList(nodegroup.CapacityTypes) + " (default `on_demand`).",
@@ -337,9 +341,9 @@ func warnAKSRotation(prior, next types.Object, diags *diag.Diagnostics) {
 // nodeGroupKnown reports whether every input is known.
 func nodeGroupKnown(m nodeGroupModel) bool {
 	for _, v := range []attr.Value{m.Name, m.Cloud, m.InstanceType, m.InstanceTypes, m.Zones, m.Labels, m.Taints, m.CreditMode,
-		m.StartingBalance, m.MinHours, m.MaxSurplusCostPerMonth, m.DaemonSets, m.Workloads, m.HeadroomPercent, m.Scheduler, m.Arrival, m.CapacityType,
+		m.StartingBalance, m.MinHours, m.MaxSurplusCostPerMonth, m.DaemonSets, m.Workloads, m.HeadroomPercent, m.Scheduler, m.Arrival, m.Disruptions, m.CapacityType,
 		m.DiskSizeGiB, m.DiskType, m.NodeClassName, m.FailOnMisfit, m.Profile, m.KubernetesVersion, m.MaxPods, m.EKS, m.AKS,
-		m.KubeReserved, m.SystemReserved, m.EvictionHard, m.MeasuredCapacity, m.MeasuredAllocatable, m.VMMemoryOverheadPercent, m.OSDiskGiB} {
+		m.KubeReserved, m.SystemReserved, m.EvictionHard, m.MeasuredCapacity, m.MeasuredAllocatable, m.VMMemoryOverheadPercent, m.OSDiskGiB, m.VolumeAttachLimit} {
 		if !fullyKnown(v) {
 			return false
 		}
@@ -356,7 +360,8 @@ func expandNodeGroup(ctx context.Context, m nodeGroupModel, diags *diag.Diagnost
 		MinSize: optCount(m.MinSize), MaxSize: optCount(m.MaxSize), HeadroomPercent: int(m.HeadroomPercent.ValueInt64()),
 		CapacityType: nodegroup.CapacityType(m.CapacityType.ValueString()), DiskSizeGiB: int(m.DiskSizeGiB.ValueInt64()),
 		DiskType: m.DiskType.ValueString(), NodeClassName: m.NodeClassName.ValueString(),
-		Scheduler: fit.SchedulerProfile(m.Scheduler.ValueString()), Arrival: fit.ArrivalOrder(m.Arrival.ValueString())}
+		Scheduler: fit.SchedulerProfile(m.Scheduler.ValueString()), Arrival: fit.ArrivalOrder(m.Arrival.ValueString()),
+		Disruptions: expandDisruptions(ctx, m.Disruptions, diags)}
 	var dss []sizingDaemonSetModel
 	diags.Append(m.DaemonSets.ElementsAs(ctx, &dss, false)...)
 	for i, d := range dss {
@@ -448,6 +453,10 @@ func reportNodeGroup(diags *diag.Diagnostics, m nodeGroupModel, res *nodegroup.R
 		}
 		if f.Reason == sizing.ReasonCredits {
 			add(path.Root("instance_type"), "Burstable Nodes Run Out of CPU Credits", f.Message+suffix)
+			continue
+		}
+		if f.Reason == sizing.Reason(fit.ReasonDisruption) {
+			add(path.Root("disruptions"), "Disruption Not Absorbed", fmt.Sprintf("node group %q: %s.%s", m.Name.ValueString(), strings.TrimRight(f.Message, "."), suffix))
 			continue
 		}
 		msg := fmt.Sprintf("node group %q: %s", m.Name.ValueString(), strings.TrimRight(f.Message, "."))
@@ -571,6 +580,7 @@ func flattenNodeGroup(m *nodeGroupModel, res *nodegroup.Result, out nodegroup.Re
 	}
 	m.KubeletConfigYAML = types.StringValue(out.KubeletConfigYAML)
 	m.Report = types.StringValue(res.Plan.Report)
+	m.DisruptionOut = disruptionResultsValue(res.Disruptions)
 }
 
 func (r *nodeGroupResource) apply(ctx context.Context, plan tfsdk.Plan, config tfsdk.Config, state *tfsdk.State, diags *diag.Diagnostics) {

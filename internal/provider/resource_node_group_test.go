@@ -421,3 +421,38 @@ data "kubefit_node_pool_recommendation" "same" {
 		},
 	})
 }
+
+// TestAccNodeGroup_disruptions: a ClickHouse group sized to its 3 nodes cannot lose one (named on
+// disruptions); with max_size 4 it can, and disruption_results says so.
+func TestAccNodeGroup_disruptions(t *testing.T) {
+	cfg := func(maxSize string) string {
+		return fmt.Sprintf(`resource "kubefit_node_group" "ch" {
+  name          = "clickhouse"
+  cloud         = "aws"
+  instance_type = "m5.2xlarge"
+  zones         = ["eu-west-1a", "eu-west-1b", "eu-west-1c"]
+  %s
+  workloads = [for s in ["clickhouse-shard0", "clickhouse-shard1"] : {
+    name = s, replicas = 3, requests = { cpu = "2", memory = "8Gi" }, spread = { type = "node" }
+    volume_claims = [{ name = "data", size = "100Gi", storage_class = "gp3" }]
+  }]
+  disruptions = ["node_loss", "zone_loss"]
+}`, maxSize)
+	}
+	addr := "kubefit_node_group.ch"
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{Config: cfg(""), ExpectError: regexp.MustCompile(`(?s)Disruption Not Absorbed.*group\s+"clickhouse":\s+node_loss.*maximum\s+node\s+count\s+of\s+4`)},
+			{
+				Config:           cfg("max_size = 4"),
+				ConfigPlanChecks: emptyPlanAfterApply,
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("desired_size"), knownvalue.Int64Exact(3)),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("disruption_results").AtMapKey("node_loss").AtMapKey("fits"), knownvalue.Bool(true)),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("disruption_results").AtMapKey("zone_loss").AtMapKey("fits"), knownvalue.Bool(true)),
+				},
+			},
+		},
+	})
+}

@@ -291,6 +291,37 @@ func arrivalOrderAttribute() schema.StringAttribute {
 		"bin-packing admission order, the one in which the scheduler comes closest to the best packing).")
 }
 
+// disruptionsAttribute is the input naming the disruption scenarios to check.
+func disruptionsAttribute() schema.ListAttribute {
+	return schema.ListAttribute{Optional: true, ElementType: types.StringType,
+		MarkdownDescription: "Disruption scenarios to check on the steady scenario's placement, each failing the plan like a misfit " +
+			"(see `disruption_results`): `node_loss` (for each pool its busiest node is lost: its pods must bind on the surviving nodes, the " +
+			"pool growing within its maximum node count less the lost node, which keeps its place until it is replaced; pods whose block " +
+			"volumes are in the node's zone stay in that zone) and `zone_loss` (for each zone, every node in it is lost: pods whose block " +
+			"volumes are there stay with them, stuck by design and reported; the others must bind in the other zones, each pool growing " +
+			"there within its maximum node count). The worst node or zone of each is reported, with the maximum node count that absorbs it.",
+		Validators: []validator.List{listvalidator.ValueStringsAre(stringvalidator.OneOf(stringsOf(fit.DisruptionKinds)...)), listvalidator.UniqueValues()}}
+}
+
+// disruptionResultsAttribute is the output of the disruption scenarios, keyed by name.
+func disruptionResultsAttribute() schema.MapNestedAttribute {
+	counts := func(desc string) schema.MapAttribute {
+		return schema.MapAttribute{Computed: true, ElementType: types.Int64Type, MarkdownDescription: desc}
+	}
+	return schema.MapNestedAttribute{Computed: true, MarkdownDescription: "Per scenario named in `disruptions`: its worst case.",
+		NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+			"fits":    schema.BoolAttribute{Computed: true, MarkdownDescription: "Whether every evicted pod that may move binds elsewhere."},
+			"checked": schema.BoolAttribute{Computed: true, MarkdownDescription: "Whether the scheduler model ran (false beyond its work budget: `fits` is then false, on the safe side)."},
+			"lost":    schema.StringAttribute{Computed: true, MarkdownDescription: "What was lost: `node 1 of pool \"db\" (m5.2xlarge) in zone \"a\"`, `zone \"a\" (3 nodes)`."},
+			"pool":    schema.StringAttribute{Computed: true, MarkdownDescription: "`node_loss`: the pool of the lost node."},
+			"zone":    schema.StringAttribute{Computed: true, MarkdownDescription: "The lost zone, or the lost node's."},
+			"evicted": schema.Int64Attribute{Computed: true, MarkdownDescription: "Pods the lost nodes ran."},
+			"pending": counts("Evicted pods that bind nowhere, per workload."),
+			"stuck":   counts("`zone_loss`: pods whose block volumes keep them in the lost zone (by design, not a failure), per workload."),
+			"message": schema.StringAttribute{Computed: true, MarkdownDescription: "What the loss does and why, with the maximum node count that absorbs it."},
+		}}}
+}
+
 // optionalOneOf is an optional string attribute that takes one of values.
 func optionalOneOf(values []string, description string) schema.StringAttribute {
 	return schema.StringAttribute{Optional: true, MarkdownDescription: description,

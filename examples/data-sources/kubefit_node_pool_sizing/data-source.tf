@@ -40,7 +40,19 @@ data "kubefit_node_pool_sizing" "cluster" {
       tolerations = [{ key = "nvidia.com/gpu", operator = "Exists", effect = "NoSchedule" }]
       pools       = ["gpu"]
     },
+    {
+      # A database StatefulSet: one replica per node, each with a zonal block volume of its own (each claim
+      # takes one of the node's EBS attachments; `kubefit_workloads` reads these from the manifests).
+      name          = "postgres"
+      replicas      = 3
+      requests      = { cpu = "250m", memory = "1Gi" }
+      node_selector = { role = "web" }
+      spread        = { type = "node" }
+      volume_claims = [{ name = "data", size = "100Gi", storage_class = "gp3", access_modes = ["ReadWriteOnce"] }]
+    },
   ]
+  # Can the cluster lose its busiest node, or a whole zone?
+  disruptions = ["node_loss", "zone_loss"]
 }
 
 output "fits" {
@@ -52,6 +64,10 @@ output "general_nodes" {
     steady = data.kubefit_node_pool_sizing.cluster.pool_results["general"].steady.nodes_required
     peak   = data.kubefit_node_pool_sizing.cluster.pool_results["general"].peak.nodes_required
   }
+}
+
+output "disruptions" {
+  value = { for k, d in data.kubefit_node_pool_sizing.cluster.disruption_results : k => d.message }
 }
 
 output "report" {

@@ -16,6 +16,8 @@ resource "kubefit_node_group" "php" {
   workloads = [
     { name = "php", min_replicas = 3, max_replicas = 40, requests = { cpu = "2500m", memory = "1Gi" } },
   ]
+  # Fail the plan if the group cannot lose its busiest node at steady state.
+  disruptions = ["node_loss"]
 }
 
 output "scaling" {

@@ -42,10 +42,20 @@ func Plan(in Input) (Result, error) {
 		res.Fits = res.Fits && sr.Fits
 		res.Scenarios = append(res.Scenarios, sr)
 		res.Failures = append(res.Failures, s.failures()...)
+		if sc == ScenarioSteady && len(in.Disruptions) > 0 {
+			res.Disruptions = m.disruptionResults(s)
+		}
 		if sc == ScenarioPeak {
 			res.Headroom = s.headroom()
 		}
 		m.recycle(s) // its results are read; the next scenario's packings reuse its arrays
+	}
+	for _, d := range res.Disruptions {
+		res.Fits = res.Fits && d.Fits
+		if !d.Fits {
+			res.Failures = append(res.Failures, Failure{Workload: firstWorkload(d.Pending), Pool: d.Pool, Scenario: ScenarioSteady,
+				Reason: ReasonDisruption, Message: d.Message})
+		}
 	}
 	return res, nil
 }

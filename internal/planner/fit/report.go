@@ -65,6 +65,17 @@ func Report(res Result) string {
 		tw.Flush()
 	}
 
+	if len(res.Disruptions) > 0 {
+		b.WriteString("\nDisruptions (steady scenario, the worst case of each)\n")
+		for _, d := range res.Disruptions {
+			verdict := "holds"
+			if !d.Fits {
+				verdict = "FAILS"
+			}
+			fmt.Fprintf(&b, "- %s %s: %s\n", d.Kind, verdict, d.Message)
+		}
+	}
+
 	b.WriteString("\nFailures\n")
 	if len(res.Failures) == 0 {
 		b.WriteString("none\n")

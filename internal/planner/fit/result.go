@@ -39,8 +39,10 @@ type Result struct {
 	// Headroom holds, per workload in input order, how many more replicas fit in the peak packing.
 	Headroom []Headroom
 	// Failures lists pool-level failures first (Scenario ""), then per scenario, workload and pool in
-	// input order.
+	// input order, then the disruption scenarios' (Reason ReasonDisruption, Scenario steady).
 	Failures []Failure
+	// Disruptions holds the verdict of every Input.Disruptions scenario, in input order.
+	Disruptions []DisruptionResult
 }
 
 // PoolOverhead is what the DaemonSets take from every node of a pool.

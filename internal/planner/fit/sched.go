@@ -127,10 +127,14 @@ type cluster struct {
 	zoneStamp []uint64 // per zone + 1: the cycle that last counted it
 	stamp     uint64
 	evals     int64 // nodes filtered so far, for the work budget
+	// A disruption scenario's state (disrupt.go): nodes that are lost or not yet added, and the zone the
+	// pod being scheduled is pinned to by its volumes (-1: none).
+	dead []bool
+	pin  int32
 }
 
 func newCluster(m *model, classes []classSim) *cluster {
-	cl := &cluster{m: m, pools: make([]schedPool, len(m.pools)), classes: make([]schedClass, len(classes))}
+	cl := &cluster{m: m, pools: make([]schedPool, len(m.pools)), classes: make([]schedClass, len(classes)), pin: -1}
 	for p := range m.pools {
 		pm := &m.pools[p]
 		sp := schedPool{alloc: pm.alloc, ds: pm.ds, zones: pm.zones}
@@ -375,6 +379,9 @@ func (cl *cluster) filter(w int, id int32, minMatch int32) bool {
 	sc := &cl.classes[w]
 	nd := &cl.nodes[id]
 	if !sc.allowed[nd.pool] || !cl.fitsResources(sc, nd) {
+		return false
+	}
+	if cl.dead != nil && (cl.dead[id] || (cl.pin >= 0 && nd.zone != cl.pin)) {
 		return false
 	}
 	switch sc.c.spread {

@@ -93,6 +93,9 @@ func (m *model) realistic(sc Scenario, best *sim) (*sim, string) {
 	}
 	s := m.placementSim(sc, classes, capped, counts, o.pods, cl.bind)
 	s.bound, s.note = bound, note
+	if sc == ScenarioSteady && len(m.in.Disruptions) > 0 {
+		s.disrupt = cl.disruptions(m, o.pods, capped, slices.Clone(cl.bind), o.seed)
+	}
 	return s, bound
 }
 

@@ -178,6 +178,7 @@ type sim struct {
 	strat    *strategy
 	bound    string // the scheduler model's binding arrival order, for messages ("" for packings)
 	note     string // ScenarioResult.SchedulerNote
+	disrupt  []DisruptionResult
 	nodes    []nodeSim
 	pools    []poolSim
 	classes  []classSim

@@ -153,7 +153,7 @@ const (
 
 // Reasons lists every failure reason.
 var Reasons = []Reason{ReasonSelector, ReasonTaint, ReasonPoolList, ReasonTooLarge, ReasonMaxNodes, ReasonSpread,
-	ReasonDaemonSets, ReasonAffinity, ReasonHostPort}
+	ReasonDaemonSets, ReasonAffinity, ReasonHostPort, ReasonDisruption}
 
 // Pool is a node pool (node group) of identical nodes. The planner does not compute node overhead:
 // Allocatable is the kubelet's allocatable of one node before DaemonSets, with Pods the max pods.
@@ -241,6 +241,9 @@ type Input struct {
 	// ArrivalRollout).
 	Scheduler SchedulerProfile
 	Arrival   ArrivalOrder
+	// Disruptions are the disruption scenarios checked on the steady scenario's realistic placement
+	// (disrupt.go); each kind at most once.
+	Disruptions []DisruptionKind
 	// PackingOnly skips the scheduler model: every figure is the best packing's (NodesRequired equals
 	// NodesOptimal). For callers that compare many plans and model only the best few (the
 	// recommendation).

@@ -52,6 +52,15 @@ func Validate(in Input) error {
 		v.add(field.NewPath("Arrival"), string(in.Arrival), "unknown arrival order %q; use one of %s", in.Arrival,
 			field.QuoteList(ArrivalOrders))
 	}
+	for i, d := range in.Disruptions {
+		f := field.NewPath("Disruptions").At(i)
+		switch {
+		case !slices.Contains(DisruptionKinds, d):
+			v.add(f, string(d), "unknown disruption scenario %q; use one of %s", d, field.QuoteList(DisruptionKinds))
+		case slices.Index(in.Disruptions, d) < i:
+			v.add(f, string(d), "disruption scenario %q is given twice", d)
+		}
+	}
 	return v.errs.Err()
 }
 

@@ -14,6 +14,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/catalog"
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/field"
@@ -64,6 +65,9 @@ type Request struct {
 	// sizing.Request: the group's sizes follow the scheduler model under them.
 	Scheduler fit.SchedulerProfile
 	Arrival   fit.ArrivalOrder
+	// Disruptions are the disruption scenarios checked on the steady placement of a group of min_size to
+	// max_size nodes (fit.Input.Disruptions).
+	Disruptions []fit.DisruptionKind
 }
 
 // Capacity is the group's capacity envelope, as a ScaledObject capacity check consumes it: per node what
@@ -93,6 +97,9 @@ type Result struct {
 	Fits     bool
 	Failures []Failure
 	Warnings []field.Warning
+	// Disruptions holds the verdict of each Request.Disruptions scenario on the group's sizes; a failing one
+	// is also a Failure.
+	Disruptions []fit.DisruptionResult
 }
 
 // Failure is one reason the group does not carry its workloads, with the largest replica count of the
@@ -151,7 +158,35 @@ func Size(ctx context.Context, p *sizing.Planner, req Request) (*Result, error) 
 		}
 		r.Failures = append(r.Failures, nf)
 	}
+	if len(req.Disruptions) > 0 {
+		if err := disruptions(ctx, p, req, r); err != nil {
+			return nil, err
+		}
+	}
 	return r, nil
+}
+
+// disruptions checks the disruption scenarios on the group as sized: min_size to max_size nodes.
+func disruptions(ctx context.Context, p *sizing.Planner, req Request, r *Result) error {
+	dreq := request(req)
+	dreq.Pools[0].MinNodes, dreq.Pools[0].MaxNodes = r.MinSize, r.MaxSize
+	dreq.Disruptions = req.Disruptions
+	plan, err := p.Solve(ctx, dreq)
+	if err != nil {
+		return prefixPool(err)
+	}
+	r.Disruptions = plan.Packing.Disruptions
+	if i := strings.Index(plan.Report, "\nDisruptions ("); i >= 0 {
+		section, _, _ := strings.Cut(plan.Report[i+1:], "\n\n")
+		r.Plan.Report += "\n" + section + "\n"
+	}
+	for _, f := range plan.Failures {
+		if f.Reason == sizing.Reason(fit.ReasonDisruption) {
+			r.Failures = append(r.Failures, Failure{Failure: f, LargestFit: -1})
+			r.Fits = false
+		}
+	}
+	return nil
 }
 
 // request builds the sizing request of a group: one pool bounded by the group's sizes.

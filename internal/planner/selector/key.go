@@ -61,8 +61,8 @@ func (r *Ranker) packerKey(ctx context.Context, req *Request, t catalog.Instance
 		return own, res, true
 	}
 	a := res.Allocatable
-	return fmt.Sprintf("node:%d/%d/%d/%d/%d/%d/%s/%d", a.CPUMillicores, a.MemoryBytes, a.EphemeralStorageBytes, a.Pods,
-		res.Available.Pods, res.MaxPods, t.Architecture, t.GPUCount), res, true
+	return fmt.Sprintf("node:%d/%d/%d/%d/%d/%d/%s/%d/%d", a.CPUMillicores, a.MemoryBytes, a.EphemeralStorageBytes, a.Pods,
+		res.Available.Pods, res.MaxPods, t.Architecture, t.GPUCount, a.Volumes), res, true
 }
 
 // repath maps the sizing planner's paths onto Request's: Pools[<name>].X is Pool.X, and the instance

@@ -88,7 +88,9 @@ const WarnDiskNotChecked = "selector.disk-not-checked"
 var ExclusionReasons = func() []Reason {
 	out := make([]Reason, 0, len(sizing.Reasons)+2)
 	for _, r := range sizing.Reasons {
-		out = append(out, Reason(r))
+		if r != sizing.Reason(fit.ReasonDisruption) { // a recommendation checks no disruption scenario
+			out = append(out, Reason(r))
+		}
 	}
 	return append(out, ReasonUnknownPrice, ReasonInvalid, ReasonNotSized, ReasonDiskCap)
 }()

@@ -39,6 +39,8 @@ func TestReportAgreesWithFits(t *testing.T) {
 		{"node affinity", Reason(fit.ReasonAffinity), Request{Pools: []Pool{pool("general", "m5.large", 10)},
 			Workloads: []Workload{{Name: "zonal", Replicas: intp(1), NodeAffinity: []fit.NodeSelectorTerm{{MatchExpressions: []fit.NodeSelectorRequirement{
 				{Key: "node.kubernetes.io/instance-type", Operator: fit.NodeIn, Values: []string{"c5.large"}}}}}}}}},
+		{"disruption", Reason(fit.ReasonDisruption), Request{Pools: []Pool{{Name: "fixed", InstanceTypes: []string{"m5.large"}, MinNodes: 2, MaxNodes: 2}},
+			Workloads: []Workload{{Name: "web", Replicas: intp(4), Requests: fit.Resources{CPUMillicores: 800}}}, Disruptions: []fit.DisruptionKind{fit.DisruptNodeLoss}}},
 		{"credits", ReasonCredits, Request{Pools: []Pool{busy},
 			Workloads: []Workload{{Name: "agents", Replicas: intp(4), Requests: fit.Resources{CPUMillicores: 100}, CPUUsageMillicores: 450}}}},
 	} {

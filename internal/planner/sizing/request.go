@@ -17,6 +17,9 @@ type Request struct {
 	// rollout of every workload at once.
 	Scheduler fit.SchedulerProfile
 	Arrival   fit.ArrivalOrder
+	// Disruptions are the disruption scenarios checked on the steady placement (fit.Input.Disruptions);
+	// their verdicts are Plan.Packing.Disruptions, and a failing one is a Failure.
+	Disruptions []fit.DisruptionKind
 }
 
 // Pool is a node pool (node group) of one instance type, or a mixed pool of several.

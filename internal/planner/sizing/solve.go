@@ -212,7 +212,7 @@ func (s *solve) input() (fit.Input, error) {
 		in.Pools = append(in.Pools, fp)
 	}
 	in.DaemonSets = s.req.DaemonSets
-	in.Scheduler, in.Arrival = s.req.Scheduler, s.req.Arrival
+	in.Scheduler, in.Arrival, in.Disruptions = s.req.Scheduler, s.req.Arrival, s.req.Disruptions
 	for i := range s.req.Workloads {
 		in.Workloads = append(in.Workloads, s.workload(i))
 	}

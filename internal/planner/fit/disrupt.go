@@ -1,0 +1,457 @@
+package fit
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
+
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/field"
+)
+
+// DisruptionKind names a disruption scenario, checked on the steady scenario's realistic placement.
+type DisruptionKind string
+
+// The disruption scenarios.
+const (
+	// DisruptNodeLoss loses one node: for each pool in turn its busiest node (the largest share of its
+	// workload allocatable requested). Its pods must bind on the surviving nodes, the pool growing within
+	// its maximum node count less the lost node, which keeps its place until it is replaced.
+	DisruptNodeLoss DisruptionKind = "node_loss"
+	// DisruptZoneLoss loses every node of one zone, for each zone in turn. Pods whose block volumes are in
+	// that zone cannot run elsewhere (stuck by design, reported); the others must bind on the nodes of the
+	// other zones, each pool growing there within its maximum node count.
+	DisruptZoneLoss DisruptionKind = "zone_loss"
+)
+
+// DisruptionKinds lists every valid disruption scenario.
+var DisruptionKinds = []DisruptionKind{DisruptNodeLoss, DisruptZoneLoss}
+
+// ReasonDisruption: the pods of a lost node or zone do not bind elsewhere.
+const ReasonDisruption Reason = "disruption"
+
+// WorkloadCount is a number of pods of one workload.
+type WorkloadCount struct {
+	Workload string
+	Pods     int
+}
+
+// DisruptionResult is the verdict of one disruption scenario: the worst case of its kind (the lost node or
+// zone that leaves the most pods Pending, else the one that evicts the most).
+type DisruptionResult struct {
+	Kind DisruptionKind
+	// Checked is false when the scheduler model did not run on the steady scenario (its work budget); Fits
+	// is then false, on the safe side.
+	Checked bool
+	Fits    bool
+	// Lost says what was lost: `node 3 of pool "general" (zone "a")`, `zone "a" (4 nodes)`; Pool and Zone
+	// name them ("" when not applicable).
+	Lost    string
+	Pool    string
+	Zone    string
+	Evicted int
+	// Pending are the evicted pods that bind nowhere; Stuck those whose block volumes pin them to a lost
+	// zone (reported, not a failure: no node count moves them).
+	Pending []WorkloadCount
+	Stuck   []WorkloadCount
+	Message string
+}
+
+// evictee is a pod of a lost node: its index in the arrival order and the zone its volumes pin it to (-1).
+type evictee struct {
+	i   int
+	pin int32
+}
+
+// lossCase is one lost node or zone, before it is judged.
+type lossCase struct {
+	pool, node int // node_loss: the pool and the node's index in it
+	zone       int32
+	lost       []bool // per node id of the base cluster
+}
+
+// disruptions checks in.Disruptions on the steady placement: the binding order's pods (classes), the node
+// counts (each pool at most at its maximum) and each pod's node.
+func (cl *cluster) disruptions(m *model, pods []int32, counts []int, bind []int32, seed uint64) []DisruptionResult {
+	var out []DisruptionResult
+	for _, kind := range m.in.Disruptions {
+		var worst *DisruptionResult
+		var worstCase lossCase
+		for _, lc := range cl.lossCases(m, kind, pods, counts, bind) {
+			r := cl.afterLoss(m, kind, lc, pods, counts, bind, seed, 0)
+			if worst == nil || worseLoss(r, *worst) {
+				worst, worstCase = &r, lc
+			}
+		}
+		if worst != nil && !worst.Fits {
+			worst.Message += cl.lossRemedy(m, kind, worstCase, pods, counts, bind, seed)
+		}
+		if worst == nil {
+			worst = &DisruptionResult{Kind: kind, Checked: true, Fits: true, Message: fmt.Sprintf("%s: nothing to lose (no node holds a pod)", kind)}
+		}
+		out = append(out, *worst)
+	}
+	return out
+}
+
+func worseLoss(a, b DisruptionResult) bool {
+	pa, pb := countPods(a.Pending), countPods(b.Pending)
+	if pa != pb {
+		return pa > pb
+	}
+	return a.Evicted > b.Evicted
+}
+
+func countPods(ws []WorkloadCount) int {
+	n := 0
+	for _, w := range ws {
+		n += w.Pods
+	}
+	return n
+}
+
+// lossCases lists what each disruption of a kind may lose: per pool its busiest node, or every zone that
+// has a node.
+func (cl *cluster) lossCases(m *model, kind DisruptionKind, order []int32, counts []int, bind []int32) []lossCase {
+	cl.reset(counts)
+	switch kind {
+	case DisruptNodeLoss:
+		used := make([]vec, len(cl.nodes))
+		for i, id := range bind {
+			if id >= 0 {
+				used[id] = used[id].add(cl.classes[order[i]].c.req)
+			}
+		}
+		var out []lossCase
+		first := 0
+		for p := range counts {
+			best, bestShare := -1, -1.0
+			for k := range counts[p] {
+				id := first + k
+				share := 0.0
+				for r := range nRes {
+					if w := m.pools[p].walloc[r]; w > 0 {
+						share = max(share, float64(used[id][r])/float64(w))
+					}
+				}
+				if used[id][rPods] > 0 && share > bestShare {
+					best, bestShare = k, share
+				}
+			}
+			if best >= 0 {
+				lost := make([]bool, len(cl.nodes))
+				lost[first+best] = true
+				out = append(out, lossCase{pool: p, node: best, zone: cl.nodes[first+best].zone, lost: lost})
+			}
+			first += counts[p]
+		}
+		return out
+	case DisruptZoneLoss:
+		var out []lossCase
+		for z := range m.zoneNames {
+			lost := make([]bool, len(cl.nodes))
+			any := false
+			for id := range cl.nodes {
+				if cl.nodes[id].zone == int32(z) {
+					lost[id], any = true, true
+				}
+			}
+			if any {
+				out = append(out, lossCase{pool: -1, node: -1, zone: int32(z), lost: lost})
+			}
+		}
+		return out
+	}
+	return nil
+}
+
+// afterLoss judges one lost node or zone: the surviving nodes keep their pods; the evicted pods, in their
+// arrival order, are scheduled on the surviving nodes, then, for those left Pending, on the nodes each pool
+// may add (the autoscaler's answer to Pending pods). A pod with block volumes stays in its node's zone
+// (its volumes are zonal); in a lost zone it is stuck.
+func (cl *cluster) afterLoss(m *model, kind DisruptionKind, lc lossCase, order []int32, counts []int, bind []int32, seed uint64, bump int) DisruptionResult {
+	base := 0
+	for _, c := range counts {
+		base += c
+	}
+	// The nodes the pools may add, after the base cluster's: node_loss within MaxNodes less the lost node;
+	// zone_loss within MaxNodes in the surviving zones (new nodes in the lost zone are never usable).
+	grown := slices.Clone(counts)
+	for p := range counts {
+		pm := &m.pools[p]
+		maxNodes := pm.p.MaxNodes
+		if lc.pool < 0 || lc.pool == p {
+			maxNodes += bump
+		}
+		switch kind {
+		case DisruptNodeLoss:
+			grown[p] = max(counts[p], maxNodes)
+		case DisruptZoneLoss:
+			alive := 0
+			for i := range counts[p] {
+				if pm.nz == 0 || len(pm.zones) == 0 || pm.zones[i%pm.nz] != lc.zone {
+					alive++
+				}
+			}
+			usable := 0
+			n := counts[p]
+			for alive+usable < maxNodes && n < counts[p]+2*maxNodes {
+				if len(pm.zones) == 0 || pm.zones[n%pm.nz] != lc.zone {
+					usable++
+				}
+				n++
+			}
+			grown[p] = n
+		}
+	}
+	cl.reset(grown)
+	// reset lists the nodes pool by pool; map the base cluster's node ids to the grown cluster's.
+	idOf := make([]int32, base)
+	isNew := make([]bool, len(cl.nodes))
+	{
+		b, g := 0, 0
+		for p := range counts {
+			for k := range grown[p] {
+				if k < counts[p] {
+					idOf[b+k] = int32(g + k)
+				} else {
+					isNew[g+k] = true
+				}
+			}
+			b += counts[p]
+			g += grown[p]
+		}
+	}
+	cl.dead = resizeBool(cl.dead, len(cl.nodes))
+	for id := range cl.nodes {
+		cl.dead[id] = isNew[id]
+		if kind == DisruptZoneLoss && cl.nodes[id].zone == lc.zone {
+			cl.dead[id] = true
+		}
+	}
+	for old, l := range lc.lost {
+		if l {
+			cl.dead[idOf[old]] = true
+		}
+	}
+	if kind == DisruptZoneLoss {
+		for w := range cl.domains {
+			cl.domains[w] = slices.DeleteFunc(cl.domains[w], func(z int32) bool { return z == lc.zone })
+		}
+	}
+	defer func() { cl.dead, cl.pin = nil, -1 }()
+	var evicted []evictee
+	stuck := make([]int, len(cl.classes))
+	for i, id := range bind {
+		if id < 0 {
+			continue
+		}
+		w := int(order[i])
+		if !lc.lost[id] {
+			cl.place(w, idOf[id])
+			continue
+		}
+		pin := int32(-1)
+		if cl.classes[w].c.req[rVol] > 0 {
+			pin = cl.nodes[idOf[id]].zone
+		}
+		if kind == DisruptZoneLoss && pin == lc.zone && pin >= 0 {
+			stuck[w]++
+			continue
+		}
+		evicted = append(evicted, evictee{i, pin})
+	}
+	pending := make([]int, len(cl.classes))
+	start := 0
+	schedule := func(es []evictee) []evictee {
+		var left []evictee
+		for _, e := range es {
+			w := int(order[e.i])
+			cl.pin = e.pin
+			id, next := cl.cycle(w, start, m.in.Scheduler)
+			start = next
+			if id < 0 {
+				left = append(left, e)
+				continue
+			}
+			cl.place(w, id)
+		}
+		return left
+	}
+	cl.rng = rand.New(rand.NewPCG(seed, uint64(len(cl.nodes))))
+	left := schedule(evicted)
+	if len(left) > 0 {
+		for id := range cl.nodes {
+			if isNew[id] && !(kind == DisruptZoneLoss && cl.nodes[id].zone == lc.zone) {
+				cl.dead[id] = false
+			}
+		}
+		left = schedule(left)
+	}
+	for _, e := range left {
+		pending[order[e.i]]++
+	}
+	r := DisruptionResult{Kind: kind, Checked: true, Evicted: len(evicted) + sumInts(stuck)}
+	r.Pending, r.Stuck = cl.workloadCounts(m, pending), cl.workloadCounts(m, stuck)
+	r.Fits = len(r.Pending) == 0
+	switch kind {
+	case DisruptNodeLoss:
+		pm := &m.pools[lc.pool]
+		r.Pool = pm.p.Name
+		r.Lost = fmt.Sprintf("node %d of %s", lc.node+1, poolLabel(pm.p))
+		if lc.zone >= 0 {
+			r.Zone = m.zoneNames[lc.zone]
+			r.Lost += fmt.Sprintf(" in zone %q", r.Zone)
+		}
+	case DisruptZoneLoss:
+		r.Zone = m.zoneNames[lc.zone]
+		n := 0
+		for _, l := range lc.lost {
+			if l {
+				n++
+			}
+		}
+		r.Lost = fmt.Sprintf("zone %q (%s)", r.Zone, plural(n, "node", "nodes"))
+	}
+	r.Message = lossMessage(r, cl.pendingWhy(m, kind, lc, left, order))
+	return r
+}
+
+// maxLossBump bounds the remedy search: how many nodes above the maximum node count it tries.
+const maxLossBump = 8
+
+// lossRemedy finds the smallest rise of the maximum node count (of the lost node's pool, or of every pool
+// for a zone) with which every evicted pod binds, and says it; or that none up to maxLossBump does.
+func (cl *cluster) lossRemedy(m *model, kind DisruptionKind, lc lossCase, order []int32, counts []int, bind []int32, seed uint64) string {
+	for bump := 1; bump <= maxLossBump; bump++ {
+		if r := cl.afterLoss(m, kind, lc, order, counts, bind, seed, bump); r.Fits {
+			if lc.pool >= 0 {
+				return fmt.Sprintf(". With a maximum node count of %d for pool %q (%d more), they bind", m.pools[lc.pool].p.MaxNodes+bump, m.pools[lc.pool].p.Name, bump)
+			}
+			return fmt.Sprintf(". With %d more nodes allowed in every pool's maximum node count, they bind", bump)
+		}
+	}
+	return fmt.Sprintf(". Up to %d more nodes in the maximum node count do not bind them: their volumes or spread rule keep them where no node can be added", maxLossBump)
+}
+
+// pendingWhy says, per workload left Pending after a loss, what keeps its pods off the nodes there are: no
+// node in the zone its volumes pin it to, one pod per node already on every node that has room, or no
+// room.
+func (cl *cluster) pendingWhy(m *model, kind DisruptionKind, lc lossCase, left []evictee, order []int32) string {
+	seen := map[int]bool{}
+	var parts []string
+	for _, e := range left {
+		w := int(order[e.i])
+		if seen[w] {
+			continue
+		}
+		seen[w] = true
+		name := m.in.Workloads[cl.classes[w].c.w].Name
+		inZone, room, free := 0, 0, 0
+		for id := range cl.nodes {
+			nd := &cl.nodes[id]
+			if cl.dead[id] || !cl.classes[w].allowed[nd.pool] || (e.pin >= 0 && nd.zone != e.pin) {
+				continue
+			}
+			inZone++
+			if cl.fitsResources(&cl.classes[w], nd) {
+				room++
+				if cl.classes[w].c.spread != SpreadNode || cl.onNode[w][id] == 0 {
+					free++
+				}
+			}
+		}
+		switch {
+		case e.pin >= 0 && inZone == 0:
+			parts = append(parts, fmt.Sprintf("workload %q: its volumes keep its pods in zone %q, where no other node runs or may be added within the maximum node count", name, m.zoneNames[e.pin]))
+		case room > 0 && free == 0:
+			parts = append(parts, fmt.Sprintf("workload %q: every node with room already runs one of its pods (one per node)", name))
+		case room == 0:
+			parts = append(parts, fmt.Sprintf("workload %q: no node it may use has room for one more pod", name))
+		default:
+			parts = append(parts, fmt.Sprintf("workload %q: its spread rule keeps its pods off the nodes with room", name))
+		}
+	}
+	return strings.Join(parts, "; ")
+}
+
+func (cl *cluster) workloadCounts(m *model, perClass []int) []WorkloadCount {
+	var out []WorkloadCount
+	for w, n := range perClass {
+		if n > 0 {
+			out = append(out, WorkloadCount{Workload: m.in.Workloads[cl.classes[w].c.w].Name, Pods: n})
+		}
+	}
+	return out
+}
+
+func resizeBool(buf []bool, n int) []bool {
+	if cap(buf) < n {
+		return make([]bool, n)
+	}
+	buf = buf[:n]
+	clear(buf)
+	return buf
+}
+
+// lossMessage says what the loss does, in the planner's words; why says why the Pending pods bind nowhere.
+func lossMessage(r DisruptionResult, why string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s: losing %s evicts %s", r.Kind, r.Lost, plural(r.Evicted, "pod", "pods"))
+	movable := r.Evicted - countPods(r.Stuck)
+	switch {
+	case len(r.Pending) > 0:
+		fmt.Fprintf(&b, "; %s bind nowhere: %s (%s)", plural(countPods(r.Pending), "pod", "pods"), countsText(r.Pending), why)
+	case movable > 0 && r.Kind == DisruptNodeLoss:
+		fmt.Fprintf(&b, "; %s bind on the other nodes, the pool growing within its maximum node count less the lost node", plural(movable, "pod", "pods"))
+	case movable > 0:
+		fmt.Fprintf(&b, "; %s bind on the nodes of the other zones, within the pools' maximum node counts", plural(movable, "pod", "pods"))
+	}
+	if len(r.Stuck) > 0 {
+		fmt.Fprintf(&b, "; %s stay with their volumes in the lost zone until it returns (by design: no node elsewhere can mount a zonal volume): %s",
+			plural(countPods(r.Stuck), "pod", "pods"), countsText(r.Stuck))
+	}
+	return b.String()
+}
+
+func countsText(ws []WorkloadCount) string {
+	parts := make([]string, len(ws))
+	for i, w := range ws {
+		parts[i] = fmt.Sprintf("%s of workload %q", plural(w.Pods, "pod", "pods"), w.Workload)
+	}
+	return field.JoinAnd(parts)
+}
+
+// disruptionResults returns the disruption verdicts of the steady scenario's placement s: those the
+// scheduler model computed, or, when it did not run (no pod to place, or beyond its work budget), a verdict
+// for every requested kind.
+func (m *model) disruptionResults(s *sim) []DisruptionResult {
+	if s.disrupt != nil {
+		return s.disrupt
+	}
+	var out []DisruptionResult
+	pods := 0
+	for i := range s.classes {
+		if len(s.classes[i].pools) > 0 {
+			pods += s.classes[i].n
+		}
+	}
+	for _, kind := range m.in.Disruptions {
+		r := DisruptionResult{Kind: kind, Checked: pods == 0, Fits: pods == 0}
+		switch {
+		case pods == 0:
+			r.Message = fmt.Sprintf("%s: nothing to lose (no pod is placed)", kind)
+		default:
+			r.Message = fmt.Sprintf("%s was not checked: the scheduler model did not run on the steady scenario (%s); kubefit cannot say what a loss strands, so it fails on the safe side; check fewer pods per plan", kind, s.note)
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+func firstWorkload(ws []WorkloadCount) string {
+	if len(ws) == 0 {
+		return ""
+	}
+	return ws[0].Workload
+}

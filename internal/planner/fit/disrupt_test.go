@@ -1,0 +1,98 @@
+package fit
+
+import (
+	"strings"
+	"testing"
+)
+
+// clickHouse is a 2-shard × 3-replica ClickHouse: each shard a StatefulSet whose replicas keep to distinct
+// nodes (required hostname anti-affinity) and claim a block volume each, on a pool of 3 nodes over 3 zones.
+func clickHouse(maxNodes int) Input {
+	p := Pool{Name: "db", InstanceType: "m5.2xlarge", Allocatable: Resources{CPUMillicores: 7910, MemoryBytes: 30 << 30, EphemeralStorageBytes: 80 << 30, Pods: 58, Volumes: 24},
+		MinNodes: 3, MaxNodes: maxNodes, Zones: []string{"a", "b", "c"}}
+	in := Input{Pools: []Pool{p}, Disruptions: []DisruptionKind{DisruptNodeLoss, DisruptZoneLoss}}
+	for _, shard := range []string{"clickhouse-shard0", "clickhouse-shard1"} {
+		in.Workloads = append(in.Workloads, Workload{Name: shard, Replicas: 3, MaxReplicas: 3,
+			Requests: Resources{CPUMillicores: 2000, MemoryBytes: 8 << 30}, Spread: Spread{Type: SpreadNode},
+			VolumeClaims: []VolumeClaim{{Name: "data", AccessModes: []AccessMode{ReadWriteOnce}}}})
+	}
+	return in
+}
+
+// TestDisruptionsClickHouse: the cluster fits in steady state; losing a node strands one replica of each
+// shard (anti-affinity keeps them off the other nodes, their volumes keep them in their zone), named; losing
+// a zone strands the replicas its volumes pin, reported as stuck by design. With room for a second node in
+// each zone (max 6) the node loss is absorbed.
+func TestDisruptionsClickHouse(t *testing.T) {
+	res, err := Plan(clickHouse(3))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Scenarios[0].Fits != true || res.Scenarios[0].Pools[0].NodesRequired != 3 {
+		t.Fatalf("steady: fits %v on %d nodes, want 3", res.Scenarios[0].Fits, res.Scenarios[0].Pools[0].NodesRequired)
+	}
+	if len(res.Disruptions) != 2 {
+		t.Fatalf("disruptions %+v", res.Disruptions)
+	}
+	node, zone := res.Disruptions[0], res.Disruptions[1]
+	if node.Fits || countPods(node.Pending) != 2 || node.Evicted != 2 || !strings.Contains(node.Message, `1 pod of workload "clickhouse-shard0" and 1 pod of workload "clickhouse-shard1"`) {
+		t.Errorf("node_loss: %+v", node)
+	}
+	if !zone.Fits || countPods(zone.Stuck) != 2 || !strings.Contains(zone.Message, "by design") {
+		t.Errorf("zone_loss: %+v", zone)
+	}
+	if res.Fits {
+		t.Error("the plan fits although node_loss fails")
+	}
+	var found bool
+	for _, f := range res.Failures {
+		found = found || (f.Reason == ReasonDisruption && f.Pool == "db" && f.Message == node.Message)
+	}
+	if !found {
+		t.Errorf("no disruption failure in %+v", res.Failures)
+	}
+	res, err = Plan(clickHouse(6))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := res.Disruptions[0]; !d.Fits || !res.Fits {
+		t.Errorf("max 6: node_loss %+v", d)
+	}
+}
+
+// TestDisruptionsStatelessSpread: stateless pods move: losing a node of a 4-node pool with room on the
+// others rebinds them; a zone's loss moves its pods to the other zones when the pool may grow there.
+func TestDisruptionsStateless(t *testing.T) {
+	in := Input{Pools: []Pool{{Name: "general", Allocatable: Resources{CPUMillicores: 4000, MemoryBytes: 16 << 30, Pods: 110}, MaxNodes: 6,
+		Zones: []string{"a", "b", "c"}}}, Disruptions: []DisruptionKind{DisruptNodeLoss, DisruptZoneLoss},
+		Workloads: []Workload{{Name: "web", Replicas: 9, MaxReplicas: 9, Requests: Resources{CPUMillicores: 1000, MemoryBytes: 1 << 30}}}}
+	res, err := Plan(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range res.Disruptions {
+		if !d.Fits || d.Evicted == 0 || len(d.Stuck) != 0 {
+			t.Errorf("%s: %+v", d.Kind, d)
+		}
+	}
+	// A fixed pool of exactly the nodes the pods need cannot lose one.
+	in.Pools[0].MinNodes, in.Pools[0].MaxNodes = 3, 3
+	in.Workloads[0].Replicas, in.Workloads[0].MaxReplicas = 9, 9
+	in.Pools[0].Allocatable.CPUMillicores = 3000
+	res, err = Plan(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := res.Disruptions[0]; d.Fits || countPods(d.Pending) != 3 {
+		t.Errorf("fixed pool, node_loss: %+v", d)
+	}
+}
+
+func TestDisruptionsValidate(t *testing.T) {
+	in := clickHouse(3)
+	in.Disruptions = []DisruptionKind{"node_loss", "meteor", "node_loss"}
+	err := Validate(in)
+	if err == nil || !strings.Contains(err.Error(), `unknown disruption scenario "meteor"`) || !strings.Contains(err.Error(), "given twice") {
+		t.Errorf("got %v", err)
+	}
+}

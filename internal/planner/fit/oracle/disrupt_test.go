@@ -1,0 +1,116 @@
+package oracle
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/fit"
+	corev1 "k8s.io/api/core/v1"
+)
+
+// TestNodeLossRealScheduler: kubefit's node_loss verdict on the 2-shard × 3-replica ClickHouse (hostname
+// anti-affinity per shard, a zonal block volume per replica, 3 nodes over 3 zones) is the real scheduler's:
+// the lost node's two replicas stay Pending on the surviving nodes (their volumes' zone has no other node,
+// and each surviving node already runs a replica of each shard); with the fourth node kubefit's remedy
+// allows (max 4: a node in the lost node's zone) both bind.
+func TestNodeLossRealScheduler(t *testing.T) {
+	p := pool("db", 7900, 30000, "zone-a", "zone-b", "zone-c")
+	p.MinNodes, p.MaxNodes, p.Allocatable.Volumes = 3, 3, 24
+	in := fit.Input{Pools: []fit.Pool{p}, Disruptions: []fit.DisruptionKind{fit.DisruptNodeLoss}}
+	for _, s := range []string{"shard0", "shard1"} {
+		w := workload(s, 3, 2000, 8192)
+		w.Spread = fit.Spread{Type: fit.SpreadNode}
+		w.VolumeClaims = []fit.VolumeClaim{{Name: "data", AccessModes: []fit.AccessMode{fit.ReadWriteOnce}}}
+		in.Workloads = append(in.Workloads, w)
+	}
+	res, err := fit.Plan(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := res.Disruptions[0]
+	pending := 0
+	for _, w := range d.Pending {
+		pending += w.Pods
+	}
+	if d.Fits || pending != 2 || d.Zone == "" {
+		t.Fatalf("kubefit's node_loss: %+v", d)
+	}
+	orders, err := fit.Orders(in, fit.ScenarioSteady)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := orders[0]
+	refs, err := fit.Place(in, fit.ScenarioSteady, []int{3}, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, extra := range []int{0, 1} {
+		got := afterNodeLoss(t, in, res, o, refs, d.Zone, extra)
+		want := pending
+		if extra > 0 {
+			want = 0
+		}
+		if got != want {
+			t.Errorf("with %d new node(s) in zone %s: the real scheduler leaves %d evicted pods Pending, kubefit %d", extra, d.Zone, got, want)
+		}
+	}
+}
+
+// afterNodeLoss rebuilds the steady placement refs without the node in zone lost (the pool has one node per
+// zone), plus extra fresh nodes in that zone, with every volume bound in its pod's zone, and lets the real
+// scheduler place the lost node's pods; it returns how many stay Pending.
+func afterNodeLoss(t *testing.T, in fit.Input, res fit.Result, o fit.Order, refs []fit.NodeRef, lost string, extra int) int {
+	t.Helper()
+	full := FromPlan(in, res, fit.ScenarioSteady, []int{3 + extra}, o)
+	zoneOf := map[string]string{}
+	var nodes []*corev1.Node
+	lostNode := ""
+	for i, n := range full.Nodes {
+		z := n.Labels[corev1.LabelTopologyZone]
+		if i >= 3 {
+			// the fresh nodes go to the lost zone, as the autoscaling group rebalances
+			n.Labels[corev1.LabelTopologyZone] = lost
+			z = lost
+		}
+		zoneOf[n.Name] = z
+		if i < 3 && z == lost {
+			lostNode = n.Name
+			continue
+		}
+		nodes = append(nodes, n)
+	}
+	var evicted []*corev1.Pod
+	podZone := map[string]string{}
+	for i, pod := range full.Pods {
+		node := fmt.Sprintf("%s-%d", in.Pools[0].Name, refs[i].Index)
+		podZone[pod.Name] = zoneOf[node]
+		if node == lostNode {
+			evicted = append(evicted, pod)
+			continue
+		}
+		bound := pod.DeepCopy()
+		bound.Spec.NodeName = node
+		full.Objects = append(full.Objects, bound)
+	}
+	for _, obj := range full.Objects {
+		pv, ok := obj.(*corev1.PersistentVolume)
+		if !ok {
+			continue
+		}
+		pod := pv.Spec.ClaimRef.Name[len("data-"):]
+		pv.Spec.NodeAffinity = &corev1.VolumeNodeAffinity{Required: &corev1.NodeSelector{NodeSelectorTerms: []corev1.NodeSelectorTerm{{
+			MatchExpressions: []corev1.NodeSelectorRequirement{{Key: corev1.LabelTopologyZone, Operator: corev1.NodeSelectorOpIn, Values: []string{podZone[pod]}}}}}}}
+	}
+	got, err := Run(context.Background(), ProfileDefault, Input{Nodes: nodes, Objects: full.Objects, Pods: evicted})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, node := range got {
+		if node == "" {
+			n++
+		}
+	}
+	return n
+}
