@@ -131,6 +131,9 @@ type cluster struct {
 	// pod being scheduled is pinned to by its volumes (-1: none).
 	dead []bool
 	pin  int32
+	// Inter-pod affinity (podaffinity.go).
+	pt podTerms
+	ps podState
 }
 
 func newCluster(m *model, classes []classSim) *cluster {
@@ -174,6 +177,7 @@ func newCluster(m *model, classes []classSim) *cluster {
 		}
 		cl.classes[w] = sc
 	}
+	cl.pt = newPodTerms(m.in, classes)
 	return cl
 }
 
@@ -247,6 +251,7 @@ func (cl *cluster) reset(counts []int) {
 			}
 		}
 	}
+	cl.resetPods()
 }
 
 // resize returns a zeroed slice of n elements, reusing buf's array when it is large enough.
@@ -262,7 +267,8 @@ func resize[T int32 | int64](buf []T, n int) []T {
 // run places the pods of one order, each a class index, on a fresh cluster of the given counts, one
 // scheduling cycle per pod. Pods the scheduler rejects wait, as in its unschedulable queue; after the
 // last pod those a later binding may have unblocked (zone spread) are retried until none binds. With
-// probe set, run stops at the first pod that can never bind. It returns the pods left Pending and
+// probe set, run stops at the first pod that can never bind. Pods a later binding may let in (zone spread,
+// required inter-pod affinity) are retried. It returns the pods left Pending and
 // leaves each pod's node in cl.bind.
 func (cl *cluster) run(pods []int32, counts []int, seed uint64, profile SchedulerProfile, probe bool) int {
 	cl.reset(counts)
@@ -274,7 +280,7 @@ func (cl *cluster) run(pods []int32, counts []int, seed uint64, profile Schedule
 		id, next := cl.cycle(int(w), start, profile)
 		start = next
 		if id < 0 {
-			if cl.classes[w].c.spread != SpreadZone {
+			if cl.classes[w].c.spread != SpreadZone && !(cl.pt.any && cl.pt.affinity[w]) {
 				if probe {
 					return 1
 				}
@@ -337,6 +343,7 @@ func (cl *cluster) place(w int, id int32) {
 	if nd.zone >= 0 {
 		cl.inZone[w][nd.zone]++
 	}
+	cl.placePods(w, id)
 }
 
 // cycle is one scheduling cycle (schedule_one.go schedulePod) for a pod of class w, starting the
@@ -384,6 +391,9 @@ func (cl *cluster) filter(w int, id int32, minMatch int32) bool {
 	if cl.dead != nil && (cl.dead[id] || (cl.pin >= 0 && nd.zone != cl.pin)) {
 		return false
 	}
+	if cl.pt.any && !cl.podsOK(w, id) {
+		return false
+	}
 	switch sc.c.spread {
 	case SpreadNode:
 		return cl.onNode[w][id] == 0
@@ -411,10 +421,19 @@ func (cl *cluster) best(w int, feasible []int32, profile SchedulerProfile) int32
 	}
 	cl.spreadScores(w, feasible, spreadS)
 	normalizeReverse(taintS)
+	var podS []int64
+	if cl.hasPodScore(w) {
+		cl.ps.score = resize(cl.ps.score, len(feasible))
+		podS = cl.ps.score
+		cl.podScores(w, feasible, podS)
+	}
 	bestID, bestTotal, ties := int32(-1), int64(-1), 0
 	for i, id := range feasible {
 		total := weightNodeResourcesFit*fitS[i] + weightBalancedAllocation*balS[i] +
 			weightPodTopologySpread*spreadS[i] + weightTaintToleration*taintS[i]
+		if podS != nil {
+			total += weightInterPodAffinity * podS[i]
+		}
 		switch {
 		case total > bestTotal:
 			bestID, bestTotal, ties = id, total, 1

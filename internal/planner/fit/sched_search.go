@@ -35,6 +35,7 @@ func (m *model) realistic(sc Scenario, best *sim) (*sim, string) {
 	if len(orders[0].pods) == 0 || m.in.PackingOnly {
 		return best, ""
 	}
+	excess := m.capAffinity(classes, orders)
 	cl := newCluster(m, classes)
 	counts := make([]int, len(m.pools))
 	nodes := 0
@@ -93,6 +94,10 @@ func (m *model) realistic(sc Scenario, best *sim) (*sim, string) {
 	}
 	s := m.placementSim(sc, classes, capped, counts, o.pods, cl.bind)
 	s.bound, s.note = bound, note
+	for w, n := range excess {
+		s.classes[w].unplaced += n
+		s.classes[w].affExcess = n
+	}
 	if sc == ScenarioSteady && len(m.in.Disruptions) > 0 {
 		s.disrupt = cl.disruptions(m, o.pods, capped, slices.Clone(cl.bind), o.seed)
 	}
@@ -235,10 +240,10 @@ func (cl *cluster) ask(pods []int32, counts []int) []int {
 		}
 		demand[p] = demand[p].add(c.req)
 		asked[p] = true
-		switch c.spread {
-		case SpreadNode:
+		switch {
+		case c.spread == SpreadNode || cl.pt.any && cl.pt.selfHost[pods[i]]:
 			spread[p]++
-		case SpreadZone:
+		case c.spread == SpreadZone:
 			zonal[p] = true
 		}
 	}

@@ -160,6 +160,7 @@ type classSim struct {
 	in, beyond []int // pods placed per pool position within / beyond MaxNodes
 	inFull     bool  // no node within MaxNodes can take another pod (any-zone classes)
 	unplaced   int
+	affExcess  int // of unplaced: pods no node count binds for the workload's required anti-affinity (affinityCap)
 
 	// zone spread
 	domains    []int32 // global zone ids, sorted by name

@@ -153,7 +153,7 @@ const (
 
 // Reasons lists every failure reason.
 var Reasons = []Reason{ReasonSelector, ReasonTaint, ReasonPoolList, ReasonTooLarge, ReasonMaxNodes, ReasonSpread,
-	ReasonDaemonSets, ReasonAffinity, ReasonHostPort, ReasonDisruption}
+	ReasonDaemonSets, ReasonAffinity, ReasonHostPort, ReasonPodAffinity, ReasonDisruption}
 
 // Pool is a node pool (node group) of identical nodes. The planner does not compute node overhead:
 // Allocatable is the kubelet's allocatable of one node before DaemonSets, with Pods the max pods.
@@ -215,6 +215,12 @@ type Workload struct {
 	// NodeAffinity is the pods' required node affinity (ORed terms); nil for none.
 	NodeAffinity []NodeSelectorTerm
 	Tolerations  []Toleration
+	// Namespace and Labels are the pods' namespace ("" means "default") and labels (none means app=<Name>),
+	// which inter-pod affinity terms select.
+	Namespace string
+	Labels    map[string]string
+	// PodAffinity is the pods' inter-pod affinity and anti-affinity; nil for none.
+	PodAffinity *PodAffinity
 	// HostPorts are the ports each pod takes on its node: at most one pod of the workload per node, and
 	// none on a node whose DaemonSet takes the same port.
 	HostPorts []HostPort

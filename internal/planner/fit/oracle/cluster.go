@@ -65,9 +65,9 @@ func FromPlan(in fit.Input, res fit.Result, sc fit.Scenario, counts []int, o fit
 		Spec: storagev1.CSIDriverSpec{AttachRequired: ptr(true)}})
 	claimed := map[string]bool{}
 	for _, w := range in.Workloads {
-		sel := &metav1.LabelSelector{MatchLabels: map[string]string{"app": w.Name}}
+		sel := &metav1.LabelSelector{MatchLabels: fit.PodLabels(&w)}
 		out.Objects = append(out.Objects, &appsv1.ReplicaSet{
-			ObjectMeta: metav1.ObjectMeta{Name: w.Name, Namespace: "default", UID: types.UID("rs-" + w.Name)},
+			ObjectMeta: metav1.ObjectMeta{Name: w.Name, Namespace: namespace(&w), UID: types.UID("rs-" + w.Name)},
 			Spec: appsv1.ReplicaSetSpec{Selector: sel, Template: corev1.PodTemplateSpec{
 				ObjectMeta: metav1.ObjectMeta{Labels: sel.MatchLabels}}}})
 	}
@@ -75,9 +75,9 @@ func FromPlan(in fit.Input, res fit.Result, sc fit.Scenario, counts []int, o fit
 	for _, wi := range o.Pods {
 		w := &in.Workloads[wi]
 		pod := &corev1.Pod{
-			ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf("%s-%d", w.Name, next[wi]), Namespace: "default",
+			ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf("%s-%d", w.Name, next[wi]), Namespace: namespace(w),
 				UID:    types.UID(fmt.Sprintf("pod-%s-%d", w.Name, next[wi])),
-				Labels: map[string]string{"app": w.Name},
+				Labels: fit.PodLabels(w),
 				OwnerReferences: []metav1.OwnerReference{{APIVersion: "apps/v1", Kind: "ReplicaSet", Name: w.Name,
 					UID: types.UID("rs-" + w.Name), Controller: ptr(true)}}},
 			Spec: corev1.PodSpec{SchedulerName: corev1.DefaultSchedulerName, NodeSelector: w.NodeSelector,
@@ -93,7 +93,7 @@ func FromPlan(in fit.Input, res fit.Result, sc fit.Scenario, counts []int, o fit
 				VolumeSource: corev1.VolumeSource{PersistentVolumeClaim: &corev1.PersistentVolumeClaimVolumeSource{ClaimName: claim}}})
 			if !claimed[claim] {
 				claimed[claim] = true
-				out.Objects = append(out.Objects, boundClaim(claim, c)...)
+				out.Objects = append(out.Objects, boundClaim(claim, namespace(w), c)...)
 			}
 		}
 		next[wi]++
@@ -101,17 +101,26 @@ func FromPlan(in fit.Input, res fit.Result, sc fit.Scenario, counts []int, o fit
 			pod.Spec.Tolerations = append(pod.Spec.Tolerations, corev1.Toleration{Key: t.Key,
 				Operator: corev1.TolerationOperator(t.Operator), Value: t.Value, Effect: corev1.TaintEffect(t.Effect)})
 		}
-		own := &metav1.LabelSelector{MatchLabels: map[string]string{"app": w.Name}}
+		own := &metav1.LabelSelector{MatchLabels: fit.PodLabels(w)}
 		if req := requiredAffinity(w); req != nil {
 			pod.Spec.Affinity = &corev1.Affinity{NodeAffinity: &corev1.NodeAffinity{RequiredDuringSchedulingIgnoredDuringExecution: req}}
+		}
+		if aff, anti := w.PodAffinity.Kube(); aff != nil || anti != nil {
+			if pod.Spec.Affinity == nil {
+				pod.Spec.Affinity = &corev1.Affinity{}
+			}
+			pod.Spec.Affinity.PodAffinity, pod.Spec.Affinity.PodAntiAffinity = aff, anti
 		}
 		switch w.Spread.Type {
 		case fit.SpreadNode:
 			if pod.Spec.Affinity == nil {
 				pod.Spec.Affinity = &corev1.Affinity{}
 			}
-			pod.Spec.Affinity.PodAntiAffinity = &corev1.PodAntiAffinity{RequiredDuringSchedulingIgnoredDuringExecution: []corev1.PodAffinityTerm{{
-				LabelSelector: own, TopologyKey: corev1.LabelHostname}}}
+			if pod.Spec.Affinity.PodAntiAffinity == nil {
+				pod.Spec.Affinity.PodAntiAffinity = &corev1.PodAntiAffinity{}
+			}
+			pod.Spec.Affinity.PodAntiAffinity.RequiredDuringSchedulingIgnoredDuringExecution = append(pod.Spec.Affinity.PodAntiAffinity.RequiredDuringSchedulingIgnoredDuringExecution,
+				corev1.PodAffinityTerm{LabelSelector: own, TopologyKey: corev1.LabelHostname})
 		case fit.SpreadZone:
 			pod.Spec.TopologySpreadConstraints = []corev1.TopologySpreadConstraint{{MaxSkew: int32(w.Spread.MaxSkew),
 				TopologyKey: corev1.LabelTopologyZone, WhenUnsatisfiable: corev1.DoNotSchedule, LabelSelector: own}}
@@ -123,6 +132,14 @@ func FromPlan(in fit.Input, res fit.Result, sc fit.Scenario, counts []int, o fit
 
 func ptr[T any](v T) *T { return &v }
 
+// namespace is the workload's namespace, "default" when it names none.
+func namespace(w *fit.Workload) string {
+	if w.Namespace == "" {
+		return "default"
+	}
+	return w.Namespace
+}
+
 // BlockDriver is the CSI driver of the oracle's block volumes (an attach limit per node, in CSINode), and
 // FileDriver that of its file shares (ReadWriteMany or ReadOnlyMany claims; no limit).
 const (
@@ -132,7 +149,7 @@ const (
 
 // boundClaim returns the claim and the CSI volume it is bound to (no zone: kubefit does not model a volume's
 // zone), so the scheduler's VolumeBinding finds it bound and NodeVolumeLimits counts its volume handle.
-func boundClaim(name string, c fit.VolumeClaim) []runtime.Object {
+func boundClaim(name, ns string, c fit.VolumeClaim) []runtime.Object {
 	modes := []corev1.PersistentVolumeAccessMode{corev1.ReadWriteOnce}
 	if len(c.AccessModes) > 0 {
 		modes = nil
@@ -147,12 +164,12 @@ func boundClaim(name string, c fit.VolumeClaim) []runtime.Object {
 	size := resource.MustParse("1Gi")
 	pv := &corev1.PersistentVolume{ObjectMeta: metav1.ObjectMeta{Name: "pv-" + name},
 		Spec: corev1.PersistentVolumeSpec{AccessModes: modes, Capacity: corev1.ResourceList{corev1.ResourceStorage: size},
-			ClaimRef:               &corev1.ObjectReference{Kind: "PersistentVolumeClaim", Namespace: "default", Name: name, UID: types.UID("pvc-" + name)},
+			ClaimRef:               &corev1.ObjectReference{Kind: "PersistentVolumeClaim", Namespace: ns, Name: name, UID: types.UID("pvc-" + name)},
 			PersistentVolumeSource: corev1.PersistentVolumeSource{CSI: &corev1.CSIPersistentVolumeSource{Driver: driver, VolumeHandle: "vol-" + name}}},
 		Status: corev1.PersistentVolumeStatus{Phase: corev1.VolumeBound}}
 	// The binding controller's annotation: the scheduler's volume binder takes only a claim that carries it as
 	// bound (pkg/scheduler/framework/plugins/volumebinding: isPVCFullyBound).
-	pvc := &corev1.PersistentVolumeClaim{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: "default", UID: types.UID("pvc-" + name),
+	pvc := &corev1.PersistentVolumeClaim{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: ns, UID: types.UID("pvc-" + name),
 		Annotations: map[string]string{"pv.kubernetes.io/bind-completed": "yes"}},
 		Spec: corev1.PersistentVolumeClaimSpec{AccessModes: modes, VolumeName: pv.Name, StorageClassName: ptr(""),
 			Resources: corev1.VolumeResourceRequirements{Requests: corev1.ResourceList{corev1.ResourceStorage: size}}},

@@ -220,6 +220,51 @@ func withClaims(in fit.Input, limit int64) fit.Input {
 	return in
 }
 
+// withPodAffinity gives workloads the inter-pod terms charts carry: a preferred anti-affinity on the hostname
+// against their own pods (Bitnami's soft preset, weight 1; Argo CD's, weight 100), a required anti-affinity
+// on the zone against their own pods with at most three replicas, a required anti-affinity on the hostname
+// against another workload (symmetric: that workload's pods keep away too), a preferred affinity on the
+// zone to another workload, and a required affinity on the zone to another workload (in another namespace,
+// named by the term).
+func withPodAffinity(in fit.Input) fit.Input {
+	in.Workloads = slices.Clone(in.Workloads)
+	n := len(in.Workloads)
+	// other selects the next workload that may run on any pool, so the pods it looks for can exist.
+	other := func(i int) fit.LabelSelector {
+		j := (i + 1) % n
+		for k := 0; k < n; k++ {
+			if w := in.Workloads[j]; len(w.Pools) == 0 && len(w.NodeSelector) == 0 && len(w.NodeAffinity) == 0 && j%6 != 4 {
+				break
+			}
+			j = (j + 1) % n
+		}
+		return fit.LabelSelector{MatchLabels: map[string]string{"app": in.Workloads[j].Name}}
+	}
+	self := func(i int) fit.LabelSelector {
+		return fit.LabelSelector{MatchExpressions: []fit.LabelSelectorRequirement{{Key: "app", Operator: fit.LabelIn, Values: []string{in.Workloads[i].Name}}}}
+	}
+	for i := range in.Workloads {
+		w := &in.Workloads[i]
+		a := &fit.PodAffinity{}
+		switch i % 6 {
+		case 0:
+			a.AntiPreferred = []fit.WeightedPodAffinityTerm{{Weight: 1 + 99*(i%2), Term: fit.PodAffinityTerm{Selector: self(i), TopologyKey: "kubernetes.io/hostname"}}}
+		case 1:
+			w.Replicas, w.MaxReplicas, w.Spread = min(w.Replicas, 3), min(w.Replicas, 3), fit.Spread{}
+			a.AntiRequired = []fit.PodAffinityTerm{{Selector: self(i), TopologyKey: "topology.kubernetes.io/zone"}}
+		case 2:
+			a.AntiRequired = []fit.PodAffinityTerm{{Selector: other(i), TopologyKey: "kubernetes.io/hostname"}}
+		case 3:
+			a.Preferred = []fit.WeightedPodAffinityTerm{{Weight: 50, Term: fit.PodAffinityTerm{Selector: other(i), TopologyKey: "topology.kubernetes.io/zone"}}}
+		case 4:
+			w.Namespace = "team-b"
+			a.Required = []fit.PodAffinityTerm{{Selector: other(i), Namespaces: []string{"default", "team-b"}, TopologyKey: "topology.kubernetes.io/zone"}}
+		}
+		w.PodAffinity = a
+	}
+	return in
+}
+
 // TestNeverBelowRealScheduler: on generated inputs, for every order kubefit plans, the real scheduler
 // binds every pod on kubefit's node counts (so the fewest nodes on which it binds them all is never
 // above kubefit's nodes_required), under both profiles. The log shows how many nodes the real scheduler
@@ -245,6 +290,8 @@ func TestNeverBelowRealScheduler(t *testing.T) {
 		{"about 1,000 pods, one 8-vCPU pool", generated(5, 20, 99, []fit.Pool{pool("general", 7900, 30000, zones...)}), true},
 		{"volume claims, 8-vCPU nodes attaching 12 volumes", withClaims(generated(6, 14, 30, []fit.Pool{pool("general", 7900, 30000, zones...)}), 12), true},
 		{"volume claims, two pools", withClaims(generated(7, 14, 20, []fit.Pool{pool("general", 7900, 30000, zones...), arm}), 9), false},
+		{"inter-pod affinity and anti-affinity, 8-vCPU pool", withPodAffinity(generated(8, 14, 30, []fit.Pool{pool("general", 7900, 30000, zones...)})), true},
+		{"inter-pod affinity and anti-affinity, three pools", withPodAffinity(generated(10, 16, 20, []fit.Pool{pool("general", 7900, 30000, zones...), tainted, arm})), false},
 	}
 	for _, tc := range cases {
 		for _, prof := range fit.SchedulerProfiles {
