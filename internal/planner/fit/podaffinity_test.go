@@ -10,7 +10,9 @@ func affinityPool(maxNodes int) Pool {
 		Zones: []string{"a", "b", "c"}}
 }
 
-func selectApp(name string) LabelSelector { return LabelSelector{MatchLabels: map[string]string{"app": name}} }
+func selectApp(name string) LabelSelector {
+	return LabelSelector{MatchLabels: map[string]string{"app": name}}
+}
 
 // TestPodAffinityFilters: required anti-affinity on the zone against a workload's own pods holds one pod per
 // zone (a fourth has nowhere to go, whatever the node count); required affinity puts a pod in the domain of
