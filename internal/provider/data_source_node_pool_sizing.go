@@ -91,6 +91,10 @@ type workloadModel struct {
 	NodeAffinity types.List   `tfsdk:"node_affinity"`
 	HostPorts    types.List   `tfsdk:"host_ports"`
 	VolumeClaims types.List   `tfsdk:"volume_claims"`
+	Namespace    types.String `tfsdk:"namespace"`
+	Labels       types.Map    `tfsdk:"labels"`
+	PodAffinity  types.Object `tfsdk:"pod_affinity"`
+	PodAnti      types.Object `tfsdk:"pod_anti_affinity"`
 	Pools        types.List   `tfsdk:"pools"`
 	MaxSurge     types.String `tfsdk:"max_surge"`
 	Spread       types.Object `tfsdk:"spread"`

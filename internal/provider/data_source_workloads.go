@@ -136,6 +136,10 @@ type (
 		Tolerations  []tolerationOut   `tfsdk:"tolerations"`
 		NodeAffinity []termOut         `tfsdk:"node_affinity"`
 		HostPorts    []hostPortOut     `tfsdk:"host_ports"`
+		Namespace    *string           `tfsdk:"namespace"`
+		Labels       map[string]string `tfsdk:"labels"`
+		PodAffinity  *podAffinityModel `tfsdk:"pod_affinity"`
+		PodAnti      *podAffinityModel `tfsdk:"pod_anti_affinity"`
 		Pools        []string          `tfsdk:"pools"`
 		MaxSurge     *string           `tfsdk:"max_surge"`
 		Spread       *spreadOut        `tfsdk:"spread"`
@@ -227,9 +231,11 @@ func (d *workloadsDataSource) Schema(_ context.Context, _ datasource.SchemaReque
 			"(`autoscaling/v2` or `v1`) or KEDA `ScaledObject` that targets a workload, with their defaults; `max_surge` from the " +
 			"Deployment's strategy (default 25 %). Helm hooks (test Pods, install Jobs) are not steady load and go to `skipped` " +
 			"unless `include_helm_hooks = true`.\n\n" +
-			"Scheduling constraints are carried as written in `constraints`. Those sizing models today become its inputs (node " +
-			"selector, tolerations, required node affinity (as `node_affinity`), a required hostname anti-affinity or a zone " +
-			"`DoNotSchedule` topology spread on the pods' own labels, host ports); every other constraint is reported in a " +
+			"Scheduling constraints are carried as written in `constraints`. Those sizing models become its inputs: node " +
+			"selector, tolerations, required node affinity (as `node_affinity`), inter-pod affinity and anti-affinity, required " +
+			"and preferred (as `pod_affinity` and `pod_anti_affinity`, with the pods' `namespace` and `labels`), a zone " +
+			"`DoNotSchedule` topology spread on the pods' own labels, host ports, and volume claims (as `volume_claims`, each " +
+			"ReadWriteOnce claim taking one of its node's volume attachments); every other constraint is reported in a " +
 			"warning naming the workload, never dropped silently.\n\n" +
 			"Documents are decoded with client-go's scheme into `k8s.io/api` types; unknown fields of a known kind are a warning, " +
 			"as `kubectl apply` gives. At most 64 MiB and 100,000 documents are read.",
@@ -459,6 +465,8 @@ func flattenWorkloads(res workloads.Result) ([]workloadOut, []daemonSetOut, []sk
 		o := workloadOut{Name: w.Name, Replicas: intPtr(w.Replicas), MinReplicas: intPtr(w.MinReplicas), MaxReplicas: intPtr(w.MaxReplicas),
 			Requests: requestsOf(w.Requests), CPUUsage: cpuUsage(w.CPUUsageMillicores), NodeSelector: w.NodeSelector,
 			Tolerations: tolerationsOf(w.Tolerations), NodeAffinity: termsOf(w.NodeAffinity), HostPorts: portsOf(w.HostPorts), Source: sourceOf(w.Source), MaxSurge: surgeString(w.MaxSurge)}
+		o.Namespace, o.Labels = strPtr(w.Namespace), w.Labels
+		o.PodAffinity, o.PodAnti = podAffinityOut(w.PodAffinity)
 		if w.Spread.Type != "" && w.Spread.Type != fit.SpreadNone {
 			o.Spread = &spreadOut{Type: string(w.Spread.Type)}
 			if w.Spread.MaxSkew > 0 {

@@ -428,3 +428,77 @@ data "kubefit_node_overhead" "m5" {
 		},
 	})
 }
+
+// TestAccNodePoolSizing_podAffinity: required anti-affinity against a workload's own pods on the zone holds
+// one pod per zone, so a fourth replica over three zones binds nowhere, named, whatever the node count;
+// inter-pod terms read from a manifest (Bitnami's soft anti-affinity preset, a required affinity to another
+// workload's zone) come out of kubefit_workloads in the input shape and plan.
+func TestAccNodePoolSizing_podAffinity(t *testing.T) {
+	zk := func(replicas int) string {
+		return fmt.Sprintf(`data "kubefit_node_pool_sizing" "zk" {
+  pools = { general = { cloud = "aws", instance_type = "m5.large", max_nodes = 10, zones = ["eu-west-1a", "eu-west-1b", "eu-west-1c"] } }
+  workloads = [{
+    name = "zookeeper", replicas = %d, requests = { cpu = "250m", memory = "512Mi" }, labels = { app = "zk" }
+    pod_anti_affinity = { required = [{ topology_key = "topology.kubernetes.io/zone", label_selector = { match_labels = { app = "zk" } } }] }
+  }]
+}`, replicas)
+	}
+	manifests := `
+data "kubefit_workloads" "app" {
+  manifests = <<-YAML
+    apiVersion: apps/v1
+    kind: Deployment
+    metadata: {name: api, namespace: shop}
+    spec:
+      replicas: 3
+      selector: {matchLabels: {app: api}}
+      template:
+        metadata: {labels: {app: api}}
+        spec:
+          containers: [{name: api, image: api, resources: {requests: {cpu: 500m, memory: 512Mi}}}]
+          affinity:
+            podAntiAffinity:
+              preferredDuringSchedulingIgnoredDuringExecution:
+              - weight: 1
+                podAffinityTerm: {topologyKey: kubernetes.io/hostname, labelSelector: {matchLabels: {app: api}}}
+    ---
+    apiVersion: apps/v1
+    kind: Deployment
+    metadata: {name: cache, namespace: shop}
+    spec:
+      replicas: 2
+      selector: {matchLabels: {app: cache}}
+      template:
+        metadata: {labels: {app: cache}}
+        spec:
+          containers: [{name: cache, image: cache, resources: {requests: {cpu: 250m, memory: 1Gi}}}]
+          affinity:
+            podAffinity:
+              requiredDuringSchedulingIgnoredDuringExecution:
+              - {topologyKey: topology.kubernetes.io/zone, labelSelector: {matchLabels: {app: api}}}
+  YAML
+}
+
+data "kubefit_node_pool_sizing" "shop" {
+  pools     = { general = { cloud = "aws", instance_type = "m5.large", max_nodes = 6, zones = ["eu-west-1a", "eu-west-1b"] } }
+  workloads = data.kubefit_workloads.app.workloads
+}
+`
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{Config: zk(4), ExpectError: errRe(`1`, `pod`, `of`, `workload`, `"zookeeper"`, `binds`, `on`, `no`, `node`)},
+			{Config: zk(3), Check: resource.TestCheckResourceAttr("data.kubefit_node_pool_sizing.zk", "pool_results.general.steady.nodes_required", "3")},
+			{
+				Config:           manifests,
+				ConfigPlanChecks: emptyPlanAfterApply,
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(wlAddr, tfjsonpath.New("workloads").AtSliceIndex(0).AtMapKey("pod_anti_affinity").AtMapKey("preferred").AtSliceIndex(0).AtMapKey("weight"), knownvalue.Int64Exact(1)),
+					statecheck.ExpectKnownValue(wlAddr, tfjsonpath.New("workloads").AtSliceIndex(1).AtMapKey("pod_affinity").AtMapKey("required").AtSliceIndex(0).AtMapKey("topology_key"), knownvalue.StringExact("topology.kubernetes.io/zone")),
+					statecheck.ExpectKnownValue(wlAddr, tfjsonpath.New("workloads").AtSliceIndex(1).AtMapKey("namespace"), knownvalue.StringExact("shop")),
+					statecheck.ExpectKnownValue("data.kubefit_node_pool_sizing.shop", tfjsonpath.New("fits"), knownvalue.Bool(true)),
+				},
+			},
+		},
+	})
+}

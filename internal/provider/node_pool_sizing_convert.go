@@ -265,6 +265,103 @@ func disruptionResultsValue(rs []fit.DisruptionResult) types.Map {
 	return types.MapValueMust(types.ObjectType{AttrTypes: disruptionAttrTypes}, elems)
 }
 
+// Inter-pod affinity, as configured and as kubefit_workloads outputs it (one Go shape for both).
+type (
+	labelSelectorModel struct {
+		MatchLabels      map[string]string `tfsdk:"match_labels"`
+		MatchExpressions []requirementOut  `tfsdk:"match_expressions"`
+	}
+	podTermModel struct {
+		TopologyKey   string              `tfsdk:"topology_key"`
+		LabelSelector *labelSelectorModel `tfsdk:"label_selector"`
+		Namespaces    []string            `tfsdk:"namespaces"`
+		AllNamespaces *bool               `tfsdk:"all_namespaces"`
+	}
+	weightedPodTermModel struct {
+		Weight int64 `tfsdk:"weight"`
+		podTermModel
+	}
+	podAffinityModel struct {
+		Required  []podTermModel         `tfsdk:"required"`
+		Preferred []weightedPodTermModel `tfsdk:"preferred"`
+	}
+)
+
+func (t podTermModel) fit() fit.PodAffinityTerm {
+	ft := fit.PodAffinityTerm{TopologyKey: t.TopologyKey, Namespaces: t.Namespaces, AllNamespaces: t.AllNamespaces != nil && *t.AllNamespaces}
+	if t.LabelSelector == nil {
+		// A null selector selects no pod, as in Kubernetes.
+		ft.Selector.MatchExpressions = []fit.LabelSelectorRequirement{{Key: "kubefit.io/none", Operator: fit.LabelExists}}
+		return ft
+	}
+	ft.Selector.MatchLabels = t.LabelSelector.MatchLabels
+	for _, e := range t.LabelSelector.MatchExpressions {
+		ft.Selector.MatchExpressions = append(ft.Selector.MatchExpressions, fit.LabelSelectorRequirement{Key: e.Key,
+			Operator: fit.LabelSelectorOperator(e.Operator), Values: e.Values})
+	}
+	return ft
+}
+
+// expandPodAffinity converts pod_affinity and pod_anti_affinity; nil when neither has a term.
+func expandPodAffinity(ctx context.Context, aff, anti types.Object, diags *diag.Diagnostics) *fit.PodAffinity {
+	var out fit.PodAffinity
+	decode := func(o types.Object) (req []fit.PodAffinityTerm, pref []fit.WeightedPodAffinityTerm) {
+		if o.IsNull() || o.IsUnknown() {
+			return nil, nil
+		}
+		var m podAffinityModel
+		diags.Append(o.As(ctx, &m, objectAsOptions)...)
+		for _, t := range m.Required {
+			req = append(req, t.fit())
+		}
+		for _, t := range m.Preferred {
+			pref = append(pref, fit.WeightedPodAffinityTerm{Weight: int(t.Weight), Term: t.podTermModel.fit()})
+		}
+		return req, pref
+	}
+	out.Required, out.Preferred = decode(aff)
+	out.AntiRequired, out.AntiPreferred = decode(anti)
+	if len(out.Required)+len(out.Preferred)+len(out.AntiRequired)+len(out.AntiPreferred) == 0 {
+		return nil
+	}
+	return &out
+}
+
+// podAffinityOut converts the planner's terms back into pod_affinity and pod_anti_affinity.
+func podAffinityOut(a *fit.PodAffinity) (aff, anti *podAffinityModel) {
+	if a == nil {
+		return nil, nil
+	}
+	term := func(t fit.PodAffinityTerm) podTermModel {
+		m := podTermModel{TopologyKey: t.TopologyKey, Namespaces: t.Namespaces}
+		if t.AllNamespaces {
+			m.AllNamespaces = ptrTo(true)
+		}
+		if len(t.Selector.MatchExpressions) == 1 && t.Selector.MatchExpressions[0].Key == "kubefit.io/none" {
+			return m
+		}
+		m.LabelSelector = &labelSelectorModel{MatchLabels: t.Selector.MatchLabels}
+		for _, e := range t.Selector.MatchExpressions {
+			m.LabelSelector.MatchExpressions = append(m.LabelSelector.MatchExpressions, requirementOut{Key: e.Key, Operator: string(e.Operator), Values: e.Values})
+		}
+		return m
+	}
+	group := func(req []fit.PodAffinityTerm, pref []fit.WeightedPodAffinityTerm) *podAffinityModel {
+		if len(req)+len(pref) == 0 {
+			return nil
+		}
+		m := &podAffinityModel{}
+		for _, t := range req {
+			m.Required = append(m.Required, term(t))
+		}
+		for _, t := range pref {
+			m.Preferred = append(m.Preferred, weightedPodTermModel{Weight: int64(t.Weight), podTermModel: term(t.Term)})
+		}
+		return m
+	}
+	return group(a.Required, a.Preferred), group(a.AntiRequired, a.AntiPreferred)
+}
+
 type volumeClaimModel struct {
 	Name         types.String `tfsdk:"name"`
 	Size         types.String `tfsdk:"size"`
@@ -326,6 +423,11 @@ func expandWorkload(ctx context.Context, p path.Path, w workloadModel, diags *di
 		sw.CPUUsageMillicores = *v
 	}
 	sw.VolumeClaims = expandVolumeClaims(ctx, p.AtName("volume_claims"), w.VolumeClaims, diags)
+	sw.Namespace = w.Namespace.ValueString()
+	if !w.Labels.IsNull() {
+		sw.Labels = expandStringMap(ctx, w.Labels, diags)
+	}
+	sw.PodAffinity = expandPodAffinity(ctx, w.PodAffinity, w.PodAnti, diags)
 	diags.Append(w.Pools.ElementsAs(ctx, &sw.Pools, false)...)
 	if !w.MaxSurge.IsNull() {
 		sw.MaxSurge, _ = parseIntOrPercent(w.MaxSurge.ValueString())

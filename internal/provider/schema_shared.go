@@ -92,6 +92,11 @@ func workloadsAttribute() schema.ListNestedAttribute {
 			"node_affinity": nodeAffinityAttribute(),
 			"host_ports":    hostPortsAttribute("workload"),
 			"volume_claims": volumeClaimsAttribute(),
+			"namespace":     schema.StringAttribute{Optional: true, MarkdownDescription: "Namespace of the pods (default `default`), which inter-pod affinity terms look in."},
+			"labels": schema.MapAttribute{Optional: true, ElementType: types.StringType,
+				MarkdownDescription: "Labels of the pods, which inter-pod affinity terms select (default `app = <name>`)."},
+			"pod_affinity":      podAffinityAttribute(false),
+			"pod_anti_affinity": podAffinityAttribute(true),
 			"pools": schema.ListAttribute{Optional: true, ElementType: types.StringType,
 				MarkdownDescription: "Restrict the workload to these pools (names from `pools`)."},
 			"max_surge": schema.StringAttribute{Optional: true,
@@ -152,6 +157,47 @@ func hostPortsAttribute(what string) schema.ListNestedAttribute {
 				Validators: []validator.String{stringvalidator.OneOf(fit.HostPortProtocols...)}},
 			"ip": schema.StringAttribute{Optional: true, MarkdownDescription: "Host IP the port binds to (default: every address)."},
 		}}}
+}
+
+// podAffinityAttribute is a pod's inter-pod affinity (anti = false) or anti-affinity, in the shape of
+// podAffinity/podAntiAffinity with a preferred term's podAffinityTerm flattened beside its weight.
+func podAffinityAttribute(anti bool) schema.SingleNestedAttribute {
+	what, verb := "affinity", "near"
+	if anti {
+		what, verb = "anti-affinity", "away from"
+	}
+	term := func(preferred bool) map[string]schema.Attribute {
+		a := map[string]schema.Attribute{
+			"topology_key": schema.StringAttribute{Required: true, MarkdownDescription: "The node label whose values are the domains: `kubernetes.io/hostname` (each node), `topology.kubernetes.io/zone` (each zone), or a label of the pools (its values; a node of a pool without it is in no domain)."},
+			"label_selector": schema.SingleNestedAttribute{Optional: true, MarkdownDescription: "The pods the term looks for, by their `labels` (null: no pod, as in Kubernetes; `{}`: every pod).",
+				Attributes: map[string]schema.Attribute{
+					"match_labels": schema.MapAttribute{Optional: true, ElementType: types.StringType, MarkdownDescription: "Labels a pod must carry, with these values."},
+					"match_expressions": schema.ListNestedAttribute{Optional: true, MarkdownDescription: "Expressions a pod's labels must meet, all of them.",
+						NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+							"key": schema.StringAttribute{Required: true, MarkdownDescription: "Label key."},
+							"operator": schema.StringAttribute{Required: true, MarkdownDescription: "One of " + markdownList(fit.LabelSelectorOperators) + ".",
+								Validators: []validator.String{stringvalidator.OneOf(stringsOf(fit.LabelSelectorOperators)...)}},
+							"values": schema.ListAttribute{Optional: true, ElementType: types.StringType, MarkdownDescription: "Values: one or more for `In` and `NotIn`, none for `Exists` and `DoesNotExist`."},
+						}}},
+				}},
+			"namespaces":     schema.ListAttribute{Optional: true, ElementType: types.StringType, MarkdownDescription: "Namespaces the term looks in (none: the pod's own)."},
+			"all_namespaces": schema.BoolAttribute{Optional: true, MarkdownDescription: "Look in every namespace (a `namespaceSelector` of `{}`)."},
+		}
+		if preferred {
+			a["weight"] = schema.Int64Attribute{Required: true, MarkdownDescription: "Weight of the term in the score (1–100).", Validators: []validator.Int64{int64validator.Between(1, 100)}}
+		}
+		return a
+	}
+	return schema.SingleNestedAttribute{Optional: true,
+		MarkdownDescription: fmt.Sprintf("Inter-pod %s (`podAffinity` / `podAntiAffinity`): the pods go %s the pods a term selects, in the same topology domain, "+
+			"as the scheduler's InterPodAffinity plugin decides: `required` terms filter nodes, `preferred` terms weigh them.", what, verb) +
+			map[bool]string{true: " A placed pod's required anti-affinity also keeps the pods it selects out of its domain.", false: ""}[anti],
+		Attributes: map[string]schema.Attribute{
+			"required": schema.ListNestedAttribute{Optional: true, MarkdownDescription: "`requiredDuringSchedulingIgnoredDuringExecution`: every term must hold.",
+				NestedObject: schema.NestedAttributeObject{Attributes: term(false)}},
+			"preferred": schema.ListNestedAttribute{Optional: true, MarkdownDescription: "`preferredDuringSchedulingIgnoredDuringExecution`: terms with weights.",
+				NestedObject: schema.NestedAttributeObject{Attributes: term(true)}},
+		}}
 }
 
 // volumeClaimsAttribute is the persistent volume claims one pod mounts, in the shape kubefit_workloads

@@ -77,6 +77,11 @@ type Workload struct {
 	// NodeAffinity is the pods' required node affinity (ORed terms); nil for none.
 	NodeAffinity []fit.NodeSelectorTerm
 	Tolerations  []fit.Toleration
+	// Namespace, Labels and PodAffinity are the pods' namespace, labels and inter-pod affinity
+	// (fit.Workload).
+	Namespace   string
+	Labels      map[string]string
+	PodAffinity *fit.PodAffinity
 	// HostPorts are the ports each pod takes on its node (fit.Workload.HostPorts).
 	HostPorts []fit.HostPort
 	// VolumeClaims are the claims one pod mounts (fit.Workload.VolumeClaims): each attachable one takes

@@ -41,27 +41,60 @@ func (r *reader) constraints(o object, ow *owned, pl *placement) []Constraint {
 				add("nodeAffinity.preferred", false, "not modelled yet: a scoring preference, ignored", pref)
 			}
 		}
-		if pa := a.PodAffinity; pa != nil {
-			if req := pa.RequiredDuringSchedulingIgnoredDuringExecution; len(req) > 0 {
-				add("podAffinity.required", false, "not modelled yet: sizing does not keep the pods next to the pods they select", req)
+		var pod fit.PodAffinity
+		term := func(t corev1.PodAffinityTerm) (fit.PodAffinityTerm, bool) {
+			return podTerm(t)
+		}
+		model := func(typ string, v any, ok bool, as string) {
+			switch {
+			case ow.daemon:
+				add(typ, false, "not modelled for DaemonSets: their pods land on every node the pool's rules allow", v)
+			case ok:
+				add(typ, true, as, v)
+			default:
+				add(typ, false, "not modelled: a term with a non-empty namespaceSelector or with matchLabelKeys/mismatchLabelKeys (sizing knows no namespace labels and no pod-template hashes)", v)
 			}
-			if pref := pa.PreferredDuringSchedulingIgnoredDuringExecution; len(pref) > 0 {
-				add("podAffinity.preferred", false, "not modelled yet: a scoring preference, ignored", pref)
+		}
+		if pa := a.PodAffinity; pa != nil {
+			for _, t := range pa.RequiredDuringSchedulingIgnoredDuringExecution {
+				ft, ok := term(t)
+				if ok && !ow.daemon {
+					pod.Required = append(pod.Required, ft)
+				}
+				model("podAffinity.required", t, ok, "pod_affinity.required (a filter: its pods go only where the pods it selects run, in that topology domain)")
+			}
+			for _, t := range pa.PreferredDuringSchedulingIgnoredDuringExecution {
+				ft, ok := term(t.PodAffinityTerm)
+				if ok && !ow.daemon {
+					pod.Preferred = append(pod.Preferred, fit.WeightedPodAffinityTerm{Weight: int(t.Weight), Term: ft})
+				}
+				model("podAffinity.preferred", t, ok, "pod_affinity.preferred (a score, as the scheduler weighs it)")
 			}
 		}
 		if aa := a.PodAntiAffinity; aa != nil {
 			for _, t := range aa.RequiredDuringSchedulingIgnoredDuringExecution {
-				if !ow.daemon && noSpread(pl.spread) && t.TopologyKey == hostnameKey && len(t.Namespaces) == 0 &&
-					t.NamespaceSelector == nil && selects(t.LabelSelector, podLabels) {
-					pl.spread = fit.Spread{Type: fit.SpreadNode}
-					add("podAntiAffinity.required", true, "spread = node (one of its pods per node; other pods its selector matches are not kept away)", t)
-					continue
+				ft, ok := term(t)
+				if ok && !ow.daemon {
+					pod.AntiRequired = append(pod.AntiRequired, ft)
 				}
-				add("podAntiAffinity.required", false, "not modelled yet: sizing does not keep the pods away from the pods this term selects", t)
+				as := "pod_anti_affinity.required (a filter: its pods never share the topology domain of the pods it selects, and those keep away from them)"
+				if ok && !ow.daemon && noSpread(pl.spread) && t.TopologyKey == hostnameKey && selects(t.LabelSelector, podLabels) {
+					// One pod per node: the packer's node spread says so too.
+					pl.spread = fit.Spread{Type: fit.SpreadNode}
+					as = "spread = node and " + as
+				}
+				model("podAntiAffinity.required", t, ok, as)
 			}
-			if pref := aa.PreferredDuringSchedulingIgnoredDuringExecution; len(pref) > 0 {
-				add("podAntiAffinity.preferred", false, "not modelled yet: a scoring preference, ignored (the scheduler may still spread the pods)", pref)
+			for _, t := range aa.PreferredDuringSchedulingIgnoredDuringExecution {
+				ft, ok := term(t.PodAffinityTerm)
+				if ok && !ow.daemon {
+					pod.AntiPreferred = append(pod.AntiPreferred, fit.WeightedPodAffinityTerm{Weight: int(t.Weight), Term: ft})
+				}
+				model("podAntiAffinity.preferred", t, ok, "pod_anti_affinity.preferred (a score, as the scheduler weighs it)")
 			}
+		}
+		if len(pod.Required)+len(pod.Preferred)+len(pod.AntiRequired)+len(pod.AntiPreferred) > 0 {
+			pl.pod = &pod
 		}
 	}
 	for _, t := range spec.TopologySpreadConstraints {
@@ -177,3 +210,29 @@ func volumeNames(ow *owned, spec *corev1.PodSpec) string {
 
 // noSpread reports whether no spread has been set yet.
 func noSpread(s fit.Spread) bool { return s.Type == "" || s.Type == fit.SpreadNone }
+
+// podTerm converts an inter-pod term; false when it uses what sizing cannot evaluate: a namespaceSelector
+// other than {} (every namespace), or matchLabelKeys/mismatchLabelKeys.
+func podTerm(t corev1.PodAffinityTerm) (fit.PodAffinityTerm, bool) {
+	ft := fit.PodAffinityTerm{Namespaces: t.Namespaces, TopologyKey: t.TopologyKey}
+	if len(t.MatchLabelKeys)+len(t.MismatchLabelKeys) > 0 {
+		return ft, false
+	}
+	if ns := t.NamespaceSelector; ns != nil {
+		if len(ns.MatchLabels)+len(ns.MatchExpressions) > 0 {
+			return ft, false
+		}
+		ft.AllNamespaces = true
+	}
+	if ls := t.LabelSelector; ls != nil {
+		ft.Selector.MatchLabels = ls.MatchLabels
+		for _, e := range ls.MatchExpressions {
+			ft.Selector.MatchExpressions = append(ft.Selector.MatchExpressions, fit.LabelSelectorRequirement{Key: e.Key,
+				Operator: fit.LabelSelectorOperator(e.Operator), Values: e.Values})
+		}
+	} else {
+		// A null selector matches no pod (the scheduler's term): select a label no pod carries.
+		ft.Selector.MatchExpressions = []fit.LabelSelectorRequirement{{Key: "kubefit.io/none", Operator: fit.LabelExists}}
+	}
+	return ft, true
+}

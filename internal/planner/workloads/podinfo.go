@@ -28,6 +28,7 @@ type placement struct {
 	affinity []fit.NodeSelectorTerm
 	ports    []fit.HostPort
 	spread   fit.Spread
+	pod      *fit.PodAffinity
 }
 
 // podInfo reads what one pod of o asks and carries.

@@ -332,9 +332,12 @@ func TestReadConstraints(t *testing.T) {
 		{"required hostname anti-affinity on its own pods is spread = node",
 			aff("        podAntiAffinity:\n          requiredDuringSchedulingIgnoredDuringExecution:\n          - {topologyKey: kubernetes.io/hostname, labelSelector: {matchLabels: {app: w}}}\n"),
 			fit.Spread{Type: fit.SpreadNode}, nil, ""},
-		{"anti-affinity on other pods is carried, not modelled",
+		{"anti-affinity on other pods becomes pod_anti_affinity",
 			aff("        podAntiAffinity:\n          requiredDuringSchedulingIgnoredDuringExecution:\n          - {topologyKey: kubernetes.io/hostname, labelSelector: {matchLabels: {app: other}}}\n"),
-			fit.Spread{}, nil, "podAntiAffinity.required"},
+			fit.Spread{}, nil, ""},
+		{"a namespaceSelector with labels is carried, not modelled",
+			aff("        podAffinity:\n          requiredDuringSchedulingIgnoredDuringExecution:\n          - {topologyKey: topology.kubernetes.io/zone, labelSelector: {matchLabels: {app: db}}, namespaceSelector: {matchLabels: {team: a}}}\n"),
+			fit.Spread{}, nil, "podAffinity.required"},
 		{"zone spread DoNotSchedule is spread = zone",
 			"      topologySpreadConstraints:\n      - {maxSkew: 2, topologyKey: topology.kubernetes.io/zone, whenUnsatisfiable: DoNotSchedule, labelSelector: {matchLabels: {app: w}}}\n",
 			fit.Spread{Type: fit.SpreadZone, MaxSkew: 2}, nil, ""},
@@ -347,9 +350,9 @@ func TestReadConstraints(t *testing.T) {
 		{"matchFields node affinity is carried",
 			aff("        nodeAffinity:\n          requiredDuringSchedulingIgnoredDuringExecution:\n            nodeSelectorTerms:\n            - matchFields: [{key: metadata.name, operator: In, values: [node-1]}]\n"),
 			fit.Spread{}, nil, "nodeAffinity.required"},
-		{"preferred anti-affinity is carried",
+		{"preferred anti-affinity becomes pod_anti_affinity",
 			aff("        podAntiAffinity:\n          preferredDuringSchedulingIgnoredDuringExecution:\n          - weight: 1\n            podAffinityTerm: {topologyKey: kubernetes.io/hostname, labelSelector: {matchLabels: {app: w}}}\n"),
-			fit.Spread{}, nil, "podAntiAffinity.preferred"},
+			fit.Spread{}, nil, ""},
 		{"host network makes container ports host ports",
 			"      hostNetwork: true\n", fit.Spread{}, nil, ""},
 	}
@@ -369,6 +372,13 @@ func TestReadConstraints(t *testing.T) {
 			}
 			if strings.Contains(tt.name, "host ports") && (len(w.HostPorts) != 1 || w.HostPorts[0] != (fit.HostPort{Port: 8080, Protocol: "TCP"})) {
 				t.Errorf("host ports = %+v, want 8080/TCP", w.HostPorts)
+			}
+			if strings.Contains(tt.name, "anti-affinity on other pods becomes") && (w.PodAffinity == nil || len(w.PodAffinity.AntiRequired) != 1 ||
+				w.PodAffinity.AntiRequired[0].TopologyKey != "kubernetes.io/hostname" || w.PodAffinity.AntiRequired[0].Selector.MatchLabels["app"] != "other") {
+				t.Errorf("pod affinity = %+v, want the required anti-affinity term", w.PodAffinity)
+			}
+			if strings.Contains(tt.name, "preferred anti-affinity becomes") && (w.PodAffinity == nil || len(w.PodAffinity.AntiPreferred) != 1 || w.PodAffinity.AntiPreferred[0].Weight != 1) {
+				t.Errorf("pod affinity = %+v, want the preferred anti-affinity term of weight 1", w.PodAffinity)
 			}
 			if strings.Contains(tt.name, "becomes node_affinity") {
 				if len(w.NodeAffinity) != 1 || fmt.Sprint(w.NodeAffinity[0].MatchExpressions) != "[{kubernetes.io/arch NotIn [arm64]}]" {
