@@ -111,3 +111,58 @@ func BenchmarkPlan100k(b *testing.B) { benchmarkPlan(b, 1000, 100, 20) }
 // BenchmarkPlan1k plans 1,000 pods in 10 specs over 20 pools, to show linear growth with
 // BenchmarkPlan10k and BenchmarkPlan100k.
 func BenchmarkPlan1k(b *testing.B) { benchmarkPlan(b, 10, 100, 20) }
+
+// constrained gives every workload of in the constraints issue 18 names: a preferred anti-affinity against
+// its own pods on the hostname (Bitnami's soft preset), a required anti-affinity against the next workload on
+// the hostname for every fifth, a preferred affinity to the next workload's zone for every seventh, and a
+// block volume claim of its own per pod, on pools that attach 25 volumes.
+func constrained(in Input) Input {
+	for i := range in.Pools {
+		in.Pools[i].Allocatable.Volumes = 25
+	}
+	n := len(in.Workloads)
+	for i := range in.Workloads {
+		w := &in.Workloads[i]
+		next := LabelSelector{MatchLabels: map[string]string{"app": in.Workloads[(i+1)%n].Name}}
+		a := &PodAffinity{AntiPreferred: []WeightedPodAffinityTerm{{Weight: 1, Term: PodAffinityTerm{
+			Selector: LabelSelector{MatchLabels: map[string]string{"app": w.Name}}, TopologyKey: hostnameKey}}}}
+		if i%5 == 0 {
+			a.AntiRequired = []PodAffinityTerm{{Selector: next, TopologyKey: hostnameKey}}
+		}
+		if i%7 == 0 {
+			a.Preferred = []WeightedPodAffinityTerm{{Weight: 50, Term: PodAffinityTerm{Selector: next, TopologyKey: zoneLabel}}}
+		}
+		w.PodAffinity = a
+		w.VolumeClaims = []VolumeClaim{{Name: "data", AccessModes: []AccessMode{ReadWriteOnce}}}
+	}
+	return in
+}
+
+// BenchmarkPlan10kConstraints is BenchmarkPlan10k with inter-pod terms and a volume claim on every workload
+// (issue 18: within 2× of the plan without them).
+func BenchmarkPlan10kConstraints(b *testing.B) {
+	in := constrained(benchInput(1, 100, 100, 20))
+	if _, err := Plan(in); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		if _, err := Plan(in); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkPlan1kConstraints is BenchmarkPlan1k with the constraints of BenchmarkPlan10kConstraints.
+func BenchmarkPlan1kConstraints(b *testing.B) {
+	in := constrained(benchInput(1, 10, 100, 20))
+	if _, err := Plan(in); err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		if _, err := Plan(in); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

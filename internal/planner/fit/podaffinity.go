@@ -312,6 +312,7 @@ type podState struct {
 	tot   []int32   // [term] placed pods the term matches, anywhere
 	touch [][]int   // per class: the terms whose counts its pods change
 	score []int64   // scratch of one cycle
+	rows  []scoreRow
 }
 
 // resetPods builds the domains of the cluster's nodes and empties the counts.
@@ -462,33 +463,33 @@ func (cl *cluster) hasPodScore(w int) bool {
 // terms, at hardPodAffinityWeight) that match this pod; then 100 × (s − min) / (max − min).
 func (cl *cluster) podScores(w int, feasible []int32, out []int64) {
 	pt, ps := &cl.pt, &cl.ps
+	// The rows one cycle reads: per term that scores, its domains, its counts and its signed weight.
+	rows := ps.rows[:0]
+	for _, t := range pt.own[w] {
+		term := &pt.terms[t]
+		switch term.kind {
+		case termPrefAffinity:
+			rows = append(rows, scoreRow{ps.dom[term.key], ps.cnt[t], term.weight})
+		case termPrefAnti:
+			rows = append(rows, scoreRow{ps.dom[term.key], ps.cnt[t], -term.weight})
+		}
+	}
+	for _, t := range pt.sym[w] {
+		term := &pt.terms[t]
+		switch term.kind {
+		case termPrefAffinity, termAffinity:
+			rows = append(rows, scoreRow{ps.dom[term.key], ps.own[t], term.weight})
+		case termPrefAnti:
+			rows = append(rows, scoreRow{ps.dom[term.key], ps.own[t], -term.weight})
+		}
+	}
+	ps.rows = rows
 	lo, hi := int64(0), int64(0)
 	for i, id := range feasible {
 		var s int64
-		for _, t := range pt.own[w] {
-			term := &pt.terms[t]
-			d := ps.dom[term.key][id]
-			if d < 0 {
-				continue
-			}
-			switch term.kind {
-			case termPrefAffinity:
-				s += term.weight * int64(ps.cnt[t][d])
-			case termPrefAnti:
-				s -= term.weight * int64(ps.cnt[t][d])
-			}
-		}
-		for _, t := range pt.sym[w] {
-			term := &pt.terms[t]
-			d := ps.dom[term.key][id]
-			if d < 0 {
-				continue
-			}
-			switch term.kind {
-			case termPrefAffinity, termAffinity:
-				s += term.weight * int64(ps.own[t][d])
-			case termPrefAnti:
-				s -= term.weight * int64(ps.own[t][d])
+		for _, r := range rows {
+			if d := r.dom[id]; d >= 0 {
+				s += r.weight * int64(r.counts[d])
 			}
 		}
 		out[i] = s
@@ -506,6 +507,13 @@ func (cl *cluster) podScores(w int, feasible []int32, out []int64) {
 			out[i] = 0
 		}
 	}
+}
+
+// scoreRow is one scoring term of a cycle: a node's domain, the counts per domain and the signed weight.
+type scoreRow struct {
+	dom    []int32
+	counts []int32
+	weight int64
 }
 
 // ReasonPodAffinity: pods of a workload that no node count can bind for its required inter-pod terms:
