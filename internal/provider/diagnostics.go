@@ -110,7 +110,6 @@ var warningTitles = map[string]string{
 	sizing.WarnAboveBaseline:               "Burstable Nodes Above Baseline",
 	sizing.WarnMinReplicasDefault:          "Minimum Replicas Defaulted",
 	sizing.WarnCreditsIgnored:              "Credit Options Ignored",
-	sizing.WarnHostPortsShared:             "Host Ports Shared",
 	sizing.WarnSharedVolume:                "Shared Volume Claim",
 	sizing.WarnAffinityUnknownLabel:        "Node Affinity on Labels Planned Nodes Lack",
 	selector.WarnDiskNotChecked:            "Node Disk Demand Not Checked",

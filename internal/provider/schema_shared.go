@@ -146,7 +146,7 @@ func hostPortsAttribute(what string) schema.ListNestedAttribute {
 	desc := "Host ports each pod takes on its node (a container's `hostPort`, or every container port with `hostNetwork`), as the scheduler's NodePorts filter checks them: " +
 		"two pods asking for the same port and protocol on overlapping addresses never share a node. "
 	if what == "workload" {
-		desc += "So at most one pod of the workload runs on a node, and none on a node whose DaemonSet takes the same port; two workloads sharing a port are warned about, not yet kept apart."
+		desc += "So at most one pod of the workload runs on a node, and none on a node whose DaemonSet takes the same port; the pods of two workloads asking for the same port never share a node either (the best packing, `nodes_optimal`, does not keep them apart)."
 	} else {
 		desc += "A workload asking for a port the DaemonSet takes cannot use the pools the DaemonSet runs on."
 	}

@@ -139,14 +139,21 @@
 //   - backend/cache/node_tree.go: the node list takes the zones in the order they first appear and one
 //     node of each in turn; nodes are created pool by pool, node i of a pool in its zone i mod zones.
 //   - queuesort (PrioritySort): all pods have one priority, so the queue keeps arrival order. A pod no
-//     node passes waits; pods rejected by zone spread are retried after the last pod, until none binds
-//     (a later binding can lift the skew; nothing lifts a resource, taint or node-spread rejection).
+//     node passes waits; pods rejected by zone spread or by a required inter-pod affinity are retried
+//     after the last pod, until none binds (a later binding can lift the skew or bring the pods an
+//     affinity looks for; nothing lifts a resource, taint, port or anti-affinity rejection).
 //   - Filters: NodeResourcesFit (requests of the DaemonSets and pods on the node plus the pod within
-//     allocatable, pod slots included, a resource the pod does not request unchecked); NodeAffinity and
-//     TaintToleration as the pool-level exclusions above; InterPodAffinity for node spread (required
-//     hostname anti-affinity among a workload's pods) and NodePorts for a workload's host ports (one of
-//     its pods per node; a DaemonSet on the port excludes the pool; two workloads on one port are warned
-//     about, not kept apart); PodTopologySpread for zone spread (DoNotSchedule:
+//     allocatable, pod slots included, a resource the pod does not request unchecked); NodeVolumeLimits
+//     as the resource dimension Volumes (each ReadWriteOnce/ReadWriteOncePod claim of a pod takes one of
+//     the node's attachments, volumes.go); NodeAffinity and TaintToleration as the pool-level exclusions
+//     above; InterPodAffinity for node spread (required hostname anti-affinity among a workload's pods)
+//     and for every required term of Workload.PodAffinity (podaffinity.go: no pod a required
+//     anti-affinity term matches in the node's domain of its topology key; some pod each required
+//     affinity term matches there, or none anywhere when the pod matches its own term; and no placed
+//     pod whose required anti-affinity term matches this pod in that term's domain); NodePorts for host
+//     ports (one pod per node of a workload with ports, none beside a pod of another workload or a
+//     DaemonSet asking for a conflicting port; a DaemonSet on the port excludes the pool);
+//     PodTopologySpread for zone spread (DoNotSchedule:
 //     pods in the node's zone + 1 − the fewest in a domain ≤ MaxSkew, the domains being the zones that
 //     have a node of a pool matching the pod's selector and pool list, taints ignored: nodeAffinityPolicy
 //     Honor, nodeTaintsPolicy Ignore). A pool without zones has no zone label; its nodes pass the zone
@@ -160,8 +167,25 @@
 //     constraint and scores 0; every other pod gets the system default constraints of a pod owned by a
 //     ReplicaSet or StatefulSet (hostname maxSkew 3, zone maxSkew 5, ScheduleAnyway): raw round(Σ
 //     count × log(domains + 2) + maxSkew − 1), normalised 100 × (max + min − raw) / max; TaintToleration
-//     (weight 3): untolerated PreferNoSchedule taints, normalised in reverse. NodeAffinity,
-//     InterPodAffinity and ImageLocality score every node alike for these pods and are left out.
+//     (weight 3): untolerated PreferNoSchedule taints, normalised in reverse; InterPodAffinity (weight 2,
+//     interpodaffinity/scoring.go): per node, over the domains it is in, the pod's preferred terms'
+//     weights times the placed pods they match (anti-affinity negative), plus the placed pods' preferred
+//     terms (and required affinity terms, at HardPodAffinityWeight 1) that match the pod, normalised
+//     100 × (s − min) / (max − min) over the feasible nodes. NodeAffinity and ImageLocality score every
+//     node alike for these pods and are left out.
+//   - Pods that no node count binds for their required anti-affinity against their own pods on a key with
+//     fewer values than pods (one pod per zone, 4 replicas, 3 zones) are left out of the search and fail
+//     with ReasonPodAffinity. DaemonSets carry no labels in the model, so no term matches their pods.
+//
+// # Disruptions (disrupt.go)
+//
+// Input.Disruptions are checked on the steady scenario's placement in the binding order: node_loss loses,
+// for each pool in turn, its busiest node, and zone_loss every node of one zone; the surviving nodes keep
+// their pods, and the lost ones' pods are scheduled in their arrival order on them, then on the nodes the
+// pools may add (node_loss: within MaxNodes less the lost node, which keeps its place until replaced;
+// zone_loss: within MaxNodes in the other zones). A pod with a block volume stays in its node's zone (the
+// volume is zonal); in a lost zone it is stuck by design. The worst node or zone is reported, with the
+// smallest rise of MaxNodes (up to 8) that absorbs it.
 //
 // The scheduler breaks ties at random, so on a tight count one draw can bind every pod and another
 // leave one Pending. Once every order binds, the search checks the counts again under eight other

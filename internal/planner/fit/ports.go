@@ -1,7 +1,6 @@
 package fit
 
 import (
-	"fmt"
 	"net/netip"
 	"sort"
 	"strconv"
@@ -92,28 +91,6 @@ func daemonSetPortConflict(in *Input, w *Workload, p *Pool) (string, HostPort) {
 		}
 	}
 	return "", HostPort{}
-}
-
-// HostPortCaveats lists, as sentences, what the planner does not enforce about host ports yet: two
-// workloads whose ports conflict (it keeps each workload's own pods on separate nodes and off nodes of a
-// DaemonSet with the same port, but not two workloads apart), and host ports under a zone spread.
-func HostPortCaveats(ws []Workload) []string {
-	var out []string
-	for i := range ws {
-		for j := i + 1; j < len(ws); j++ {
-			if hp, ok := portConflict(ws[i].HostPorts, ws[j].HostPorts); ok && ws[i].PeakReplicas() > 0 && ws[j].PeakReplicas() > 0 {
-				out = append(out, fmt.Sprintf("workloads %q and %q both ask for host port %s, so their pods cannot share a node; "+
-					"kubefit keeps each one's pods on separate nodes but not the two workloads apart, so check they have nodes enough", ws[i].Name, ws[j].Name, hp))
-			}
-		}
-	}
-	for i := range ws {
-		if len(ws[i].HostPorts) > 0 && ws[i].Spread.Type == SpreadZone {
-			out = append(out, fmt.Sprintf("workload %q asks for host port(s) %s and spreads by zone; kubefit applies the zone spread but does not yet "+
-				"also keep its pods one per node, so check it has a node per pod", ws[i].Name, describePorts(ws[i].HostPorts)))
-		}
-	}
-	return out
 }
 
 func describePorts(ps []HostPort) string {

@@ -58,10 +58,26 @@ func TestPlanHostPorts(t *testing.T) {
 		t.Errorf("failures %+v, want the DaemonSet's port named", res.Failures)
 	}
 
+	// Two workloads on one port never share a node (NodePorts), in the scheduler model: 2 + 1 pods need 3
+	// nodes; on 2 nodes one pod stays Pending.
+	w.Replicas, w.MaxReplicas = 2, 2
 	other := wl("metrics", 1, 100, 100)
 	other.HostPorts = []HostPort{{Port: 443, IP: "10.1.2.3"}}
-	if c := HostPortCaveats([]Workload{w, other}); len(c) != 1 || !strings.Contains(c[0], `"ingress" and "metrics" both ask for host port 443/TCP`) {
-		t.Errorf("conflicts = %q", c)
+	res = mustPlan(t, Input{Pools: []Pool{pool("edge", 4000, 8192, 0, 5)}, Workloads: []Workload{w, other}})
+	if got := res.Scenarios[0].Pools[0].NodesRequired; got != 3 || !res.Fits {
+		t.Errorf("two workloads on port 443: %d nodes (fits %v), want 3", got, res.Fits)
+	}
+	if res = mustPlan(t, Input{Pools: []Pool{pool("edge", 4000, 8192, 0, 2)}, Workloads: []Workload{w, other}}); res.Fits {
+		t.Errorf("two workloads on port 443, 3 pods on 2 nodes: fits")
+	}
+	// A zone-spread workload with a host port also keeps one pod per node.
+	zoned := wl("agent", 4, 100, 100)
+	zoned.HostPorts = []HostPort{{Port: 9100}}
+	zoned.Spread = Spread{Type: SpreadZone, MaxSkew: 1}
+	p := pool("edge", 4000, 8192, 0, 6)
+	p.Zones = []string{"a", "b"}
+	if res = mustPlan(t, Input{Pools: []Pool{p}, Workloads: []Workload{zoned}}); res.Scenarios[0].Pools[0].NodesRequired != 4 {
+		t.Errorf("4 zone-spread pods on one host port: %d nodes, want 4", res.Scenarios[0].Pools[0].NodesRequired)
 	}
 }
 

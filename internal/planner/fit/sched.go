@@ -91,6 +91,8 @@ type schedClass struct {
 	nzCPU      int64
 	nzMem      int64
 	bestEffort bool
+	ports      []int // the other classes whose host ports conflict with this class's (NodePorts)
+	hasPorts   bool
 	allowed    []bool  // per pool: the pod passes the pool-level filters (pools, selector, taints, size)
 	affinity   []bool  // per pool: the pool matches the pod's node selector and pool list (spread domains)
 	prefer     []int64 // per pool: PreferNoSchedule taints the pod does not tolerate
@@ -173,6 +175,12 @@ func newCluster(m *model, classes []classSim) *cluster {
 				if !tolerated {
 					sc.prefer[p]++
 				}
+			}
+		}
+		sc.hasPorts = len(wl.HostPorts) > 0
+		for o := range classes {
+			if _, ok := portConflict(wl.HostPorts, m.in.Workloads[classes[o].w].HostPorts); ok && o != w {
+				sc.ports = append(sc.ports, o)
 			}
 		}
 		cl.classes[w] = sc
@@ -393,6 +401,17 @@ func (cl *cluster) filter(w int, id int32, minMatch int32) bool {
 	}
 	if cl.pt.any && !cl.podsOK(w, id) {
 		return false
+	}
+	if sc.hasPorts {
+		// NodePorts: a pod of this class, or of another whose ports conflict, already takes the port here.
+		if cl.onNode[w][id] > 0 {
+			return false
+		}
+		for _, o := range sc.ports {
+			if cl.onNode[o][id] > 0 {
+				return false
+			}
+		}
 	}
 	switch sc.c.spread {
 	case SpreadNode:

@@ -241,7 +241,7 @@ func (cl *cluster) ask(pods []int32, counts []int) []int {
 		demand[p] = demand[p].add(c.req)
 		asked[p] = true
 		switch {
-		case c.spread == SpreadNode || cl.pt.any && cl.pt.selfHost[pods[i]]:
+		case c.spread == SpreadNode || cl.classes[pods[i]].hasPorts || cl.pt.any && cl.pt.selfHost[pods[i]]:
 			spread[p]++
 		case c.spread == SpreadZone:
 			zonal[p] = true

@@ -28,9 +28,6 @@ const (
 	// WarnAffinityUnknownLabel: a node affinity expression holds on every planned node only because the
 	// planner does not set its label (NotIn or DoesNotExist on a hostname or region).
 	WarnAffinityUnknownLabel = "sizing.affinity-unknown-label"
-	// WarnHostPortsShared: two workloads ask for the same host port; their pods cannot share a node, which
-	// the planner does not enforce between workloads yet.
-	WarnHostPortsShared = "sizing.host-ports-shared"
 	// WarnSharedVolume: the pods of a workload share one ReadWriteOnce claim (they can only run on the node
 	// its volume is attached to), or a rolling update's surge pod needs a ReadWriteOncePod claim its old pod
 	// still holds.
@@ -417,9 +414,6 @@ func (s *solve) plan(res fit.Result) (*Plan, error) {
 			s.warnings = append(s.warnings, field.Warning{Code: WarnSchedulerBudget, Path: field.NewPath("Workloads"),
 				Message: fmt.Sprintf("the %s scenario: %s", sc.Scenario, sc.SchedulerNote)})
 		}
-	}
-	for _, c := range fit.HostPortCaveats(s.packed.Workloads) {
-		s.warnings = append(s.warnings, field.Warning{Code: WarnHostPortsShared, Path: field.NewPath("Workloads"), Message: c})
 	}
 	pl.Warnings = s.warnings
 	pl.Report = report(pl)

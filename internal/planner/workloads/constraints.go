@@ -111,10 +111,8 @@ func (r *reader) constraints(o object, ow *owned, pl *placement) []Constraint {
 		switch {
 		case ow.daemon:
 			add("hostPort", true, "host_ports (a workload asking for the same port cannot use the DaemonSet's pools)", ports)
-		case pl.spread.Type == fit.SpreadZone:
-			add("hostPort", false, "not modelled with a zone spread: its pods also need one node each", ports)
 		default:
-			add("hostPort", true, "host_ports (at most one of its pods per node, none beside a DaemonSet on the same port; other workloads on the port are warned about)", ports)
+			add("hostPort", true, "host_ports (at most one of its pods per node, none beside a DaemonSet or another workload's pod on the same port)", ports)
 		}
 	}
 	if spec.NodeName != "" {
