@@ -257,6 +257,9 @@ func (t PodAffinityTerm) inNamespace(owner, other *Workload) bool {
 	return slices.Contains(t.Namespaces, other.namespace())
 }
 
+// Kube converts the selector to the Kubernetes type.
+func (s LabelSelector) Kube() *metav1.LabelSelector { return s.kube() }
+
 // kube converts the selector to the Kubernetes type.
 func (s LabelSelector) kube() *metav1.LabelSelector {
 	ls := &metav1.LabelSelector{MatchLabels: s.MatchLabels}

@@ -237,6 +237,11 @@ func (s *sim) result() ScenarioResult {
 			if pp := c.pos[p]; pp >= 0 && c.in[pp]+c.beyond[pp] > 0 {
 				pl.Pools = append(pl.Pools, PoolPods{Pool: s.m.pools[p].p.Name, Pods: c.in[pp] + c.beyond[pp],
 					BeyondMax: c.beyond[pp]})
+				if c.beyond[pp] > 0 {
+					// Pods the scheduler left Pending below the maximum node count (no count bound them)
+					// sit on nodes counted beyond it: the pool does not fit, whatever its count says.
+					sr.Pools[p].Fits, sr.Fits = false, false
+				}
 			}
 		}
 		sr.Placements = append(sr.Placements, pl)
@@ -542,6 +547,17 @@ func (s *sim) capacityFailure(c *classSim, pp int) (Reason, string) {
 		}
 	}
 	closest := s.closestNodes(c, pp)
+	if c.beyond[pp] > 0 && nodes <= pm.p.MaxNodes {
+		// The scheduler model left them Pending and adding nodes did not bind them (a spread or affinity
+		// rule no node count satisfies).
+		verb := "stay"
+		if c.beyond[pp] == 1 {
+			verb = "stays"
+		}
+		return ReasonSpread, fmt.Sprintf("%s of workload %q %s Pending on %s in %s, and more nodes did not bind them: the nodes have room, "+
+			"but its topology spread or inter-pod rules keep the pods off them. %s Loosen the rule (a larger max skew, ScheduleAnyway, fewer min domains) or give the pool nodes in more domains.",
+			plural(c.beyond[pp], "pod", "pods"), wl.Name, verb, poolLabel(pm.p), s.scenarioText(), closest)
+	}
 	if c.beyond[pp] > 0 {
 		verb := "do"
 		if c.beyond[pp] == 1 {

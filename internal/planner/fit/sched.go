@@ -133,9 +133,11 @@ type cluster struct {
 	// pod being scheduled is pinned to by its volumes (-1: none).
 	dead []bool
 	pin  int32
-	// Inter-pod affinity (podaffinity.go).
-	pt podTerms
-	ps podState
+	// Inter-pod affinity (podaffinity.go) and topology spread constraints (topology.go).
+	pt   podTerms
+	ps   podState
+	ss   spreadState
+	mins []int32 // the cycle's spreadMins
 }
 
 func newCluster(m *model, classes []classSim) *cluster {
@@ -186,6 +188,7 @@ func newCluster(m *model, classes []classSim) *cluster {
 		cl.classes[w] = sc
 	}
 	cl.pt = newPodTerms(m.in, classes)
+	cl.initSpread()
 	return cl
 }
 
@@ -260,6 +263,7 @@ func (cl *cluster) reset(counts []int) {
 		}
 	}
 	cl.resetPods()
+	cl.resetSpread()
 }
 
 // resize returns a zeroed slice of n elements, reusing buf's array when it is large enough.
@@ -288,7 +292,7 @@ func (cl *cluster) run(pods []int32, counts []int, seed uint64, profile Schedule
 		id, next := cl.cycle(int(w), start, profile)
 		start = next
 		if id < 0 {
-			if cl.classes[w].c.spread != SpreadZone && !(cl.pt.any && cl.pt.affinity[w]) {
+			if cl.classes[w].c.spread != SpreadZone && !(cl.pt.any && cl.pt.affinity[w]) && !(cl.ss.any && len(cl.ss.own[w]) > 0) {
 				if probe {
 					return 1
 				}
@@ -352,6 +356,7 @@ func (cl *cluster) place(w int, id int32) {
 		cl.inZone[w][nd.zone]++
 	}
 	cl.placePods(w, id)
+	cl.placeSpread(w, id)
 }
 
 // cycle is one scheduling cycle (schedule_one.go schedulePod) for a pod of class w, starting the
@@ -366,6 +371,9 @@ func (cl *cluster) cycle(w, start int, profile SchedulerProfile) (int32, int) {
 	}
 	toFind := numFeasibleNodesToFind(n)
 	minMatch := cl.minMatch(w)
+	if cl.ss.any {
+		cl.mins = cl.spreadMins(w, cl.mins)
+	}
 	feasible := cl.feasible[:0]
 	processed := 0
 	for processed < n && len(feasible) < toFind {
@@ -400,6 +408,9 @@ func (cl *cluster) filter(w int, id int32, minMatch int32) bool {
 		return false
 	}
 	if cl.pt.any && !cl.podsOK(w, id) {
+		return false
+	}
+	if cl.ss.any && len(cl.ss.own[w]) > 0 && !cl.spreadOK(w, id, cl.mins) {
 		return false
 	}
 	if sc.hasPorts {
@@ -438,7 +449,11 @@ func (cl *cluster) best(w int, feasible []int32, profile SchedulerProfile) int32
 		}
 		taintS[i] = sc.prefer[nd.pool]
 	}
-	cl.spreadScores(w, feasible, spreadS)
+	if cl.ss.any && len(cl.ss.own[w]) > 0 {
+		cl.userSpreadScores(w, feasible, spreadS)
+	} else {
+		cl.spreadScores(w, feasible, spreadS)
+	}
 	normalizeReverse(taintS)
 	var podS []int64
 	if cl.hasPodScore(w) {

@@ -221,6 +221,9 @@ type Workload struct {
 	Labels    map[string]string
 	// PodAffinity is the pods' inter-pod affinity and anti-affinity; nil for none.
 	PodAffinity *PodAffinity
+	// TopologySpread are the pods' topologySpreadConstraints, beyond the Spread shorthand: applied by the
+	// scheduler model (not by the best packing). A workload that has them gets no system default spreading.
+	TopologySpread []TopologySpreadConstraint
 	// HostPorts are the ports each pod takes on its node: at most one pod of the workload per node, and
 	// none on a node whose DaemonSet takes the same port.
 	HostPorts []HostPort

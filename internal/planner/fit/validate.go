@@ -321,6 +321,7 @@ func (v *validator) workloads(in Input, poolIdx map[string]int) {
 		v.hostPorts(f, owner, w.HostPorts)
 		v.volumeClaims(f, w)
 		v.podAffinity(f, owner, w)
+		v.topologySpread(f, owner, w)
 		v.tolerations(f, owner, w.Tolerations)
 		listed := make(map[string]int, len(w.Pools))
 		for j, name := range w.Pools {

@@ -125,6 +125,23 @@ func FromPlan(in fit.Input, res fit.Result, sc fit.Scenario, counts []int, o fit
 			pod.Spec.TopologySpreadConstraints = []corev1.TopologySpreadConstraint{{MaxSkew: int32(w.Spread.MaxSkew),
 				TopologyKey: corev1.LabelTopologyZone, WhenUnsatisfiable: corev1.DoNotSchedule, LabelSelector: own}}
 		}
+		for _, t := range w.TopologySpread {
+			c := corev1.TopologySpreadConstraint{MaxSkew: int32(t.MaxSkew), TopologyKey: t.TopologyKey,
+				WhenUnsatisfiable: corev1.UnsatisfiableConstraintAction(t.WhenUnsatisfiable), LabelSelector: t.Selector.Kube(), MatchLabelKeys: t.MatchLabelKeys}
+			if c.WhenUnsatisfiable == "" {
+				c.WhenUnsatisfiable = corev1.DoNotSchedule
+			}
+			if t.MinDomains > 0 {
+				c.MinDomains = ptr(int32(t.MinDomains))
+			}
+			if t.NodeAffinityPolicy != "" {
+				c.NodeAffinityPolicy = ptr(corev1.NodeInclusionPolicy(t.NodeAffinityPolicy))
+			}
+			if t.NodeTaintsPolicy != "" {
+				c.NodeTaintsPolicy = ptr(corev1.NodeInclusionPolicy(t.NodeTaintsPolicy))
+			}
+			pod.Spec.TopologySpreadConstraints = append(pod.Spec.TopologySpreadConstraints, c)
+		}
 		out.Pods = append(out.Pods, pod)
 	}
 	return out

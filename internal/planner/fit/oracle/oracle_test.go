@@ -265,6 +265,37 @@ func withPodAffinity(in fit.Input) fit.Input {
 	return in
 }
 
+// withTopologySpread gives workloads the topology spread constraints charts carry: one pod per node at most
+// one apart (hostname, maxSkew 1, DoNotSchedule), zones kept even softly (ScheduleAnyway), zones at most one
+// apart over at least 3 domains (minDomains 3), a node spread counted against another workload's pods
+// (ScheduleAnyway), and a zone spread that honours taints.
+func withTopologySpread(in fit.Input) fit.Input {
+	in.Workloads = slices.Clone(in.Workloads)
+	n := len(in.Workloads)
+	for i := range in.Workloads {
+		w := &in.Workloads[i]
+		self := fit.LabelSelector{MatchLabels: map[string]string{"app": w.Name}}
+		var c fit.TopologySpreadConstraint
+		switch i % 5 {
+		case 0:
+			c = fit.TopologySpreadConstraint{MaxSkew: 1, TopologyKey: "kubernetes.io/hostname", WhenUnsatisfiable: fit.DoNotSchedule, Selector: self}
+		case 1:
+			c = fit.TopologySpreadConstraint{MaxSkew: 1, TopologyKey: "topology.kubernetes.io/zone", WhenUnsatisfiable: fit.ScheduleAnyway, Selector: self}
+		case 2:
+			c = fit.TopologySpreadConstraint{MaxSkew: 1, TopologyKey: "topology.kubernetes.io/zone", WhenUnsatisfiable: fit.DoNotSchedule, Selector: self, MinDomains: 3}
+		case 3:
+			c = fit.TopologySpreadConstraint{MaxSkew: 2, TopologyKey: "kubernetes.io/hostname", WhenUnsatisfiable: fit.ScheduleAnyway,
+				Selector: fit.LabelSelector{MatchLabels: map[string]string{"app": in.Workloads[(i+1)%n].Name}}}
+		case 4:
+			c = fit.TopologySpreadConstraint{MaxSkew: 2, TopologyKey: "topology.kubernetes.io/zone", WhenUnsatisfiable: fit.DoNotSchedule, Selector: self,
+				NodeTaintsPolicy: fit.PolicyHonor}
+		}
+		w.Spread = fit.Spread{}
+		w.TopologySpread = []fit.TopologySpreadConstraint{c}
+	}
+	return in
+}
+
 // TestNeverBelowRealScheduler: on generated inputs, for every order kubefit plans, the real scheduler
 // binds every pod on kubefit's node counts (so the fewest nodes on which it binds them all is never
 // above kubefit's nodes_required), under both profiles. The log shows how many nodes the real scheduler
@@ -292,6 +323,8 @@ func TestNeverBelowRealScheduler(t *testing.T) {
 		{"volume claims, two pools", withClaims(generated(7, 14, 20, []fit.Pool{pool("general", 7900, 30000, zones...), arm}), 9), false},
 		{"inter-pod affinity and anti-affinity, 8-vCPU pool", withPodAffinity(generated(8, 14, 30, []fit.Pool{pool("general", 7900, 30000, zones...)})), true},
 		{"inter-pod affinity and anti-affinity, three pools", withPodAffinity(generated(10, 16, 20, []fit.Pool{pool("general", 7900, 30000, zones...), tainted, arm})), false},
+		{"topology spread constraints, 8-vCPU pool", withTopologySpread(generated(11, 14, 30, []fit.Pool{pool("general", 7900, 30000, zones...)})), true},
+		{"topology spread constraints, three pools", withTopologySpread(generated(12, 16, 20, []fit.Pool{pool("general", 7900, 30000, zones...), tainted, arm})), false},
 	}
 	for _, tc := range cases {
 		for _, prof := range fit.SchedulerProfiles {
