@@ -95,6 +95,7 @@ type workloadModel struct {
 	Labels       types.Map    `tfsdk:"labels"`
 	PodAffinity  types.Object `tfsdk:"pod_affinity"`
 	PodAnti      types.Object `tfsdk:"pod_anti_affinity"`
+	TopoSpread   types.List   `tfsdk:"topology_spread"`
 	Pools        types.List   `tfsdk:"pools"`
 	MaxSurge     types.String `tfsdk:"max_surge"`
 	Spread       types.Object `tfsdk:"spread"`

@@ -126,23 +126,24 @@ type (
 		MaxUnavailable *string `tfsdk:"max_unavailable"`
 	}
 	workloadOut struct {
-		Name         string            `tfsdk:"name"`
-		Replicas     *int64            `tfsdk:"replicas"`
-		MinReplicas  *int64            `tfsdk:"min_replicas"`
-		MaxReplicas  *int64            `tfsdk:"max_replicas"`
-		Requests     requestsOut       `tfsdk:"requests"`
-		CPUUsage     *string           `tfsdk:"cpu_usage"`
-		NodeSelector map[string]string `tfsdk:"node_selector"`
-		Tolerations  []tolerationOut   `tfsdk:"tolerations"`
-		NodeAffinity []termOut         `tfsdk:"node_affinity"`
-		HostPorts    []hostPortOut     `tfsdk:"host_ports"`
-		Namespace    *string           `tfsdk:"namespace"`
-		Labels       map[string]string `tfsdk:"labels"`
-		PodAffinity  *podAffinityModel `tfsdk:"pod_affinity"`
-		PodAnti      *podAffinityModel `tfsdk:"pod_anti_affinity"`
-		Pools        []string          `tfsdk:"pools"`
-		MaxSurge     *string           `tfsdk:"max_surge"`
-		Spread       *spreadOut        `tfsdk:"spread"`
+		Name         string                `tfsdk:"name"`
+		Replicas     *int64                `tfsdk:"replicas"`
+		MinReplicas  *int64                `tfsdk:"min_replicas"`
+		MaxReplicas  *int64                `tfsdk:"max_replicas"`
+		Requests     requestsOut           `tfsdk:"requests"`
+		CPUUsage     *string               `tfsdk:"cpu_usage"`
+		NodeSelector map[string]string     `tfsdk:"node_selector"`
+		Tolerations  []tolerationOut       `tfsdk:"tolerations"`
+		NodeAffinity []termOut             `tfsdk:"node_affinity"`
+		HostPorts    []hostPortOut         `tfsdk:"host_ports"`
+		Namespace    *string               `tfsdk:"namespace"`
+		Labels       map[string]string     `tfsdk:"labels"`
+		PodAffinity  *podAffinityModel     `tfsdk:"pod_affinity"`
+		PodAnti      *podAffinityModel     `tfsdk:"pod_anti_affinity"`
+		TopoSpread   []topologySpreadModel `tfsdk:"topology_spread"`
+		Pools        []string              `tfsdk:"pools"`
+		MaxSurge     *string               `tfsdk:"max_surge"`
+		Spread       *spreadOut            `tfsdk:"spread"`
 
 		Source            sourceOut       `tfsdk:"source"`
 		PodRequests       podRequestsOut  `tfsdk:"pod_requests"`
@@ -467,6 +468,7 @@ func flattenWorkloads(res workloads.Result) ([]workloadOut, []daemonSetOut, []sk
 			Tolerations: tolerationsOf(w.Tolerations), NodeAffinity: termsOf(w.NodeAffinity), HostPorts: portsOf(w.HostPorts), Source: sourceOf(w.Source), MaxSurge: surgeString(w.MaxSurge)}
 		o.Namespace, o.Labels = strPtr(w.Namespace), w.Labels
 		o.PodAffinity, o.PodAnti = podAffinityOut(w.PodAffinity)
+		o.TopoSpread = topologySpreadOut(w.TopologySpread)
 		if w.Spread.Type != "" && w.Spread.Type != fit.SpreadNone {
 			o.Spread = &spreadOut{Type: string(w.Spread.Type)}
 			if w.Spread.MaxSkew > 0 {

@@ -502,3 +502,56 @@ data "kubefit_node_pool_sizing" "shop" {
 		},
 	})
 }
+
+// TestAccNodePoolSizing_topologySpread: a DoNotSchedule zone constraint with min_domains 3 over two zones
+// holds one pod per zone at max_skew 1, so a third pod stays Pending on any node count, named; a
+// ScheduleAnyway constraint read from a manifest comes out of kubefit_workloads as topology_spread and plans.
+func TestAccNodePoolSizing_topologySpread(t *testing.T) {
+	cfg := func(replicas int) string {
+		return fmt.Sprintf(`data "kubefit_node_pool_sizing" "s" {
+  pools = { general = { cloud = "aws", instance_type = "m5.large", max_nodes = 6, zones = ["eu-west-1a", "eu-west-1b"] } }
+  workloads = [{
+    name = "web", replicas = %d, requests = { cpu = "100m", memory = "128Mi" }
+    topology_spread = [{ max_skew = 1, topology_key = "topology.kubernetes.io/zone", min_domains = 3, label_selector = { match_labels = { app = "web" } } }]
+  }]
+}`, replicas)
+	}
+	manifest := `
+data "kubefit_workloads" "app" {
+  manifests = <<-YAML
+    apiVersion: apps/v1
+    kind: Deployment
+    metadata: {name: api}
+    spec:
+      replicas: 4
+      selector: {matchLabels: {app: api}}
+      template:
+        metadata: {labels: {app: api}}
+        spec:
+          containers: [{name: api, image: api, resources: {requests: {cpu: 250m, memory: 256Mi}}}]
+          topologySpreadConstraints:
+          - {maxSkew: 1, topologyKey: kubernetes.io/hostname, whenUnsatisfiable: ScheduleAnyway, labelSelector: {matchLabels: {app: api}}}
+  YAML
+}
+
+data "kubefit_node_pool_sizing" "s" {
+  pools     = { general = { cloud = "aws", instance_type = "m5.large", max_nodes = 4 } }
+  workloads = data.kubefit_workloads.app.workloads
+}
+`
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{Config: cfg(3), ExpectError: errRe(`Spread`, `(steady`, `scenario):`, `1`, `pod`, `of`, `workload`, `"web"`, `binds`, `on`, `no`, `node`)},
+			{Config: cfg(2), Check: resource.TestCheckResourceAttr("data.kubefit_node_pool_sizing.s", "fits", "true")},
+			{
+				Config:           manifest,
+				ConfigPlanChecks: emptyPlanAfterApply,
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(wlAddr, tfjsonpath.New("workloads").AtSliceIndex(0).AtMapKey("topology_spread").AtSliceIndex(0).AtMapKey("when_unsatisfiable"), knownvalue.StringExact("ScheduleAnyway")),
+					statecheck.ExpectKnownValue("data.kubefit_node_pool_sizing.s", tfjsonpath.New("fits"), knownvalue.Bool(true)),
+				},
+			},
+		},
+	})
+}

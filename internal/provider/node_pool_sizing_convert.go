@@ -287,19 +287,76 @@ type (
 	}
 )
 
+// topologySpreadModel is one topology_spread constraint, as configured and as kubefit_workloads outputs it.
+type topologySpreadModel struct {
+	MaxSkew            int64               `tfsdk:"max_skew"`
+	TopologyKey        string              `tfsdk:"topology_key"`
+	WhenUnsatisfiable  *string             `tfsdk:"when_unsatisfiable"`
+	LabelSelector      *labelSelectorModel `tfsdk:"label_selector"`
+	MinDomains         *int64              `tfsdk:"min_domains"`
+	NodeAffinityPolicy *string             `tfsdk:"node_affinity_policy"`
+	NodeTaintsPolicy   *string             `tfsdk:"node_taints_policy"`
+	MatchLabelKeys     []string            `tfsdk:"match_label_keys"`
+}
+
+func (t topologySpreadModel) fit() fit.TopologySpreadConstraint {
+	c := fit.TopologySpreadConstraint{MaxSkew: int(t.MaxSkew), TopologyKey: t.TopologyKey, Selector: selectorOf(t.LabelSelector), MatchLabelKeys: t.MatchLabelKeys}
+	if t.WhenUnsatisfiable != nil {
+		c.WhenUnsatisfiable = fit.Unsatisfiable(*t.WhenUnsatisfiable)
+	}
+	if t.MinDomains != nil {
+		c.MinDomains = int(*t.MinDomains)
+	}
+	if t.NodeAffinityPolicy != nil {
+		c.NodeAffinityPolicy = fit.InclusionPolicy(*t.NodeAffinityPolicy)
+	}
+	if t.NodeTaintsPolicy != nil {
+		c.NodeTaintsPolicy = fit.InclusionPolicy(*t.NodeTaintsPolicy)
+	}
+	return c
+}
+
+// topologySpreadOut converts the planner's constraints back into topology_spread.
+func topologySpreadOut(cs []fit.TopologySpreadConstraint) []topologySpreadModel {
+	var out []topologySpreadModel
+	for _, c := range cs {
+		m := topologySpreadModel{MaxSkew: int64(c.MaxSkew), TopologyKey: c.TopologyKey, LabelSelector: selectorOut(c.Selector), MatchLabelKeys: c.MatchLabelKeys,
+			WhenUnsatisfiable: strPtr(string(c.WhenUnsatisfiable)), NodeAffinityPolicy: strPtr(string(c.NodeAffinityPolicy)), NodeTaintsPolicy: strPtr(string(c.NodeTaintsPolicy))}
+		if c.MinDomains > 0 {
+			m.MinDomains = ptrTo(int64(c.MinDomains))
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+// selectorOf converts a label_selector; null selects no pod, as in Kubernetes.
+func selectorOf(ls *labelSelectorModel) fit.LabelSelector {
+	if ls == nil {
+		return fit.LabelSelector{MatchExpressions: []fit.LabelSelectorRequirement{{Key: "kubefit.io/none", Operator: fit.LabelExists}}}
+	}
+	sel := fit.LabelSelector{MatchLabels: ls.MatchLabels}
+	for _, e := range ls.MatchExpressions {
+		sel.MatchExpressions = append(sel.MatchExpressions, fit.LabelSelectorRequirement{Key: e.Key, Operator: fit.LabelSelectorOperator(e.Operator), Values: e.Values})
+	}
+	return sel
+}
+
+// selectorOut is selectorOf's inverse.
+func selectorOut(sel fit.LabelSelector) *labelSelectorModel {
+	if len(sel.MatchExpressions) == 1 && sel.MatchExpressions[0].Key == "kubefit.io/none" {
+		return nil
+	}
+	m := &labelSelectorModel{MatchLabels: sel.MatchLabels}
+	for _, e := range sel.MatchExpressions {
+		m.MatchExpressions = append(m.MatchExpressions, requirementOut{Key: e.Key, Operator: string(e.Operator), Values: e.Values})
+	}
+	return m
+}
+
 func (t podTermModel) fit() fit.PodAffinityTerm {
-	ft := fit.PodAffinityTerm{TopologyKey: t.TopologyKey, Namespaces: t.Namespaces, AllNamespaces: t.AllNamespaces != nil && *t.AllNamespaces}
-	if t.LabelSelector == nil {
-		// A null selector selects no pod, as in Kubernetes.
-		ft.Selector.MatchExpressions = []fit.LabelSelectorRequirement{{Key: "kubefit.io/none", Operator: fit.LabelExists}}
-		return ft
-	}
-	ft.Selector.MatchLabels = t.LabelSelector.MatchLabels
-	for _, e := range t.LabelSelector.MatchExpressions {
-		ft.Selector.MatchExpressions = append(ft.Selector.MatchExpressions, fit.LabelSelectorRequirement{Key: e.Key,
-			Operator: fit.LabelSelectorOperator(e.Operator), Values: e.Values})
-	}
-	return ft
+	return fit.PodAffinityTerm{TopologyKey: t.TopologyKey, Namespaces: t.Namespaces, AllNamespaces: t.AllNamespaces != nil && *t.AllNamespaces,
+		Selector: selectorOf(t.LabelSelector)}
 }
 
 // expandPodAffinity converts pod_affinity and pod_anti_affinity; nil when neither has a term.
@@ -333,16 +390,9 @@ func podAffinityOut(a *fit.PodAffinity) (aff, anti *podAffinityModel) {
 		return nil, nil
 	}
 	term := func(t fit.PodAffinityTerm) podTermModel {
-		m := podTermModel{TopologyKey: t.TopologyKey, Namespaces: t.Namespaces}
+		m := podTermModel{TopologyKey: t.TopologyKey, Namespaces: t.Namespaces, LabelSelector: selectorOut(t.Selector)}
 		if t.AllNamespaces {
 			m.AllNamespaces = ptrTo(true)
-		}
-		if len(t.Selector.MatchExpressions) == 1 && t.Selector.MatchExpressions[0].Key == "kubefit.io/none" {
-			return m
-		}
-		m.LabelSelector = &labelSelectorModel{MatchLabels: t.Selector.MatchLabels}
-		for _, e := range t.Selector.MatchExpressions {
-			m.LabelSelector.MatchExpressions = append(m.LabelSelector.MatchExpressions, requirementOut{Key: e.Key, Operator: string(e.Operator), Values: e.Values})
 		}
 		return m
 	}
@@ -428,6 +478,13 @@ func expandWorkload(ctx context.Context, p path.Path, w workloadModel, diags *di
 		sw.Labels = expandStringMap(ctx, w.Labels, diags)
 	}
 	sw.PodAffinity = expandPodAffinity(ctx, w.PodAffinity, w.PodAnti, diags)
+	if !w.TopoSpread.IsNull() && !w.TopoSpread.IsUnknown() {
+		var ts []topologySpreadModel
+		diags.Append(w.TopoSpread.ElementsAs(ctx, &ts, false)...)
+		for _, t := range ts {
+			sw.TopologySpread = append(sw.TopologySpread, t.fit())
+		}
+	}
 	diags.Append(w.Pools.ElementsAs(ctx, &sw.Pools, false)...)
 	if !w.MaxSurge.IsNull() {
 		sw.MaxSurge, _ = parseIntOrPercent(w.MaxSurge.ValueString())

@@ -97,6 +97,7 @@ func workloadsAttribute() schema.ListNestedAttribute {
 				MarkdownDescription: "Labels of the pods, which inter-pod affinity terms select (default `app = <name>`)."},
 			"pod_affinity":      podAffinityAttribute(false),
 			"pod_anti_affinity": podAffinityAttribute(true),
+			"topology_spread":   topologySpreadAttribute(),
 			"pools": schema.ListAttribute{Optional: true, ElementType: types.StringType,
 				MarkdownDescription: "Restrict the workload to these pools (names from `pools`)."},
 			"max_surge": schema.StringAttribute{Optional: true,
@@ -159,6 +160,42 @@ func hostPortsAttribute(what string) schema.ListNestedAttribute {
 		}}}
 }
 
+// labelSelectorAttribute is a label selector over the workloads' pods.
+func labelSelectorAttribute(what string) schema.SingleNestedAttribute {
+	return schema.SingleNestedAttribute{Optional: true, MarkdownDescription: what + ", by their `labels` (null: no pod, as in Kubernetes; `{}`: every pod).",
+		Attributes: map[string]schema.Attribute{
+			"match_labels": schema.MapAttribute{Optional: true, ElementType: types.StringType, MarkdownDescription: "Labels a pod must carry, with these values."},
+			"match_expressions": schema.ListNestedAttribute{Optional: true, MarkdownDescription: "Expressions a pod's labels must meet, all of them.",
+				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+					"key": schema.StringAttribute{Required: true, MarkdownDescription: "Label key."},
+					"operator": schema.StringAttribute{Required: true, MarkdownDescription: "One of " + markdownList(fit.LabelSelectorOperators) + ".",
+						Validators: []validator.String{stringvalidator.OneOf(stringsOf(fit.LabelSelectorOperators)...)}},
+					"values": schema.ListAttribute{Optional: true, ElementType: types.StringType, MarkdownDescription: "Values: one or more for `In` and `NotIn`, none for `Exists` and `DoesNotExist`."},
+				}}},
+		}}
+}
+
+// topologySpreadAttribute is a pod's topologySpreadConstraints.
+func topologySpreadAttribute() schema.ListNestedAttribute {
+	return schema.ListNestedAttribute{Optional: true,
+		MarkdownDescription: "Topology spread constraints (`topologySpreadConstraints`), as the scheduler's PodTopologySpread plugin applies them: the pods the selector " +
+			"matches may differ by at most `max_skew` between the domains of `topology_key`. `spread = { type = \"zone\" }` is shorthand for one on the zone on the pods' own labels. " +
+			"The best packing (`nodes_optimal`) does not apply them; the scheduler model does, and a workload that has them gets no system default spreading.",
+		NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+			"max_skew":     schema.Int64Attribute{Required: true, MarkdownDescription: "The largest allowed difference of matching pods between two domains (at least 1).", Validators: []validator.Int64{int64validator.AtLeast(1)}},
+			"topology_key": schema.StringAttribute{Required: true, MarkdownDescription: "The node label whose values are the domains (`kubernetes.io/hostname`, `topology.kubernetes.io/zone`, or a label of the pools)."},
+			"when_unsatisfiable": schema.StringAttribute{Optional: true, MarkdownDescription: "`DoNotSchedule` (default: a filter) or `ScheduleAnyway` (a score).",
+				Validators: []validator.String{stringvalidator.OneOf(stringsOf(fit.UnsatisfiableValues)...)}},
+			"label_selector": labelSelectorAttribute("The pods counted"),
+			"min_domains":    schema.Int64Attribute{Optional: true, MarkdownDescription: "With `DoNotSchedule`: fewer domains than this count the missing ones as holding no pod.", Validators: []validator.Int64{int64validator.AtLeast(1)}},
+			"node_affinity_policy": schema.StringAttribute{Optional: true, MarkdownDescription: "`Honor` (default: count only the nodes the pod's node selector and affinity allow) or `Ignore`.",
+				Validators: []validator.String{stringvalidator.OneOf(stringsOf(fit.InclusionPolicies)...)}},
+			"node_taints_policy": schema.StringAttribute{Optional: true, MarkdownDescription: "`Ignore` (default) or `Honor` (count only the nodes whose taints the pod tolerates).",
+				Validators: []validator.String{stringvalidator.OneOf(stringsOf(fit.InclusionPolicies)...)}},
+			"match_label_keys": schema.ListAttribute{Optional: true, ElementType: types.StringType, MarkdownDescription: "Pod label keys whose values (from the pod's `labels`) are added to the selector."},
+		}}}
+}
+
 // podAffinityAttribute is a pod's inter-pod affinity (anti = false) or anti-affinity, in the shape of
 // podAffinity/podAntiAffinity with a preferred term's podAffinityTerm flattened beside its weight.
 func podAffinityAttribute(anti bool) schema.SingleNestedAttribute {
@@ -168,18 +205,8 @@ func podAffinityAttribute(anti bool) schema.SingleNestedAttribute {
 	}
 	term := func(preferred bool) map[string]schema.Attribute {
 		a := map[string]schema.Attribute{
-			"topology_key": schema.StringAttribute{Required: true, MarkdownDescription: "The node label whose values are the domains: `kubernetes.io/hostname` (each node), `topology.kubernetes.io/zone` (each zone), or a label of the pools (its values; a node of a pool without it is in no domain)."},
-			"label_selector": schema.SingleNestedAttribute{Optional: true, MarkdownDescription: "The pods the term looks for, by their `labels` (null: no pod, as in Kubernetes; `{}`: every pod).",
-				Attributes: map[string]schema.Attribute{
-					"match_labels": schema.MapAttribute{Optional: true, ElementType: types.StringType, MarkdownDescription: "Labels a pod must carry, with these values."},
-					"match_expressions": schema.ListNestedAttribute{Optional: true, MarkdownDescription: "Expressions a pod's labels must meet, all of them.",
-						NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
-							"key": schema.StringAttribute{Required: true, MarkdownDescription: "Label key."},
-							"operator": schema.StringAttribute{Required: true, MarkdownDescription: "One of " + markdownList(fit.LabelSelectorOperators) + ".",
-								Validators: []validator.String{stringvalidator.OneOf(stringsOf(fit.LabelSelectorOperators)...)}},
-							"values": schema.ListAttribute{Optional: true, ElementType: types.StringType, MarkdownDescription: "Values: one or more for `In` and `NotIn`, none for `Exists` and `DoesNotExist`."},
-						}}},
-				}},
+			"topology_key":   schema.StringAttribute{Required: true, MarkdownDescription: "The node label whose values are the domains: `kubernetes.io/hostname` (each node), `topology.kubernetes.io/zone` (each zone), or a label of the pools (its values; a node of a pool without it is in no domain)."},
+			"label_selector": labelSelectorAttribute("The pods the term looks for"),
 			"namespaces":     schema.ListAttribute{Optional: true, ElementType: types.StringType, MarkdownDescription: "Namespaces the term looks in (none: the pod's own)."},
 			"all_namespaces": schema.BoolAttribute{Optional: true, MarkdownDescription: "Look in every namespace (a `namespaceSelector` of `{}`)."},
 		}

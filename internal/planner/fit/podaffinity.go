@@ -523,20 +523,25 @@ type scoreRow struct {
 // its anti-affinity against its own pods allows one per domain of a key with fewer domains than pods.
 const ReasonPodAffinity Reason = "pod-affinity"
 
-// affinityCap returns how many pods of workload w its required anti-affinity against its own pods lets
-// bind, on any number of nodes, and why; -1 when no such term caps them. A term on the hostname never
+// affinityCap returns how many pods of workload w its required anti-affinity against its own pods, or its
+// DoNotSchedule topology spread constraints, let bind on any number of nodes, why, and the failure reason
+// (ReasonPodAffinity or ReasonSpread); -1 when nothing caps them. A spread constraint caps them when the
+// pools it may use lack its key (0) or have fewer domains than its minDomains (domains × max skew). A term on the hostname never
 // caps (nodes can be added); on another key the cap is the number of that key's values over the pools the
 // workload may use (zones, or a pool label's values), and none when one of those pools lacks the key (its
 // nodes are in no domain, which the term does not constrain).
-func (m *model) affinityCap(w int) (int, string) {
+func (m *model) affinityCap(w int) (int, string, Reason) {
 	wl := &m.in.Workloads[w]
-	a := wl.PodAffinity
-	if a.empty() || len(m.eligible[w]) == 0 {
-		return -1, ""
+	if len(m.eligible[w]) == 0 {
+		return -1, "", ""
+	}
+	var anti []PodAffinityTerm
+	if a := wl.PodAffinity; a != nil {
+		anti = a.AntiRequired
 	}
 	own := podLabels(wl)
-	limit, why := -1, ""
-	for _, t := range a.AntiRequired {
+	limit, why, reason := -1, "", ReasonPodAffinity
+	for _, t := range anti {
 		if t.TopologyKey == hostnameKey || !t.inNamespace(wl, wl) {
 			continue
 		}
@@ -571,7 +576,48 @@ func (m *model) affinityCap(w int) (int, string) {
 				strconv.Quote(t.TopologyKey), len(values), field.QuoteList(sortedKeys(values)))
 		}
 	}
-	return limit, why
+	for _, t := range wl.TopologySpread {
+		if t.WhenUnsatisfiable == ScheduleAnyway {
+			continue
+		}
+		sel, err := metav1.LabelSelectorAsSelector(t.selector(PodLabels(wl)))
+		if err != nil || !sel.Matches(own) {
+			continue
+		}
+		values := map[string]bool{}
+		for _, p := range m.eligible[w] {
+			pool := m.pools[p].p
+			switch t.TopologyKey {
+			case hostnameKey:
+				values = nil
+			case zoneLabel, "failure-domain.beta.kubernetes.io/zone":
+				for _, z := range pool.Zones {
+					values[z] = true
+				}
+			default:
+				if v, ok := pool.Labels[t.TopologyKey]; ok {
+					values[v] = true
+				}
+			}
+			if values == nil {
+				break
+			}
+		}
+		cap, text := -1, ""
+		switch {
+		case values == nil:
+		case len(values) == 0:
+			cap, text = 0, fmt.Sprintf("its topology spread constraint on %s (DoNotSchedule) needs nodes with that label, and no pool it may use has it", strconv.Quote(t.TopologyKey))
+		case max(t.MinDomains, 1) > len(values):
+			cap = len(values) * max(t.MaxSkew, 1)
+			text = fmt.Sprintf("its topology spread constraint on %s (DoNotSchedule) counts %d domains where the pools it may use have %d (%s), so each holds at most max skew %d pods",
+				strconv.Quote(t.TopologyKey), t.MinDomains, len(values), field.QuoteList(sortedKeys(values)), max(t.MaxSkew, 1))
+		}
+		if cap >= 0 && (limit < 0 || cap < limit) {
+			limit, why, reason = cap, text, ReasonSpread
+		}
+	}
+	return limit, why, reason
 }
 
 // capAffinity drops from every order the pods of each class beyond its affinityCap (the later ones) and
@@ -580,7 +626,7 @@ func (m *model) capAffinity(classes []classSim, orders []arrival) []int {
 	var excess []int
 	limits := make([]int, len(classes))
 	for w := range classes {
-		limits[w], _ = m.affinityCap(classes[w].w)
+		limits[w], _, _ = m.affinityCap(classes[w].w)
 		if limits[w] >= 0 && classes[w].n > limits[w] {
 			if excess == nil {
 				excess = make([]int, len(classes))

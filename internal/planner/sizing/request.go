@@ -82,6 +82,8 @@ type Workload struct {
 	Namespace   string
 	Labels      map[string]string
 	PodAffinity *fit.PodAffinity
+	// TopologySpread are the pods' topology spread constraints (fit.Workload.TopologySpread).
+	TopologySpread []fit.TopologySpreadConstraint
 	// HostPorts are the ports each pod takes on its node (fit.Workload.HostPorts).
 	HostPorts []fit.HostPort
 	// VolumeClaims are the claims one pod mounts (fit.Workload.VolumeClaims): each attachable one takes

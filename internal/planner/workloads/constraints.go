@@ -98,13 +98,19 @@ func (r *reader) constraints(o object, ow *owned, pl *placement) []Constraint {
 		}
 	}
 	for _, t := range spec.TopologySpreadConstraints {
-		if !ow.daemon && noSpread(pl.spread) && t.TopologyKey == zoneKey && t.WhenUnsatisfiable == corev1.DoNotSchedule &&
-			(t.MinDomains == nil || *t.MinDomains <= 1) && selects(t.LabelSelector, podLabels) {
-			pl.spread = fit.Spread{Type: fit.SpreadZone, MaxSkew: int(t.MaxSkew)}
-			add("topologySpreadConstraints", true, fmt.Sprintf("spread = zone, max_skew %d", t.MaxSkew), t)
+		if ow.daemon {
+			add("topologySpreadConstraints", false, "not modelled for DaemonSets: their pods land on every node the pool's rules allow", t)
 			continue
 		}
-		add("topologySpreadConstraints", false, "not modelled yet: sizing does not spread the pods on "+t.TopologyKey+" ("+string(t.WhenUnsatisfiable)+")", t)
+		pl.topology = append(pl.topology, spreadConstraint(t))
+		as := "topology_spread (as the scheduler's PodTopologySpread applies it)"
+		if noSpread(pl.spread) && t.TopologyKey == zoneKey && t.WhenUnsatisfiable == corev1.DoNotSchedule &&
+			(t.MinDomains == nil || *t.MinDomains <= 1) && selects(t.LabelSelector, podLabels) {
+			// The best packing spreads by zone too.
+			pl.spread = fit.Spread{Type: fit.SpreadZone, MaxSkew: int(t.MaxSkew)}
+			as = fmt.Sprintf("spread = zone, max_skew %d, and %s", t.MaxSkew, as)
+		}
+		add("topologySpreadConstraints", true, as, t)
 	}
 	if ports := hostPorts(spec); len(ports) > 0 {
 		pl.ports = ports
@@ -233,4 +239,22 @@ func podTerm(t corev1.PodAffinityTerm) (fit.PodAffinityTerm, bool) {
 		ft.Selector.MatchExpressions = []fit.LabelSelectorRequirement{{Key: "kubefit.io/none", Operator: fit.LabelExists}}
 	}
 	return ft, true
+}
+
+// spreadConstraint converts a topology spread constraint; a null selector counts no pod, as in Kubernetes.
+func spreadConstraint(t corev1.TopologySpreadConstraint) fit.TopologySpreadConstraint {
+	c := fit.TopologySpreadConstraint{MaxSkew: int(t.MaxSkew), TopologyKey: t.TopologyKey, WhenUnsatisfiable: fit.Unsatisfiable(t.WhenUnsatisfiable),
+		MatchLabelKeys: t.MatchLabelKeys}
+	if t.MinDomains != nil {
+		c.MinDomains = int(*t.MinDomains)
+	}
+	if t.NodeAffinityPolicy != nil {
+		c.NodeAffinityPolicy = fit.InclusionPolicy(*t.NodeAffinityPolicy)
+	}
+	if t.NodeTaintsPolicy != nil {
+		c.NodeTaintsPolicy = fit.InclusionPolicy(*t.NodeTaintsPolicy)
+	}
+	term, _ := podTerm(corev1.PodAffinityTerm{LabelSelector: t.LabelSelector})
+	c.Selector = term.Selector
+	return c
 }

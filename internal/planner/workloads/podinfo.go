@@ -29,6 +29,7 @@ type placement struct {
 	ports    []fit.HostPort
 	spread   fit.Spread
 	pod      *fit.PodAffinity
+	topology []fit.TopologySpreadConstraint
 }
 
 // podInfo reads what one pod of o asks and carries.

@@ -341,9 +341,9 @@ func TestReadConstraints(t *testing.T) {
 		{"zone spread DoNotSchedule is spread = zone",
 			"      topologySpreadConstraints:\n      - {maxSkew: 2, topologyKey: topology.kubernetes.io/zone, whenUnsatisfiable: DoNotSchedule, labelSelector: {matchLabels: {app: w}}}\n",
 			fit.Spread{Type: fit.SpreadZone, MaxSkew: 2}, nil, ""},
-		{"ScheduleAnyway spread is carried",
+		{"ScheduleAnyway spread becomes topology_spread",
 			"      topologySpreadConstraints:\n      - {maxSkew: 1, topologyKey: topology.kubernetes.io/zone, whenUnsatisfiable: ScheduleAnyway, labelSelector: {matchLabels: {app: w}}}\n",
-			fit.Spread{}, nil, "topologySpreadConstraints"},
+			fit.Spread{}, nil, ""},
 		{"required node affinity becomes node_affinity",
 			"      nodeSelector: {pool: apps}\n" + aff("        nodeAffinity:\n          requiredDuringSchedulingIgnoredDuringExecution:\n            nodeSelectorTerms:\n            - matchExpressions: [{key: kubernetes.io/arch, operator: NotIn, values: [arm64]}]\n"),
 			fit.Spread{}, map[string]string{"pool": "apps"}, ""},
@@ -376,6 +376,10 @@ func TestReadConstraints(t *testing.T) {
 			if strings.Contains(tt.name, "anti-affinity on other pods becomes") && (w.PodAffinity == nil || len(w.PodAffinity.AntiRequired) != 1 ||
 				w.PodAffinity.AntiRequired[0].TopologyKey != "kubernetes.io/hostname" || w.PodAffinity.AntiRequired[0].Selector.MatchLabels["app"] != "other") {
 				t.Errorf("pod affinity = %+v, want the required anti-affinity term", w.PodAffinity)
+			}
+			if strings.Contains(tt.name, "ScheduleAnyway spread becomes") && (len(w.TopologySpread) != 1 || w.TopologySpread[0].WhenUnsatisfiable != fit.ScheduleAnyway ||
+				w.TopologySpread[0].TopologyKey != "topology.kubernetes.io/zone" || w.TopologySpread[0].MaxSkew != 1) {
+				t.Errorf("topology spread = %+v, want the ScheduleAnyway zone constraint", w.TopologySpread)
 			}
 			if strings.Contains(tt.name, "preferred anti-affinity becomes") && (w.PodAffinity == nil || len(w.PodAffinity.AntiPreferred) != 1 || w.PodAffinity.AntiPreferred[0].Weight != 1) {
 				t.Errorf("pod affinity = %+v, want the preferred anti-affinity term of weight 1", w.PodAffinity)

@@ -109,7 +109,7 @@ func (r *reader) add(o object, ow owned) {
 	n := ow.replicas
 	w := Workload{Source: o.src, Pod: info, Workload: sizing.Workload{Name: o.src.Name, Replicas: &n, Requests: info.Requests,
 		NodeSelector: pl.selector, NodeAffinity: pl.affinity, HostPorts: pl.ports, Tolerations: tolerations(ow.template.Spec.Tolerations), MaxSurge: ow.surge, Spread: pl.spread,
-		Namespace: o.src.Namespace, Labels: ow.template.Labels, PodAffinity: pl.pod}}
+		Namespace: o.src.Namespace, Labels: ow.template.Labels, PodAffinity: pl.pod, TopologySpread: pl.topology}}
 	w.Pod.Derivation = append(ow.notes, w.Pod.Derivation...)
 	w.DisruptionBudget = r.budgetFor(o, ow.template.Labels)
 	r.res.Workloads = append(r.res.Workloads, w)
