@@ -7,6 +7,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/float64validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/objectvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
@@ -40,6 +41,21 @@ type diskIOModel struct {
 	LatencyMs    types.Float64 `tfsdk:"latency_ms"`
 }
 
+// diskShapeModel is the `iops_io` / `throughput_io` block: the I/O shape of one requirement.
+type diskShapeModel struct {
+	BlockSizeKiB types.Int64  `tfsdk:"block_size_kib"`
+	Pattern      types.String `tfsdk:"pattern"`
+}
+
+// diskRequirementModel holds the requirement attributes kubefit_disk_tier and kubefit_storage_class share.
+type diskRequirementModel struct {
+	IOPS         types.Int64
+	Throughput   types.Float64
+	IOPSIO       types.Object
+	ThroughputIO types.Object
+	Concurrent   types.Bool
+}
+
 type diskTierModel struct {
 	Cloud                  types.String  `tfsdk:"cloud"`
 	Type                   types.String  `tfsdk:"type"`
@@ -50,9 +66,13 @@ type diskTierModel struct {
 	PerformancePlus        types.Bool    `tfsdk:"performance_plus"`
 	InstanceType           types.String  `tfsdk:"instance_type"`
 	VolumesPerNode         types.Int64   `tfsdk:"volumes_per_node"`
+	CachingMode            types.String  `tfsdk:"caching_mode"`
 	IO                     types.Object  `tfsdk:"io"`
 	RequiredIOPS           types.Int64   `tfsdk:"required_iops"`
 	RequiredThroughputMBps types.Float64 `tfsdk:"required_throughput_mbps"`
+	IOPSIO                 types.Object  `tfsdk:"iops_io"`
+	ThroughputIO           types.Object  `tfsdk:"throughput_io"`
+	ConcurrentRequirements types.Bool    `tfsdk:"concurrent_requirements"`
 	FailOnUnmet            types.Bool    `tfsdk:"fail_on_unmet"`
 
 	ThroughputUnit          types.String  `tfsdk:"throughput_unit"`
@@ -68,6 +88,8 @@ type diskTierModel struct {
 	LimitedBy               types.String  `tfsdk:"limited_by"`
 	Instance                types.Object  `tfsdk:"instance"`
 	Verdict                 types.String  `tfsdk:"verdict"`
+	Demand                  types.Object  `tfsdk:"demand"`
+	SustainingInstanceTypes types.List    `tfsdk:"sustaining_instance_types"`
 	Recommended             types.Object  `tfsdk:"recommended"`
 	Explanation             types.String  `tfsdk:"explanation"`
 	Source                  types.String  `tfsdk:"source"`
@@ -104,15 +126,131 @@ func diskIOAttributes() map[string]schema.Attribute {
 	}
 }
 
+// diskShapeAttributes is the schema of an `iops_io` / `throughput_io` block: the I/O shape of the
+// requirement `what` ("IOPS" or "throughput"), whose defaults are def.
+func diskShapeAttributes(what string, def disk.IOShape) map[string]schema.Attribute {
+	return map[string]schema.Attribute{
+		"block_size_kib": schema.Int64Attribute{Optional: true,
+			MarkdownDescription: fmt.Sprintf("Bytes per operation of the %s requirement, in KiB. Default: `io.block_size_kib` "+
+				"when set, else %d (disks.md §7.9).", what, def.BlockSize/1024),
+			Validators: []validator.Int64{int64validator.Between(1, disk.MaxBlockSize/1024)}},
+		"pattern": schema.StringAttribute{Optional: true,
+			MarkdownDescription: fmt.Sprintf("Access pattern of the %s requirement: one of %s. Default: `io.pattern` when "+
+				"set, else `%s`.", what, markdownList(disk.Patterns), def.Pattern),
+			Validators: []validator.String{stringvalidator.OneOf(stringsOf(disk.Patterns)...)}},
+	}
+}
+
+// diskShapeDoc describes the `iops_io` and `throughput_io` blocks.
+var diskShapeDoc = map[string]string{
+	"iops_io": "The I/O shape of `required_iops`: what one of its operations is. Each requirement has its own shape, " +
+		"so a database's small random reads and its large sequential scans are each sized as what they are. When " +
+		"neither this block nor `io` gives a field, an IOPS requirement is " + fmtShape(disk.DefaultIOPSShape) +
+		" I/O (the size AWS quotes IOPS at; any I/O up to 256 KiB counts as one on EBS SSD volumes and Azure disks, so " +
+		"the size only sets the bytes the operations move). `demand.iops` says which shape was used.",
+	"throughput_io": "The I/O shape of `required_throughput_mbps`. When neither this block nor `io` gives a field, a " +
+		"throughput requirement is " + fmtShape(disk.DefaultThroughputShape) + " I/O: the largest I/O EBS SSD " +
+		"volumes and Azure disks count as one (disks.md §2.8, §4.8), so the throughput costs the fewest IOPS. " +
+		"`demand.throughput` says which shape was used.",
+}
+
+func fmtShape(s disk.IOShape) string { return fmt.Sprintf("%d KiB %s", s.BlockSize/1024, s.Pattern) }
+
 var diskIOAttrTypes = map[string]attr.Type{
 	"block_size_kib": types.Int64Type, "pattern": types.StringType, "queue_depth": types.Int64Type,
 	"latency_ms": types.Float64Type,
 }
 
+var diskShapeAttrTypes = map[string]attr.Type{"block_size_kib": types.Int64Type, "pattern": types.StringType}
+
 var diskInstanceAttrTypes = map[string]attr.Type{
 	"name": types.StringType, "baseline_iops": types.Int64Type, "baseline_throughput_mbps": types.Float64Type,
 	"burst_iops": types.Int64Type, "burst_throughput_mbps": types.Float64Type,
 	"burst_duration_minutes": types.Float64Type, "max_data_disks": types.Int64Type,
+	"cached_iops": types.Int64Type, "cached_throughput_mbps": types.Float64Type,
+}
+
+var diskRequirementDemandAttrTypes = map[string]attr.Type{
+	"operations_per_sec": types.Float64Type, "block_size_kib": types.Int64Type, "block_size_from": types.StringType,
+	"pattern": types.StringType, "pattern_from": types.StringType, "counted_iops": types.Int64Type,
+	"throughput_mbps": types.Float64Type,
+}
+
+var diskDemandAttrTypes = map[string]attr.Type{
+	"iops":         types.ObjectType{AttrTypes: diskRequirementDemandAttrTypes},
+	"throughput":   types.ObjectType{AttrTypes: diskRequirementDemandAttrTypes},
+	"counted_iops": types.Int64Type, "throughput_mbps": types.Float64Type, "concurrent": types.BoolType,
+	"explanation": types.StringType,
+}
+
+// diskOutputSchema holds the computed attributes kubefit_disk_tier and kubefit_storage_class's
+// `performance` share: demand, instance and sustaining_instance_types, as data source attributes.
+func diskOutputSchema(nodeAttr string) map[string]schema.Attribute {
+	str := func(desc string) schema.StringAttribute {
+		return schema.StringAttribute{Computed: true, MarkdownDescription: desc}
+	}
+	i64 := func(desc string) schema.Int64Attribute {
+		return schema.Int64Attribute{Computed: true, MarkdownDescription: desc}
+	}
+	f64 := func(desc string) schema.Float64Attribute {
+		return schema.Float64Attribute{Computed: true, MarkdownDescription: desc}
+	}
+	requirement := func(what, block string) schema.SingleNestedAttribute {
+		return schema.SingleNestedAttribute{Computed: true,
+			MarkdownDescription: fmt.Sprintf("The %s requirement at its I/O shape; null without it.", what),
+			Attributes: map[string]schema.Attribute{
+				"operations_per_sec": f64("Application operations per second of the requirement (for throughput: " +
+					"`required_throughput_mbps` / block size)."),
+				"block_size_kib": i64("Bytes per operation, in KiB."),
+				"block_size_from": str(fmt.Sprintf("Where the block size came from: `%s`, `io` or `default` "+
+					"(disks.md §7.9).", block)),
+				"pattern":      str("Access pattern: `random` or `sequential`."),
+				"pattern_from": str(fmt.Sprintf("Where the pattern came from: `%s`, `io` or `default`.", block)),
+				"counted_iops": i64("I/Os per second the volume and node count: operations × ⌈block size / 256 KiB⌉ " +
+					"(1 MiB on st1/sc1, where sequential I/O is merged), rounded up."),
+				"throughput_mbps": f64("Throughput charged against the limits: operations × block size (a random I/O " +
+					"on st1/sc1 costs 1 MiB)." + diskUnitDoc),
+			}}
+	}
+	return map[string]schema.Attribute{
+		"demand": schema.SingleNestedAttribute{Computed: true,
+			MarkdownDescription: "With a requirement: what the volume and node must sustain, each requirement at its own " +
+				"I/O shape (`iops_io`, `throughput_io`, else `io`, else the defaults) and how the two combine. Null " +
+				"without a requirement.",
+			Attributes: map[string]schema.Attribute{
+				"iops":       requirement("IOPS", "iops_io"),
+				"throughput": requirement("throughput", "throughput_io"),
+				"counted_iops": i64("Counted IOPS the volume and node must sustain: the larger of the two " +
+					"requirements', or their sum with `concurrent_requirements`."),
+				"throughput_mbps": f64("Throughput the volume and node must sustain: the larger of the two " +
+					"requirements', or their sum with `concurrent_requirements`." + diskUnitDoc),
+				"concurrent": schema.BoolAttribute{Computed: true, MarkdownDescription: "Whether the two requirements were added up."},
+				"explanation": str("The demand in words: each requirement's shape, where the shape came from " +
+					"(with the default's rule), and how the two combine."),
+			}},
+		"instance": schema.SingleNestedAttribute{Computed: true,
+			MarkdownDescription: fmt.Sprintf("Disk limits of `%s` before sharing, in MB/s as AWS and Azure publish "+
+				"instance limits; null without an instance type or when kubefit has none for it.", nodeAttr),
+			Attributes: map[string]schema.Attribute{
+				"name":                     str("Instance type or VM size as the data spells it."),
+				"baseline_iops":            i64("Sustained IOPS of the node (AWS: at 16 KiB I/O; Azure: uncached)."),
+				"baseline_throughput_mbps": f64("Sustained throughput of the node, MB/s (Azure: uncached)."),
+				"burst_iops":               i64("IOPS while the node bursts (AWS: 30 minutes per 24 hours; Azure: VM-level credits)."),
+				"burst_throughput_mbps":    f64("Throughput while the node bursts, MB/s."),
+				"burst_duration_minutes":   f64("Minutes the node's burst lasts; 0 without burst."),
+				"max_data_disks":           i64("Most data disks the VM attaches (Azure); null when unknown."),
+				"cached_iops": i64("Azure cached (host cache) IOPS limit, which a disk with host caching `ReadOnly` " +
+					"or `ReadWrite` also counts against (disks.md §5.5); null where the size publishes none (Dsv5, " +
+					"Esv5, Dasv5, Dsv6, Bsv2, Fsv2, Bv1) or on AWS."),
+				"cached_throughput_mbps": f64("Azure cached throughput limit, MB/s; null where the size publishes none."),
+			}},
+		"sustaining_instance_types": schema.ListAttribute{Computed: true, ElementType: types.StringType,
+			MarkdownDescription: fmt.Sprintf("With `%s` and a requirement: the instance types or VM sizes of its "+
+				"family (the catalog's `family`, for example `standardDSv5Family` or `m5`) whose baseline disk limits "+
+				"sustain the demand for `volumes_per_node` volumes (Azure: uncached, and cached too for a cached disk; no "+
+				"burst), smallest first (disks.md §7.10). Empty when none does; null without an instance type, a "+
+				"requirement, or per-node limits (GCP).", nodeAttr)},
+	}
 }
 
 var diskRecommendedAttrTypes = map[string]attr.Type{
@@ -138,7 +276,12 @@ func (d *diskTierDataSource) Schema(_ context.Context, _ datasource.SchemaReques
 			"node's disk limits shared by `volumes_per_node` volumes, or the queue depth). With `required_iops` or " +
 			"`required_throughput_mbps` it also recommends the smallest size or tier of the type that sustains the " +
 			"requirement (burst never counts), and fails the plan when no size of the type can, or the instance " +
-			"cannot even while it bursts.\n\n" +
+			"cannot even while it bursts. IOPS and throughput are separate requirements, each with its own I/O " +
+			"shape (`iops_io`, `throughput_io`; by default small random I/O for IOPS and 256 KiB sequential I/O for " +
+			"throughput, reported in `demand`), so 5,000 IOPS and 200 MB/s on `Premium_LRS` is a P30, not the P60 " +
+			"of 200 MB/s counted as 16 KiB operations. With `instance_type` it names the sizes of the node's family " +
+			"that sustain the demand (`sustaining_instance_types`); with `caching_mode` a cached Azure disk is also " +
+			"capped by the VM's cached limits.\n\n" +
 			"Covers AWS EBS (" + markdownList(disk.TypesOf(catalog.AWS)) + "), Azure managed disks (" +
 			markdownList(disk.TypesOf(catalog.Azure)) + ") and GCP (" + markdownList(disk.TypesOf(catalog.GCP)) +
 			"). Every figure names its formula and data row in `source`. The data source is read during `terraform " +
@@ -175,14 +318,38 @@ func (d *diskTierDataSource) Schema(_ context.Context, _ datasource.SchemaReques
 				MarkdownDescription: "Volumes like this one attached to the same node, this one included. They share the " +
 					"node's limits equally. Default 1.",
 				Validators: []validator.Int64{int64validator.Between(1, disk.MaxVolumesPerNode)}},
+			"caching_mode": schema.StringAttribute{Optional: true,
+				MarkdownDescription: "Azure host caching of the disk (CSI `cachingMode`): one of " + markdownList(disk.CachingModes) +
+					". Default `None`. A cached disk's traffic counts against the VM's cached limits as well as its uncached " +
+					"ones, with no read hits assumed (disks.md §5.5), so caching never raises a planned figure; sizes that " +
+					"publish no cached limits are planned uncached. Disks of 4,096 GiB or more are planned uncached " +
+					"(`AZC-5`); Premium SSD v2 and Ultra take only `None` (`AZD-V3`).",
+				Validators: []validator.String{stringvalidator.OneOf(stringsOf(disk.CachingModes)...)}},
 			"io": schema.SingleNestedAttribute{Optional: true, Attributes: diskIOAttributes(),
-				MarkdownDescription: "The workload's access profile. Default: 16 KiB random I/O, queue depth unknown."},
+				MarkdownDescription: "The workload's access profile, for `effective_iops` and the queue-depth check. Default: " +
+					"16 KiB random I/O, queue depth unknown. A `block_size_kib` or `pattern` given here is also the shape of " +
+					"each requirement whose `iops_io` / `throughput_io` does not give it."},
 			"required_iops": schema.Int64Attribute{Optional: true,
-				MarkdownDescription: "Application operations per second the workload needs, sustained.",
-				Validators:          []validator.Int64{int64validator.Between(0, disk.MaxRequiredIOPS)}},
+				MarkdownDescription: "Application operations per second the workload needs, sustained, each of the shape " +
+					"`iops_io` gives (default " + fmtShape(disk.DefaultIOPSShape) + "). A separate requirement from " +
+					"`required_throughput_mbps` (see `concurrent_requirements`).",
+				Validators: []validator.Int64{int64validator.Between(0, disk.MaxRequiredIOPS)}},
 			"required_throughput_mbps": schema.Float64Attribute{Optional: true,
-				MarkdownDescription: "Useful throughput the workload needs, sustained." + diskUnitDoc,
-				Validators:          []validator.Float64{float64validator.AtLeast(0)}},
+				MarkdownDescription: "Useful throughput the workload needs, sustained, in operations of the shape " +
+					"`throughput_io` gives (default " + fmtShape(disk.DefaultThroughputShape) + ")." + diskUnitDoc,
+				Validators: []validator.Float64{float64validator.AtLeast(0)}},
+			"iops_io": schema.SingleNestedAttribute{Optional: true, Attributes: diskShapeAttributes("IOPS", disk.DefaultIOPSShape),
+				MarkdownDescription: diskShapeDoc["iops_io"],
+				Validators:          []validator.Object{objectvalidator.AlsoRequires(path.MatchRoot("required_iops"))}},
+			"throughput_io": schema.SingleNestedAttribute{Optional: true,
+				Attributes:          diskShapeAttributes("throughput", disk.DefaultThroughputShape),
+				MarkdownDescription: diskShapeDoc["throughput_io"],
+				Validators:          []validator.Object{objectvalidator.AlsoRequires(path.MatchRoot("required_throughput_mbps"))}},
+			"concurrent_requirements": schema.BoolAttribute{Optional: true,
+				MarkdownDescription: "Whether `required_iops` and `required_throughput_mbps` must be met at the same time, so " +
+					"their counted IOPS and bytes add up. Default false: each is met on its own (a database's random " +
+					"reads and its sequential scans sized for their own peaks), and the volume and node must sustain the " +
+					"larger of the two in each limit (disks.md §7.9)."},
 			"fail_on_unmet": schema.BoolAttribute{Optional: true,
 				MarkdownDescription: "Whether an unmet requirement fails the plan (default true). When false, it is a " +
 					"warning and the figures are still reported. Invalid inputs always fail."},
@@ -202,18 +369,6 @@ func (d *diskTierDataSource) Schema(_ context.Context, _ datasource.SchemaReques
 			"effective_throughput_mbps": f64("`effective_iops` × block size." + diskUnitDoc),
 			"limited_by": str("What binds `effective_iops`: one of " + markdownList(disk.Limits) + " (`tier` for an " +
 				"Azure fixed tier, `volume` for size-scaled or provisioned volumes)."),
-			"instance": schema.SingleNestedAttribute{Computed: true,
-				MarkdownDescription: "Disk limits of `instance_type` before sharing, in MB/s as AWS and Azure publish " +
-					"instance limits; null without an instance type or when kubefit has none for it.",
-				Attributes: map[string]schema.Attribute{
-					"name":                     str("Instance type or VM size as the data spells it."),
-					"baseline_iops":            i64("Sustained IOPS of the node (AWS: at 16 KiB I/O)."),
-					"baseline_throughput_mbps": f64("Sustained throughput of the node, MB/s."),
-					"burst_iops":               i64("IOPS while the node bursts (AWS: 30 minutes per 24 hours; Azure: VM-level credits)."),
-					"burst_throughput_mbps":    f64("Throughput while the node bursts, MB/s."),
-					"burst_duration_minutes":   f64("Minutes the node's burst lasts; 0 without burst."),
-					"max_data_disks":           i64("Most data disks the VM attaches (Azure); null when unknown."),
-				}},
 			"verdict": str("With a requirement: `pass` (sustained fit of the given volume and node), `warn` (burst-only " +
 				"fit, or an assumption such as the queue depth was needed) or `fail` (the given volume or node does not " +
 				"meet it; see `recommended`). Null without a requirement."),
@@ -230,16 +385,20 @@ func (d *diskTierDataSource) Schema(_ context.Context, _ datasource.SchemaReques
 					"enable_bursting": schema.BoolAttribute{Computed: true, MarkdownDescription: "Whether Azure on-demand bursting is needed (only when no Premium tier's baseline suffices)."},
 					"reason":          str("Why this is the smallest, and what it costs in provisioned GiB."),
 				}},
-			"explanation": str("The effective rate and the limit that binds it, in words."),
+			"explanation": str("The effective rate of the `io` profile and the limit that binds it, in words."),
 			"source":      str("Formulas and data rows every figure comes from (the cloud documentation and the data tables behind each figure)."),
 		},
+	}
+	for k, a := range diskOutputSchema("instance_type") {
+		resp.Schema.Attributes[k] = a
 	}
 }
 
 // diskTierKnown reports whether every input is known.
 func diskTierKnown(m diskTierModel) bool {
 	for _, v := range []attr.Value{m.Cloud, m.Type, m.SizeGiB, m.IOPS, m.ThroughputMBps, m.EnableBursting,
-		m.PerformancePlus, m.InstanceType, m.VolumesPerNode, m.IO, m.RequiredIOPS, m.RequiredThroughputMBps, m.FailOnUnmet} {
+		m.PerformancePlus, m.InstanceType, m.VolumesPerNode, m.CachingMode, m.IO, m.RequiredIOPS, m.RequiredThroughputMBps,
+		m.IOPSIO, m.ThroughputIO, m.ConcurrentRequirements, m.FailOnUnmet} {
 		if !fullyKnown(v) {
 			return false
 		}
@@ -259,6 +418,9 @@ var diskTierRenames = renames{
 	"Requirement":             "",
 	"Requirement.IOPS":        "required_iops",
 	"Requirement.BytesPerSec": "required_throughput_mbps",
+	"IOPSShape":               "iops_io",
+	"ThroughputShape":         "throughput_io",
+	"Caching":                 "caching_mode",
 }
 
 // addDiskError reports an error of the disk planner: input errors at the attributes attribute maps
@@ -329,37 +491,93 @@ func diskAccess(ctx context.Context, o types.Object, diags *diag.Diagnostics) di
 	return a
 }
 
-// diskRequirement converts required_iops / required_throughput_mbps in the type's unit.
-func diskRequirement(t disk.Type, iops types.Int64, tp types.Float64, tpPath path.Path, diags *diag.Diagnostics) disk.Requirement {
-	req := disk.Requirement{IOPS: iops.ValueInt64()}
-	if !tp.IsNull() {
-		b, ok := t.ThroughputUnit().Rate(tp.ValueFloat64())
+// diskRequirement converts required_iops / required_throughput_mbps (in the type's unit), their I/O
+// shapes and concurrent_requirements.
+func diskRequirement(ctx context.Context, t disk.Type, m diskRequirementModel, diags *diag.Diagnostics) disk.Requirement {
+	req := disk.Requirement{IOPS: m.IOPS.ValueInt64(), Concurrent: m.Concurrent.ValueBool(),
+		IOPSShape: diskShape(ctx, m.IOPSIO, diags), ThroughputShape: diskShape(ctx, m.ThroughputIO, diags)}
+	if !m.Throughput.IsNull() {
+		b, ok := t.ThroughputUnit().Rate(m.Throughput.ValueFloat64())
 		if !ok {
-			diags.AddAttributeError(tpPath, "Invalid Throughput", fmt.Sprintf("required throughput must be 0 to 10 TB/s, got %v %s",
-				tp.ValueFloat64(), t.ThroughputUnit().Name))
+			diags.AddAttributeError(path.Root("required_throughput_mbps"), "Invalid Throughput", fmt.Sprintf("required throughput "+
+				"must be 0 to 10 TB/s, got %v %s", m.Throughput.ValueFloat64(), t.ThroughputUnit().Name))
 		}
 		req.BytesPerSec = b
 	}
 	return req
 }
 
-// diskNodeLimits looks up the instance type and its disk limits. ok is false after an error; limits is
-// nil (with a warning) when kubefit has no disk limits for the type.
-func diskNodeLimits(ctx context.Context, cat sizing.Catalog, cloud catalog.Cloud, name types.String, diags *diag.Diagnostics) (*disk.NodeLimits, bool) {
-	if name.IsNull() {
-		return nil, true
+// diskShape converts an `iops_io` / `throughput_io` object into a requirement's I/O shape.
+func diskShape(ctx context.Context, o types.Object, diags *diag.Diagnostics) disk.IOShape {
+	var s disk.IOShape
+	if o.IsNull() || o.IsUnknown() {
+		return s
 	}
-	it, ok := lookupInstance(ctx, cat, path.Root("instance_type"), cloud, name.ValueString(), diags)
+	var m diskShapeModel
+	diags.Append(o.As(ctx, &m, basetypes.ObjectAsOptions{})...)
+	if !m.BlockSizeKiB.IsNull() {
+		s.BlockSize = m.BlockSizeKiB.ValueInt64() * 1024
+	}
+	s.Pattern = disk.Pattern(m.Pattern.ValueString())
+	return s
+}
+
+// diskCandidates lists the instance types of it's family with their disk limits, for the sizes that
+// sustain a demand (disks.md §7.10), and names the family. Types without per-node limits are left out;
+// a listing that fails leaves none, with a warning at p.
+func diskCandidates(ctx context.Context, cat sizing.Catalog, it catalog.InstanceType, p path.Path, diags *diag.Diagnostics) ([]disk.NodeLimits, string) {
+	if it.Family == "" || it.Cloud == catalog.GCP {
+		return nil, ""
+	}
+	all, ok := catalogList(ctx, cat, p, it.Cloud, diags)
 	if !ok {
-		return nil, false
+		return nil, ""
+	}
+	var out []disk.NodeLimits
+	for _, c := range all {
+		if c.Family != it.Family {
+			continue
+		}
+		if n, err := disk.NodeLimitsFor(c); err == nil {
+			out = append(out, n)
+		}
+	}
+	return out, fmt.Sprintf("the %s family", it.Family)
+}
+
+// diskNode is the node of a disk query: its limits and, with a requirement, its family's sizes.
+type diskNode struct {
+	limits       *disk.NodeLimits
+	candidates   []disk.NodeLimits
+	candidateSet string
+}
+
+// diskNodeLimits looks up the instance type at p, its disk limits and (when family is set) the sizes of
+// its family. ok is false after an error; limits is nil (with a warning at p) when kubefit has no disk
+// limits for the type.
+func diskNodeLimits(ctx context.Context, cat sizing.Catalog, cloud catalog.Cloud, name types.String, p path.Path, family bool, diags *diag.Diagnostics) (diskNode, bool) {
+	if name.IsNull() {
+		return diskNode{}, true
+	}
+	it, ok := lookupInstance(ctx, cat, p, cloud, name.ValueString(), diags)
+	if !ok {
+		return diskNode{}, false
 	}
 	n, err := disk.NodeLimitsFor(it)
 	if err != nil {
-		addDiskError(diags, err, diskTierAttribute)
 		var f *disk.Finding
-		return nil, errors.As(err, &f) && f.Severity == disk.SeverityWarning
+		if errors.As(err, &f) {
+			addDiskFinding(diags, f, p, true)
+			return diskNode{}, f.Severity == disk.SeverityWarning
+		}
+		diags.AddAttributeError(p, "Invalid Disk Configuration", err.Error())
+		return diskNode{}, false
 	}
-	return &n, true
+	out := diskNode{limits: &n}
+	if family {
+		out.candidates, out.candidateSet = diskCandidates(ctx, cat, it, p, diags)
+	}
+	return out, true
 }
 
 // diskTierQuery builds the planner query from a fully known configuration.
@@ -373,7 +591,9 @@ func diskTierQuery(ctx context.Context, cat sizing.Catalog, m diskTierModel, dia
 		diags.AddAttributeError(path.Root("type"), "Invalid Disk Type", err.Error())
 		return disk.Query{}, false
 	}
-	node, ok := diskNodeLimits(ctx, cat, cloud, m.InstanceType, diags)
+	req := diskRequirement(ctx, t, diskRequirementModel{IOPS: m.RequiredIOPS, Throughput: m.RequiredThroughputMBps,
+		IOPSIO: m.IOPSIO, ThroughputIO: m.ThroughputIO, Concurrent: m.ConcurrentRequirements}, diags)
+	node, ok := diskNodeLimits(ctx, cat, cloud, m.InstanceType, path.Root("instance_type"), !req.IsZero(), diags)
 	if !ok {
 		return disk.Query{}, false
 	}
@@ -381,9 +601,11 @@ func diskTierQuery(ctx context.Context, cat sizing.Catalog, m diskTierModel, dia
 		Spec: disk.Spec{Type: t, SizeGiB: m.SizeGiB.ValueInt64(), IOPS: m.IOPS.ValueInt64(),
 			Throughput: m.ThroughputMBps.ValueInt64(), Bursting: m.EnableBursting.ValueBool(),
 			PerformancePlus: m.PerformancePlus.ValueBool()},
-		Node: node, VolumesPerNode: m.VolumesPerNode.ValueInt64(),
+		Node: node.limits, VolumesPerNode: m.VolumesPerNode.ValueInt64(),
 		Access:      diskAccess(ctx, m.IO, diags),
-		Requirement: diskRequirement(t, m.RequiredIOPS, m.RequiredThroughputMBps, path.Root("required_throughput_mbps"), diags),
+		Requirement: req,
+		Caching:     disk.Caching(m.CachingMode.ValueString()),
+		Candidates:  node.candidates, CandidateSet: node.candidateSet,
 	}
 	return q, !diags.HasError()
 }
@@ -412,6 +634,18 @@ func (d *diskTierDataSource) ValidateConfig(ctx context.Context, req datasource.
 		}
 		if !fullyKnown(m.RequiredThroughputMBps) {
 			m.RequiredThroughputMBps, pending["required_throughput_mbps"] = types.Float64Null(), true
+		}
+		if !fullyKnown(m.IOPSIO) {
+			m.IOPSIO, pending["iops_io"] = types.ObjectNull(diskShapeAttrTypes), true
+		}
+		if !fullyKnown(m.ThroughputIO) {
+			m.ThroughputIO, pending["throughput_io"] = types.ObjectNull(diskShapeAttrTypes), true
+		}
+		if !fullyKnown(m.ConcurrentRequirements) {
+			m.ConcurrentRequirements, pending["concurrent_requirements"] = types.BoolNull(), true
+		}
+		if !fullyKnown(m.CachingMode) {
+			m.CachingMode, pending["caching_mode"] = types.StringNull(), true
 		}
 		if !fullyKnown(m.FailOnUnmet) {
 			m.FailOnUnmet, pending["fail_on_unmet"] = types.BoolNull(), true
@@ -503,18 +737,9 @@ func setDiskTierResult(m *diskTierModel, r disk.Result, hasRequirement bool) {
 	m.LimitedBy = types.StringValue(string(r.Effective.LimitedBy))
 	m.Explanation = types.StringValue(r.Effective.Detail)
 	m.Source = types.StringValue(r.Source)
-	m.Instance = types.ObjectNull(diskInstanceAttrTypes)
-	if n := r.Node; n != nil {
-		nu := n.ThroughputUnit()
-		m.Instance = types.ObjectValueMust(diskInstanceAttrTypes, map[string]attr.Value{
-			"name": types.StringValue(n.Name), "baseline_iops": types.Int64Value(n.BaseIOPS),
-			"baseline_throughput_mbps": diskRate(float64(n.BaseBytesPerSec), nu),
-			"burst_iops":               types.Int64Value(n.BurstIOPS),
-			"burst_throughput_mbps":    diskRate(float64(n.BurstBytesPerSec), nu),
-			"burst_duration_minutes":   types.Float64Value(n.BurstDuration.Minutes()),
-			"max_data_disks":           optInt(n.MaxDataDisks),
-		})
-	}
+	m.Instance = diskInstance(r.Node)
+	m.Demand = diskDemand(r)
+	m.SustainingInstanceTypes = diskSustaining(r)
 	m.Verdict = types.StringNull()
 	if hasRequirement {
 		m.Verdict = types.StringValue(string(r.Verdict))
@@ -528,4 +753,74 @@ func setDiskTierResult(m *diskTierModel, r disk.Result, hasRequirement bool) {
 			"enable_bursting": types.BoolValue(rec.Spec.Bursting), "reason": types.StringValue(rec.Reason),
 		})
 	}
+}
+
+// diskInstance flattens a node's disk limits; null without a node.
+func diskInstance(n *disk.NodeLimits) types.Object {
+	if n == nil {
+		return types.ObjectNull(diskInstanceAttrTypes)
+	}
+	nu := n.ThroughputUnit()
+	cachedIOPS, cachedRate := types.Int64Null(), types.Float64Null()
+	if n.CachedIOPS > 0 {
+		cachedIOPS, cachedRate = types.Int64Value(n.CachedIOPS), diskRate(float64(n.CachedBytesPerSec), nu)
+	}
+	return types.ObjectValueMust(diskInstanceAttrTypes, map[string]attr.Value{
+		"name": types.StringValue(n.Name), "baseline_iops": types.Int64Value(n.BaseIOPS),
+		"baseline_throughput_mbps": diskRate(float64(n.BaseBytesPerSec), nu),
+		"burst_iops":               types.Int64Value(n.BurstIOPS),
+		"burst_throughput_mbps":    diskRate(float64(n.BurstBytesPerSec), nu),
+		"burst_duration_minutes":   types.Float64Value(n.BurstDuration.Minutes()),
+		"max_data_disks":           optInt(n.MaxDataDisks),
+		"cached_iops":              cachedIOPS, "cached_throughput_mbps": cachedRate,
+	})
+}
+
+// shapeFrom names where a field of a requirement's shape came from, in attribute words.
+func shapeFrom(o disk.ShapeOrigin, block string) types.String {
+	switch o {
+	case disk.ShapeGiven:
+		return types.StringValue(block)
+	case disk.ShapeAccess:
+		return types.StringValue("io")
+	}
+	return types.StringValue("default")
+}
+
+// diskDemand flattens the demand of a result; null without a requirement.
+func diskDemand(r disk.Result) types.Object {
+	if r.IOPSDemand == nil && r.ThroughputDemand == nil {
+		return types.ObjectNull(diskDemandAttrTypes)
+	}
+	u := r.Volume.ThroughputUnit()
+	one := func(d *disk.RequirementDemand, block string) types.Object {
+		if d == nil {
+			return types.ObjectNull(diskRequirementDemandAttrTypes)
+		}
+		return types.ObjectValueMust(diskRequirementDemandAttrTypes, map[string]attr.Value{
+			"operations_per_sec": types.Float64Value(d.OpsPerSec), "block_size_kib": types.Int64Value(d.Shape.BlockSize / 1024),
+			"block_size_from": shapeFrom(d.BlockFrom, block), "pattern": types.StringValue(string(d.Shape.Pattern)),
+			"pattern_from": shapeFrom(d.PatternFrom, block), "counted_iops": types.Int64Value(d.Demand.IOPS),
+			"throughput_mbps": diskRate(float64(d.Demand.BytesPerSec), u),
+		})
+	}
+	return types.ObjectValueMust(diskDemandAttrTypes, map[string]attr.Value{
+		"iops": one(r.IOPSDemand, "iops_io"), "throughput": one(r.ThroughputDemand, "throughput_io"),
+		"counted_iops": types.Int64Value(r.Demand.IOPS), "throughput_mbps": diskRate(float64(r.Demand.BytesPerSec), u),
+		"concurrent": types.BoolValue(r.Concurrent), "explanation": types.StringValue(r.DemandDetail),
+	})
+}
+
+// diskSustaining lists the candidate sizes that sustain the demand; null without candidates tested.
+func diskSustaining(r disk.Result) types.List {
+	if r.NodeSizes == nil {
+		return types.ListNull(types.StringType)
+	}
+	names := []attr.Value{}
+	for _, s := range r.NodeSizes {
+		if s.Sustains {
+			names = append(names, types.StringValue(s.Limits.Name))
+		}
+	}
+	return types.ListValueMust(types.StringType, names)
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 )
@@ -205,8 +206,10 @@ func TestAccDiskTier_rejections(t *testing.T) {
 				Config:      diskTier("x", "cloud = \"azure\"\ntype = \"Premium_LRS\"\nsize_gib = 512\nrequired_iops = 1000\nio = { queue_depth = 1, latency_ms = 2.5 }"),
 				ExpectError: errRe("QD-2:", "queue", "depth", "1", "at", "2.5", "ms"),
 			},
-			{ // st1 with random I/O (§2.6).
-				Config:      diskTier("x", "cloud = \"aws\"\ntype = \"st1\"\nsize_gib = 1024\nrequired_throughput_mbps = 10"),
+			{ // st1 with random I/O (§2.6): a throughput requirement is sequential by default (§7.9), so the
+				// random pattern is the requirement's own.
+				Config: diskTier("x", "cloud = \"aws\"\ntype = \"st1\"\nsize_gib = 1024\nrequired_throughput_mbps = 10\n"+
+					"throughput_io = { pattern = \"random\" }"),
 				ExpectError: errRe("EBS-P5:"),
 			},
 			{ // Standard_B2s attaches 4 data disks.
@@ -261,7 +264,152 @@ func TestAccDiskTier_example(t *testing.T) {
 				statecheck.ExpectKnownOutputValue("postgres_effective_mbps", approx{9.4208, 1e-9}),
 				statecheck.ExpectKnownOutputValue("gp3_limited_by", knownvalue.StringExact("instance")),
 				statecheck.ExpectKnownOutputValueAtPath("queue_disk", tfjsonpath.New("size_gib"), knownvalue.Int64Exact(256)),
+				statecheck.ExpectKnownOutputValue("database_tier", knownvalue.StringExact("P30")),
+				statecheck.ExpectKnownOutputValue("database_vm_sizes", dsv5Sustaining),
 			},
 		}},
+	})
+}
+
+// dsv5Sustaining are the Dsv5 sizes whose uncached limits sustain 200 MB/s (azure-vm-disk-limits.tsv:
+// 290, 600, 865, 1,315, 1,735 and 2,600 MB/s), smallest first; D2s_v5 (85) and D4s_v5 (145) reach it
+// only on their VM-level burst.
+var dsv5Sustaining = knownvalue.ListExact([]knownvalue.Check{
+	knownvalue.StringExact("Standard_D8s_v5"), knownvalue.StringExact("Standard_D16s_v5"),
+	knownvalue.StringExact("Standard_D32s_v5"), knownvalue.StringExact("Standard_D48s_v5"),
+	knownvalue.StringExact("Standard_D64s_v5"), knownvalue.StringExact("Standard_D96s_v5"),
+})
+
+// TestAccDiskTier_separateRequirements is issue 20's must-hold: a database needing 5,000 IOPS of 8 KiB
+// random reads and, separately, 200 MB/s of sequential scans on Premium_LRS gets P30 (5,000 IOPS, 200 MB/s),
+// not P60: the IOPS requirement moves 5,000 × 8,192 B = 40.96 MB/s, the throughput requirement at its
+// default 256 KiB sequential shape is 200e6 / 262,144 = 762.94 operations (763 counted I/Os), and the
+// larger of the two in each limit is 5,000 IOPS and 200 MB/s (disks.md §7.9). On a Standard_D4s_v5
+// (uncached 6,400 IOPS, 145 MB/s; burst 20,000 and 1,200 MB/s) 200 MB/s is a burst-only fit (FIT-N1, a
+// warning: verdict warn), and the Dsv5 sizes from D8s_v5 (290 MB/s) up sustain it (disks.md §7.10).
+func TestAccDiskTier_separateRequirements(t *testing.T) {
+	config := diskTier("db", `cloud = "azure"
+type = "Premium_LRS"
+size_gib = 1024
+instance_type = "Standard_D4s_v5"
+required_iops = 5000
+required_throughput_mbps = 200
+iops_io = { block_size_kib = 8 }
+io = { queue_depth = 16, latency_ms = 2.5 }`) + diskTier("scan", `cloud = "azure"
+type = "Premium_LRS"
+size_gib = 1
+required_iops = 5000
+required_throughput_mbps = 200
+concurrent_requirements = true
+iops_io = { block_size_kib = 8, pattern = "random" }
+io = { queue_depth = 16, latency_ms = 2.5 }`)
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: config,
+			ConfigStateChecks: []statecheck.StateCheck{
+				expectDisk("db", "tier", knownvalue.StringExact("P30")),
+				expectDisk("db", "recommended", knownvalue.ObjectPartial(map[string]knownvalue.Check{
+					"tier": knownvalue.StringExact("P30"), "size_gib": knownvalue.Int64Exact(1024),
+				})),
+				expectDisk("db", "verdict", knownvalue.StringExact("warn")),
+				expectDisk("db", "demand", knownvalue.ObjectPartial(map[string]knownvalue.Check{
+					"counted_iops": knownvalue.Int64Exact(5000), "throughput_mbps": knownvalue.Float64Exact(200),
+					"concurrent": knownvalue.Bool(false),
+					"iops": knownvalue.ObjectExact(map[string]knownvalue.Check{
+						"operations_per_sec": knownvalue.Float64Exact(5000), "block_size_kib": knownvalue.Int64Exact(8),
+						"block_size_from": knownvalue.StringExact("iops_io"), "pattern": knownvalue.StringExact("random"),
+						"pattern_from": knownvalue.StringExact("default"), "counted_iops": knownvalue.Int64Exact(5000),
+						"throughput_mbps": approx{40.96, 1e-12},
+					}),
+					"throughput": knownvalue.ObjectExact(map[string]knownvalue.Check{
+						"operations_per_sec": approx{200e6 / 262144, 1e-12}, "block_size_kib": knownvalue.Int64Exact(256),
+						"block_size_from": knownvalue.StringExact("default"), "pattern": knownvalue.StringExact("sequential"),
+						"pattern_from": knownvalue.StringExact("default"), "counted_iops": knownvalue.Int64Exact(763),
+						"throughput_mbps": knownvalue.Float64Exact(200),
+					}),
+					"explanation": knownvalue.StringRegexp(regexp.MustCompile(`default 256 KiB of a throughput requirement`)),
+				})),
+				expectDiskPath("db", tfjsonpath.New("instance").AtMapKey("baseline_throughput_mbps"), knownvalue.Float64Exact(145)),
+				expectDiskPath("db", tfjsonpath.New("instance").AtMapKey("burst_throughput_mbps"), knownvalue.Float64Exact(1200)),
+				expectDiskPath("db", tfjsonpath.New("instance").AtMapKey("cached_iops"), knownvalue.Null()),
+				expectDisk("db", "sustaining_instance_types", dsv5Sustaining),
+				expectDisk("db", "source", knownvalue.StringRegexp(regexp.MustCompile(`disks\.md §7\.9.*disks\.md §7\.10`))),
+				// At the same time the two add up: 5,763 IOPS and 240.96 MB/s, which needs P40 (7,500, 250).
+				expectDisk("scan", "recommended", knownvalue.ObjectPartial(map[string]knownvalue.Check{
+					"tier": knownvalue.StringExact("P40"),
+				})),
+				expectDisk("scan", "sustaining_instance_types", knownvalue.Null()),
+				expectDiskPath("scan", tfjsonpath.New("demand").AtMapKey("counted_iops"), knownvalue.Int64Exact(5763)),
+				expectDiskPath("scan", tfjsonpath.New("demand").AtMapKey("throughput_mbps"), approx{240.96, 1e-12}),
+			},
+		}, {
+			Config:            config,
+			ConfigPlanChecks:  resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+			ConfigStateChecks: []statecheck.StateCheck{expectDisk("db", "sustaining_instance_types", dsv5Sustaining)},
+		}},
+	})
+}
+
+// TestAccDiskTier_hostCaching: Standard_D4s_v3 publishes uncached 6,400 IOPS / 96 MB/s and cached 8,000 /
+// 64 MB/s (azure-vm-disk-limits.tsv). A ReadOnly-cached P30 doing 256 KiB sequential I/O is held to the
+// cached 64 MB/s (no read hits assumed, disks.md §5.5); the same disk uncached reaches 96 MB/s.
+func TestAccDiskTier_hostCaching(t *testing.T) {
+	disk := func(name, caching string) string {
+		return diskTier(name, `cloud = "azure"
+type = "Premium_LRS"
+size_gib = 1024
+instance_type = "Standard_D4s_v3"
+io = { block_size_kib = 256, pattern = "sequential" }
+`+caching)
+	}
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: disk("none", "") + disk("cached", `caching_mode = "ReadOnly"`),
+			ConfigStateChecks: []statecheck.StateCheck{
+				expectDisk("none", "effective_throughput_mbps", approx{96, 1e-12}),
+				expectDisk("cached", "effective_throughput_mbps", approx{64, 1e-12}),
+				expectDisk("cached", "limited_by", knownvalue.StringExact("instance")),
+				expectDisk("cached", "explanation", knownvalue.StringRegexp(regexp.MustCompile(`64 MB/s cached \(host caching ReadOnly\)`))),
+				expectDiskPath("cached", tfjsonpath.New("instance").AtMapKey("cached_iops"), knownvalue.Int64Exact(8000)),
+				expectDiskPath("cached", tfjsonpath.New("instance").AtMapKey("cached_throughput_mbps"), knownvalue.Float64Exact(64)),
+			},
+		}},
+	})
+}
+
+// TestAccDiskTier_requirementRejections: bad requirement shapes and caching fail the plan on their attribute.
+func TestAccDiskTier_requirementRejections(t *testing.T) {
+	base := "cloud = \"azure\"\ntype = \"Premium_LRS\"\nsize_gib = 1024\n"
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config:      diskTier("x", base+"required_throughput_mbps = 200\nthroughput_io = { block_size_kib = 0 }"),
+				ExpectError: errRe("Attribute", "throughput_io.block_size_kib", "value", "must", "be", "between", "1", "and"),
+			},
+			{
+				Config:      diskTier("x", base+"required_throughput_mbps = 200\niops_io = { block_size_kib = 8 }"),
+				ExpectError: errRe(`Attribute`, `"required_iops"`, `must`, `be`, `specified`, `when`, `"iops_io"`, `is`, `specified`),
+			},
+			{
+				Config:      diskTier("x", base+"required_iops = 100\niops_io = { pattern = \"mixed\" }"),
+				ExpectError: errRe(`iops_io.pattern:`, `unknown`, `access`, `pattern`, `"mixed";`),
+			},
+			{
+				Config:      diskTier("x", "cloud = \"azure\"\ntype = \"PremiumV2_LRS\"\nsize_gib = 100\ncaching_mode = \"ReadOnly\""),
+				ExpectError: errRe("AZD-V3:", "PremiumV2_LRS", "allows", "only", "host", "caching", "None"),
+			},
+			{
+				Config:      diskTier("x", "cloud = \"aws\"\ntype = \"gp3\"\nsize_gib = 100\ncaching_mode = \"ReadOnly\""),
+				ExpectError: errRe("Host", "caching", "is", "an", "Azure", "managed-disk", "setting;", "gp3"),
+			},
+			{
+				Config: diskTier("x", base+"required_iops = 5000\nrequired_throughput_mbps = 200\n"+
+					"io = { queue_depth = 16, latency_ms = 2.5 }\ninstance_type = \"Standard_D4s_v5\""),
+				ConfigStateChecks: []statecheck.StateCheck{expectDisk("x", "verdict", knownvalue.StringExact("warn"))},
+			},
+		},
 	})
 }

@@ -8,9 +8,9 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/objectvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
-	dsschema "github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
@@ -32,6 +32,7 @@ import (
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/disk"
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/field"
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/manifest"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/sizing"
 )
 
 var (
@@ -62,7 +63,11 @@ type storageClassModel struct {
 	ExpectedVolumeSizeGiB  types.Int64   `tfsdk:"expected_volume_size_gib"`
 	RequiredIOPS           types.Int64   `tfsdk:"required_iops"`
 	RequiredThroughputMBps types.Float64 `tfsdk:"required_throughput_mbps"`
+	IOPSIO                 types.Object  `tfsdk:"iops_io"`
+	ThroughputIO           types.Object  `tfsdk:"throughput_io"`
+	ConcurrentRequirements types.Bool    `tfsdk:"concurrent_requirements"`
 	IO                     types.Object  `tfsdk:"io"`
+	NodeInstanceType       types.String  `tfsdk:"node_instance_type"`
 	FailOnUnmet            types.Bool    `tfsdk:"fail_on_unmet"`
 
 	Parameters       types.Map     `tfsdk:"parameters"`
@@ -120,7 +125,11 @@ var storagePerformanceAttrTypes = map[string]attr.Type{
 	"throughput_unit": types.StringType, "baseline_iops": types.Int64Type, "baseline_throughput_mbps": types.Float64Type,
 	"burst_iops": types.Int64Type, "burst_throughput_mbps": types.Float64Type, "burst_duration_minutes": types.Float64Type,
 	"effective_iops": types.Float64Type, "effective_throughput_mbps": types.Float64Type, "limited_by": types.StringType,
-	"verdict": types.StringType, "recommended_size_gib": types.Int64Type, "source": types.StringType,
+	"verdict": types.StringType, "recommended_size_gib": types.Int64Type, "recommended_tier": types.StringType,
+	"source":                    types.StringType,
+	"demand":                    types.ObjectType{AttrTypes: diskDemandAttrTypes},
+	"instance":                  types.ObjectType{AttrTypes: diskInstanceAttrTypes},
+	"sustaining_instance_types": types.ListType{ElemType: types.StringType},
 }
 
 func (r *storageClassResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
@@ -141,7 +150,28 @@ func (r *storageClassResource) Schema(_ context.Context, _ resource.SchemaReques
 	computedStr := func(desc string) schema.StringAttribute {
 		return schema.StringAttribute{Computed: true, MarkdownDescription: desc}
 	}
-	ioAttrs := resourceIOAttributes()
+	ioAttrs := resourceAttributes(diskIOAttributes())
+	performance := map[string]schema.Attribute{
+		"size_gib":                  schema.Int64Attribute{Computed: true, MarkdownDescription: "The size evaluated."},
+		"tier":                      computedStr("Azure fixed tier, null for other types."),
+		"billed_size_gib":           schema.Int64Attribute{Computed: true, MarkdownDescription: "Size that is billed."},
+		"throughput_unit":           computedStr("`MiB/s` (AWS, GCP) or `MB/s` (Azure)."),
+		"baseline_iops":             schema.Int64Attribute{Computed: true, MarkdownDescription: "Sustained IOPS."},
+		"baseline_throughput_mbps":  schema.Float64Attribute{Computed: true, MarkdownDescription: "Sustained throughput." + diskUnitDoc},
+		"burst_iops":                schema.Int64Attribute{Computed: true, MarkdownDescription: "IOPS while a burst lasts."},
+		"burst_throughput_mbps":     schema.Float64Attribute{Computed: true, MarkdownDescription: "Throughput while a burst lasts." + diskUnitDoc},
+		"burst_duration_minutes":    schema.Float64Attribute{Computed: true, MarkdownDescription: "Minutes a full burst lasts; -1 without time limit; 0 without burst."},
+		"effective_iops":            schema.Float64Attribute{Computed: true, MarkdownDescription: "Operations per second reached for the `io` profile, capped by `node_instance_type`'s disk limits when it is set."},
+		"effective_throughput_mbps": schema.Float64Attribute{Computed: true, MarkdownDescription: "`effective_iops` × block size." + diskUnitDoc},
+		"limited_by":                computedStr("What binds the effective rate: one of " + markdownList(disk.Limits) + " (`instance` only with `node_instance_type`)."),
+		"verdict":                   computedStr("With a requirement: `pass`, `warn` or `fail`; null otherwise."),
+		"recommended_size_gib":      schema.Int64Attribute{Computed: true, MarkdownDescription: "With a requirement: the smallest PVC size of the class's type that sustains it; null otherwise or when none can."},
+		"recommended_tier":          computedStr("With a requirement on an Azure fixed-tier SKU: the tier of `recommended_size_gib` (`P30`); null otherwise."),
+		"source":                    computedStr("Formulas and data rows the figures come from."),
+	}
+	for k, a := range resourceAttributes(diskOutputSchema("node_instance_type")) {
+		performance[k] = a
+	}
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "A Kubernetes StorageClass for the AWS EBS, Azure Disk or GCE PD CSI driver, validated at " +
 			"`terraform plan` against the rules the drivers and clouds enforce (gp3 IOPS per GiB and throughput per " +
@@ -265,8 +295,28 @@ func (r *storageClassResource) Schema(_ context.Context, _ resource.SchemaReques
 					int64validator.AlsoRequires(path.MatchRoot("expected_volume_size_gib"))}},
 			"required_throughput_mbps": schema.Float64Attribute{Optional: true,
 				MarkdownDescription: "Throughput a volume of the class must sustain at `expected_volume_size_gib`." + diskUnitDoc},
+			"iops_io": schema.SingleNestedAttribute{Optional: true,
+				Attributes:          resourceAttributes(diskShapeAttributes("IOPS", disk.DefaultIOPSShape)),
+				MarkdownDescription: diskShapeDoc["iops_io"],
+				Validators:          []validator.Object{objectvalidator.AlsoRequires(path.MatchRoot("required_iops"))}},
+			"throughput_io": schema.SingleNestedAttribute{Optional: true,
+				Attributes:          resourceAttributes(diskShapeAttributes("throughput", disk.DefaultThroughputShape)),
+				MarkdownDescription: diskShapeDoc["throughput_io"],
+				Validators:          []validator.Object{objectvalidator.AlsoRequires(path.MatchRoot("required_throughput_mbps"))}},
+			"concurrent_requirements": schema.BoolAttribute{Optional: true,
+				MarkdownDescription: "Whether `required_iops` and `required_throughput_mbps` must be met at the same time " +
+					"(their demands add up); default false, as in `kubefit_disk_tier`."},
 			"io": schema.SingleNestedAttribute{Optional: true, Attributes: ioAttrs,
 				MarkdownDescription: "Access profile for `performance` and the requirement check, as in `kubefit_disk_tier`."},
+			"node_instance_type": schema.StringAttribute{Optional: true,
+				MarkdownDescription: "Instance type or VM size of the nodes the class's volumes attach to, from the driver's " +
+					"cloud (`m5.large`, `Standard_D4s_v5`). With it, `performance` is capped by the node's disk limits (AWS " +
+					"EBS-optimized limits; Azure uncached limits, and the cached ones for `caching_mode = \"ReadOnly\"`), " +
+					"the requirement is checked against the node (`FIT-N1` burst-only, `FIT-N2` short), and " +
+					"`performance.sustaining_instance_types` names the sizes of its family that sustain it. kubefit has no " +
+					"per-VM disk limits for GCP and says so. Needs `expected_volume_size_gib`.",
+				Validators: []validator.String{stringvalidator.LengthAtLeast(1),
+					stringvalidator.AlsoRequires(path.MatchRoot("expected_volume_size_gib"))}},
 			"fail_on_unmet": schema.BoolAttribute{Optional: true,
 				MarkdownDescription: "Whether an unmet requirement fails the plan (default true); when false it is a warning."},
 
@@ -278,23 +328,7 @@ func (r *storageClassResource) Schema(_ context.Context, _ resource.SchemaReques
 			"performance": schema.SingleNestedAttribute{Computed: true,
 				MarkdownDescription: "Per-volume performance at `expected_volume_size_gib`; null without it or for a " +
 					"type kubefit has no performance model for.",
-				Attributes: map[string]schema.Attribute{
-					"size_gib":                  schema.Int64Attribute{Computed: true, MarkdownDescription: "The size evaluated."},
-					"tier":                      computedStr("Azure fixed tier, null for other types."),
-					"billed_size_gib":           schema.Int64Attribute{Computed: true, MarkdownDescription: "Size that is billed."},
-					"throughput_unit":           computedStr("`MiB/s` (AWS, GCP) or `MB/s` (Azure)."),
-					"baseline_iops":             schema.Int64Attribute{Computed: true, MarkdownDescription: "Sustained IOPS."},
-					"baseline_throughput_mbps":  schema.Float64Attribute{Computed: true, MarkdownDescription: "Sustained throughput." + diskUnitDoc},
-					"burst_iops":                schema.Int64Attribute{Computed: true, MarkdownDescription: "IOPS while a burst lasts."},
-					"burst_throughput_mbps":     schema.Float64Attribute{Computed: true, MarkdownDescription: "Throughput while a burst lasts." + diskUnitDoc},
-					"burst_duration_minutes":    schema.Float64Attribute{Computed: true, MarkdownDescription: "Minutes a full burst lasts; -1 without time limit; 0 without burst."},
-					"effective_iops":            schema.Float64Attribute{Computed: true, MarkdownDescription: "Operations per second reached for the `io` profile."},
-					"effective_throughput_mbps": schema.Float64Attribute{Computed: true, MarkdownDescription: "`effective_iops` × block size." + diskUnitDoc},
-					"limited_by":                computedStr("What binds the effective rate: `volume`, `tier` or `queue_depth`."),
-					"verdict":                   computedStr("With a requirement: `pass`, `warn` or `fail`; null otherwise."),
-					"recommended_size_gib":      schema.Int64Attribute{Computed: true, MarkdownDescription: "With a requirement: the smallest PVC size of the class's type that sustains it; null otherwise or when none can."},
-					"source":                    computedStr("Formulas and data rows the figures come from."),
-				}},
+				Attributes: performance},
 			"manifest": schema.DynamicAttribute{Computed: true,
 				MarkdownDescription: "The StorageClass as an object (apiVersion, kind, metadata, provisioner, parameters, " +
 					"…) that `kubernetes_manifest` accepts as its `manifest` argument as it is."},
@@ -304,27 +338,12 @@ func (r *storageClassResource) Schema(_ context.Context, _ resource.SchemaReques
 	}
 }
 
-// resourceIOAttributes is the data source's `io` block schema as resource attributes.
-func resourceIOAttributes() map[string]schema.Attribute {
-	out := map[string]schema.Attribute{}
-	for k, a := range diskIOAttributes() {
-		switch v := a.(type) {
-		case dsschema.Int64Attribute:
-			out[k] = schema.Int64Attribute{Optional: true, MarkdownDescription: v.MarkdownDescription, Validators: v.Validators}
-		case dsschema.StringAttribute:
-			out[k] = schema.StringAttribute{Optional: true, MarkdownDescription: v.MarkdownDescription, Validators: v.Validators}
-		case dsschema.Float64Attribute:
-			out[k] = schema.Float64Attribute{Optional: true, MarkdownDescription: v.MarkdownDescription, Validators: v.Validators}
-		}
-	}
-	return out
-}
-
 // storageClassKnown reports whether every input is known.
 func storageClassKnown(m storageClassModel) bool {
 	for _, v := range []attr.Value{m.Name, m.Driver, m.ReclaimPolicy, m.VolumeBindingMode, m.AllowVolumeExpansion,
 		m.IsDefaultClass, m.MountOptions, m.AllowedTopologies, m.Labels, m.Annotations, m.EBS, m.AzureDisk, m.GCEPD,
-		m.ExtraParameters, m.ExpectedVolumeSizeGiB, m.RequiredIOPS, m.RequiredThroughputMBps, m.IO, m.FailOnUnmet} {
+		m.ExtraParameters, m.ExpectedVolumeSizeGiB, m.RequiredIOPS, m.RequiredThroughputMBps, m.IOPSIO, m.ThroughputIO,
+		m.ConcurrentRequirements, m.IO, m.NodeInstanceType, m.FailOnUnmet} {
 		if !fullyKnown(v) {
 			return false
 		}
@@ -378,6 +397,9 @@ var storageClassRenames = renames{
 	"Requirement":             "",
 	"Requirement.IOPS":        "required_iops",
 	"Requirement.BytesPerSec": "required_throughput_mbps",
+	"IOPSShape":               "iops_io",
+	"ThroughputShape":         "throughput_io",
+	"Node":                    "node_instance_type",
 }
 
 // renderedClass is a class's parameters with the attribute each key came from.
@@ -403,6 +425,8 @@ func (rc renderedClass) attribute(p field.Path) path.Path {
 		return path.Empty()
 	case "SizesGiB":
 		return path.Root("expected_volume_size_gib")
+	case "Caching":
+		return rc.keyPath("cachingMode")
 	case "Spec":
 		if len(steps) != 2 {
 			return path.Empty()
@@ -588,8 +612,9 @@ func renderManifest(sc *storagev1.StorageClass, m *storageClassModel, diags *dia
 	m.YAML = types.StringValue(r.YAML)
 }
 
-// storagePerformance evaluates the class's volume at the expected size and checks the requirement.
-func storagePerformance(ctx context.Context, m storageClassModel, rc renderedClass, class disk.Class, rep disk.ClassReport, diags *diag.Diagnostics) types.Object {
+// storagePerformance evaluates the class's volume at the expected size, on node_instance_type when set, and
+// checks the requirement.
+func storagePerformance(ctx context.Context, cat sizing.Catalog, m storageClassModel, rc renderedClass, class disk.Class, rep disk.ClassReport, diags *diag.Diagnostics) types.Object {
 	null := types.ObjectNull(storagePerformanceAttrTypes)
 	if m.ExpectedVolumeSizeGiB.IsNull() {
 		return null
@@ -606,12 +631,14 @@ func storagePerformance(ctx context.Context, m storageClassModel, rc renderedCla
 	if !m.IO.IsNull() {
 		access = diskAccess(ctx, m.IO, diags)
 	}
-	reqPath := path.Root("required_throughput_mbps")
-	q := disk.Query{Spec: spec, Access: access,
-		Requirement: diskRequirement(spec.Type, m.RequiredIOPS, m.RequiredThroughputMBps, reqPath, diags)}
-	if diags.HasError() {
+	req := diskRequirement(ctx, spec.Type, diskRequirementModel{IOPS: m.RequiredIOPS, Throughput: m.RequiredThroughputMBps,
+		IOPSIO: m.IOPSIO, ThroughputIO: m.ThroughputIO, Concurrent: m.ConcurrentRequirements}, diags)
+	node, ok := diskNodeLimits(ctx, cat, rc.driver.Cloud(), m.NodeInstanceType, path.Root("node_instance_type"), !req.IsZero(), diags)
+	if !ok || diags.HasError() {
 		return null
 	}
+	q := disk.Query{Spec: spec, Access: access, Requirement: req, Node: node.limits, Caching: disk.ClassCaching(class),
+		Candidates: node.candidates, CandidateSet: node.candidateSet}
 	r, err := disk.Evaluate(q)
 	if err != nil {
 		addDiskError(diags, err, rc.attribute)
@@ -619,14 +646,17 @@ func storagePerformance(ctx context.Context, m storageClassModel, rc renderedCla
 	}
 	failOnUnmet := m.FailOnUnmet.IsNull() || m.FailOnUnmet.ValueBool()
 	for i := range r.Findings {
+		if r.Findings[i].Rule == "AZC-5" {
+			continue // CheckClass reported it on cachingMode at this size
+		}
 		rc.addFinding(&r.Findings[i], failOnUnmet, diags)
 	}
 	v, u := r.Volume, r.Volume.ThroughputUnit()
-	verdict, recSize := types.StringNull(), types.Int64Null()
+	verdict, recSize, recTier := types.StringNull(), types.Int64Null(), types.StringNull()
 	if !q.Requirement.IsZero() {
 		verdict = types.StringValue(string(r.Verdict))
 		if r.Recommendation != nil {
-			recSize = types.Int64Value(r.Recommendation.Spec.SizeGiB)
+			recSize, recTier = types.Int64Value(r.Recommendation.Spec.SizeGiB), optString(r.Recommendation.Tier)
 		}
 	}
 	return types.ObjectValueMust(storagePerformanceAttrTypes, map[string]attr.Value{
@@ -636,12 +666,13 @@ func storagePerformance(ctx context.Context, m storageClassModel, rc renderedCla
 		"burst_throughput_mbps": diskRate(float64(v.BurstBytesPerSec), u), "burst_duration_minutes": burstMinutes(v),
 		"effective_iops": types.Float64Value(r.Effective.OpsPerSec), "effective_throughput_mbps": diskRate(r.Effective.BytesPerSec, u),
 		"limited_by": types.StringValue(string(r.Effective.LimitedBy)), "verdict": verdict,
-		"recommended_size_gib": recSize, "source": types.StringValue(r.Source),
+		"recommended_size_gib": recSize, "recommended_tier": recTier, "source": types.StringValue(r.Source),
+		"demand": diskDemand(r), "instance": diskInstance(r.Node), "sustaining_instance_types": diskSustaining(r),
 	})
 }
 
 // planStorageClass validates the class and fills every computed attribute. It returns false after an error.
-func planStorageClass(ctx context.Context, m *storageClassModel, diags *diag.Diagnostics) bool {
+func planStorageClass(ctx context.Context, cat sizing.Catalog, m *storageClassModel, diags *diag.Diagnostics) bool {
 	rc, ok := renderParameters(ctx, *m, diags)
 	if !ok {
 		return false
@@ -664,7 +695,7 @@ func planStorageClass(ctx context.Context, m *storageClassModel, diags *diag.Dia
 	m.Parameters = params
 	m.MinVolumeSizeGiB = types.Int64Value(rep.MinSizeGiB)
 	class.SizesGiB = nil
-	m.Performance = storagePerformance(ctx, *m, rc, class, rep, diags)
+	m.Performance = storagePerformance(ctx, cat, *m, rc, class, rep, diags)
 	sc := storageClassObject(ctx, *m, rc.params, diags)
 	if sc == nil || diags.HasError() {
 		return false
@@ -735,10 +766,10 @@ func (r *storageClassResource) ModifyPlan(ctx context.Context, req resource.Modi
 		return
 	}
 	if !storageClassKnown(m) {
-		checkPendingStorageClass(ctx, m, &resp.Diagnostics)
+		checkPendingStorageClass(ctx, r.catalog(), m, &resp.Diagnostics)
 		return
 	}
-	if planStorageClass(ctx, &m, &resp.Diagnostics) {
+	if planStorageClass(ctx, r.catalog(), &m, &resp.Diagnostics) {
 		resp.Diagnostics.Append(resp.Plan.Set(ctx, &m)...)
 	}
 }
@@ -747,7 +778,7 @@ func (r *storageClassResource) ModifyPlan(ctx context.Context, req resource.Modi
 // options, default-class flag) is not known yet: the disk rules do not read it, so a known bad disk still
 // fails the plan. The metadata stands in as a placeholder name and nothing else; the plan keeps its
 // unknown outputs.
-func checkPendingStorageClass(ctx context.Context, m storageClassModel, diags *diag.Diagnostics) {
+func checkPendingStorageClass(ctx context.Context, cat sizing.Catalog, m storageClassModel, diags *diag.Diagnostics) {
 	metadata := map[string]bool{}
 	if !fullyKnown(m.Name) {
 		m.Name, metadata["name"] = types.StringValue("kubefit-pending"), true
@@ -764,11 +795,15 @@ func checkPendingStorageClass(ctx context.Context, m storageClassModel, diags *d
 	if !fullyKnown(m.IsDefaultClass) {
 		m.IsDefaultClass, metadata["is_default_class"] = types.BoolValue(false), true
 	}
+	if !fullyKnown(m.NodeInstanceType) {
+		// The node caps the performance figures only; the disk is checked without it.
+		m.NodeInstanceType, metadata["node_instance_type"] = types.StringNull(), true
+	}
 	if !storageClassKnown(m) {
 		return
 	}
 	var found diag.Diagnostics
-	planStorageClass(ctx, &m, &found)
+	planStorageClass(ctx, cat, &m, &found)
 	diags.Append(withoutPending(found, topLevelIn(metadata))...)
 }
 
@@ -781,7 +816,7 @@ func (r *storageClassResource) apply(ctx context.Context, plan tfsdk.Plan, state
 		return
 	}
 	var ignored diag.Diagnostics
-	if !planStorageClass(ctx, &m, &ignored) {
+	if !planStorageClass(ctx, r.catalog(), &m, &ignored) {
 		diags.Append(ignored.Errors()...)
 		return
 	}

@@ -19,6 +19,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 	storagev1 "k8s.io/api/storage/v1"
 	"sigs.k8s.io/yaml"
+
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/sizing"
 )
 
 const scAddr = "kubefit_storage_class.test"
@@ -333,6 +335,7 @@ func TestAccStorageClass_example(t *testing.T) {
 			},
 			ConfigStateChecks: []statecheck.StateCheck{
 				statecheck.ExpectKnownOutputValue("gp3_min_pvc_gib", knownvalue.Int64Exact(12)),
+				statecheck.ExpectKnownOutputValue("premium_retain_limited_by", knownvalue.StringExact("tier")),
 				statecheck.ExpectKnownOutputValue("premium_retain_yaml", strictStorageClass{"disk.csi.azure.com", "Retain",
 					map[string]string{"cachingMode": "None"}}),
 			},
@@ -406,7 +409,7 @@ func TestStorageClassDiagnosticsDeterministic(t *testing.T) {
 	plan := func() string {
 		var diags diag.Diagnostics
 		mm := m
-		planStorageClass(ctx, &mm, &diags)
+		planStorageClass(ctx, sizing.EmbeddedCatalog(), &mm, &diags)
 		var b strings.Builder
 		for _, d := range diags {
 			fmt.Fprintf(&b, "%s|%s|%s\n", d.Severity(), d.Summary(), d.Detail())
@@ -425,4 +428,106 @@ func TestStorageClassDiagnosticsDeterministic(t *testing.T) {
 			t.Fatalf("diagnostics differ:\n%s\nwant:\n%s", got, want)
 		}
 	}
+}
+
+// TestAccStorageClass_nodeInstanceType: a Premium_LRS class for a database (5,000 IOPS of 8 KiB random reads
+// and, separately, 200 MB/s of scans) at 1,024 GiB is a P30 and meets both (disks.md §7.9); with
+// node_instance_type = "Standard_D4s_v5" its performance is capped by the VM's uncached 145 MB/s, so 200
+// MB/s is a burst-only fit (FIT-N1, verdict warn), and the Dsv5 sizes from D8s_v5 up sustain it (§7.10).
+// On Standard_D8s_v5 (12,800 IOPS, 290 MB/s) it passes. The plan is empty after apply.
+func TestAccStorageClass_nodeInstanceType(t *testing.T) {
+	class := func(name, node string) string {
+		return fmt.Sprintf(`resource "kubefit_storage_class" %q {
+  name                     = %q
+  driver                   = "disk.csi.azure.com"
+  azure_disk               = { sku_name = "Premium_LRS" }
+  expected_volume_size_gib = 1024
+  required_iops            = 5000
+  required_throughput_mbps = 200
+  iops_io                  = { block_size_kib = 8 }
+  io                       = { block_size_kib = 256, pattern = "sequential", queue_depth = 16, latency_ms = 2.5 }
+  node_instance_type       = %q
+}
+`, name, name, node)
+	}
+	at := func(keys ...string) tfjsonpath.Path {
+		p := tfjsonpath.New("performance")
+		for _, k := range keys {
+			p = p.AtMapKey(k)
+		}
+		return p
+	}
+	check := func(name string, v knownvalue.Check, keys ...string) statecheck.StateCheck {
+		return statecheck.ExpectKnownValue("kubefit_storage_class."+name, at(keys...), v)
+	}
+	config := class("db-small-node", "Standard_D4s_v5") + class("db", "Standard_D8s_v5")
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: config,
+			ConfigPlanChecks: resource.ConfigPlanChecks{
+				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+			},
+			ConfigStateChecks: []statecheck.StateCheck{
+				check("db-small-node", knownvalue.StringExact("P30"), "tier"),
+				check("db-small-node", knownvalue.StringExact("P30"), "recommended_tier"),
+				check("db-small-node", knownvalue.Int64Exact(1024), "recommended_size_gib"),
+				check("db-small-node", knownvalue.StringExact("warn"), "verdict"),
+				// 256 KiB sequential on the D4s_v5: 145e6 / 262,144 operations/s, bound by the VM.
+				check("db-small-node", knownvalue.StringExact("instance"), "limited_by"),
+				check("db-small-node", approx{145, 1e-12}, "effective_throughput_mbps"),
+				check("db-small-node", knownvalue.Float64Exact(145), "instance", "baseline_throughput_mbps"),
+				check("db-small-node", dsv5Sustaining, "sustaining_instance_types"),
+				check("db-small-node", knownvalue.Int64Exact(5000), "demand", "counted_iops"),
+				check("db-small-node", knownvalue.Float64Exact(200), "demand", "throughput_mbps"),
+				check("db-small-node", knownvalue.StringExact("io"), "demand", "throughput", "block_size_from"),
+				check("db", knownvalue.StringExact("pass"), "verdict"),
+				check("db", knownvalue.Float64Exact(290), "instance", "baseline_throughput_mbps"),
+				check("db", approx{200, 1e-12}, "effective_throughput_mbps"),
+				check("db", knownvalue.StringExact("tier"), "limited_by"),
+			},
+		}, {
+			Config:           config,
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+		}},
+	})
+}
+
+// TestAccStorageClass_nodeInstanceTypeRejections: a node of another cloud, or without an expected size, fails
+// the plan on node_instance_type.
+func TestAccStorageClass_nodeInstanceTypeRejections(t *testing.T) {
+	azure := `name = "db"
+driver = "disk.csi.azure.com"
+azure_disk = { sku_name = "Premium_LRS" }
+`
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config:      storageClass(azure + "expected_volume_size_gib = 1024\nnode_instance_type = \"m5.large\""),
+				ExpectError: errRe("Unknown", "Instance", "Type"),
+			},
+			{
+				Config:      storageClass(azure + "node_instance_type = \"Standard_D4s_v5\""),
+				ExpectError: errRe(`Attribute`, `"expected_volume_size_gib"`, `must`, `be`, `specified`, `when`, `"node_instance_type"`),
+			},
+			{ // The disk is checked while the node is known only after apply (AZD-V3).
+				Config: "resource \"terraform_data\" \"node\" { input = \"Standard_D4s_v5\" }\n" + storageClass(`name = "db"
+driver = "disk.csi.azure.com"
+azure_disk = { sku_name = "PremiumV2_LRS", caching_mode = "ReadOnly" }
+expected_volume_size_gib = 100
+node_instance_type = terraform_data.node.output`),
+				ExpectError: errRe("AZD-V3:"),
+			},
+			{ // A node known only after apply caps the performance once it is known: a P30 on a D4s_v5
+				// doing 16 KiB random I/O is bound by its tier (5,000 IOPS < 6,400).
+				Config: "resource \"terraform_data\" \"node\" { input = \"Standard_D4s_v5\" }\n" +
+					storageClass(azure+"expected_volume_size_gib = 1024\nnode_instance_type = terraform_data.node.output"),
+				ConfigStateChecks: []statecheck.StateCheck{
+					expectSC(tfjsonpath.New("performance").AtMapKey("limited_by"), knownvalue.StringExact("tier")),
+					expectSC(tfjsonpath.New("performance").AtMapKey("instance").AtMapKey("name"), knownvalue.StringExact("Standard_D4s_v5")),
+				},
+			},
+		},
+	})
 }

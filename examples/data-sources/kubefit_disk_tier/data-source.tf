@@ -37,6 +37,26 @@ data "kubefit_disk_tier" "gp3_on_small_node" {
   instance_type   = "m5.large"
 }
 
+# A database needs 5,000 IOPS of 8 KiB random reads and, at other times, 200 MB/s of sequential scans.
+# Each requirement is sized at its own I/O shape (the scans at the default 256 KiB sequential: 763
+# IOPS), so a P30 (5,000 IOPS, 200 MB/s) meets both; counting 200 MB/s as 16 KiB operations would ask
+# for 12,208 IOPS and a P60. On a Standard_D4s_v5 (145 MB/s uncached) the plan warns that 200 MB/s is
+# reached only on the VM's burst, and sustaining_instance_types names the Dsv5 sizes that sustain it,
+# from Standard_D8s_v5 (290 MB/s) up.
+data "kubefit_disk_tier" "database" {
+  cloud                    = "azure"
+  type                     = "Premium_LRS"
+  size_gib                 = 1024
+  instance_type            = "Standard_D4s_v5"
+  required_iops            = 5000
+  required_throughput_mbps = 200
+  iops_io                  = { block_size_kib = 8, pattern = "random" }
+  io = {
+    queue_depth = 16
+    latency_ms  = 2.5
+  }
+}
+
 output "postgres_effective_mbps" {
   value = data.kubefit_disk_tier.postgres.effective_throughput_mbps # 9.4208
 }
@@ -47,4 +67,12 @@ output "queue_disk" {
 
 output "gp3_limited_by" {
   value = data.kubefit_disk_tier.gp3_on_small_node.limited_by # "instance"
+}
+
+output "database_tier" {
+  value = data.kubefit_disk_tier.database.recommended.tier # "P30"
+}
+
+output "database_vm_sizes" {
+  value = data.kubefit_disk_tier.database.sustaining_instance_types # ["Standard_D8s_v5", …, "Standard_D96s_v5"]
 }

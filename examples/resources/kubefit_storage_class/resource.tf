@@ -1,5 +1,7 @@
 # The field report's fix: Azure Premium SSD without host caching, keeping the disk when the PVC goes.
-# kubefit checks the class at plan time and reports what a 256 GiB volume of it gives (a P15).
+# kubefit checks the class at plan time and reports what a 256 GiB volume of it gives (a P15) on the
+# nodes it attaches to: a Standard_D4s_v5 sustains 6,400 IOPS and 145 MB/s uncached, enough for 1,000
+# IOPS of 16 KiB.
 resource "kubefit_storage_class" "premium_retain" {
   name           = "premium-retain"
   driver         = "disk.csi.azure.com"
@@ -10,6 +12,7 @@ resource "kubefit_storage_class" "premium_retain" {
   }
   expected_volume_size_gib = 256
   required_iops            = 1000
+  node_instance_type       = "Standard_D4s_v5"
   io = {
     queue_depth = 4
     latency_ms  = 2.5
@@ -49,4 +52,8 @@ output "premium_retain_yaml" {
 
 output "gp3_min_pvc_gib" {
   value = kubefit_storage_class.gp3_fast.min_volume_size_gib # 12
+}
+
+output "premium_retain_limited_by" {
+  value = kubefit_storage_class.premium_retain.performance.limited_by # "tier": the P15, not the VM
 }

@@ -419,3 +419,19 @@ func ClassVolumeSpec(cl Class, sizeGiB int64) (Spec, error) {
 	}
 	return s, nil
 }
+
+// ClassCaching returns the host-caching mode a class's Azure disks get: its cachingMode parameter (keys
+// are case-insensitive), or None when it has none (kubefit always emits it, AZC-1). The value is as the
+// class gives it; CheckClass validates it (AZD-V2, AZD-V3).
+func ClassCaching(cl Class) Caching {
+	d, _, err := parseProvisioner(cl.Provisioner)
+	if err != nil || d != AzureDiskDriver {
+		return ""
+	}
+	for _, k := range slices.Sorted(maps.Keys(cl.Parameters)) {
+		if strings.EqualFold(k, "cachingMode") {
+			return Caching(cl.Parameters[k])
+		}
+	}
+	return CachingNone
+}

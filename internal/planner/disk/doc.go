@@ -1,7 +1,9 @@
 // Package disk computes the performance of a cloud block volume from its type, size and provisioned
 // settings (AWS EBS, Azure managed disks, GCP Persistent Disk and Hyperdisk), caps it by the disk limits
-// of the node it is attached to, derives the rate a workload actually reaches for its I/O size, access
-// pattern and queue depth, recommends the smallest size or tier that meets a requirement, and checks
+// of the node it is attached to (for an Azure disk with host caching, the VM's cached limits as well), derives
+// the rate a workload actually reaches for its I/O size, access pattern and queue depth, recommends the
+// smallest size or tier that meets a requirement (IOPS and throughput as separate requirements, each at its
+// own I/O shape, §7.9), names the node sizes of a family that sustain it (§7.10), and checks
 // StorageClass parameters against the rules the CSI drivers and the clouds enforce. It implements
 // internal/sources/domain/disks.md; section numbers in comments (§2.3, …) refer to that document.
 //

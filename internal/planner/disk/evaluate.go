@@ -1,9 +1,11 @@
 package disk
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"math/big"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -13,7 +15,8 @@ import (
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/resource"
 )
 
-// DefaultBlockSize is the I/O size assumed when a workload does not give one (§7.1).
+// DefaultBlockSize is the I/O size of the access profile when a workload does not give one (§7.1). The
+// requirements have defaults of their own (DefaultIOPSShape, DefaultThroughputShape, §7.9).
 const DefaultBlockSize = 16 * kib
 
 // Input bounds that keep every product in exact integer range.
@@ -33,10 +36,18 @@ type Access struct {
 	Latency    time.Duration // per-I/O service latency; 0 means the type's planning default (§7.4)
 }
 
-// Requirement is what a workload needs from one volume, sustained (§7.1).
+// Requirement is what a workload needs from one volume, sustained (§7.1, §7.9). The IOPS and the
+// throughput are separate requirements, each with the I/O shape it is made of.
 type Requirement struct {
 	IOPS        int64 // application operations per second
 	BytesPerSec int64 // useful bytes per second
+	// IOPSShape and ThroughputShape are the I/O size and pattern of each requirement; a zero field is
+	// the Access's when the Access gives it, else DefaultIOPSShape's or DefaultThroughputShape's.
+	IOPSShape       IOShape
+	ThroughputShape IOShape
+	// Concurrent says the two requirements happen at the same time, so their demands add up; otherwise
+	// each is met on its own and the larger of the two counts in each limit (§7.9).
+	Concurrent bool
 }
 
 // IsZero reports whether no requirement is given.
@@ -52,6 +63,14 @@ type Query struct {
 	VolumesPerNode int64
 	Access         Access
 	Requirement    Requirement
+	// Caching is the Azure host-caching mode of the disk; "" means None. A cached disk is also capped by
+	// the node's cached limits where the VM size publishes them (§5.5).
+	Caching Caching
+	// Candidates are other node sizes (for example the node's family) to test the requirement on; the
+	// Result lists each with whether it sustains the demand (§7.10). CandidateSet names them in messages
+	// ("the standardDSv5Family family").
+	Candidates   []NodeLimits
+	CandidateSet string
 }
 
 // Effective is the rate a workload reaches on a volume for its access profile (§7.3).
@@ -82,18 +101,36 @@ type Result struct {
 	// BurstUnlimited when the only burst has no time limit.
 	BurstDuration  time.Duration
 	BurstUnlimited bool
-	// Demand is the requirement in counted I/Os and charged bytes; zero without a requirement.
-	Demand         Demand
+	// Demand is the requirement in counted I/Os and charged bytes; zero without a requirement. With both
+	// requirements it is the larger of the two in each limit, or their sum when they are concurrent (§7.9).
+	Demand Demand
+	// IOPSDemand and ThroughputDemand are each requirement with its resolved shape; nil when not given.
+	IOPSDemand, ThroughputDemand *RequirementDemand
+	Concurrent                   bool
+	// DemandDetail explains the demand: each requirement's shape, where the shape came from, and how the
+	// two combine; "" without a requirement.
+	DemandDetail string
+	// Caching is the host-caching mode planned: the query's, or None where caching cannot apply (AZC-5).
+	Caching Caching
+	// NodeSizes are the query's Candidates with what each offers the demand, in ascending order of
+	// baseline throughput, then IOPS, then name (§7.10); nil without candidates or a requirement.
+	NodeSizes      []NodeSize
 	Verdict        Verdict
 	Findings       []Finding
 	Recommendation *Recommendation // smallest configuration of the type meeting the requirement
 	Source         string
+
+	demandIOPS, demandBps float64 // Demand before rounding, compared with node shares
+	need                  string  // the requirements in words, for findings
 }
 
 // NodeShare is one volume's share of a node's disk limits.
 type NodeShare struct {
 	BaseIOPS, BurstIOPS               float64
 	BaseBytesPerSec, BurstBytesPerSec float64
+	// CachedIOPS and CachedBytesPerSec are the share of the cached limits for a cached disk on a VM size
+	// that publishes them (§5.5); 0 otherwise.
+	CachedIOPS, CachedBytesPerSec float64
 }
 
 // Evaluate computes a volume's limits, its effective rate for the access profile under the node's
@@ -146,6 +183,16 @@ func valueAt(q Query, p field.Path) string {
 		return i(q.Requirement.IOPS, 10)
 	case "Requirement.BytesPerSec":
 		return i(q.Requirement.BytesPerSec, 10)
+	case "Requirement.IOPSShape.BlockSize":
+		return i(q.Requirement.IOPSShape.BlockSize, 10)
+	case "Requirement.IOPSShape.Pattern":
+		return string(q.Requirement.IOPSShape.Pattern)
+	case "Requirement.ThroughputShape.BlockSize":
+		return i(q.Requirement.ThroughputShape.BlockSize, 10)
+	case "Requirement.ThroughputShape.Pattern":
+		return string(q.Requirement.ThroughputShape.Pattern)
+	case "Caching":
+		return string(q.Caching)
 	}
 	return ""
 }
@@ -170,28 +217,39 @@ func evaluate(q Query) (Result, error) {
 	if err := checkRequirement(q.Requirement, v); err != nil {
 		return Result{}, err
 	}
-	r := Result{Volume: v, VolumesPerNode: n, Access: a, LatencyAssumed: assumed, Verdict: Pass}
+	iopsDemand, tpDemand, err := requirementDemands(q.Requirement, q.Access, v)
+	if err != nil {
+		return Result{}, err
+	}
+	caching, err := checkCaching(q.Caching, v)
+	if err != nil {
+		return Result{}, err
+	}
+	r := Result{Volume: v, VolumesPerNode: n, Access: a, LatencyAssumed: assumed, Verdict: Pass, Caching: caching}
 	for _, n := range v.Notes {
 		n.Path = pathSpec.Join(n.Path)
 		r.Findings = append(r.Findings, n)
+	}
+	if caching != q.Caching && q.Caching.cached() {
+		r.add(Warn, warnf("AZC-5", pathCaching, "a %s GiB disk cannot use host caching: Azure allows caching on disks "+
+			"up to 4,095 GiB and the azuredisk CSI driver attaches larger ones with caching None, so kubefit plans it "+
+			"uncached", resource.Group(v.Spec.SizeGiB)))
 	}
 	if q.Node != nil {
 		if q.Node.Cloud != v.Spec.Type.Cloud() {
 			return Result{}, errorf("", pathNode, "instance type %q is %s, but disk type %q is %s",
 				q.Node.Name, q.Node.Cloud, v.Spec.Type, v.Spec.Type.Cloud())
 		}
-		node := *q.Node
-		if (v.Spec.Type == PremiumV2LRS || v.Spec.Type == UltraSSDLRS) && node.PV2UltraIOPS > 0 {
-			// §5.1: the separate PV2/Ultra uncached limits apply when every uncached disk is PV2 or Ultra;
-			// all VolumesPerNode volumes are of this type. The burst stays at least the new baseline.
-			node.BaseIOPS, node.BaseBytesPerSec = node.PV2UltraIOPS, node.PV2UltraBytesPerSec
-			node.normalise()
-		}
+		node := q.Node.forVolume(v)
 		r.Node = &node
 		r.NodeShare = NodeShare{
 			BaseIOPS: float64(node.BaseIOPS) / float64(n), BurstIOPS: float64(node.BurstIOPS) / float64(n),
 			BaseBytesPerSec:  float64(node.BaseBytesPerSec) / float64(n),
 			BurstBytesPerSec: float64(node.BurstBytesPerSec) / float64(n),
+		}
+		if caching.cached() && node.CachedIOPS > 0 {
+			r.NodeShare.CachedIOPS = float64(node.CachedIOPS) / float64(n)
+			r.NodeShare.CachedBytesPerSec = float64(node.CachedBytesPerSec) / float64(n)
 		}
 		if node.MaxDataDisks > 0 && n > node.MaxDataDisks {
 			r.add(Fail, Finding{Rule: "FIT-N3", Severity: SeverityError, Path: pathVolumesPerNode, Unmet: true,
@@ -203,10 +261,34 @@ func evaluate(q Query) (Result, error) {
 	r.BurstEffective = r.effective(true)
 	r.BurstDuration, r.BurstUnlimited = r.burstWindow()
 	if !q.Requirement.IsZero() {
-		r.checkFit(q.Requirement)
+		r.checkFit(iopsDemand, tpDemand, q.Requirement.Concurrent)
+		r.NodeSizes = r.nodeSizes(q.Candidates)
+		r.checkNode(q.CandidateSet)
 	}
 	r.Source = r.source()
 	return r, nil
+}
+
+// checkCaching validates the host-caching mode for the volume and returns the mode planned: None for a
+// disk too large to cache (AZC-5, §5.5).
+func checkCaching(c Caching, v Volume) (Caching, error) {
+	if c == "" || c == CachingNone {
+		return CachingNone, nil
+	}
+	if !c.cached() {
+		return "", errorf("AZD-V2", pathCaching, "host caching must be one of %s, exact case (rule AZD-V2), got %q",
+			field.QuoteList(CachingModes), c)
+	}
+	switch t := v.Spec.Type; {
+	case t.Cloud() != catalog.Azure:
+		return "", errorf("", pathCaching, "host caching is an Azure managed-disk setting; %s volumes have none", t)
+	case t == PremiumV2LRS || t == UltraSSDLRS:
+		return "", errorf("AZD-V3", pathCaching, "%s allows only host caching None (rule AZD-V3); Azure fails with "+
+			"\"Storage Account type %s is not supported with caching type %s\"", t, t, c)
+	case v.Spec.SizeGiB >= azureCachingLimitGiB:
+		return CachingNone, nil
+	}
+	return c, nil
 }
 
 func resolveAccess(a Access, v Volume) (Access, bool, error) {
@@ -299,9 +381,18 @@ func (r *Result) effective(burst bool) Effective {
 			share = fmt.Sprintf(" shared by %d volumes", r.VolumesPerNode)
 		}
 		bounds = append(bounds,
-			bound{iops / perOp, LimitInstance, "IOPS", fmt.Sprintf("instance %s: %s IOPS%s", n.Name, num(iops*float64(r.VolumesPerNode)), share)},
-			bound{bps / charged, LimitInstance, "throughput", fmt.Sprintf("instance %s: %s%s", n.Name,
-				rate(bps*float64(r.VolumesPerNode), n.ThroughputUnit()), share)})
+			bound{iops / perOp, LimitInstance, "IOPS", fmt.Sprintf("instance %s: %s IOPS%s%s", n.Name,
+				num(iops*float64(r.VolumesPerNode)), n.bucket(), share)},
+			bound{bps / charged, LimitInstance, "throughput", fmt.Sprintf("instance %s: %s%s%s", n.Name,
+				rate(bps*float64(r.VolumesPerNode), n.ThroughputUnit()), n.bucket(), share)})
+		if c := r.NodeShare; c.CachedIOPS > 0 {
+			// §5.5: a cached disk's traffic also counts against the cached limits (no read hits assumed).
+			bounds = append(bounds,
+				bound{c.CachedIOPS / perOp, LimitInstance, "IOPS", fmt.Sprintf("instance %s: %s IOPS cached (host caching %s)%s",
+					n.Name, resource.Group(n.CachedIOPS), r.Caching, share)},
+				bound{c.CachedBytesPerSec / charged, LimitInstance, "throughput", fmt.Sprintf("instance %s: %s cached (host caching %s)%s",
+					n.Name, rate(float64(n.CachedBytesPerSec), n.ThroughputUnit()), r.Caching, share)})
+		}
 		if n.NonNitro && (v.Spec.Type == IO1 || v.Spec.Type == IO2) {
 			bounds = append(bounds, bound{nonNitroIOPS / perOp, LimitInstance, "IOPS",
 				fmt.Sprintf("instance %s is not Nitro: %s reaches at most 32,000 IOPS (Amazon EBS volume types)", n.Name, v.Spec.Type)})
@@ -363,48 +454,66 @@ func worse(a, b Verdict) Verdict {
 	return a
 }
 
-// checkFit compares the requirement with the volume, node and queue depth (§7.4–§7.6) and recommends.
-func (r *Result) checkFit(req Requirement) {
-	v, a := r.Volume, r.Access
+// checkFit compares the requirements with the volume and the queue depth (§7.4–§7.6, §7.9) and
+// recommends; checkNode compares them with the node.
+func (r *Result) checkFit(iops, tp *RequirementDemand, concurrent bool) {
+	v := r.Volume
 	u := v.ThroughputUnit()
-	b := a.BlockSize
-	// Operations per second: max(required IOPS, required bytes / block size), as numerator/denominator.
-	opsNum, opsDen := req.IOPS, int64(1)
-	at := pathRequiredIOPS
-	if big.NewInt(0).Mul(big.NewInt(req.IOPS), big.NewInt(b)).Cmp(big.NewInt(req.BytesPerSec)) < 0 {
-		opsNum, opsDen, at = req.BytesPerSec, b, pathRequiredThroughput
-	}
-	ops := float64(opsNum) / float64(opsDen)
-	pn, pd := ioPerOp(v, a)
-	r.Demand = Demand{
-		IOPS:        ceilMulDiv(opsNum, pn, opsDen*pd),
-		BytesPerSec: ceilMulDiv(opsNum, bytesCharged(v, a), opsDen),
-	}
-	need := fmt.Sprintf("%s operations/s of %s %s I/O (%s)", num(ops), fmtBytes(b), a.Pattern, r.Demand.String(u))
+	d, dIOPS, dBps, ops := combine(iops, tp, concurrent)
+	r.IOPSDemand, r.ThroughputDemand, r.Concurrent = iops, tp, concurrent
+	r.Demand, r.demandIOPS, r.demandBps = d, dIOPS, dBps
+	r.DemandDetail = demandDetail(iops, tp, concurrent, d, u)
+	r.need = needText(iops, tp, concurrent, d, u)
 
-	if v.RandomChargedAsUnit && a.Pattern == Random {
-		r.add(Fail, Finding{Rule: "EBS-P5", Severity: SeverityError, Path: pathPattern, Unmet: true,
+	hddRandom := false
+	for _, x := range []*RequirementDemand{iops, tp} {
+		if x == nil || !v.RandomChargedAsUnit || x.Shape.Pattern != Random {
+			continue
+		}
+		hddRandom = true
+		r.add(Fail, Finding{Rule: "EBS-P5", Severity: SeverityError, Path: x.patternPath(), Unmet: true,
 			Message: fmt.Sprintf("%s counts every random I/O as a full 1 MiB against its throughput (rule: st1/sc1 are "+
 				"rejected for a random I/O profile, Amazon EBS volume types): %s needs %s of throughput on this volume; use gp3 or io2, "+
-				"or set the pattern to sequential if the I/O really is sequential", v.Spec.Type, need,
-				rate(float64(r.Demand.BytesPerSec), u))})
+				"or set the pattern to sequential if the I/O really is sequential", v.Spec.Type, x.Detail,
+				rate(float64(x.Demand.BytesPerSec), u))})
 	}
 	if v.Spec.Type == Standard {
 		r.add(Warn, warnf("EBS-P6", pathSpec.Join(pathType), "standard (magnetic) volumes are best effort, 40–200 IOPS and 40–90 "+
-			"MiB/s with no guarantee (Amazon EBS volume types); kubefit plans them at 40 IOPS and 40 MiB/s for %s", need))
+			"MiB/s with no guarantee (Amazon EBS volume types); kubefit plans them at 40 IOPS and 40 MiB/s for %s", r.need))
 	}
 	if v.Spec.Type.Cloud() == catalog.Azure && !v.Guaranteed {
 		r.add(Warn, warnf("AZD-P2", pathSpec.Join(pathType), "%s figures are \"up to\" targets met 99 %% of the time, not "+
-			"provisioned guarantees (Azure managed disk types); use Premium_LRS or PremiumV2_LRS for %s", v.Spec.Type, need))
+			"provisioned guarantees (Azure managed disk types); use Premium_LRS or PremiumV2_LRS for %s", v.Spec.Type, r.need))
 	}
 	r.checkQueueDepth(ops)
 
-	rec, recErr := Recommend(v.Spec.Type, r.Demand, v.Spec.SizeGiB)
+	rec, recErr := Recommend(v.Spec.Type, d, v.Spec.SizeGiB)
 	if recErr == nil {
 		r.Recommendation = &rec
 	}
-	r.checkVolume(ops, need, at, recErr)
-	r.checkNode(ops, need)
+	// An unmet requirement is blamed on the one no size of the type can meet on its own: the IOPS
+	// requirement when it cannot, else the throughput requirement.
+	at := pathRequiredIOPS
+	if iops == nil {
+		at = pathRequiredThroughput
+	} else if tp != nil && recErr != nil {
+		if _, err := Recommend(v.Spec.Type, iops.Demand, v.Spec.SizeGiB); err == nil {
+			at = pathRequiredThroughput
+		}
+	}
+	r.checkVolume(at, recErr, hddRandom)
+}
+
+// patternPath is the input a requirement's pattern came from: its own shape, the access profile, or
+// (for a default) the requirement itself.
+func (d *RequirementDemand) patternPath() field.Path {
+	switch d.PatternFrom {
+	case ShapeGiven:
+		return d.shapeAt.Child("Pattern")
+	case ShapeAccess:
+		return pathPattern
+	}
+	return d.at
 }
 
 func (r *Result) checkQueueDepth(ops float64) {
@@ -437,19 +546,19 @@ func (r *Result) checkQueueDepth(ops float64) {
 	}
 }
 
-func (r *Result) checkVolume(ops float64, need string, at field.Path, recErr error) {
-	v, a := r.Volume, r.Access
+func (r *Result) checkVolume(at field.Path, recErr error, hddRandom bool) {
+	v, d := r.Volume, r.Demand
 	u := v.ThroughputUnit()
-	pn, pd := ioPerOp(v, a)
-	perOp, charged := float64(pn)/float64(pd), float64(bytesCharged(v, a))
-	sustained := math.Min(float64(v.BaseIOPS)/perOp, float64(v.BaseBytesPerSec)/charged)
-	burst := math.Min(float64(v.BurstIOPS)/perOp, float64(v.BurstBytesPerSec)/charged)
-	if sustained >= ops {
+	if v.BaseIOPS >= d.IOPS && v.BaseBytesPerSec >= d.BytesPerSec {
 		return
 	}
+	need := r.unmet(func(x *RequirementDemand) bool {
+		return v.BaseIOPS >= x.Demand.IOPS && v.BaseBytesPerSec >= x.Demand.BytesPerSec
+	})
+	burst := v.BurstIOPS >= d.IOPS && v.BurstBytesPerSec >= d.BytesPerSec
 	have := fmt.Sprintf("%s sustains %s IOPS and %s", volumeName(v), resource.Group(v.BaseIOPS), rate(float64(v.BaseBytesPerSec), u))
 	if recErr != nil {
-		if v.RandomChargedAsUnit && a.Pattern == Random {
+		if hddRandom {
 			r.Verdict = worse(r.Verdict, Fail) // EBS-P5 already says why
 			return
 		}
@@ -458,21 +567,21 @@ func (r *Result) checkVolume(ops float64, need string, at field.Path, recErr err
 			msg = f.Message
 		}
 		r.add(Fail, Finding{Rule: "FIT-V2", Severity: SeverityError, Path: at, Unmet: true,
-			Message: fmt.Sprintf("no size of %s meets %s: %s; %s", v.Spec.Type, need, msg, have)})
+			Message: fmt.Sprintf("no size of %s meets %s: %s; %s", v.Spec.Type, strings.TrimSuffix(need, ","), msg, have)})
 		return
 	}
 	rec := r.Recommendation
 	fix := fmt.Sprintf("the smallest %s that sustains it is %s (%s)", v.Spec.Type, recName(rec), rec.Reason)
 	switch {
-	case burst >= ops && v.BurstBilled:
+	case burst && v.BurstBilled:
 		r.add(Pass, warnf("AZD-P3", pathSpec.Join(pathBursting), "%s; %s is met only with on-demand bursting, which has no time "+
 			"limit but is billed per burst transaction plus an hourly fee (Azure managed disk types); %s", have, need, fix))
-	case burst >= ops && v.BurstUnlimited:
+	case burst && v.BurstUnlimited:
 		f := warnf("FIT-V1", pathSpec.Join(pathSize), "%s; %s exceeds the planned rate and only best-effort bursts reach "+
 			"it (Amazon EBS volume types); %s", have, need, fix)
 		f.Unmet = true
 		r.add(Fail, f)
-	case burst >= ops:
+	case burst:
 		rule := "FIT-B1"
 		if v.Spec.Type.Cloud() == catalog.Azure {
 			rule = "AZD-P1"
@@ -482,50 +591,143 @@ func (r *Result) checkVolume(ops float64, need string, at field.Path, recErr err
 			rate(float64(v.BurstBytesPerSec), u), fmtDuration(v.BurstDuration), fix))
 	default:
 		r.add(Fail, Finding{Rule: "FIT-V1", Severity: SeverityWarning, Path: pathSpec.Join(pathSize), Unmet: true,
-			Message: fmt.Sprintf("%s, short of %s; %s", have, need, fix)})
+			Message: fmt.Sprintf("%s, short of %s; %s", have, strings.TrimSuffix(need, ","), fix)})
 	}
 }
 
-func (r *Result) checkNode(ops float64, need string) {
+// nodeCaps is what one volume may use of a node: its share of each disk limit that applies to it (§5.5,
+// §7.5), sustained and while the node bursts.
+type nodeCaps struct {
+	baseIOPS, baseBps, burstIOPS, burstBps float64
+}
+
+func (c nodeCaps) sustains(dIOPS, dBps float64) bool { return c.baseIOPS >= dIOPS && c.baseBps >= dBps }
+func (c nodeCaps) bursts(dIOPS, dBps float64) bool   { return c.burstIOPS >= dIOPS && c.burstBps >= dBps }
+
+// capsOf returns the share of node n (already adjusted to the volume's type by forVolume) one of vols
+// volumes like v gets, with the cached limits for a cached disk and the non-Nitro io1/io2 ceiling.
+func capsOf(n NodeLimits, vols int64, v Volume, caching Caching) nodeCaps {
+	f := float64(vols)
+	c := nodeCaps{float64(n.BaseIOPS) / f, float64(n.BaseBytesPerSec) / f, float64(n.BurstIOPS) / f, float64(n.BurstBytesPerSec) / f}
+	if caching.cached() && n.CachedIOPS > 0 {
+		ci, cb := float64(n.CachedIOPS)/f, float64(n.CachedBytesPerSec)/f
+		c = nodeCaps{min(c.baseIOPS, ci), min(c.baseBps, cb), min(c.burstIOPS, ci), min(c.burstBps, cb)}
+	}
+	if n.NonNitro && (v.Spec.Type == IO1 || v.Spec.Type == IO2) {
+		c.baseIOPS, c.burstIOPS = min(c.baseIOPS, nonNitroIOPS), min(c.burstIOPS, nonNitroIOPS)
+	}
+	return c
+}
+
+// checkNode compares the demand with the node's share of its limits (§7.5, §5.5) and, when the node
+// does not sustain it, names the candidate sizes that do (§7.10).
+func (r *Result) checkNode(candidateSet string) {
 	n := r.Node
 	if n == nil {
 		return
 	}
-	v, a := r.Volume, r.Access
-	pn, pd := ioPerOp(v, a)
-	perOp, charged := float64(pn)/float64(pd), float64(bytesCharged(v, a))
-	capIOPS := math.Inf(1)
-	if n.NonNitro && (v.Spec.Type == IO1 || v.Spec.Type == IO2) {
-		capIOPS = nonNitroIOPS
-	}
-	s := r.NodeShare
-	sustained := math.Min(math.Min(s.BaseIOPS, capIOPS)/perOp, s.BaseBytesPerSec/charged)
-	burst := math.Min(math.Min(s.BurstIOPS, capIOPS)/perOp, s.BurstBytesPerSec/charged)
-	if sustained >= ops {
+	c := capsOf(*n, r.VolumesPerNode, r.Volume, r.Caching)
+	if c.sustains(r.demandIOPS, r.demandBps) {
 		return
 	}
 	share := "its"
 	if r.VolumesPerNode > 1 {
 		share = fmt.Sprintf("each of %d volumes' equal share of its", r.VolumesPerNode)
 	}
-	have := fmt.Sprintf("instance %s sustains %s %s IOPS and %s", n.Name, share, num(s.BaseIOPS),
-		rate(s.BaseBytesPerSec, n.ThroughputUnit()))
+	nu := n.ThroughputUnit()
+	have := fmt.Sprintf("instance %s sustains %s %s IOPS and %s%s", n.Name, share, num(c.baseIOPS), rate(c.baseBps, nu), n.bucket())
+	if r.NodeShare.CachedIOPS > 0 {
+		have = fmt.Sprintf("instance %s sustains %s %s IOPS and %s: the least of its uncached limits (%s IOPS, %s) "+
+			"and its cached limits (%s IOPS, %s), which with host caching %s both count the disk's traffic, no read "+
+			"hits assumed", n.Name, share, num(c.baseIOPS), rate(c.baseBps, nu), resource.Group(n.BaseIOPS),
+			rate(float64(n.BaseBytesPerSec), nu), resource.Group(n.CachedIOPS), rate(float64(n.CachedBytesPerSec), nu), r.Caching)
+	}
 	if n.Source != "" {
 		have += " (" + n.Source + ")"
 	}
-	if burst >= ops {
+	others := r.sustainingText(candidateSet)
+	need := r.unmet(func(x *RequirementDemand) bool { return c.sustains(x.iops, x.bps) })
+	if c.bursts(r.demandIOPS, r.demandBps) {
 		window := "for up to 30 minutes on burst credits"
 		if n.BurstWindow > 0 {
 			window = fmt.Sprintf("for %s once every %s", fmtDuration(n.BurstDuration), fmtDuration(n.BurstWindow))
 		}
 		r.add(Warn, warnf("FIT-N1", pathNode, "burst-only fit on the node: %s; %s fits only within its burst "+
 			"limit of %s IOPS and %s, available %s; choose a larger instance size for a sustained fit (a bigger "+
-			"disk will not help)", have, need, num(s.BurstIOPS), rate(s.BurstBytesPerSec, n.ThroughputUnit()), window))
+			"disk will not help)%s", have, need, num(c.burstIOPS), rate(c.burstBps, nu), window, others))
 		return
 	}
 	r.add(Fail, Finding{Rule: "FIT-N2", Severity: SeverityError, Path: pathNode, Unmet: true,
 		Message: fmt.Sprintf("%s, short of %s even while it bursts (%s IOPS, %s); a larger instance size is needed, "+
-			"a bigger disk will not help", have, need, num(s.BurstIOPS), rate(s.BurstBytesPerSec, n.ThroughputUnit()))})
+			"a bigger disk will not help%s", have, need, num(c.burstIOPS), rate(c.burstBps, nu), others)})
+}
+
+// unmet describes the requirements a limit does not meet, given met: when the two requirements happen
+// at different times and the limit meets one of them, only the other, named; otherwise both, as needText
+// does.
+func (r *Result) unmet(met func(*RequirementDemand) bool) string {
+	if r.Concurrent || r.IOPSDemand == nil || r.ThroughputDemand == nil {
+		return r.need
+	}
+	switch iopsMet, tpMet := met(r.IOPSDemand), met(r.ThroughputDemand); {
+	case iopsMet && !tpMet:
+		return "the throughput requirement, " + r.ThroughputDemand.Detail + ","
+	case tpMet && !iopsMet:
+		return "the IOPS requirement, " + r.IOPSDemand.Detail + ","
+	}
+	return r.need
+}
+
+// NodeSize is one candidate node size with what it offers the demand (§7.10).
+type NodeSize struct {
+	// Limits are the size's disk limits as they apply to the volume's type (PremiumV2_LRS and
+	// UltraSSD_LRS use the separate limits of §5.1 where published).
+	Limits NodeLimits
+	// Sustains reports that the size's baseline share sustains the demand; BurstOnly that only its
+	// burst does.
+	Sustains, BurstOnly bool
+}
+
+// nodeSizes tests the demand on each candidate of the volume's cloud, smallest first (§7.10).
+func (r *Result) nodeSizes(candidates []NodeLimits) []NodeSize {
+	var out []NodeSize
+	for _, cand := range candidates {
+		if cand.Cloud != r.Volume.Spec.Type.Cloud() {
+			continue
+		}
+		n := cand.forVolume(r.Volume)
+		c := capsOf(n, r.VolumesPerNode, r.Volume, r.Caching)
+		ok := c.sustains(r.demandIOPS, r.demandBps)
+		out = append(out, NodeSize{Limits: n, Sustains: ok, BurstOnly: !ok && c.bursts(r.demandIOPS, r.demandBps)})
+	}
+	slices.SortStableFunc(out, func(a, b NodeSize) int {
+		return cmp.Or(cmp.Compare(a.Limits.BaseBytesPerSec, b.Limits.BaseBytesPerSec),
+			cmp.Compare(a.Limits.BaseIOPS, b.Limits.BaseIOPS), strings.Compare(a.Limits.Name, b.Limits.Name))
+	})
+	return out
+}
+
+// sustainingText names the candidate sizes that sustain the demand, for a node finding.
+func (r *Result) sustainingText(candidateSet string) string {
+	if len(r.NodeSizes) == 0 {
+		return ""
+	}
+	of := "the candidate sizes"
+	if candidateSet != "" {
+		of = candidateSet
+	}
+	var names []string
+	for _, s := range r.NodeSizes {
+		if s.Sustains {
+			n := s.Limits
+			names = append(names, fmt.Sprintf("%s (%s IOPS, %s%s)", n.Name, resource.Group(n.BaseIOPS),
+				rate(float64(n.BaseBytesPerSec), n.ThroughputUnit()), n.bucket()))
+		}
+	}
+	if len(names) == 0 {
+		return fmt.Sprintf("; no size of %s sustains it", of)
+	}
+	return fmt.Sprintf("; the sizes of %s that sustain it, smallest first: %s", of, strings.Join(names, ", "))
 }
 
 func (r *Result) source() string {
@@ -533,8 +735,25 @@ func (r *Result) source() string {
 	if r.Node != nil && r.Node.Source != "" {
 		parts = append(parts, r.Node.Source)
 	}
+	if r.Node != nil && r.Caching.cached() {
+		if r.Node.CachedIOPS > 0 {
+			parts = append(parts, fmt.Sprintf("host caching %s: the disk's traffic counts against %s's cached limits "+
+				"as well as its uncached ones and the disk's, with no read hits assumed (disks.md §5.5)", r.Caching, r.Node.Name))
+		} else {
+			parts = append(parts, fmt.Sprintf("host caching %s: %s publishes no cached limits, so the disk's traffic "+
+				"counts against its uncached limits only (disks.md §5.1, §5.5)", r.Caching, r.Node.Name))
+		}
+	}
 	parts = append(parts, "effective rate: the least of IOPS / I/Os per operation, throughput / bytes "+
 		"charged and queue depth / latency")
+	if r.DemandDetail != "" {
+		parts = append(parts, "demand: counted I/Os = operations × ⌈I/O size / counting unit⌉ and bytes = "+
+			"operations × I/O size for each requirement at its own I/O shape (disks.md §7.9)")
+	}
+	if len(r.NodeSizes) > 0 {
+		parts = append(parts, "sizes that sustain the demand: each candidate's baseline share against the demand "+
+			"(disks.md §7.10)")
+	}
 	return strings.Join(parts, "; ")
 }
 

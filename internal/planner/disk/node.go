@@ -10,11 +10,13 @@ import (
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/resource"
 )
 
-// NodeLimits are the disk limits of one node (AWS EBS-optimized limits, §3; Azure VM uncached limits,
-// §5), shared by every volume attached to it. Throughput is in bytes per second.
+// NodeLimits are the disk limits of one node (AWS EBS-optimized limits, §3; Azure VM uncached and cached
+// limits, §5), shared by every volume attached to it. Throughput is in bytes per second.
 type NodeLimits struct {
 	Cloud catalog.Cloud
 	Name  string // instance type or VM size
+	// Series is the Azure series of azure-vm-disk-limits.tsv ("Dsv5"); "" when the size is not in it.
+	Series string
 
 	BaseIOPS         int64 // sustained IOPS (AWS: quoted at 16 KiB I/O)
 	BurstIOPS        int64 // IOPS while the node's burst lasts; equals BaseIOPS without burst
@@ -32,6 +34,12 @@ type NodeLimits struct {
 	// the node is PremiumV2_LRS or UltraSSD_LRS (§5.1).
 	PV2UltraIOPS        int64
 	PV2UltraBytesPerSec int64
+	// CachedIOPS and CachedBytesPerSec are the Azure cached (host cache) limits, which traffic of disks with
+	// host caching ReadOnly or ReadWrite also counts against (§5.1, §5.5); 0 when the size publishes none.
+	// CacheGiB is the size of the host cache; 0 when not published.
+	CachedIOPS        int64
+	CachedBytesPerSec int64
+	CacheGiB          int64
 	// NonNitro marks an AWS instance type that is not built on Nitro: io1 and io2 reach at most 32,000
 	// IOPS on it (§2.4, §2.5).
 	NonNitro bool
@@ -97,10 +105,12 @@ func catalogSources(it catalog.InstanceType) string {
 
 // azureVM is one generated row of azure-vm-disk-limits.tsv.
 type azureVM struct {
-	name                      string
+	name, series              string
 	maxDataDisks              int64
 	uncachedIOPS, uncachedBps int64
 	burstIOPS, burstBps       int64 // 0: no VM-level burst
+	cachedIOPS, cachedBps     int64 // 0: not published
+	cacheGiB                  int64 // 0: not published
 	pv2UltraIOPS, pv2UltraBps int64 // 0: not published
 	source                    int   // index into azureVMSources
 }
@@ -120,9 +130,10 @@ func azureNodeLimits(it catalog.InstanceType) (NodeLimits, error) {
 	if i, ok := azureVMIndex[strings.ToLower(it.Name)]; ok {
 		v := azureVMs[i]
 		n := NodeLimits{
-			Cloud: catalog.Azure, Name: v.name,
+			Cloud: catalog.Azure, Name: v.name, Series: v.series,
 			BaseIOPS: v.uncachedIOPS, BurstIOPS: v.burstIOPS, BaseBytesPerSec: v.uncachedBps, BurstBytesPerSec: v.burstBps,
 			MaxDataDisks: v.maxDataDisks, PV2UltraIOPS: v.pv2UltraIOPS, PV2UltraBytesPerSec: v.pv2UltraBps,
+			CachedIOPS: v.cachedIOPS, CachedBytesPerSec: v.cachedBps, CacheGiB: v.cacheGiB,
 		}
 		n.normalise()
 		n.Source = azureSource(n) + "; azure-vm-disk-limits.tsv row " + v.name + ": " + azureVMSources[v.source]
@@ -157,6 +168,13 @@ func azureSource(n NodeLimits) string {
 		src += fmt.Sprintf("; %s IOPS, %s MB/s when every uncached disk is PremiumV2_LRS or UltraSSD_LRS",
 			resource.Group(n.PV2UltraIOPS), num(float64(n.PV2UltraBytesPerSec)/1e6))
 	}
+	if n.CachedIOPS > 0 {
+		src += fmt.Sprintf("; cached (host cache) limits %s IOPS, %s MB/s", resource.Group(n.CachedIOPS),
+			num(float64(n.CachedBytesPerSec)/1e6))
+		if n.CacheGiB > 0 {
+			src += fmt.Sprintf(" with a %s GiB cache", resource.Group(n.CacheGiB))
+		}
+	}
 	if n.MaxDataDisks > 0 {
 		src += fmt.Sprintf("; %d data disks at most", n.MaxDataDisks)
 	}
@@ -171,4 +189,23 @@ func (n *NodeLimits) normalise() {
 	if n.Cloud == catalog.Azure && (n.BurstIOPS > n.BaseIOPS || n.BurstBytesPerSec > n.BaseBytesPerSec) {
 		n.BurstDuration = 30 * time.Minute
 	}
+}
+
+// forVolume returns the node's limits as they apply to volumes of v's type: on Azure sizes that publish
+// them, the separate PremiumV2_LRS/Ultra uncached limits (§5.1; every VolumesPerNode volume is of this
+// type). The burst stays at least the new baseline.
+func (n NodeLimits) forVolume(v Volume) NodeLimits {
+	if (v.Spec.Type == PremiumV2LRS || v.Spec.Type == UltraSSDLRS) && n.PV2UltraIOPS > 0 {
+		n.BaseIOPS, n.BaseBytesPerSec = n.PV2UltraIOPS, n.PV2UltraBytesPerSec
+		n.normalise()
+	}
+	return n
+}
+
+// bucket names the node limit the base figures are: " uncached" on Azure (§5.1), "" on AWS.
+func (n NodeLimits) bucket() string {
+	if n.Cloud == catalog.Azure {
+		return " uncached"
+	}
+	return ""
 }

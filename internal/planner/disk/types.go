@@ -159,6 +159,22 @@ func ParsePattern(s string) (Pattern, error) {
 	return "", fmt.Errorf("unknown access pattern %q; valid patterns are %s", s, field.QuoteList(Patterns))
 }
 
+// Caching is an Azure host-caching mode of a data disk (§5.2): the CSI cachingMode parameter.
+type Caching string
+
+// The host-caching modes.
+const (
+	CachingNone      Caching = "None"
+	CachingReadOnly  Caching = "ReadOnly"
+	CachingReadWrite Caching = "ReadWrite"
+)
+
+// CachingModes lists the host-caching modes, default first.
+var CachingModes = []Caching{CachingNone, CachingReadOnly, CachingReadWrite}
+
+// cached reports whether the mode sends the disk's traffic through the host cache.
+func (c Caching) cached() bool { return c == CachingReadOnly || c == CachingReadWrite }
+
 // Limit names what bounds an effective rate.
 type Limit string
 
@@ -216,6 +232,10 @@ var (
 	pathLatency            = field.NewPath("Access", "Latency")
 	pathRequiredIOPS       = field.NewPath("Requirement", "IOPS")
 	pathRequiredThroughput = field.NewPath("Requirement", "BytesPerSec")
+	pathIOPSShape          = field.NewPath("Requirement", "IOPSShape")
+	pathThroughputShape    = field.NewPath("Requirement", "ThroughputShape")
+	pathCaching            = field.NewPath("Caching")
+	pathCandidates         = field.NewPath("Candidates")
 
 	pathProvisioner = field.NewPath("Provisioner")
 	pathBinding     = field.NewPath("VolumeBindingMode")

@@ -2,7 +2,8 @@
 //
 //   - tiers_generated.go, from azure-disk-tiers.tsv: the Azure fixed tiers (Premium SSD, Standard SSD,
 //     Standard HDD), and from azure-vm-disk-limits.tsv: the Azure VM-level uncached disk limits with
-//     VM-level burst and the Premium SSD v2 / Ultra figures (disks.md §5.4);
+//     VM-level burst, the cached (host cache) limits where the size publishes them, the series and the
+//     Premium SSD v2 / Ultra figures (disks.md §5.4);
 //   - tiers_samples_generated_test.go: the Premium SSD v2 and Ultra provisionable maxima at sample sizes,
 //     which disks.md §4.5–§4.6 keep for tests only (the planner computes those limits from formulas).
 //
@@ -267,16 +268,18 @@ func renderSamples(rows []row) []byte {
 
 // vm is one parsed row of azure-vm-disk-limits.tsv (the columns the planner uses).
 type vm struct {
-	name                      string
+	name, series              string
 	maxDataDisks              int64
 	uncachedIOPS, uncachedBps int64 // throughput columns are MB/s in the file, bytes/s here
 	burstIOPS, burstBps       int64 // 0 when the size does not burst
+	cachedIOPS, cachedBps     int64 // 0 when the page publishes no cached limits
+	cacheGiB                  int64 // 0 when not published
 	pv2UltraIOPS, pv2UltraBps int64 // 0 when the page publishes none
 	source                    string
 }
 
-var vmColumns = []string{"vm_size", "max_data_disks", "uncached_iops", "uncached_mbps", "burst_uncached_iops",
-	"burst_uncached_mbps", "pv2_ultra_uncached_iops", "pv2_ultra_uncached_mbps", "source"}
+var vmColumns = []string{"vm_size", "series", "max_data_disks", "uncached_iops", "uncached_mbps", "burst_uncached_iops",
+	"burst_uncached_mbps", "cached_iops", "cached_mbps", "cache_gib", "pv2_ultra_uncached_iops", "pv2_ultra_uncached_mbps", "source"}
 
 func parseVMs(r io.Reader) ([]vm, error) {
 	sc := bufio.NewScanner(r)
@@ -333,9 +336,10 @@ func parseVMs(r io.Reader) ([]vm, error) {
 			return w*1_000_000 + fr
 		}
 		v := vm{
-			name: f[col["vm_size"]], maxDataDisks: num("max_data_disks", false),
+			name: f[col["vm_size"]], series: f[col["series"]], maxDataDisks: num("max_data_disks", false),
 			uncachedIOPS: num("uncached_iops", false), uncachedBps: mb("uncached_mbps", false),
 			burstIOPS: num("burst_uncached_iops", true), burstBps: mb("burst_uncached_mbps", true),
+			cachedIOPS: num("cached_iops", true), cachedBps: mb("cached_mbps", true), cacheGiB: num("cache_gib", true),
 			pv2UltraIOPS: num("pv2_ultra_uncached_iops", true), pv2UltraBps: mb("pv2_ultra_uncached_mbps", true),
 			source: f[col["source"]],
 		}
@@ -343,8 +347,11 @@ func parseVMs(r io.Reader) ([]vm, error) {
 			return nil, err
 		}
 		key := strings.ToLower(v.name)
-		if v.name == "" || v.source == "" || seen[key] {
-			return nil, fmt.Errorf("line %d: empty or duplicate vm_size %q", line, v.name)
+		if v.name == "" || v.series == "" || v.source == "" || seen[key] {
+			return nil, fmt.Errorf("line %d: empty or duplicate vm_size %q, or empty series or source", line, v.name)
+		}
+		if (v.cachedIOPS == 0) != (v.cachedBps == 0) {
+			return nil, fmt.Errorf("line %d: %s has one of cached_iops and cached_mbps without the other", line, v.name)
 		}
 		seen[key] = true
 		out = append(out, v)
@@ -380,9 +387,10 @@ func renderVMs(vms []vm) []byte {
 	fmt.Fprintf(&b, "// azureVMs lists the VM sizes in the order of the source file.\n")
 	fmt.Fprintf(&b, "var azureVMs = [...]azureVM{\n")
 	for _, v := range vms {
-		fmt.Fprintf(&b, "\t{name: %q, maxDataDisks: %d, uncachedIOPS: %d, uncachedBps: %d, burstIOPS: %d, burstBps: %d, "+
-			"pv2UltraIOPS: %d, pv2UltraBps: %d, source: %d},\n", v.name, v.maxDataDisks, v.uncachedIOPS, v.uncachedBps,
-			v.burstIOPS, v.burstBps, v.pv2UltraIOPS, v.pv2UltraBps, ids[v.source])
+		fmt.Fprintf(&b, "\t{name: %q, series: %q, maxDataDisks: %d, uncachedIOPS: %d, uncachedBps: %d, burstIOPS: %d, burstBps: %d, "+
+			"cachedIOPS: %d, cachedBps: %d, cacheGiB: %d, pv2UltraIOPS: %d, pv2UltraBps: %d, source: %d},\n", v.name, v.series,
+			v.maxDataDisks, v.uncachedIOPS, v.uncachedBps, v.burstIOPS, v.burstBps, v.cachedIOPS, v.cachedBps, v.cacheGiB,
+			v.pv2UltraIOPS, v.pv2UltraBps, ids[v.source])
 	}
 	fmt.Fprintf(&b, "}\n")
 	return b.Bytes()
