@@ -9,10 +9,11 @@ import (
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/field"
 )
 
-// ruleSummary is a diagnostic summary naming the rule a planner message starts with ("KSO-E6: …").
+// ruleSummary is a diagnostic summary naming the rule a planner message starts with ("KSO-E6: …",
+// "HPA-E4: …", "KCAP-E2: …").
 func ruleSummary(detail, kind string) (string, string) {
 	id, _, ok := strings.Cut(detail, ": ")
-	if !ok || !(strings.HasPrefix(id, "KSO-") || strings.HasPrefix(id, "KCAP-")) {
+	if !ok || !(strings.HasPrefix(id, "KSO-") || strings.HasPrefix(id, "KCAP-") || strings.HasPrefix(id, "HPA-")) {
 		return kind, detail
 	}
 	if strings.HasPrefix(id, "KCAP-") {

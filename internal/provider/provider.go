@@ -87,6 +87,7 @@ func (p *kubefitProvider) Resources(_ context.Context) []func() resource.Resourc
 		newStorageClassResource,
 		newNodeGroupResource,
 		newKEDAScaledObjectResource,
+		newHorizontalPodAutoscalerResource,
 		newCapacityCheckResource,
 	}
 }

@@ -26,6 +26,7 @@ func newCapacityCheckResource() resource.Resource { return &capacityCheckResourc
 type capacityCheckModel struct {
 	ID                 types.String             `tfsdk:"id"`
 	ScaledObjects      []soSummaryModel         `tfsdk:"scaled_objects"`
+	HPAs               []hpaSummaryModel        `tfsdk:"horizontal_pod_autoscalers"`
 	NodeGroups         []nodeGroupCapacityModel `tfsdk:"node_groups"`
 	ExistingHPAs       []existingHPAModel       `tfsdk:"existing_hpas"`
 	Databases          []sharedDatabaseModel    `tfsdk:"databases"`
@@ -54,6 +55,22 @@ type soSummaryModel struct {
 	DNSLookupsPerSecond  *float64          `tfsdk:"dns_lookups_per_second"`
 	NodeGroup            *string           `tfsdk:"node_group"`
 	TransferHPAOwnership *bool             `tfsdk:"transfer_hpa_ownership"`
+}
+
+// hpaSummaryModel is a kubefit_horizontal_pod_autoscaler's `summary`.
+type hpaSummaryModel struct {
+	Namespace           *string           `tfsdk:"namespace"`
+	Name                *string           `tfsdk:"name"`
+	TargetAPIVersion    *string           `tfsdk:"target_api_version"`
+	TargetKind          *string           `tfsdk:"target_kind"`
+	TargetName          *string           `tfsdk:"target_name"`
+	PeakReplicas        *int64            `tfsdk:"peak_replicas"`
+	Surge               *int64            `tfsdk:"surge"`
+	PodRequests         *podRequestsModel `tfsdk:"pod_requests"`
+	ZonalSpread         []kedaSpreadModel `tfsdk:"zonal_spread"`
+	ConnectionsPerPod   *int64            `tfsdk:"connections_per_pod"`
+	DNSLookupsPerSecond *float64          `tfsdk:"dns_lookups_per_second"`
+	NodeGroup           *string           `tfsdk:"node_group"`
 }
 
 type podRequestsModel struct {
@@ -90,7 +107,7 @@ type dnsModel struct {
 }
 
 // capacityCheckRenames maps planner names whose attribute is not their snake_case.
-var capacityCheckRenames = renames{"ExistingHPAs": "existing_hpas"}
+var capacityCheckRenames = renames{"ExistingHPAs": "existing_hpas", "HPAs": "horizontal_pod_autoscalers"}
 
 func (r *capacityCheckResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
 	resp.TypeName = req.ProviderTypeName + "_capacity_check"
@@ -107,7 +124,9 @@ func (r *capacityCheckResource) Schema(_ context.Context, _ resource.SchemaReque
 	}
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Checks that need several objects at once, at `terraform plan`: one ScaledObject per target and per " +
-			"HPA name, and no conflicting existing HPA (`KSO-E17`); every workload placed on a node group at its peak together, " +
+			"HPA name, and no conflicting existing HPA (`KSO-E17`); one autoscaler per target: an HPA of " +
+			"`kubefit_horizontal_pod_autoscaler` on a ScaledObject's target (`KSO-E17`: KEDA creates an HPA of its own), two HPAs on " +
+			"one target, an HPA named as KEDA's or an existing HPA on its target (`KCAP-E6`); every workload, ScaledObjects' and HPAs' alike, placed on a node group at its peak together, " +
 			"placed as kube-scheduler places them (the scheduler model of `kubefit_node_pool_sizing`, under `scheduler_profile` and " +
 			"`arrival_order`), with the surge of one rollout or of all (`KCAP-E2`, `KCAP-W1`), and their zone spread (`KCAP-E3`); a " +
 			"database's `max_connections` shared by several clients (`KCAP-E4`, `KCAP-W2`); the AWS VPC resolver's DNS budget " +
@@ -142,6 +161,33 @@ func (r *capacityCheckResource) Schema(_ context.Context, _ resource.SchemaReque
 					"node_group":             optStr("Name of the node group the pods run on (matched against `node_groups`)."),
 					"transfer_hpa_ownership": schema.BoolAttribute{Optional: true, MarkdownDescription: "Whether the ScaledObject carries `scaledobject.keda.sh/transfer-hpa-ownership: \"true\"` and sets a custom HPA name (`advanced.horizontal_pod_autoscaler_config.name`, given here as `hpa_name`): KEDA hands over an existing HPA only when it is named there."},
 				}}},
+			"horizontal_pod_autoscalers": schema.ListNestedAttribute{Optional: true,
+				MarkdownDescription: "`summary` of each `kubefit_horizontal_pod_autoscaler` (for example `[for h in kubefit_horizontal_pod_autoscaler.all : h.summary]`). " +
+					"They count in one autoscaler per target (`KSO-E17`, `KCAP-E6`) and share node groups, databases and the DNS budget with the ScaledObjects.",
+				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+					"namespace":          reqStr("Namespace."),
+					"name":               reqStr("HPA name."),
+					"target_api_version": optStr("Target apiVersion."),
+					"target_kind":        optStr("Target kind."),
+					"target_name":        reqStr("Target name."),
+					"peak_replicas":      schema.Int64Attribute{Optional: true, MarkdownDescription: "Replicas at peak (`maxReplicas`). Required."},
+					"surge":              schema.Int64Attribute{Optional: true, MarkdownDescription: "Extra pods during a rollout at peak."},
+					"pod_requests": schema.SingleNestedAttribute{Optional: true, MarkdownDescription: "Effective pod requests.",
+						Attributes: map[string]schema.Attribute{
+							"cpu_millicores":  schema.Int64Attribute{Optional: true, MarkdownDescription: "CPU in millicores."},
+							"memory_bytes":    schema.Int64Attribute{Optional: true, MarkdownDescription: "Memory in bytes."},
+							"ephemeral_bytes": schema.Int64Attribute{Optional: true, MarkdownDescription: "Ephemeral storage in bytes."},
+						}},
+					"zonal_spread": schema.ListNestedAttribute{Optional: true, MarkdownDescription: "Zonal `DoNotSchedule` spread constraints.",
+						NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+							"topology_key":       reqStr("Topology key."),
+							"max_skew":           schema.Int64Attribute{Optional: true, MarkdownDescription: "Maximum skew. Required."},
+							"when_unsatisfiable": reqStr("`DoNotSchedule`."),
+						}}},
+					"connections_per_pod":    schema.Int64Attribute{Optional: true, MarkdownDescription: "Database connections per pod."},
+					"dns_lookups_per_second": schema.Float64Attribute{Optional: true, MarkdownDescription: "External DNS lookups per second per pod."},
+					"node_group":             optStr("Name of the node group the pods run on (matched against `node_groups`)."),
+				}}},
 			"node_groups": schema.ListNestedAttribute{Optional: true,
 				MarkdownDescription: "Node group capacity objects (each a `kubefit_node_group`'s `capacity` output).",
 				NestedObject:        schema.NestedAttributeObject{Attributes: nodeGroupCapacityAttributes()}},
@@ -155,14 +201,14 @@ func (r *capacityCheckResource) Schema(_ context.Context, _ resource.SchemaReque
 					"owner_scaled_object":  optStr("Name of the ScaledObject that owns it, if any."),
 					"ownership_validation": schema.BoolAttribute{Optional: true, MarkdownDescription: "`false` when annotated `validations.keda.sh/hpa-ownership: \"false\"`."},
 				}}},
-			"databases": schema.ListNestedAttribute{Optional: true, MarkdownDescription: "Databases shared by ScaledObjects' pods (`KCAP-E4`, `KCAP-W2`).",
+			"databases": schema.ListNestedAttribute{Optional: true, MarkdownDescription: "Databases shared by ScaledObjects' and HPAs' pods (`KCAP-E4`, `KCAP-W2`).",
 				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
 					"name":                 reqStr("Database name."),
 					"max_connections":      schema.Int64Attribute{Required: true, MarkdownDescription: "`max_connections` from the database's configuration."},
 					"reserved_connections": schema.Int64Attribute{Optional: true, MarkdownDescription: "Reserved connections; default 0."},
 					"usable_fraction":      schema.Float64Attribute{Optional: true, MarkdownDescription: "Safe share of the hard limit; default 0.5."},
 					"clients": schema.ListAttribute{Required: true, ElementType: types.StringType,
-						MarkdownDescription: "Client ScaledObjects as `namespace/name`."},
+						MarkdownDescription: "Client ScaledObjects and HPAs as `namespace/name`."},
 					"other_clients": schema.Int64Attribute{Optional: true, MarkdownDescription: "Connections of other clients; default 0."},
 				}}},
 			"dns": schema.SingleNestedAttribute{Optional: true, MarkdownDescription: "DNS set-up for the VPC resolver budget (`KCAP-W4`).",
@@ -205,13 +251,16 @@ func (r *capacityCheckResource) ModifyPlan(ctx context.Context, req resource.Mod
 	}
 }
 
-// checkPendingCapacity checks, while some ScaledObject summaries are unknown, the ones that are known
+// checkPendingCapacity checks, while some ScaledObject or HPA summaries are unknown, the ones that are known
 // against the node groups and databases (which must be known). Demand only grows with more workloads, so
-// whatever does not fit now will not fit with the rest; a database client that names a ScaledObject not
+// whatever does not fit now will not fit with the rest; a database client that names an autoscaler not
 // known yet is not an error.
 func checkPendingCapacity(ctx context.Context, cfg tfsdk.Config, diags *diag.Diagnostics) {
-	var sos types.List
+	var sos, hpas types.List
 	if d := cfg.GetAttribute(ctx, path.Root("scaled_objects"), &sos); d.HasError() || sos.IsUnknown() {
+		return
+	}
+	if d := cfg.GetAttribute(ctx, path.Root("horizontal_pod_autoscalers"), &hpas); d.HasError() || hpas.IsUnknown() {
 		return
 	}
 	for _, name := range []string{"node_groups", "existing_hpas", "databases", "dns", "concurrent_rollouts", "scheduler_profile", "arrival_order"} {
@@ -242,6 +291,18 @@ func checkPendingCapacity(ctx context.Context, cfg tfsdk.Config, diags *diag.Dia
 		}
 		m.ScaledObjects = append(m.ScaledObjects, so)
 		known[deref(so.Namespace)+"/"+deref(so.Name)] = true
+	}
+	for _, e := range hpas.Elements() {
+		obj, ok := e.(types.Object)
+		if !ok || !fullyKnown(obj) {
+			continue
+		}
+		var h hpaSummaryModel
+		if d := obj.As(ctx, &h, basetypes.ObjectAsOptions{}); d.HasError() {
+			return
+		}
+		m.HPAs = append(m.HPAs, h)
+		known[deref(h.Namespace)+"/"+deref(h.Name)] = true
 	}
 	pending := map[string]bool{}
 	for i, db := range m.Databases {
@@ -300,6 +361,9 @@ func (m capacityCheckModel) check() keda.Check {
 		}
 		in.ScaledObjects = append(in.ScaledObjects, ks)
 	}
+	for _, h := range m.HPAs {
+		in.HPAs = append(in.HPAs, h.summary())
+	}
 	for _, g := range m.NodeGroups {
 		in.NodeGroups = append(in.NodeGroups, g.capacity())
 	}
@@ -346,4 +410,18 @@ func (r *capacityCheckResource) Update(ctx context.Context, req resource.UpdateR
 
 func (r *capacityCheckResource) Delete(_ context.Context, _ resource.DeleteRequest, _ *resource.DeleteResponse) {
 	// Plan-only: removing the resource from state is all there is to do.
+}
+
+// summary expands an HPA summary; an HPA's own name is the HPA name.
+func (s hpaSummaryModel) summary() keda.Summary {
+	ks := keda.Summary{Namespace: deref(s.Namespace), Name: deref(s.Name), HPAName: deref(s.Name), TargetAPIVersion: deref(s.TargetAPIVersion),
+		TargetKind: deref(s.TargetKind), TargetName: deref(s.TargetName), PeakReplicas: deref(s.PeakReplicas), Surge: deref(s.Surge),
+		ConnectionsPerPod: s.ConnectionsPerPod, DNSLookupsPerSecond: s.DNSLookupsPerSecond, NodeGroup: deref(s.NodeGroup)}
+	if p := s.PodRequests; p != nil {
+		ks.PodRequests = &plannerresource.List{CPUMillicores: deref(p.CPUMillicores), MemoryBytes: deref(p.MemoryBytes), EphemeralStorageBytes: deref(p.EphemeralBytes), Pods: 1}
+	}
+	for _, z := range s.ZonalSpread {
+		ks.ZonalSpread = append(ks.ZonalSpread, keda.SpreadConstraint{TopologyKey: z.TopologyKey, MaxSkew: z.MaxSkew, WhenUnsatisfiable: z.WhenUnsatisfiable})
+	}
+	return ks
 }

@@ -148,51 +148,16 @@ func (r *kedaScaledObjectResource) Schema(_ context.Context, _ resource.SchemaRe
 			"kubernetes_version": str(false, "Kubernetes version (`1.34`), for pod-level requests and the HPA tolerance."),
 			"target_workload": schema.SingleNestedAttribute{Optional: true,
 				MarkdownDescription: "The planned target workload (never rendered): enables the request checks (`KSO-E10`, `KSO-E11`) and the capacity checks.",
-				Attributes: map[string]schema.Attribute{
-					"kind": str(false, "Workload kind; default the scale target's kind, else `Deployment`."),
-					"pod_template": schema.SingleNestedAttribute{Optional: true, MarkdownDescription: "The pod template's resources.",
-						Attributes: map[string]schema.Attribute{
-							"containers":      kedaContainersAttribute("App containers."),
-							"init_containers": kedaContainersAttribute("Init containers; `restart_policy = \"Always\"` marks a sidecar."),
-							"pod_resources": schema.SingleNestedAttribute{Optional: true, MarkdownDescription: "Pod-level resources (KEP-2837).",
-								Attributes: map[string]schema.Attribute{
-									"requests": kedaStrMap("Quantities by resource name."),
-									"limits":   kedaStrMap("Quantities by resource name."),
-								}},
-							"overhead": kedaStrMap("RuntimeClass overhead, quantities by resource name."),
-						}},
-					"rollout": schema.SingleNestedAttribute{Optional: true,
-						MarkdownDescription: "Update strategy; a Deployment without it surges 25 %.",
-						Attributes: map[string]schema.Attribute{
-							"strategy":  str(false, "`RollingUpdate` (default) or `Recreate`."),
-							"max_surge": str(false, "An integer or a percentage; default `25%`."),
-						}},
-					"topology_spread": schema.ListNestedAttribute{Optional: true, MarkdownDescription: "Topology spread constraints (zonal `DoNotSchedule` ones are checked, `KCAP-E3`).",
-						NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
-							"topology_key":       str(true, "Topology key."),
-							"max_skew":           schema.Int64Attribute{Required: true, MarkdownDescription: "Maximum skew."},
-							"when_unsatisfiable": str(true, "`DoNotSchedule` or `ScheduleAnyway`."),
-						}}},
-					"max_concurrency_per_pod": kedaOptInt("Requests one pod serves at once (for example PHP-FPM `pm.max_children`)."),
-					"cpu_per_busy_worker":     str(false, "CPU a busy worker uses (a quantity); default one core."),
-					"connections_per_pod":     kedaOptInt("Database connections one pod holds at peak."),
-					"dns_lookups_per_second": schema.Float64Attribute{Optional: true,
-						MarkdownDescription: "External DNS lookups per second per pod."},
-				}},
+				Attributes:          workloadAttributes(),
+			},
 			"namespace_limit_range_defaults": kedaStrMap("LimitRange container `default`/`defaultRequest` quantities in the namespace, by resource name (`cpu`, `memory`)."),
 			"node_group_capacity": schema.SingleNestedAttribute{Optional: true,
 				MarkdownDescription: "The node group the target runs on: a `kubefit_node_group`'s `capacity` output (its name, maximum nodes, zones, and per-node workload allocatable and pod slots).",
 				Attributes:          nodeGroupCapacityAttributes()},
 			"database": schema.SingleNestedAttribute{Optional: true,
 				MarkdownDescription: "A database the target's pods connect to (`KCAP-E4`, `KCAP-W2`); share one between several ScaledObjects with `kubefit_capacity_check`.",
-				Attributes: map[string]schema.Attribute{
-					"name":                 str(true, "Database name, quoted in diagnostics."),
-					"max_connections":      schema.Int64Attribute{Required: true, MarkdownDescription: "`max_connections` from the database's actual configuration."},
-					"reserved_connections": kedaOptInt("Connections reserved for administrators; default 0."),
-					"usable_fraction": schema.Float64Attribute{Optional: true,
-						MarkdownDescription: "Share of the hard limit considered safe; default 0.5 (`KCAP-W2`)."},
-					"other_clients": kedaOptInt("Connections of other clients; default 0."),
-				}},
+				Attributes:          databaseAttributes(),
+			},
 			"manifest": schema.DynamicAttribute{Computed: true,
 				MarkdownDescription: "The ScaledObject as an object, for `kubernetes_manifest`'s `manifest`."},
 			"yaml":     computedStr("The same object as YAML."),
@@ -215,4 +180,57 @@ func kedaContainersAttribute(desc string) schema.ListNestedAttribute {
 			"limits":         kedaStrMap("Limits, quantities by resource name."),
 			"restart_policy": kedaOptStr("`Always` for a sidecar (init containers only)."),
 		}}}
+}
+
+// workloadAttributes are the planned scale target of an autoscaler (`target_workload`), never rendered.
+func workloadAttributes() map[string]schema.Attribute {
+	str := func(req bool, desc string) schema.StringAttribute {
+		return schema.StringAttribute{Required: req, Optional: !req, MarkdownDescription: desc}
+	}
+	return map[string]schema.Attribute{
+		"kind": str(false, "Workload kind; default the scale target's kind, else `Deployment`."),
+		"pod_template": schema.SingleNestedAttribute{Optional: true, MarkdownDescription: "The pod template's resources.",
+			Attributes: map[string]schema.Attribute{
+				"containers":      kedaContainersAttribute("App containers."),
+				"init_containers": kedaContainersAttribute("Init containers; `restart_policy = \"Always\"` marks a sidecar."),
+				"pod_resources": schema.SingleNestedAttribute{Optional: true, MarkdownDescription: "Pod-level resources (KEP-2837).",
+					Attributes: map[string]schema.Attribute{
+						"requests": kedaStrMap("Quantities by resource name."),
+						"limits":   kedaStrMap("Quantities by resource name."),
+					}},
+				"overhead": kedaStrMap("RuntimeClass overhead, quantities by resource name."),
+			}},
+		"rollout": schema.SingleNestedAttribute{Optional: true,
+			MarkdownDescription: "Update strategy; a Deployment without it surges 25 %.",
+			Attributes: map[string]schema.Attribute{
+				"strategy":  str(false, "`RollingUpdate` (default) or `Recreate`."),
+				"max_surge": str(false, "An integer or a percentage; default `25%`."),
+			}},
+		"topology_spread": schema.ListNestedAttribute{Optional: true, MarkdownDescription: "Topology spread constraints (zonal `DoNotSchedule` ones are checked, `KCAP-E3`).",
+			NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+				"topology_key":       str(true, "Topology key."),
+				"max_skew":           schema.Int64Attribute{Required: true, MarkdownDescription: "Maximum skew."},
+				"when_unsatisfiable": str(true, "`DoNotSchedule` or `ScheduleAnyway`."),
+			}}},
+		"max_concurrency_per_pod": kedaOptInt("Requests one pod serves at once (for example PHP-FPM `pm.max_children`)."),
+		"cpu_per_busy_worker":     str(false, "CPU a busy worker uses (a quantity); default one core."),
+		"connections_per_pod":     kedaOptInt("Database connections one pod holds at peak."),
+		"dns_lookups_per_second": schema.Float64Attribute{Optional: true,
+			MarkdownDescription: "External DNS lookups per second per pod."},
+	}
+}
+
+// databaseAttributes are a database an autoscaled workload's pods connect to (`database`).
+func databaseAttributes() map[string]schema.Attribute {
+	str := func(req bool, desc string) schema.StringAttribute {
+		return schema.StringAttribute{Required: req, Optional: !req, MarkdownDescription: desc}
+	}
+	return map[string]schema.Attribute{
+		"name":                 str(true, "Database name, quoted in diagnostics."),
+		"max_connections":      schema.Int64Attribute{Required: true, MarkdownDescription: "`max_connections` from the database's actual configuration."},
+		"reserved_connections": kedaOptInt("Connections reserved for administrators; default 0."),
+		"usable_fraction": schema.Float64Attribute{Optional: true,
+			MarkdownDescription: "Share of the hard limit considered safe; default 0.5 (`KCAP-W2`)."},
+		"other_clients": kedaOptInt("Connections of other clients; default 0."),
+	}
 }

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"strconv"
-	"strings"
 
 	corev1 "k8s.io/api/core/v1"
 
@@ -98,145 +97,6 @@ func (so ScaledObject) peakReplicas() int64 {
 	return r
 }
 
-// workloadKind is the target workload's kind: its own, else the scale target's.
-func (so ScaledObject) workloadKind() string {
-	if w := so.TargetWorkload; w != nil && w.Kind != "" {
-		return w.Kind
-	}
-	_, k := so.normalisedTarget()
-	return k
-}
-
-// surgeFor returns the extra pods a rollout adds at r replicas: 0 for StatefulSets and Recreate;
-// maxSurge (an integer, or ceil(pct × r / 100), default 25 %) for a RollingUpdate Deployment. Kinds other
-// than Deployment surge only when a rollout is given.
-func (so ScaledObject) surgeFor(r int64) (int64, *field.Error) {
-	kind := so.workloadKind()
-	var ro *Rollout
-	if so.TargetWorkload != nil {
-		ro = so.TargetWorkload.Rollout
-	}
-	if kind == "StatefulSet" || (ro == nil && kind != "Deployment") {
-		return 0, nil
-	}
-	if ro != nil && ro.Strategy == "Recreate" {
-		return 0, nil
-	}
-	p := field.NewPath("TargetWorkload", "Rollout")
-	if ro != nil && ro.Strategy != "" && ro.Strategy != "RollingUpdate" {
-		return 0, field.Invalid(p.Child("Strategy"), ro.Strategy, "rollout strategy %s is not RollingUpdate or Recreate", field.Quote(ro.Strategy))
-	}
-	ms := "25%"
-	if ro != nil && ro.MaxSurge != nil {
-		ms = *ro.MaxSurge
-	}
-	if pct, ok := strings.CutSuffix(ms, "%"); ok {
-		n, err := strconv.ParseInt(pct, 10, 32)
-		if err != nil || n < 0 {
-			return 0, field.Invalid(p.Child("MaxSurge"), ms, "maxSurge %s is not a whole number or percentage", field.Quote(ms))
-		}
-		return resource.CeilDiv(n*r, 100), nil
-	}
-	n, err := strconv.ParseInt(ms, 10, 32)
-	if err != nil || n < 0 {
-		return 0, field.Invalid(p.Child("MaxSurge"), ms, "maxSurge %s is not a whole number or percentage", field.Quote(ms))
-	}
-	return n, nil
-}
-
-// perNode returns how many pods with request req fit one node of the group, and the resource that
-// limits it.
-func perNode(g NodeGroupCapacity, req resource.List, ext map[string]int64) (int64, string) {
-	n, by := g.WorkloadPods, "pod slots"
-	try := func(alloc, r int64, name string) {
-		if r > 0 {
-			if k := alloc / r; k < n {
-				n, by = k, name
-			}
-		}
-	}
-	try(g.WorkloadAllocatable.CPUMillicores, req.CPUMillicores, "CPU")
-	try(g.WorkloadAllocatable.MemoryBytes, req.MemoryBytes, "memory")
-	try(g.WorkloadAllocatable.EphemeralBytes, req.EphemeralStorageBytes, "ephemeral storage")
-	for _, k := range sortedKeys(ext) {
-		try(g.WorkloadAllocatable.Extended[k], ext[k], k)
-	}
-	return max(n, 0), by
-}
-
-// checkNodeGroup runs KCAP-E1, KCAP-E2, KCAP-W1 and KCAP-E3 against the node group.
-func (c *checker) checkNodeGroup(req resource.List, ext map[string]int64, peak, surge int64) {
-	g := c.so.NodeGroupCapacity
-	if errs := g.Validate(field.NewPath("NodeGroupCapacity")); len(errs) > 0 {
-		c.errs = append(c.errs, errs...)
-		return
-	}
-	mp := field.NewPath("MaxReplicaCount")
-	name := strconv.Quote(g.Name)
-	a := g.WorkloadAllocatable
-	var short []string
-	if req.CPUMillicores > a.CPUMillicores {
-		short = append(short, fmt.Sprintf("%s CPU against %s", resource.HumanCPU(req.CPUMillicores), resource.HumanCPU(a.CPUMillicores)))
-	}
-	if req.MemoryBytes > a.MemoryBytes {
-		short = append(short, fmt.Sprintf("%s memory against %s", resource.HumanBytes(req.MemoryBytes), resource.HumanBytes(a.MemoryBytes)))
-	}
-	if req.EphemeralStorageBytes > a.EphemeralBytes {
-		short = append(short, fmt.Sprintf("%s ephemeral storage against %s", resource.HumanBytes(req.EphemeralStorageBytes), resource.HumanBytes(a.EphemeralBytes)))
-	}
-	for _, k := range sortedKeys(ext) {
-		if ext[k] > a.Extended[k] {
-			short = append(short, fmt.Sprintf("%d %s against %d", ext[k], k, a.Extended[k]))
-		}
-	}
-	if g.WorkloadPods < 1 {
-		short = append(short, "no pod slot left for workloads")
-	}
-	if len(short) > 0 {
-		c.fail("KCAP-E1", field.NewPath("TargetWorkload", "PodTemplate"), "",
-			"one pod of the target does not fit a node of node group %s (per node, after DaemonSets): %s; no scale-up can help, so lower the pod's requests or use a larger instance type",
-			name, field.JoinAnd(short))
-		return
-	}
-	per, by := perNode(*g, req, ext)
-	nodes := resource.CeilDiv(peak, per)
-	safe := per * g.MaxNodes
-	if nodes > g.MaxNodes {
-		shortPods := peak - safe
-		c.fail("KCAP-E2", mp, itoa(peak),
-			"node group %s cannot hold %d replicas: %s a node (limited by %s: %s CPU, %s memory and %d pod slots free per node against %s CPU and %s memory per pod), so the peak needs %d nodes but the group has at most %d; short by %d nodes (%d pods, %s CPU); the largest safe maxReplicaCount is %d, or raise the group's maximum size to %d",
-			name, peak, podsFit(per), by, resource.HumanCPU(a.CPUMillicores), resource.HumanBytes(a.MemoryBytes), g.WorkloadPods,
-			resource.HumanCPU(req.CPUMillicores), resource.HumanBytes(req.MemoryBytes), nodes, g.MaxNodes,
-			nodes-g.MaxNodes, shortPods, resource.HumanCPU(shortPods*req.CPUMillicores), safe, nodes)
-	} else if withSurge := resource.CeilDiv(peak+surge, per); surge > 0 && withSurge > g.MaxNodes {
-		c.warn("KCAP-W1", mp,
-			"node group %s holds the peak of %d replicas on %d of its %d nodes, but a rollout at peak adds %d surge pods and needs %d nodes: the rollout will stall or run slowly at full scale",
-			name, peak, nodes, g.MaxNodes, surge, withSurge)
-	}
-	// KCAP-E3: zonal spread.
-	z := int64(len(g.Zones))
-	if z == 0 || c.so.TargetWorkload == nil {
-		return
-	}
-	perZoneNodes := g.MaxNodes / z
-	if g.MaxNodesPerZone != nil {
-		perZoneNodes = *g.MaxNodesPerZone
-	}
-	zoneCap := perZoneNodes * per
-	for i, sc := range c.so.TargetWorkload.TopologySpread {
-		if sc.TopologyKey != ZoneKey || sc.WhenUnsatisfiable != "DoNotSchedule" {
-			continue
-		}
-		k := max(sc.MaxSkew, 1)
-		need := resource.CeilDiv(peak-(z-1)*k, z)
-		if need > zoneCap {
-			c.fail("KCAP-E3", field.NewPath("TargetWorkload", "TopologySpread").At(i), itoa(sc.MaxSkew),
-				"node group %s spreads over %d zones with at most %d nodes per zone (%d pods of the target per zone); with a zone spread skew of %d, %d replicas need at least %d pods in every zone; the largest safe maxReplicaCount is %d",
-				name, z, perZoneNodes, zoneCap, k, peak, need, min(safe, z*zoneCap+(z-1)*k))
-		}
-	}
-}
-
 // Budget is a database's connection budget evaluated for some clients.
 type Budget struct {
 	Demand, Hard, Soft int64
@@ -250,50 +110,6 @@ func DatabaseBudget(db Database, clientConnections int64) Budget {
 		frac = *db.UsableFraction
 	}
 	return Budget{Demand: clientConnections + db.OtherClients, Hard: hard, Soft: int64(math.Floor(frac * float64(hard)))}
-}
-
-// checkDatabase runs KCAP-E4 and KCAP-W2 for this ScaledObject alone against db.
-func (c *checker) checkDatabase(db Database, peak int64) {
-	so := c.so
-	if so.TargetWorkload == nil || so.TargetWorkload.ConnectionsPerPod == nil {
-		c.fail("KCAP-E4", field.NewPath("TargetWorkload", "ConnectionsPerPod"), "",
-			"a database budget is given but not the connections each pod holds (connections per pod)")
-		return
-	}
-	conn := *so.TargetWorkload.ConnectionsPerPod
-	pods := func(r int64) int64 { s, _ := so.surgeFor(r); return r + s }
-	b := DatabaseBudget(db, pods(peak)*conn)
-	name := strconv.Quote(db.Name)
-	fits := func(limit int64) int64 {
-		lo, hi := int64(0), peak // largest r in [0, peak] with demand ≤ limit
-		for lo < hi {
-			mid := (lo + hi + 1) / 2
-			if pods(mid)*conn+db.OtherClients <= limit {
-				lo = mid
-			} else {
-				hi = mid - 1
-			}
-		}
-		return lo
-	}
-	surge := pods(peak) - peak
-	rollout := ""
-	if surge > 0 {
-		rollout = fmt.Sprintf(" (%d replicas plus %d surge pods during a rollout)", peak, surge)
-	}
-	others := ""
-	if db.OtherClients > 0 {
-		others = fmt.Sprintf(" plus %d other clients", db.OtherClients)
-	}
-	if b.Demand > b.Hard {
-		c.fail("KCAP-E4", field.NewPath("MaxReplicaCount"), itoa(peak),
-			"database %s allows %d client connections but %d pods%s × %d connections per pod%s need %d at peak; the largest safe maxReplicaCount is %d, or put a connection pooler (RDS Proxy, ProxySQL, PgBouncer) in front of it",
-			name, b.Hard, pods(peak), rollout, conn, others, b.Demand, fits(b.Hard))
-	} else if b.Demand > b.Soft {
-		c.warn("KCAP-W2", field.NewPath("MaxReplicaCount"),
-			"database %s: %d connections at peak exceed the usable share (%d of %d): databases often refuse connections well before their documented limit (small burstable classes such as db.t* also lose capacity when their CPU credits run out); the largest maxReplicaCount within the usable share is %d, or use a connection pooler",
-			name, b.Demand, b.Soft, b.Hard, fits(b.Soft))
-	}
 }
 
 func podsFit(n int64) string {

@@ -33,9 +33,13 @@ type SharedDatabase struct {
 // Check is the input of the cross-object checks (keda.md §8.3).
 type Check struct {
 	ScaledObjects []Summary
-	NodeGroups    []NodeGroupCapacity
-	ExistingHPAs  []ExistingHPA
-	Databases     []SharedDatabase
+	// HPAs are the summaries of HorizontalPodAutoscalers kubefit renders (package hpa), with HPAName their own
+	// name. They share node groups, databases and the DNS budget with the ScaledObjects, and count in "one
+	// autoscaler per target": KEDA creates an HPA of its own for every ScaledObject.
+	HPAs         []Summary
+	NodeGroups   []NodeGroupCapacity
+	ExistingHPAs []ExistingHPA
+	Databases    []SharedDatabase
 	// ConcurrentRollouts is "one" (default: only the largest surge counts) or "all".
 	ConcurrentRollouts string
 	// DNS is the cluster's DNS set-up; nil skips the DNS budget (KCAP-W4).
@@ -90,8 +94,9 @@ func normKind(k string) string {
 	return k
 }
 
-// CheckAll runs KSO-E17, the shared node-group envelope (KCAP-E2/W1 over every workload on a group), and
-// the shared database budgets (KCAP-E4/W2).
+// CheckAll runs KSO-E17 and, for the HPAs, KCAP-E6 (one autoscaler per target), the shared node-group
+// envelope (KCAP-E2/W1 over every workload on a group, ScaledObjects' and HPAs' alike), and the shared
+// database budgets (KCAP-E4/W2).
 func CheckAll(in Check) (*CheckResult, error) {
 	var errs field.Errors
 	res := &CheckResult{PeakNodes: map[string]int64{}}
@@ -100,21 +105,13 @@ func CheckAll(in Check) (*CheckResult, error) {
 	for i, g := range in.NodeGroups {
 		errs = append(errs, g.Validate(field.NewPath("NodeGroups").At(i))...)
 	}
-	for i, s := range in.ScaledObjects {
-		for _, f := range []struct{ name, v string }{{"Namespace", s.Namespace}, {"Name", s.Name}, {"TargetName", s.TargetName}} {
-			if f.v == "" {
-				errs = append(errs, field.Invalid(sp.At(i).Child(f.name), "", "a ScaledObject summary needs its %s", strings.ToLower(f.name)))
-			}
-		}
-		if s.PeakReplicas < 0 {
-			errs = append(errs, field.Invalid(sp.At(i).Child("PeakReplicas"), itoa(s.PeakReplicas), "a ScaledObject summary needs its peak replicas (0 or more)"))
-		}
-	}
+	errs = append(errs, checkSummaries(in.ScaledObjects, sp, "ScaledObject")...)
+	errs = append(errs, checkSummaries(in.HPAs, field.NewPath("HPAs"), "HPA")...)
 	if len(errs) > 0 {
 		return res, errs
 	}
 	for i, s := range in.ScaledObjects {
-		t := fmt.Sprintf("%s|%s|%s|%s", s.Namespace, normGV(s.TargetAPIVersion), normKind(s.TargetKind), s.TargetName)
+		t := targetKey(s)
 		if j, ok := targets[t]; ok {
 			o := in.ScaledObjects[j]
 			errs = append(errs, rule("KSO-E17", sp.At(i), s.Name,
@@ -145,14 +142,124 @@ func CheckAll(in Check) (*CheckResult, error) {
 				field.Quote(s.TargetName), normGV(s.TargetAPIVersion)+" "+normKind(s.TargetKind), field.Quote(e.Name), field.Quote(s.Namespace+"/"+s.Name)))
 		}
 	}
-	errs = append(errs, checkGroups(in, res)...)
-	errs = append(errs, checkDatabases(in, res)...)
-	checkDNS(in, res)
+	errs = append(errs, checkHPAs(in, targets, hpas)...)
+	all := autoscalers(in)
+	errs = append(errs, checkGroups(in, all, res)...)
+	errs = append(errs, checkDatabases(in, all, res)...)
+	checkDNS(in, all, res)
 	return res, errs.Err()
 }
 
+// checkSummaries checks that each summary at p names its object and target and has a peak.
+func checkSummaries(sums []Summary, p field.Path, what string) field.Errors {
+	var errs field.Errors
+	for i, s := range sums {
+		for _, f := range []struct{ name, v string }{{"Namespace", s.Namespace}, {"Name", s.Name}, {"TargetName", s.TargetName}} {
+			if f.v == "" {
+				errs = append(errs, field.Invalid(p.At(i).Child(f.name), "", "a %s summary needs its %s", what, strings.ToLower(f.name)))
+			}
+		}
+		if s.PeakReplicas < 0 {
+			errs = append(errs, field.Invalid(p.At(i).Child("PeakReplicas"), itoa(s.PeakReplicas), "a %s summary needs its peak replicas (0 or more)", what))
+		}
+	}
+	return errs
+}
+
+// targetKey is a scale target: namespace, apiVersion, kind and name, with KEDA's defaults for an unset
+// apiVersion and kind.
+func targetKey(s Summary) string {
+	return fmt.Sprintf("%s|%s|%s|%s", s.Namespace, normGV(s.TargetAPIVersion), normKind(s.TargetKind), s.TargetName)
+}
+
+// checkHPAs runs "one autoscaler per target" for the HPAs kubefit renders: against the ScaledObjects
+// (targets and hpas index them by target and by the name of the HPA KEDA creates; KSO-E17), against each
+// other and against the existing HPAs (KCAP-E6).
+func checkHPAs(in Check, targets, hpas map[string]int) field.Errors {
+	var errs field.Errors
+	hp := field.NewPath("HPAs")
+	byTarget, byName := map[string]int{}, map[string]int{}
+	for i, h := range in.HPAs {
+		what := field.Quote(h.TargetName) + " of type " + normGV(h.TargetAPIVersion) + " " + normKind(h.TargetKind)
+		id := field.Quote(h.Namespace + "/" + h.Name)
+		t := targetKey(h)
+		if j, ok := targets[t]; ok {
+			o := in.ScaledObjects[j]
+			errs = append(errs, rule("KSO-E17", hp.At(i), h.Name,
+				"the workload %s is scaled by both the HPA %s and the ScaledObject %s: KEDA creates an HPA of its own for a ScaledObject, so two autoscalers would fight over the replica count (KEDA's admission webhook refuses the ScaledObject, the workload being already managed by the hpa %s); keep one of them (a ScaledObject scales on cpu and memory triggers too)",
+				what, id, field.Quote(o.Namespace+"/"+o.Name), field.Quote(h.Name)))
+		}
+		if j, ok := byTarget[t]; ok {
+			o := in.HPAs[j]
+			errs = append(errs, rule("KCAP-E6", hp.At(i), h.Name,
+				"the workload %s is already scaled by the HPA %s: two HPAs on one workload fight over its replica count (the HPA controller stops both, AmbiguousSelector); merge their metrics into one HPA",
+				what, field.Quote(o.Namespace+"/"+o.Name)))
+		} else {
+			byTarget[t] = i
+		}
+		n := h.Namespace + "|" + h.Name
+		if j, ok := hpas[n]; ok {
+			o := in.ScaledObjects[j]
+			errs = append(errs, rule("KCAP-E6", hp.At(i), h.Name,
+				"the HPA name %s is the name of the HPA KEDA creates for the ScaledObject %s: rename one of them", id, field.Quote(o.Namespace+"/"+o.Name)))
+		}
+		if j, ok := byName[n]; ok && j != i {
+			errs = append(errs, rule("KCAP-E6", hp.At(i), h.Name, "the HPA %s is given twice", id))
+		} else {
+			byName[n] = i
+		}
+		for k, e := range in.ExistingHPAs {
+			if e.Namespace != h.Namespace || e.Name == h.Name || normGV(e.TargetAPIVersion) != normGV(h.TargetAPIVersion) ||
+				normKind(e.TargetKind) != normKind(h.TargetKind) || e.TargetName != h.TargetName {
+				continue
+			}
+			errs = append(errs, rule("KCAP-E6", field.NewPath("ExistingHPAs").At(k), e.Name,
+				"the workload %s is already scaled by the existing HPA %s, and the HPA %s would scale it too: two HPAs on one workload fight over its replica count (the HPA controller stops both, AmbiguousSelector); delete the existing HPA or merge them",
+				what, field.Quote(e.Namespace+"/"+e.Name), id))
+		}
+	}
+	return errs
+}
+
+// autoscaler is one autoscaled workload the shared checks count: a ScaledObject's or an HPA's summary.
+type autoscaler struct {
+	Summary
+	hpa bool
+}
+
+// id is "<namespace>/<name>", how database clients name the autoscaler.
+func (a autoscaler) id() string { return a.Namespace + "/" + a.Name }
+
+// label names the autoscaler in messages: "shop/api" for a ScaledObject, HPA "shop/web" for an HPA.
+func (a autoscaler) label() string {
+	if a.hpa {
+		return "HPA " + strconv.Quote(a.id())
+	}
+	return strconv.Quote(a.id())
+}
+
+// loadName names the autoscaler's pods in the placement model, unique across both kinds.
+func (a autoscaler) loadName() string {
+	if a.hpa {
+		return "hpa:" + a.id()
+	}
+	return a.id()
+}
+
+// autoscalers lists the ScaledObjects, then the HPAs.
+func autoscalers(in Check) []autoscaler {
+	all := make([]autoscaler, 0, len(in.ScaledObjects)+len(in.HPAs))
+	for _, s := range in.ScaledObjects {
+		all = append(all, autoscaler{Summary: s})
+	}
+	for _, s := range in.HPAs {
+		all = append(all, autoscaler{Summary: s, hpa: true})
+	}
+	return all
+}
+
 // checkDNS warns when the pods' external lookups at peak exceed 80 % of the resolver budget (KCAP-W4).
-func checkDNS(in Check, res *CheckResult) {
+func checkDNS(in Check, all []autoscaler, res *CheckResult) {
 	d := in.DNS
 	if d == nil {
 		return
@@ -162,7 +269,7 @@ func checkDNS(in Check, res *CheckResult) {
 		q = 2
 	}
 	var pps float64
-	for _, s := range in.ScaledObjects {
+	for _, s := range all {
 		if s.DNSLookupsPerSecond != nil {
 			pps += float64(s.PeakReplicas+s.Surge) * *s.DNSLookupsPerSecond * q * (1 - d.CacheHitRatio)
 		}
@@ -191,26 +298,26 @@ func checkDNS(in Check, res *CheckResult) {
 	}
 }
 
-func surgeSum(in Check, idx []int) int64 {
-	var all, largest int64
+func surgeSum(in Check, all []autoscaler, idx []int) int64 {
+	var sum, largest int64
 	for _, i := range idx {
-		s := in.ScaledObjects[i].Surge
-		all += s
+		s := all[i].Surge
+		sum += s
 		largest = max(largest, s)
 	}
 	if in.ConcurrentRollouts == "all" {
-		return all
+		return sum
 	}
 	return largest
 }
 
 // checkGroups places every workload on a group at peak with the placement model (place), within at most
 // MaxNodes nodes of the group's workload allocatable, then the rollout surge on top.
-func checkGroups(in Check, res *CheckResult) field.Errors {
+func checkGroups(in Check, all []autoscaler, res *CheckResult) field.Errors {
 	var errs field.Errors
 	for gi, g := range in.NodeGroups {
 		var idx []int
-		for i, s := range in.ScaledObjects {
+		for i, s := range all {
 			if s.NodeGroup == g.Name && s.PodRequests != nil {
 				idx = append(idx, i)
 			}
@@ -220,11 +327,10 @@ func checkGroups(in Check, res *CheckResult) field.Errors {
 		}
 		var names []string
 		for _, i := range idx {
-			s := in.ScaledObjects[i]
-			names = append(names, strconv.Quote(s.Namespace+"/"+s.Name))
+			names = append(names, all[i].label())
 		}
 		gp := field.NewPath("NodeGroups").At(gi)
-		pl, err := place(g, groupLoads(in, idx), in.Scheduler, in.Arrival)
+		pl, err := place(g, groupLoads(in, all, idx), in.Scheduler, in.Arrival)
 		if err != nil {
 			errs = append(errs, rule("KCAP-E2", gp, g.Name, "%s", err.Error()))
 			continue
@@ -236,8 +342,8 @@ func checkGroups(in Check, res *CheckResult) field.Errors {
 				strconv.Quote(g.Name), field.JoinAnd(names), placedText(pl, in), g.MaxNodes))
 			continue
 		}
-		errs = append(errs, checkZones(in, g, gp, idx)...)
-		if extra := surgeSum(in, idx); extra > 0 && pl.surge > g.MaxNodes {
+		errs = append(errs, checkZones(in, all, g, gp, idx)...)
+		if extra := surgeSum(in, all, idx); extra > 0 && pl.surge > g.MaxNodes {
 			res.Warnings = append(res.Warnings, field.Warning{Code: "KCAP-W1", Path: gp, Message: fmt.Sprintf(
 				"KCAP-W1: node group %s holds the peak of %s on %d of its %d nodes, but a rollout at peak (%d surge pods, concurrent rollouts %q) needs %d nodes: rollouts at full scale will stall",
 				strconv.Quote(g.Name), field.JoinAnd(names), pl.peak, g.MaxNodes, extra, rolloutMode(in), pl.surge)})
@@ -248,12 +354,12 @@ func checkGroups(in Check, res *CheckResult) field.Errors {
 
 // groupLoads is the peak of the ScaledObjects idx on one group, with the rollout surge the check counts: the
 // largest single surge (concurrent rollouts "one"), on the ScaledObject that has it, or every surge ("all").
-func groupLoads(in Check, idx []int) []groupLoad {
+func groupLoads(in Check, all []autoscaler, idx []int) []groupLoad {
 	loads := make([]groupLoad, len(idx))
 	largest := -1
 	for k, i := range idx {
-		s := in.ScaledObjects[i]
-		loads[k] = groupLoad{name: s.Namespace + "/" + s.Name, req: *s.PodRequests, count: s.PeakReplicas}
+		s := all[i]
+		loads[k] = groupLoad{name: s.loadName(), req: *s.PodRequests, count: s.PeakReplicas}
 		if in.ConcurrentRollouts == "all" {
 			loads[k].surge = s.Surge
 		} else if largest < 0 || s.Surge > loads[largest].surge {
@@ -293,11 +399,14 @@ func rolloutMode(in Check) string {
 	return in.ConcurrentRollouts
 }
 
-func checkDatabases(in Check, res *CheckResult) field.Errors {
+func checkDatabases(in Check, all []autoscaler, res *CheckResult) field.Errors {
 	var errs field.Errors
-	byID := map[string]int{}
-	for i, s := range in.ScaledObjects {
-		byID[s.Namespace+"/"+s.Name] = i
+	byID, ambiguous := map[string]int{}, map[string]bool{}
+	for i, s := range all {
+		if j, dup := byID[s.id()]; dup && all[j].hpa != s.hpa {
+			ambiguous[s.id()] = true
+		}
+		byID[s.id()] = i
 	}
 	for di, db := range in.Databases {
 		p := field.NewPath("Databases").At(di)
@@ -307,10 +416,15 @@ func checkDatabases(in Check, res *CheckResult) field.Errors {
 			i, ok := byID[c]
 			if !ok {
 				errs = append(errs, field.Invalid(p.Child("Clients").At(ci), c,
-					"client %s is not one of the ScaledObjects checked (give them as namespace/name)", field.Quote(c)))
+					"client %s is not one of the ScaledObjects or HPAs checked (give them as namespace/name)", field.Quote(c)))
 				continue
 			}
-			s := in.ScaledObjects[i]
+			if ambiguous[c] {
+				errs = append(errs, field.Invalid(p.Child("Clients").At(ci), c,
+					"client %s names both a ScaledObject and an HPA: rename one of them", field.Quote(c)))
+				continue
+			}
+			s := all[i]
 			if s.ConnectionsPerPod == nil {
 				errs = append(errs, rule("KCAP-E4", p.Child("Clients").At(ci), c,
 					"client %s does not declare its connections per pod", field.Quote(c)))
@@ -343,7 +457,7 @@ func checkDatabases(in Check, res *CheckResult) field.Errors {
 // checkZones runs §9.2 for the workloads on g together: in the fullest zone, every workload with a zonal
 // DoNotSchedule spread needs at least ceil((R − (z − 1) × skew) / z) pods, and those pods must pack onto
 // the zone's nodes (max nodes per zone, else floor(max nodes / zones)).
-func checkZones(in Check, g NodeGroupCapacity, gp field.Path, idx []int) field.Errors {
+func checkZones(in Check, all []autoscaler, g NodeGroupCapacity, gp field.Path, idx []int) field.Errors {
 	z := int64(len(g.Zones))
 	if z == 0 {
 		return nil
@@ -355,7 +469,7 @@ func checkZones(in Check, g NodeGroupCapacity, gp field.Path, idx []int) field.E
 	var loads []groupLoad
 	var parts []string
 	for _, i := range idx {
-		s := in.ScaledObjects[i]
+		s := all[i]
 		var need int64
 		for _, sc := range s.ZonalSpread {
 			if sc.TopologyKey != ZoneKey || sc.WhenUnsatisfiable != "DoNotSchedule" {
@@ -366,8 +480,8 @@ func checkZones(in Check, g NodeGroupCapacity, gp field.Path, idx []int) field.E
 		if need <= 0 {
 			continue
 		}
-		parts = append(parts, fmt.Sprintf("%s %d", strconv.Quote(s.Namespace+"/"+s.Name), need))
-		loads = append(loads, groupLoad{name: s.Namespace + "/" + s.Name, req: *s.PodRequests, count: need})
+		parts = append(parts, fmt.Sprintf("%s %d", s.label(), need))
+		loads = append(loads, groupLoad{name: s.loadName(), req: *s.PodRequests, count: need})
 	}
 	if len(loads) == 0 {
 		return nil

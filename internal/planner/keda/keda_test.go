@@ -734,7 +734,7 @@ func TestGroupsPlacedAsTheSchedulerPlaces(t *testing.T) {
 	}
 	g := NodeGroupCapacity{Name: "g", MaxNodes: 100, WorkloadAllocatable: Allocatable{CPUMillicores: 3920, MemoryBytes: 14 << 30}, WorkloadPods: 58}
 	in := Check{ScaledObjects: []Summary{mk("a", 1500, 20), mk("b", 700, 40)}, NodeGroups: []NodeGroupCapacity{g}}
-	loads := groupLoads(in, []int{0, 1})
+	loads := groupLoads(in, autoscalers(in), []int{0, 1})
 	pl, err := place(g, loads, "", "")
 	if err != nil || !pl.fits || pl.optimal >= pl.peak {
 		t.Fatalf("placement %+v, %v: the case needs a scheduler count above the best packing", pl, err)

@@ -91,39 +91,17 @@ func (c *checker) summary() Summary {
 	if g := so.NodeGroupCapacity; g != nil {
 		s.NodeGroup = g.Name
 	}
-	surge, serr := so.surgeFor(s.PeakReplicas)
-	if serr != nil {
-		c.errs = append(c.errs, serr)
-	}
-	s.Surge = surge
-	w := so.TargetWorkload
-	if w == nil {
-		if so.NodeGroupCapacity != nil {
-			c.fail("KCAP-E2", field.NewPath("NodeGroupCapacity"), "",
-				"a node group capacity is given but not the target's pod template, whose requests the check needs")
-		}
-		if so.Database != nil {
-			c.checkDatabase(*so.Database, s.PeakReplicas)
-		}
-		return s
-	}
-	s.ConnectionsPerPod, s.DNSLookupsPerSecond = w.ConnectionsPerPod, w.DNSLookupsPerSecond
-	for _, sc := range w.TopologySpread {
-		if sc.TopologyKey == ZoneKey && sc.WhenUnsatisfiable == "DoNotSchedule" {
-			s.ZonalSpread = append(s.ZonalSpread, sc)
-		}
-	}
-	req, ext, qerrs := PodRequests(w.PodTemplate)
-	c.errs = append(c.errs, qerrs...)
-	if len(qerrs) == 0 {
-		r := req
-		s.PodRequests = &r
-		if so.NodeGroupCapacity != nil {
-			c.checkNodeGroup(req, ext, s.PeakReplicas, surge)
-		}
-	}
-	if so.Database != nil {
-		c.checkDatabase(*so.Database, s.PeakReplicas)
-	}
+	pc := CheckPeak(so.peak(s.PeakReplicas))
+	c.errs = append(c.errs, pc.Errors...)
+	c.warnings = append(c.warnings, pc.Warnings...)
+	s.Surge, s.PodRequests, s.ZonalSpread = pc.Surge, pc.PodRequests, pc.ZonalSpread
+	s.ConnectionsPerPod, s.DNSLookupsPerSecond = pc.ConnectionsPerPod, pc.DNSLookupsPerSecond
 	return s
+}
+
+// peak is the ScaledObject's worst case for the capacity checks.
+func (so ScaledObject) peak(replicas int64) Peak {
+	_, kind := so.normalisedTarget()
+	return Peak{Replicas: replicas, TargetKind: kind, Workload: so.TargetWorkload, NodeGroup: so.NodeGroupCapacity,
+		Database: so.Database, MaxPath: field.NewPath("MaxReplicaCount"), MaxName: "maxReplicaCount"}
 }

@@ -1,0 +1,277 @@
+package keda
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/field"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/resource"
+)
+
+// Peak is an autoscaled workload's worst case as the capacity checks see it (keda.md §9): the replicas at
+// peak, the scale target's kind, and the planned workload, node group and database (nil skips their
+// checks). A ScaledObject's checks and a HorizontalPodAutoscaler's (package hpa) share it.
+type Peak struct {
+	// Replicas is the replica count at peak.
+	Replicas int64
+	// TargetKind is the scale target's kind ("Deployment", "StatefulSet", …); the workload's own kind wins.
+	TargetKind string
+	Workload   *Workload
+	NodeGroup  *NodeGroupCapacity
+	Database   *Database
+	// MaxPath is the path of the autoscaler's maximum replica count, which a peak too large blames; MaxName
+	// is that count's name in messages ("maxReplicaCount", "maxReplicas").
+	MaxPath field.Path
+	MaxName string
+}
+
+// PeakCheck is what CheckPeak finds: the rollout surge at peak, what the cross-object checks need of the
+// workload, and the errors (rules KCAP-E1 to KCAP-E4) and warnings (KCAP-W1, KCAP-W2).
+type PeakCheck struct {
+	Surge int64
+	// PodRequests is nil without a workload or when its quantities are invalid.
+	PodRequests         *resource.List
+	ZonalSpread         []SpreadConstraint
+	ConnectionsPerPod   *int64
+	DNSLookupsPerSecond *float64
+	Errors              field.Errors
+	Warnings            []field.Warning
+}
+
+// peakChecker accumulates the findings of one CheckPeak.
+type peakChecker struct {
+	p   Peak
+	out PeakCheck
+}
+
+func (c *peakChecker) fail(id string, p field.Path, value string, format string, args ...any) {
+	c.out.Errors = append(c.out.Errors, rule(id, p, value, format, args...))
+}
+
+func (c *peakChecker) warn(id string, p field.Path, format string, args ...any) {
+	c.out.Warnings = append(c.out.Warnings, field.Warning{Code: id, Path: p, Message: id + ": " + fmt.Sprintf(format, args...)})
+}
+
+// CheckPeak checks p's peak against its node group (KCAP-E1, KCAP-E2, KCAP-W1, zones KCAP-E3) and its
+// database (KCAP-E4, KCAP-W2), counting the rollout surge at peak.
+func CheckPeak(p Peak) PeakCheck {
+	c := &peakChecker{p: p}
+	surge, serr := p.surgeFor(p.Replicas)
+	if serr != nil {
+		c.out.Errors = append(c.out.Errors, serr)
+	}
+	c.out.Surge = surge
+	w := p.Workload
+	if w == nil {
+		if p.NodeGroup != nil {
+			c.fail("KCAP-E2", field.NewPath("NodeGroupCapacity"), "",
+				"a node group capacity is given but not the target's pod template, whose requests the check needs")
+		}
+		if p.Database != nil {
+			c.checkDatabase(*p.Database)
+		}
+		return c.out
+	}
+	c.out.ConnectionsPerPod, c.out.DNSLookupsPerSecond = w.ConnectionsPerPod, w.DNSLookupsPerSecond
+	for _, sc := range w.TopologySpread {
+		if sc.TopologyKey == ZoneKey && sc.WhenUnsatisfiable == "DoNotSchedule" {
+			c.out.ZonalSpread = append(c.out.ZonalSpread, sc)
+		}
+	}
+	req, ext, qerrs := PodRequests(w.PodTemplate)
+	c.out.Errors = append(c.out.Errors, qerrs...)
+	if len(qerrs) == 0 {
+		r := req
+		c.out.PodRequests = &r
+		if p.NodeGroup != nil {
+			c.checkNodeGroup(req, ext, surge)
+		}
+	}
+	if p.Database != nil {
+		c.checkDatabase(*p.Database)
+	}
+	return c.out
+}
+
+// workloadKind is the target workload's kind: its own, else the scale target's.
+func (p Peak) workloadKind() string {
+	if w := p.Workload; w != nil && w.Kind != "" {
+		return w.Kind
+	}
+	return p.TargetKind
+}
+
+// surgeFor returns the extra pods a rollout adds at r replicas: 0 for StatefulSets and Recreate;
+// maxSurge (an integer, or ceil(pct × r / 100), default 25 %) for a RollingUpdate Deployment. Kinds other
+// than Deployment surge only when a rollout is given.
+func (p Peak) surgeFor(r int64) (int64, *field.Error) {
+	kind := p.workloadKind()
+	var ro *Rollout
+	if p.Workload != nil {
+		ro = p.Workload.Rollout
+	}
+	if kind == "StatefulSet" || (ro == nil && kind != "Deployment") {
+		return 0, nil
+	}
+	if ro != nil && ro.Strategy == "Recreate" {
+		return 0, nil
+	}
+	rp := field.NewPath("TargetWorkload", "Rollout")
+	if ro != nil && ro.Strategy != "" && ro.Strategy != "RollingUpdate" {
+		return 0, field.Invalid(rp.Child("Strategy"), ro.Strategy, "rollout strategy %s is not RollingUpdate or Recreate", field.Quote(ro.Strategy))
+	}
+	ms := "25%"
+	if ro != nil && ro.MaxSurge != nil {
+		ms = *ro.MaxSurge
+	}
+	if pct, ok := strings.CutSuffix(ms, "%"); ok {
+		n, err := strconv.ParseInt(pct, 10, 32)
+		if err != nil || n < 0 {
+			return 0, field.Invalid(rp.Child("MaxSurge"), ms, "maxSurge %s is not a whole number or percentage", field.Quote(ms))
+		}
+		return resource.CeilDiv(n*r, 100), nil
+	}
+	n, err := strconv.ParseInt(ms, 10, 32)
+	if err != nil || n < 0 {
+		return 0, field.Invalid(rp.Child("MaxSurge"), ms, "maxSurge %s is not a whole number or percentage", field.Quote(ms))
+	}
+	return n, nil
+}
+
+// perNode returns how many pods with request req fit one node of the group, and the resource that
+// limits it.
+func perNode(g NodeGroupCapacity, req resource.List, ext map[string]int64) (int64, string) {
+	n, by := g.WorkloadPods, "pod slots"
+	try := func(alloc, r int64, name string) {
+		if r > 0 {
+			if k := alloc / r; k < n {
+				n, by = k, name
+			}
+		}
+	}
+	try(g.WorkloadAllocatable.CPUMillicores, req.CPUMillicores, "CPU")
+	try(g.WorkloadAllocatable.MemoryBytes, req.MemoryBytes, "memory")
+	try(g.WorkloadAllocatable.EphemeralBytes, req.EphemeralStorageBytes, "ephemeral storage")
+	for _, k := range sortedKeys(ext) {
+		try(g.WorkloadAllocatable.Extended[k], ext[k], k)
+	}
+	return max(n, 0), by
+}
+
+// checkNodeGroup runs KCAP-E1, KCAP-E2, KCAP-W1 and KCAP-E3 against the node group.
+func (c *peakChecker) checkNodeGroup(req resource.List, ext map[string]int64, surge int64) {
+	g, peak, maxName := c.p.NodeGroup, c.p.Replicas, c.p.MaxName
+	if errs := g.Validate(field.NewPath("NodeGroupCapacity")); len(errs) > 0 {
+		c.out.Errors = append(c.out.Errors, errs...)
+		return
+	}
+	mp := c.p.MaxPath
+	name := strconv.Quote(g.Name)
+	a := g.WorkloadAllocatable
+	var short []string
+	if req.CPUMillicores > a.CPUMillicores {
+		short = append(short, fmt.Sprintf("%s CPU against %s", resource.HumanCPU(req.CPUMillicores), resource.HumanCPU(a.CPUMillicores)))
+	}
+	if req.MemoryBytes > a.MemoryBytes {
+		short = append(short, fmt.Sprintf("%s memory against %s", resource.HumanBytes(req.MemoryBytes), resource.HumanBytes(a.MemoryBytes)))
+	}
+	if req.EphemeralStorageBytes > a.EphemeralBytes {
+		short = append(short, fmt.Sprintf("%s ephemeral storage against %s", resource.HumanBytes(req.EphemeralStorageBytes), resource.HumanBytes(a.EphemeralBytes)))
+	}
+	for _, k := range sortedKeys(ext) {
+		if ext[k] > a.Extended[k] {
+			short = append(short, fmt.Sprintf("%d %s against %d", ext[k], k, a.Extended[k]))
+		}
+	}
+	if g.WorkloadPods < 1 {
+		short = append(short, "no pod slot left for workloads")
+	}
+	if len(short) > 0 {
+		c.fail("KCAP-E1", field.NewPath("TargetWorkload", "PodTemplate"), "",
+			"one pod of the target does not fit a node of node group %s (per node, after DaemonSets): %s; no scale-up can help, so lower the pod's requests or use a larger instance type",
+			name, field.JoinAnd(short))
+		return
+	}
+	per, by := perNode(*g, req, ext)
+	nodes := resource.CeilDiv(peak, per)
+	safe := per * g.MaxNodes
+	if nodes > g.MaxNodes {
+		shortPods := peak - safe
+		c.fail("KCAP-E2", mp, itoa(peak),
+			"node group %s cannot hold %d replicas: %s a node (limited by %s: %s CPU, %s memory and %d pod slots free per node against %s CPU and %s memory per pod), so the peak needs %d nodes but the group has at most %d; short by %d nodes (%d pods, %s CPU); the largest safe %s is %d, or raise the group's maximum size to %d",
+			name, peak, podsFit(per), by, resource.HumanCPU(a.CPUMillicores), resource.HumanBytes(a.MemoryBytes), g.WorkloadPods,
+			resource.HumanCPU(req.CPUMillicores), resource.HumanBytes(req.MemoryBytes), nodes, g.MaxNodes,
+			nodes-g.MaxNodes, shortPods, resource.HumanCPU(shortPods*req.CPUMillicores), maxName, safe, nodes)
+	} else if withSurge := resource.CeilDiv(peak+surge, per); surge > 0 && withSurge > g.MaxNodes {
+		c.warn("KCAP-W1", mp,
+			"node group %s holds the peak of %d replicas on %d of its %d nodes, but a rollout at peak adds %d surge pods and needs %d nodes: the rollout will stall or run slowly at full scale",
+			name, peak, nodes, g.MaxNodes, surge, withSurge)
+	}
+	// KCAP-E3: zonal spread.
+	z := int64(len(g.Zones))
+	if z == 0 || c.p.Workload == nil {
+		return
+	}
+	perZoneNodes := g.MaxNodes / z
+	if g.MaxNodesPerZone != nil {
+		perZoneNodes = *g.MaxNodesPerZone
+	}
+	zoneCap := perZoneNodes * per
+	for i, sc := range c.p.Workload.TopologySpread {
+		if sc.TopologyKey != ZoneKey || sc.WhenUnsatisfiable != "DoNotSchedule" {
+			continue
+		}
+		k := max(sc.MaxSkew, 1)
+		need := resource.CeilDiv(peak-(z-1)*k, z)
+		if need > zoneCap {
+			c.fail("KCAP-E3", field.NewPath("TargetWorkload", "TopologySpread").At(i), itoa(sc.MaxSkew),
+				"node group %s spreads over %d zones with at most %d nodes per zone (%d pods of the target per zone); with a zone spread skew of %d, %d replicas need at least %d pods in every zone; the largest safe %s is %d",
+				name, z, perZoneNodes, zoneCap, k, peak, need, maxName, min(safe, z*zoneCap+(z-1)*k))
+		}
+	}
+}
+
+// checkDatabase runs KCAP-E4 and KCAP-W2 for this workload alone against db.
+func (c *peakChecker) checkDatabase(db Database) {
+	p, peak, maxName := c.p, c.p.Replicas, c.p.MaxName
+	if p.Workload == nil || p.Workload.ConnectionsPerPod == nil {
+		c.fail("KCAP-E4", field.NewPath("TargetWorkload", "ConnectionsPerPod"), "",
+			"a database budget is given but not the connections each pod holds (connections per pod)")
+		return
+	}
+	conn := *p.Workload.ConnectionsPerPod
+	pods := func(r int64) int64 { s, _ := p.surgeFor(r); return r + s }
+	b := DatabaseBudget(db, pods(peak)*conn)
+	name := strconv.Quote(db.Name)
+	fits := func(limit int64) int64 {
+		lo, hi := int64(0), peak // largest r in [0, peak] with demand ≤ limit
+		for lo < hi {
+			mid := (lo + hi + 1) / 2
+			if pods(mid)*conn+db.OtherClients <= limit {
+				lo = mid
+			} else {
+				hi = mid - 1
+			}
+		}
+		return lo
+	}
+	surge := pods(peak) - peak
+	rollout := ""
+	if surge > 0 {
+		rollout = fmt.Sprintf(" (%d replicas plus %d surge pods during a rollout)", peak, surge)
+	}
+	others := ""
+	if db.OtherClients > 0 {
+		others = fmt.Sprintf(" plus %d other clients", db.OtherClients)
+	}
+	if b.Demand > b.Hard {
+		c.fail("KCAP-E4", p.MaxPath, itoa(peak),
+			"database %s allows %d client connections but %d pods%s × %d connections per pod%s need %d at peak; the largest safe %s is %d, or put a connection pooler (RDS Proxy, ProxySQL, PgBouncer) in front of it",
+			name, b.Hard, pods(peak), rollout, conn, others, b.Demand, maxName, fits(b.Hard))
+	} else if b.Demand > b.Soft {
+		c.warn("KCAP-W2", p.MaxPath,
+			"database %s: %d connections at peak exceed the usable share (%d of %d): databases often refuse connections well before their documented limit (small burstable classes such as db.t* also lose capacity when their CPU credits run out); the largest %s within the usable share is %d, or use a connection pooler",
+			name, b.Demand, b.Soft, b.Hard, maxName, fits(b.Soft))
+	}
+}
