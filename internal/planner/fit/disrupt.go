@@ -263,22 +263,30 @@ func (cl *cluster) afterLoss(m *model, kind DisruptionKind, lc lossCase, order [
 	}
 	pending := make([]int, len(cl.classes))
 	start := 0
+	// schedule runs the pods through the scheduler model in order, then retries those left Pending while
+	// some bind (a later binding can lift a skew or bring the pods an affinity looks for).
 	schedule := func(es []evictee) []evictee {
-		var left []evictee
-		for _, e := range es {
-			w := int(order[e.i])
-			cl.pin = e.pin
-			id, next := cl.cycle(w, start, m.in.Scheduler)
-			start = next
-			if id < 0 {
-				left = append(left, e)
-				continue
+		for progress := true; progress && len(es) > 0; {
+			progress = false
+			var left []evictee
+			for _, e := range es {
+				w := int(order[e.i])
+				cl.pin = e.pin
+				id, next := cl.cycle(w, start, m.in.Scheduler)
+				start = next
+				if id < 0 {
+					left = append(left, e)
+					continue
+				}
+				progress = true
+				cl.place(w, id)
 			}
-			cl.place(w, id)
+			es = left
 		}
-		return left
+		return es
 	}
 	cl.rng = rand.New(rand.NewPCG(seed, uint64(len(cl.nodes))))
+	cl.liveSpreadDomains()
 	left := schedule(evicted)
 	if len(left) > 0 {
 		for id := range cl.nodes {
@@ -286,6 +294,7 @@ func (cl *cluster) afterLoss(m *model, kind DisruptionKind, lc lossCase, order [
 				cl.dead[id] = false
 			}
 		}
+		cl.liveSpreadDomains()
 		left = schedule(left)
 	}
 	for _, e := range left {

@@ -121,6 +121,16 @@ func excludedBy(w *Workload, p *Pool) Reason {
 	return ""
 }
 
+// nodeRulesMatch reports whether the pool's nodes pass the workload's pool list, node selector and required
+// node affinity, taints aside: the nodes a spread constraint counts under nodeAffinityPolicy Honor.
+func nodeRulesMatch(w *Workload, p *Pool) bool {
+	if len(w.Pools) > 0 && !slices.Contains(w.Pools, p.Name) || !selectorMatches(w.NodeSelector, p.Labels) {
+		return false
+	}
+	_, all := affinityZones(w.NodeAffinity, p)
+	return all
+}
+
 // exclusion says why a workload may not run on a pool at all, by its node constraints: the first of
 // pool-list, selector and taint that excludes it, with a message naming the labels or taints.
 // It returns an empty reason when the workload may run on the pool (size is checked separately).

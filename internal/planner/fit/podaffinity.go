@@ -102,6 +102,10 @@ type podTerm struct {
 	weight  int64
 	key     int // index into podTerms.keys
 	matches []bool
+	// counted is what the filter counts: matches, except for a required affinity term, which counts only
+	// the pods that match every required affinity term of its owner (InterPodAffinity's
+	// podMatchesAllAffinityTerms).
+	counted []bool
 }
 
 // podTerms are every workload's terms, the topology keys they use, and per class the terms that are its
@@ -150,6 +154,7 @@ func newPodTerms(in *Input, classes []classSim) podTerms {
 			other := &in.Workloads[classes[o].w]
 			pterm.matches[o] = t.inNamespace(owner, other) && sel.Matches(sels[o])
 		}
+		pterm.counted = pterm.matches
 		id := len(pt.terms)
 		pt.terms = append(pt.terms, pterm)
 		if kind == termAnti && t.TopologyKey == hostnameKey && pterm.matches[c] {
@@ -182,6 +187,25 @@ func newPodTerms(in *Input, classes []classSim) podTerms {
 		}
 		for _, t := range a.AntiPreferred {
 			add(c, termPrefAnti, t.Weight, t.Term)
+		}
+		// A required affinity counts a pod only when it matches every required affinity term.
+		var all []bool
+		for _, t := range pt.own[c] {
+			if pt.terms[t].kind != termAffinity {
+				continue
+			}
+			if all == nil {
+				all = slices.Clone(pt.terms[t].matches)
+				continue
+			}
+			for o := range all {
+				all[o] = all[o] && pt.terms[t].matches[o]
+			}
+		}
+		for _, t := range pt.own[c] {
+			if pt.terms[t].kind == termAffinity {
+				pt.terms[t].counted = all
+			}
 		}
 	}
 	return pt
@@ -396,7 +420,7 @@ func (cl *cluster) placePods(w int, id int32) {
 		if d < 0 {
 			continue
 		}
-		if term.matches[w] {
+		if term.counted[w] {
 			ps.cnt[t][d]++
 			ps.tot[t]++
 		}
@@ -424,7 +448,7 @@ func (cl *cluster) podsOK(w int, id int32) bool {
 			if d < 0 {
 				return false
 			}
-			if ps.cnt[t][d] == 0 && !(ps.tot[t] == 0 && term.matches[w]) {
+			if ps.cnt[t][d] == 0 && !(ps.tot[t] == 0 && term.counted[w]) {
 				return false
 			}
 		}
@@ -576,6 +600,11 @@ func (m *model) affinityCap(w int) (int, string, Reason) {
 				strconv.Quote(t.TopologyKey), len(values), field.QuoteList(sortedKeys(values)))
 		}
 	}
+	if a := wl.PodAffinity; a != nil && len(a.Required) > 0 {
+		if text := m.affinityUnmet(w, a.Required); text != "" {
+			return 0, text, ReasonPodAffinity
+		}
+	}
 	for _, t := range wl.TopologySpread {
 		if t.WhenUnsatisfiable == ScheduleAnyway {
 			continue
@@ -650,4 +679,50 @@ func (m *model) capAffinity(classes []classSim, orders []arrival) []int {
 		orders[i].pods = kept
 	}
 	return excess
+}
+
+// affinityUnmet says why workload w's required affinity terms can never hold, or "": no workload of the plan
+// that some pool may take (w aside) has pods matching every term, and w's own pods do not match them all
+// (the first of a group may go anywhere), or a term's key is on none of w's pools.
+func (m *model) affinityUnmet(w int, terms []PodAffinityTerm) string {
+	wl := &m.in.Workloads[w]
+	sels := make([]labels.Selector, len(terms))
+	for i, t := range terms {
+		sel, err := metav1.LabelSelectorAsSelector(t.Selector.kube())
+		if err != nil {
+			return ""
+		}
+		sels[i] = sel
+		found := false
+		for _, p := range m.eligible[w] {
+			pool := m.pools[p].p
+			switch t.TopologyKey {
+			case hostnameKey:
+				found = true
+			case zoneLabel, "failure-domain.beta.kubernetes.io/zone":
+				found = found || len(pool.Zones) > 0
+			default:
+				_, ok := pool.Labels[t.TopologyKey]
+				found = found || ok
+			}
+		}
+		if !found {
+			return fmt.Sprintf("its required pod affinity on %s needs nodes with that label, and no pool it may use has it", strconv.Quote(t.TopologyKey))
+		}
+	}
+	matchesAll := func(o int) bool {
+		other := &m.in.Workloads[o]
+		for i, t := range terms {
+			if !t.inNamespace(wl, other) || !sels[i].Matches(podLabels(other)) {
+				return false
+			}
+		}
+		return true
+	}
+	for o := range m.in.Workloads {
+		if len(m.eligible[o]) > 0 && matchesAll(o) {
+			return ""
+		}
+	}
+	return "its required pod affinity looks for pods that no workload of the plan has (none matches every term, and its own pods do not)"
 }

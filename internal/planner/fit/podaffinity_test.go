@@ -114,3 +114,37 @@ func TestPodAffinityValidate(t *testing.T) {
 		}
 	}
 }
+
+// TestPodAffinityReviewCases: a required affinity counts only pods matching every term (no pod is both db
+// and cache, so x binds nowhere); an affinity to pods no workload of the plan has binds nowhere, named, at
+// any node count; a pool that is tainted and fails the workload's node affinity is no spread domain.
+func TestPodAffinityReviewCases(t *testing.T) {
+	db := Workload{Name: "db", Replicas: 1, MaxReplicas: 1, Requests: Resources{CPUMillicores: 100}}
+	cache := Workload{Name: "cache", Replicas: 1, MaxReplicas: 1, Requests: Resources{CPUMillicores: 100}}
+	x := Workload{Name: "x", Replicas: 1, MaxReplicas: 1, Requests: Resources{CPUMillicores: 100},
+		PodAffinity: &PodAffinity{Required: []PodAffinityTerm{{Selector: selectApp("db"), TopologyKey: zoneLabel}, {Selector: selectApp("cache"), TopologyKey: hostnameKey}}}}
+	res, err := Plan(Input{Pools: []Pool{affinityPool(3)}, Workloads: []Workload{db, cache, x}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Fits || res.Failures[0].Workload != "x" || res.Failures[0].Reason != ReasonPodAffinity {
+		t.Errorf("two affinity terms no pod matches together: fits %v, %+v", res.Fits, res.Failures)
+	}
+	lonely := Workload{Name: "cache", Replicas: 2, MaxReplicas: 2, Requests: Resources{CPUMillicores: 100},
+		PodAffinity: &PodAffinity{Required: []PodAffinityTerm{{Selector: selectApp("redis"), TopologyKey: zoneLabel}}}}
+	res, _ = Plan(Input{Pools: []Pool{affinityPool(3)}, Workloads: []Workload{lonely}})
+	if res.Fits || res.Scenarios[0].Pools[0].NodesRequired > 1 || !strings.Contains(res.Failures[0].Message, "no workload of the plan has") {
+		t.Errorf("affinity to absent pods: fits %v on %d nodes, %+v", res.Fits, res.Scenarios[0].Pools[0].NodesRequired, res.Failures)
+	}
+
+	web := Pool{Name: "web", Allocatable: Resources{CPUMillicores: 4000, MemoryBytes: 16 << 30, Pods: 110}, MaxNodes: 10, Zones: []string{"a", "b"},
+		Labels: map[string]string{"tier": "web"}}
+	gpu := Pool{Name: "gpu", Allocatable: Resources{CPUMillicores: 4000, MemoryBytes: 16 << 30, Pods: 110}, MinNodes: 1, MaxNodes: 1, Zones: []string{"c"},
+		Taints: []Taint{{Key: "gpu", Effect: EffectNoSchedule}}}
+	spread := Workload{Name: "web", Replicas: 4, MaxReplicas: 4, Requests: Resources{CPUMillicores: 100},
+		NodeAffinity: []NodeSelectorTerm{{MatchExpressions: []NodeSelectorRequirement{{Key: "tier", Operator: NodeIn, Values: []string{"web"}}}}},
+		TopologySpread: []TopologySpreadConstraint{{MaxSkew: 1, TopologyKey: zoneLabel, Selector: selectApp("web")}}}
+	if res, _ := Plan(Input{Pools: []Pool{web, gpu}, Workloads: []Workload{spread}}); !res.Fits {
+		t.Errorf("a tainted pool outside the node affinity counted as a spread domain: %+v", res.Failures)
+	}
+}

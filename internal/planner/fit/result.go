@@ -454,9 +454,17 @@ func (s *sim) failures() []Failure {
 		name := s.m.in.Workloads[w].Name
 		if c.affExcess > 0 {
 			limit, why, reason := s.m.affinityCap(w)
+			verb, remedy := "bind", fmt.Sprintf("Run at most %d replicas, or loosen the rule (a key with more values, such as %s; a larger max skew; fewer min domains)",
+				limit, strconv.Quote(hostnameKey))
+			if c.affExcess == 1 {
+				verb = "binds"
+			}
+			if limit == 0 {
+				remedy = "Plan the pods and nodes the rule needs beside it, or change the rule"
+			}
 			out = append(out, Failure{Workload: name, Pool: s.m.pools[s.m.eligible[w][0]].p.Name, Scenario: s.scenario, Reason: reason,
-				Message: fmt.Sprintf("%s of workload %q %s on no node in %s, however many nodes there are: %s. Run at most %d replicas, or loosen the rule (a key with more values, such as %s; a larger max skew; fewer min domains)",
-					plural(c.affExcess, "pod", "pods"), name, map[bool]string{true: "binds", false: "bind"}[c.affExcess == 1], s.scenarioText(), why, limit, strconv.Quote(hostnameKey))})
+				Message: fmt.Sprintf("%s of workload %q %s on no node in %s, however many nodes there are: %s. %s",
+					plural(c.affExcess, "pod", "pods"), name, verb, s.scenarioText(), why, remedy)})
 			if c.unplaced == c.affExcess && beyond == 0 {
 				continue
 			}

@@ -167,8 +167,7 @@ func newCluster(m *model, classes []classSim) *cluster {
 			allowed: make([]bool, len(m.pools)), affinity: make([]bool, len(m.pools)), prefer: make([]int64, len(m.pools))}
 		for p := range m.pools {
 			sc.allowed[p] = c.pos[p] >= 0
-			r := m.excl[c.w][p]
-			sc.affinity[p] = r != ReasonPoolList && r != ReasonSelector && r != ReasonAffinity
+			sc.affinity[p] = nodeRulesMatch(wl, m.pools[p].p)
 			for _, t := range cl.pools[p].preferTaints {
 				tolerated := false
 				for _, tol := range wl.Tolerations {

@@ -150,11 +150,11 @@ func (cl *cluster) resetSpread() {
 			if d < 0 {
 				continue
 			}
-			r := cl.m.excl[cl.classes[st.owner].c.w][cl.nodes[id].pool]
-			if spec.NodeAffinityPolicy != PolicyIgnore && (r == ReasonPoolList || r == ReasonSelector || r == ReasonAffinity) {
+			pool := cl.m.pools[cl.nodes[id].pool].p
+			if spec.NodeAffinityPolicy != PolicyIgnore && !nodeRulesMatch(wl, pool) {
 				continue
 			}
-			if spec.NodeTaintsPolicy == PolicyHonor && r == ReasonTaint {
+			if spec.NodeTaintsPolicy == PolicyHonor && len(untolerated(pool.Taints, wl.Tolerations)) > 0 {
 				continue
 			}
 			st.eligible[id] = true
@@ -337,6 +337,28 @@ func (v *validator) topologySpread(f field.Path, owner string, w *Workload) {
 		}
 		if _, err := metav1.LabelSelectorAsSelector(t.selector(PodLabels(w))); err != nil {
 			v.add(tf.Child("Selector"), "", "the label selector of a topology spread constraint of %s is invalid: %v", owner, err)
+		}
+	}
+}
+
+// liveSpreadDomains rebuilds each constraint's domains from the eligible nodes that are not dead (a
+// disruption's lost or not yet added nodes are no domain).
+func (cl *cluster) liveSpreadDomains() {
+	if !cl.ss.any {
+		return
+	}
+	for i := range cl.ss.terms {
+		st := &cl.ss.terms[i]
+		seen := make([]bool, len(st.cnt))
+		st.domains = st.domains[:0]
+		for id, ok := range st.eligible {
+			if !ok || (cl.dead != nil && cl.dead[id]) {
+				continue
+			}
+			if d := cl.ss.dom[st.key][id]; !seen[d] {
+				seen[d] = true
+				st.domains = append(st.domains, d)
+			}
 		}
 	}
 }

@@ -2,6 +2,7 @@ package workloads
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -78,7 +79,8 @@ func (r *reader) constraints(o object, ow *owned, pl *placement) []Constraint {
 					pod.AntiRequired = append(pod.AntiRequired, ft)
 				}
 				as := "pod_anti_affinity.required (a filter: its pods never share the topology domain of the pods it selects, and those keep away from them)"
-				if ok && !ow.daemon && noSpread(pl.spread) && t.TopologyKey == hostnameKey && selects(t.LabelSelector, podLabels) {
+				own := len(ft.Namespaces) == 0 || ft.AllNamespaces || slices.Contains(ft.Namespaces, o.src.Namespace)
+				if ok && own && !ow.daemon && noSpread(pl.spread) && t.TopologyKey == hostnameKey && selects(t.LabelSelector, podLabels) {
 					// One pod per node: the packer's node spread says so too.
 					pl.spread = fit.Spread{Type: fit.SpreadNode}
 					as = "spread = node and " + as
