@@ -142,7 +142,7 @@ func TestPodAffinityReviewCases(t *testing.T) {
 	gpu := Pool{Name: "gpu", Allocatable: Resources{CPUMillicores: 4000, MemoryBytes: 16 << 30, Pods: 110}, MinNodes: 1, MaxNodes: 1, Zones: []string{"c"},
 		Taints: []Taint{{Key: "gpu", Effect: EffectNoSchedule}}}
 	spread := Workload{Name: "web", Replicas: 4, MaxReplicas: 4, Requests: Resources{CPUMillicores: 100},
-		NodeAffinity: []NodeSelectorTerm{{MatchExpressions: []NodeSelectorRequirement{{Key: "tier", Operator: NodeIn, Values: []string{"web"}}}}},
+		NodeAffinity:   []NodeSelectorTerm{{MatchExpressions: []NodeSelectorRequirement{{Key: "tier", Operator: NodeIn, Values: []string{"web"}}}}},
 		TopologySpread: []TopologySpreadConstraint{{MaxSkew: 1, TopologyKey: zoneLabel, Selector: selectApp("web")}}}
 	if res, _ := Plan(Input{Pools: []Pool{web, gpu}, Workloads: []Workload{spread}}); !res.Fits {
 		t.Errorf("a tainted pool outside the node affinity counted as a spread domain: %+v", res.Failures)
