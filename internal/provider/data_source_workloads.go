@@ -234,9 +234,9 @@ func (d *workloadsDataSource) Schema(_ context.Context, _ datasource.SchemaReque
 			"unless `include_helm_hooks = true`.\n\n" +
 			"Scheduling constraints are carried as written in `constraints`. Those sizing models become its inputs: node " +
 			"selector, tolerations, required node affinity (as `node_affinity`), inter-pod affinity and anti-affinity, required " +
-			"and preferred (as `pod_affinity` and `pod_anti_affinity`, with the pods' `namespace` and `labels`), a zone " +
-			"`DoNotSchedule` topology spread on the pods' own labels, host ports, and volume claims (as `volume_claims`, each " +
-			"ReadWriteOnce claim taking one of its node's volume attachments); every other constraint is reported in a " +
+			"and preferred (as `pod_affinity` and `pod_anti_affinity`, with the pods' `namespace` and `labels`), topology spread " +
+			"constraints (as `topology_spread`), host ports, and volume claims (as `volume_claims`, each " +
+			"claim but a ReadWriteMany one taking one of its node's volume attachments); every other constraint is reported in a " +
 			"warning naming the workload, never dropped silently.\n\n" +
 			"Documents are decoded with client-go's scheme into `k8s.io/api` types; unknown fields of a known kind are a warning, " +
 			"as `kubectl apply` gives. At most 64 MiB and 100,000 documents are read.",

@@ -231,10 +231,10 @@ func podAffinityAttribute(anti bool) schema.SingleNestedAttribute {
 // outputs.
 func volumeClaimsAttribute() schema.ListNestedAttribute {
 	return schema.ListNestedAttribute{Optional: true,
-		MarkdownDescription: "Persistent volume claims one pod mounts (`kubefit_workloads` outputs them in this shape). Each claim whose access modes are " +
-			"all `ReadWriteOnce`/`ReadWriteOncePod` (or none) is a block disk attached to the pod's node, and a node attaches at most its instance type's " +
+		MarkdownDescription: "Persistent volume claims one pod mounts (`kubefit_workloads` outputs them in this shape). Each claim but a `ReadWriteMany` one " +
+			"is a block disk attached to the pod's node (a `ReadOnlyMany` disk too: each node it attaches to spends a slot), and a node attaches at most its instance type's " +
 			"volume limit (`attachable-volumes`, the count the cloud's disk CSI driver reports and the scheduler's NodeVolumeLimits filter enforces; " +
-			"see `kubefit_node_overhead.volume_attach_limit`). `ReadWriteMany` and `ReadOnlyMany` claims are file shares, which no attach limit counts.",
+			"see `kubefit_node_overhead.volume_attach_limit`). `ReadWriteMany` claims are file shares (EFS, Azure Files, Filestore), which no attach limit counts.",
 		NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
 			"name":          schema.StringAttribute{Required: true, MarkdownDescription: "Claim name (unique in the pod)."},
 			"size":          schema.StringAttribute{Optional: true, MarkdownDescription: "Storage request, e.g. `20Gi` (reported; it does not change where a pod may run).", Validators: []validator.String{quantityValidator{quantityBytes}}},

@@ -144,7 +144,7 @@
 //     affinity looks for; nothing lifts a resource, taint, port or anti-affinity rejection).
 //   - Filters: NodeResourcesFit (requests of the DaemonSets and pods on the node plus the pod within
 //     allocatable, pod slots included, a resource the pod does not request unchecked); NodeVolumeLimits
-//     as the resource dimension Volumes (each ReadWriteOnce/ReadWriteOncePod claim of a pod takes one of
+//     as the resource dimension Volumes (each claim of a pod but a ReadWriteMany one takes one of
 //     the node's attachments, volumes.go); NodeAffinity and TaintToleration as the pool-level exclusions
 //     above; InterPodAffinity for node spread (required hostname anti-affinity among a workload's pods)
 //     and for every required term of Workload.PodAffinity (podaffinity.go: no pod a required

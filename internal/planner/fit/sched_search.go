@@ -32,10 +32,12 @@ var schedulerStrategy = strategy{id: StrategyScheduler}
 func (m *model) realistic(sc Scenario, best *sim) (*sim, string) {
 	classes := best.classes
 	orders := arrivals(classes, m.in.Arrival)
+	// Pods no node count binds for their own rules fail whether or not the model runs.
+	excess := m.capAffinity(classes, orders)
 	if len(orders[0].pods) == 0 || m.in.PackingOnly {
+		markExcess(best, excess)
 		return best, ""
 	}
-	excess := m.capAffinity(classes, orders)
 	cl := newCluster(m, classes)
 	counts := make([]int, len(m.pools))
 	nodes := 0
@@ -47,6 +49,7 @@ func (m *model) realistic(sc Scenario, best *sim) (*sim, string) {
 		best.note = fmt.Sprintf("the scheduler model was not run: %s pods on %s nodes exceed its work budget, so the "+
 			"counts are the best packing's, which kube-scheduler may exceed (by 2–13 %% in measured cases)",
 			FormatCount(int64(len(orders[0].pods))), FormatCount(int64(nodes)))
+		markExcess(best, excess)
 		return best, ""
 	}
 	var fail []int
@@ -94,10 +97,7 @@ func (m *model) realistic(sc Scenario, best *sim) (*sim, string) {
 	}
 	s := m.placementSim(sc, classes, capped, counts, o.pods, cl.bind)
 	s.bound, s.note = bound, note
-	for w, n := range excess {
-		s.classes[w].unplaced += n
-		s.classes[w].affExcess = n
-	}
+	markExcess(s, excess)
 	if sc == ScenarioSteady && len(m.in.Disruptions) > 0 {
 		s.disrupt = cl.disruptions(m, o.pods, capped, slices.Clone(cl.bind), o.seed)
 	}
@@ -366,4 +366,13 @@ func (m *model) placementSim(sc Scenario, classes []classSim, capped, counts []i
 		}
 	}
 	return s
+}
+
+// markExcess records on s the pods of each class that no node count binds (capAffinity): they are unplaced,
+// and the failure names their rule.
+func markExcess(s *sim, excess []int) {
+	for w, n := range excess {
+		s.classes[w].unplaced += n
+		s.classes[w].affExcess = n
+	}
 }

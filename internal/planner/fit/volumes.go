@@ -50,16 +50,12 @@ type VolumeClaim struct {
 }
 
 // Attachable reports whether the claim's volume is a block disk attached to the node, counted against
-// the node's attach limit by the NodeVolumeLimits filter: a claim whose modes are all ReadWriteOnce or
-// ReadWriteOncePod (or none). A claim that may be mounted by many nodes (ReadOnlyMany, ReadWriteMany) is
-// a file share (EFS, Azure Files, Filestore), which no attach limit counts (volumes.md §6).
+// the node's attach limit by the NodeVolumeLimits filter: every claim but a ReadWriteMany one, which is a
+// file share (EFS, Azure Files, Filestore) no attach limit counts (volumes.md §6). A ReadOnlyMany claim
+// counts: block disks attach read-only to many nodes (a Persistent Disk in ReadOnlyMany), each attachment
+// taking a slot, so counting it is the safe side.
 func (c VolumeClaim) Attachable() bool {
-	for _, m := range c.AccessModes {
-		if m == ReadOnlyMany || m == ReadWriteMany {
-			return false
-		}
-	}
-	return true
+	return !slices.Contains(c.AccessModes, ReadWriteMany)
 }
 
 // singlePod reports whether the claim's volume can be used by one pod only: a shared ReadWriteOncePod

@@ -130,7 +130,7 @@ func (r *reader) constraints(o object, ow *owned, pl *placement) []Constraint {
 		add("schedulingGates", false, "not modelled: the pods wait until every gate is removed", spec.SchedulingGates)
 	}
 	if len(ow.claims) > 0 || hasClaims(spec) {
-		add("volumes", true, "volume_claims: each ReadWriteOnce or ReadWriteOncePod claim takes one of its node's volume attachments (NodeVolumeLimits); "+
+		add("volumes", true, "volume_claims: each claim but a ReadWriteMany one takes one of its node's volume attachments (NodeVolumeLimits); "+
 			"a volume's zone is not checked, which holds for WaitForFirstConsumer classes (an Immediate class pins the pods to the zone its volume was made in)", volumeNames(ow, spec))
 	}
 	if bad := joinTypes(cs); bad != "" {
