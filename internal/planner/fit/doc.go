@@ -199,8 +199,11 @@
 // the model's count, so that profile's counts may be a node short (not yet explained).
 //
 // Not modelled: per-container non-zero requests (a pod counts as one container), the EKS system pods'
-// requests that are not listed as DaemonSets, preemption, the parallel filter's slightly larger
-// examined set, and the scheduler's own retries on a timer.
+// requests that are not listed as DaemonSets, pod priority and preemption, the parallel filter's slightly
+// larger examined set, the scheduler's own retries on a timer, labels and terms on DaemonSet pods, a
+// volume's zone before its first placement (WaitForFirstConsumer is assumed; an Immediate class would pin
+// pods to a zone chosen before scheduling), and, in the best packing only, inter-pod terms, topology_spread
+// constraints and host ports between workloads (the scheduler model applies them).
 //
 // Arrival orders (Input.Arrival): rollout (default) plans the replicas of all workloads interleaved in
 // proportion (pod k of n at (k + ½) / n of the way) and three seeded random orders, and the count must

@@ -138,10 +138,14 @@ type cluster struct {
 	ps   podState
 	ss   spreadState
 	mins []int32 // the cycle's spreadMins
+	// src are the classes the cluster was made of, and twin a second cluster of them for a second
+	// goroutine (eachOrder).
+	src  []classSim
+	twin *cluster
 }
 
 func newCluster(m *model, classes []classSim) *cluster {
-	cl := &cluster{m: m, pools: make([]schedPool, len(m.pools)), classes: make([]schedClass, len(classes)), pin: -1}
+	cl := &cluster{m: m, pools: make([]schedPool, len(m.pools)), classes: make([]schedClass, len(classes)), pin: -1, src: classes}
 	for p := range m.pools {
 		pm := &m.pools[p]
 		sp := schedPool{alloc: pm.alloc, ds: pm.ds, zones: pm.zones}

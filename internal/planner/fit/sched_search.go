@@ -2,7 +2,9 @@ package fit
 
 import (
 	"fmt"
+	"runtime"
 	"slices"
+	"sync"
 )
 
 // maxScheduleRounds bounds the growth rounds of the realistic node count search; every round adds at
@@ -199,25 +201,61 @@ func cappedCounts(m *model, counts []int) []int {
 // otherwise the nodes to add per pool (the largest ask of any order), the order with the most pods
 // Pending, and how many that is.
 func (cl *cluster) shortfallPending(orders []arrival, counts []int, profile SchedulerProfile) ([]int, int, int) {
+	pending := make([]int, len(orders))
+	asks := make([][]int, len(orders))
+	cl.eachOrder(orders, func(w *cluster, i int) {
+		o := &orders[i]
+		if pending[i] = w.run(o.pods, counts, o.seed, profile, false); pending[i] > 0 {
+			asks[i] = w.ask(o.pods, counts)
+		}
+	})
 	var inc []int
 	worst, most := 0, 0
 	for i := range orders {
-		o := &orders[i]
-		pending := cl.run(o.pods, counts, o.seed, profile, false)
-		if pending == 0 {
+		if pending[i] == 0 {
 			continue
 		}
-		if pending > most {
-			worst, most = i, pending
+		if pending[i] > most {
+			worst, most = i, pending[i]
 		}
 		if inc == nil {
 			inc = make([]int, len(counts))
 		}
-		for p, k := range cl.ask(o.pods, counts) {
+		for p, k := range asks[i] {
 			inc[p] = max(inc[p], k)
 		}
 	}
 	return inc, worst, most
+}
+
+// eachOrder calls f for every order, on cl and, when there are several orders and more than one CPU, on
+// a twin cluster in a second goroutine (orders i with i odd): every run resets its cluster, so an order's
+// result does not depend on which cluster runs it. The twin's filtered nodes count against cl's budget.
+func (cl *cluster) eachOrder(orders []arrival, f func(w *cluster, i int)) {
+	if len(orders) < 2 || runtime.GOMAXPROCS(0) < 2 {
+		for i := range orders {
+			f(cl, i)
+		}
+		return
+	}
+	if cl.twin == nil {
+		cl.twin = newCluster(cl.m, cl.src)
+	}
+	tw := cl.twin
+	before := tw.evals
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for i := 1; i < len(orders); i += 2 {
+			f(tw, i)
+		}
+	}()
+	for i := 0; i < len(orders); i += 2 {
+		f(cl, i)
+	}
+	wg.Wait()
+	cl.evals += tw.evals - before
 }
 
 // ask returns, per pool, the fresh nodes the Pending pods of the last run ask for.
