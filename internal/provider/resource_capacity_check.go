@@ -383,17 +383,7 @@ func (m capacityCheckModel) check() keda.Check {
 }
 
 func (r *capacityCheckResource) apply(ctx context.Context, plan tfsdk.Plan, state *tfsdk.State, diags *diag.Diagnostics) {
-	var m capacityCheckModel
-	diags.Append(plan.Get(ctx, &m)...)
-	if diags.HasError() {
-		return
-	}
-	var ignored diag.Diagnostics
-	if !planCapacityCheck(&m, &ignored) {
-		diags.Append(ignored.Errors()...)
-		return
-	}
-	diags.Append(state.Set(ctx, &m)...)
+	applyPlanned(ctx, plan, state, diags, planCapacityCheck)
 }
 
 func (r *capacityCheckResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
@@ -424,4 +414,20 @@ func (s hpaSummaryModel) summary() keda.Summary {
 		ks.ZonalSpread = append(ks.ZonalSpread, keda.SpreadConstraint{TopologyKey: z.TopologyKey, MaxSkew: z.MaxSkew, WhenUnsatisfiable: z.WhenUnsatisfiable})
 	}
 	return ks
+}
+
+// applyPlanned stores a plan-only resource in state: its planned values, planned again with plan so that
+// values unknown at plan time are filled (errors only: the warnings were shown at plan).
+func applyPlanned[M any](ctx context.Context, p tfsdk.Plan, state *tfsdk.State, diags *diag.Diagnostics, plan func(*M, *diag.Diagnostics) bool) {
+	var m M
+	diags.Append(p.Get(ctx, &m)...)
+	if diags.HasError() {
+		return
+	}
+	var ignored diag.Diagnostics
+	if !plan(&m, &ignored) {
+		diags.Append(ignored.Errors()...)
+		return
+	}
+	diags.Append(state.Set(ctx, &m)...)
 }

@@ -261,17 +261,7 @@ func hpaSummaryValue(s keda.Summary) types.Object {
 
 // apply renders the planned HPA into state (deterministic: the same values the plan showed).
 func (r *hpaResource) apply(ctx context.Context, plan tfsdk.Plan, state *tfsdk.State, diags *diag.Diagnostics) {
-	var m hpaModel
-	diags.Append(plan.Get(ctx, &m)...)
-	if diags.HasError() {
-		return
-	}
-	var ignored diag.Diagnostics
-	if !planHPA(&m, &ignored) {
-		diags.Append(ignored.Errors()...)
-		return
-	}
-	diags.Append(state.Set(ctx, &m)...)
+	applyPlanned(ctx, plan, state, diags, planHPA)
 }
 
 func (r *hpaResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {

@@ -338,17 +338,7 @@ func summaryValue(s keda.Summary) types.Object {
 
 // apply renders the planned ScaledObject into state (deterministic: the same values the plan showed).
 func (r *kedaScaledObjectResource) apply(ctx context.Context, plan tfsdk.Plan, state *tfsdk.State, diags *diag.Diagnostics) {
-	var m kedaScaledObjectModel
-	diags.Append(plan.Get(ctx, &m)...)
-	if diags.HasError() {
-		return
-	}
-	var ignored diag.Diagnostics
-	if !planKEDAScaledObject(&m, &ignored) {
-		diags.Append(ignored.Errors()...)
-		return
-	}
-	diags.Append(state.Set(ctx, &m)...)
+	applyPlanned(ctx, plan, state, diags, planKEDAScaledObject)
 }
 
 func (r *kedaScaledObjectResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {

@@ -810,17 +810,9 @@ func checkPendingStorageClass(ctx context.Context, cat sizing.Catalog, m storage
 // apply renders the planned class into state; the plan already holds every value when its inputs were
 // known, and rendering is deterministic, so this only fills values that were unknown at plan time.
 func (r *storageClassResource) apply(ctx context.Context, plan tfsdk.Plan, state *tfsdk.State, diags *diag.Diagnostics) {
-	var m storageClassModel
-	diags.Append(plan.Get(ctx, &m)...)
-	if diags.HasError() {
-		return
-	}
-	var ignored diag.Diagnostics
-	if !planStorageClass(ctx, r.catalog(), &m, &ignored) {
-		diags.Append(ignored.Errors()...)
-		return
-	}
-	diags.Append(state.Set(ctx, &m)...)
+	applyPlanned(ctx, plan, state, diags, func(m *storageClassModel, d *diag.Diagnostics) bool {
+		return planStorageClass(ctx, r.catalog(), m, d)
+	})
 }
 
 func (r *storageClassResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
