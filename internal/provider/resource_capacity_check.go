@@ -114,14 +114,7 @@ func (r *capacityCheckResource) Metadata(_ context.Context, req resource.Metadat
 }
 
 func (r *capacityCheckResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
-	optStr := func(desc string) schema.StringAttribute {
-		return schema.StringAttribute{Optional: true, MarkdownDescription: desc}
-	}
-	// Nested attributes are optional in the schema so that summaries unknown during validation pass;
-	// the planner reports missing values once they are known.
-	reqStr := func(desc string) schema.StringAttribute {
-		return schema.StringAttribute{Optional: true, MarkdownDescription: desc + " Required."}
-	}
+	optStr, reqStr := summaryOptional, summaryRequired
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Checks that need several objects at once, at `terraform plan`: one ScaledObject per target and per " +
 			"HPA name, and no conflicting existing HPA (`KSO-E17`); one autoscaler per target: an HPA of " +
@@ -135,59 +128,14 @@ func (r *capacityCheckResource) Schema(_ context.Context, _ resource.SchemaReque
 			"id": schema.StringAttribute{Computed: true, MarkdownDescription: "Always `capacity-check`."},
 			"scaled_objects": schema.ListNestedAttribute{Optional: true,
 				MarkdownDescription: "`summary` of each `kubefit_keda_scaled_object` (for example `[for so in kubefit_keda_scaled_object.all : so.summary]`).",
-				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
-					"namespace":          reqStr("Namespace."),
-					"name":               reqStr("ScaledObject name."),
-					"hpa_name":           optStr("HPA name; default `keda-hpa-<name>`."),
-					"target_api_version": optStr("Target apiVersion; default `apps/v1`."),
-					"target_kind":        optStr("Target kind; default `Deployment`."),
-					"target_name":        reqStr("Target name."),
-					"peak_replicas":      schema.Int64Attribute{Optional: true, MarkdownDescription: "Replicas at peak. Required."},
-					"surge":              schema.Int64Attribute{Optional: true, MarkdownDescription: "Extra pods during a rollout at peak."},
-					"pod_requests": schema.SingleNestedAttribute{Optional: true, MarkdownDescription: "Effective pod requests.",
-						Attributes: map[string]schema.Attribute{
-							"cpu_millicores":  schema.Int64Attribute{Optional: true, MarkdownDescription: "CPU in millicores."},
-							"memory_bytes":    schema.Int64Attribute{Optional: true, MarkdownDescription: "Memory in bytes."},
-							"ephemeral_bytes": schema.Int64Attribute{Optional: true, MarkdownDescription: "Ephemeral storage in bytes."},
-						}},
-					"zonal_spread": schema.ListNestedAttribute{Optional: true, MarkdownDescription: "Zonal `DoNotSchedule` spread constraints.",
-						NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
-							"topology_key":       reqStr("Topology key."),
-							"max_skew":           schema.Int64Attribute{Optional: true, MarkdownDescription: "Maximum skew. Required."},
-							"when_unsatisfiable": reqStr("`DoNotSchedule`."),
-						}}},
-					"connections_per_pod":    schema.Int64Attribute{Optional: true, MarkdownDescription: "Database connections per pod."},
-					"dns_lookups_per_second": schema.Float64Attribute{Optional: true, MarkdownDescription: "External DNS lookups per second per pod."},
-					"node_group":             optStr("Name of the node group the pods run on (matched against `node_groups`)."),
+				NestedObject: schema.NestedAttributeObject{Attributes: autoscalerSummaryAttributes("ScaledObject", "; default `apps/v1`", "; default `Deployment`", "", map[string]schema.Attribute{
+					"hpa_name":               optStr("HPA name; default `keda-hpa-<name>`."),
 					"transfer_hpa_ownership": schema.BoolAttribute{Optional: true, MarkdownDescription: "Whether the ScaledObject carries `scaledobject.keda.sh/transfer-hpa-ownership: \"true\"` and sets a custom HPA name (`advanced.horizontal_pod_autoscaler_config.name`, given here as `hpa_name`): KEDA hands over an existing HPA only when it is named there."},
-				}}},
+				})}},
 			"horizontal_pod_autoscalers": schema.ListNestedAttribute{Optional: true,
 				MarkdownDescription: "`summary` of each `kubefit_horizontal_pod_autoscaler` (for example `[for h in kubefit_horizontal_pod_autoscaler.all : h.summary]`). " +
 					"They count in one autoscaler per target (`KSO-E17`, `KCAP-E6`) and share node groups, databases and the DNS budget with the ScaledObjects.",
-				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
-					"namespace":          reqStr("Namespace."),
-					"name":               reqStr("HPA name."),
-					"target_api_version": optStr("Target apiVersion."),
-					"target_kind":        optStr("Target kind."),
-					"target_name":        reqStr("Target name."),
-					"peak_replicas":      schema.Int64Attribute{Optional: true, MarkdownDescription: "Replicas at peak (`maxReplicas`). Required."},
-					"surge":              schema.Int64Attribute{Optional: true, MarkdownDescription: "Extra pods during a rollout at peak."},
-					"pod_requests": schema.SingleNestedAttribute{Optional: true, MarkdownDescription: "Effective pod requests.",
-						Attributes: map[string]schema.Attribute{
-							"cpu_millicores":  schema.Int64Attribute{Optional: true, MarkdownDescription: "CPU in millicores."},
-							"memory_bytes":    schema.Int64Attribute{Optional: true, MarkdownDescription: "Memory in bytes."},
-							"ephemeral_bytes": schema.Int64Attribute{Optional: true, MarkdownDescription: "Ephemeral storage in bytes."},
-						}},
-					"zonal_spread": schema.ListNestedAttribute{Optional: true, MarkdownDescription: "Zonal `DoNotSchedule` spread constraints.",
-						NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
-							"topology_key":       reqStr("Topology key."),
-							"max_skew":           schema.Int64Attribute{Optional: true, MarkdownDescription: "Maximum skew. Required."},
-							"when_unsatisfiable": reqStr("`DoNotSchedule`."),
-						}}},
-					"connections_per_pod":    schema.Int64Attribute{Optional: true, MarkdownDescription: "Database connections per pod."},
-					"dns_lookups_per_second": schema.Float64Attribute{Optional: true, MarkdownDescription: "External DNS lookups per second per pod."},
-					"node_group":             optStr("Name of the node group the pods run on (matched against `node_groups`)."),
-				}}},
+				NestedObject: schema.NestedAttributeObject{Attributes: autoscalerSummaryAttributes("HPA", "", "", " (`maxReplicas`)", nil)}},
 			"node_groups": schema.ListNestedAttribute{Optional: true,
 				MarkdownDescription: "Node group capacity objects (each a `kubefit_node_group`'s `capacity` output).",
 				NestedObject:        schema.NestedAttributeObject{Attributes: nodeGroupCapacityAttributes()}},
@@ -430,4 +378,49 @@ func applyPlanned[M any](ctx context.Context, p tfsdk.Plan, state *tfsdk.State, 
 		return
 	}
 	diags.Append(state.Set(ctx, &m)...)
+}
+
+// autoscalerSummaryAttributes are the attributes of an autoscaler's summary in a capacity check (a
+// ScaledObject's or an HPA's), plus extra.
+func autoscalerSummaryAttributes(kind, apiVersionDefault, kindDefault, peakNote string, extra map[string]schema.Attribute) map[string]schema.Attribute {
+	optStr, reqStr := summaryOptional, summaryRequired
+	attrs := map[string]schema.Attribute{
+		"namespace":          reqStr("Namespace."),
+		"name":               reqStr(kind + " name."),
+		"target_api_version": optStr("Target apiVersion" + apiVersionDefault + "."),
+		"target_kind":        optStr("Target kind" + kindDefault + "."),
+		"target_name":        reqStr("Target name."),
+		"peak_replicas":      schema.Int64Attribute{Optional: true, MarkdownDescription: "Replicas at peak" + peakNote + ". Required."},
+		"surge":              schema.Int64Attribute{Optional: true, MarkdownDescription: "Extra pods during a rollout at peak."},
+		"pod_requests": schema.SingleNestedAttribute{Optional: true, MarkdownDescription: "Effective pod requests.",
+			Attributes: map[string]schema.Attribute{
+				"cpu_millicores":  schema.Int64Attribute{Optional: true, MarkdownDescription: "CPU in millicores."},
+				"memory_bytes":    schema.Int64Attribute{Optional: true, MarkdownDescription: "Memory in bytes."},
+				"ephemeral_bytes": schema.Int64Attribute{Optional: true, MarkdownDescription: "Ephemeral storage in bytes."},
+			}},
+		"zonal_spread": schema.ListNestedAttribute{Optional: true, MarkdownDescription: "Zonal `DoNotSchedule` spread constraints.",
+			NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+				"topology_key":       reqStr("Topology key."),
+				"max_skew":           schema.Int64Attribute{Optional: true, MarkdownDescription: "Maximum skew. Required."},
+				"when_unsatisfiable": reqStr("`DoNotSchedule`."),
+			}}},
+		"connections_per_pod":    schema.Int64Attribute{Optional: true, MarkdownDescription: "Database connections per pod."},
+		"dns_lookups_per_second": schema.Float64Attribute{Optional: true, MarkdownDescription: "External DNS lookups per second per pod."},
+		"node_group":             optStr("Name of the node group the pods run on (matched against `node_groups`)."),
+	}
+	for k, v := range extra {
+		attrs[k] = v
+	}
+	return attrs
+}
+
+// summaryOptional and summaryRequired are string attributes of a summary. Nested attributes are optional in
+// the schema so that summaries unknown during validation pass; the planner reports missing values once they
+// are known.
+func summaryOptional(desc string) schema.StringAttribute {
+	return schema.StringAttribute{Optional: true, MarkdownDescription: desc}
+}
+
+func summaryRequired(desc string) schema.StringAttribute {
+	return schema.StringAttribute{Optional: true, MarkdownDescription: desc + " Required."}
 }
