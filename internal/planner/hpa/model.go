@@ -160,29 +160,14 @@ type Target struct {
 	AverageUtilization *int64
 }
 
-// Behavior is spec.behavior.
-type Behavior struct {
-	ScaleUp   *ScalingRules
-	ScaleDown *ScalingRules
-}
-
-// ScalingRules is one direction of the behavior.
-type ScalingRules struct {
-	StabilizationWindowSeconds *int64
-	SelectPolicy               *string
-	// Policies nil means the API server's default policies; an empty list is left out of the object, so the
-	// defaults apply too (HPA-W2).
-	Policies []Policy
-	// Tolerance is a Kubernetes quantity ("0.05").
-	Tolerance *string
-}
-
-// Policy is one scaling policy.
-type Policy struct {
-	Type          string
-	Value         int64
-	PeriodSeconds int64
-}
+// Behavior is spec.behavior, the same type a ScaledObject's advanced HPA configuration carries. In a
+// ScalingRules, Policies nil means the API server's default policies; an empty list is left out of the
+// object, so the defaults apply too (HPA-W2).
+type (
+	Behavior     = keda.Behavior
+	ScalingRules = keda.ScalingRules
+	Policy       = keda.Policy
+)
 
 // Effective holds what the API server fills in for unset fields, stated apart from the rendered object.
 type Effective struct {
