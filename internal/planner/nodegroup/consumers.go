@@ -149,7 +149,11 @@ const (
 // maxPodsErrors refuses a max_pods the group's consumer refuses: outside 10–250 on AKS (max_pods of
 // azurerm_kubernetes_cluster_node_pool) and 8–256 on GKE (max_pods_per_node of google_container_node_pool).
 func maxPodsErrors(req Request) field.Errors {
-	mp := req.Pool.Overhead.MaxPods
+	mp, at, name := req.Pool.Overhead.MaxPods, field.NewPath("MaxPods"), "max_pods"
+	if p := req.Pool.Overhead.MeasuredAllocatable.Pods; p != nil && mp == 0 {
+		// A measured node's pods become its max pods, which the consumer then gets.
+		mp, at, name = *p, field.NewPath("MeasuredAllocatable", "Pods"), "the measured allocatable pods"
+	}
 	if mp == 0 {
 		return nil
 	}
@@ -164,8 +168,8 @@ func maxPodsErrors(req Request) field.Errors {
 	if mp >= lo && mp <= hi {
 		return nil
 	}
-	return field.Errors{field.Invalid(field.NewPath("MaxPods"), fmt.Sprint(mp), "max_pods %d of %s node group %q is out of range: "+what+"; give a value within it",
-		mp, cloud, req.Pool.Name, lo, hi)}
+	return field.Errors{field.Invalid(at, fmt.Sprint(mp), "%s %d of %s node group %q is out of range: "+what+"; give a value within it",
+		name, mp, cloud, req.Pool.Name, lo, hi)}
 }
 
 var aksReservedLabelPrefixes = []string{"kubernetes.azure.com/", "kubernetes.io/"}

@@ -190,6 +190,7 @@ func TestAKSRules(t *testing.T) {
 		{"min_size above 1,000", func(q *Request) { q.MinSize = intp(1001) }, "MinSize", "min_size is 1001"},
 		{"max pods 9", func(q *Request) { q.Pool.Overhead.MaxPods = 9 }, "MaxPods", "only from 10 to 250"},
 		{"max pods 251", func(q *Request) { q.Pool.Overhead.MaxPods = 251 }, "MaxPods", "only from 10 to 250"},
+		{"measured pods 300", func(q *Request) { p := int64(300); q.Pool.Overhead.MeasuredAllocatable.Pods = &p }, "MeasuredAllocatable.Pods", "measured allocatable pods 300"},
 	} {
 		q := aksGroup(4, false)
 		tc.mod(&q)
