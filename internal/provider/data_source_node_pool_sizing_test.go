@@ -165,7 +165,8 @@ data "kubefit_node_pool_sizing" "t3" {
 		Steps: []resource.TestStep{
 			{
 				Config:      config("launch"),
-				ExpectError: regexp.MustCompile(`(?s)Burstable Nodes Run Out of CPU Credits.*requests\s+fit.*Kubernetes`),
+				ExpectError: regexp.MustCompile(`(?s)Burstable Nodes Run Out of CPU Credits.*requests\s+fit,\s+but\s+the\s+expected\s+CPU\s+use\s+of\s+its\s+busiest\s+node\s+is\s+500m\.\s+t3a.medium\s+sustains` +
+					`.*Remedies:\s+spread\s+the\s+1000m\s+of\s+expected\s+use\s+over\s+at\s+least\s+3\s+nodes.*unlimited\s+mode,\s+which\s+at\s+this\s+load\s+bills\s+about\s+\$3\.65`),
 			},
 			{
 				// kube-scheduler spreads the 20 pods over the two nodes (LeastAllocated): 10 × 50m = 500m against a

@@ -12,6 +12,7 @@ import (
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/field"
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/fit"
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/overhead"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/resource"
 )
 
 // Warning codes of Plan.Warnings besides the overhead model's own (overhead.Code…), which keep their codes.
@@ -376,8 +377,8 @@ func (s *solve) plan(res fit.Result) (*Plan, error) {
 		if c := pp.Credits; c != nil && c.Result.Verdict.Fails() {
 			pl.Fits = false
 			pl.Failures = append(pl.Failures, Failure{Pool: pp.Name, Scenario: fit.ScenarioSteady, Reason: ReasonCredits,
-				Message: fmt.Sprintf("pool %q (%s): the requests fit, but the expected CPU use of its busiest node, %dm, %s",
-					pp.Name, c.Result.Budget.InstanceType, c.BusiestNodeMillicores, c.Result.Detail)})
+				Message: fmt.Sprintf("pool %q (%s): the requests fit, but the expected CPU use of its busiest node is %dm. %s%s",
+					pp.Name, c.Result.Budget.InstanceType, c.BusiestNodeMillicores, c.Result.Detail, s.creditRemedies(i, pp))})
 		} else if c != nil && c.Result.Verdict.Warns() {
 			s.warnings = append(s.warnings, field.Warning{Code: WarnAboveBaseline, Path: s.poolPath(i),
 				Message: fmt.Sprintf("pool %q: %s", pp.Name, c.Result.Detail)})
@@ -479,4 +480,33 @@ func (s *solve) sharedClaims(p field.Path, w *Workload, fw fit.Workload) {
 				w.Name, c.Name)})
 		}
 	}
+}
+
+// creditRemedies names, with their figures, what would keep pool i's busiest node within its credits: the
+// node count at which the expected use, spread evenly, stays within the sustained capacity (the scheduler
+// does not spread it exactly evenly, so this is a lower bound), and, in standard mode, what unlimited mode
+// would cost at this load (burst.md).
+func (s *solve) creditRemedies(i int, pp *PoolPlan) string {
+	c := pp.Credits
+	r := c.Result
+	var parts []string
+	var total int64
+	for _, m := range c.NodeMillicores {
+		total += m
+	}
+	if sustained := r.SustainedMillicores; sustained > 0 && total > 0 {
+		n := resource.CeilDiv(total, sustained)
+		parts = append(parts, fmt.Sprintf("spread the %dm of expected use over at least %d nodes of %dm sustained each (a higher minimum node count)",
+			total, n, sustained))
+	}
+	if r.Mode == burst.Standard && r.Budget.HasCredits() {
+		b, _, _ := s.cat.CreditBudget(s.ctx, s.req.Pools[i].Cloud, pp.Instance.Name)
+		if u, err := burst.Evaluate(b, burst.Input{Load: burst.Load{SustainedMillicores: c.BusiestNodeMillicores}, Mode: burst.Unlimited,
+			MinHours: burst.DefaultMinHours}); err == nil && u.SurplusCostPerMonth > 0 {
+			parts = append(parts, fmt.Sprintf("run it in unlimited mode, which at this load bills about $%.2f per node and month in surplus credits (the busiest node's)",
+				u.SurplusCostPerMonth))
+		}
+	}
+	parts = append(parts, "or move the steadily busy pods to a pool of a fixed-performance type")
+	return " Remedies: " + strings.Join(parts, "; ") + "."
 }
