@@ -164,7 +164,7 @@ data "kubefit_node_pool_sizing" "t3" {
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
 			{
-				Config:      config("launch"),
+				Config: config("launch"),
 				ExpectError: regexp.MustCompile(`(?s)Burstable Nodes Run Out of CPU Credits.*requests\s+fit,\s+but\s+the\s+expected\s+CPU\s+use\s+of\s+its\s+busiest\s+node\s+is\s+500m\.\s+t3a.medium\s+sustains` +
 					`.*Remedies:\s+spread\s+the\s+1000m\s+of\s+expected\s+use\s+over\s+at\s+least\s+3\s+nodes.*unlimited\s+mode,\s+which\s+at\s+this\s+load\s+bills\s+about\s+\$3\.65`),
 			},
