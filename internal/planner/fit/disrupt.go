@@ -87,7 +87,11 @@ func (cl *cluster) disruptions(m *model, pods []int32, counts []int, bind []int3
 			worst.Message += cl.lossRemedy(m, kind, worstCase, pods, counts, bind, seed)
 		}
 		if worst == nil {
-			worst = &DisruptionResult{Kind: kind, Checked: true, Fits: true, Message: fmt.Sprintf("%s: nothing to lose (no node holds a pod)", kind)}
+			msg := fmt.Sprintf("%s: nothing to lose (no node holds a pod)", kind)
+			if kind == DisruptZoneLoss && len(m.zoneNames) == 0 {
+				msg = "zone_loss: no pool names its zones, so no zone can be lost; give the pools their zones to check it"
+			}
+			worst = &DisruptionResult{Kind: kind, Checked: true, Fits: true, Message: msg}
 		}
 		out = append(out, *worst)
 	}

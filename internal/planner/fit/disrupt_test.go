@@ -88,6 +88,19 @@ func TestDisruptionsStateless(t *testing.T) {
 	}
 }
 
+// TestDisruptionsWithoutZones: a zone loss on pools without zones says there is no zone to lose.
+func TestDisruptionsWithoutZones(t *testing.T) {
+	in := clickHouse(6)
+	in.Pools[0].Zones = nil
+	res, err := Plan(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := res.Disruptions[1]; !d.Fits || !strings.Contains(d.Message, "no pool names its zones") {
+		t.Errorf("zone_loss without zones: %+v", d)
+	}
+}
+
 func TestDisruptionsValidate(t *testing.T) {
 	in := clickHouse(3)
 	in.Disruptions = []DisruptionKind{"node_loss", "meteor", "node_loss"}
