@@ -360,36 +360,7 @@ func (cl *cluster) resetPods() {
 	ps.dom = make([][]int32, len(pt.keys))
 	ndom := make([]int, len(pt.keys))
 	for k, key := range pt.keys {
-		d := make([]int32, len(cl.nodes))
-		values := map[string]int32{}
-		for id := range cl.nodes {
-			nd := &cl.nodes[id]
-			switch {
-			case key == hostnameKey:
-				d[id] = int32(id)
-			case key == zoneLabel || key == "failure-domain.beta.kubernetes.io/zone":
-				d[id] = nd.zone
-			default:
-				v, ok := cl.m.pools[nd.pool].p.Labels[key]
-				if !ok {
-					d[id] = -1
-					continue
-				}
-				if _, seen := values[v]; !seen {
-					values[v] = int32(len(values))
-				}
-				d[id] = values[v]
-			}
-		}
-		switch key {
-		case hostnameKey:
-			ndom[k] = len(cl.nodes)
-		case zoneLabel, "failure-domain.beta.kubernetes.io/zone":
-			ndom[k] = len(cl.m.zoneNames)
-		default:
-			ndom[k] = len(values)
-		}
-		ps.dom[k] = d
+		ps.dom[k], ndom[k] = cl.domainsOf(key)
 	}
 	ps.cnt = resizeRows(ps.cnt, len(pt.terms))
 	ps.own = resizeRows(ps.own, len(pt.terms))
