@@ -79,7 +79,7 @@ func TestAccCapacityCheck_database(t *testing.T) {
 			},
 			{
 				Config:      twoClients("", 60),
-				ExpectError: regexp.MustCompile(`KCAP-E4(.|\n)*"orders-mysql"\s+allows\s+60(.|\n)*need\s+80`),
+				ExpectError: regexp.MustCompile(`KCAP-E4(.|\n)*"orders-mysql"\s+allows\s+60(.|\n)*need\s+80(.|\n)*largest\s+safe\s+maxReplicaCount\s+of`),
 			},
 		},
 	})

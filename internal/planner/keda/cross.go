@@ -412,6 +412,7 @@ func checkDatabases(in Check, all []autoscaler, res *CheckResult) field.Errors {
 		p := field.NewPath("Databases").At(di)
 		var demand int64
 		var parts []string
+		var clients []autoscaler
 		for ci, c := range db.Clients {
 			i, ok := byID[c]
 			if !ok {
@@ -433,6 +434,7 @@ func checkDatabases(in Check, all []autoscaler, res *CheckResult) field.Errors {
 			pods := s.PeakReplicas + s.Surge
 			demand += pods * *s.ConnectionsPerPod
 			parts = append(parts, fmt.Sprintf("%s %d pods × %d", c, pods, *s.ConnectionsPerPod))
+			clients = append(clients, s)
 		}
 		b := DatabaseBudget(db.Database, demand)
 		res.DatabaseDemand = append(res.DatabaseDemand, DatabaseDemand{Name: db.Name, Demand: b.Demand})
@@ -443,8 +445,8 @@ func checkDatabases(in Check, all []autoscaler, res *CheckResult) field.Errors {
 		switch {
 		case b.Demand > b.Hard:
 			errs = append(errs, rule("KCAP-E4", p.Child("MaxConnections"), strconv.FormatInt(db.MaxConnections, 10),
-				"database %s allows %d client connections but its clients need %d at peak (%s); lower the clients' maxReplicaCount or put a connection pooler (RDS Proxy, ProxySQL, PgBouncer) in front of it",
-				strconv.Quote(db.Name), b.Hard, b.Demand, detail))
+				"database %s allows %d client connections but its clients need %d at peak (%s); lower the clients' maximum replica counts (%s) or put a connection pooler (RDS Proxy, ProxySQL, PgBouncer) in front of it",
+				strconv.Quote(db.Name), b.Hard, b.Demand, detail, largestSafeClients(clients, b.Demand, b.Hard)))
 		case b.Demand > b.Soft:
 			res.Warnings = append(res.Warnings, field.Warning{Code: "KCAP-W2", Path: p.Child("MaxConnections"), Message: fmt.Sprintf(
 				"KCAP-W2: database %s: %d connections at peak (%s) exceed the usable share of %d of %d; databases often refuse connections well before their documented limit (small burstable classes such as db.t* also lose capacity when their CPU credits run out); consider a connection pooler",
@@ -498,4 +500,45 @@ func checkZones(in Check, all []autoscaler, g NodeGroupCapacity, gp field.Path, 
 			strconv.Quote(g.Name), perZone, field.JoinAnd(parts), placedText(pl, in))}
 	}
 	return nil
+}
+
+// largestSafeClients names, for each client of a database, the largest maxReplicaCount with which the
+// connections at peak stay within hard, the other clients unchanged and the client's rollout surge kept in
+// proportion (ceil(r × surge / peak), as a percentage surge rounds up).
+func largestSafeClients(clients []autoscaler, demand, hard int64) string {
+	var parts []string
+	for _, s := range clients {
+		conn := *s.ConnectionsPerPod
+		if conn <= 0 || s.PeakReplicas <= 0 {
+			continue
+		}
+		budget := hard - (demand - (s.PeakReplicas+s.Surge)*conn)
+		pods := func(r int64) int64 { return r + (r*s.Surge+s.PeakReplicas-1)/s.PeakReplicas }
+		lo, hi := int64(0), s.PeakReplicas
+		for lo < hi {
+			mid := (lo + hi + 1) / 2
+			if pods(mid)*conn <= budget {
+				lo = mid
+			} else {
+				hi = mid - 1
+			}
+		}
+		note := ""
+		if s.Surge > 0 {
+			unit := "pods"
+			if pods(lo)-lo == 1 {
+				unit = "pod"
+			}
+			note = fmt.Sprintf(" with its surge kept in proportion (%d surge %s at %d replicas)", pods(lo)-lo, unit, lo)
+		}
+		maxName := "maxReplicaCount"
+		if s.hpa {
+			maxName = "maxReplicas"
+		}
+		parts = append(parts, fmt.Sprintf("the largest safe %s of %s, the others unchanged, is %d%s", maxName, s.id(), lo, note))
+	}
+	if len(parts) == 0 {
+		return "no client declares connections per pod"
+	}
+	return strings.Join(parts, "; ")
 }
