@@ -32,6 +32,15 @@ data "kubefit_node_pool_sizing" "cluster" {
       requests      = { cpu = "500m", memory = "512Mi" }
       node_selector = { role = "web" }
       spread        = { type = "zone", max_skew = 1 }
+      # As a chart renders them: keep replicas off each other's nodes if possible, and even across nodes.
+      labels = { app = "api" }
+      pod_anti_affinity = {
+        preferred = [{ weight = 100, topology_key = "kubernetes.io/hostname", label_selector = { match_labels = { app = "api" } } }]
+      }
+      topology_spread = [{
+        max_skew = 2, topology_key = "kubernetes.io/hostname", when_unsatisfiable = "ScheduleAnyway",
+        label_selector = { match_labels = { app = "api" } }
+      }]
     },
     {
       name        = "trainer"
