@@ -38,7 +38,7 @@ data "kubefit_node_pool_sizing" "cluster" {
         preferred = [{ weight = 100, topology_key = "kubernetes.io/hostname", label_selector = { match_labels = { app = "api" } } }]
       }
       topology_spread = [{
-        max_skew = 2, topology_key = "kubernetes.io/hostname", when_unsatisfiable = "ScheduleAnyway",
+        max_skew       = 2, topology_key = "kubernetes.io/hostname", when_unsatisfiable = "ScheduleAnyway",
         label_selector = { match_labels = { app = "api" } }
       }]
     },
