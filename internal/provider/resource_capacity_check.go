@@ -26,7 +26,7 @@ func newCapacityCheckResource() resource.Resource { return &capacityCheckResourc
 type capacityCheckModel struct {
 	ID                 types.String             `tfsdk:"id"`
 	ScaledObjects      []soSummaryModel         `tfsdk:"scaled_objects"`
-	HPAs               []hpaSummaryModel        `tfsdk:"horizontal_pod_autoscalers"`
+	HPAs               []autoscalerSummaryModel `tfsdk:"horizontal_pod_autoscalers"`
 	NodeGroups         []nodeGroupCapacityModel `tfsdk:"node_groups"`
 	ExistingHPAs       []existingHPAModel       `tfsdk:"existing_hpas"`
 	Databases          []sharedDatabaseModel    `tfsdk:"databases"`
@@ -39,26 +39,9 @@ type capacityCheckModel struct {
 	DatabaseDemand types.Map `tfsdk:"database_demand"`
 }
 
-// soSummaryModel is a kubefit_keda_scaled_object's `summary`.
-type soSummaryModel struct {
-	Namespace            *string           `tfsdk:"namespace"`
-	Name                 *string           `tfsdk:"name"`
-	HPAName              *string           `tfsdk:"hpa_name"`
-	TargetAPIVersion     *string           `tfsdk:"target_api_version"`
-	TargetKind           *string           `tfsdk:"target_kind"`
-	TargetName           *string           `tfsdk:"target_name"`
-	PeakReplicas         *int64            `tfsdk:"peak_replicas"`
-	Surge                *int64            `tfsdk:"surge"`
-	PodRequests          *podRequestsModel `tfsdk:"pod_requests"`
-	ZonalSpread          []kedaSpreadModel `tfsdk:"zonal_spread"`
-	ConnectionsPerPod    *int64            `tfsdk:"connections_per_pod"`
-	DNSLookupsPerSecond  *float64          `tfsdk:"dns_lookups_per_second"`
-	NodeGroup            *string           `tfsdk:"node_group"`
-	TransferHPAOwnership *bool             `tfsdk:"transfer_hpa_ownership"`
-}
-
-// hpaSummaryModel is a kubefit_horizontal_pod_autoscaler's `summary`.
-type hpaSummaryModel struct {
+// autoscalerSummaryModel is what a kubefit_keda_scaled_object's and a kubefit_horizontal_pod_autoscaler's
+// `summary` share; an HPA's summary is exactly this.
+type autoscalerSummaryModel struct {
 	Namespace           *string           `tfsdk:"namespace"`
 	Name                *string           `tfsdk:"name"`
 	TargetAPIVersion    *string           `tfsdk:"target_api_version"`
@@ -71,6 +54,13 @@ type hpaSummaryModel struct {
 	ConnectionsPerPod   *int64            `tfsdk:"connections_per_pod"`
 	DNSLookupsPerSecond *float64          `tfsdk:"dns_lookups_per_second"`
 	NodeGroup           *string           `tfsdk:"node_group"`
+}
+
+// soSummaryModel is a kubefit_keda_scaled_object's `summary`.
+type soSummaryModel struct {
+	autoscalerSummaryModel
+	HPAName              *string `tfsdk:"hpa_name"`
+	TransferHPAOwnership *bool   `tfsdk:"transfer_hpa_ownership"`
 }
 
 type podRequestsModel struct {
@@ -228,29 +218,11 @@ func checkPendingCapacity(ctx context.Context, cfg tfsdk.Config, diags *diag.Dia
 		}
 	}
 	known := map[string]bool{}
-	for _, e := range sos.Elements() {
-		obj, ok := e.(types.Object)
-		if !ok || !fullyKnown(obj) {
-			continue
-		}
-		var so soSummaryModel
-		if d := obj.As(ctx, &so, basetypes.ObjectAsOptions{}); d.HasError() {
-			return
-		}
-		m.ScaledObjects = append(m.ScaledObjects, so)
-		known[deref(so.Namespace)+"/"+deref(so.Name)] = true
-	}
-	for _, e := range hpas.Elements() {
-		obj, ok := e.(types.Object)
-		if !ok || !fullyKnown(obj) {
-			continue
-		}
-		var h hpaSummaryModel
-		if d := obj.As(ctx, &h, basetypes.ObjectAsOptions{}); d.HasError() {
-			return
-		}
-		m.HPAs = append(m.HPAs, h)
-		known[deref(h.Namespace)+"/"+deref(h.Name)] = true
+	var ok1, ok2 bool
+	m.ScaledObjects, ok1 = knownSummaries(ctx, sos, known, func(s soSummaryModel) autoscalerSummaryModel { return s.autoscalerSummaryModel })
+	m.HPAs, ok2 = knownSummaries(ctx, hpas, known, func(s autoscalerSummaryModel) autoscalerSummaryModel { return s })
+	if !ok1 || !ok2 {
+		return
 	}
 	pending := map[string]bool{}
 	for i, db := range m.Databases {
@@ -294,19 +266,8 @@ func (m capacityCheckModel) check() keda.Check {
 	in := keda.Check{ConcurrentRollouts: deref(m.ConcurrentRollouts), Scheduler: fit.SchedulerProfile(deref(m.SchedulerProfile)),
 		Arrival: fit.ArrivalOrder(deref(m.ArrivalOrder))}
 	for _, s := range m.ScaledObjects {
-		ks := keda.Summary{Namespace: deref(s.Namespace), Name: deref(s.Name), HPAName: deref(s.HPAName), TargetAPIVersion: deref(s.TargetAPIVersion),
-			TargetKind: deref(s.TargetKind), TargetName: deref(s.TargetName), PeakReplicas: deref(s.PeakReplicas), Surge: deref(s.Surge),
-			ConnectionsPerPod: s.ConnectionsPerPod, DNSLookupsPerSecond: s.DNSLookupsPerSecond, NodeGroup: deref(s.NodeGroup),
-			TransferHPAOwnership: deref(s.TransferHPAOwnership)}
-		if ks.HPAName == "" {
-			ks.HPAName = "keda-hpa-" + ks.Name
-		}
-		if p := s.PodRequests; p != nil {
-			ks.PodRequests = &plannerresource.List{CPUMillicores: deref(p.CPUMillicores), MemoryBytes: deref(p.MemoryBytes), EphemeralStorageBytes: deref(p.EphemeralBytes), Pods: 1}
-		}
-		for _, z := range s.ZonalSpread {
-			ks.ZonalSpread = append(ks.ZonalSpread, keda.SpreadConstraint{TopologyKey: z.TopologyKey, MaxSkew: z.MaxSkew, WhenUnsatisfiable: z.WhenUnsatisfiable})
-		}
+		ks := s.summary()
+		ks.HPAName, ks.TransferHPAOwnership = deref(s.HPAName), deref(s.TransferHPAOwnership)
 		in.ScaledObjects = append(in.ScaledObjects, ks)
 	}
 	for _, h := range m.HPAs {
@@ -350,8 +311,9 @@ func (r *capacityCheckResource) Delete(_ context.Context, _ resource.DeleteReque
 	// Plan-only: removing the resource from state is all there is to do.
 }
 
-// summary expands an HPA summary; an HPA's own name is the HPA name.
-func (s hpaSummaryModel) summary() keda.Summary {
+// summary expands a summary into the planner's; an HPA's own name is its HPA name (a ScaledObject's is set by
+// its caller).
+func (s autoscalerSummaryModel) summary() keda.Summary {
 	ks := keda.Summary{Namespace: deref(s.Namespace), Name: deref(s.Name), HPAName: deref(s.Name), TargetAPIVersion: deref(s.TargetAPIVersion),
 		TargetKind: deref(s.TargetKind), TargetName: deref(s.TargetName), PeakReplicas: deref(s.PeakReplicas), Surge: deref(s.Surge),
 		ConnectionsPerPod: s.ConnectionsPerPod, DNSLookupsPerSecond: s.DNSLookupsPerSecond, NodeGroup: deref(s.NodeGroup)}
@@ -362,6 +324,26 @@ func (s hpaSummaryModel) summary() keda.Summary {
 		ks.ZonalSpread = append(ks.ZonalSpread, keda.SpreadConstraint{TopologyKey: z.TopologyKey, MaxSkew: z.MaxSkew, WhenUnsatisfiable: z.WhenUnsatisfiable})
 	}
 	return ks
+}
+
+// knownSummaries decodes the fully known summaries of a list (the unknown ones wait for apply) and records
+// each one's namespace/name in known; false when one does not decode.
+func knownSummaries[M any](ctx context.Context, l types.List, known map[string]bool, common func(M) autoscalerSummaryModel) ([]M, bool) {
+	var out []M
+	for _, e := range l.Elements() {
+		obj, ok := e.(types.Object)
+		if !ok || !fullyKnown(obj) {
+			continue
+		}
+		var s M
+		if d := obj.As(ctx, &s, basetypes.ObjectAsOptions{}); d.HasError() {
+			return nil, false
+		}
+		out = append(out, s)
+		c := common(s)
+		known[deref(c.Namespace)+"/"+deref(c.Name)] = true
+	}
+	return out, true
 }
 
 // applyPlanned stores a plan-only resource in state: its planned values, planned again with plan so that

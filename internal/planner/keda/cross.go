@@ -2,6 +2,7 @@ package keda
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -98,6 +99,12 @@ func normKind(k string) string {
 // envelope (KCAP-E2/W1 over every workload on a group, ScaledObjects' and HPAs' alike), and the shared
 // database budgets (KCAP-E4/W2).
 func CheckAll(in Check) (*CheckResult, error) {
+	in.ScaledObjects = slices.Clone(in.ScaledObjects)
+	for i := range in.ScaledObjects {
+		if s := &in.ScaledObjects[i]; s.HPAName == "" {
+			s.HPAName = ScaledObject{Name: s.Name}.HPAName() // the name KEDA gives the HPA it creates
+		}
+	}
 	var errs field.Errors
 	res := &CheckResult{PeakNodes: map[string]int64{}}
 	sp := field.NewPath("ScaledObjects")

@@ -230,8 +230,9 @@ type Effective struct {
 
 // Summary is what the cross-object checks need of one ScaledObject.
 type Summary struct {
-	Namespace        string
-	Name             string
+	Namespace string
+	Name      string
+	// HPAName is the HPA's name; empty on a ScaledObject's summary means KEDA's default, keda-hpa-<name>.
 	HPAName          string
 	TargetAPIVersion string
 	TargetKind       string
