@@ -19,9 +19,16 @@ import (
 
 var _ resource.ResourceWithModifyPlan = (*capacityCheckResource)(nil)
 
-type capacityCheckResource struct{ resourceCatalog }
+type capacityCheckResource struct {
+	resourceCatalog
+	planOnly[capacityCheckModel]
+}
 
-func newCapacityCheckResource() resource.Resource { return &capacityCheckResource{} }
+func newCapacityCheckResource() resource.Resource {
+	return &capacityCheckResource{planOnly: planOnly[capacityCheckModel]{plan: func(_ context.Context, m *capacityCheckModel, d *diag.Diagnostics) bool {
+		return planCapacityCheck(m, d)
+	}}}
+}
 
 type capacityCheckModel struct {
 	ID                 types.String             `tfsdk:"id"`
@@ -291,26 +298,6 @@ func (m capacityCheckModel) check() keda.Check {
 	return in
 }
 
-func (r *capacityCheckResource) apply(ctx context.Context, plan tfsdk.Plan, state *tfsdk.State, diags *diag.Diagnostics) {
-	applyPlanned(ctx, plan, state, diags, planCapacityCheck)
-}
-
-func (r *capacityCheckResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	r.apply(ctx, req.Plan, &resp.State, &resp.Diagnostics)
-}
-
-func (r *capacityCheckResource) Read(_ context.Context, _ resource.ReadRequest, _ *resource.ReadResponse) {
-	// Plan-only: nothing remote to refresh.
-}
-
-func (r *capacityCheckResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	r.apply(ctx, req.Plan, &resp.State, &resp.Diagnostics)
-}
-
-func (r *capacityCheckResource) Delete(_ context.Context, _ resource.DeleteRequest, _ *resource.DeleteResponse) {
-	// Plan-only: removing the resource from state is all there is to do.
-}
-
 // summary expands a summary into the planner's; an HPA's own name is its HPA name (a ScaledObject's is set by
 // its caller).
 func (s autoscalerSummaryModel) summary() keda.Summary {
@@ -344,22 +331,6 @@ func knownSummaries[M any](ctx context.Context, l types.List, known map[string]b
 		known[deref(c.Namespace)+"/"+deref(c.Name)] = true
 	}
 	return out, true
-}
-
-// applyPlanned stores a plan-only resource in state: its planned values, planned again with plan so that
-// values unknown at plan time are filled (errors only: the warnings were shown at plan).
-func applyPlanned[M any](ctx context.Context, p tfsdk.Plan, state *tfsdk.State, diags *diag.Diagnostics, plan func(*M, *diag.Diagnostics) bool) {
-	var m M
-	diags.Append(p.Get(ctx, &m)...)
-	if diags.HasError() {
-		return
-	}
-	var ignored diag.Diagnostics
-	if !plan(&m, &ignored) {
-		diags.Append(ignored.Errors()...)
-		return
-	}
-	diags.Append(state.Set(ctx, &m)...)
 }
 
 // autoscalerSummaryAttributes are the attributes of an autoscaler's summary in a capacity check (a

@@ -16,9 +16,14 @@ import (
 
 var _ resource.ResourceWithModifyPlan = (*hpaResource)(nil)
 
-type hpaResource struct{ resourceCatalog }
+type hpaResource struct {
+	resourceCatalog
+	planOnly[hpaModel]
+}
 
-func newHorizontalPodAutoscalerResource() resource.Resource { return &hpaResource{} }
+func newHorizontalPodAutoscalerResource() resource.Resource {
+	return &hpaResource{planOnly: planOnly[hpaModel]{plan: func(_ context.Context, m *hpaModel, d *diag.Diagnostics) bool { return planHPA(m, d) }}}
+}
 
 // hpaModel is the resource's data once every input is known: inputs as Go values, computed attributes as
 // framework values.
@@ -257,27 +262,6 @@ func hpaSummaryValue(s keda.Summary) types.Object {
 		vals[k] = all[k]
 	}
 	return types.ObjectValueMust(hpaSummaryAttrTypes, vals)
-}
-
-// apply renders the planned HPA into state (deterministic: the same values the plan showed).
-func (r *hpaResource) apply(ctx context.Context, plan tfsdk.Plan, state *tfsdk.State, diags *diag.Diagnostics) {
-	applyPlanned(ctx, plan, state, diags, planHPA)
-}
-
-func (r *hpaResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	r.apply(ctx, req.Plan, &resp.State, &resp.Diagnostics)
-}
-
-func (r *hpaResource) Read(_ context.Context, _ resource.ReadRequest, _ *resource.ReadResponse) {
-	// Plan-only: the HPA lives in state; there is nothing remote to refresh.
-}
-
-func (r *hpaResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	r.apply(ctx, req.Plan, &resp.State, &resp.Diagnostics)
-}
-
-func (r *hpaResource) Delete(_ context.Context, _ resource.DeleteRequest, _ *resource.DeleteResponse) {
-	// Plan-only: removing the resource from state is all there is to do.
 }
 
 // hpa expands the model into the planner's input.

@@ -15,9 +15,16 @@ import (
 
 var _ resource.ResourceWithModifyPlan = (*kedaScaledObjectResource)(nil)
 
-type kedaScaledObjectResource struct{ resourceCatalog }
+type kedaScaledObjectResource struct {
+	resourceCatalog
+	planOnly[kedaScaledObjectModel]
+}
 
-func newKEDAScaledObjectResource() resource.Resource { return &kedaScaledObjectResource{} }
+func newKEDAScaledObjectResource() resource.Resource {
+	return &kedaScaledObjectResource{planOnly: planOnly[kedaScaledObjectModel]{plan: func(_ context.Context, m *kedaScaledObjectModel, d *diag.Diagnostics) bool {
+		return planKEDAScaledObject(m, d)
+	}}}
+}
 
 // kedaScaledObjectModel is the resource's data once every input is known: inputs as Go values, computed
 // attributes as framework values.
@@ -334,27 +341,6 @@ func summaryValue(s keda.Summary) types.Object {
 		"dns_lookups_per_second": types.Float64PointerValue(s.DNSLookupsPerSecond),
 		"node_group":             optString(s.NodeGroup), "transfer_hpa_ownership": types.BoolValue(s.TransferHPAOwnership),
 	})
-}
-
-// apply renders the planned ScaledObject into state (deterministic: the same values the plan showed).
-func (r *kedaScaledObjectResource) apply(ctx context.Context, plan tfsdk.Plan, state *tfsdk.State, diags *diag.Diagnostics) {
-	applyPlanned(ctx, plan, state, diags, planKEDAScaledObject)
-}
-
-func (r *kedaScaledObjectResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	r.apply(ctx, req.Plan, &resp.State, &resp.Diagnostics)
-}
-
-func (r *kedaScaledObjectResource) Read(_ context.Context, _ resource.ReadRequest, _ *resource.ReadResponse) {
-	// Plan-only: the ScaledObject lives in state; there is nothing remote to refresh.
-}
-
-func (r *kedaScaledObjectResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	r.apply(ctx, req.Plan, &resp.State, &resp.Diagnostics)
-}
-
-func (r *kedaScaledObjectResource) Delete(_ context.Context, _ resource.DeleteRequest, _ *resource.DeleteResponse) {
-	// Plan-only: removing the resource from state is all there is to do.
 }
 
 // scaledObject expands the model into the planner's input.

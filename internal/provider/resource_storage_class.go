@@ -20,7 +20,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringdefault"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
-	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
 	corev1 "k8s.io/api/core/v1"
@@ -40,9 +39,18 @@ var (
 	_ resource.ResourceWithModifyPlan     = (*storageClassResource)(nil)
 )
 
-type storageClassResource struct{ resourceCatalog }
+type storageClassResource struct {
+	resourceCatalog
+	planOnly[storageClassModel]
+}
 
-func newStorageClassResource() resource.Resource { return &storageClassResource{} }
+func newStorageClassResource() resource.Resource {
+	r := &storageClassResource{}
+	r.plan = func(ctx context.Context, m *storageClassModel, d *diag.Diagnostics) bool {
+		return planStorageClass(ctx, r.catalog(), m, d)
+	}
+	return r
+}
 
 type storageClassModel struct {
 	ID                     types.String  `tfsdk:"id"`
@@ -805,28 +813,4 @@ func checkPendingStorageClass(ctx context.Context, cat sizing.Catalog, m storage
 	var found diag.Diagnostics
 	planStorageClass(ctx, cat, &m, &found)
 	diags.Append(withoutPending(found, topLevelIn(metadata))...)
-}
-
-// apply renders the planned class into state; the plan already holds every value when its inputs were
-// known, and rendering is deterministic, so this only fills values that were unknown at plan time.
-func (r *storageClassResource) apply(ctx context.Context, plan tfsdk.Plan, state *tfsdk.State, diags *diag.Diagnostics) {
-	applyPlanned(ctx, plan, state, diags, func(m *storageClassModel, d *diag.Diagnostics) bool {
-		return planStorageClass(ctx, r.catalog(), m, d)
-	})
-}
-
-func (r *storageClassResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	r.apply(ctx, req.Plan, &resp.State, &resp.Diagnostics)
-}
-
-func (r *storageClassResource) Read(_ context.Context, _ resource.ReadRequest, _ *resource.ReadResponse) {
-	// State-only: the class lives in state; there is nothing remote to refresh.
-}
-
-func (r *storageClassResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	r.apply(ctx, req.Plan, &resp.State, &resp.Diagnostics)
-}
-
-func (r *storageClassResource) Delete(_ context.Context, _ resource.DeleteRequest, _ *resource.DeleteResponse) {
-	// State-only: removing the resource from state is all there is to do.
 }
