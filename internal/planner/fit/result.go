@@ -465,9 +465,12 @@ func (s *sim) failures() []Failure {
 			out = append(out, Failure{Workload: name, Pool: s.m.pools[s.m.eligible[w][0]].p.Name, Scenario: s.scenario, Reason: reason,
 				Message: fmt.Sprintf("%s of workload %q %s on no node in %s, however many nodes there are: %s. %s",
 					plural(c.affExcess, "pod", "pods"), name, verb, s.scenarioText(), why, remedy)})
-			if c.unplaced == c.affExcess && beyond == 0 {
-				continue
-			}
+		}
+		if c.stuck > 0 {
+			out = append(out, s.stuckFailure(w))
+		}
+		if c.affExcess+c.stuck > 0 && c.unplaced == c.affExcess+c.stuck && beyond == 0 {
+			continue
 		}
 		for p := range s.m.pools {
 			f := Failure{Workload: name, Pool: s.m.pools[p].p.Name, Scenario: s.scenario}
@@ -554,17 +557,18 @@ func (s *sim) capacityFailure(c *classSim, pp int) (Reason, string) {
 				strings.Join(zones, "; "), sumInts(c.beyond))
 		}
 	}
-	closest := s.closestNodes(c, pp)
+	closest := s.pendingText(c, pp)
 	if c.beyond[pp] > 0 && nodes <= pm.p.MaxNodes {
-		// The scheduler model left them Pending and adding nodes did not bind them (a spread or affinity
-		// rule no node count satisfies).
+		// Counted beyond a pool that is within its maximum: the scheduler model left them Pending on the
+		// capped counts because another pool they may use reached its maximum (stuck pods are unplaced,
+		// not counted here).
 		verb := "stay"
 		if c.beyond[pp] == 1 {
 			verb = "stays"
 		}
-		return ReasonSpread, fmt.Sprintf("%s of workload %q %s Pending on %s in %s, and more nodes did not bind them: the nodes have room, "+
-			"but its topology spread or inter-pod rules keep the pods off them. %s Loosen the rule (a larger max skew, ScheduleAnyway, fewer min domains) or give the pool nodes in more domains.",
-			plural(c.beyond[pp], "pod", "pods"), wl.Name, verb, poolLabel(pm.p), s.scenarioText(), closest)
+		return ReasonMaxNodes, fmt.Sprintf("%s of workload %q %s Pending in %s: the pools it may use that have room are at their "+
+			"maximum node counts, and %s has no node that takes them. %s Raise the maximum node count of a pool it may use, or choose %s.",
+			plural(c.beyond[pp], "pod", "pods"), wl.Name, verb, s.scenarioText(), poolLabel(pm.p), closest, s.largerType(p))
 	}
 	if c.beyond[pp] > 0 {
 		verb := "do"
@@ -729,7 +733,7 @@ func (s *sim) closestNodes(c *classSim, pp int) string {
 			}
 		}
 		if len(lacks) == 0 {
-			parts = append(parts, fmt.Sprintf("node %d%s has room but the spread rules keep the pod off it", g.idx,
+			parts = append(parts, fmt.Sprintf("node %d%s has room but a scheduling rule keeps the pod off it", g.idx,
 				zoneSuffix))
 			continue
 		}

@@ -92,13 +92,24 @@ func (m *model) realistic(sc Scenario, best *sim) (*sim, string) {
 	}
 	o := &orders[worst]
 	capped := cappedCounts(m, counts)
+	// When the search stopped with pods Pending, those still Pending on its last counts, beyond the
+	// maximums included, are held by a rule no node count it tried satisfied: they stay unplaced, not
+	// counted on nodes beyond a maximum that would not bind them either.
+	var stuck []int
+	if note != "" && !slices.Equal(capped, counts) {
+		cl.run(o.pods, counts, o.seed, m.in.Scheduler, false)
+		stuck = pendingPerClass(cl.bind, o.pods, len(classes))
+	}
 	cl.run(o.pods, capped, o.seed, m.in.Scheduler, false)
+	if note != "" && stuck == nil {
+		stuck = pendingPerClass(cl.bind, o.pods, len(classes))
+	}
 	bound := ""
 	if fail != nil {
 		bound = o.name
 	}
-	s := m.placementSim(sc, classes, capped, counts, o.pods, cl.bind)
-	s.bound, s.note = bound, note
+	s := m.placementSim(sc, classes, capped, counts, o.pods, cl.bind, stuck)
+	s.bound, s.note, s.explain = bound, note, cl.explainPending(o.pods)
 	markExcess(s, excess)
 	if sc == ScenarioSteady && len(m.in.Disruptions) > 0 {
 		s.disrupt = cl.disruptions(m, o.pods, capped, slices.Clone(cl.bind), o.seed)
@@ -346,19 +357,31 @@ func (cl *cluster) passes(orders []arrival, counts []int, first *int, profile Sc
 	return true
 }
 
+// pendingPerClass counts the pods of each class a run left Pending.
+func pendingPerClass(bind []int32, pods []int32, classes int) []int {
+	out := make([]int, classes)
+	for i, id := range bind {
+		if id < 0 {
+			out[pods[i]]++
+		}
+	}
+	return out
+}
+
 // placementSim turns a run of the scheduler model on the capped counts (each pool at most its
 // MaxNodes) into a packing, so the results (node lists, utilisation, stranded capacity, headroom,
-// failures) read the realistic placement. The pods the run left Pending are exactly those that do
-// not fit within MaxNodes; they go to nodes beyond MaxNodes by first fit, as the packer measures a
-// shortfall, and every pool gets at least its realistic count of nodes (empty ones beyond MaxNodes
-// when first fit needs fewer).
-func (m *model) placementSim(sc Scenario, classes []classSim, capped, counts []int, pods []int32, bind []int32) *sim {
+// failures) read the realistic placement. Of the pods the run left Pending, stuck[w] of class w (nil:
+// none) bind on no node count the search tried: they are unplaced (classSim.stuck), and the failure
+// names the rule that holds them. The others are those that do not fit within MaxNodes; they go to
+// nodes beyond MaxNodes by first fit, as the packer measures a shortfall, and every pool gets at least
+// its realistic count of nodes (empty ones beyond MaxNodes when first fit needs fewer).
+func (m *model) placementSim(sc Scenario, classes []classSim, capped, counts []int, pods []int32, bind []int32, stuck []int) *sim {
 	s := m.takeSim()
 	s.scenario, s.strat = sc, &schedulerStrategy
 	s.classes = slices.Grow(s.classes[:0], len(classes))[:len(classes)]
 	for w := range classes {
 		s.classes[w] = classes[w].fresh(m, &s.mem)
-		s.classes[w].unplaced, s.classes[w].inFull = 0, false
+		s.classes[w].unplaced, s.classes[w].stuck, s.classes[w].inFull = 0, 0, false
 	}
 	for p := range capped {
 		pm := &m.pools[p]
@@ -389,6 +412,12 @@ func (m *model) placementSim(sc Scenario, classes []classSim, capped, counts []i
 		if len(c.pools) == 0 {
 			c.unplaced += c.n
 			continue
+		}
+		if stuck != nil {
+			k := min(stuck[w], pending[w])
+			c.unplaced += k
+			c.stuck = k
+			pending[w] -= k
 		}
 		// No node within MaxNodes passed the filters for the Pending pods: resources only shrink, a node
 		// holding a pod of a node-spread class stays held, and the retries found no zone within the

@@ -161,6 +161,7 @@ type classSim struct {
 	inFull     bool  // no node within MaxNodes can take another pod (any-zone classes)
 	unplaced   int
 	affExcess  int // of unplaced: pods no node count binds for the workload's required anti-affinity (affinityCap)
+	stuck      int // of unplaced: pods the scheduler model left Pending on every node count its search tried
 
 	// zone spread
 	domains    []int32 // global zone ids, sorted by name
@@ -179,17 +180,20 @@ type sim struct {
 	strat    *strategy
 	bound    string // the scheduler model's binding arrival order, for messages ("" for packings)
 	note     string // ScenarioResult.SchedulerNote
-	disrupt  []DisruptionResult
-	nodes    []nodeSim
-	pools    []poolSim
-	classes  []classSim
-	demand   []*vec // per pool, cached by poolDemand
-	log      []placed
-	mem      arena        // the classes' placement state
-	order    []*classSim  // the classes in strategy order
-	queue    []event      // the interleaved strategy's placements
-	items    [nRes][]item // lowerBound's scratch
-	inc      []int        // level's result
+	// explain is, per class with pods the scheduler model left Pending, per pool, what turned them away
+	// (cluster.explain); nil for a best packing.
+	explain [][]string
+	disrupt []DisruptionResult
+	nodes   []nodeSim
+	pools   []poolSim
+	classes []classSim
+	demand  []*vec // per pool, cached by poolDemand
+	log     []placed
+	mem     arena        // the classes' placement state
+	order   []*classSim  // the classes in strategy order
+	queue   []event      // the interleaved strategy's placements
+	items   [nRes][]item // lowerBound's scratch
+	inc     []int        // level's result
 }
 
 // event is one step of the interleaved strategy: place k pods of class c.
@@ -200,7 +204,7 @@ type event struct {
 
 func newSim(m *model, sc Scenario, st *strategy, tmpl []classSim) *sim {
 	s := m.takeSim()
-	s.scenario, s.strat, s.bound, s.note = sc, st, "", ""
+	s.scenario, s.strat, s.bound, s.note, s.explain = sc, st, "", "", nil
 	for p := range m.pools {
 		pm := &m.pools[p]
 		for i := range pm.p.MinNodes {
