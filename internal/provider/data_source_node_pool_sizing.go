@@ -96,6 +96,7 @@ type workloadModel struct {
 	PodAffinity  types.Object `tfsdk:"pod_affinity"`
 	PodAnti      types.Object `tfsdk:"pod_anti_affinity"`
 	TopoSpread   types.List   `tfsdk:"topology_spread"`
+	Priority     types.Int64  `tfsdk:"priority"`
 	Pools        types.List   `tfsdk:"pools"`
 	MaxSurge     types.String `tfsdk:"max_surge"`
 	Spread       types.Object `tfsdk:"spread"`

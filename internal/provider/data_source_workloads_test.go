@@ -555,3 +555,26 @@ data "kubefit_node_pool_sizing" "s" {
 		},
 	})
 }
+
+// TestAccNodePoolSizing_priority: a high-priority workload left Pending on a pool at its maximum, whose
+// nodes lower-priority pods fill, fails, and its failure says what kube-scheduler would preempt (reported,
+// never counted on); a priority beyond system-node-critical's is refused on its attribute.
+func TestAccNodePoolSizing_priority(t *testing.T) {
+	cfg := func(priority string) string {
+		return fmt.Sprintf(`data "kubefit_node_pool_sizing" "t" {
+  pools         = { general = { cloud = "aws", instance_type = "c6i.large", max_nodes = 2 } }
+  arrival_order = "in-order"
+  workloads = [
+    { name = "batch", replicas = 2, requests = { cpu = "1500m", memory = "256Mi" } },
+    { name = "api", replicas = 1, requests = { cpu = "1000m", memory = "256Mi" }, priority = %s },
+  ]
+}`, priority)
+	}
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{Config: cfg("1000000"), ExpectError: errRe(`kube-scheduler`, `would`, `preempt`, `lower-priority`, `pods`, `(of`, `workload`, `"batch")`)},
+			{Config: cfg("3000000000"), ExpectError: regexp.MustCompile(`(?s)priority.*between\s+-2147483648\s+and\s+2000001000`)},
+		},
+	})
+}

@@ -474,6 +474,7 @@ func expandWorkload(ctx context.Context, p path.Path, w workloadModel, diags *di
 	}
 	sw.VolumeClaims = expandVolumeClaims(ctx, p.AtName("volume_claims"), w.VolumeClaims, diags)
 	sw.Namespace = w.Namespace.ValueString()
+	sw.Priority = int32(w.Priority.ValueInt64())
 	if !w.Labels.IsNull() {
 		sw.Labels = expandStringMap(ctx, w.Labels, diags)
 	}

@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"fmt"
+	"math"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/float64validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
@@ -98,6 +99,11 @@ func workloadsAttribute() schema.ListNestedAttribute {
 			"pod_affinity":      podAffinityAttribute(false),
 			"pod_anti_affinity": podAffinityAttribute(true),
 			"topology_spread":   topologySpreadAttribute(),
+			"priority": schema.Int64Attribute{Optional: true, MarkdownDescription: "Priority of the pods: their PriorityClass's `value` (default 0; " +
+				"`data.kubefit_workloads` fills it from the manifests). Pods that wait in the scheduling queue together leave it highest " +
+				"priority first, so the rollout orders are also planned so sorted; what a Pending pod would preempt is reported, never " +
+				"counted on. Between -2147483648 and 2000001000 (`system-node-critical`).",
+				Validators: []validator.Int64{int64validator.Between(math.MinInt32, 2000001000)}},
 			"pools": schema.ListAttribute{Optional: true, ElementType: types.StringType,
 				MarkdownDescription: "Restrict the workload to these pools (names from `pools`)."},
 			"max_surge": schema.StringAttribute{Optional: true,

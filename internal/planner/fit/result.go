@@ -139,6 +139,10 @@ type PoolResult struct {
 	// Remedy names the kind of instance type that would need fewer nodes beside a higher maximum: "a larger
 	// instance type", or one that attaches more volumes when the volume attachments are short.
 	Remedy string
+	// Explanation says, for each workload whose pods the scheduler model left Pending, how many of the
+	// pool's nodes each filter turned them away from and what preemption would do, when more than room is
+	// involved ("" otherwise, and for a best packing).
+	Explanation string
 	// Source is the id of the packing strategy.
 	Source string
 }
@@ -356,6 +360,11 @@ func (s *sim) poolResult(p int, onNode [][]WorkloadPods) PoolResult {
 	pr.PricePerHour = float64(n) * pm.p.PricePerHour
 	if n > pm.p.MaxNodes {
 		pr.Shortfall, pr.Remedy = s.shortText(p), s.largerType(p)
+	}
+	for w, ex := range s.explain {
+		if ex != nil && ex[p] != "" {
+			pr.Explanation = strings.TrimSpace(pr.Explanation + fmt.Sprintf(" Workload %q (Pending): %s", s.m.in.Workloads[w].Name, ex[p]))
+		}
 	}
 	return pr
 }

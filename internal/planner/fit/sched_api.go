@@ -25,7 +25,7 @@ func Orders(in Input, sc Scenario) ([]Order, error) {
 	m := newModel(&in)
 	classes := m.classes(sc)
 	var out []Order
-	for _, a := range arrivals(classes, in.Arrival) {
+	for _, a := range arrivals(classes, in.Arrival, in.Workloads) {
 		o := Order{Name: a.name, Seed: a.seed, Pods: make([]int, len(a.pods))}
 		for i, w := range a.pods {
 			o.Pods[i] = int(w)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/field"
 )
@@ -52,8 +53,9 @@ type rejection struct{ one, many string }
 var lackRoom = rejection{"lacks room for it", "lack room for it"}
 
 // explain returns, per pool, a sentence saying how many nodes of the cluster as it stands each filter
-// turns a pod of class w away from, or "" when room alone does (closestNodes says it), the pool has no
-// node or the class may not use it.
+// turns a pod of class w away from ("" when room alone does: closestNodes says it), and on how many of
+// them preempting lower-priority pods would make room; "" for a pool that has no node or that the class
+// may not use.
 func (cl *cluster) explain(w int) []string {
 	sc := &cl.classes[w]
 	minMatch := cl.minMatch(w)
@@ -67,6 +69,8 @@ func (cl *cluster) explain(w int) []string {
 	}
 	byPool := make([][]tally, len(cl.pools))
 	total := make([]int, len(cl.pools))
+	preempt := make([]int, len(cl.pools))
+	victims := make([][]string, len(cl.pools))
 	for id := range cl.nodes {
 		p := cl.nodes[id].pool
 		if !sc.allowed[p] || cl.dead != nil && cl.dead[id] {
@@ -80,22 +84,74 @@ func (cl *cluster) explain(w int) []string {
 			i = len(byPool[p]) - 1
 		}
 		byPool[p][i].nodes++
-	}
-	for p, ts := range byPool {
-		if total[p] == 0 || len(ts) == 1 && ts[0].why == lackRoom {
-			continue
-		}
-		parts := make([]string, len(ts))
-		for i, t := range ts {
-			parts[i] = fmt.Sprintf("%d %s", t.nodes, t.why.many)
-			if t.nodes == 1 {
-				parts[i] = "1 " + t.why.one
+		if why == lackRoom {
+			if names := cl.preemptible(w, int32(id)); names != nil {
+				preempt[p]++
+				for _, n := range names {
+					if !slices.Contains(victims[p], n) {
+						victims[p] = append(victims[p], n)
+					}
+				}
 			}
 		}
-		out[p] = fmt.Sprintf("Of the %s in the scheduler model's final placement, %s.", plural(total[p], "node", "nodes"),
-			field.JoinAnd(parts))
+	}
+	for p, ts := range byPool {
+		if total[p] == 0 {
+			continue
+		}
+		var text []string
+		if len(ts) > 1 || ts[0].why != lackRoom {
+			parts := make([]string, len(ts))
+			for i, t := range ts {
+				parts[i] = fmt.Sprintf("%d %s", t.nodes, t.why.many)
+				if t.nodes == 1 {
+					parts[i] = "1 " + t.why.one
+				}
+			}
+			text = append(text, fmt.Sprintf("Of the %s in the scheduler model's final placement, %s.",
+				plural(total[p], "node", "nodes"), field.JoinAnd(parts)))
+		}
+		if preempt[p] > 0 {
+			of := "workload"
+			if len(victims[p]) > 1 {
+				of = "workloads"
+			}
+			text = append(text, fmt.Sprintf("On %d of %s, kube-scheduler would preempt lower-priority pods (of %s %s) to "+
+				"bind it (DefaultPreemption); the plan does not count on that, since the preempted pods would then be Pending.",
+				preempt[p], plural(total[p], "node", "nodes"), of, field.JoinAnd(victims[p])))
+		}
+		out[p] = strings.Join(text, " ")
 	}
 	return out
+}
+
+// preemptible returns the workloads of lower priority than class w whose pods on node id, all evicted,
+// leave room for a pod of class w (DefaultPreemption's first step, which then reprieves what it can; the
+// other filters are not rechecked), or nil when there is no such room.
+func (cl *cluster) preemptible(w int, id int32) []string {
+	wls := cl.m.in.Workloads
+	prio := wls[cl.src[w].w].Priority
+	nd := &cl.nodes[id]
+	used := nd.used
+	var names []string
+	for o := range cl.classes {
+		if k := int64(cl.onNode[o][id]); k > 0 && wls[cl.src[o].w].Priority < prio {
+			for r := range nRes {
+				used[r] -= k * cl.classes[o].c.req[r]
+			}
+			names = append(names, strconv.Quote(wls[cl.src[o].w].Name))
+		}
+	}
+	if names == nil {
+		return nil
+	}
+	free := cl.m.pools[nd.pool].walloc
+	for r := range nRes {
+		if used[r]+cl.classes[w].c.req[r] > free[r] {
+			return nil
+		}
+	}
+	return names
 }
 
 // whyNot names the first filter that turns a pod of class w away from node id, in the order of the

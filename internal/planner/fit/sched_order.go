@@ -8,7 +8,7 @@ import (
 )
 
 // arrival is one order in which a scenario's pods reach the scheduling queue: class indexes, one per
-// pod. All pods have the same priority, so the queue (PrioritySort) keeps their creation order.
+// pod. The queue (PrioritySort) keeps their creation order among pods of one priority.
 type arrival struct {
 	name string
 	pods []int32
@@ -18,8 +18,9 @@ type arrival struct {
 // rolloutSeeds are the seeds of the random orders of ArrivalRollout.
 var rolloutSeeds = []uint64{1, 2, 3}
 
-// arrivals returns the orders planned for the classes (only pods that some pool may take).
-func arrivals(classes []classSim, order ArrivalOrder) []arrival {
+// arrivals returns the orders planned for the classes (only pods that some pool may take) of the
+// workloads.
+func arrivals(classes []classSim, order ArrivalOrder, workloads []Workload) []arrival {
 	switch order {
 	case ArrivalInOrder:
 		return []arrival{{name: "workloads in input order", pods: inOrder(classes, nil), seed: 1}}
@@ -32,6 +33,28 @@ func arrivals(classes []classSim, order ArrivalOrder) []arrival {
 		rng := rand.New(rand.NewPCG(seed, 0x6b756265666974))
 		rng.Shuffle(len(pods), func(i, j int) { pods[i], pods[j] = pods[j], pods[i] })
 		out = append(out, arrival{name: fmt.Sprintf("random order #%d", seed), pods: pods, seed: seed + 1})
+	}
+	return append(out, byPriority(out, classes, workloads)...)
+}
+
+// byPriority returns, when the pods' priorities differ, every rollout order again as the scheduling
+// queue releases it when its pods wait there together: highest priority first, in creation order within
+// a priority (PrioritySort: pkg/scheduler/framework/plugins/queuesort/priority_sort.go at v1.37). A
+// large rollout creates pods faster than they bind, so both the creation orders and these occur.
+func byPriority(orders []arrival, classes []classSim, workloads []Workload) []arrival {
+	prio := func(w int32) int32 { return workloads[classes[w].w].Priority }
+	mixed := false
+	for _, w := range orders[0].pods {
+		mixed = mixed || prio(w) != prio(orders[0].pods[0])
+	}
+	if !mixed {
+		return nil
+	}
+	out := make([]arrival, len(orders))
+	for i, o := range orders {
+		pods := slices.Clone(o.pods)
+		slices.SortStableFunc(pods, func(a, b int32) int { return cmp.Compare(prio(b), prio(a)) })
+		out[i] = arrival{name: o.name + ", the queue taking higher priorities first", pods: pods, seed: o.seed + 500}
 	}
 	return out
 }

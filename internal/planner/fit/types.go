@@ -231,6 +231,10 @@ type Workload struct {
 	// attachments (Allocatable.Volumes), as the NodeVolumeLimits filter counts them. Requests.Volumes is
 	// ignored.
 	VolumeClaims []VolumeClaim
+	// Priority is the pods' priority (their PriorityClass's value; 0 without one). Pods waiting in the
+	// scheduling queue together leave it highest priority first (PrioritySort), so the rollout orders are
+	// also planned so sorted; what a Pending pod would preempt is reported, never planned.
+	Priority int32
 	// Pools optionally restricts the workload to the named pools.
 	Pools []string
 	// MaxSurge is the number of extra pods a rolling update adds at peak: an absolute count or a

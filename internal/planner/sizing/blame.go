@@ -149,6 +149,9 @@ func (pl *Plan) capacityMisfits() []Failure {
 		} else {
 			msg += " Pods that do not fit: " + pl.leftOver(pp.Name, sc) + "."
 		}
+		if pr.Explanation != "" {
+			msg += " " + pr.Explanation
+		}
 		for _, r := range pl.Packing.Scenarios {
 			if t := fit.SchedulerText(r); r.Scenario == sc && t != "" {
 				msg += " " + t + "."

@@ -89,6 +89,8 @@ type Workload struct {
 	// VolumeClaims are the claims one pod mounts (fit.Workload.VolumeClaims): each attachable one takes
 	// one of its node's volume attachments.
 	VolumeClaims []fit.VolumeClaim
+	// Priority is the pods' priority (fit.Workload.Priority).
+	Priority int32
 	// Pools optionally restricts the workload to the named pools.
 	Pools []string
 	// MaxSurge is the rolling-update surge at peak; the zero value means none.

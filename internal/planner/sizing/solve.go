@@ -323,7 +323,7 @@ func (s *solve) workload(i int) fit.Workload {
 	p := field.NewPath("Workloads").At(i)
 	fw := fit.Workload{Name: w.Name, Requests: w.Requests, CPUUsageMillicores: w.CPUUsageMillicores,
 		NodeSelector: w.NodeSelector, NodeAffinity: w.NodeAffinity, Tolerations: w.Tolerations, HostPorts: w.HostPorts, VolumeClaims: w.VolumeClaims, Pools: w.Pools, MaxSurge: w.MaxSurge, Spread: w.Spread,
-		Namespace: w.Namespace, Labels: w.Labels, PodAffinity: w.PodAffinity, TopologySpread: w.TopologySpread}
+		Namespace: w.Namespace, Labels: w.Labels, PodAffinity: w.PodAffinity, TopologySpread: w.TopologySpread, Priority: w.Priority}
 	switch {
 	case w.Replicas != nil && (w.MinReplicas != nil || w.MaxReplicas != nil):
 		s.errs = append(s.errs, field.Invalid(p.Child("Replicas"), fmt.Sprint(*w.Replicas),
