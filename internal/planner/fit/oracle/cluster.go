@@ -80,7 +80,7 @@ func FromPlan(in fit.Input, res fit.Result, sc fit.Scenario, counts []int, o fit
 				Labels: fit.PodLabels(w),
 				OwnerReferences: []metav1.OwnerReference{{APIVersion: "apps/v1", Kind: "ReplicaSet", Name: w.Name,
 					UID: types.UID("rs-" + w.Name), Controller: ptr(true)}}},
-			Spec: corev1.PodSpec{SchedulerName: corev1.DefaultSchedulerName, NodeSelector: w.NodeSelector,
+			Spec: corev1.PodSpec{SchedulerName: corev1.DefaultSchedulerName, NodeSelector: w.NodeSelector, Priority: ptr(w.Priority),
 				Containers: []corev1.Container{{Name: "c", Image: "app", Ports: ports(w.HostPorts),
 					Resources: corev1.ResourceRequirements{Requests: resourceList(w.Requests, false)}}}},
 		}

@@ -296,6 +296,16 @@ func withTopologySpread(in fit.Input) fit.Input {
 	return in
 }
 
+// withPriority gives every third workload a higher priority and every third another a negative one, so the
+// planned orders include the queue's priority-first variants (and the real scheduler sees the same values).
+func withPriority(in fit.Input) fit.Input {
+	in.Workloads = slices.Clone(in.Workloads)
+	for i := range in.Workloads {
+		in.Workloads[i].Priority = int32([]int{0, 1000, -10}[i%3])
+	}
+	return in
+}
+
 // TestNeverBelowRealScheduler: on generated inputs, for every order kubefit plans, the real scheduler
 // binds every pod on kubefit's node counts (so the fewest nodes on which it binds them all is never
 // above kubefit's nodes_required), under both profiles. The log shows how many nodes the real scheduler
@@ -325,6 +335,7 @@ func TestNeverBelowRealScheduler(t *testing.T) {
 		{"inter-pod affinity and anti-affinity, three pools", withPodAffinity(generated(10, 16, 20, []fit.Pool{pool("general", 7900, 30000, zones...), tainted, arm})), false},
 		{"topology spread constraints, 8-vCPU pool", withTopologySpread(generated(11, 14, 30, []fit.Pool{pool("general", 7900, 30000, zones...)})), true},
 		{"topology spread constraints, three pools", withTopologySpread(generated(12, 16, 20, []fit.Pool{pool("general", 7900, 30000, zones...), tainted, arm})), false},
+		{"three priorities, 8-vCPU pool", withPriority(generated(13, 14, 30, []fit.Pool{pool("general", 7900, 30000, zones...)})), true},
 	}
 	for _, tc := range cases {
 		for _, prof := range fit.SchedulerProfiles {
