@@ -107,6 +107,8 @@ type (
 		StorageClass *string  `tfsdk:"storage_class"`
 		AccessModes  []string `tfsdk:"access_modes"`
 		From         string   `tfsdk:"from"`
+		IOPS         *int64   `tfsdk:"iops"`
+		Throughput   *float64 `tfsdk:"throughput_mbps"`
 	}
 	constraintOut struct {
 		Type     string `tfsdk:"type"`
@@ -304,12 +306,14 @@ func podOutputAttributes() map[string]schema.Attribute {
 		"requests_derivation": schema.ListAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: "How the request and the replica bounds were derived, one step per entry."},
 		"volume_claims": schema.ListNestedAttribute{Computed: true, MarkdownDescription: "Persistent volume claims of one pod: `volumeClaimTemplates`, named claims (`persistentVolumeClaim`) and generic ephemeral volumes.",
 			NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
-				"name":          schema.StringAttribute{Computed: true, MarkdownDescription: "Claim (template or volume) name."},
-				"size":          schema.StringAttribute{Computed: true, MarkdownDescription: "Storage request as written (null when the claim is not among the manifests)."},
-				"size_bytes":    schema.Int64Attribute{Computed: true, MarkdownDescription: "Storage request in bytes."},
-				"storage_class": schema.StringAttribute{Computed: true, MarkdownDescription: "`storageClassName` (null: the cluster's default class)."},
-				"access_modes":  schema.ListAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: "Access modes."},
-				"from":          schema.StringAttribute{Computed: true, MarkdownDescription: "`volumeClaimTemplates`, `persistentVolumeClaim` or `ephemeral`."},
+				"name":            schema.StringAttribute{Computed: true, MarkdownDescription: "Claim (template or volume) name."},
+				"size":            schema.StringAttribute{Computed: true, MarkdownDescription: "Storage request as written (null when the claim is not among the manifests)."},
+				"size_bytes":      schema.Int64Attribute{Computed: true, MarkdownDescription: "Storage request in bytes."},
+				"storage_class":   schema.StringAttribute{Computed: true, MarkdownDescription: "`storageClassName` (null: the cluster's default class)."},
+				"access_modes":    schema.ListAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: "Access modes."},
+				"from":            schema.StringAttribute{Computed: true, MarkdownDescription: "`volumeClaimTemplates`, `persistentVolumeClaim` or `ephemeral`."},
+				"iops":            schema.Int64Attribute{Computed: true, MarkdownDescription: "Always null: a volume's provisioned rates come from its StorageClass's tier, which `kubefit_storage_class` computes; set them on the claim to have sizing check them against the node's disk limits."},
+				"throughput_mbps": schema.Float64Attribute{Computed: true, MarkdownDescription: "Always null, as `iops`."},
 			}}},
 		"constraints": schema.ListNestedAttribute{Computed: true, MarkdownDescription: "The pod's scheduling constraints as written, and whether sizing models them.",
 			NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{

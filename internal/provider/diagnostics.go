@@ -111,6 +111,7 @@ var warningTitles = map[string]string{
 	sizing.WarnMinReplicasDefault:          "Minimum Replicas Defaulted",
 	sizing.WarnCreditsIgnored:              "Credit Options Ignored",
 	sizing.WarnSharedVolume:                "Shared Volume Claim",
+	sizing.WarnDiskShare:                   "Volumes Exceed the Node's Disk Limits",
 	sizing.WarnAffinityUnknownLabel:        "Node Affinity on Labels Planned Nodes Lack",
 	selector.WarnDiskNotChecked:            "Node Disk Demand Not Checked",
 	nodegroup.WarnKarpenterName:            "Karpenter NodePool Renamed",

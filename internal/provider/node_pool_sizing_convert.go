@@ -413,11 +413,13 @@ func podAffinityOut(a *fit.PodAffinity) (aff, anti *podAffinityModel) {
 }
 
 type volumeClaimModel struct {
-	Name         types.String `tfsdk:"name"`
-	Size         types.String `tfsdk:"size"`
-	StorageClass types.String `tfsdk:"storage_class"`
-	AccessModes  types.List   `tfsdk:"access_modes"`
-	From         types.String `tfsdk:"from"`
+	Name         types.String  `tfsdk:"name"`
+	Size         types.String  `tfsdk:"size"`
+	StorageClass types.String  `tfsdk:"storage_class"`
+	AccessModes  types.List    `tfsdk:"access_modes"`
+	From         types.String  `tfsdk:"from"`
+	IOPS         types.Int64   `tfsdk:"iops"`
+	Throughput   types.Float64 `tfsdk:"throughput_mbps"`
 }
 
 func expandVolumeClaims(ctx context.Context, p path.Path, l types.List, diags *diag.Diagnostics) []fit.VolumeClaim {
@@ -425,7 +427,8 @@ func expandVolumeClaims(ctx context.Context, p path.Path, l types.List, diags *d
 	diags.Append(l.ElementsAs(ctx, &cs, false)...)
 	var out []fit.VolumeClaim
 	for i, c := range cs {
-		vc := fit.VolumeClaim{Name: c.Name.ValueString(), StorageClass: c.StorageClass.ValueString(), From: fit.ClaimSource(c.From.ValueString())}
+		vc := fit.VolumeClaim{Name: c.Name.ValueString(), StorageClass: c.StorageClass.ValueString(), From: fit.ClaimSource(c.From.ValueString()),
+			IOPS: c.IOPS.ValueInt64(), ThroughputMBps: c.Throughput.ValueFloat64()}
 		if v := optQuantity(p.AtListIndex(i).AtName("size"), c.Size, quantityBytes, diags); v != nil {
 			vc.SizeBytes = *v
 		}

@@ -251,6 +251,13 @@ func volumeClaimsAttribute() schema.ListNestedAttribute {
 			"from": schema.StringAttribute{Optional: true,
 				MarkdownDescription: "`volumeClaimTemplates` (default) or `ephemeral`: a claim of its own for every pod; `persistentVolumeClaim`: one named claim every pod of the workload shares.",
 				Validators:          []validator.String{stringvalidator.OneOf(stringsOf(fit.ClaimSources)...)}},
+			"iops": schema.Int64Attribute{Optional: true, Validators: []validator.Int64{int64validator.AtLeast(0)},
+				MarkdownDescription: "The volume's provisioned sustained IOPS (`kubefit_storage_class`'s `performance.baseline_iops`). The volumes a node " +
+					"attaches share its instance type's disk limits (EBS-optimized baseline, Azure uncached VM limits); a pool whose nodes get more than " +
+					"they sustain is warned about, naming the node, the sums and the limits. Null: not checked (null from `kubefit_workloads`)."},
+			"throughput_mbps": schema.Float64Attribute{Optional: true, Validators: []validator.Float64{float64validator.Between(0, 1e9)},
+				MarkdownDescription: "The volume's provisioned sustained throughput, in the unit the cloud publishes volume throughput in: MiB/s on AWS " +
+					"and GCP, MB/s on Azure (`kubefit_storage_class`'s `performance.baseline_throughput_mbps`); checked with `iops`."},
 		}}}
 }
 

@@ -143,6 +143,9 @@ type PoolResult struct {
 	// pool's nodes each filter turned them away from and what preemption would do, when more than room is
 	// involved ("" otherwise, and for a best packing).
 	Explanation string
+	// Disk is set when some node's attachable volumes are provisioned for more IOPS or throughput than its
+	// instance type sustains for all its volumes together (disks.go); nil otherwise or when unknown.
+	Disk *DiskShare
 	// Source is the id of the packing strategy.
 	Source string
 }
@@ -361,6 +364,7 @@ func (s *sim) poolResult(p int, onNode [][]WorkloadPods) PoolResult {
 	if n > pm.p.MaxNodes {
 		pr.Shortfall, pr.Remedy = s.shortText(p), s.largerType(p)
 	}
+	pr.Disk = s.diskShare(p, nodes)
 	for w, ex := range s.explain {
 		if ex != nil && ex[p] != "" {
 			pr.Explanation = strings.TrimSpace(pr.Explanation + fmt.Sprintf(" Workload %q (Pending): %s", s.m.in.Workloads[w].Name, ex[p]))

@@ -175,6 +175,14 @@ type Pool struct {
 	Weight int
 	// PricePerHour is the price of one node per hour; 0 means unknown.
 	PricePerHour float64
+	// DiskSustained and DiskBurst are the disk limits one node's instance type has for all its attached
+	// volumes together (AWS EBS-optimized baseline and maximum, Azure uncached VM limits; disks.md §3, §5),
+	// throughput in bytes per second; zero when unknown (GCP), when the volumes' rates are not checked.
+	// DiskUnitBytes is the bytes per second of one unit of a claim's ThroughputMBps on this pool's cloud
+	// (1,048,576 for MiB/s, 1,000,000 for MB/s; 0 means MiB/s).
+	DiskSustained DiskRates
+	DiskBurst     DiskRates
+	DiskUnitBytes int64
 	// SystemPods names the host-network pods every node runs whether or not they are among the
 	// DaemonSets (EKS: aws-node and kube-proxy), and PodIPs caps the pods that need a pod IP on one node
 	// (0 = no cap). See DaemonSetLoad; the overhead model's Result gives both.

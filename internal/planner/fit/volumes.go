@@ -47,6 +47,12 @@ type VolumeClaim struct {
 	// AccessModes as written; none means ReadWriteOnce, the mode a block volume has.
 	AccessModes []AccessMode
 	From        ClaimSource
+	// IOPS and ThroughputMBps are the volume's provisioned sustained rates (its StorageClass's tier at its
+	// size: kubefit_storage_class's performance); 0 when not given. ThroughputMBps is in the unit the
+	// cloud publishes volume throughput in (MiB/s on AWS and GCP, MB/s on Azure: Pool.DiskUnitBytes). Every
+	// attachable volume of a node shares the node's disk limits (Pool.DiskSustained, disks.go).
+	IOPS           int64
+	ThroughputMBps float64
 }
 
 // Attachable reports whether the claim's volume is a block disk attached to the node, counted against
@@ -114,6 +120,13 @@ func (v *validator) volumeClaims(f field.Path, w *Workload) {
 				v.add(cf.Child("AccessModes").At(j), string(m), "access mode %s of volume claim %q of %s is not one of %s", field.Quote(string(m)),
 					c.Name, owner, field.QuoteList(AccessModes))
 			}
+		}
+		if c.IOPS < 0 || c.IOPS > MaxQuantity {
+			v.add(cf.Child("IOPS"), i64(c.IOPS), "the IOPS of volume claim %q of %s must be between 0 and %d", c.Name, owner, MaxQuantity)
+		}
+		if !(c.ThroughputMBps >= 0 && c.ThroughputMBps <= 1e9) {
+			v.add(cf.Child("ThroughputMBps"), strconv.FormatFloat(c.ThroughputMBps, 'g', -1, 64),
+				"the throughput of volume claim %q of %s must be between 0 and 1,000,000,000 MB/s", c.Name, owner)
 		}
 		if c.singlePod() && w.MaxReplicas > 1 {
 			v.add(cf.Child("AccessModes"), string(ReadWriteOncePod),

@@ -9,6 +9,7 @@ import (
 
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/burst"
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/catalog"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/disk"
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/field"
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/fit"
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/overhead"
@@ -33,6 +34,9 @@ const (
 	// its volume is attached to), or a rolling update's surge pod needs a ReadWriteOncePod claim its old pod
 	// still holds.
 	WarnSharedVolume = "sizing.shared-volume"
+	// WarnDiskShare: the volumes attached to one node are provisioned for more IOPS or throughput than its
+	// instance type sustains for all of them together (fit.DiskShare).
+	WarnDiskShare = "sizing.disk-share"
 )
 
 // Planner sizes requests against one catalog. It is safe for concurrent use.
@@ -309,12 +313,23 @@ func (s *solve) pool(i int, dsNames []string) (fit.Pool, error) {
 	for k, v := range rp.Labels {
 		labels[k] = v
 	}
-	return fit.Pool{
+	fp := fit.Pool{
 		Name: rp.Name, InstanceType: pp.Instance.Name,
 		Allocatable: r.Allocatable, SystemPods: r.SystemPods, PodIPs: r.PodIPs,
 		MinNodes: rp.MinNodes, MaxNodes: rp.MaxNodes, Zones: rp.Zones, Labels: labels, Taints: rp.Taints,
 		Weight: rp.Weight, PricePerHour: pp.Instance.PriceUSDPerHour,
-	}, nil
+	}
+	// The node's disk limits, shared by its volumes (unknown on GCP: not checked). A mixed pool is
+	// planned on its smallest member, whose limits are taken.
+	if nl, err := disk.NodeLimitsFor(pp.Instance); err == nil {
+		fp.DiskSustained = fit.DiskRates{IOPS: nl.BaseIOPS, BytesPerSec: nl.BaseBytesPerSec}
+		fp.DiskBurst = fit.DiskRates{IOPS: nl.BurstIOPS, BytesPerSec: nl.BurstBytesPerSec}
+		fp.DiskUnitBytes = disk.MiBPerSec.BytesPerSec
+		if rp.Cloud == catalog.Azure {
+			fp.DiskUnitBytes = disk.MBPerSec.BytesPerSec
+		}
+	}
+	return fp, nil
 }
 
 // workload applies the replica and spread defaults to workload i.
@@ -383,6 +398,7 @@ func (s *solve) plan(res fit.Result) (*Plan, error) {
 			s.warnings = append(s.warnings, field.Warning{Code: WarnAboveBaseline, Path: s.poolPath(i),
 				Message: fmt.Sprintf("pool %q: %s", pp.Name, c.Result.Detail)})
 		}
+		s.warnDiskShare(i, pp)
 	}
 	if len(s.errs) > 0 {
 		return nil, s.errs

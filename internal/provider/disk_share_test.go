@@ -1,0 +1,53 @@
+package provider
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+)
+
+// TestSizingWarnsDiskShare: a claim's provisioned rates (as kubefit_storage_class's performance gives them)
+// reach sizing, and a node whose volumes ask more than its instance type sustains is warned about on the
+// pool, with the finding as the summary; without rates there is no such warning.
+func TestSizingWarnsDiskShare(t *testing.T) {
+	r := newRPCServer(t)
+	cfg := func(claim map[string]any) *tfprotov6.DynamicValue {
+		return r.dataConfig(t, "kubefit_node_pool_sizing", map[string]any{
+			"pools": map[string]any{"db": map[string]any{"cloud": "aws", "instance_type": "m5.large", "max_nodes": 2}},
+			"workloads": []any{map[string]any{"name": "pg", "replicas": 10,
+				"requests":      map[string]any{"cpu": "100m", "memory": "256Mi"},
+				"volume_claims": []any{claim}}},
+		})
+	}
+	read := func(dv *tfprotov6.DynamicValue) []*tfprotov6.Diagnostic {
+		resp, err := r.srv.ReadDataSource(context.Background(), &tfprotov6.ReadDataSourceRequest{TypeName: "kubefit_node_pool_sizing", Config: dv})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return resp.Diagnostics
+	}
+	var found *tfprotov6.Diagnostic
+	for _, d := range read(cfg(map[string]any{"name": "data", "iops": 3000, "throughput_mbps": 125.0})) {
+		if d.Severity == tfprotov6.DiagnosticSeverityError {
+			t.Fatalf("error: %s: %s", d.Summary, d.Detail)
+		}
+		if d.Summary == "Volumes Exceed the Node's Disk Limits" {
+			found = d
+		}
+	}
+	if found == nil {
+		t.Fatal("no disk-share warning")
+	}
+	if !strings.Contains(found.Detail, "30,000 IOPS and 1,310.72 MB/s") || found.Attribute == nil ||
+		!found.Attribute.Equal(tftypes.NewAttributePath().WithAttributeName("pools").WithElementKeyString("db")) {
+		t.Errorf("warning %q on %v", found.Detail, found.Attribute)
+	}
+	for _, d := range read(cfg(map[string]any{"name": "data"})) {
+		if d.Summary == "Volumes Exceed the Node's Disk Limits" {
+			t.Errorf("claims without rates warned: %s", d.Detail)
+		}
+	}
+}
