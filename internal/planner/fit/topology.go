@@ -125,9 +125,11 @@ func (cl *cluster) initSpread() {
 }
 
 // resetSpread builds each constraint's domains and eligible nodes on the cluster's nodes and empties the
-// counts. A node is counted when it has the key and passes the owner's policies: nodeAffinityPolicy Honor
-// (the default) counts only the pools its node selector, node affinity and pool list allow;
-// nodeTaintsPolicy Honor only the pools whose taints it tolerates.
+// counts. A node is counted when it has every key of the owner's constraints of the same kind
+// (DoNotSchedule for the filter, ScheduleAnyway for the score: nodeLabelsMatchSpreadConstraints in
+// podtopologyspread's calPreFilterState and initPreScoreState) and passes the owner's policies:
+// nodeAffinityPolicy Honor (the default) counts only the pools its node selector, node affinity and pool
+// list allow; nodeTaintsPolicy Honor only the pools whose taints it tolerates.
 func (cl *cluster) resetSpread() {
 	ss := &cl.ss
 	if !ss.any {
@@ -145,10 +147,16 @@ func (cl *cluster) resetSpread() {
 		st.eligible = make([]bool, len(cl.nodes))
 		seen := make([]bool, ndom[st.key])
 		st.domains = st.domains[:0]
+	nodes:
 		for id := range cl.nodes {
 			d := ss.dom[st.key][id]
 			if d < 0 {
 				continue
+			}
+			for _, o := range ss.own[st.owner] {
+				if ot := &ss.terms[o]; ot.filter == st.filter && ss.dom[ot.key][id] < 0 {
+					continue nodes
+				}
 			}
 			pool := cl.m.pools[cl.nodes[id].pool].p
 			if spec.NodeAffinityPolicy != PolicyIgnore && !nodeRulesMatch(wl, pool) {

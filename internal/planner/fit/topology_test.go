@@ -72,3 +72,29 @@ func TestTopologySpreadValidate(t *testing.T) {
 		}
 	}
 }
+
+// TestSpreadCountsNodesWithEveryKey: PodTopologySpread counts only the nodes that carry every topology key
+// of the pod's constraints of one kind, for each of them. A workload spread by zone and by a rack label only
+// pool "racked" (zones a and b) carries has its zone domains in a and b alone; the zone c of pool "plain",
+// whose nodes lack the rack label, is no domain, so its empty zone does not hold the skew at 0 and all four
+// pods bind (two per zone).
+func TestSpreadCountsNodesWithEveryKey(t *testing.T) {
+	racked := Pool{Name: "racked", Allocatable: Resources{CPUMillicores: 8000, MemoryBytes: 32 << 30, Pods: 110}, MaxNodes: 4,
+		Zones: []string{"a", "b"}, Labels: map[string]string{"rack": "r1"}}
+	plain := Pool{Name: "plain", Allocatable: Resources{CPUMillicores: 8000, MemoryBytes: 32 << 30, Pods: 110}, MaxNodes: 2,
+		Zones: []string{"c"}}
+	self := LabelSelector{MatchLabels: map[string]string{"app": "x"}}
+	x := Workload{Name: "x", Replicas: 4, MaxReplicas: 4, Requests: Resources{CPUMillicores: 500}, Labels: map[string]string{"app": "x"},
+		TopologySpread: []TopologySpreadConstraint{
+			{MaxSkew: 1, TopologyKey: zoneLabel, WhenUnsatisfiable: DoNotSchedule, Selector: self},
+			{MaxSkew: 10, TopologyKey: "rack", WhenUnsatisfiable: DoNotSchedule, Selector: self},
+		}}
+	other := Workload{Name: "other", Replicas: 2, MaxReplicas: 2, Requests: Resources{CPUMillicores: 500}, Pools: []string{"plain"}}
+	res, err := Plan(Input{Pools: []Pool{racked, plain}, Workloads: []Workload{x, other}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Fits {
+		t.Errorf("does not fit: %+v", res.Failures)
+	}
+}
