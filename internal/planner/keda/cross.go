@@ -43,7 +43,7 @@ type Check struct {
 	Databases    []SharedDatabase
 	// ConcurrentRollouts is "one" (default: only the largest surge counts) or "all".
 	ConcurrentRollouts string
-	// DNS is the cluster's DNS set-up; nil skips the DNS budget (KCAP-W4).
+	// DNS is the cluster's DNS set-up; nil skips the DNS budget (KCAP-E7, KCAP-W4; dns.md).
 	DNS *DNS
 	// Scheduler and Arrival are the cluster's kube-scheduler profile and the order in which pods reach it, as
 	// in sizing and node groups (empty: the default profile, the rollout order): node groups are checked
@@ -52,27 +52,14 @@ type Check struct {
 	Arrival   fit.ArrivalOrder
 }
 
-// DNS describes how pods' external lookups reach the AWS VPC resolver (keda.md §9.5).
-type DNS struct {
-	// NodeLocalDNSCache means every node queries the resolver itself.
-	NodeLocalDNSCache bool
-	// CoreDNSNodes is the number of nodes running CoreDNS; 0 means 2.
-	CoreDNSNodes int64
-	// CacheHitRatio is the share of lookups answered from a cache (0–1).
-	CacheHitRatio float64
-	// FullyQualified means the names end in "." (2 queries per lookup instead of 4).
-	FullyQualified bool
-}
-
-// ResolverPPS is the Amazon-provided VPC resolver's limit per network interface.
-const ResolverPPS = 1024
-
 // CheckResult holds the warnings of the cross-object checks and, per node group, the nodes the peak needs.
 type CheckResult struct {
 	Warnings  []field.Warning
 	PeakNodes map[string]int64
 	// DatabaseDemand is, per database in input order, the connections its clients need at peak.
 	DatabaseDemand []DatabaseDemand
+	// DNS is the DNS budget's figures; nil when the check has no DNS set-up or no workload declares lookups.
+	DNS *DNSResult
 }
 
 // DatabaseDemand is one database's demand at peak.
@@ -153,7 +140,7 @@ func CheckAll(in Check) (*CheckResult, error) {
 	all := autoscalers(in)
 	errs = append(errs, checkGroups(in, all, res)...)
 	errs = append(errs, checkDatabases(in, all, res)...)
-	checkDNS(in, all, res)
+	errs = append(errs, checkDNS(in, all, res)...)
 	return res, errs.Err()
 }
 
@@ -263,46 +250,6 @@ func autoscalers(in Check) []autoscaler {
 		all = append(all, autoscaler{Summary: s, hpa: true})
 	}
 	return all
-}
-
-// checkDNS warns when the pods' external lookups at peak exceed 80 % of the resolver budget (KCAP-W4).
-func checkDNS(in Check, all []autoscaler, res *CheckResult) {
-	d := in.DNS
-	if d == nil {
-		return
-	}
-	q := 4.0
-	if d.FullyQualified {
-		q = 2
-	}
-	var pps float64
-	for _, s := range all {
-		if s.DNSLookupsPerSecond != nil {
-			pps += float64(s.PeakReplicas+s.Surge) * *s.DNSLookupsPerSecond * q * (1 - d.CacheHitRatio)
-		}
-	}
-	if pps == 0 {
-		return
-	}
-	senders, who := d.CoreDNSNodes, "nodes running CoreDNS"
-	if senders == 0 {
-		senders = 2
-	}
-	if d.NodeLocalDNSCache {
-		senders, who = 0, "nodes of the node groups at peak"
-		for _, n := range res.PeakNodes {
-			senders += n
-		}
-		if senders == 0 {
-			return
-		}
-	}
-	budget := float64(ResolverPPS * senders)
-	if pps > 0.8*budget {
-		res.Warnings = append(res.Warnings, field.Warning{Code: "KCAP-W4", Path: field.NewPath("DNS"), Message: fmt.Sprintf(
-			"KCAP-W4: at peak the pods send about %.0f DNS packets per second to the VPC resolver, above 80 %% of its budget of %.0f (1,024 per network interface × %d %s); use NodeLocal DNSCache, reuse connections, use fully qualified names ending in \".\" or lower ndots in the pod's dnsConfig",
-			pps, budget, senders, who)})
-	}
 }
 
 func surgeSum(in Check, all []autoscaler, idx []int) int64 {
