@@ -252,6 +252,22 @@ func autoscalers(in Check) []autoscaler {
 	return all
 }
 
+// ownSurgeWarning reports whether the object that made summary s, alone on group g, has already given KCAP-W1
+// for it: its summary names g (it was checked against its node group capacity) and its own check (checkNodeGroup)
+// finds the peak within the group and the peak with its surge beyond it. The capacity check does not give the
+// same warning a second time; where the scheduler model finds a rollout short that the object's check does not,
+// it still does.
+func ownSurgeWarning(g NodeGroupCapacity, s Summary) bool {
+	if s.NodeGroup != g.Name || s.PodRequests == nil || s.Surge <= 0 {
+		return false
+	}
+	per, _ := perNode(g, *s.PodRequests, nil)
+	if per <= 0 {
+		return false
+	}
+	return resource.CeilDiv(s.PeakReplicas, per) <= g.MaxNodes && resource.CeilDiv(s.PeakReplicas+s.Surge, per) > g.MaxNodes
+}
+
 func surgeSum(in Check, all []autoscaler, idx []int) int64 {
 	var sum, largest int64
 	for _, i := range idx {
@@ -297,7 +313,7 @@ func checkGroups(in Check, all []autoscaler, res *CheckResult) field.Errors {
 			continue
 		}
 		errs = append(errs, checkZones(in, all, g, gp, idx)...)
-		if extra := surgeSum(in, all, idx); extra > 0 && pl.surge > g.MaxNodes {
+		if extra := surgeSum(in, all, idx); extra > 0 && pl.surge > g.MaxNodes && !(len(idx) == 1 && ownSurgeWarning(g, all[idx[0]].Summary)) {
 			res.Warnings = append(res.Warnings, field.Warning{Code: "KCAP-W1", Path: gp, Message: fmt.Sprintf(
 				"KCAP-W1: node group %s holds the peak of %s on %d of its %d nodes, but a rollout at peak (%d surge pods, concurrent rollouts %q) needs %d nodes: rollouts at full scale will stall",
 				strconv.Quote(g.Name), field.JoinAnd(names), pl.peak, g.MaxNodes, extra, rolloutMode(in), pl.surge)})
