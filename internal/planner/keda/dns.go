@@ -107,14 +107,21 @@ func (d *DNS) validate() field.Errors {
 		errs = append(errs, field.Invalid(pathDNS.Child("NodeLocalHitRatio"), fmt.Sprint(d.NodeLocalHitRatio),
 			"a NodeLocal DNSCache hit ratio needs NodeLocal DNSCache"))
 	}
-	for name, v := range map[string]int64{"CoreDNSNodes": d.CoreDNSNodes, "CoreDNSReplicas": d.CoreDNSReplicas} {
-		if v < 0 {
-			errs = append(errs, field.Invalid(pathDNS.Child(name), fmt.Sprint(v), "must not be negative"))
+	for _, c := range []struct {
+		name string
+		v    int64
+	}{{"CoreDNSNodes", d.CoreDNSNodes}, {"CoreDNSReplicas", d.CoreDNSReplicas}} {
+		if c.v < 0 {
+			errs = append(errs, field.Invalid(pathDNS.Child(c.name), fmt.Sprint(c.v), "must not be negative"))
 		}
 	}
-	if d.QueriesPerReplica < 0 || d.OtherQueries < 0 || math.IsNaN(d.QueriesPerReplica) || math.IsNaN(d.OtherQueries) {
-		errs = append(errs, field.Invalid(pathDNS.Child("QueriesPerReplica"), fmt.Sprint(d.QueriesPerReplica),
-			"queries per second must not be negative"))
+	for _, c := range []struct {
+		name string
+		v    float64
+	}{{"QueriesPerReplica", d.QueriesPerReplica}, {"OtherQueries", d.OtherQueries}} {
+		if c.v < 0 || math.IsNaN(c.v) || math.IsInf(c.v, 0) {
+			errs = append(errs, field.Invalid(pathDNS.Child(c.name), fmt.Sprint(c.v), "queries per second must be a finite number, not negative"))
+		}
 	}
 	if a := d.Autoscaler; a != nil {
 		ap := pathDNS.Child("Autoscaler")
@@ -123,9 +130,12 @@ func (d *DNS) validate() field.Errors {
 				"give a fixed CoreDNS replica count or the autoscaler's ladder, not both"))
 		}
 		cores, nodes, lo, hi, _ := a.params()
-		for name, v := range map[string]int64{"CoresPerReplica": cores, "NodesPerReplica": nodes, "Min": lo, "Max": hi} {
-			if v < 0 {
-				errs = append(errs, field.Invalid(ap.Child(name), fmt.Sprint(v), "must not be negative"))
+		for _, c := range []struct {
+			name string
+			v    int64
+		}{{"CoresPerReplica", cores}, {"NodesPerReplica", nodes}, {"Min", deref(a.Min)}, {"Max", hi}} {
+			if c.v < 0 {
+				errs = append(errs, field.Invalid(ap.Child(c.name), fmt.Sprint(c.v), "must not be negative"))
 			}
 		}
 		if cores == 0 && nodes == 0 {
@@ -364,4 +374,11 @@ func num(f float64) string {
 		out = append(out, c)
 	}
 	return string(out)
+}
+
+func deref(p *int64) int64 {
+	if p == nil {
+		return 0
+	}
+	return *p
 }

@@ -120,6 +120,10 @@ func TestDNSInvalid(t *testing.T) {
 		{DNS{NodeLocalHitRatio: 0.5}, "DNS.NodeLocalHitRatio"},
 		{DNS{CoreDNSReplicas: 3, Autoscaler: &DNSAutoscaler{}}, "DNS.CoreDNSReplicas"},
 		{DNS{Autoscaler: &DNSAutoscaler{CoresPerReplica: ptr(int64(0)), NodesPerReplica: ptr(int64(0))}}, "DNS.Autoscaler.NodesPerReplica"},
+		{DNS{Autoscaler: &DNSAutoscaler{Min: ptr(int64(-1))}}, "DNS.Autoscaler.Min"},
+		{DNS{Autoscaler: &DNSAutoscaler{Min: ptr(int64(3)), Max: ptr(int64(2))}}, "DNS.Autoscaler.Max"},
+		{DNS{QueriesPerReplica: -1}, "DNS.QueriesPerReplica"},
+		{DNS{OtherQueries: math.Inf(1)}, "DNS.OtherQueries"},
 	} {
 		_, err := CheckAll(dnsCheck(1, tt.dns))
 		if !strings.Contains(strings.Join(paths(err), " "), tt.path) {
