@@ -38,6 +38,7 @@ type capacityCheckModel struct {
 	ExistingHPAs       []existingHPAModel       `tfsdk:"existing_hpas"`
 	Databases          []sharedDatabaseModel    `tfsdk:"databases"`
 	DNS                *dnsModel                `tfsdk:"dns"`
+	NodeGroupOf        map[string]string        `tfsdk:"node_group_of"`
 	ConcurrentRollouts *string                  `tfsdk:"concurrent_rollouts"`
 	SchedulerProfile   *string                  `tfsdk:"scheduler_profile"`
 	ArrivalOrder       *string                  `tfsdk:"arrival_order"`
@@ -160,6 +161,11 @@ func (r *capacityCheckResource) Schema(_ context.Context, _ resource.SchemaReque
 			"node_groups": schema.ListNestedAttribute{Optional: true,
 				MarkdownDescription: "Node group capacity objects (each a `kubefit_node_group`'s `capacity` output).",
 				NestedObject:        schema.NestedAttributeObject{Attributes: nodeGroupCapacityAttributes()}},
+			"node_group_of": schema.MapAttribute{Optional: true, ElementType: types.StringType,
+				MarkdownDescription: "The node group (by `name`, one of `node_groups`) of each ScaledObject or HPA (`namespace/name`) given no " +
+					"`node_group_capacity` of its own. Such an autoscaler does not check itself against the group, so it cannot fail before " +
+					"this check: the node-group, database and DNS findings then come in one plan, each once, from this check. " +
+					"(A resource whose plan fails hides every object that reads its outputs: Terraform skips them.)"},
 			"existing_hpas": schema.ListNestedAttribute{Optional: true, MarkdownDescription: "HPAs that already exist (`KSO-E17`).",
 				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
 					"namespace":            reqStr("Namespace."),
@@ -264,7 +270,7 @@ func checkPendingCapacity(ctx context.Context, cfg tfsdk.Config, diags *diag.Dia
 	if d := cfg.GetAttribute(ctx, path.Root("horizontal_pod_autoscalers"), &hpas); d.HasError() || hpas.IsUnknown() {
 		return
 	}
-	for _, name := range []string{"node_groups", "existing_hpas", "databases", "dns", "concurrent_rollouts", "scheduler_profile", "arrival_order"} {
+	for _, name := range []string{"node_groups", "existing_hpas", "databases", "dns", "node_group_of", "concurrent_rollouts", "scheduler_profile", "arrival_order"} {
 		var v attr.Value
 		if d := cfg.GetAttribute(ctx, path.Root(name), &v); d.HasError() || !fullyKnown(v) {
 			return
@@ -274,7 +280,7 @@ func checkPendingCapacity(ctx context.Context, cfg tfsdk.Config, diags *diag.Dia
 	for _, a := range []struct {
 		name string
 		to   any
-	}{{"node_groups", &m.NodeGroups}, {"existing_hpas", &m.ExistingHPAs}, {"databases", &m.Databases}, {"dns", &m.DNS},
+	}{{"node_groups", &m.NodeGroups}, {"existing_hpas", &m.ExistingHPAs}, {"databases", &m.Databases}, {"dns", &m.DNS}, {"node_group_of", &m.NodeGroupOf},
 		{"concurrent_rollouts", &m.ConcurrentRollouts}, {"scheduler_profile", &m.SchedulerProfile}, {"arrival_order", &m.ArrivalOrder}} {
 		if d := cfg.GetAttribute(ctx, path.Root(a.name), a.to); d.HasError() {
 			return
@@ -341,7 +347,7 @@ func dnsResultValue(r *keda.DNSResult) types.Object {
 
 func (m capacityCheckModel) check() keda.Check {
 	in := keda.Check{ConcurrentRollouts: deref(m.ConcurrentRollouts), Scheduler: fit.SchedulerProfile(deref(m.SchedulerProfile)),
-		Arrival: fit.ArrivalOrder(deref(m.ArrivalOrder))}
+		Arrival: fit.ArrivalOrder(deref(m.ArrivalOrder)), NodeGroupOf: m.NodeGroupOf}
 	for _, s := range m.ScaledObjects {
 		ks := s.summary()
 		ks.HPAName, ks.TransferHPAOwnership = deref(s.HPAName), deref(s.TransferHPAOwnership)

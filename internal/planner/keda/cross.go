@@ -43,6 +43,10 @@ type Check struct {
 	Databases    []SharedDatabase
 	// ConcurrentRollouts is "one" (default: only the largest surge counts) or "all".
 	ConcurrentRollouts string
+	// NodeGroupOf places autoscalers ("namespace/name") on node groups by name, for autoscalers whose summary
+	// names none (they were given no node group capacity of their own): the capacity check is then the one place
+	// their node-group findings are given, beside the database and DNS findings, in one plan.
+	NodeGroupOf map[string]string
 	// DNS is the cluster's DNS set-up; nil skips the DNS budget (KCAP-E7, KCAP-W4; dns.md).
 	DNS *DNS
 	// Scheduler and Arrival are the cluster's kube-scheduler profile and the order in which pods reach it, as
@@ -92,7 +96,8 @@ func CheckAll(in Check) (*CheckResult, error) {
 			s.HPAName = ScaledObject{Name: s.Name}.HPAName() // the name KEDA gives the HPA it creates
 		}
 	}
-	var errs field.Errors
+	in.HPAs = slices.Clone(in.HPAs)
+	errs := placeOnGroups(&in)
 	res := &CheckResult{PeakNodes: map[string]int64{}}
 	sp := field.NewPath("ScaledObjects")
 	targets, hpas := map[string]int{}, map[string]int{}
@@ -142,6 +147,42 @@ func CheckAll(in Check) (*CheckResult, error) {
 	errs = append(errs, checkDatabases(in, all, res)...)
 	errs = append(errs, checkDNS(in, all, res)...)
 	return res, errs.Err()
+}
+
+// placeOnGroups applies NodeGroupOf to the summaries: each key must name an autoscaler of the check and each
+// value a node group of it, and a summary that names a group already must name the same one.
+func placeOnGroups(in *Check) field.Errors {
+	var errs field.Errors
+	groups := map[string]bool{}
+	for _, g := range in.NodeGroups {
+		groups[g.Name] = true
+	}
+	for _, id := range sortedKeys(in.NodeGroupOf) {
+		g, p := in.NodeGroupOf[id], field.NewPath("NodeGroupOf").Key(id)
+		if !groups[g] {
+			errs = append(errs, field.Invalid(p, g, "no node group of the check is named %s", strconv.Quote(g)))
+			continue
+		}
+		found := false
+		for _, list := range [][]Summary{in.ScaledObjects, in.HPAs} {
+			for i := range list {
+				s := &list[i]
+				if s.Namespace+"/"+s.Name != id {
+					continue
+				}
+				found = true
+				if s.NodeGroup != "" && s.NodeGroup != g {
+					errs = append(errs, field.Invalid(p, g, "%s already names node group %s (its node group capacity)", strconv.Quote(id), strconv.Quote(s.NodeGroup)))
+					continue
+				}
+				s.NodeGroup = g
+			}
+		}
+		if !found {
+			errs = append(errs, field.Invalid(p, g, "no ScaledObject or HPA of the check is %s (namespace/name)", strconv.Quote(id)))
+		}
+	}
+	return errs
 }
 
 // checkSummaries checks that each summary at p names its object and target and has a peak.
@@ -307,9 +348,12 @@ func checkGroups(in Check, all []autoscaler, res *CheckResult) field.Errors {
 		}
 		res.PeakNodes[g.Name] = pl.peak
 		if !pl.fits || pl.peak > g.MaxNodes {
+			if exact, ok := needed(in, g, groupLoads(in, all, idx)); pl.atLeast && ok {
+				pl = exact // the nodes the peak needs, not only a lower bound from the totals
+			}
 			errs = append(errs, rule("KCAP-E2", gp, g.Name,
-				"node group %s cannot hold the peak of %s together: %s, but the group has at most %d",
-				strconv.Quote(g.Name), field.JoinAnd(names), placedText(pl, in), g.MaxNodes))
+				"node group %s cannot hold the peak of %s together: %s, but the group has at most %d.%s",
+				strconv.Quote(g.Name), field.JoinAnd(names), placedText(pl, in), g.MaxNodes, groupRemedies(in, all, idx, g, pl)))
 			continue
 		}
 		errs = append(errs, checkZones(in, all, g, gp, idx)...)
