@@ -70,6 +70,14 @@ func TestAccCapacityCheck_loadTestInOnePlan(t *testing.T) {
 					`.*Remedies:.*NodeLocal\s+DNSCache`),
 			},
 			{
+				// The group also sizes the api's peak itself and fails it, planned with fail_on_misfit = false: its
+				// misfit is a warning on the group, its capacity still feeds the check, which fails with its findings.
+				Config: regexp.MustCompile(`workloads = \[\{ name = "cron"`).ReplaceAllString(hpaLoadTest,
+					`fail_on_misfit = false
+  workloads = [{ name = "api", min_replicas = 2, max_replicas = 40, requests = { cpu = "2500m", memory = "1Gi" } }, { name = "cron"`),
+				ExpectError: regexp.MustCompile(`(?s)KCAP-E7:.*the\s+VPC\s+resolver\s+is\s+the\s+binding\s+DNS\s+ceiling`),
+			},
+			{
 				Config:      regexp.MustCompile(`"shop/api" = "web"`).ReplaceAllString(hpaLoadTest, `"shop/api" = "gpu"`),
 				ExpectError: regexp.MustCompile(`(?s)node_group_of\s+=\s+\{\s+"shop/api"\s+=\s+"gpu"\s+\}.*No\s+node\s+group\s+of\s+the\s+check\s+is\s+named\s+"gpu"`),
 			},
