@@ -444,8 +444,11 @@ func addDiskFinding(diags *diag.Diagnostics, f *disk.Finding, p path.Path, failO
 	case isErr:
 		summary = "Invalid Disk Configuration"
 	}
-	if f.Rule != "" {
-		summary += " (" + f.Rule + ")" // distinct findings must not fold under one summary
+	switch {
+	case f.Rule != "" && !isErr:
+		summary = ruleWarningTitle(f.Rule, summary) // a warning names its finding, so distinct ones never fold
+	case f.Rule != "":
+		summary += " (" + f.Rule + ")"
 	}
 	hasPath := len(p.Steps()) > 0
 	switch {
@@ -532,8 +535,7 @@ func (d *diskTierDataSource) Read(ctx context.Context, req datasource.ReadReques
 		return
 	}
 	failOnUnmet := m.FailOnUnmet.IsNull() || m.FailOnUnmet.ValueBool()
-	for i := range r.Findings {
-		f := &r.Findings[i]
+	for _, f := range findingsByConsequence(r.Findings) {
 		addDiskFinding(&resp.Diagnostics, f, diskTierAttribute(f.Path), failOnUnmet)
 	}
 	setDiskTierResult(&m, r, !q.Requirement.IsZero())

@@ -166,7 +166,8 @@ data "kubefit_node_pool_sizing" "t3" {
 			{
 				Config: config("launch"),
 				ExpectError: regexp.MustCompile(`(?s)Burstable Nodes Run Out of CPU Credits.*requests\s+fit,\s+but\s+the\s+expected\s+CPU\s+use\s+of\s+its\s+busiest\s+node\s+is\s+500m\.\s+t3a.medium\s+sustains` +
-					`.*Remedies:\s+spread\s+the\s+1000m\s+of\s+expected\s+use\s+over\s+at\s+least\s+3\s+nodes.*unlimited\s+mode,\s+which\s+at\s+this\s+load\s+bills\s+about\s+\$3\.65`),
+					`.*Remedies:\s+spread\s+the\s+1000m\s+of\s+expected\s+use\s+over\s+at\s+least\s+3\s+nodes.*unlimited\s+mode,\s+which\s+at\s+this\s+load\s+bills\s+about\s+\$3\.65` +
+					`.*or\s+use\s+\S+,\s+the\s+smallest\s+fixed-performance\s+type.*holds\s+the\s+busiest\s+node's\s+load.*Kubernetes\s+cannot\s+see\s+this`),
 			},
 			{
 				// kube-scheduler spreads the 20 pods over the two nodes (LeastAllocated): 10 × 50m = 500m against a

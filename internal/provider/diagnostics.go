@@ -150,9 +150,9 @@ func warningSummary(code, fallback string) string {
 }
 
 // addPlannerWarnings reports planner warnings at their attributes below base, each titled by
-// warningSummary (fallback for codes without a title of their own).
+// warningSummary (fallback for codes without a title of their own), most consequential first, each once.
 func addPlannerWarnings(diags *diag.Diagnostics, base path.Path, ws []field.Warning, names renames, fallback string) {
-	for _, w := range ws {
+	for _, w := range byConsequence(ws) {
 		summary := warningSummary(w.Code, fallback)
 		if p := attributePath(base, w.Path, names); len(p.Steps()) > 0 {
 			diags.AddAttributeWarning(p, summary, sentence(w.Message))

@@ -22,13 +22,16 @@ func ruleSummary(detail, kind string) (string, string) {
 			kind = "Capacity Check Warning"
 		}
 	}
+	if strings.Contains(id, "-W") {
+		return ruleWarningTitle(id, kind), detail // a warning names its finding, so distinct ones never fold
+	}
 	return kind + " (" + id + ")", detail
 }
 
 // addRuleDiagnostics reports planner errors and warnings at their attributes, each with its rule ID in
-// the summary and the detail.
+// the summary and the detail; the warnings most consequential first, each once.
 func addRuleDiagnostics(diags *diag.Diagnostics, err error, warnings []field.Warning, names renames, errKind, warnKind string) {
-	for _, w := range warnings {
+	for _, w := range byConsequence(warnings) {
 		summary, detail := ruleSummary(w.Message, warnKind)
 		if p := attributePath(path.Empty(), w.Path, names); len(p.Steps()) > 0 {
 			diags.AddAttributeWarning(p, summary, sentence(detail))

@@ -620,13 +620,7 @@ func flattenSizing(m *nodePoolSizingModel, plan *sizing.Plan) {
 	m.WorkloadsOut = types.MapValueMust(types.ObjectType{AttrTypes: workloadResultAttrTypes}, workloads)
 	failures := make([]attr.Value, 0, len(plan.Failures))
 	for _, f := range plan.Failures {
-		msg := f.Message
-		if f.Reason == sizing.ReasonCredits {
-			if pp := plan.Pool(f.Pool); pp != nil && pp.Credits != nil {
-				msg = pp.Credits.Result.Detail
-			}
-		}
-		failures = append(failures, failureValue(f.Workload, f.Pool, string(f.Scenario), string(f.Reason), msg))
+		failures = append(failures, failureValue(f.Workload, f.Pool, string(f.Scenario), string(f.Reason), f.Message))
 	}
 	m.Failures = types.ListValueMust(types.ObjectType{AttrTypes: failureAttrTypes}, failures)
 	m.Fits = types.BoolValue(plan.Fits)

@@ -38,12 +38,14 @@ type capacityCheckModel struct {
 	ExistingHPAs       []existingHPAModel       `tfsdk:"existing_hpas"`
 	Databases          []sharedDatabaseModel    `tfsdk:"databases"`
 	DNS                *dnsModel                `tfsdk:"dns"`
+	NodeGroupOf        map[string]string        `tfsdk:"node_group_of"`
 	ConcurrentRollouts *string                  `tfsdk:"concurrent_rollouts"`
 	SchedulerProfile   *string                  `tfsdk:"scheduler_profile"`
 	ArrivalOrder       *string                  `tfsdk:"arrival_order"`
 
-	PeakNodes      types.Map `tfsdk:"peak_nodes"`
-	DatabaseDemand types.Map `tfsdk:"database_demand"`
+	PeakNodes      types.Map    `tfsdk:"peak_nodes"`
+	DatabaseDemand types.Map    `tfsdk:"database_demand"`
+	DNSResult      types.Object `tfsdk:"dns_result"`
 }
 
 // autoscalerSummaryModel is what a kubefit_keda_scaled_object's and a kubefit_horizontal_pod_autoscaler's
@@ -96,15 +98,38 @@ type sharedDatabaseModel struct {
 }
 
 type dnsModel struct {
-	Provider          *string  `tfsdk:"provider"`
-	NodeLocalDNSCache *bool    `tfsdk:"node_local_dns_cache"`
-	CoreDNSNodes      *int64   `tfsdk:"coredns_nodes"`
-	CacheHitRatio     *float64 `tfsdk:"cache_hit_ratio"`
-	FullyQualified    *bool    `tfsdk:"fully_qualified_names"`
+	Provider          *string             `tfsdk:"provider"`
+	NodeLocalDNSCache *bool               `tfsdk:"node_local_dns_cache"`
+	CoreDNSNodes      *int64              `tfsdk:"coredns_nodes"`
+	CacheHitRatio     *float64            `tfsdk:"cache_hit_ratio"`
+	FullyQualified    *bool               `tfsdk:"fully_qualified_names"`
+	CoreDNSReplicas   *int64              `tfsdk:"coredns_replicas"`
+	Autoscaler        *dnsAutoscalerModel `tfsdk:"coredns_autoscaler"`
+	QueriesPerReplica *float64            `tfsdk:"coredns_queries_per_replica"`
+	NodeLocalHitRatio *float64            `tfsdk:"node_local_cache_hit_ratio"`
+	OtherQueries      *float64            `tfsdk:"other_coredns_queries_per_second"`
+}
+
+type dnsAutoscalerModel struct {
+	CoresPerReplica           *int64 `tfsdk:"cores_per_replica"`
+	NodesPerReplica           *int64 `tfsdk:"nodes_per_replica"`
+	Min                       *int64 `tfsdk:"min"`
+	Max                       *int64 `tfsdk:"max"`
+	PreventSinglePointFailure *bool  `tfsdk:"prevent_single_point_failure"`
 }
 
 // capacityCheckRenames maps planner names whose attribute is not their snake_case.
-var capacityCheckRenames = renames{"ExistingHPAs": "existing_hpas", "HPAs": "horizontal_pod_autoscalers"}
+var capacityCheckRenames = renames{"ExistingHPAs": "existing_hpas", "HPAs": "horizontal_pod_autoscalers",
+	"DNS.CoreDNSNodes": "coredns_nodes", "DNS.CoreDNSReplicas": "coredns_replicas", "DNS.Autoscaler": "coredns_autoscaler",
+	"DNS.QueriesPerReplica": "coredns_queries_per_replica", "DNS.NodeLocalHitRatio": "node_local_cache_hit_ratio",
+	"DNS.OtherQueries": "other_coredns_queries_per_second", "DNS.FullyQualified": "fully_qualified_names"}
+
+// dnsResultAttrTypes are the attributes of dns_result.
+var dnsResultAttrTypes = map[string]attr.Type{
+	"binding": types.StringType, "utilization": types.Float64Type, "coredns_queries_per_second": types.Float64Type,
+	"coredns_replicas": types.Int64Type, "coredns_capacity": types.Float64Type, "coredns_replicas_from": types.StringType,
+	"resolver_packets_per_second": types.Float64Type, "resolver_budget": types.Float64Type, "resolver_interfaces": types.Int64Type,
+}
 
 func (r *capacityCheckResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
 	resp.TypeName = req.ProviderTypeName + "_capacity_check"
@@ -136,6 +161,11 @@ func (r *capacityCheckResource) Schema(_ context.Context, _ resource.SchemaReque
 			"node_groups": schema.ListNestedAttribute{Optional: true,
 				MarkdownDescription: "Node group capacity objects (each a `kubefit_node_group`'s `capacity` output).",
 				NestedObject:        schema.NestedAttributeObject{Attributes: nodeGroupCapacityAttributes()}},
+			"node_group_of": schema.MapAttribute{Optional: true, ElementType: types.StringType,
+				MarkdownDescription: "The node group (by `name`, one of `node_groups`) of each ScaledObject or HPA (`namespace/name`) given no " +
+					"`node_group_capacity` of its own. Such an autoscaler does not check itself against the group, so it cannot fail before " +
+					"this check: the node-group, database and DNS findings then come in one plan, each once, from this check. " +
+					"(A resource whose plan fails hides every object that reads its outputs: Terraform skips them.)"},
 			"existing_hpas": schema.ListNestedAttribute{Optional: true, MarkdownDescription: "HPAs that already exist (`KSO-E17`).",
 				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
 					"namespace":            reqStr("Namespace."),
@@ -156,13 +186,32 @@ func (r *capacityCheckResource) Schema(_ context.Context, _ resource.SchemaReque
 						MarkdownDescription: "Client ScaledObjects and HPAs as `namespace/name`."},
 					"other_clients": schema.Int64Attribute{Optional: true, MarkdownDescription: "Connections of other clients; default 0."},
 				}}},
-			"dns": schema.SingleNestedAttribute{Optional: true, MarkdownDescription: "DNS set-up for the VPC resolver budget (`KCAP-W4`).",
+			"dns": schema.SingleNestedAttribute{Optional: true, MarkdownDescription: "DNS set-up for the DNS budget at peak: the AWS VPC resolver's " +
+				"1,024 packets per second per network interface and CoreDNS's own capacity (replicas × queries per second per replica), " +
+				"whichever binds (`KCAP-E7` above it, `KCAP-W4` above 80 %). Only workloads that declare `dns_lookups_per_second` count.",
 				Attributes: map[string]schema.Attribute{
-					"provider":              optStr("`aws-vpc` (the only resolver modelled)."),
-					"node_local_dns_cache":  schema.BoolAttribute{Optional: true, MarkdownDescription: "NodeLocal DNSCache installed; default false."},
-					"coredns_nodes":         schema.Int64Attribute{Optional: true, MarkdownDescription: "Nodes running CoreDNS; default 2."},
-					"cache_hit_ratio":       schema.Float64Attribute{Optional: true, MarkdownDescription: "Share of lookups answered from a cache; default 0."},
-					"fully_qualified_names": schema.BoolAttribute{Optional: true, MarkdownDescription: "Names end in `.` (2 queries per lookup instead of 4)."},
+					"provider":             optStr("`aws-vpc` (the only resolver modelled)."),
+					"node_local_dns_cache": schema.BoolAttribute{Optional: true, MarkdownDescription: "NodeLocal DNSCache installed: each node answers what it has cached, sends the `cluster.local` names it misses to CoreDNS and other names to the VPC resolver through its own interface; default false."},
+					"coredns_nodes":        schema.Int64Attribute{Optional: true, MarkdownDescription: "Nodes running CoreDNS (without NodeLocal DNSCache, the interfaces the upstream queries leave through); default the CoreDNS replicas, at most 2."},
+					"cache_hit_ratio":      schema.Float64Attribute{Optional: true, MarkdownDescription: "Share of external lookups answered from a cache before the VPC resolver (0 to below 1); default 0."},
+					"fully_qualified_names": schema.BoolAttribute{Optional: true, MarkdownDescription: "Names end in `.`: 2 queries per lookup (A and AAAA) instead of 10 (the 4 search domains of EKS's " +
+						"`ndots: 5` search list and the bare name, A and AAAA each, of which CoreDNS answers the 6 `cluster.local` ones and forwards 4)."},
+					"coredns_replicas": schema.Int64Attribute{Optional: true, MarkdownDescription: "A fixed CoreDNS replica count; default 2 (EKS's), or the `coredns_autoscaler` ladder when given."},
+					"coredns_autoscaler": schema.SingleNestedAttribute{Optional: true, MarkdownDescription: "CoreDNS scaled by the cluster-proportional-autoscaler in linear mode: " +
+						"replicas = max(ceil(cores / cores_per_replica), ceil(nodes / nodes_per_replica)) within `min` and `max`, at least 2 on more than one node with " +
+						"`prevent_single_point_failure`, over the node groups' nodes at peak (a lower bound: the cluster's other nodes only raise it). `{}` takes the published defaults.",
+						Attributes: map[string]schema.Attribute{
+							"cores_per_replica":            schema.Int64Attribute{Optional: true, MarkdownDescription: "Cores per replica; default 256; 0 leaves the term out."},
+							"nodes_per_replica":            schema.Int64Attribute{Optional: true, MarkdownDescription: "Nodes per replica; default 16; 0 leaves the term out."},
+							"min":                          schema.Int64Attribute{Optional: true, MarkdownDescription: "Fewest replicas; default 1."},
+							"max":                          schema.Int64Attribute{Optional: true, MarkdownDescription: "Most replicas; default none (0)."},
+							"prevent_single_point_failure": schema.BoolAttribute{Optional: true, MarkdownDescription: "At least 2 replicas on more than one node; default true."},
+						}},
+					"coredns_queries_per_replica": schema.Float64Attribute{Optional: true, MarkdownDescription: "Queries per second one CoreDNS replica answers. Default 5,000, " +
+						"an assumption (a managed CoreDNS's published per-replica figure; CoreDNS's own benchmark reached about 33,700 on two saturated vCPUs): measure yours in a load test and set it."},
+					"node_local_cache_hit_ratio": schema.Float64Attribute{Optional: true, MarkdownDescription: "Share of the `cluster.local` queries NodeLocal DNSCache answers from its cache (0 to below 1); " +
+						"default 0: no published figure, measure it."},
+					"other_coredns_queries_per_second": schema.Float64Attribute{Optional: true, MarkdownDescription: "Queries per second CoreDNS gets from everything else (in-cluster service lookups, workloads not in the check); default 0."},
 				}},
 			"concurrent_rollouts": optStr("`one` (default: the largest single surge counts) or `all` (every surge at once)."),
 			"scheduler_profile":   resourceAttribute(schedulerProfileAttribute()),
@@ -171,6 +220,18 @@ func (r *capacityCheckResource) Schema(_ context.Context, _ resource.SchemaReque
 				MarkdownDescription: "Per node group, the nodes its workloads need at peak together, as kube-scheduler places them (a lower bound from their totals when that alone exceeds the group's maximum)."},
 			"database_demand": schema.MapAttribute{Computed: true, ElementType: types.Int64Type,
 				MarkdownDescription: "Per database, the connections its clients need at peak."},
+			"dns_result": schema.SingleNestedAttribute{Computed: true, MarkdownDescription: "The DNS budget at peak; null without `dns` or without declared lookups.",
+				Attributes: map[string]schema.Attribute{
+					"binding":                     schema.StringAttribute{Computed: true, MarkdownDescription: "The ceiling nearer to its limit: `resolver` or `coredns`."},
+					"utilization":                 schema.Float64Attribute{Computed: true, MarkdownDescription: "The binding ceiling's load over its capacity."},
+					"coredns_queries_per_second":  schema.Float64Attribute{Computed: true, MarkdownDescription: "Queries per second CoreDNS gets at peak."},
+					"coredns_replicas":            schema.Int64Attribute{Computed: true, MarkdownDescription: "CoreDNS replicas counted."},
+					"coredns_capacity":            schema.Float64Attribute{Computed: true, MarkdownDescription: "Replicas × queries per second per replica."},
+					"coredns_replicas_from":       schema.StringAttribute{Computed: true, MarkdownDescription: "Where the replica count comes from."},
+					"resolver_packets_per_second": schema.Float64Attribute{Computed: true, MarkdownDescription: "Packets per second sent to the VPC resolver at peak."},
+					"resolver_budget":             schema.Float64Attribute{Computed: true, MarkdownDescription: "1,024 × `resolver_interfaces`."},
+					"resolver_interfaces":         schema.Int64Attribute{Computed: true, MarkdownDescription: "Network interfaces sending to the resolver."},
+				}},
 		},
 	}
 }
@@ -183,6 +244,7 @@ func (r *capacityCheckResource) ModifyPlan(ctx context.Context, req resource.Mod
 	if !req.Config.Raw.IsFullyKnown() {
 		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("peak_nodes"), types.MapUnknown(types.Int64Type))...)
 		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("database_demand"), types.MapUnknown(types.Int64Type))...)
+		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("dns_result"), types.ObjectUnknown(dnsResultAttrTypes))...)
 		checkPendingCapacity(ctx, req.Config, &resp.Diagnostics)
 		return
 	}
@@ -208,7 +270,7 @@ func checkPendingCapacity(ctx context.Context, cfg tfsdk.Config, diags *diag.Dia
 	if d := cfg.GetAttribute(ctx, path.Root("horizontal_pod_autoscalers"), &hpas); d.HasError() || hpas.IsUnknown() {
 		return
 	}
-	for _, name := range []string{"node_groups", "existing_hpas", "databases", "dns", "concurrent_rollouts", "scheduler_profile", "arrival_order"} {
+	for _, name := range []string{"node_groups", "existing_hpas", "databases", "dns", "node_group_of", "concurrent_rollouts", "scheduler_profile", "arrival_order"} {
 		var v attr.Value
 		if d := cfg.GetAttribute(ctx, path.Root(name), &v); d.HasError() || !fullyKnown(v) {
 			return
@@ -218,7 +280,7 @@ func checkPendingCapacity(ctx context.Context, cfg tfsdk.Config, diags *diag.Dia
 	for _, a := range []struct {
 		name string
 		to   any
-	}{{"node_groups", &m.NodeGroups}, {"existing_hpas", &m.ExistingHPAs}, {"databases", &m.Databases}, {"dns", &m.DNS},
+	}{{"node_groups", &m.NodeGroups}, {"existing_hpas", &m.ExistingHPAs}, {"databases", &m.Databases}, {"dns", &m.DNS}, {"node_group_of", &m.NodeGroupOf},
 		{"concurrent_rollouts", &m.ConcurrentRollouts}, {"scheduler_profile", &m.SchedulerProfile}, {"arrival_order", &m.ArrivalOrder}} {
 		if d := cfg.GetAttribute(ctx, path.Root(a.name), a.to); d.HasError() {
 			return
@@ -266,12 +328,26 @@ func planCapacityCheck(m *capacityCheckModel, diags *diag.Diagnostics) bool {
 		demand[d.Name] = types.Int64Value(d.Demand)
 	}
 	m.DatabaseDemand = types.MapValueMust(types.Int64Type, demand)
+	m.DNSResult = dnsResultValue(res.DNS)
 	return true
+}
+
+func dnsResultValue(r *keda.DNSResult) types.Object {
+	if r == nil {
+		return types.ObjectNull(dnsResultAttrTypes)
+	}
+	return types.ObjectValueMust(dnsResultAttrTypes, map[string]attr.Value{
+		"binding": types.StringValue(r.Binding), "utilization": types.Float64Value(round4(r.Utilization)),
+		"coredns_queries_per_second": types.Float64Value(round4(r.CoreDNSQPS)), "coredns_replicas": types.Int64Value(r.CoreDNSReplicas),
+		"coredns_capacity": types.Float64Value(round4(r.CoreDNSCapacity)), "coredns_replicas_from": types.StringValue(r.ReplicasFrom),
+		"resolver_packets_per_second": types.Float64Value(round4(r.ResolverPPS)), "resolver_budget": types.Float64Value(r.ResolverBudget),
+		"resolver_interfaces": types.Int64Value(r.ResolverSenders),
+	})
 }
 
 func (m capacityCheckModel) check() keda.Check {
 	in := keda.Check{ConcurrentRollouts: deref(m.ConcurrentRollouts), Scheduler: fit.SchedulerProfile(deref(m.SchedulerProfile)),
-		Arrival: fit.ArrivalOrder(deref(m.ArrivalOrder))}
+		Arrival: fit.ArrivalOrder(deref(m.ArrivalOrder)), NodeGroupOf: m.NodeGroupOf}
 	for _, s := range m.ScaledObjects {
 		ks := s.summary()
 		ks.HPAName, ks.TransferHPAOwnership = deref(s.HPAName), deref(s.TransferHPAOwnership)
@@ -293,7 +369,12 @@ func (m capacityCheckModel) check() keda.Check {
 	}
 	if d := m.DNS; d != nil {
 		in.DNS = &keda.DNS{NodeLocalDNSCache: deref(d.NodeLocalDNSCache), CoreDNSNodes: deref(d.CoreDNSNodes),
-			CacheHitRatio: deref(d.CacheHitRatio), FullyQualified: deref(d.FullyQualified)}
+			CacheHitRatio: deref(d.CacheHitRatio), FullyQualified: deref(d.FullyQualified), CoreDNSReplicas: deref(d.CoreDNSReplicas),
+			QueriesPerReplica: deref(d.QueriesPerReplica), NodeLocalHitRatio: deref(d.NodeLocalHitRatio), OtherQueries: deref(d.OtherQueries)}
+		if a := d.Autoscaler; a != nil {
+			in.DNS.Autoscaler = &keda.DNSAutoscaler{CoresPerReplica: a.CoresPerReplica, NodesPerReplica: a.NodesPerReplica, Min: a.Min, Max: a.Max,
+				PreventSinglePointFailure: a.PreventSinglePointFailure}
+		}
 	}
 	return in
 }

@@ -115,6 +115,12 @@ func TestAccCapacityCheck_example(t *testing.T) {
 			ConfigPlanChecks: resource.ConfigPlanChecks{
 				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 			},
+			ConfigStateChecks: []statecheck.StateCheck{
+				// The api's lookups reach CoreDNS (2 replicas: the ladder's two-node minimum) and, through
+				// NodeLocal DNSCache, the resolver from every node.
+				statecheck.ExpectKnownValue("kubefit_capacity_check.shop", tfjsonpath.New("dns_result").AtMapKey("coredns_replicas"), knownvalue.Int64Exact(2)),
+				statecheck.ExpectKnownValue("kubefit_capacity_check.shop", tfjsonpath.New("dns_result").AtMapKey("binding"), knownvalue.NotNull()),
+			},
 		}},
 	})
 }

@@ -653,11 +653,11 @@ func storagePerformance(ctx context.Context, cat sizing.Catalog, m storageClassM
 		return null
 	}
 	failOnUnmet := m.FailOnUnmet.IsNull() || m.FailOnUnmet.ValueBool()
-	for i := range r.Findings {
-		if r.Findings[i].Rule == "AZC-5" {
+	for _, f := range findingsByConsequence(r.Findings) {
+		if f.Rule == "AZC-5" {
 			continue // CheckClass reported it on cachingMode at this size
 		}
-		rc.addFinding(&r.Findings[i], failOnUnmet, diags)
+		rc.addFinding(f, failOnUnmet, diags)
 	}
 	v, u := r.Volume, r.Volume.ThroughputUnit()
 	verdict, recSize, recTier := types.StringNull(), types.Int64Null(), types.StringNull()
@@ -691,8 +691,8 @@ func planStorageClass(ctx context.Context, cat sizing.Catalog, m *storageClassMo
 		class.SizesGiB = []int64{m.ExpectedVolumeSizeGiB.ValueInt64()}
 	}
 	rep := disk.CheckClass(class)
-	for i := range rep.Findings {
-		rc.addFinding(&rep.Findings[i], true, diags)
+	for _, f := range findingsByConsequence(rep.Findings) {
+		rc.addFinding(f, true, diags)
 	}
 	if diags.HasError() {
 		return false

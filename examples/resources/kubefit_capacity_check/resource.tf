@@ -1,7 +1,9 @@
 # Two ScaledObjects on one node group and one MySQL database. Each checks itself; the capacity check
 # sees them together: both at peak on the group, and their connections against max_connections.
 # Raising either max_replica_count to 30 would fail the plan on the database (KCAP-E4): 40 pods × 5
-# connections exceed 150.
+# connections exceed 150. The DNS budget compares the api pods' external lookups at peak with CoreDNS's
+# capacity (replicas from the autoscaler's ladder × queries per replica) and the VPC resolver's packets per
+# second, and says which binds.
 locals {
   # Normally the capacity output of a kubefit_node_group (module.pools.general.capacity, say).
   general = {
@@ -28,8 +30,9 @@ resource "kubefit_keda_scaled_object" "api" {
     metadata = { serverAddress = local.prometheus, query = "sum(rate(http_requests_total{app=\"api\"}[1m]))", threshold = "50", ignoreNullValues = "false" }
   }]
   target_workload = {
-    pod_template        = { containers = [{ name = "php", requests = { cpu = "500m", memory = "256Mi" } }] }
-    connections_per_pod = 5
+    pod_template           = { containers = [{ name = "php", requests = { cpu = "500m", memory = "256Mi" } }] }
+    connections_per_pod    = 5
+    dns_lookups_per_second = 20
   }
   node_group_capacity = local.general
 }
@@ -57,9 +60,18 @@ resource "kubefit_capacity_check" "shop" {
     max_connections = 150
     clients         = ["shop/api", "shop/worker"]
   }]
+  dns = {
+    node_local_dns_cache        = true
+    coredns_autoscaler          = {} # the cluster-proportional-autoscaler's published defaults
+    coredns_queries_per_replica = 5000
+  }
   concurrent_rollouts = "one"
 }
 
 output "peak_nodes" {
   value = kubefit_capacity_check.shop.peak_nodes
+}
+
+output "dns_binding" {
+  value = kubefit_capacity_check.shop.dns_result.binding
 }

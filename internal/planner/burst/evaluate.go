@@ -49,11 +49,30 @@ const HoursPerMonth = 730
 // DefaultMinHours is the default time a node must run before it may be throttled.
 const DefaultMinHours = 24
 
-// KubernetesNote explains why Kubernetes cannot catch credit exhaustion (burst.md §5); diagnostics append it.
-const KubernetesNote = "Kubernetes cannot see this: the scheduler places pods by comparing their CPU requests with " +
+// KubernetesNote explains why Kubernetes cannot catch credit exhaustion (burst.md §5), in standard mode and on
+// Azure and GCP, where the node is held to its baseline. UnlimitedNote is its unlimited-mode counterpart.
+const KubernetesNote = kubernetesSees + "When the node is held to its baseline the hypervisor withholds CPU, which " +
+	"shows up as CPU steal time and latency, not as container CPU throttling or an eviction, so the node stays Ready " +
+	"and keeps accepting pods."
+
+// UnlimitedNote explains, for unlimited mode, why Kubernetes cannot see the surplus (burst.md §5): the node
+// keeps its speed and the cost appears on the bill.
+const UnlimitedNote = kubernetesSees + "In unlimited mode the node keeps bursting above its baseline, so nothing " +
+	"in the cluster slows down: the surplus credits appear on the bill, not in any node condition or metric, and the " +
+	"node keeps accepting pods."
+
+const kubernetesSees = "Kubernetes cannot see this: the scheduler places pods by comparing their CPU requests with " +
 	"the node's allocatable CPU (its full vCPU count less reservations) and never sees the credit balance or the " +
-	"baseline. When the node is held to its baseline the hypervisor withholds CPU, which shows up as CPU steal time and latency, not " +
-	"as container CPU throttling or an eviction, so the node stays Ready and keeps accepting pods."
+	"baseline. "
+
+// Note returns the explanation of why Kubernetes cannot see what a result of mode says: KubernetesNote, or
+// UnlimitedNote in unlimited mode.
+func Note(m Mode) string {
+	if m == Unlimited {
+		return UnlimitedNote
+	}
+	return KubernetesNote
+}
 
 // The paths of the inputs an error can be about, in Input's field names.
 var (
@@ -194,8 +213,13 @@ type Result struct {
 	HasPodCount        bool
 
 	Verdict Verdict
-	// Detail explains the verdict with the numbers, for a diagnostic or an output.
+	// Detail explains the verdict with the numbers, for a diagnostic or an output: Facts, then Note when the
+	// load is above the baseline.
 	Detail string
+	// Facts is Detail without Note, for callers that give Note once for several results.
+	Facts string
+	// Note says why Kubernetes cannot see the verdict (Note(Mode)); "" when the load is within the baseline.
+	Note string
 	// Formulas lists the formula identifiers the figures come from.
 	Formulas []string
 	// Source names the data row, the price source when a price was used, and the formulas.
@@ -382,13 +406,15 @@ func Evaluate(b Budget, in Input) (Result, error) {
 }
 
 func notBurstable(b Budget, in Input) Result {
-	return Result{
+	r := Result{
 		Budget: b, Mode: in.Mode, Verdict: VerdictNotBurstable,
 		Detail: fmt.Sprintf("%s is a fixed-performance instance type: it has no CPU credit budget and delivers its "+
 			"full vCPUs indefinitely, so there is nothing to exhaust.", b.InstanceType),
 		Formulas: []string{FNotBurstable},
 		Source:   "formulas: " + FNotBurstable,
 	}
+	r.Facts = r.Detail
+	return r
 }
 
 // compute does the arithmetic on validated inputs (0 ≤ u ≤ 1000 × v, 0 ≤ start ≤ 10^15).
@@ -451,7 +477,12 @@ func compute(b Budget, in Input, u int64, mode Mode, start int64, price, maxCost
 	if maxCost != nil && mode == Unlimited {
 		r.Formulas = append(r.Formulas, FSurplusCostRule)
 	}
-	r.Detail = detail(r, in, price, maxCost)
+	r.Facts = detail(r, in, price, maxCost)
+	r.Detail = r.Facts
+	if r.Verdict != VerdictWithinBaseline {
+		r.Note = Note(mode)
+		r.Detail += " " + r.Note
+	}
 	r.Source = b.Source
 	if mode == Unlimited {
 		if in.HasSurplusPrice {
@@ -544,10 +575,9 @@ func detail(r Result, in Input, price, maxCost *big.Rat) string {
 	fmt.Fprintf(&s, "The largest sustainable demand is %dm per node%s. ", r.MaxSustainableMillicores, podsClause(r, in))
 	if l := in.Load; l.PodsPerNode > 0 && l.SystemMillicores == 0 && l.SustainedMillicores == 0 {
 		s.WriteString("No system CPU usage was given: the kubelet, container runtime, CNI and DaemonSet agents add to " +
-			"every node, so measure it (node CPU with no application pods) and include it. ")
+			"every node, so measure it (node CPU with no application pods) and include it.")
 	}
-	s.WriteString(KubernetesNote)
-	return s.String()
+	return strings.TrimSpace(s.String())
 }
 
 func podsClause(r Result, in Input) string {

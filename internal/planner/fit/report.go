@@ -44,10 +44,8 @@ func Report(res Result) string {
 		}
 	}
 	tw.Flush()
-	for _, sc := range res.Scenarios {
-		if line := SchedulerText(sc); line != "" {
-			fmt.Fprintf(&b, "%s: %s\n", sc.Scenario, line)
-		}
+	if note := SchedulerNote(res.Scenarios); note != "" {
+		fmt.Fprintf(&b, "%s\n", note)
 	}
 	for _, sc := range res.Scenarios {
 		if sc.UnplacedPods > 0 {
@@ -94,19 +92,51 @@ func Report(res Result) string {
 	return b.String()
 }
 
-// SchedulerText explains, when the scheduler model needs more nodes than the best packing, by how many
-// and which arrival order bound the count; "" otherwise.
-func SchedulerText(sc ScenarioResult) string {
-	if sc.NodesRequired <= sc.NodesOptimal {
+// SchedulerNote explains once, for every scenario, how the scheduler model placed the pods: the worst planned
+// arrival order of each scenario that has one and, where the scheduler needs more nodes than the best packing,
+// by how many. Scenarios with the same figures are named together. "" when no scenario has either.
+func SchedulerNote(scs []ScenarioResult) string {
+	var groups []string            // one phrase per distinct set of figures, in scenario order
+	names := map[string][]string{} // phrase → scenarios
+	more := false
+	for _, sc := range scs {
+		var parts []string
+		if sc.BoundBy != "" {
+			parts = append(parts, "worst planned arrival order: "+sc.BoundBy)
+		}
+		if sc.NodesRequired > sc.NodesOptimal {
+			parts = append(parts, fmt.Sprintf("it needs %d nodes where the best packing needs %d", sc.NodesRequired, sc.NodesOptimal))
+			more = true
+		}
+		if len(parts) == 0 {
+			continue
+		}
+		k := strings.Join(parts, "; ")
+		if _, ok := names[k]; !ok {
+			groups = append(groups, k)
+		}
+		names[k] = append(names[k], string(sc.Scenario))
+	}
+	if len(groups) == 0 {
 		return ""
 	}
-	order := ""
-	if sc.BoundBy != "" {
-		order = " (worst planned arrival order: " + sc.BoundBy + ")"
+	var b strings.Builder
+	b.WriteString("kube-scheduler places pods one at a time on the best-scoring node, and the node counts and failures are its placement (")
+	for i, k := range groups {
+		if i > 0 {
+			b.WriteString("; ")
+		}
+		scen := "scenario"
+		if len(names[k]) > 1 {
+			scen = "scenarios"
+		}
+		fmt.Fprintf(&b, "in the %s %s, %s", strings.Join(names[k], " and "), scen, k)
 	}
-	return fmt.Sprintf("kube-scheduler places pods one at a time on the best-scoring node%s and needs %d nodes "+
-		"where the best packing needs %d: a bin-packing profile (most-allocated), pods arriving largest first or a "+
-		"descheduler come closer to the packing", order, sc.NodesRequired, sc.NodesOptimal)
+	b.WriteString(")")
+	if more {
+		b.WriteString(": a bin-packing profile (most-allocated), pods arriving largest first or a descheduler come closer to the packing")
+	}
+	return b.String()
 }
 
 func triple(r Resources) string {

@@ -490,11 +490,9 @@ func (s *sim) failures() []Failure {
 			if ex := s.m.excl[w][p]; ex != "" {
 				f.Reason, f.Message = ex, s.m.exclusionMessage(w, p)
 			} else {
+				// How the scheduler model placed the pods (the worst planned order) is said once per plan
+				// (SchedulerNote), not in every failure.
 				f.Reason, f.Message = s.capacityFailure(c, c.pos[p])
-				if s.bound != "" {
-					f.Message += " The pods are placed as kube-scheduler places them, arriving in the worst planned order (" +
-						s.bound + ")."
-				}
 			}
 			out = append(out, f)
 		}

@@ -27,9 +27,6 @@ func (s *sim) stuckFailure(w int) Failure {
 		"ScheduleAnyway or a preferred term, fewer min domains) or the rule of the workload it meets.",
 		plural(c.stuck, "pod", "pods"), wl.Name, verb, s.scenarioText(), len(s.pools[p].in.ids)+len(s.pools[p].over.ids),
 		poolLabel(pm.p), pm.p.MaxNodes, field.JoinAnd(rules), s.pendingText(c, 0))
-	if s.bound != "" {
-		msg += " The pods are placed as kube-scheduler places them, arriving in the worst planned order (" + s.bound + ")."
-	}
 	return Failure{Workload: wl.Name, Pool: pm.p.Name, Scenario: s.scenario, Reason: reason, Message: msg}
 }
 

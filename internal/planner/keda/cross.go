@@ -43,7 +43,11 @@ type Check struct {
 	Databases    []SharedDatabase
 	// ConcurrentRollouts is "one" (default: only the largest surge counts) or "all".
 	ConcurrentRollouts string
-	// DNS is the cluster's DNS set-up; nil skips the DNS budget (KCAP-W4).
+	// NodeGroupOf places autoscalers ("namespace/name") on node groups by name, for autoscalers whose summary
+	// names none (they were given no node group capacity of their own): the capacity check is then the one place
+	// their node-group findings are given, beside the database and DNS findings, in one plan.
+	NodeGroupOf map[string]string
+	// DNS is the cluster's DNS set-up; nil skips the DNS budget (KCAP-E7, KCAP-W4; dns.md).
 	DNS *DNS
 	// Scheduler and Arrival are the cluster's kube-scheduler profile and the order in which pods reach it, as
 	// in sizing and node groups (empty: the default profile, the rollout order): node groups are checked
@@ -52,27 +56,14 @@ type Check struct {
 	Arrival   fit.ArrivalOrder
 }
 
-// DNS describes how pods' external lookups reach the AWS VPC resolver (keda.md §9.5).
-type DNS struct {
-	// NodeLocalDNSCache means every node queries the resolver itself.
-	NodeLocalDNSCache bool
-	// CoreDNSNodes is the number of nodes running CoreDNS; 0 means 2.
-	CoreDNSNodes int64
-	// CacheHitRatio is the share of lookups answered from a cache (0–1).
-	CacheHitRatio float64
-	// FullyQualified means the names end in "." (2 queries per lookup instead of 4).
-	FullyQualified bool
-}
-
-// ResolverPPS is the Amazon-provided VPC resolver's limit per network interface.
-const ResolverPPS = 1024
-
 // CheckResult holds the warnings of the cross-object checks and, per node group, the nodes the peak needs.
 type CheckResult struct {
 	Warnings  []field.Warning
 	PeakNodes map[string]int64
 	// DatabaseDemand is, per database in input order, the connections its clients need at peak.
 	DatabaseDemand []DatabaseDemand
+	// DNS is the DNS budget's figures; nil when the check has no DNS set-up or no workload declares lookups.
+	DNS *DNSResult
 }
 
 // DatabaseDemand is one database's demand at peak.
@@ -105,7 +96,8 @@ func CheckAll(in Check) (*CheckResult, error) {
 			s.HPAName = ScaledObject{Name: s.Name}.HPAName() // the name KEDA gives the HPA it creates
 		}
 	}
-	var errs field.Errors
+	in.HPAs = slices.Clone(in.HPAs)
+	errs := placeOnGroups(&in)
 	res := &CheckResult{PeakNodes: map[string]int64{}}
 	sp := field.NewPath("ScaledObjects")
 	targets, hpas := map[string]int{}, map[string]int{}
@@ -153,8 +145,44 @@ func CheckAll(in Check) (*CheckResult, error) {
 	all := autoscalers(in)
 	errs = append(errs, checkGroups(in, all, res)...)
 	errs = append(errs, checkDatabases(in, all, res)...)
-	checkDNS(in, all, res)
+	errs = append(errs, checkDNS(in, all, res)...)
 	return res, errs.Err()
+}
+
+// placeOnGroups applies NodeGroupOf to the summaries: each key must name an autoscaler of the check and each
+// value a node group of it, and a summary that names a group already must name the same one.
+func placeOnGroups(in *Check) field.Errors {
+	var errs field.Errors
+	groups := map[string]bool{}
+	for _, g := range in.NodeGroups {
+		groups[g.Name] = true
+	}
+	for _, id := range sortedKeys(in.NodeGroupOf) {
+		g, p := in.NodeGroupOf[id], field.NewPath("NodeGroupOf").Key(id)
+		if !groups[g] {
+			errs = append(errs, field.Invalid(p, g, "no node group of the check is named %s", strconv.Quote(g)))
+			continue
+		}
+		found := false
+		for _, list := range [][]Summary{in.ScaledObjects, in.HPAs} {
+			for i := range list {
+				s := &list[i]
+				if s.Namespace+"/"+s.Name != id {
+					continue
+				}
+				found = true
+				if s.NodeGroup != "" && s.NodeGroup != g {
+					errs = append(errs, field.Invalid(p, g, "%s already names node group %s (its node group capacity)", strconv.Quote(id), strconv.Quote(s.NodeGroup)))
+					continue
+				}
+				s.NodeGroup = g
+			}
+		}
+		if !found {
+			errs = append(errs, field.Invalid(p, g, "no ScaledObject or HPA of the check is %s (namespace/name)", strconv.Quote(id)))
+		}
+	}
+	return errs
 }
 
 // checkSummaries checks that each summary at p names its object and target and has a peak.
@@ -265,44 +293,20 @@ func autoscalers(in Check) []autoscaler {
 	return all
 }
 
-// checkDNS warns when the pods' external lookups at peak exceed 80 % of the resolver budget (KCAP-W4).
-func checkDNS(in Check, all []autoscaler, res *CheckResult) {
-	d := in.DNS
-	if d == nil {
-		return
+// ownSurgeWarning reports whether the object that made summary s, alone on group g, has already given KCAP-W1
+// for it: its summary names g (it was checked against its node group capacity) and its own check (checkNodeGroup)
+// finds the peak within the group and the peak with its surge beyond it. The capacity check does not give the
+// same warning a second time; where the scheduler model finds a rollout short that the object's check does not,
+// it still does.
+func ownSurgeWarning(g NodeGroupCapacity, s Summary) bool {
+	if s.NodeGroup != g.Name || s.PodRequests == nil || s.Surge <= 0 {
+		return false
 	}
-	q := 4.0
-	if d.FullyQualified {
-		q = 2
+	per, _ := perNode(g, *s.PodRequests, nil)
+	if per <= 0 {
+		return false
 	}
-	var pps float64
-	for _, s := range all {
-		if s.DNSLookupsPerSecond != nil {
-			pps += float64(s.PeakReplicas+s.Surge) * *s.DNSLookupsPerSecond * q * (1 - d.CacheHitRatio)
-		}
-	}
-	if pps == 0 {
-		return
-	}
-	senders, who := d.CoreDNSNodes, "nodes running CoreDNS"
-	if senders == 0 {
-		senders = 2
-	}
-	if d.NodeLocalDNSCache {
-		senders, who = 0, "nodes of the node groups at peak"
-		for _, n := range res.PeakNodes {
-			senders += n
-		}
-		if senders == 0 {
-			return
-		}
-	}
-	budget := float64(ResolverPPS * senders)
-	if pps > 0.8*budget {
-		res.Warnings = append(res.Warnings, field.Warning{Code: "KCAP-W4", Path: field.NewPath("DNS"), Message: fmt.Sprintf(
-			"KCAP-W4: at peak the pods send about %.0f DNS packets per second to the VPC resolver, above 80 %% of its budget of %.0f (1,024 per network interface × %d %s); use NodeLocal DNSCache, reuse connections, use fully qualified names ending in \".\" or lower ndots in the pod's dnsConfig",
-			pps, budget, senders, who)})
-	}
+	return resource.CeilDiv(s.PeakReplicas, per) <= g.MaxNodes && resource.CeilDiv(s.PeakReplicas+s.Surge, per) > g.MaxNodes
 }
 
 func surgeSum(in Check, all []autoscaler, idx []int) int64 {
@@ -344,13 +348,16 @@ func checkGroups(in Check, all []autoscaler, res *CheckResult) field.Errors {
 		}
 		res.PeakNodes[g.Name] = pl.peak
 		if !pl.fits || pl.peak > g.MaxNodes {
+			if exact, ok := needed(in, g, groupLoads(in, all, idx)); pl.atLeast && ok {
+				pl = exact // the nodes the peak needs, not only a lower bound from the totals
+			}
 			errs = append(errs, rule("KCAP-E2", gp, g.Name,
-				"node group %s cannot hold the peak of %s together: %s, but the group has at most %d",
-				strconv.Quote(g.Name), field.JoinAnd(names), placedText(pl, in), g.MaxNodes))
+				"node group %s cannot hold the peak of %s together: %s, but the group has at most %d.%s",
+				strconv.Quote(g.Name), field.JoinAnd(names), placedText(pl, in), g.MaxNodes, groupRemedies(in, all, idx, g, pl)))
 			continue
 		}
 		errs = append(errs, checkZones(in, all, g, gp, idx)...)
-		if extra := surgeSum(in, all, idx); extra > 0 && pl.surge > g.MaxNodes {
+		if extra := surgeSum(in, all, idx); extra > 0 && pl.surge > g.MaxNodes && !(len(idx) == 1 && ownSurgeWarning(g, all[idx[0]].Summary)) {
 			res.Warnings = append(res.Warnings, field.Warning{Code: "KCAP-W1", Path: gp, Message: fmt.Sprintf(
 				"KCAP-W1: node group %s holds the peak of %s on %d of its %d nodes, but a rollout at peak (%d surge pods, concurrent rollouts %q) needs %d nodes: rollouts at full scale will stall",
 				strconv.Quote(g.Name), field.JoinAnd(names), pl.peak, g.MaxNodes, extra, rolloutMode(in), pl.surge)})

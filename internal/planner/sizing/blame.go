@@ -152,11 +152,6 @@ func (pl *Plan) capacityMisfits() []Failure {
 		if pr.Explanation != "" {
 			msg += " " + pr.Explanation
 		}
-		for _, r := range pl.Packing.Scenarios {
-			if t := fit.SchedulerText(r); r.Scenario == sc && t != "" {
-				msg += " " + t + "."
-			}
-		}
 		msg += fmt.Sprintf(" Raise the pool's maximum node count to %d or choose %s", pr.NodesRequired, pr.Remedy)
 		out = append(out, Failure{Workload: first, Pool: pp.Name, Scenario: sc, Reason: Reason(fit.ReasonMaxNodes), Message: msg})
 	}

@@ -1,6 +1,9 @@
 package sizing
 
 import (
+	"slices"
+	"strings"
+
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/burst"
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/catalog"
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/field"
@@ -25,6 +28,10 @@ type Plan struct {
 	// Blame names, when pods do not fit for lack of capacity, the workloads to blame under the blame rule
 	// (see Blame), in list order; nil when everything fits or the request is above MaxBlamePods.
 	Blame []Blame
+	// Notes are the explanations the plan gives once, however many failures or warnings they concern: why
+	// Kubernetes cannot see a credit shortfall, how the scheduler model placed the pods. The failures' messages
+	// leave them out; Misfits appends each to the first misfit it concerns, and the report lists each once.
+	Notes []Note
 	// Report is a fixed-width text table of the results.
 	Report string
 	// Packing is the packer's whole result, for callers that need more than the fields above.
@@ -104,10 +111,32 @@ type Failure struct {
 	Message  string
 }
 
+// Note is an explanation a plan gives once.
+type Note struct {
+	// Reasons are the failure reasons the note explains.
+	Reasons []Reason
+	Text    string
+}
+
+// schedulerReasons are the failures whose pods the scheduler model placed: fit.SchedulerNote explains them.
+var schedulerReasons = []Reason{Reason(fit.ReasonMaxNodes), Reason(fit.ReasonSpread), Reason(fit.ReasonHostPort),
+	Reason(fit.ReasonPodAffinity)}
+
+// addNote adds n unless the plan already gives its text or the text is empty.
+func (p *Plan) addNote(n Note) {
+	if n.Text != "" && !p.hasNote(n.Text) {
+		p.Notes = append(p.Notes, n)
+	}
+}
+
+func (p *Plan) hasNote(text string) bool {
+	return slices.ContainsFunc(p.Notes, func(n Note) bool { return n.Text == text })
+}
+
 // Misfits returns the failures worth telling a person: one per pool that lacks capacity (naming the
 // workloads blamed under the blame rule, the shortfall, and the largest replica counts that fit), then the
 // others once per workload, pool and reason (the peak scenario often repeats the steady one), in the order
-// of Failures.
+// of Failures. Each of the plan's Notes is appended to the first misfit it concerns, and to no other.
 func (p *Plan) Misfits() []Failure {
 	seen := map[[3]string]bool{}
 	out := p.capacityMisfits()
@@ -121,6 +150,14 @@ func (p *Plan) Misfits() []Failure {
 		}
 		seen[k] = true
 		out = append(out, f)
+	}
+	for _, n := range p.Notes {
+		for i := range out {
+			if slices.Contains(n.Reasons, out[i].Reason) {
+				out[i].Message = strings.TrimRight(out[i].Message, ". ") + ". " + n.Text
+				break
+			}
+		}
 	}
 	return out
 }

@@ -20,6 +20,12 @@ func report(pl *Plan) string {
 		packing.Failures[i] = fit.Failure{Workload: f.Workload, Pool: f.Pool, Scenario: f.Scenario, Reason: fit.Reason(f.Reason), Message: f.Message}
 	}
 	b.WriteString(fit.Report(packing))
+	// Each note once: fit.Report already gives the scheduler's.
+	for _, n := range pl.Notes {
+		if !strings.Contains(b.String(), n.Text) {
+			fmt.Fprintf(&b, "\nNote: %s\n", n.Text)
+		}
+	}
 	for i, pp := range pl.Pools {
 		if i == 0 {
 			b.WriteString("\nnode allocatable, by pool:\n")

@@ -13,7 +13,6 @@ import (
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/field"
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/fit"
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/overhead"
-	"github.com/kubefit/terraform-provider-kubefit/internal/planner/resource"
 )
 
 // Warning codes of Plan.Warnings besides the overhead model's own (overhead.Code…), which keep their codes.
@@ -372,6 +371,11 @@ func (s *solve) workload(i int) fit.Workload {
 // plan assembles the Plan from the packing and checks the credits of burstable pools.
 func (s *solve) plan(res fit.Result) (*Plan, error) {
 	pl := &Plan{Fits: res.Fits, Packing: res, Pools: s.pools}
+	type creditWarning struct {
+		at   int
+		note string
+	}
+	var creditWarnings []creditWarning
 	for _, f := range res.Failures {
 		pl.Failures = append(pl.Failures, Failure{Workload: f.Workload, Pool: f.Pool, Scenario: f.Scenario, Reason: Reason(f.Reason), Message: f.Message})
 	}
@@ -393,12 +397,25 @@ func (s *solve) plan(res fit.Result) (*Plan, error) {
 			pl.Fits = false
 			pl.Failures = append(pl.Failures, Failure{Pool: pp.Name, Scenario: fit.ScenarioSteady, Reason: ReasonCredits,
 				Message: fmt.Sprintf("pool %q (%s): the requests fit, but the expected CPU use of its busiest node is %dm. %s%s",
-					pp.Name, c.Result.Budget.InstanceType, c.BusiestNodeMillicores, c.Result.Detail, s.creditRemedies(i, pp))})
+					pp.Name, c.Result.Budget.InstanceType, c.BusiestNodeMillicores, c.Result.Facts, s.creditRemedies(i, pp))})
+			pl.addNote(Note{Reasons: []Reason{ReasonCredits}, Text: c.Result.Note})
 		} else if c != nil && c.Result.Verdict.Warns() {
 			s.warnings = append(s.warnings, field.Warning{Code: WarnAboveBaseline, Path: s.poolPath(i),
-				Message: fmt.Sprintf("pool %q: %s", pp.Name, c.Result.Detail)})
+				Message: fmt.Sprintf("pool %q: %s", pp.Name, c.Result.Facts)})
+			creditWarnings = append(creditWarnings, creditWarning{len(s.warnings) - 1, c.Result.Note})
 		}
 		s.warnDiskShare(i, pp)
+	}
+	// Why Kubernetes cannot see a credit shortfall is said once per plan: with the failures when some pool
+	// fails (Misfits), otherwise with the first warning of each mode.
+	for _, w := range creditWarnings {
+		if !pl.hasNote(w.note) {
+			pl.addNote(Note{Reasons: []Reason{ReasonCredits}, Text: w.note})
+			s.warnings[w.at].Message += " " + w.note
+		}
+	}
+	if note := fit.SchedulerNote(res.Scenarios); note != "" {
+		pl.addNote(Note{Reasons: schedulerReasons, Text: note})
 	}
 	if len(s.errs) > 0 {
 		return nil, s.errs
@@ -496,33 +513,4 @@ func (s *solve) sharedClaims(p field.Path, w *Workload, fw fit.Workload) {
 				w.Name, c.Name)})
 		}
 	}
-}
-
-// creditRemedies names, with their figures, what would keep pool i's busiest node within its credits: the
-// node count at which the expected use, spread evenly, stays within the sustained capacity (the scheduler
-// does not spread it exactly evenly, so this is a lower bound), and, in standard mode, what unlimited mode
-// would cost at this load (burst.md).
-func (s *solve) creditRemedies(i int, pp *PoolPlan) string {
-	c := pp.Credits
-	r := c.Result
-	var parts []string
-	var total int64
-	for _, m := range c.NodeMillicores {
-		total += m
-	}
-	if sustained := r.SustainedMillicores; sustained > 0 && total > 0 {
-		n := resource.CeilDiv(total, sustained)
-		parts = append(parts, fmt.Sprintf("spread the %dm of expected use over at least %d nodes of %dm sustained each (a higher minimum node count)",
-			total, n, sustained))
-	}
-	if r.Mode == burst.Standard && r.Budget.HasCredits() {
-		b, _, _ := s.cat.CreditBudget(s.ctx, s.req.Pools[i].Cloud, pp.Instance.Name)
-		if u, err := burst.Evaluate(b, burst.Input{Load: burst.Load{SustainedMillicores: c.BusiestNodeMillicores}, Mode: burst.Unlimited,
-			MinHours: burst.DefaultMinHours}); err == nil && u.SurplusCostPerMonth > 0 {
-			parts = append(parts, fmt.Sprintf("run it in unlimited mode, which at this load bills about $%.2f per node and month in surplus credits (the busiest node's)",
-				u.SurplusCostPerMonth))
-		}
-	}
-	parts = append(parts, "or move the steadily busy pods to a pool of a fixed-performance type")
-	return " Remedies: " + strings.Join(parts, "; ") + "."
 }

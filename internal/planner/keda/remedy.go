@@ -1,0 +1,73 @@
+package keda
+
+import (
+	"fmt"
+	"strings"
+)
+
+// groupRemedies names, for node group g that cannot hold the peak of the autoscalers idx together (KCAP-E2),
+// the largest safe maximum of each of them with the others unchanged, and the nodes the peak needs, each
+// placed as the check places them (place); "" when no placement can say.
+func groupRemedies(in Check, all []autoscaler, idx []int, g NodeGroupCapacity, pl placement) string {
+	loads := groupLoads(in, all, idx)
+	holds := func(ls []groupLoad) bool {
+		pl, err := place(g, ls, in.Scheduler, in.Arrival)
+		return err == nil && pl.fits && !pl.atLeast && pl.peak <= g.MaxNodes
+	}
+	var parts []string
+	for k, i := range idx {
+		s := all[i]
+		try := func(r int64) bool {
+			ls := append([]groupLoad(nil), loads...)
+			ls[k].count = r
+			return holds(ls)
+		}
+		if !try(0) {
+			continue // the others alone do not fit: lowering this one cannot help
+		}
+		lo, hi := int64(0), s.PeakReplicas
+		for lo < hi {
+			mid := (lo + hi + 1) / 2
+			if try(mid) {
+				lo = mid
+			} else {
+				hi = mid - 1
+			}
+		}
+		maxName := "maxReplicaCount"
+		if s.hpa {
+			maxName = "maxReplicas"
+		}
+		parts = append(parts, fmt.Sprintf("the largest safe %s of %s, the others unchanged, is %d", maxName, s.label(), lo))
+	}
+	switch {
+	case pl.fits && !pl.atLeast:
+		parts = append(parts, fmt.Sprintf("raise the group's maximum size to %d nodes", pl.peak))
+	case pl.fits:
+		parts = append(parts, fmt.Sprintf("raise the group's maximum size to at least %d nodes (a bound from the totals: too many pods to place one by one)", pl.peak))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return " Remedies: " + strings.Join(parts, "; or ") + "."
+}
+
+// remedyPods bounds the pods needed places one by one to say how many nodes a peak needs; above it the check
+// keeps the bound from the totals.
+const remedyPods = 20_000
+
+// needed places loads on group g with as many nodes as they can use (one per pod is always enough), to say
+// how many the peak needs; false when they cannot be placed (a pod fits no node) or are more than remedyPods.
+func needed(in Check, g NodeGroupCapacity, loads []groupLoad) (placement, bool) {
+	var pods int64
+	for _, l := range loads {
+		pods = satAdd(pods, l.count)
+	}
+	if pods > remedyPods {
+		return placement{}, false
+	}
+	wide := g
+	wide.MaxNodes = max(pods, 1)
+	pl, err := place(wide, loads, in.Scheduler, in.Arrival)
+	return pl, err == nil && pl.fits && !pl.atLeast
+}

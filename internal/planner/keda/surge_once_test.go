@@ -1,0 +1,41 @@
+package keda
+
+import "testing"
+
+// TestSurgeWarningOnce: a ScaledObject alone on its node group, whose rollout at peak needs more nodes than the
+// group has, gets KCAP-W1 from its own check; the capacity check, given its summary and the same group, does not
+// give it a second time. With a second workload on the group the shared finding is the capacity check's.
+func TestSurgeWarningOnce(t *testing.T) {
+	so := base()
+	so.MaxReplicaCount = ptr(int64(30))
+	so.TargetWorkload = &Workload{PodTemplate: PodTemplate{Containers: []Container{{Name: "app",
+		Requests: map[string]string{"cpu": "500m", "memory": "256Mi"}}}}}
+	so.NodeGroupCapacity = &NodeGroupCapacity{Name: "g", MaxNodes: 10, WorkloadAllocatable: Allocatable{CPUMillicores: 1930, MemoryBytes: 7 << 30}, WorkloadPods: 29}
+	own, err := Plan(so)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, w := codes(nil, own.Warnings); !has(w, "KCAP-W1") {
+		t.Fatalf("the ScaledObject's own check gives no KCAP-W1: %v", w)
+	}
+	count := func(res *CheckResult) (n int) {
+		for _, w := range res.Warnings {
+			if w.Code == "KCAP-W1" {
+				n++
+			}
+		}
+		return n
+	}
+	res, err := CheckAll(Check{ScaledObjects: []Summary{own.Summary}, NodeGroups: []NodeGroupCapacity{*so.NodeGroupCapacity}})
+	if err != nil || count(res) != 0 {
+		t.Fatalf("the capacity check repeats KCAP-W1 (%d times; %v)", count(res), err)
+	}
+	other := own.Summary
+	other.Name, other.HPAName, other.TargetName, other.PeakReplicas = "small", "keda-hpa-small", "small", 1
+	wider := *so.NodeGroupCapacity
+	wider.MaxNodes = 11 // 31 pods at 3 per node fit 11 nodes; with the surge of 8 they need 13
+	res, err = CheckAll(Check{ScaledObjects: []Summary{own.Summary, other}, NodeGroups: []NodeGroupCapacity{wider}})
+	if err != nil || count(res) != 1 {
+		t.Fatalf("two workloads on the group: KCAP-W1 %d times, want once (%v)", count(res), err)
+	}
+}
