@@ -115,6 +115,8 @@ var warningTitles = map[string]string{
 	sizing.WarnAffinityUnknownLabel:        "Node Affinity on Labels Planned Nodes Lack",
 	selector.WarnDiskNotChecked:            "Node Disk Demand Not Checked",
 	nodegroup.WarnKarpenterName:            "Karpenter NodePool Renamed",
+	nodegroup.WarnKarpenterLimits:          "Karpenter NodePool Limits Above Max Size",
+	nodegroup.WarnKarpenterUnmodelled:      "Karpenter Provisioning Not Modelled",
 	nodegroup.WarnEKSNodeQuota:             "Above the EKS Managed Node Group Quota",
 	nodegroup.WarnModuleName:               "Module Node Pool Renamed",
 	overhead.CodeNotMeasured:               "Node Overhead Not Measured",

@@ -456,3 +456,33 @@ func TestAccNodeGroup_disruptions(t *testing.T) {
 		},
 	})
 }
+
+// TestAccNodeGroup_karpenterLimits: on this mix kubefit's scheduler model needs 15 m5.xlarge at the peak, but
+// Karpenter's provisioning (largest first, each pod onto the open NodeClaim with the fewest pods that fits it)
+// launches 16 (the oracle TestKarpenterProvisionMatchesRealScheduler, generated group m5.xlarge seed 6), so
+// max_size stays 15 and the NodePool's limits cover 16 nodes (64 vCPUs).
+func TestAccNodeGroup_karpenterLimits(t *testing.T) {
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: nodeGroup(`name = "g"
+cloud = "aws"
+instance_type = "m5.xlarge"
+daemonsets = [
+  { name = "kube-proxy", requests = { cpu = "100m", memory = "64Mi" } },
+  { name = "node-exporter", requests = { cpu = "50m", memory = "100Mi" }, host_ports = [{ port = 9100 }] },
+]
+workloads = [
+  { name = "w0", replicas = 23, requests = { cpu = "303m", memory = "2056Mi" } },
+  { name = "w1", replicas = 27, requests = { cpu = "782m", memory = "1835Mi" } },
+  { name = "w2", replicas = 13, requests = { cpu = "610m", memory = "2543Mi" } },
+  { name = "w3", replicas = 32, requests = { cpu = "145m", memory = "1611Mi" } },
+]
+`),
+			ConfigStateChecks: []statecheck.StateCheck{
+				expectNG(tfjsonpath.New("max_size"), knownvalue.Int64Exact(15)),
+				expectNG(tfjsonpath.New("karpenter_node_pool").AtMapKey("spec").AtMapKey("limits").AtMapKey("cpu"), knownvalue.StringExact("64")),
+			},
+		}},
+	})
+}

@@ -368,7 +368,7 @@ func checkNodePool(t *testing.T, c awsCase, r *Result, stored map[string]any) {
 		t.Errorf("labels %v, want %v", got.Spec.Template.Metadata.Labels, c.req.Pool.Labels)
 	}
 	cp := r.Pool.Overhead.Capacity
-	n := int64(r.MaxSize)
+	n := int64(max(r.MaxSize, r.Karpenter.LimitNodes))
 	if !reflect.DeepEqual(got.Spec.Limits, map[string]string{"cpu": resource.QuantityCPU(cp.CPUMillicores * n), "memory": resource.QuantityBytes(cp.MemoryBytes * n)}) {
 		t.Errorf("limits %v for %d nodes of %dm", got.Spec.Limits, n, cp.CPUMillicores)
 	}

@@ -100,6 +100,8 @@ type Result struct {
 	// Disruptions holds the verdict of each Request.Disruptions scenario on the group's sizes; a failing one
 	// is also a Failure.
 	Disruptions []fit.DisruptionResult
+	// Karpenter is how many nodes the Karpenter NodePool's limits cover (AWS groups; zero otherwise).
+	Karpenter KarpenterSizing
 }
 
 // Failure is one reason the group does not carry its workloads, with the largest replica count of the
@@ -146,6 +148,14 @@ func Size(ctx context.Context, p *sizing.Planner, req Request) (*Result, error) 
 	if n := KarpenterName(req.Pool.Name); req.Pool.Cloud == catalog.AWS && n != req.Pool.Name {
 		r.Warnings = append(r.Warnings, field.Warning{Code: WarnKarpenterName, Path: field.NewPath("Name"), Message: fmt.Sprintf(
 			"the Karpenter NodePool of node group %s is named %s: a NodePool's name must be a lowercase RFC 1123 subdomain", field.Quote(req.Pool.Name), field.Quote(n))})
+	}
+	if req.Pool.Cloud == catalog.AWS {
+		k, warns, err := karpenterSizing(req, r)
+		if err != nil {
+			return nil, err
+		}
+		r.Karpenter = k
+		r.Warnings = append(r.Warnings, warns...)
 	}
 	for _, f := range plan.Misfits() {
 		nf := Failure{Failure: f, LargestFit: -1}

@@ -500,8 +500,9 @@ func KarpenterName(name string) string {
 	return out
 }
 
-// karpenter renders a NodePool whose limits are MaxSize nodes' capacity as Karpenter counts it: vCPUs, and
-// memory after its VM memory overhead (the overhead model's capacity without a measured figure).
+// karpenter renders a NodePool whose limits are r.Karpenter.LimitNodes nodes' capacity as Karpenter counts it:
+// vCPUs, and memory after its VM memory overhead (the overhead model's capacity without a measured figure).
+// LimitNodes is MaxSize, or more when Karpenter's own provisioning launches more NodeClaims for the peak.
 func karpenter(req Request, r *Result) (map[string]any, string, error) {
 	class := req.NodeClassName
 	if class == "" {
@@ -533,7 +534,7 @@ func karpenter(req Request, r *Result) (map[string]any, string, error) {
 			karpenterRequirement{Key: "topology.kubernetes.io/zone", Operator: "In", Values: zones})
 	}
 	c := r.Pool.Overhead.Capacity
-	n := int64(r.MaxSize)
+	n := int64(max(r.MaxSize, r.Karpenter.LimitNodes))
 	np.Spec.Limits = map[string]string{"cpu": resource.QuantityCPU(c.CPUMillicores * n), "memory": resource.QuantityBytes(c.MemoryBytes * n)}
 	b, err := json.Marshal(np)
 	if err != nil {
