@@ -41,6 +41,7 @@ type sizingPoolModel struct {
 	StartingBalance        types.String  `tfsdk:"starting_balance"`
 	MinHours               types.Int64   `tfsdk:"min_hours"`
 	MaxSurplusCostPerMonth types.Float64 `tfsdk:"max_surplus_cost_per_month"`
+	CapacityType           types.String  `tfsdk:"capacity_type"`
 }
 
 type taintModel struct {

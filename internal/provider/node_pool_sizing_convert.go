@@ -126,7 +126,7 @@ func expandSizing(ctx context.Context, m nodePoolSizingModel, diags *diag.Diagno
 func expandSizingPool(ctx context.Context, p path.Path, name string, m sizingPoolModel, diags *diag.Diagnostics) sizing.Pool {
 	sp := sizing.Pool{Name: name, Cloud: catalog.Cloud(strings.ToLower(m.Cloud.ValueString())),
 		MinNodes: int(m.MinNodes.ValueInt64()), MaxNodes: int(m.MaxNodes.ValueInt64()), Weight: int(m.Weight.ValueInt64()),
-		Labels: expandStringMap(ctx, m.Labels, diags)}
+		Labels: expandStringMap(ctx, m.Labels, diags), CapacityType: fit.CapacityType(m.CapacityType.ValueString())}
 	if !m.InstanceType.IsNull() {
 		sp.InstanceTypes = []string{m.InstanceType.ValueString()}
 	} else {

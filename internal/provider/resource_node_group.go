@@ -355,7 +355,8 @@ func nodeGroupKnown(m nodeGroupModel) bool {
 func expandNodeGroup(ctx context.Context, m nodeGroupModel, diags *diag.Diagnostics) nodegroup.Request {
 	pm := sizingPoolModel{Cloud: m.Cloud, InstanceType: m.InstanceType, InstanceTypes: m.InstanceTypes, overheadOptionsModel: m.overheadOptionsModel,
 		MinNodes: types.Int64Null(), MaxNodes: types.Int64Null(), Zones: m.Zones, Labels: m.Labels, Taints: m.Taints, Weight: types.Int64Null(),
-		CreditMode: m.CreditMode, StartingBalance: m.StartingBalance, MinHours: m.MinHours, MaxSurplusCostPerMonth: m.MaxSurplusCostPerMonth}
+		CreditMode: m.CreditMode, StartingBalance: m.StartingBalance, MinHours: m.MinHours, MaxSurplusCostPerMonth: m.MaxSurplusCostPerMonth,
+		CapacityType: m.CapacityType}
 	req := nodegroup.Request{Pool: expandSizingPool(ctx, path.Empty(), m.Name.ValueString(), pm, diags),
 		MinSize: optCount(m.MinSize), MaxSize: optCount(m.MaxSize), HeadroomPercent: int(m.HeadroomPercent.ValueInt64()),
 		CapacityType: nodegroup.CapacityType(m.CapacityType.ValueString()), DiskSizeGiB: int(m.DiskSizeGiB.ValueInt64()),

@@ -25,7 +25,7 @@ const (
 )
 
 // DisruptionKinds lists every valid disruption scenario.
-var DisruptionKinds = []DisruptionKind{DisruptNodeLoss, DisruptZoneLoss}
+var DisruptionKinds = []DisruptionKind{DisruptNodeLoss, DisruptZoneLoss, DisruptSpotLoss}
 
 // ReasonDisruption: the pods of a lost node or zone do not bind elsewhere.
 const ReasonDisruption Reason = "disruption"
@@ -90,6 +90,9 @@ func (cl *cluster) disruptions(m *model, pods []int32, counts []int, bind []int3
 			msg := fmt.Sprintf("%s: nothing to lose (no node holds a pod)", kind)
 			if kind == DisruptZoneLoss && len(m.zoneNames) == 0 {
 				msg = "zone_loss: no pool names its zones, so no zone can be lost; give the pools their zones to check it"
+			}
+			if kind == DisruptSpotLoss {
+				msg = "spot_loss: the spot pools have no node in the steady scenario, so nothing is lost"
 			}
 			worst = &DisruptionResult{Kind: kind, Checked: true, Fits: true, Message: msg}
 		}
@@ -165,6 +168,8 @@ func (cl *cluster) lossCases(m *model, kind DisruptionKind, order []int32, count
 			}
 		}
 		return out
+	case DisruptSpotLoss:
+		return cl.spotLossCases(m)
 	}
 	return nil
 }
@@ -190,6 +195,11 @@ func (cl *cluster) afterLoss(m *model, kind DisruptionKind, lc lossCase, order [
 		switch kind {
 		case DisruptNodeLoss:
 			grown[p] = max(counts[p], maxNodes)
+		case DisruptSpotLoss:
+			// Every spot pool is lost and adds no node; the others grow within their maximum.
+			if pm.p.CapacityType != CapacitySpot {
+				grown[p] = max(counts[p], maxNodes)
+			}
 		case DisruptZoneLoss:
 			alive := 0
 			for i := range counts[p] {
@@ -325,6 +335,8 @@ func (cl *cluster) afterLoss(m *model, kind DisruptionKind, lc lossCase, order [
 			}
 		}
 		r.Lost = fmt.Sprintf("zone %q (%s)", r.Zone, plural(n, "node", "nodes"))
+	case DisruptSpotLoss:
+		r.Lost, r.Pool = spotLost(m, lc, counts)
 	}
 	r.Message = lossMessage(r, cl.pendingWhy(m, kind, lc, left, order))
 	return r
@@ -341,8 +353,17 @@ func (cl *cluster) lossRemedy(m *model, kind DisruptionKind, lc lossCase, order 
 			if lc.pool >= 0 {
 				return fmt.Sprintf(". With a maximum node count of %d for pool %q (%d more), they bind", m.pools[lc.pool].p.MaxNodes+bump, m.pools[lc.pool].p.Name, bump)
 			}
+			if kind == DisruptSpotLoss {
+				return fmt.Sprintf(". With %d more nodes allowed in every on-demand pool's maximum node count, they bind", bump)
+			}
 			return fmt.Sprintf(". With %d more nodes allowed in every pool's maximum node count, they bind", bump)
 		}
+	}
+	if kind == DisruptSpotLoss {
+		if onDemandPools(m) == 0 {
+			return ". No on-demand pool can take them: add an on-demand pool (capacity type on_demand) they may use"
+		}
+		return fmt.Sprintf(". Up to %d more nodes in the on-demand pools' maximum node counts do not bind them: let them use an on-demand pool (node selector, affinity, tolerations, pool list), or add one they may use", maxLossBump)
 	}
 	return fmt.Sprintf(". Up to %d more nodes in the maximum node count do not bind them: their volumes or spread rule keep them where no node can be added", maxLossBump)
 }
@@ -375,6 +396,8 @@ func (cl *cluster) pendingWhy(m *model, kind DisruptionKind, lc lossCase, left [
 			}
 		}
 		switch {
+		case kind == DisruptSpotLoss && inZone == 0 && e.pin < 0:
+			parts = append(parts, fmt.Sprintf("workload %q: no on-demand pool it may use (node selector, affinity, tolerations or pool list) has a node or may add one", name))
 		case e.pin >= 0 && inZone == 0:
 			parts = append(parts, fmt.Sprintf("workload %q: its volumes keep its pods in zone %q, where no other node runs or may be added within the maximum node count", name, m.zoneNames[e.pin]))
 		case room > 0 && free == 0:
@@ -415,6 +438,8 @@ func lossMessage(r DisruptionResult, why string) string {
 	switch {
 	case len(r.Pending) > 0:
 		fmt.Fprintf(&b, "; %s bind nowhere: %s (%s)", plural(countPods(r.Pending), "pod", "pods"), countsText(r.Pending), why)
+	case movable > 0 && r.Kind == DisruptSpotLoss:
+		fmt.Fprintf(&b, "; %s bind on the on-demand pools, each growing within its maximum node count", plural(movable, "pod", "pods"))
 	case movable > 0 && r.Kind == DisruptNodeLoss:
 		fmt.Fprintf(&b, "; %s bind on the other nodes, the pool growing within its maximum node count less the lost node", plural(movable, "pod", "pods"))
 	case movable > 0:

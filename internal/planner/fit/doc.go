@@ -187,6 +187,9 @@
 // volume is zonal); in a lost zone it is stuck by design. The worst node or zone is reported, with the
 // smallest rise of MaxNodes (up to 8) that absorbs it.
 //
+// spot_loss (spot.go) loses every node of every spot pool (Pool.CapacityType) at once: the spot pools add no
+// node, and the others grow within MaxNodes. It needs a spot pool (Validate says so otherwise).
+//
 // The scheduler breaks ties at random, so on a tight count one draw can bind every pod and another
 // leave one Pending. Once every order binds, the search checks the counts again under eight other
 // tie-break seeds of every order and grows on when one of them fails (with two, the real scheduler still

@@ -180,7 +180,22 @@ type Pool struct {
 	// (0 = no cap). See DaemonSetLoad; the overhead model's Result gives both.
 	SystemPods []string
 	PodIPs     int64
+	// CapacityType is how the pool's nodes are bought: CapacityOnDemand ("" means it) or CapacitySpot,
+	// whose nodes the cloud may reclaim, all at once (the spot_loss disruption).
+	CapacityType CapacityType
 }
+
+// CapacityType is how a pool's nodes are bought.
+type CapacityType string
+
+// The capacity types.
+const (
+	CapacityOnDemand CapacityType = "on_demand"
+	CapacitySpot     CapacityType = "spot"
+)
+
+// CapacityTypes lists every capacity type; CapacityOnDemand is the default.
+var CapacityTypes = []CapacityType{CapacityOnDemand, CapacitySpot}
 
 // DaemonSet is a DaemonSet whose pod lands on every node of every pool it matches: its node selector
 // is a subset of the pool's labels and its tolerations cover the pool's NoSchedule and NoExecute

@@ -59,6 +59,9 @@ func Validate(in Input) error {
 			v.add(f, string(d), "unknown disruption scenario %q; use one of %s", d, field.QuoteList(DisruptionKinds))
 		case slices.Index(in.Disruptions, d) < i:
 			v.add(f, string(d), "disruption scenario %q is given twice", d)
+		case d == DisruptSpotLoss && !slices.ContainsFunc(in.Pools, func(p Pool) bool { return p.CapacityType == CapacitySpot }):
+			v.add(f, string(d), "disruption scenario %q loses every spot pool, but no pool is a spot pool; set the capacity type "+
+				"of the pools whose nodes are spot to %q, or drop %q", d, CapacitySpot, d)
 		}
 	}
 	return v.errs.Err()
@@ -93,6 +96,9 @@ func (v *validator) pools(pools []Pool) map[string]int {
 			v.add(f.Child("Name"), p.Name, "pool name %q is used twice; pool names must be unique", p.Name)
 		default:
 			idx[p.Name] = i
+		}
+		if p.CapacityType != "" && !slices.Contains(CapacityTypes, p.CapacityType) {
+			v.add(f.Child("CapacityType"), string(p.CapacityType), "unknown capacity type %q of pool %q; use one of %s", p.CapacityType, p.Name, field.QuoteList(CapacityTypes))
 		}
 		a := toVec(p.Allocatable)
 		for r := range nRes {

@@ -27,13 +27,13 @@ import (
 // node count can be read off; far above any real node group.
 const UnboundedNodes = 10_000
 
-// CapacityType is how a group's nodes are bought.
-type CapacityType string
+// CapacityType is how a group's nodes are bought (the planner's fit.CapacityType).
+type CapacityType = fit.CapacityType
 
 // The capacity types.
 const (
-	OnDemand CapacityType = "on_demand"
-	Spot     CapacityType = "spot"
+	OnDemand = fit.CapacityOnDemand
+	Spot     = fit.CapacitySpot
 )
 
 // WarnKarpenterName: an AWS group's name is not a valid Kubernetes object name, so its Karpenter NodePool
@@ -41,7 +41,7 @@ const (
 const WarnKarpenterName = "nodegroup.karpenter-name"
 
 // CapacityTypes lists every capacity type; OnDemand is the default.
-var CapacityTypes = []CapacityType{OnDemand, Spot}
+var CapacityTypes = fit.CapacityTypes
 
 // Request is one node group to size.
 type Request struct {
@@ -193,6 +193,7 @@ func disruptions(ctx context.Context, p *sizing.Planner, req Request, r *Result)
 func request(req Request) sizing.Request {
 	pool := req.Pool
 	pool.MinNodes, pool.MaxNodes = 0, UnboundedNodes
+	pool.CapacityType = req.CapacityType
 	if req.MinSize != nil {
 		pool.MinNodes = *req.MinSize
 	}

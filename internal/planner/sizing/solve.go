@@ -309,11 +309,18 @@ func (s *solve) pool(i int, dsNames []string) (fit.Pool, error) {
 	for k, v := range rp.Labels {
 		labels[k] = v
 	}
+	taints := rp.Taints
+	if rp.Cloud == catalog.Azure && rp.CapacityType == fit.CapacitySpot {
+		labels[AKSSpotLabel] = AKSSpotValue
+		if !slices.Contains(taints, AKSSpotTaint) {
+			taints = append(slices.Clip(taints), AKSSpotTaint)
+		}
+	}
 	return fit.Pool{
 		Name: rp.Name, InstanceType: pp.Instance.Name,
 		Allocatable: r.Allocatable, SystemPods: r.SystemPods, PodIPs: r.PodIPs,
-		MinNodes: rp.MinNodes, MaxNodes: rp.MaxNodes, Zones: rp.Zones, Labels: labels, Taints: rp.Taints,
-		Weight: rp.Weight, PricePerHour: pp.Instance.PriceUSDPerHour,
+		MinNodes: rp.MinNodes, MaxNodes: rp.MaxNodes, Zones: rp.Zones, Labels: labels, Taints: taints,
+		Weight: rp.Weight, PricePerHour: pp.Instance.PriceUSDPerHour, CapacityType: rp.CapacityType,
 	}, nil
 }
 
