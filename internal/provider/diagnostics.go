@@ -118,6 +118,7 @@ var warningTitles = map[string]string{
 	nodegroup.WarnModuleName:               "Module Node Pool Renamed",
 	overhead.CodeNotMeasured:               "Node Overhead Not Measured",
 	sizing.WarnSchedulerBudget:             "Scheduler Model Cut Short",
+	sizing.WarnNoSpareNode:                 "No Spare Node for a Node Loss",
 	selector.WarnEmpty:                     "No Instance Type Matches",
 	selector.WarnNoneEligible:              "No Candidate Fits",
 	nodegroup.WarnKubeletSettingsNeedImage: "Kubelet Settings Need a Custom AMI",

@@ -281,7 +281,7 @@ func (r *nodeGroupResource) Schema(_ context.Context, _ resource.SchemaRequest, 
 
 // nodeGroupRenames maps the nodegroup planner's fields to this resource's attributes.
 var nodeGroupRenames = func() renames {
-	r := renames{"InstanceTypes": "instance_types", "DiskSizeGiB": "disk_size_gib"}
+	r := renames{"InstanceTypes": "instance_types", "DiskSizeGiB": "disk_size_gib", "MaxNodes": "max_size"}
 	for k, v := range sizingRenames {
 		r[k] = v
 	}

@@ -380,7 +380,9 @@ func disruptionsAttribute() schema.ListAttribute {
 			"there within its maximum node count) and `spot_loss` (every node of every spot pool, `capacity_type = \"spot\"`, is lost at once, " +
 			"as when the cloud reclaims its spot capacity: their pods must bind on the on-demand pools, each growing within its maximum node count; " +
 			"the spot pools add no node. Asking for it with no spot pool is an error naming the pools to mark, since nothing could be lost). " +
-			"The worst node or zone of each is reported, with the maximum node count that absorbs it.",
+			"The worst node or zone of each is reported, with the maximum node count that absorbs it. Without `node_loss`, a steady " +
+			"scenario that fills a pool to its maximum node count (no spare node) is checked for it anyway: what losing the pool's busiest " +
+			"node would leave Pending is a warning (and a line of `report`), not a failure.",
 		Validators: []validator.List{listvalidator.ValueStringsAre(stringvalidator.OneOf(stringsOf(fit.DisruptionKinds)...)), listvalidator.UniqueValues()}}
 }
 

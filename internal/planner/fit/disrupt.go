@@ -55,6 +55,9 @@ type DisruptionResult struct {
 	Pending []WorkloadCount
 	Stuck   []WorkloadCount
 	Message string
+	// Spare is set on the node loss checked without being asked for, because the steady scenario fills a
+	// pool to its maximum node count (spare.go): a warning (Result.NodeLossWarning), not a failure.
+	Spare bool
 }
 
 // evictee is a pod of a lost node: its index in the arrival order and the zone its volumes pin it to (-1).
@@ -97,6 +100,9 @@ func (cl *cluster) disruptions(m *model, pods []int32, counts []int, bind []int3
 			worst = &DisruptionResult{Kind: kind, Checked: true, Fits: true, Message: msg}
 		}
 		out = append(out, *worst)
+	}
+	if r := cl.spareLoss(m, pods, counts, bind, seed); r != nil {
+		out = append(out, *r)
 	}
 	return out
 }
@@ -462,10 +468,20 @@ func countsText(ws []WorkloadCount) string {
 
 // disruptionResults returns the disruption verdicts of the steady scenario's placement s: those the
 // scheduler model computed, or, when it did not run (no pod to place, or beyond its work budget), a verdict
-// for every requested kind.
-func (m *model) disruptionResults(s *sim) []DisruptionResult {
+// for every requested kind; and the node loss that no spare node absorbs, when it was checked unasked and
+// strands pods (nil otherwise).
+func (m *model) disruptionResults(s *sim) ([]DisruptionResult, *DisruptionResult) {
 	if s.disrupt != nil {
-		return s.disrupt
+		var out []DisruptionResult
+		var spare *DisruptionResult
+		for i := range s.disrupt {
+			if s.disrupt[i].Spare {
+				spare = &s.disrupt[i]
+			} else {
+				out = append(out, s.disrupt[i])
+			}
+		}
+		return out, spare
 	}
 	var out []DisruptionResult
 	pods := 0
@@ -484,7 +500,7 @@ func (m *model) disruptionResults(s *sim) []DisruptionResult {
 		}
 		out = append(out, r)
 	}
-	return out
+	return out, nil
 }
 
 func firstWorkload(ws []WorkloadCount) string {

@@ -190,6 +190,10 @@
 // spot_loss (spot.go) loses every node of every spot pool (Pool.CapacityType) at once: the spot pools add no
 // node, and the others grow within MaxNodes. It needs a spot pool (Validate says so otherwise).
 //
+// Without node_loss among them, a steady placement that fills a pool to its MaxNodes (no spare node) is
+// checked for node_loss on those pools all the same (spare.go): what it would leave Pending is
+// Result.NodeLossWarning, a warning that does not change Fits.
+//
 // The scheduler breaks ties at random, so on a tight count one draw can bind every pod and another
 // leave one Pending. Once every order binds, the search checks the counts again under eight other
 // tie-break seeds of every order and grows on when one of them fails (with two, the real scheduler still

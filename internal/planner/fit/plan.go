@@ -42,8 +42,12 @@ func Plan(in Input) (Result, error) {
 		res.Fits = res.Fits && sr.Fits
 		res.Scenarios = append(res.Scenarios, sr)
 		res.Failures = append(res.Failures, s.failures()...)
-		if sc == ScenarioSteady && len(in.Disruptions) > 0 {
-			res.Disruptions = m.disruptionResults(s)
+		if sc == ScenarioSteady {
+			var spare *DisruptionResult
+			res.Disruptions, spare = m.disruptionResults(s)
+			if spare != nil && sr.Fits {
+				res.NodeLossWarning = spare
+			}
 		}
 		if sc == ScenarioPeak {
 			res.Headroom = s.headroom()

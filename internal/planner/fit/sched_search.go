@@ -100,7 +100,7 @@ func (m *model) realistic(sc Scenario, best *sim) (*sim, string) {
 	s := m.placementSim(sc, classes, capped, counts, o.pods, cl.bind)
 	s.bound, s.note = bound, note
 	markExcess(s, excess)
-	if sc == ScenarioSteady && len(m.in.Disruptions) > 0 {
+	if sc == ScenarioSteady {
 		s.disrupt = cl.disruptions(m, o.pods, capped, slices.Clone(cl.bind), o.seed)
 	}
 	return s, bound

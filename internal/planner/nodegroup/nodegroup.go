@@ -158,7 +158,11 @@ func Size(ctx context.Context, p *sizing.Planner, req Request) (*Result, error) 
 		}
 		r.Failures = append(r.Failures, nf)
 	}
-	if len(req.Disruptions) > 0 {
+	// A computed maximum size equal to the steady node count leaves no spare node: the group as sized is
+	// planned again, which says what one node's loss would strand (sizing.WarnNoSpareNode). A given maximum
+	// size was planned on already.
+	noSpare := req.MaxSize == nil && r.MaxSize <= r.SteadyNodes && r.Fits && !slices.Contains(req.Disruptions, fit.DisruptNodeLoss)
+	if len(req.Disruptions) > 0 || noSpare {
 		if err := disruptions(ctx, p, req, r); err != nil {
 			return nil, err
 		}
@@ -176,9 +180,18 @@ func disruptions(ctx context.Context, p *sizing.Planner, req Request, r *Result)
 		return prefixPool(err)
 	}
 	r.Disruptions = plan.Packing.Disruptions
-	if i := strings.Index(plan.Report, "\nDisruptions ("); i >= 0 {
-		section, _, _ := strings.Cut(plan.Report[i+1:], "\n\n")
-		r.Plan.Report += "\n" + section + "\n"
+	for _, head := range []string{"\nDisruptions (", "\nNo spare node ("} {
+		if i := strings.Index(plan.Report, head); i >= 0 && !strings.Contains(r.Plan.Report, head) {
+			section, _, _ := strings.Cut(plan.Report[i+1:], "\n\n")
+			r.Plan.Report += "\n" + section + "\n"
+		}
+	}
+	if req.MaxSize == nil {
+		for _, w := range groupWarnings(plan.Warnings) {
+			if w.Code == sizing.WarnNoSpareNode {
+				r.Warnings = append(r.Warnings, w)
+			}
+		}
 	}
 	for _, f := range plan.Failures {
 		if f.Reason == sizing.Reason(fit.ReasonDisruption) {

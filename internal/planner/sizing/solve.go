@@ -33,6 +33,10 @@ const (
 	// its volume is attached to), or a rolling update's surge pod needs a ReadWriteOncePod claim its old pod
 	// still holds.
 	WarnSharedVolume = "sizing.shared-volume"
+	// WarnNoSpareNode: the steady scenario fits but fills a pool to its maximum node count, and losing its
+	// busiest node would leave pods Pending (fit.Result.NodeLossWarning); the disruptions do not ask for
+	// node_loss, which would fail the plan on it.
+	WarnNoSpareNode = "sizing.no-spare-node"
 )
 
 // Planner sizes requests against one catalog. It is safe for concurrent use.
@@ -422,6 +426,15 @@ func (s *solve) plan(res fit.Result) (*Plan, error) {
 			s.warnings = append(s.warnings, field.Warning{Code: WarnSchedulerBudget, Path: field.NewPath("Workloads"),
 				Message: fmt.Sprintf("the %s scenario: %s", sc.Scenario, sc.SchedulerNote)})
 		}
+	}
+	if w := res.NodeLossWarning; w != nil {
+		at := field.NewPath("Disruptions")
+		for i := range s.req.Pools {
+			if s.req.Pools[i].Name == w.Pool {
+				at = s.poolPath(i).Child("MaxNodes")
+			}
+		}
+		s.warnings = append(s.warnings, field.Warning{Code: WarnNoSpareNode, Path: at, Message: w.Message})
 	}
 	pl.Warnings = s.warnings
 	pl.Report = report(pl)
