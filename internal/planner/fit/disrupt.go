@@ -25,7 +25,7 @@ const (
 )
 
 // DisruptionKinds lists every valid disruption scenario.
-var DisruptionKinds = []DisruptionKind{DisruptNodeLoss, DisruptZoneLoss, DisruptSpotLoss}
+var DisruptionKinds = []DisruptionKind{DisruptNodeLoss, DisruptZoneLoss, DisruptSpotLoss, DisruptNodeUpgrade}
 
 // ReasonDisruption: the pods of a lost node or zone do not bind elsewhere.
 const ReasonDisruption Reason = "disruption"
@@ -54,6 +54,8 @@ type DisruptionResult struct {
 	// zone (reported, not a failure: no node count moves them).
 	Pending []WorkloadCount
 	Stuck   []WorkloadCount
+	// Blocked are node_upgrade's pods whose eviction a PodDisruptionBudget keeps refusing: the drain blocks.
+	Blocked []WorkloadCount
 	Message string
 	// Spare is set on the node loss checked without being asked for, because the steady scenario fills a
 	// pool to its maximum node count (spare.go): a warning (Result.NodeLossWarning), not a failure.
@@ -78,6 +80,10 @@ type lossCase struct {
 func (cl *cluster) disruptions(m *model, pods []int32, counts []int, bind []int32, seed uint64) []DisruptionResult {
 	var out []DisruptionResult
 	for _, kind := range m.in.Disruptions {
+		if kind == DisruptNodeUpgrade {
+			out = append(out, cl.upgrades(m, pods, counts, bind, seed))
+			continue
+		}
 		var worst *DisruptionResult
 		var worstCase lossCase
 		for _, lc := range cl.lossCases(m, kind, pods, counts, bind) {

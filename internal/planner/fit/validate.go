@@ -67,6 +67,16 @@ func Validate(in Input) error {
 	return v.errs.Err()
 }
 
+// intOrPercent checks a count (0 to MaxPlanPods) or a percentage (0 to 100).
+func (v *validator) intOrPercent(f field.Path, what string, x IntOrPercent) {
+	switch {
+	case x.Percent && (x.Value < 0 || x.Value > 100):
+		v.add(f, itoa(x.Value)+"%", "%s %d%% must be between 0%% and 100%%", what, x.Value)
+	case !x.Percent && (x.Value < 0 || x.Value > MaxPlanPods):
+		v.add(f, itoa(x.Value), "%s %d must be between 0 and %d", what, x.Value, MaxPlanPods)
+	}
+}
+
 // poolPath is the path of pool i: by name, or by index when the name is empty.
 func poolPath(pools []Pool, i int) field.Path {
 	if pools[i].Name == "" {
@@ -97,6 +107,8 @@ func (v *validator) pools(pools []Pool) map[string]int {
 		default:
 			idx[p.Name] = i
 		}
+		v.intOrPercent(f.Child("Upgrade", "MaxSurge"), "the upgrade max surge of pool "+strconv.Quote(p.Name), p.Upgrade.MaxSurge)
+		v.intOrPercent(f.Child("Upgrade", "MaxUnavailable"), "the upgrade max unavailable of pool "+strconv.Quote(p.Name), p.Upgrade.MaxUnavailable)
 		if p.CapacityType != "" && !slices.Contains(CapacityTypes, p.CapacityType) {
 			v.add(f.Child("CapacityType"), string(p.CapacityType), "unknown capacity type %q of pool %q; use one of %s", p.CapacityType, p.Name, field.QuoteList(CapacityTypes))
 		}
@@ -289,6 +301,18 @@ func (v *validator) workloads(in Input, poolIdx map[string]int) {
 			seen[w.Name] = i
 		}
 		owner := "workload " + strconv.Quote(w.Name)
+		if b := w.DisruptionBudget; b != nil {
+			bf := f.Child("DisruptionBudget")
+			if b.MinAvailable != nil && b.MaxUnavailable != nil {
+				v.add(bf, b.Text(), "the PodDisruptionBudget of %s sets both min_available and max_unavailable; the API server accepts one of them", owner)
+			}
+			if b.MinAvailable != nil {
+				v.intOrPercent(bf.Child("MinAvailable"), "the PodDisruptionBudget min_available of "+owner, *b.MinAvailable)
+			}
+			if b.MaxUnavailable != nil {
+				v.intOrPercent(bf.Child("MaxUnavailable"), "the PodDisruptionBudget max_unavailable of "+owner, *b.MaxUnavailable)
+			}
+		}
 		counts := true
 		switch {
 		case w.Replicas < 0:
