@@ -76,3 +76,44 @@ func onPool(pl fit.Placement, pool string) int {
 	}
 	return 0
 }
+
+// TestSolveUpgradeDefaults: each cloud's node upgrade defaults reach the node_upgrade disruption: EKS surges its
+// max unavailable (1) and drains 1 at a time, AKS surges 10% of the pool rounded up, GKE surges 1; an EKS pool
+// given a max surge, and settings that replace no node, are refused.
+func TestSolveUpgradeDefaults(t *testing.T) {
+	pct := func(v int) *fit.IntOrPercent { return &fit.IntOrPercent{Value: v, Percent: true} }
+	cnt := func(v int) *fit.IntOrPercent { return &fit.IntOrPercent{Value: v} }
+	tests := []struct {
+		name             string
+		pool             Pool
+		want, wantErrMsg string
+	}{
+		{name: "eks", pool: Pool{Cloud: catalog.AWS, InstanceTypes: []string{"m5.xlarge"}}, want: "12 nodes of pool \"p\" (m5.xlarge), 1 at a time with 1 surge node"},
+		{name: "eks max unavailable", pool: Pool{Cloud: catalog.AWS, InstanceTypes: []string{"m5.xlarge"}, UpgradeMaxUnavailable: pct(25)}, want: "3 at a time with 3 surge nodes"},
+		{name: "aks", pool: Pool{Cloud: catalog.Azure, InstanceTypes: []string{"Standard_D4s_v5"}}, want: "2 at a time with 2 surge nodes"}, // ceil(12 × 10%)
+		{name: "gke", pool: Pool{Cloud: catalog.GCP, InstanceTypes: []string{"e2-standard-4"}}, want: "1 at a time with 1 surge node"},
+		{name: "gke unavailable", pool: Pool{Cloud: catalog.GCP, InstanceTypes: []string{"e2-standard-4"}, UpgradeMaxUnavailable: cnt(2)}, want: "3 at a time with 1 surge node"},
+		{name: "eks surge", pool: Pool{Cloud: catalog.AWS, InstanceTypes: []string{"m5.xlarge"}, UpgradeMaxSurge: cnt(2)}, wantErrMsg: "an EKS managed node group takes no max surge"},
+		{name: "nothing at a time", pool: Pool{Cloud: catalog.GCP, InstanceTypes: []string{"e2-standard-4"}, UpgradeMaxSurge: cnt(0)}, wantErrMsg: "would replace no node at a time"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tt.pool.Name, tt.pool.MinNodes, tt.pool.MaxNodes = "p", 12, 20
+			req := Request{Pools: []Pool{tt.pool}, Disruptions: []fit.DisruptionKind{fit.DisruptNodeUpgrade},
+				Workloads: []Workload{{Name: "web", Replicas: intp(12), Requests: fit.Resources{CPUMillicores: 500, MemoryBytes: 256 << 20}}}}
+			plan, err := NewPlanner(EmbeddedCatalog()).Solve(context.Background(), req)
+			if tt.wantErrMsg != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErrMsg) {
+					t.Errorf("got %v, want %q", err, tt.wantErrMsg)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d := plan.Packing.Disruptions; len(d) != 1 || !d[0].Fits || !strings.Contains(d[0].Message, tt.want) {
+				t.Errorf("got %+v, want %q", d, tt.want)
+			}
+		})
+	}
+}

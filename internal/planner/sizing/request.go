@@ -45,6 +45,10 @@ type Pool struct {
 	// CapacityType is how the nodes are bought (fit.Pool.CapacityType; "" means on-demand). An AKS Spot
 	// pool's nodes carry AKSSpotLabel and AKSSpotTaint, which Solve adds.
 	CapacityType fit.CapacityType
+	// UpgradeMaxSurge and UpgradeMaxUnavailable are the pool's node upgrade settings as its cloud names them
+	// (upgrade.go); nil means the cloud's default.
+	UpgradeMaxSurge       *fit.IntOrPercent
+	UpgradeMaxUnavailable *fit.IntOrPercent
 }
 
 // AKS labels and taints every node of a Spot pool (MicrosoftDocs/azure-aks-docs spot-node-pool.md: the
@@ -109,4 +113,6 @@ type Workload struct {
 	MaxSurge fit.IntOrPercent
 	// Spread is the topology spread; a zone spread with MaxSkew 0 keeps a skew of 1.
 	Spread fit.Spread
+	// DisruptionBudget is the pods' PodDisruptionBudget (fit.Workload.DisruptionBudget); nil for none.
+	DisruptionBudget *fit.DisruptionBudget
 }

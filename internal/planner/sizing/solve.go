@@ -325,6 +325,7 @@ func (s *solve) pool(i int, dsNames []string) (fit.Pool, error) {
 		Allocatable: r.Allocatable, SystemPods: r.SystemPods, PodIPs: r.PodIPs,
 		MinNodes: rp.MinNodes, MaxNodes: rp.MaxNodes, Zones: rp.Zones, Labels: labels, Taints: taints,
 		Weight: rp.Weight, PricePerHour: pp.Instance.PriceUSDPerHour, CapacityType: rp.CapacityType,
+		Upgrade: s.upgrade(i),
 	}, nil
 }
 
@@ -334,7 +335,7 @@ func (s *solve) workload(i int) fit.Workload {
 	p := field.NewPath("Workloads").At(i)
 	fw := fit.Workload{Name: w.Name, Requests: w.Requests, CPUUsageMillicores: w.CPUUsageMillicores,
 		NodeSelector: w.NodeSelector, NodeAffinity: w.NodeAffinity, Tolerations: w.Tolerations, HostPorts: w.HostPorts, VolumeClaims: w.VolumeClaims, Pools: w.Pools, MaxSurge: w.MaxSurge, Spread: w.Spread,
-		Namespace: w.Namespace, Labels: w.Labels, PodAffinity: w.PodAffinity, TopologySpread: w.TopologySpread}
+		Namespace: w.Namespace, Labels: w.Labels, PodAffinity: w.PodAffinity, TopologySpread: w.TopologySpread, DisruptionBudget: w.DisruptionBudget}
 	switch {
 	case w.Replicas != nil && (w.MinReplicas != nil || w.MaxReplicas != nil):
 		s.errs = append(s.errs, field.Invalid(p.Child("Replicas"), fmt.Sprint(*w.Replicas),

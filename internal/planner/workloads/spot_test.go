@@ -52,3 +52,18 @@ func TestReadClusterCapacityType(t *testing.T) {
 		t.Errorf("a SPOT node's pool has capacity type %q", p.CapacityType)
 	}
 }
+
+// TestBudget: a PodDisruptionBudget as written becomes the planner's budget, counts and percentages alike.
+func TestBudget(t *testing.T) {
+	b := (&DisruptionBudget{Name: "web", MinAvailable: "50%"}).Budget()
+	if b.Name != "web" || b.MinAvailable == nil || *b.MinAvailable != (fit.IntOrPercent{Value: 50, Percent: true}) || b.MaxUnavailable != nil {
+		t.Errorf("min_available 50%%: %+v", b)
+	}
+	b = (&DisruptionBudget{MaxUnavailable: "1"}).Budget()
+	if b.MaxUnavailable == nil || *b.MaxUnavailable != (fit.IntOrPercent{Value: 1}) || b.DesiredHealthy(3) != 2 {
+		t.Errorf("max_unavailable 1: %+v", b)
+	}
+	if (*DisruptionBudget)(nil).Budget() != nil {
+		t.Error("nil budget")
+	}
+}
