@@ -56,6 +56,8 @@ type nodeGroupModel struct {
 	Arrival                types.String  `tfsdk:"arrival_order"`
 	Disruptions            types.List    `tfsdk:"disruptions"`
 	CapacityType           types.String  `tfsdk:"capacity_type"`
+	UpgradeMaxSurge        types.String  `tfsdk:"upgrade_max_surge"`
+	UpgradeMaxUnavailable  types.String  `tfsdk:"upgrade_max_unavailable"`
 	DiskSizeGiB            types.Int64   `tfsdk:"disk_size_gib"`
 	DiskType               types.String  `tfsdk:"disk_type"`
 	NodeClassName          types.String  `tfsdk:"node_class_name"`
@@ -341,7 +343,7 @@ func warnAKSRotation(prior, next types.Object, diags *diag.Diagnostics) {
 // nodeGroupKnown reports whether every input is known.
 func nodeGroupKnown(m nodeGroupModel) bool {
 	for _, v := range []attr.Value{m.Name, m.Cloud, m.InstanceType, m.InstanceTypes, m.Zones, m.Labels, m.Taints, m.CreditMode,
-		m.StartingBalance, m.MinHours, m.MaxSurplusCostPerMonth, m.DaemonSets, m.Workloads, m.HeadroomPercent, m.Scheduler, m.Arrival, m.Disruptions, m.CapacityType,
+		m.StartingBalance, m.MinHours, m.MaxSurplusCostPerMonth, m.DaemonSets, m.Workloads, m.HeadroomPercent, m.Scheduler, m.Arrival, m.Disruptions, m.CapacityType, m.UpgradeMaxSurge, m.UpgradeMaxUnavailable,
 		m.DiskSizeGiB, m.DiskType, m.NodeClassName, m.FailOnMisfit, m.Profile, m.KubernetesVersion, m.MaxPods, m.EKS, m.AKS,
 		m.KubeReserved, m.SystemReserved, m.EvictionHard, m.MeasuredCapacity, m.MeasuredAllocatable, m.VMMemoryOverheadPercent, m.OSDiskGiB, m.VolumeAttachLimit} {
 		if !fullyKnown(v) {
@@ -356,7 +358,7 @@ func expandNodeGroup(ctx context.Context, m nodeGroupModel, diags *diag.Diagnost
 	pm := sizingPoolModel{Cloud: m.Cloud, InstanceType: m.InstanceType, InstanceTypes: m.InstanceTypes, overheadOptionsModel: m.overheadOptionsModel,
 		MinNodes: types.Int64Null(), MaxNodes: types.Int64Null(), Zones: m.Zones, Labels: m.Labels, Taints: m.Taints, Weight: types.Int64Null(),
 		CreditMode: m.CreditMode, StartingBalance: m.StartingBalance, MinHours: m.MinHours, MaxSurplusCostPerMonth: m.MaxSurplusCostPerMonth,
-		CapacityType: m.CapacityType}
+		CapacityType: m.CapacityType, UpgradeMaxSurge: m.UpgradeMaxSurge, UpgradeMaxUnavailable: m.UpgradeMaxUnavailable}
 	req := nodegroup.Request{Pool: expandSizingPool(ctx, path.Empty(), m.Name.ValueString(), pm, diags),
 		MinSize: optCount(m.MinSize), MaxSize: optCount(m.MaxSize), HeadroomPercent: int(m.HeadroomPercent.ValueInt64()),
 		CapacityType: nodegroup.CapacityType(m.CapacityType.ValueString()), DiskSizeGiB: int(m.DiskSizeGiB.ValueInt64()),

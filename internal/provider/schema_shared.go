@@ -45,6 +45,7 @@ func sizingPoolAttributes(nodeBounds bool) map[string]schema.Attribute {
 		" (default `on_demand`). `spot` pools are what the `spot_loss` disruption loses; an Azure `spot` pool's nodes carry the " +
 		"`kubernetes.azure.com/scalesetpriority=spot` label and `NoSchedule` taint AKS gives them, so only pods that tolerate it are placed there.",
 		Validators: []validator.String{stringvalidator.OneOf(stringsOf(fit.CapacityTypes)...)}}
+	addUpgradeAttributes(poolAttrs)
 	poolAttrs["weight"] = schema.Int64Attribute{Optional: true, MarkdownDescription: "Preference among pools a pod could use (higher first, 0–100), after least waste.",
 		Validators: []validator.Int64{int64validator.Between(0, 100)}}
 	poolAttrs["credit_mode"] = schema.StringAttribute{Optional: true, MarkdownDescription: "Burstable pools: `standard` or `unlimited` (default: the family's default).",
@@ -105,6 +106,7 @@ func workloadsAttribute() schema.ListNestedAttribute {
 			"topology_spread":   topologySpreadAttribute(),
 			"pools": schema.ListAttribute{Optional: true, ElementType: types.StringType,
 				MarkdownDescription: "Restrict the workload to these pools (names from `pools`)."},
+			"pod_disruption_budget": podDisruptionBudgetAttribute(),
 			"max_surge": schema.StringAttribute{Optional: true,
 				MarkdownDescription: "Extra pods during a rolling update at peak: a count (`2`) or a percentage of `max_replicas`, rounded up (`25%`). Default `0`."},
 			"spread": schema.SingleNestedAttribute{Optional: true, MarkdownDescription: "Spread of the pods.",
@@ -379,7 +381,10 @@ func disruptionsAttribute() schema.ListAttribute {
 			"volumes are there stay with them, stuck by design and reported; the others must bind in the other zones, each pool growing " +
 			"there within its maximum node count) and `spot_loss` (every node of every spot pool, `capacity_type = \"spot\"`, is lost at once, " +
 			"as when the cloud reclaims its spot capacity: their pods must bind on the on-demand pools, each growing within its maximum node count; " +
-			"the spot pools add no node. Asking for it with no spot pool is an error naming the pools to mark, since nothing could be lost). " +
+			"the spot pools add no node. Asking for it with no spot pool is an error naming the pools to mark, since nothing could be lost) and " +
+			"`node_upgrade` (each pool's nodes replaced by a rolling surge upgrade, `upgrade_max_surge` new nodes added and `upgrade_max_surge + upgrade_max_unavailable` " +
+			"old ones, the busiest first, drained at once: each eviction goes through the pods' `pod_disruption_budget`, which the eviction API enforces, and the evicted " +
+			"pods must bind on the remaining, new and surge nodes or the other pools; a drain the budget blocks, or pods left Pending, fail it, named, with the surge settings that let it through). " +
 			"The worst node or zone of each is reported, with the maximum node count that absorbs it. Without `node_loss`, a steady " +
 			"scenario that fills a pool to its maximum node count (no spare node) is checked for it anyway: what losing the pool's busiest " +
 			"node would leave Pending is a warning (and a line of `report`), not a failure.",
@@ -401,6 +406,7 @@ func disruptionResultsAttribute() schema.MapNestedAttribute {
 			"evicted": schema.Int64Attribute{Computed: true, MarkdownDescription: "Pods the lost nodes ran."},
 			"pending": counts("Evicted pods that bind nowhere, per workload."),
 			"stuck":   counts("`zone_loss`: pods whose block volumes keep them in the lost zone (by design, not a failure), per workload."),
+			"blocked": counts("`node_upgrade`: pods whose eviction their PodDisruptionBudget keeps refusing, so the drain blocks, per workload."),
 			"message": schema.StringAttribute{Computed: true, MarkdownDescription: "What the loss does and why, with the maximum node count that absorbs it."},
 		}}}
 }
