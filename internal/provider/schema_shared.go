@@ -377,15 +377,15 @@ func disruptionsAttribute() schema.ListAttribute {
 		MarkdownDescription: "Disruption scenarios to check on the steady scenario's placement, each failing the plan like a misfit " +
 			"(see `disruption_results`): `node_loss` (for each pool its busiest node is lost: its pods must bind on the surviving nodes, the " +
 			"pool growing within its maximum node count less the lost node, which keeps its place until it is replaced; pods whose block " +
-			"volumes are in the node's zone stay in that zone) and `zone_loss` (for each zone, every node in it is lost: pods whose block " +
+			"volumes are in the node's zone stay in that zone); `zone_loss` (for each zone, every node in it is lost: pods whose block " +
 			"volumes are there stay with them, stuck by design and reported; the others must bind in the other zones, each pool growing " +
-			"there within its maximum node count) and `spot_loss` (every node of every spot pool, `capacity_type = \"spot\"`, is lost at once, " +
+			"there within its maximum node count); `spot_loss` (every node of every spot pool, `capacity_type = \"spot\"`, is lost at once, " +
 			"as when the cloud reclaims its spot capacity: their pods must bind on the on-demand pools, each growing within its maximum node count; " +
-			"the spot pools add no node. Asking for it with no spot pool is an error naming the pools to mark, since nothing could be lost) and " +
+			"the spot pools add no node. Asking for it with no spot pool is an error naming the pools to mark, since nothing could be lost); " +
 			"`node_upgrade` (each pool's nodes replaced by a rolling surge upgrade, `upgrade_max_surge` new nodes added and `upgrade_max_surge + upgrade_max_unavailable` " +
 			"old ones, the busiest first, drained at once: each eviction goes through the pods' `pod_disruption_budget`, which the eviction API enforces, and the evicted " +
 			"pods must bind on the remaining, new and surge nodes or the other pools; a drain the budget blocks, or pods left Pending, fail it, named, with the surge settings that let it through). " +
-			"The worst node or zone of each is reported, with the maximum node count that absorbs it. Without `node_loss`, a steady " +
+			"The worst case of each is reported, with the maximum node count or surge that absorbs it. Without `node_loss`, a steady " +
 			"scenario that fills a pool to its maximum node count (no spare node) is checked for it anyway: what losing the pool's busiest " +
 			"node would leave Pending is a warning (and a line of `report`), not a failure.",
 		Validators: []validator.List{listvalidator.ValueStringsAre(stringvalidator.OneOf(stringsOf(fit.DisruptionKinds)...)), listvalidator.UniqueValues()}}
