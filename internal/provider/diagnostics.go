@@ -114,6 +114,7 @@ var warningTitles = map[string]string{
 	sizing.WarnAffinityUnknownLabel:        "Node Affinity on Labels Planned Nodes Lack",
 	selector.WarnDiskNotChecked:            "Node Disk Demand Not Checked",
 	nodegroup.WarnKarpenterName:            "Karpenter NodePool Renamed",
+	nodegroup.WarnAKSMaxUnavailable:        "AKS Max Unavailable Not in the Node Pool Arguments",
 	nodegroup.WarnEKSNodeQuota:             "Above the EKS Managed Node Group Quota",
 	nodegroup.WarnModuleName:               "Module Node Pool Renamed",
 	overhead.CodeNotMeasured:               "Node Overhead Not Measured",

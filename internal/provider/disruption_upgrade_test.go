@@ -124,9 +124,44 @@ func TestAccNodeGroup_nodeUpgrade(t *testing.T) {
 			{Config: cfg(`upgrade_max_surge = "0"
   upgrade_max_unavailable = "1"`), ExpectError: regexp.MustCompile(`(?s)Disruption Not Absorbed.*group\s+"web":\s+node_upgrade.*` +
 				errRe(`1`, `pod`, `bind`, `nowhere`).String() + `.*` + errRe(`With`, `max`, `unavailable`, `0`, `and`, `a`, `max`, `surge`, `of`, `1`).String())},
+			{Config: cfg(`upgrade_max_surge = "50%"`), ExpectError: regexp.MustCompile(`(?s)upgrade_max_surge.*` + errRe(`GKE's`, `surge`, `upgrade`, `settings`, `are`, `node`, `counts`).String())},
 			{Config: cfg(""), ConfigPlanChecks: emptyPlanAfterApply, ConfigStateChecks: []statecheck.StateCheck{
 				statecheck.ExpectKnownValue("kubefit_node_group.g", tfjsonpath.New("disruption_results").AtMapKey("node_upgrade").AtMapKey("fits"), knownvalue.Bool(true)),
+				statecheck.ExpectKnownValue("kubefit_node_group.g", tfjsonpath.New("gke_node_pool").AtMapKey("upgrade_settings"), knownvalue.Null()),
+			}},
+			// The settings planned with are the ones the consumer gets.
+			{Config: cfg(`upgrade_max_surge = "2"`), ConfigPlanChecks: emptyPlanAfterApply, ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue("kubefit_node_group.g", tfjsonpath.New("gke_node_pool").AtMapKey("upgrade_settings"), knownvalue.ObjectExact(map[string]knownvalue.Check{
+					"max_surge": knownvalue.Int64Exact(2), "max_unavailable": knownvalue.Int64Exact(0)})),
+				statecheck.ExpectKnownValue("kubefit_node_group.g", tfjsonpath.New("disruption_results").AtMapKey("node_upgrade").AtMapKey("message"),
+					knownvalue.StringRegexp(regexp.MustCompile(`2 at a time with 2 surge nodes`))),
 			}},
 		},
+	})
+}
+
+// TestAccNodeGroup_eksUpdateConfig: an EKS group's max unavailable is what node_upgrade plans with (as many new
+// nodes, as many drained at once) and what eks_node_group.update_config carries.
+func TestAccNodeGroup_eksUpdateConfig(t *testing.T) {
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: `resource "kubefit_node_group" "g" {
+  name                    = "web"
+  cloud                   = "aws"
+  instance_type           = "m5.xlarge"
+  max_size                = 4
+  upgrade_max_unavailable = "50%"
+  workloads               = [{ name = "web", replicas = 4, requests = { cpu = "2500m", memory = "1Gi" } }]
+  disruptions             = ["node_upgrade"]
+}`,
+			ConfigPlanChecks: emptyPlanAfterApply,
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue("kubefit_node_group.g", tfjsonpath.New("eks_node_group").AtMapKey("update_config"), knownvalue.ObjectExact(map[string]knownvalue.Check{
+					"max_unavailable": knownvalue.Null(), "max_unavailable_percentage": knownvalue.Int64Exact(50)})),
+				statecheck.ExpectKnownValue("kubefit_node_group.g", tfjsonpath.New("disruption_results").AtMapKey("node_upgrade").AtMapKey("message"),
+					knownvalue.StringRegexp(regexp.MustCompile(`replacing the 4 nodes of pool "web" \(m5\.xlarge\), 2 at a time with 2 surge nodes`))),
+			},
+		}},
 	})
 }

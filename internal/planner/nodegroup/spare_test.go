@@ -49,3 +49,37 @@ func TestSizeNoSpareNode(t *testing.T) {
 		t.Errorf("node_loss asked: warning %q", msg)
 	}
 }
+
+// TestRenderUpgradeSettings: an AKS group's max surge reaches aks_node_pool's upgrade_settings; its max
+// unavailable, which azurerm cannot carry, is planned with and warned about; unset, nothing is rendered.
+func TestRenderUpgradeSettings(t *testing.T) {
+	three := 3
+	req := Request{Pool: sizing.Pool{Name: "user", Cloud: catalog.Azure, InstanceTypes: []string{"Standard_D4s_v5"},
+		UpgradeMaxSurge: &fit.IntOrPercent{Value: 33, Percent: true}, UpgradeMaxUnavailable: &fit.IntOrPercent{Value: 1}},
+		Workloads: []sizing.Workload{{Name: "web", Replicas: &three, Requests: fit.Resources{CPUMillicores: 500, MemoryBytes: 1 << 30}}}}
+	r, err := Size(context.Background(), sizing.NewPlanner(sizing.EmbeddedCatalog()), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := Render(req, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if u := out.AKS.UpgradeSettings; u == nil || u.MaxSurge != "33%" {
+		t.Errorf("upgrade settings %+v, want max surge 33%%", u)
+	}
+	warned := false
+	for _, w := range r.Warnings {
+		warned = warned || (w.Code == WarnAKSMaxUnavailable && w.Path.String() == "UpgradeMaxUnavailable")
+	}
+	if !warned {
+		t.Errorf("no warning for the max unavailable: %+v", r.Warnings)
+	}
+	req.Pool.UpgradeMaxSurge, req.Pool.UpgradeMaxUnavailable = nil, nil
+	if r, err = Size(context.Background(), sizing.NewPlanner(sizing.EmbeddedCatalog()), req); err != nil {
+		t.Fatal(err)
+	}
+	if out, _ = Render(req, r); out.AKS.UpgradeSettings != nil {
+		t.Errorf("upgrade settings rendered without any set: %+v", out.AKS.UpgradeSettings)
+	}
+}

@@ -54,6 +54,17 @@ func (s *solve) upgrade(i int) fit.Upgrade {
 		if rp.UpgradeMaxUnavailable != nil {
 			u.MaxUnavailable = *rp.UpgradeMaxUnavailable
 		}
+		if rp.Cloud == catalog.GCP {
+			for _, f := range []struct {
+				name string
+				v    *fit.IntOrPercent
+			}{{"UpgradeMaxSurge", rp.UpgradeMaxSurge}, {"UpgradeMaxUnavailable", rp.UpgradeMaxUnavailable}} {
+				if f.v != nil && f.v.Percent {
+					s.errs = append(s.errs, field.Invalid(s.poolPath(i).Child(f.name), intOrPercentText(*f.v),
+						"pool %q: GKE's surge upgrade settings are node counts, not percentages; give a count", rp.Name))
+				}
+			}
+		}
 	}
 	if u.MaxSurge.Value == 0 && u.MaxUnavailable.Value == 0 {
 		s.errs = append(s.errs, field.Invalid(s.poolPath(i).Child("UpgradeMaxUnavailable"), "0",
