@@ -81,19 +81,28 @@ func (cl *cluster) upgradePool(m *model, p int, order []int32, counts []int, bin
 	drain := surge + unavailable
 	// The grown cluster: pool p's n old nodes and n slots for the new ones; every other pool up to its
 	// maximum, the nodes beyond its count added only when pods wait for them (the autoscaler).
+	first := 0
+	for q := range p {
+		first += counts[q]
+	}
+	// The upgrade evicts at most the pods of pool p, and no pod needs more than a node of its own in its zone
+	// (new nodes take the zones in turn): the other pools grow by at most that many nodes per zone, keeping
+	// the replay's cluster small under a large maximum.
+	podsHere := 0
+	for _, id := range bind {
+		if int(id) >= first && int(id) < first+n {
+			podsHere++
+		}
+	}
 	grown := slices.Clone(counts)
 	for q := range counts {
 		if q == p {
 			grown[q] = 2 * n
 		} else {
-			grown[q] = max(counts[q], m.pools[q].p.MaxNodes)
+			grown[q] = max(counts[q], min(m.pools[q].p.MaxNodes, counts[q]+podsHere*max(1, m.pools[q].nz)))
 		}
 	}
 	idOf, isNew := grownIDs(counts, grown)
-	first := 0
-	for q := range p {
-		first += counts[q]
-	}
 	firstNew := int32(0)
 	for q := range p {
 		firstNew += int32(grown[q])

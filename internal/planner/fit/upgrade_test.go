@@ -102,3 +102,27 @@ func TestUpgradeValidate(t *testing.T) {
 		t.Errorf("got %v", err)
 	}
 }
+
+// TestNodeUpgradeOtherPoolGrows: without surge, the drained node's pod binds on a node another pool adds
+// within its maximum (the autoscaler's answer to the Pending pod); with that pool at its maximum it does not.
+func TestNodeUpgradeOtherPoolGrows(t *testing.T) {
+	in := upgradeInput(nil, Upgrade{MaxUnavailable: IntOrPercent{Value: 1}})
+	other := in.Pools[0]
+	other.Name, other.MinNodes, other.MaxNodes, other.Upgrade = "other", 0, 2, Upgrade{}
+	in.Pools = append(in.Pools, other)
+	res, err := Plan(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := res.Disruptions[0]; !d.Fits || d.Pool == "" {
+		t.Errorf("with room to grow elsewhere: %+v", d)
+	}
+	in.Pools[1].MaxNodes = 0
+	in.Pools[1].MinNodes = 0
+	if res, err = Plan(in); err != nil {
+		t.Fatal(err)
+	}
+	if d := res.Disruptions[0]; d.Fits {
+		t.Errorf("with no room elsewhere: %+v", d)
+	}
+}
