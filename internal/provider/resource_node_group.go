@@ -127,6 +127,7 @@ var (
 	aksModuleAttrTypes = func() map[string]attr.Type {
 		t := maps.Clone(aksNodePoolAttrTypes)
 		t["name"], t["create_before_destroy"] = types.StringType, types.BoolType
+		delete(t, "upgrade_settings") // not checked against the module's node_pools variable: left out
 		return t
 	}()
 	gkeModuleAttrTypes = map[string]attr.Type{"node_pool": types.MapType{ElemType: types.StringType},
@@ -676,6 +677,7 @@ func flattenModules(m *nodeGroupModel, out nodegroup.Rendered) {
 	}
 	if a := out.AKSModule; a != nil {
 		v := aksNodePoolValue(&a.AKSNodePool).Attributes()
+		delete(v, "upgrade_settings")
 		v["name"], v["node_count"], v["create_before_destroy"] = types.StringValue(a.Name), int64Ptr(a.NodeCount), types.BoolValue(a.CreateBeforeDestroy)
 		m.AKSModuleNodePool = types.ObjectValueMust(aksModuleAttrTypes, v)
 	}
