@@ -41,6 +41,9 @@ type sizingPoolModel struct {
 	StartingBalance        types.String  `tfsdk:"starting_balance"`
 	MinHours               types.Int64   `tfsdk:"min_hours"`
 	MaxSurplusCostPerMonth types.Float64 `tfsdk:"max_surplus_cost_per_month"`
+	CapacityType           types.String  `tfsdk:"capacity_type"`
+	UpgradeMaxSurge        types.String  `tfsdk:"upgrade_max_surge"`
+	UpgradeMaxUnavailable  types.String  `tfsdk:"upgrade_max_unavailable"`
 }
 
 type taintModel struct {
@@ -100,6 +103,7 @@ type workloadModel struct {
 	Pools        types.List   `tfsdk:"pools"`
 	MaxSurge     types.String `tfsdk:"max_surge"`
 	Spread       types.Object `tfsdk:"spread"`
+	PDB          types.Object `tfsdk:"pod_disruption_budget"`
 }
 
 type nodePoolSizingModel struct {

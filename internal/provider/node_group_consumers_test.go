@@ -221,6 +221,8 @@ func TestWarnAKSRotation(t *testing.T) {
 					v[k] = types.ListNull(tt.ElemType)
 				case types.MapType:
 					v[k] = types.MapNull(tt.ElemType)
+				case types.ObjectType:
+					v[k] = types.ObjectNull(tt.AttrTypes)
 				}
 			}
 		}
@@ -271,9 +273,11 @@ func TestWarnAKSRotation(t *testing.T) {
 // hashicorp/terraform-provider-aws internal/service/eks/node_group.go at 012e0a32 (scaling_config a required
 // single block, taint a repeated block of key, optional value, effect); terraform-provider-azurerm
 // internal/services/containers/kubernetes_cluster_node_pool_resource.go at 69697b7f (zones a set, node_taints a
-// list, spot_max_price a float); terraform-provider-google google/services/container/resource_container_node_pool.go
+// list, spot_max_price a float, upgrade_settings a single block whose max_surge, a string, is required and which has no
+// max unavailable); terraform-provider-google google/services/container/resource_container_node_pool.go
 // and node_config.go at e03b7622 (autoscaling and node_config single blocks, node_config.taint a repeated block of
-// required key, value and effect, node_locations a set). Top-level required arguments (cluster_name, ...) are the
+// required key, value and effect, node_locations a set; upgrade_settings a single block of max_surge and
+// max_unavailable, both integers). Top-level required arguments (cluster_name, ...) are the
 // user's.
 var consumerSchemas = map[string]tfType{
 	"aws_eks_node_group": tfObject(map[string]tfAttr{
@@ -291,6 +295,7 @@ var consumerSchemas = map[string]tfType{
 		"node_labels": opt(tfMap(tfString)), "node_taints": opt(tfList(tfString)), "os_disk_size_gb": opt(tfNumber), "os_type": opt(tfString),
 		"os_sku": opt(tfString), "zones": opt(tfSet(tfString)), "priority": opt(tfString), "eviction_policy": opt(tfString),
 		"spot_max_price": opt(tfNumber), "temporary_name_for_rotation": opt(tfString), "mode": opt(tfString),
+		"upgrade_settings": single(false, map[string]tfAttr{"max_surge": req(tfString), "drain_timeout_in_minutes": opt(tfNumber), "node_soak_duration_in_minutes": opt(tfNumber)}),
 	}),
 	"google_container_node_pool": tfObject(map[string]tfAttr{
 		"name": opt(tfString), "cluster": opt(tfString), "location": opt(tfString), "node_count": opt(tfNumber), "initial_node_count": opt(tfNumber),
@@ -300,6 +305,7 @@ var consumerSchemas = map[string]tfType{
 		"node_config": single(false, map[string]tfAttr{"machine_type": opt(tfString), "disk_size_gb": opt(tfNumber), "disk_type": opt(tfString),
 			"labels": opt(tfMap(tfString)), "spot": opt(tfBool), "preemptible": opt(tfBool), "image_type": opt(tfString),
 			"taint": repeated(map[string]tfAttr{"key": req(tfString), "value": req(tfString), "effect": req(tfString)})}),
+		"upgrade_settings": single(false, map[string]tfAttr{"max_surge": opt(tfNumber), "max_unavailable": opt(tfNumber), "strategy": opt(tfString)}),
 	}),
 }
 

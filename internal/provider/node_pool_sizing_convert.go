@@ -95,6 +95,7 @@ var sizingRenames = renames{
 	"SystemReserved.CPUMillicores": "[cpu]", "SystemReserved.MemoryBytes": "[memory]", "SystemReserved.EphemeralStorageBytes": "[ephemeral-storage]",
 	"MeasuredCapacity.CPUMillicores": "cpu", "MeasuredCapacity.MemoryBytes": "memory", "MeasuredCapacity.EphemeralStorageBytes": "ephemeral_storage",
 	"Instance": "instance_type", "VMMemoryOverheadBP": "vm_memory_overhead_percent", "Spread.Type": "type",
+	"DisruptionBudget": "pod_disruption_budget", "Upgrade": "", "Upgrade.MaxSurge": "upgrade_max_surge", "Upgrade.MaxUnavailable": "upgrade_max_unavailable",
 }
 
 // expandSizing converts kubefit_node_pool_sizing's configuration into one sizing request. Pools are sorted by
@@ -126,7 +127,8 @@ func expandSizing(ctx context.Context, m nodePoolSizingModel, diags *diag.Diagno
 func expandSizingPool(ctx context.Context, p path.Path, name string, m sizingPoolModel, diags *diag.Diagnostics) sizing.Pool {
 	sp := sizing.Pool{Name: name, Cloud: catalog.Cloud(strings.ToLower(m.Cloud.ValueString())),
 		MinNodes: int(m.MinNodes.ValueInt64()), MaxNodes: int(m.MaxNodes.ValueInt64()), Weight: int(m.Weight.ValueInt64()),
-		Labels: expandStringMap(ctx, m.Labels, diags)}
+		Labels: expandStringMap(ctx, m.Labels, diags), CapacityType: fit.CapacityType(m.CapacityType.ValueString()),
+		UpgradeMaxSurge: optIntOrPercent(m.UpgradeMaxSurge), UpgradeMaxUnavailable: optIntOrPercent(m.UpgradeMaxUnavailable)}
 	if !m.InstanceType.IsNull() {
 		sp.InstanceTypes = []string{m.InstanceType.ValueString()}
 	} else {
@@ -244,23 +246,17 @@ func expandDisruptions(ctx context.Context, l types.List, diags *diag.Diagnostic
 
 var disruptionAttrTypes = map[string]attr.Type{"fits": types.BoolType, "checked": types.BoolType, "lost": types.StringType, "pool": types.StringType,
 	"zone": types.StringType, "evicted": types.Int64Type, "pending": types.MapType{ElemType: types.Int64Type},
-	"stuck": types.MapType{ElemType: types.Int64Type}, "message": types.StringType}
+	"stuck": types.MapType{ElemType: types.Int64Type}, "blocked": types.MapType{ElemType: types.Int64Type}, "message": types.StringType}
 
 // disruptionResultsValue is disruption_results: the verdict of each disruption scenario, keyed by its name.
 func disruptionResultsValue(rs []fit.DisruptionResult) types.Map {
-	counts := func(ws []fit.WorkloadCount) types.Map {
-		m := make(map[string]attr.Value, len(ws))
-		for _, w := range ws {
-			m[w.Workload] = types.Int64Value(int64(w.Pods))
-		}
-		return types.MapValueMust(types.Int64Type, m)
-	}
+	counts := countsValue
 	elems := make(map[string]attr.Value, len(rs))
 	for _, r := range rs {
 		elems[string(r.Kind)] = types.ObjectValueMust(disruptionAttrTypes, map[string]attr.Value{
 			"fits": types.BoolValue(r.Fits), "checked": types.BoolValue(r.Checked), "lost": types.StringValue(r.Lost),
 			"pool": types.StringValue(r.Pool), "zone": types.StringValue(r.Zone), "evicted": types.Int64Value(int64(r.Evicted)),
-			"pending": counts(r.Pending), "stuck": counts(r.Stuck), "message": types.StringValue(r.Message)})
+			"pending": counts(r.Pending), "stuck": counts(r.Stuck), "blocked": counts(r.Blocked), "message": types.StringValue(r.Message)})
 	}
 	return types.MapValueMust(types.ObjectType{AttrTypes: disruptionAttrTypes}, elems)
 }
@@ -478,6 +474,7 @@ func expandWorkload(ctx context.Context, p path.Path, w workloadModel, diags *di
 	sw.VolumeClaims = expandVolumeClaims(ctx, p.AtName("volume_claims"), w.VolumeClaims, diags)
 	sw.Namespace = w.Namespace.ValueString()
 	sw.Priority = int32(w.Priority.ValueInt64())
+	sw.DisruptionBudget = expandDisruptionBudget(ctx, w.PDB, diags)
 	if !w.Labels.IsNull() {
 		sw.Labels = expandStringMap(ctx, w.Labels, diags)
 	}

@@ -56,6 +56,8 @@ type nodeGroupModel struct {
 	Arrival                types.String  `tfsdk:"arrival_order"`
 	Disruptions            types.List    `tfsdk:"disruptions"`
 	CapacityType           types.String  `tfsdk:"capacity_type"`
+	UpgradeMaxSurge        types.String  `tfsdk:"upgrade_max_surge"`
+	UpgradeMaxUnavailable  types.String  `tfsdk:"upgrade_max_unavailable"`
 	DiskSizeGiB            types.Int64   `tfsdk:"disk_size_gib"`
 	DiskType               types.String  `tfsdk:"disk_type"`
 	NodeClassName          types.String  `tfsdk:"node_class_name"`
@@ -91,13 +93,18 @@ var (
 		"instance_types": types.ListType{ElemType: types.StringType}, "scaling_config": types.ObjectType{AttrTypes: scalingAttrTypes},
 		"labels": types.MapType{ElemType: types.StringType}, "taint": taintListType, "disk_size": types.Int64Type,
 		"ami_type": types.StringType, "capacity_type": types.StringType,
+		"update_config": types.ObjectType{AttrTypes: eksUpdateConfigAttrTypes},
 	}
-	aksNodePoolAttrTypes = map[string]attr.Type{
+	eksUpdateConfigAttrTypes = map[string]attr.Type{"max_unavailable": types.Int64Type, "max_unavailable_percentage": types.Int64Type}
+	aksUpgradeAttrTypes      = map[string]attr.Type{"max_surge": types.StringType}
+	gkeUpgradeAttrTypes      = map[string]attr.Type{"max_surge": types.Int64Type, "max_unavailable": types.Int64Type}
+	aksNodePoolAttrTypes     = map[string]attr.Type{
 		"vm_size": types.StringType, "node_count": types.Int64Type, "auto_scaling_enabled": types.BoolType, "min_count": types.Int64Type,
 		"max_count": types.Int64Type, "max_pods": types.Int64Type, "node_labels": types.MapType{ElemType: types.StringType},
 		"node_taints": types.ListType{ElemType: types.StringType}, "os_disk_size_gb": types.Int64Type, "os_type": types.StringType,
 		"zones": types.ListType{ElemType: types.StringType}, "os_sku": types.StringType, "priority": types.StringType,
 		"eviction_policy": types.StringType, "spot_max_price": types.Float64Type, "temporary_name_for_rotation": types.StringType,
+		"upgrade_settings": types.ObjectType{AttrTypes: aksUpgradeAttrTypes},
 	}
 	gkeAutoscalingAttrTypes = map[string]attr.Type{"total_min_node_count": types.Int64Type, "total_max_node_count": types.Int64Type,
 		"location_policy": types.StringType}
@@ -105,7 +112,7 @@ var (
 		"labels": types.MapType{ElemType: types.StringType}, "taint": taintListType, "spot": types.BoolType}
 	gkeNodePoolAttrTypes = map[string]attr.Type{"initial_node_count": types.Int64Type, "node_locations": types.ListType{ElemType: types.StringType},
 		"max_pods_per_node": types.Int64Type, "autoscaling": types.ObjectType{AttrTypes: gkeAutoscalingAttrTypes},
-		"node_config": types.ObjectType{AttrTypes: gkeNodeConfigAttrTypes}}
+		"node_config": types.ObjectType{AttrTypes: gkeNodeConfigAttrTypes}, "upgrade_settings": types.ObjectType{AttrTypes: gkeUpgradeAttrTypes}}
 	eksModuleAttrTypes = map[string]attr.Type{"name": types.StringType, "instance_types": types.ListType{ElemType: types.StringType},
 		"min_size": types.Int64Type, "max_size": types.Int64Type, "desired_size": types.Int64Type, "ami_type": types.StringType,
 		"capacity_type": types.StringType, "disk_size": types.Int64Type, "use_custom_launch_template": types.BoolType,
@@ -120,6 +127,7 @@ var (
 	aksModuleAttrTypes = func() map[string]attr.Type {
 		t := maps.Clone(aksNodePoolAttrTypes)
 		t["name"], t["create_before_destroy"] = types.StringType, types.BoolType
+		delete(t, "upgrade_settings") // not checked against the module's node_pools variable: left out
 		return t
 	}()
 	gkeModuleAttrTypes = map[string]attr.Type{"node_pool": types.MapType{ElemType: types.StringType},
@@ -193,13 +201,18 @@ var nodeGroupDescriptions = map[string]string{
 	"zones":                "Zones (AKS spells them `1`, `2`, `3`).",
 	"autoscaling":          "Autoscaling bounds as exact totals over the pool's locations (`total_min_node_count`, `total_max_node_count`), whatever the number of zones.",
 	"total_min_node_count": "The group's minimum size, in total.", "total_max_node_count": "The group's maximum size, in total.",
-	"location_policy":    "`BALANCED` (GKE's default for on-demand pools), or `ANY` for Spot pools.",
-	"initial_node_count": "Nodes per zone the pool is created with: the desired size spread over the zones, within the maximum (1 without zones). ForceNew in google_container_node_pool: put it under `ignore_changes`, or a changed desired size replaces the pool.",
-	"node_locations":     "The group's zones; null when none are given (the cluster's locations apply).",
-	"max_pods_per_node":  "The max pods kubefit planned with, when `max_pods` is set (null: the cluster's default, 110).",
-	"spot":               "Whether the nodes are Spot VMs (`capacity_type = \"spot\"`).",
-	"node_config":        "Machine type, disk, labels, taints and Spot.",
-	"machine_type":       "Machine type.", "disk_size_gb": "Boot disk size in GB (default 100).",
+	"location_policy":            "`BALANCED` (GKE's default for on-demand pools), or `ANY` for Spot pools.",
+	"initial_node_count":         "Nodes per zone the pool is created with: the desired size spread over the zones, within the maximum (1 without zones). ForceNew in google_container_node_pool: put it under `ignore_changes`, or a changed desired size replaces the pool.",
+	"node_locations":             "The group's zones; null when none are given (the cluster's locations apply).",
+	"max_pods_per_node":          "The max pods kubefit planned with, when `max_pods` is set (null: the cluster's default, 110).",
+	"spot":                       "Whether the nodes are Spot VMs (`capacity_type = \"spot\"`).",
+	"node_config":                "Machine type, disk, labels, taints and Spot.",
+	"update_config":              "Set when the group sets `upgrade_max_unavailable` (null: EKS's default, 1 node): one of `max_unavailable` and `max_unavailable_percentage`.",
+	"max_unavailable":            "Nodes unavailable at once during an upgrade, as planned by the `node_upgrade` disruption.",
+	"max_unavailable_percentage": "The same as a percentage of the group's nodes.",
+	"upgrade_settings":           "Set when the group sets `upgrade_max_surge` (or, on GKE, `upgrade_max_unavailable`); null leaves the cloud's default (AKS `10%` surge, GKE 1 surge node), which is what kubefit plans with.",
+	"max_surge":                  "Nodes added before old ones are drained during an upgrade, as planned by the `node_upgrade` disruption.",
+	"machine_type":               "Machine type.", "disk_size_gb": "Boot disk size in GB (default 100).",
 	"name":      "Node group name (in `aks_module_node_pool`, made to fit Azure/aks: lower-case letters and digits, at most 8, or 6 for a Windows pool; a warning says when it differs).",
 	"max_nodes": "The group's maximum size.", "max_nodes_per_zone": "Null: kubefit spreads nodes round-robin over the zones.",
 	"workload_allocatable": "Per node: allocatable less the requests of the DaemonSets that land on the group (of the smallest member of a mixed group).",
@@ -281,7 +294,7 @@ func (r *nodeGroupResource) Schema(_ context.Context, _ resource.SchemaRequest, 
 
 // nodeGroupRenames maps the nodegroup planner's fields to this resource's attributes.
 var nodeGroupRenames = func() renames {
-	r := renames{"InstanceTypes": "instance_types", "DiskSizeGiB": "disk_size_gib"}
+	r := renames{"InstanceTypes": "instance_types", "DiskSizeGiB": "disk_size_gib", "MaxNodes": "max_size"}
 	for k, v := range sizingRenames {
 		r[k] = v
 	}
@@ -341,7 +354,7 @@ func warnAKSRotation(prior, next types.Object, diags *diag.Diagnostics) {
 // nodeGroupKnown reports whether every input is known.
 func nodeGroupKnown(m nodeGroupModel) bool {
 	for _, v := range []attr.Value{m.Name, m.Cloud, m.InstanceType, m.InstanceTypes, m.Zones, m.Labels, m.Taints, m.CreditMode,
-		m.StartingBalance, m.MinHours, m.MaxSurplusCostPerMonth, m.DaemonSets, m.Workloads, m.HeadroomPercent, m.Scheduler, m.Arrival, m.Disruptions, m.CapacityType,
+		m.StartingBalance, m.MinHours, m.MaxSurplusCostPerMonth, m.DaemonSets, m.Workloads, m.HeadroomPercent, m.Scheduler, m.Arrival, m.Disruptions, m.CapacityType, m.UpgradeMaxSurge, m.UpgradeMaxUnavailable,
 		m.DiskSizeGiB, m.DiskType, m.NodeClassName, m.FailOnMisfit, m.Profile, m.KubernetesVersion, m.MaxPods, m.EKS, m.AKS,
 		m.KubeReserved, m.SystemReserved, m.EvictionHard, m.MeasuredCapacity, m.MeasuredAllocatable, m.VMMemoryOverheadPercent, m.OSDiskGiB, m.VolumeAttachLimit} {
 		if !fullyKnown(v) {
@@ -355,7 +368,8 @@ func nodeGroupKnown(m nodeGroupModel) bool {
 func expandNodeGroup(ctx context.Context, m nodeGroupModel, diags *diag.Diagnostics) nodegroup.Request {
 	pm := sizingPoolModel{Cloud: m.Cloud, InstanceType: m.InstanceType, InstanceTypes: m.InstanceTypes, overheadOptionsModel: m.overheadOptionsModel,
 		MinNodes: types.Int64Null(), MaxNodes: types.Int64Null(), Zones: m.Zones, Labels: m.Labels, Taints: m.Taints, Weight: types.Int64Null(),
-		CreditMode: m.CreditMode, StartingBalance: m.StartingBalance, MinHours: m.MinHours, MaxSurplusCostPerMonth: m.MaxSurplusCostPerMonth}
+		CreditMode: m.CreditMode, StartingBalance: m.StartingBalance, MinHours: m.MinHours, MaxSurplusCostPerMonth: m.MaxSurplusCostPerMonth,
+		CapacityType: m.CapacityType, UpgradeMaxSurge: m.UpgradeMaxSurge, UpgradeMaxUnavailable: m.UpgradeMaxUnavailable}
 	req := nodegroup.Request{Pool: expandSizingPool(ctx, path.Empty(), m.Name.ValueString(), pm, diags),
 		MinSize: optCount(m.MinSize), MaxSize: optCount(m.MaxSize), HeadroomPercent: int(m.HeadroomPercent.ValueInt64()),
 		CapacityType: nodegroup.CapacityType(m.CapacityType.ValueString()), DiskSizeGiB: int(m.DiskSizeGiB.ValueInt64()),
@@ -539,6 +553,7 @@ func flattenNodeGroup(m *nodeGroupModel, res *nodegroup.Result, out nodegroup.Re
 			"scaling_config": types.ObjectValueMust(scalingAttrTypes, map[string]attr.Value{"desired_size": types.Int64Value(int64(e.DesiredSize)),
 				"min_size": types.Int64Value(int64(e.MinSize)), "max_size": types.Int64Value(int64(e.MaxSize))}),
 			"disk_size": optInt(int64(e.DiskSize)), "ami_type": types.StringValue(e.AMIType), "capacity_type": types.StringValue(e.CapacityType),
+			"update_config": eksUpdateConfigValue(e.UpdateConfig),
 		})
 	}
 	if a := out.AKS; a != nil {
@@ -562,6 +577,7 @@ func flattenNodeGroup(m *nodeGroupModel, res *nodegroup.Result, out nodegroup.Re
 			"node_config": types.ObjectValueMust(gkeNodeConfigAttrTypes, map[string]attr.Value{
 				"machine_type": types.StringValue(g.MachineType), "disk_size_gb": types.Int64Value(int64(g.DiskSizeGB)),
 				"labels": stringMapValue(g.Labels), "taint": taintList(g.Taints), "spot": types.BoolValue(g.Spot)}),
+			"upgrade_settings": gkeUpgradeValue(g.UpgradeSettings),
 		})
 	}
 	flattenModules(m, out)
@@ -661,6 +677,7 @@ func flattenModules(m *nodeGroupModel, out nodegroup.Rendered) {
 	}
 	if a := out.AKSModule; a != nil {
 		v := aksNodePoolValue(&a.AKSNodePool).Attributes()
+		delete(v, "upgrade_settings")
 		v["name"], v["node_count"], v["create_before_destroy"] = types.StringValue(a.Name), int64Ptr(a.NodeCount), types.BoolValue(a.CreateBeforeDestroy)
 		m.AKSModuleNodePool = types.ObjectValueMust(aksModuleAttrTypes, v)
 	}
@@ -677,11 +694,41 @@ func aksNodePoolValue(a *nodegroup.AKSNodePool) types.Object {
 		"node_labels": stringMapValue(a.NodeLabels), "node_taints": stringList(a.NodeTaints), "os_disk_size_gb": types.Int64Value(int64(a.OSDiskSizeGB)),
 		"os_type": types.StringValue(a.OSType), "zones": stringList(a.Zones), "os_sku": optString(a.OSSKU),
 		"priority": types.StringValue(a.Priority), "eviction_policy": optString(a.EvictionPolicy), "spot_max_price": optFloat(a.SpotMaxPrice),
-		"temporary_name_for_rotation": types.StringValue(a.TemporaryNameForRotation),
+		"temporary_name_for_rotation": types.StringValue(a.TemporaryNameForRotation), "upgrade_settings": aksUpgradeValue(a.UpgradeSettings),
 	})
 }
 
 func blockDeviceValue(d nodegroup.BlockDevice) types.Object {
 	return types.ObjectValueMust(blockDeviceAttrTypes, map[string]attr.Value{"device_name": types.StringValue(d.DeviceName),
 		"ebs": types.ObjectValueMust(ebsAttrTypes, map[string]attr.Value{"volume_size": types.Int64Value(int64(d.VolumeSize)), "volume_type": types.StringValue(d.VolumeType)})})
+}
+
+func eksUpdateConfigValue(u *nodegroup.EKSUpdateConfig) types.Object {
+	if u == nil {
+		return types.ObjectNull(eksUpdateConfigAttrTypes)
+	}
+	return types.ObjectValueMust(eksUpdateConfigAttrTypes, map[string]attr.Value{
+		"max_unavailable": intPtrValue(u.MaxUnavailable), "max_unavailable_percentage": intPtrValue(u.MaxUnavailablePercentage)})
+}
+
+func aksUpgradeValue(u *nodegroup.AKSUpgradeSettings) types.Object {
+	if u == nil {
+		return types.ObjectNull(aksUpgradeAttrTypes)
+	}
+	return types.ObjectValueMust(aksUpgradeAttrTypes, map[string]attr.Value{"max_surge": types.StringValue(u.MaxSurge)})
+}
+
+func gkeUpgradeValue(u *nodegroup.GKEUpgradeSettings) types.Object {
+	if u == nil {
+		return types.ObjectNull(gkeUpgradeAttrTypes)
+	}
+	return types.ObjectValueMust(gkeUpgradeAttrTypes, map[string]attr.Value{
+		"max_surge": types.Int64Value(int64(u.MaxSurge)), "max_unavailable": types.Int64Value(int64(u.MaxUnavailable))})
+}
+
+func intPtrValue(p *int) types.Int64 {
+	if p == nil {
+		return types.Int64Null()
+	}
+	return types.Int64Value(int64(*p))
 }

@@ -42,6 +42,11 @@ func sizingPoolAttributes(nodeBounds bool) map[string]schema.Attribute {
 			"effect": schema.StringAttribute{Required: true, MarkdownDescription: "One of " + markdownList(fit.TaintEffects) + ".",
 				Validators: []validator.String{stringvalidator.OneOf(stringsOf(fit.TaintEffects)...)}},
 		}}}
+	poolAttrs["capacity_type"] = schema.StringAttribute{Optional: true, MarkdownDescription: "How the nodes are bought: " + markdownList(fit.CapacityTypes) +
+		" (default `on_demand`). `spot` pools are what the `spot_loss` disruption loses; an Azure `spot` pool's nodes carry the " +
+		"`kubernetes.azure.com/scalesetpriority=spot` label and `NoSchedule` taint AKS gives them, so only pods that tolerate it are placed there.",
+		Validators: []validator.String{stringvalidator.OneOf(stringsOf(fit.CapacityTypes)...)}}
+	addUpgradeAttributes(poolAttrs)
 	poolAttrs["weight"] = schema.Int64Attribute{Optional: true, MarkdownDescription: "Preference among pools a pod could use (higher first, 0–100), after least waste.",
 		Validators: []validator.Int64{int64validator.Between(0, 100)}}
 	poolAttrs["credit_mode"] = schema.StringAttribute{Optional: true, MarkdownDescription: "Burstable pools: `standard` or `unlimited` (default: the family's default).",
@@ -56,6 +61,7 @@ func sizingPoolAttributes(nodeBounds bool) map[string]schema.Attribute {
 		delete(poolAttrs, "min_nodes")
 		delete(poolAttrs, "max_nodes")
 		delete(poolAttrs, "weight")
+		delete(poolAttrs, "capacity_type") // a node group has its own, which also shapes its consumers' outputs
 	}
 	return poolAttrs
 }
@@ -106,6 +112,7 @@ func workloadsAttribute() schema.ListNestedAttribute {
 				Validators: []validator.Int64{int64validator.Between(math.MinInt32, 2000001000)}},
 			"pools": schema.ListAttribute{Optional: true, ElementType: types.StringType,
 				MarkdownDescription: "Restrict the workload to these pools (names from `pools`)."},
+			"pod_disruption_budget": podDisruptionBudgetAttribute(),
 			"max_surge": schema.StringAttribute{Optional: true,
 				MarkdownDescription: "Extra pods during a rolling update at peak: a count (`2`) or a percentage of `max_replicas`, rounded up (`25%`). Default `0`."},
 			"spread": schema.SingleNestedAttribute{Optional: true, MarkdownDescription: "Spread of the pods.",
@@ -383,9 +390,17 @@ func disruptionsAttribute() schema.ListAttribute {
 		MarkdownDescription: "Disruption scenarios to check on the steady scenario's placement, each failing the plan like a misfit " +
 			"(see `disruption_results`): `node_loss` (for each pool its busiest node is lost: its pods must bind on the surviving nodes, the " +
 			"pool growing within its maximum node count less the lost node, which keeps its place until it is replaced; pods whose block " +
-			"volumes are in the node's zone stay in that zone) and `zone_loss` (for each zone, every node in it is lost: pods whose block " +
+			"volumes are in the node's zone stay in that zone); `zone_loss` (for each zone, every node in it is lost: pods whose block " +
 			"volumes are there stay with them, stuck by design and reported; the others must bind in the other zones, each pool growing " +
-			"there within its maximum node count). The worst node or zone of each is reported, with the maximum node count that absorbs it.",
+			"there within its maximum node count); `spot_loss` (every node of every spot pool, `capacity_type = \"spot\"`, is lost at once, " +
+			"as when the cloud reclaims its spot capacity: their pods must bind on the on-demand pools, each growing within its maximum node count; " +
+			"the spot pools add no node. Asking for it with no spot pool is an error naming the pools to mark, since nothing could be lost); " +
+			"`node_upgrade` (each pool's nodes replaced by a rolling surge upgrade, `upgrade_max_surge` new nodes added and `upgrade_max_surge + upgrade_max_unavailable` " +
+			"old ones, the busiest first, drained at once: each eviction goes through the pods' `pod_disruption_budget`, which the eviction API enforces, and the evicted " +
+			"pods must bind on the remaining, new and surge nodes or the other pools; a drain the budget blocks, or pods left Pending, fail it, named, with the surge settings that let it through). " +
+			"The worst case of each is reported, with the maximum node count or surge that absorbs it. Without `node_loss`, a steady " +
+			"scenario that fills a pool to its maximum node count (no spare node) is checked for it anyway: what losing the pool's busiest " +
+			"node would leave Pending is a warning (and a line of `report`), not a failure.",
 		Validators: []validator.List{listvalidator.ValueStringsAre(stringvalidator.OneOf(stringsOf(fit.DisruptionKinds)...)), listvalidator.UniqueValues()}}
 }
 
@@ -398,12 +413,13 @@ func disruptionResultsAttribute() schema.MapNestedAttribute {
 		NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
 			"fits":    schema.BoolAttribute{Computed: true, MarkdownDescription: "Whether every evicted pod that may move binds elsewhere."},
 			"checked": schema.BoolAttribute{Computed: true, MarkdownDescription: "Whether the scheduler model ran (false beyond its work budget: `fits` is then false, on the safe side)."},
-			"lost":    schema.StringAttribute{Computed: true, MarkdownDescription: "What was lost: `node 1 of pool \"db\" (m5.2xlarge) in zone \"a\"`, `zone \"a\" (3 nodes)`."},
-			"pool":    schema.StringAttribute{Computed: true, MarkdownDescription: "`node_loss`: the pool of the lost node."},
+			"lost":    schema.StringAttribute{Computed: true, MarkdownDescription: "What was lost: `node 1 of pool \"db\" (m5.2xlarge) in zone \"a\"`, `zone \"a\" (3 nodes)`, `every spot pool: pool \"spot\" (2 nodes)`."},
+			"pool":    schema.StringAttribute{Computed: true, MarkdownDescription: "`node_loss`: the pool of the lost node; `spot_loss`: the spot pool, when there is one with nodes."},
 			"zone":    schema.StringAttribute{Computed: true, MarkdownDescription: "The lost zone, or the lost node's."},
 			"evicted": schema.Int64Attribute{Computed: true, MarkdownDescription: "Pods the lost nodes ran."},
 			"pending": counts("Evicted pods that bind nowhere, per workload."),
 			"stuck":   counts("`zone_loss`: pods whose block volumes keep them in the lost zone (by design, not a failure), per workload."),
+			"blocked": counts("`node_upgrade`: pods whose eviction their PodDisruptionBudget keeps refusing, so the drain blocks, per workload."),
 			"message": schema.StringAttribute{Computed: true, MarkdownDescription: "What the loss does and why, with the maximum node count that absorbs it."},
 		}}}
 }

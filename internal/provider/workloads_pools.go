@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 
@@ -10,6 +11,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	k8sresource "k8s.io/apimachinery/pkg/api/resource"
 
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/fit"
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/workloads"
 )
 
@@ -20,7 +22,7 @@ func poolsOutputAttribute() schema.MapNestedAttribute {
 	attrs["nodes"] = schema.ListAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: "The names of the pool's schedulable nodes; `min_nodes` and `max_nodes` are their count (raise `max_nodes` with `merge` to let the pool grow)."}
 	attrs["grouped_by"] = schema.StringAttribute{Computed: true, MarkdownDescription: "The node label that groups the nodes (`eks.amazonaws.com/nodegroup`, `karpenter.sh/nodepool`, `kubernetes.azure.com/agentpool`, `cloud.google.com/gke-nodepool`, …), or `node.kubernetes.io/instance-type` when they carry none."}
 	return schema.MapNestedAttribute{Computed: true,
-		MarkdownDescription: "With `cluster`: one pool per node group, in the shape `kubefit_node_pool_sizing`'s `pools` take (`pools = data.kubefit_workloads.live.pools`), measured: `measured_allocatable` and `measured_capacity` of its least roomy node, so the plan uses what the nodes really report. Empty without `cluster`.",
+		MarkdownDescription: "With `cluster`: one pool per node group, in the shape `kubefit_node_pool_sizing`'s `pools` take (`pools = data.kubefit_workloads.live.pools`), measured: `measured_allocatable` and `measured_capacity` of its least roomy node, so the plan uses what the nodes really report; `capacity_type` is `spot` when any node carries a spot label (`eks.amazonaws.com/capacityType=SPOT`, `karpenter.sh/capacity-type=spot`, `kubernetes.azure.com/scalesetpriority=spot`, `cloud.google.com/gke-spot=true` or `cloud.google.com/gke-preemptible=true`), so `spot_loss` loses the whole pool. Empty without `cluster`.",
 		NestedObject:        schema.NestedAttributeObject{Attributes: attrs}}
 }
 
@@ -104,6 +106,7 @@ func flattenPools(ctx context.Context, pools []workloads.Pool) (types.Map, diag.
 		set["nodes"], d = types.ListValueFrom(ctx, types.StringType, p.Nodes)
 		diags.Append(d...)
 		set["grouped_by"] = types.StringValue(p.GroupedBy)
+		set["capacity_type"] = types.StringValue(string(cmp.Or(p.CapacityType, fit.CapacityOnDemand)))
 		if len(p.Labels) > 0 {
 			set["labels"], d = types.MapValueFrom(ctx, types.StringType, p.Labels)
 			diags.Append(d...)

@@ -25,7 +25,7 @@ const (
 )
 
 // DisruptionKinds lists every valid disruption scenario.
-var DisruptionKinds = []DisruptionKind{DisruptNodeLoss, DisruptZoneLoss}
+var DisruptionKinds = []DisruptionKind{DisruptNodeLoss, DisruptZoneLoss, DisruptSpotLoss, DisruptNodeUpgrade}
 
 // ReasonDisruption: the pods of a lost node or zone do not bind elsewhere.
 const ReasonDisruption Reason = "disruption"
@@ -54,7 +54,12 @@ type DisruptionResult struct {
 	// zone (reported, not a failure: no node count moves them).
 	Pending []WorkloadCount
 	Stuck   []WorkloadCount
+	// Blocked are node_upgrade's pods whose eviction a PodDisruptionBudget keeps refusing: the drain blocks.
+	Blocked []WorkloadCount
 	Message string
+	// Spare is set on the node loss checked without being asked for, because the steady scenario fills a
+	// pool to its maximum node count (spare.go): a warning (Result.NodeLossWarning), not a failure.
+	Spare bool
 }
 
 // evictee is a pod of a lost node: its index in the arrival order and the zone its volumes pin it to (-1).
@@ -75,6 +80,10 @@ type lossCase struct {
 func (cl *cluster) disruptions(m *model, pods []int32, counts []int, bind []int32, seed uint64) []DisruptionResult {
 	var out []DisruptionResult
 	for _, kind := range m.in.Disruptions {
+		if kind == DisruptNodeUpgrade {
+			out = append(out, cl.upgrades(m, pods, counts, bind, seed))
+			continue
+		}
 		var worst *DisruptionResult
 		var worstCase lossCase
 		for _, lc := range cl.lossCases(m, kind, pods, counts, bind) {
@@ -91,9 +100,15 @@ func (cl *cluster) disruptions(m *model, pods []int32, counts []int, bind []int3
 			if kind == DisruptZoneLoss && len(m.zoneNames) == 0 {
 				msg = "zone_loss: no pool names its zones, so no zone can be lost; give the pools their zones to check it"
 			}
+			if kind == DisruptSpotLoss {
+				msg = "spot_loss: the spot pools have no node in the steady scenario, so nothing is lost"
+			}
 			worst = &DisruptionResult{Kind: kind, Checked: true, Fits: true, Message: msg}
 		}
 		out = append(out, *worst)
+	}
+	if r := cl.spareLoss(m, pods, counts, bind, seed); r != nil {
+		out = append(out, *r)
 	}
 	return out
 }
@@ -165,6 +180,8 @@ func (cl *cluster) lossCases(m *model, kind DisruptionKind, order []int32, count
 			}
 		}
 		return out
+	case DisruptSpotLoss:
+		return cl.spotLossCases(m)
 	}
 	return nil
 }
@@ -190,6 +207,11 @@ func (cl *cluster) afterLoss(m *model, kind DisruptionKind, lc lossCase, order [
 		switch kind {
 		case DisruptNodeLoss:
 			grown[p] = max(counts[p], maxNodes)
+		case DisruptSpotLoss:
+			// Every spot pool is lost and adds no node; the others grow within their maximum.
+			if pm.p.CapacityType != CapacitySpot {
+				grown[p] = max(counts[p], maxNodes)
+			}
 		case DisruptZoneLoss:
 			alive := 0
 			for i := range counts[p] {
@@ -325,6 +347,8 @@ func (cl *cluster) afterLoss(m *model, kind DisruptionKind, lc lossCase, order [
 			}
 		}
 		r.Lost = fmt.Sprintf("zone %q (%s)", r.Zone, plural(n, "node", "nodes"))
+	case DisruptSpotLoss:
+		r.Lost, r.Pool = spotLost(m, lc, counts)
 	}
 	r.Message = lossMessage(r, cl.pendingWhy(m, kind, lc, left, order))
 	return r
@@ -341,8 +365,17 @@ func (cl *cluster) lossRemedy(m *model, kind DisruptionKind, lc lossCase, order 
 			if lc.pool >= 0 {
 				return fmt.Sprintf(". With a maximum node count of %d for pool %q (%d more), they bind", m.pools[lc.pool].p.MaxNodes+bump, m.pools[lc.pool].p.Name, bump)
 			}
+			if kind == DisruptSpotLoss {
+				return fmt.Sprintf(". With %d more nodes allowed in every on-demand pool's maximum node count, they bind", bump)
+			}
 			return fmt.Sprintf(". With %d more nodes allowed in every pool's maximum node count, they bind", bump)
 		}
+	}
+	if kind == DisruptSpotLoss {
+		if onDemandPools(m) == 0 {
+			return ". No on-demand pool can take them: add an on-demand pool (capacity type on_demand) they may use"
+		}
+		return fmt.Sprintf(". Up to %d more nodes in the on-demand pools' maximum node counts do not bind them: let them use an on-demand pool (node selector, affinity, tolerations, pool list), or add one they may use", maxLossBump)
 	}
 	return fmt.Sprintf(". Up to %d more nodes in the maximum node count do not bind them: their volumes or spread rule keep them where no node can be added", maxLossBump)
 }
@@ -375,6 +408,8 @@ func (cl *cluster) pendingWhy(m *model, kind DisruptionKind, lc lossCase, left [
 			}
 		}
 		switch {
+		case kind == DisruptSpotLoss && inZone == 0 && e.pin < 0:
+			parts = append(parts, fmt.Sprintf("workload %q: no on-demand pool it may use (node selector, affinity, tolerations or pool list) has a node or may add one", name))
 		case e.pin >= 0 && inZone == 0:
 			parts = append(parts, fmt.Sprintf("workload %q: its volumes keep its pods in zone %q, where no other node runs or may be added within the maximum node count", name, m.zoneNames[e.pin]))
 		case room > 0 && free == 0:
@@ -415,6 +450,8 @@ func lossMessage(r DisruptionResult, why string) string {
 	switch {
 	case len(r.Pending) > 0:
 		fmt.Fprintf(&b, "; %s bind nowhere: %s (%s)", plural(countPods(r.Pending), "pod", "pods"), countsText(r.Pending), why)
+	case movable > 0 && r.Kind == DisruptSpotLoss:
+		fmt.Fprintf(&b, "; %s bind on the on-demand pools, each growing within its maximum node count", plural(movable, "pod", "pods"))
 	case movable > 0 && r.Kind == DisruptNodeLoss:
 		fmt.Fprintf(&b, "; %s bind on the other nodes, the pool growing within its maximum node count less the lost node", plural(movable, "pod", "pods"))
 	case movable > 0:
@@ -437,10 +474,20 @@ func countsText(ws []WorkloadCount) string {
 
 // disruptionResults returns the disruption verdicts of the steady scenario's placement s: those the
 // scheduler model computed, or, when it did not run (no pod to place, or beyond its work budget), a verdict
-// for every requested kind.
-func (m *model) disruptionResults(s *sim) []DisruptionResult {
+// for every requested kind; and the node loss that no spare node absorbs, when it was checked unasked and
+// strands pods (nil otherwise).
+func (m *model) disruptionResults(s *sim) ([]DisruptionResult, *DisruptionResult) {
 	if s.disrupt != nil {
-		return s.disrupt
+		var out []DisruptionResult
+		var spare *DisruptionResult
+		for i := range s.disrupt {
+			if s.disrupt[i].Spare {
+				spare = &s.disrupt[i]
+			} else {
+				out = append(out, s.disrupt[i])
+			}
+		}
+		return out, spare
 	}
 	var out []DisruptionResult
 	pods := 0
@@ -459,7 +506,7 @@ func (m *model) disruptionResults(s *sim) []DisruptionResult {
 		}
 		out = append(out, r)
 	}
-	return out
+	return out, nil
 }
 
 func firstWorkload(ws []WorkloadCount) string {

@@ -187,6 +187,21 @@
 // volume is zonal); in a lost zone it is stuck by design. The worst node or zone is reported, with the
 // smallest rise of MaxNodes (up to 8) that absorbs it.
 //
+// spot_loss (spot.go) loses every node of every spot pool (Pool.CapacityType) at once: the spot pools add no
+// node, and the others grow within MaxNodes. It needs a spot pool (Validate says so otherwise).
+//
+// node_upgrade (upgrade.go) replays a rolling surge upgrade of each pool in turn on the steady placement:
+// Pool.Upgrade.MaxSurge new nodes are added, then MaxSurge + MaxUnavailable old nodes, the busiest first,
+// are drained; each drain evicts through the eviction API, which refuses while the pod's PodDisruptionBudget
+// allows no disruption (healthy pods at DisruptionBudget.DesiredHealthy, the disruption controller's
+// rounding); the evicted pods schedule on the rest. The first batch that blocks or strands pods is
+// reported, with the surge settings that let the upgrade through. Pods on a draining node are left out of
+// the spread and affinity counts while it drains (the model places them nowhere until evicted).
+//
+// Without node_loss among them, a steady placement that fills a pool to its MaxNodes (no spare node) is
+// checked for node_loss on those pools all the same (spare.go): what it would leave Pending is
+// Result.NodeLossWarning, a warning that does not change Fits.
+//
 // The scheduler breaks ties at random, so on a tight count one draw can bind every pod and another
 // leave one Pending. Once every order binds, the search checks the counts again under eight other
 // tie-break seeds of every order and grows on when one of them fails (with two, the real scheduler still

@@ -1,6 +1,9 @@
 package fit
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // Plan validates the input and packs both scenarios. Invalid input returns the errors of Validate
 // and a zero Result; a valid input always gives a Result, whose Fits and Failures say whether and
@@ -42,8 +45,12 @@ func Plan(in Input) (Result, error) {
 		res.Fits = res.Fits && sr.Fits
 		res.Scenarios = append(res.Scenarios, sr)
 		res.Failures = append(res.Failures, s.failures()...)
-		if sc == ScenarioSteady && len(in.Disruptions) > 0 {
-			res.Disruptions = m.disruptionResults(s)
+		if sc == ScenarioSteady {
+			var spare *DisruptionResult
+			res.Disruptions, spare = m.disruptionResults(s)
+			if spare != nil && sr.Fits {
+				res.NodeLossWarning = spare
+			}
 		}
 		if sc == ScenarioPeak {
 			res.Headroom = s.headroom()
@@ -53,7 +60,7 @@ func Plan(in Input) (Result, error) {
 	for _, d := range res.Disruptions {
 		res.Fits = res.Fits && d.Fits
 		if !d.Fits {
-			res.Failures = append(res.Failures, Failure{Workload: firstWorkload(d.Pending), Pool: d.Pool, Scenario: ScenarioSteady,
+			res.Failures = append(res.Failures, Failure{Workload: firstWorkload(append(slices.Clone(d.Blocked), d.Pending...)), Pool: d.Pool, Scenario: ScenarioSteady,
 				Reason: ReasonDisruption, Message: d.Message})
 		}
 	}

@@ -74,6 +74,10 @@ func Report(res Result) string {
 		}
 	}
 
+	if w := res.NodeLossWarning; w != nil {
+		fmt.Fprintf(&b, "\nNo spare node (a warning): %s\n", w.Message)
+	}
+
 	b.WriteString("\nFailures\n")
 	if len(res.Failures) == 0 {
 		b.WriteString("none\n")

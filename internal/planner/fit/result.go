@@ -43,6 +43,10 @@ type Result struct {
 	Failures []Failure
 	// Disruptions holds the verdict of every Input.Disruptions scenario, in input order.
 	Disruptions []DisruptionResult
+	// NodeLossWarning is, when the steady scenario fits with a pool at its maximum node count and node_loss
+	// is not among Input.Disruptions, what losing that pool's busiest node would leave Pending (spare.go);
+	// nil when nothing would be. A warning: it does not change Fits.
+	NodeLossWarning *DisruptionResult
 }
 
 // PoolOverhead is what the DaemonSets take from every node of a pool.

@@ -111,7 +111,7 @@ func (m *model) realistic(sc Scenario, best *sim) (*sim, string) {
 	s := m.placementSim(sc, classes, capped, counts, o.pods, cl.bind, stuck)
 	s.bound, s.note, s.explain = bound, note, cl.explainPending(o.pods)
 	markExcess(s, excess)
-	if sc == ScenarioSteady && len(m.in.Disruptions) > 0 {
+	if sc == ScenarioSteady {
 		s.disrupt = cl.disruptions(m, o.pods, capped, slices.Clone(cl.bind), o.seed)
 	}
 	return s, bound

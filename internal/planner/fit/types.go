@@ -188,7 +188,86 @@ type Pool struct {
 	// (0 = no cap). See DaemonSetLoad; the overhead model's Result gives both.
 	SystemPods []string
 	PodIPs     int64
+	// CapacityType is how the pool's nodes are bought: CapacityOnDemand ("" means it) or CapacitySpot,
+	// whose nodes the cloud may reclaim, all at once (the spot_loss disruption).
+	CapacityType CapacityType
+	// Upgrade is how a rolling node upgrade replaces the pool's nodes (the node_upgrade disruption).
+	Upgrade Upgrade
 }
+
+// Upgrade is a pool's surge upgrade settings, as GKE and AKS name them: MaxSurge new nodes are added, then
+// MaxSurge + MaxUnavailable old nodes are drained at once, batch after batch, until every node is replaced.
+// Percentages are of the pool's node count, rounded up (AKS: "fractional nodes are rounded up"). Both zero
+// means MaxSurge 1, MaxUnavailable 0 (GKE's default); the caller passes each cloud's default.
+type Upgrade struct {
+	MaxSurge       IntOrPercent
+	MaxUnavailable IntOrPercent
+}
+
+// Batch returns, for a pool of n nodes, the surge nodes added per batch and the old nodes drained per batch.
+func (u Upgrade) Batch(n int) (surge, drained int) {
+	surge, unavailable := u.MaxSurge.Resolve(n), u.MaxUnavailable.Resolve(n)
+	if surge+unavailable == 0 {
+		surge = 1
+	}
+	return surge, surge + unavailable
+}
+
+// DisruptionBudget is a workload's PodDisruptionBudget: MinAvailable or MaxUnavailable (at most one), each
+// a count or a percentage. Name names it in messages ("" for none).
+type DisruptionBudget struct {
+	Name           string
+	MinAvailable   *IntOrPercent
+	MaxUnavailable *IntOrPercent
+}
+
+// DesiredHealthy is the disruption controller's desiredHealthy for a workload of replicas pods
+// (kubernetes v1.37.2 pkg/controller/disruption/disruption.go, getExpectedPodCount): with MaxUnavailable,
+// replicas − MaxUnavailable (a percentage of replicas rounded up, intstr.GetScaledValueFromIntOrPercent with
+// roundUp true), at least 0; with MinAvailable, its count, or a percentage of replicas rounded up. An eviction
+// is allowed while the healthy pods exceed it (disruptionsAllowed = currentHealthy − desiredHealthy).
+func (b *DisruptionBudget) DesiredHealthy(replicas int) int {
+	switch {
+	case b == nil:
+		return 0
+	case b.MaxUnavailable != nil:
+		return max(0, replicas-b.MaxUnavailable.Resolve(replicas))
+	case b.MinAvailable != nil:
+		return b.MinAvailable.Resolve(replicas)
+	}
+	return 0
+}
+
+// Text says the budget as written: `min_available 2`, `max_unavailable 25%`.
+func (b *DisruptionBudget) Text() string {
+	f := func(v IntOrPercent) string {
+		if v.Percent {
+			return itoa(v.Value) + "%"
+		}
+		return itoa(v.Value)
+	}
+	switch {
+	case b == nil:
+		return ""
+	case b.MaxUnavailable != nil:
+		return "max_unavailable " + f(*b.MaxUnavailable)
+	case b.MinAvailable != nil:
+		return "min_available " + f(*b.MinAvailable)
+	}
+	return ""
+}
+
+// CapacityType is how a pool's nodes are bought.
+type CapacityType string
+
+// The capacity types.
+const (
+	CapacityOnDemand CapacityType = "on_demand"
+	CapacitySpot     CapacityType = "spot"
+)
+
+// CapacityTypes lists every capacity type; CapacityOnDemand is the default.
+var CapacityTypes = []CapacityType{CapacityOnDemand, CapacitySpot}
 
 // DaemonSet is a DaemonSet whose pod lands on every node of every pool it matches: its node selector
 // is a subset of the pool's labels and its tolerations cover the pool's NoSchedule and NoExecute
@@ -250,6 +329,9 @@ type Workload struct {
 	// default is 25 %; the caller passes it explicitly).
 	MaxSurge IntOrPercent
 	Spread   Spread
+	// DisruptionBudget is the pods' PodDisruptionBudget; nil for none. The node_upgrade disruption evicts
+	// through it.
+	DisruptionBudget *DisruptionBudget
 }
 
 // Input is everything the planner packs: pools, the DaemonSets that may land on them, and workloads.

@@ -59,9 +59,22 @@ func Validate(in Input) error {
 			v.add(f, string(d), "unknown disruption scenario %q; use one of %s", d, field.QuoteList(DisruptionKinds))
 		case slices.Index(in.Disruptions, d) < i:
 			v.add(f, string(d), "disruption scenario %q is given twice", d)
+		case d == DisruptSpotLoss && !slices.ContainsFunc(in.Pools, func(p Pool) bool { return p.CapacityType == CapacitySpot }):
+			v.add(f, string(d), "disruption scenario %q loses every spot pool, but no pool is a spot pool; set the capacity type "+
+				"of the pools whose nodes are spot to %q, or drop %q", d, CapacitySpot, d)
 		}
 	}
 	return v.errs.Err()
+}
+
+// intOrPercent checks a count (0 to MaxPlanPods) or a percentage (0 to 100).
+func (v *validator) intOrPercent(f field.Path, what string, x IntOrPercent) {
+	switch {
+	case x.Percent && (x.Value < 0 || x.Value > 100):
+		v.add(f, itoa(x.Value)+"%", "%s %d%% must be between 0%% and 100%%", what, x.Value)
+	case !x.Percent && (x.Value < 0 || x.Value > MaxPlanPods):
+		v.add(f, itoa(x.Value), "%s %d must be between 0 and %d", what, x.Value, MaxPlanPods)
+	}
 }
 
 // poolPath is the path of pool i: by name, or by index when the name is empty.
@@ -93,6 +106,11 @@ func (v *validator) pools(pools []Pool) map[string]int {
 			v.add(f.Child("Name"), p.Name, "pool name %q is used twice; pool names must be unique", p.Name)
 		default:
 			idx[p.Name] = i
+		}
+		v.intOrPercent(f.Child("Upgrade", "MaxSurge"), "the upgrade max surge of pool "+strconv.Quote(p.Name), p.Upgrade.MaxSurge)
+		v.intOrPercent(f.Child("Upgrade", "MaxUnavailable"), "the upgrade max unavailable of pool "+strconv.Quote(p.Name), p.Upgrade.MaxUnavailable)
+		if p.CapacityType != "" && !slices.Contains(CapacityTypes, p.CapacityType) {
+			v.add(f.Child("CapacityType"), string(p.CapacityType), "unknown capacity type %q of pool %q; use one of %s", p.CapacityType, p.Name, field.QuoteList(CapacityTypes))
 		}
 		a := toVec(p.Allocatable)
 		for r := range nRes {
@@ -283,6 +301,18 @@ func (v *validator) workloads(in Input, poolIdx map[string]int) {
 			seen[w.Name] = i
 		}
 		owner := "workload " + strconv.Quote(w.Name)
+		if b := w.DisruptionBudget; b != nil {
+			bf := f.Child("DisruptionBudget")
+			if b.MinAvailable != nil && b.MaxUnavailable != nil {
+				v.add(bf, b.Text(), "the PodDisruptionBudget of %s sets both min_available and max_unavailable; the API server accepts one of them", owner)
+			}
+			if b.MinAvailable != nil {
+				v.intOrPercent(bf.Child("MinAvailable"), "the PodDisruptionBudget min_available of "+owner, *b.MinAvailable)
+			}
+			if b.MaxUnavailable != nil {
+				v.intOrPercent(bf.Child("MaxUnavailable"), "the PodDisruptionBudget max_unavailable of "+owner, *b.MaxUnavailable)
+			}
+		}
 		counts := true
 		switch {
 		case w.Replicas < 0:

@@ -9,8 +9,8 @@ import (
 
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/catalog"
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/field"
-	"github.com/kubefit/terraform-provider-kubefit/internal/planner/fit"
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/overhead"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/sizing"
 )
 
 // accelerator names the kind of accelerator an AWS instance type carries, which decides its EKS AMI type: ""
@@ -129,8 +129,8 @@ func kubernetesMinor(v string) int {
 // "strictly enforced by the AKS service"; azurerm itself does not validate max_pods).
 const (
 	aksMaxCount           = 1000
-	aksSpotKey            = "kubernetes.azure.com/scalesetpriority"
-	aksSpotValue          = "spot"
+	aksSpotKey            = sizing.AKSSpotLabel
+	aksSpotValue          = sizing.AKSSpotValue
 	aksPoolNameMax        = 12
 	aksWindowsPoolNameMax = 6
 	aksMinMaxPods         = 10
@@ -175,7 +175,7 @@ func maxPodsErrors(req Request) field.Errors {
 var aksReservedLabelPrefixes = []string{"kubernetes.azure.com/", "kubernetes.io/"}
 
 // aksSpotTaint is the taint AKS puts on every node of a Spot pool.
-var aksSpotTaint = fit.Taint{Key: aksSpotKey, Value: aksSpotValue, Effect: fit.EffectNoSchedule}
+var aksSpotTaint = sizing.AKSSpotTaint
 
 // aksInputErrors refuses the labels and taints AKS would refuse: labels under its reserved prefixes (save the
 // Spot label on a Spot group, which AKS sets itself and kubefit emits anyway), and taints without a value (AKS

@@ -27,21 +27,25 @@ import (
 // node count can be read off; far above any real node group.
 const UnboundedNodes = 10_000
 
-// CapacityType is how a group's nodes are bought.
-type CapacityType string
+// CapacityType is how a group's nodes are bought (the planner's fit.CapacityType).
+type CapacityType = fit.CapacityType
 
 // The capacity types.
 const (
-	OnDemand CapacityType = "on_demand"
-	Spot     CapacityType = "spot"
+	OnDemand = fit.CapacityOnDemand
+	Spot     = fit.CapacitySpot
 )
 
 // WarnKarpenterName: an AWS group's name is not a valid Kubernetes object name, so its Karpenter NodePool
 // is named differently (KarpenterName).
 const WarnKarpenterName = "nodegroup.karpenter-name"
 
+// WarnAKSMaxUnavailable: an Azure group sets a max unavailable, which kubefit plans with but
+// azurerm_kubernetes_cluster_node_pool's upgrade_settings cannot carry (max_surge only).
+const WarnAKSMaxUnavailable = "nodegroup.aks-max-unavailable"
+
 // CapacityTypes lists every capacity type; OnDemand is the default.
-var CapacityTypes = []CapacityType{OnDemand, Spot}
+var CapacityTypes = fit.CapacityTypes
 
 // Request is one node group to size.
 type Request struct {
@@ -141,6 +145,11 @@ func Size(ctx context.Context, p *sizing.Planner, req Request) (*Result, error) 
 		return nil, errs
 	}
 	r.Warnings = append(r.Warnings, eksQuotaWarning(req, r)...)
+	if req.Pool.Cloud == catalog.Azure && req.Pool.UpgradeMaxUnavailable != nil {
+		r.Warnings = append(r.Warnings, field.Warning{Code: WarnAKSMaxUnavailable, Path: field.NewPath("UpgradeMaxUnavailable"), Message: fmt.Sprintf(
+			"node group %s is planned with a max unavailable of %s on upgrade, but azurerm_kubernetes_cluster_node_pool's upgrade_settings take max_surge only, so aks_node_pool does not carry it; set it on the pool through the AKS API yourself, or the upgrade runs with AKS's 0",
+			field.Quote(req.Pool.Name), upgradeText(*req.Pool.UpgradeMaxUnavailable))})
+	}
 	r.DesiredSize = min(max(r.SteadyNodes, r.MinSize), r.MaxSize)
 	walloc := pp.WorkloadAllocatable
 	r.FreeAtMax = scale(walloc, int64(r.MaxSize)).Sub(pp.Peak.Requested)
@@ -168,7 +177,11 @@ func Size(ctx context.Context, p *sizing.Planner, req Request) (*Result, error) 
 		}
 		r.Failures = append(r.Failures, nf)
 	}
-	if len(req.Disruptions) > 0 {
+	// A computed maximum size equal to the steady node count leaves no spare node: the group as sized is
+	// planned again, which says what one node's loss would strand (sizing.WarnNoSpareNode). A given maximum
+	// size was planned on already.
+	noSpare := req.MaxSize == nil && r.MaxSize <= r.SteadyNodes && r.Fits && !slices.Contains(req.Disruptions, fit.DisruptNodeLoss)
+	if len(req.Disruptions) > 0 || noSpare {
 		if err := disruptions(ctx, p, req, r); err != nil {
 			return nil, err
 		}
@@ -186,9 +199,18 @@ func disruptions(ctx context.Context, p *sizing.Planner, req Request, r *Result)
 		return prefixPool(err)
 	}
 	r.Disruptions = plan.Packing.Disruptions
-	if i := strings.Index(plan.Report, "\nDisruptions ("); i >= 0 {
-		section, _, _ := strings.Cut(plan.Report[i+1:], "\n\n")
-		r.Plan.Report += "\n" + section + "\n"
+	for _, head := range []string{"\nDisruptions (", "\nNo spare node ("} {
+		if i := strings.Index(plan.Report, head); i >= 0 && !strings.Contains(r.Plan.Report, head) {
+			section, _, _ := strings.Cut(plan.Report[i+1:], "\n\n")
+			r.Plan.Report += "\n" + section + "\n"
+		}
+	}
+	if req.MaxSize == nil {
+		for _, w := range groupWarnings(plan.Warnings) {
+			if w.Code == sizing.WarnNoSpareNode {
+				r.Warnings = append(r.Warnings, w)
+			}
+		}
 	}
 	for _, f := range plan.Failures {
 		if f.Reason == sizing.Reason(fit.ReasonDisruption) {
@@ -203,6 +225,7 @@ func disruptions(ctx context.Context, p *sizing.Planner, req Request, r *Result)
 func request(req Request) sizing.Request {
 	pool := req.Pool
 	pool.MinNodes, pool.MaxNodes = 0, UnboundedNodes
+	pool.CapacityType = req.CapacityType
 	if req.MinSize != nil {
 		pool.MinNodes = *req.MinSize
 	}
@@ -296,4 +319,11 @@ func workloadIndex(req Request, name string) int {
 func scale(l resource.List, k int64) resource.List {
 	return resource.List{CPUMillicores: l.CPUMillicores * k, MemoryBytes: l.MemoryBytes * k,
 		EphemeralStorageBytes: l.EphemeralStorageBytes * k, Pods: l.Pods * k, GPU: l.GPU * k}
+}
+
+func upgradeText(v fit.IntOrPercent) string {
+	if v.Percent {
+		return fmt.Sprintf("%d%%", v.Value)
+	}
+	return fmt.Sprint(v.Value)
 }

@@ -46,6 +46,24 @@ type EKSNodeGroup struct {
 	DiskSize                      int
 	AMIType                       string
 	CapacityType                  string
+	// UpdateConfig is the group's update_config when it sets its max unavailable (nil: EKS's default, 1 node).
+	UpdateConfig *EKSUpdateConfig
+}
+
+// EKSUpdateConfig is an aws_eks_node_group update_config: one of a node count and a percentage.
+type EKSUpdateConfig struct {
+	MaxUnavailable, MaxUnavailablePercentage *int
+}
+
+// AKSUpgradeSettings is an azurerm_kubernetes_cluster_node_pool upgrade_settings block, whose max_surge is
+// required (a count or a percentage); azurerm takes no max unavailable.
+type AKSUpgradeSettings struct {
+	MaxSurge string
+}
+
+// GKEUpgradeSettings is a google_container_node_pool upgrade_settings block (surge strategy, node counts).
+type GKEUpgradeSettings struct {
+	MaxSurge, MaxUnavailable int
 }
 
 // AKSNodePool holds the arguments of an azurerm_kubernetes_cluster_node_pool (azurerm v4 names). MinCount
@@ -73,6 +91,8 @@ type AKSNodePool struct {
 	// TemporaryNameForRotation names the temporary pool azurerm cycles the pool through when vm_size, max_pods,
 	// os_disk_size_gb or zones change (aksTemporaryName); without one such a change fails at apply.
 	TemporaryNameForRotation string
+	// UpgradeSettings is set when the group sets its max surge (nil: AKS's default).
+	UpgradeSettings *AKSUpgradeSettings
 }
 
 // GKENodePool holds the arguments of a google_container_node_pool. The group's sizes are exact totals
@@ -92,6 +112,8 @@ type GKENodePool struct {
 	Labels         map[string]string
 	Taints         []Taint
 	Spot           bool
+	// UpgradeSettings is set when the group sets its max surge or max unavailable (nil: GKE's default).
+	UpgradeSettings *GKEUpgradeSettings
 }
 
 // GKEAutoscaling is a google_container_node_pool autoscaling block with total counts. LocationPolicy is
@@ -236,6 +258,13 @@ func eksNodeGroup(req Request, r *Result) *EKSNodeGroup {
 	for _, t := range req.Pool.Taints {
 		g.Taints = append(g.Taints, Taint{Key: t.Key, Value: t.Value, Effect: awsEffect(t.Effect)})
 	}
+	if u := req.Pool.UpgradeMaxUnavailable; u != nil {
+		v := u.Value
+		g.UpdateConfig = &EKSUpdateConfig{MaxUnavailable: &v}
+		if u.Percent {
+			g.UpdateConfig = &EKSUpdateConfig{MaxUnavailablePercentage: &v}
+		}
+	}
 	return g
 }
 
@@ -274,6 +303,12 @@ func aksNodePool(req Request, r *Result) *AKSNodePool {
 	for _, z := range req.Pool.Zones {
 		p.Zones = append(p.Zones, aksZone(z))
 	}
+	if s := req.Pool.UpgradeMaxSurge; s != nil {
+		p.UpgradeSettings = &AKSUpgradeSettings{MaxSurge: fmt.Sprint(s.Value)}
+		if s.Percent {
+			p.UpgradeSettings.MaxSurge += "%"
+		}
+	}
 	return p
 }
 
@@ -296,6 +331,15 @@ func gkeNodePool(req Request, r *Result) *GKENodePool {
 	}
 	for _, t := range req.Pool.Taints {
 		p.Taints = append(p.Taints, Taint{Key: t.Key, Value: t.Value, Effect: awsEffect(t.Effect)})
+	}
+	if s, u := req.Pool.UpgradeMaxSurge, req.Pool.UpgradeMaxUnavailable; s != nil || u != nil {
+		p.UpgradeSettings = &GKEUpgradeSettings{MaxSurge: 1} // GKE's surge defaults, max surge 1 and max unavailable 0
+		if s != nil {
+			p.UpgradeSettings.MaxSurge = s.Value
+		}
+		if u != nil {
+			p.UpgradeSettings.MaxUnavailable = u.Value
+		}
 	}
 	return p
 }

@@ -42,7 +42,25 @@ type Pool struct {
 	// Weight prefers a pool among those a pod may use (0–100), after least waste.
 	Weight  int
 	Credits CreditOptions
+	// CapacityType is how the nodes are bought (fit.Pool.CapacityType; "" means on-demand). An AKS Spot
+	// pool's nodes carry AKSSpotLabel and AKSSpotTaint, which Solve adds.
+	CapacityType fit.CapacityType
+	// UpgradeMaxSurge and UpgradeMaxUnavailable are the pool's node upgrade settings as its cloud names them
+	// (upgrade.go); nil means the cloud's default.
+	UpgradeMaxSurge       *fit.IntOrPercent
+	UpgradeMaxUnavailable *fit.IntOrPercent
 }
+
+// AKS labels and taints every node of a Spot pool (MicrosoftDocs/azure-aks-docs spot-node-pool.md: the
+// kubernetes.azure.com/scalesetpriority=spot label and the kubernetes.azure.com/scalesetpriority=spot:NoSchedule
+// taint): only pods that tolerate it land there.
+const (
+	AKSSpotLabel = "kubernetes.azure.com/scalesetpriority"
+	AKSSpotValue = "spot"
+)
+
+// AKSSpotTaint is the taint AKS puts on every node of a Spot pool.
+var AKSSpotTaint = fit.Taint{Key: AKSSpotLabel, Value: AKSSpotValue, Effect: fit.EffectNoSchedule}
 
 // CreditOptions set how a burstable pool's CPU credit budget is checked; the zero value means the
 // family's default credit mode, the launch balance, DefaultMinHours and no surplus-cost limit.
@@ -97,4 +115,6 @@ type Workload struct {
 	MaxSurge fit.IntOrPercent
 	// Spread is the topology spread; a zone spread with MaxSkew 0 keeps a skew of 1.
 	Spread fit.Spread
+	// DisruptionBudget is the pods' PodDisruptionBudget (fit.Workload.DisruptionBudget); nil for none.
+	DisruptionBudget *fit.DisruptionBudget
 }

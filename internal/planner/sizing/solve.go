@@ -36,6 +36,10 @@ const (
 	// WarnDiskShare: the volumes attached to one node are provisioned for more IOPS or throughput than its
 	// instance type sustains for all of them together (fit.DiskShare).
 	WarnDiskShare = "sizing.disk-share"
+	// WarnNoSpareNode: the steady scenario fits but fills a pool to its maximum node count, and losing its
+	// busiest node would leave pods Pending (fit.Result.NodeLossWarning); the disruptions do not ask for
+	// node_loss, which would fail the plan on it.
+	WarnNoSpareNode = "sizing.no-spare-node"
 )
 
 // Planner sizes requests against one catalog. It is safe for concurrent use.
@@ -312,11 +316,19 @@ func (s *solve) pool(i int, dsNames []string) (fit.Pool, error) {
 	for k, v := range rp.Labels {
 		labels[k] = v
 	}
+	taints := rp.Taints
+	if rp.Cloud == catalog.Azure && rp.CapacityType == fit.CapacitySpot {
+		labels[AKSSpotLabel] = AKSSpotValue
+		if !slices.Contains(taints, AKSSpotTaint) {
+			taints = append(slices.Clip(taints), AKSSpotTaint)
+		}
+	}
 	fp := fit.Pool{
 		Name: rp.Name, InstanceType: pp.Instance.Name,
 		Allocatable: r.Allocatable, SystemPods: r.SystemPods, PodIPs: r.PodIPs,
-		MinNodes: rp.MinNodes, MaxNodes: rp.MaxNodes, Zones: rp.Zones, Labels: labels, Taints: rp.Taints,
-		Weight: rp.Weight, PricePerHour: pp.Instance.PriceUSDPerHour,
+		MinNodes: rp.MinNodes, MaxNodes: rp.MaxNodes, Zones: rp.Zones, Labels: labels, Taints: taints,
+		Weight: rp.Weight, PricePerHour: pp.Instance.PriceUSDPerHour, CapacityType: rp.CapacityType,
+		Upgrade: s.upgrade(i),
 	}
 	// The node's disk limits, shared by its volumes (unknown on GCP: not checked). A mixed pool is
 	// planned on its smallest member, whose limits are taken.
@@ -337,7 +349,8 @@ func (s *solve) workload(i int) fit.Workload {
 	p := field.NewPath("Workloads").At(i)
 	fw := fit.Workload{Name: w.Name, Requests: w.Requests, CPUUsageMillicores: w.CPUUsageMillicores,
 		NodeSelector: w.NodeSelector, NodeAffinity: w.NodeAffinity, Tolerations: w.Tolerations, HostPorts: w.HostPorts, VolumeClaims: w.VolumeClaims, Pools: w.Pools, MaxSurge: w.MaxSurge, Spread: w.Spread,
-		Namespace: w.Namespace, Labels: w.Labels, PodAffinity: w.PodAffinity, TopologySpread: w.TopologySpread, Priority: w.Priority}
+		Namespace: w.Namespace, Labels: w.Labels, PodAffinity: w.PodAffinity, TopologySpread: w.TopologySpread, Priority: w.Priority,
+		DisruptionBudget: w.DisruptionBudget}
 	switch {
 	case w.Replicas != nil && (w.MinReplicas != nil || w.MaxReplicas != nil):
 		s.errs = append(s.errs, field.Invalid(p.Child("Replicas"), fmt.Sprint(*w.Replicas),
@@ -448,6 +461,15 @@ func (s *solve) plan(res fit.Result) (*Plan, error) {
 			s.warnings = append(s.warnings, field.Warning{Code: WarnSchedulerBudget, Path: field.NewPath("Workloads"),
 				Message: fmt.Sprintf("the %s scenario: %s", sc.Scenario, sc.SchedulerNote)})
 		}
+	}
+	if w := res.NodeLossWarning; w != nil {
+		at := field.NewPath("Disruptions")
+		for i := range s.req.Pools {
+			if s.req.Pools[i].Name == w.Pool {
+				at = s.poolPath(i).Child("MaxNodes")
+			}
+		}
+		s.warnings = append(s.warnings, field.Warning{Code: WarnNoSpareNode, Path: at, Message: w.Message})
 	}
 	pl.Warnings = s.warnings
 	pl.Report = report(pl)

@@ -202,7 +202,34 @@ func (r *reader) pool(name string, nodes []*corev1.Node) Pool {
 		EphemeralStorageBytes: value(capa, corev1.ResourceEphemeralStorage)}
 	p.Labels = commonLabels(schedulable)
 	p.Taints = allTaints(schedulable)
+	for _, n := range schedulable {
+		if isSpot(n) {
+			p.CapacityType = fit.CapacitySpot // one spot node makes the pool spot: the spot_loss scenario loses it all
+		}
+	}
 	return p
+}
+
+// spotLabels are the node labels that say a node is spot (or preemptible), with their spot value, compared
+// without case: EKS managed node groups' eks.amazonaws.com/capacityType (SPOT or ON_DEMAND), Karpenter's
+// karpenter.sh/capacity-type (spot, on-demand, reserved), AKS's kubernetes.azure.com/scalesetpriority (spot on
+// Spot pools) and GKE's cloud.google.com/gke-spot and cloud.google.com/gke-preemptible ("true").
+var spotLabels = []struct{ key, spot string }{
+	{"eks.amazonaws.com/capacityType", "SPOT"},
+	{"karpenter.sh/capacity-type", "spot"},
+	{"kubernetes.azure.com/scalesetpriority", "spot"},
+	{"cloud.google.com/gke-spot", "true"},
+	{"cloud.google.com/gke-preemptible", "true"},
+}
+
+// isSpot says whether a node's labels say it is spot or preemptible.
+func isSpot(n *corev1.Node) bool {
+	for _, l := range spotLabels {
+		if strings.EqualFold(n.Labels[l.key], l.spot) {
+			return true
+		}
+	}
+	return false
 }
 
 // less orders resource lists by CPU, then memory.

@@ -112,6 +112,7 @@ func (r *reader) add(o object, ow owned) {
 		Namespace: o.src.Namespace, Labels: ow.template.Labels, PodAffinity: pl.pod, TopologySpread: pl.topology}}
 	w.Pod.Derivation = append(ow.notes, w.Pod.Derivation...)
 	w.DisruptionBudget = r.budgetFor(o, ow.template.Labels)
+	w.Workload.DisruptionBudget = w.DisruptionBudget.Budget()
 	r.res.Workloads = append(r.res.Workloads, w)
 	r.workloadObjs = append(r.workloadObjs, o)
 }

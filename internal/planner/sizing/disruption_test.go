@@ -1,0 +1,119 @@
+package sizing
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/catalog"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/fit"
+)
+
+// TestSolveNoSpareNode: a pool filled to its maximum node count warns, at its maximum, what one node's loss
+// would strand; the plan still fits.
+func TestSolveNoSpareNode(t *testing.T) {
+	// 3-CPU pods on m5.xlarge (4 vCPU, under 4 CPU allocatable): one per node, so 3 pods fill 3 nodes.
+	req := Request{Pools: []Pool{{Name: "general", Cloud: catalog.AWS, InstanceTypes: []string{"m5.xlarge"}, MinNodes: 3, MaxNodes: 3}},
+		Workloads: []Workload{{Name: "web", Replicas: intp(3), Requests: fit.Resources{CPUMillicores: 3000, MemoryBytes: 1 << 30}}}}
+	plan, err := NewPlanner(EmbeddedCatalog()).Solve(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !plan.Fits {
+		t.Fatalf("does not fit: %+v", plan.Failures)
+	}
+	var found bool
+	for _, w := range plan.Warnings {
+		if w.Code == WarnNoSpareNode {
+			found = true
+			if w.Path.String() != `Pools["general"].MaxNodes` || !strings.Contains(w.Message, `1 pod of workload "web"`) {
+				t.Errorf("warning %+v", w)
+			}
+		}
+	}
+	if !found || !strings.Contains(plan.Report, "No spare node (a warning)") {
+		t.Errorf("no warning in %+v\n%s", plan.Warnings, plan.Report)
+	}
+	req.Pools[0].MaxNodes = 4
+	if plan, err = NewPlanner(EmbeddedCatalog()).Solve(context.Background(), req); err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range plan.Warnings {
+		if w.Code == WarnNoSpareNode {
+			t.Errorf("warning with a spare node: %+v", w)
+		}
+	}
+}
+
+// TestSolveAzureSpotTaint: an Azure spot pool's nodes carry AKS's spot taint, so pods that do not tolerate it
+// go to the on-demand pool; with the toleration they may use the spot pool.
+func TestSolveAzureSpotTaint(t *testing.T) {
+	req := Request{Pools: []Pool{
+		{Name: "spot", Cloud: catalog.Azure, InstanceTypes: []string{"Standard_D4s_v5"}, MaxNodes: 3, Weight: 100, CapacityType: fit.CapacitySpot},
+		{Name: "regular", Cloud: catalog.Azure, InstanceTypes: []string{"Standard_D4s_v5"}, MaxNodes: 3}},
+		Workloads: []Workload{{Name: "web", Replicas: intp(2), Requests: fit.Resources{CPUMillicores: 500, MemoryBytes: 1 << 30}}}}
+	plan, err := NewPlanner(EmbeddedCatalog()).Solve(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := onPool(plan.Workloads[0].Steady, "spot"); got != 0 {
+		t.Errorf("%d pods on the spot pool without the toleration", got)
+	}
+	req.Workloads[0].Tolerations = []fit.Toleration{{Key: AKSSpotLabel, Operator: fit.OperatorEqual, Value: AKSSpotValue, Effect: fit.EffectNoSchedule}}
+	if plan, err = NewPlanner(EmbeddedCatalog()).Solve(context.Background(), req); err != nil {
+		t.Fatal(err)
+	}
+	if got := onPool(plan.Workloads[0].Steady, "spot"); got == 0 {
+		t.Errorf("no pod on the spot pool with the toleration: %+v", plan.Workloads[0].Steady)
+	}
+}
+
+func onPool(pl fit.Placement, pool string) int {
+	for _, pp := range pl.Pools {
+		if pp.Pool == pool {
+			return pp.Pods
+		}
+	}
+	return 0
+}
+
+// TestSolveUpgradeDefaults: each cloud's node upgrade defaults reach the node_upgrade disruption: EKS surges its
+// max unavailable (1) and drains 1 at a time, AKS surges 10% of the pool rounded up, GKE surges 1; an EKS pool
+// given a max surge, and settings that replace no node, are refused.
+func TestSolveUpgradeDefaults(t *testing.T) {
+	pct := func(v int) *fit.IntOrPercent { return &fit.IntOrPercent{Value: v, Percent: true} }
+	cnt := func(v int) *fit.IntOrPercent { return &fit.IntOrPercent{Value: v} }
+	tests := []struct {
+		name             string
+		pool             Pool
+		want, wantErrMsg string
+	}{
+		{name: "eks", pool: Pool{Cloud: catalog.AWS, InstanceTypes: []string{"m5.xlarge"}}, want: "12 nodes of pool \"p\" (m5.xlarge), 1 at a time with 1 surge node"},
+		{name: "eks max unavailable", pool: Pool{Cloud: catalog.AWS, InstanceTypes: []string{"m5.xlarge"}, UpgradeMaxUnavailable: pct(25)}, want: "3 at a time with 3 surge nodes"},
+		{name: "aks", pool: Pool{Cloud: catalog.Azure, InstanceTypes: []string{"Standard_D4s_v5"}}, want: "2 at a time with 2 surge nodes"}, // ceil(12 × 10%)
+		{name: "gke", pool: Pool{Cloud: catalog.GCP, InstanceTypes: []string{"e2-standard-4"}}, want: "1 at a time with 1 surge node"},
+		{name: "gke unavailable", pool: Pool{Cloud: catalog.GCP, InstanceTypes: []string{"e2-standard-4"}, UpgradeMaxUnavailable: cnt(2)}, want: "3 at a time with 1 surge node"},
+		{name: "eks surge", pool: Pool{Cloud: catalog.AWS, InstanceTypes: []string{"m5.xlarge"}, UpgradeMaxSurge: cnt(2)}, wantErrMsg: "an EKS managed node group takes no max surge"},
+		{name: "nothing at a time", pool: Pool{Cloud: catalog.GCP, InstanceTypes: []string{"e2-standard-4"}, UpgradeMaxSurge: cnt(0)}, wantErrMsg: "would replace no node at a time"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tt.pool.Name, tt.pool.MinNodes, tt.pool.MaxNodes = "p", 12, 20
+			req := Request{Pools: []Pool{tt.pool}, Disruptions: []fit.DisruptionKind{fit.DisruptNodeUpgrade},
+				Workloads: []Workload{{Name: "web", Replicas: intp(12), Requests: fit.Resources{CPUMillicores: 500, MemoryBytes: 256 << 20}}}}
+			plan, err := NewPlanner(EmbeddedCatalog()).Solve(context.Background(), req)
+			if tt.wantErrMsg != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErrMsg) {
+					t.Errorf("got %v, want %q", err, tt.wantErrMsg)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d := plan.Packing.Disruptions; len(d) != 1 || !d[0].Fits || !strings.Contains(d[0].Message, tt.want) {
+				t.Errorf("got %+v, want %q", d, tt.want)
+			}
+		})
+	}
+}

@@ -1,0 +1,81 @@
+package sizing
+
+import (
+	"fmt"
+
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/catalog"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/field"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/fit"
+)
+
+// Node upgrade defaults, by cloud, as the node_upgrade disruption replays them (fit.Upgrade: MaxSurge nodes
+// added, then MaxSurge + MaxUnavailable drained per batch).
+//
+//   - EKS managed node groups: updateConfig maxUnavailable defaults to 1 node (docs.aws.amazon.com/eks/latest/
+//     userguide/managed-node-update-behavior.html, setup phase), and the scale-up phase adds "the larger of
+//     either: up to twice the number of Availability Zones ... [or] the maximum unavailable of upgrade" before
+//     nodes are drained maxUnavailable at a time. Only maxUnavailable of that surge is certain ("up to"), so
+//     kubefit counts a surge of maxUnavailable and drains maxUnavailable per batch; EKS takes no max surge.
+//   - AKS: maxSurge defaults to 10% of the pool, fractional nodes rounded up (Az.Aks MaxSurge: "If not
+//     specified, the default is 10%"; learn.microsoft.com, NewOrUpdateAgentPoolBase.MaxSurge), maxUnavailable
+//     to 0; AKS "cordons and drains as many nodes at the same time as the number of buffer nodes"
+//     (upgrade-aks-node-pools-rolling).
+//   - GKE surge upgrades: maxSurge 1, maxUnavailable 0 by default (cloud.google.com/kubernetes-engine/docs/
+//     concepts/node-pool-upgrade-strategies); "(maxUnavailable + maxSurge) determines the level of
+//     parallelism" (google.container.v1.NodePool.UpgradeSettings).
+var (
+	eksDefaultMaxUnavailable = fit.IntOrPercent{Value: 1}
+	aksDefaultMaxSurge       = fit.IntOrPercent{Value: 10, Percent: true}
+	gkeDefaultMaxSurge       = fit.IntOrPercent{Value: 1}
+)
+
+// upgrade resolves pool i's upgrade settings against its cloud's defaults and semantics.
+func (s *solve) upgrade(i int) fit.Upgrade {
+	rp := &s.req.Pools[i]
+	var u fit.Upgrade
+	switch rp.Cloud {
+	case catalog.AWS:
+		if rp.UpgradeMaxSurge != nil {
+			s.errs = append(s.errs, field.Invalid(s.poolPath(i).Child("UpgradeMaxSurge"), intOrPercentText(*rp.UpgradeMaxSurge),
+				"pool %q: an EKS managed node group takes no max surge (EKS adds up to twice its zones' count of nodes, at least its max unavailable); set its max unavailable only", rp.Name))
+		}
+		u.MaxSurge = eksDefaultMaxUnavailable
+		if rp.UpgradeMaxUnavailable != nil {
+			u.MaxSurge = *rp.UpgradeMaxUnavailable
+		}
+	default:
+		u.MaxSurge = gkeDefaultMaxSurge
+		if rp.Cloud == catalog.Azure {
+			u.MaxSurge = aksDefaultMaxSurge
+		}
+		if rp.UpgradeMaxSurge != nil {
+			u.MaxSurge = *rp.UpgradeMaxSurge
+		}
+		if rp.UpgradeMaxUnavailable != nil {
+			u.MaxUnavailable = *rp.UpgradeMaxUnavailable
+		}
+		if rp.Cloud == catalog.GCP {
+			for _, f := range []struct {
+				name string
+				v    *fit.IntOrPercent
+			}{{"UpgradeMaxSurge", rp.UpgradeMaxSurge}, {"UpgradeMaxUnavailable", rp.UpgradeMaxUnavailable}} {
+				if f.v != nil && f.v.Percent {
+					s.errs = append(s.errs, field.Invalid(s.poolPath(i).Child(f.name), intOrPercentText(*f.v),
+						"pool %q: GKE's surge upgrade settings are node counts, not percentages; give a count", rp.Name))
+				}
+			}
+		}
+	}
+	if u.MaxSurge.Value == 0 && u.MaxUnavailable.Value == 0 {
+		s.errs = append(s.errs, field.Invalid(s.poolPath(i).Child("UpgradeMaxUnavailable"), "0",
+			"pool %q: its node upgrade would replace no node at a time (max surge and max unavailable both 0); give one of them above 0", rp.Name))
+	}
+	return u
+}
+
+func intOrPercentText(v fit.IntOrPercent) string {
+	if v.Percent {
+		return fmt.Sprintf("%d%%", v.Value)
+	}
+	return fmt.Sprint(v.Value)
+}
