@@ -306,24 +306,23 @@ func withPriority(in fit.Input) fit.Input {
 	return in
 }
 
-// TestNeverBelowRealScheduler: on generated inputs, for every order kubefit plans, the real scheduler
-// binds every pod on kubefit's node counts (so the fewest nodes on which it binds them all is never
-// above kubefit's nodes_required), under both profiles. The log shows how many nodes the real scheduler
-// could do without in single-pool cases (the tightness).
-func TestNeverBelowRealScheduler(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs the real scheduler some hundred times")
-	}
+// generatedCase is one generated input of TestNeverBelowRealScheduler; tight ones have a single pool (the
+// test measures how many nodes the real scheduler could do without).
+type generatedCase struct {
+	name  string
+	in    fit.Input
+	tight bool
+}
+
+// generatedCases are the generated inputs the oracle tests run under both profiles: the mix of generated,
+// then volume claims, inter-pod affinity, topology spread and priorities added to it.
+func generatedCases() []generatedCase {
 	zones := []string{"zone-a", "zone-b", "zone-c"}
 	tainted := pool("batch", 7900, 30000, zones...)
 	tainted.Taints = []fit.Taint{{Key: "dedicated", Value: "batch", Effect: fit.EffectNoSchedule}}
 	arm := pool("arm", 3900, 15000, zones...)
 	arm.Labels["kubernetes.io/arch"] = "arm64"
-	cases := []struct {
-		name  string
-		in    fit.Input
-		tight bool
-	}{
+	return []generatedCase{
 		{"one 8-vCPU pool", generated(1, 12, 30, []fit.Pool{pool("general", 7900, 30000, zones...)}), true},
 		{"one 4-vCPU pool", generated(2, 10, 25, []fit.Pool{pool("general", 3900, 15000, zones...)}), true},
 		{"one 16-vCPU pool without zones", generated(3, 14, 30, []fit.Pool{pool("general", 15900, 60000)}), true},
@@ -337,7 +336,17 @@ func TestNeverBelowRealScheduler(t *testing.T) {
 		{"topology spread constraints, three pools", withTopologySpread(generated(12, 16, 20, []fit.Pool{pool("general", 7900, 30000, zones...), tainted, arm})), false},
 		{"three priorities, 8-vCPU pool", withPriority(generated(13, 14, 30, []fit.Pool{pool("general", 7900, 30000, zones...)})), true},
 	}
-	for _, tc := range cases {
+}
+
+// TestNeverBelowRealScheduler: on generated inputs, for every order kubefit plans, the real scheduler
+// binds every pod on kubefit's node counts (so the fewest nodes on which it binds them all is never
+// above kubefit's nodes_required), under both profiles. The log shows how many nodes the real scheduler
+// could do without in single-pool cases (the tightness).
+func TestNeverBelowRealScheduler(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the real scheduler some hundred times")
+	}
+	for _, tc := range generatedCases() {
 		for _, prof := range fit.SchedulerProfiles {
 			t.Run(tc.name+"/"+string(prof), func(t *testing.T) {
 				in := tc.in

@@ -138,53 +138,9 @@ func Schedule(ctx context.Context, profile Profile, nodes []*corev1.Node, pods [
 		return nil, err
 	}
 
-	// The cluster before the scheduler starts.
-	now := metav1.Now()
-	namespaces := map[string]bool{}
-	haveNamespace := map[string]bool{}
-	var initial []runtime.Object
-	for _, n := range nodes {
-		n = n.DeepCopy()
-		apiv1defaults.SetObjectDefaults_Node(n)
-		fillMeta(&n.ObjectMeta, "node", now)
-		initial = append(initial, n)
-	}
-	for _, obj := range o.objects {
-		obj = obj.DeepCopyObject()
-		m, err := meta.Accessor(obj)
-		if err != nil {
-			return nil, fmt.Errorf("oracle: object %T: %w", obj, err)
-		}
-		if m.GetUID() == "" {
-			m.SetUID(types.UID(fmt.Sprintf("oracle-%s-%s-%s", strings.TrimPrefix(fmt.Sprintf("%T", obj), "*"), m.GetNamespace(), m.GetName())))
-		}
-		if ns, ok := obj.(*corev1.Namespace); ok {
-			haveNamespace[ns.Name] = true
-		} else if m.GetNamespace() != "" {
-			namespaces[m.GetNamespace()] = true
-		}
-		initial = append(initial, obj)
-	}
-	toCreate := make([]*corev1.Pod, len(pods))
-	names := map[string]bool{}
-	for i, p := range pods {
-		if names[p.Name] {
-			return nil, fmt.Errorf("oracle: two pods are named %q", p.Name)
-		}
-		names[p.Name] = true
-		p = p.DeepCopy()
-		if p.Namespace == "" {
-			p.Namespace = metav1.NamespaceDefault
-		}
-		apiv1defaults.SetObjectDefaults_Pod(p)
-		fillMeta(&p.ObjectMeta, "pod", now)
-		namespaces[p.Namespace] = true
-		toCreate[i] = p
-	}
-	for ns := range namespaces {
-		if !haveNamespace[ns] {
-			initial = append(initial, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns, UID: types.UID("oracle-ns-" + ns)}})
-		}
+	initial, toCreate, err := clusterObjects(nodes, o.objects, pods)
+	if err != nil {
+		return nil, err
 	}
 
 	// The plain object tracker: the field-managed one (fake.NewClientset) builds a REST mapper on every
@@ -300,6 +256,61 @@ func Schedule(ctx context.Context, profile Profile, nodes []*corev1.Node, pods [
 		}
 	}
 	return out, nil
+}
+
+// clusterObjects returns what the API server would hold before the scheduler starts (the nodes, the
+// objects and a Namespace for every namespace used that has none, nodes defaulted and every object with
+// a UID), and the pods to create, defaulted, in order. The inputs are not modified.
+func clusterObjects(nodes []*corev1.Node, objects []runtime.Object, pods []*corev1.Pod) ([]runtime.Object, []*corev1.Pod, error) {
+	// The cluster before the scheduler starts.
+	now := metav1.Now()
+	namespaces := map[string]bool{}
+	haveNamespace := map[string]bool{}
+	var initial []runtime.Object
+	for _, n := range nodes {
+		n = n.DeepCopy()
+		apiv1defaults.SetObjectDefaults_Node(n)
+		fillMeta(&n.ObjectMeta, "node", now)
+		initial = append(initial, n)
+	}
+	for _, obj := range objects {
+		obj = obj.DeepCopyObject()
+		m, err := meta.Accessor(obj)
+		if err != nil {
+			return nil, nil, fmt.Errorf("oracle: object %T: %w", obj, err)
+		}
+		if m.GetUID() == "" {
+			m.SetUID(types.UID(fmt.Sprintf("oracle-%s-%s-%s", strings.TrimPrefix(fmt.Sprintf("%T", obj), "*"), m.GetNamespace(), m.GetName())))
+		}
+		if ns, ok := obj.(*corev1.Namespace); ok {
+			haveNamespace[ns.Name] = true
+		} else if m.GetNamespace() != "" {
+			namespaces[m.GetNamespace()] = true
+		}
+		initial = append(initial, obj)
+	}
+	toCreate := make([]*corev1.Pod, len(pods))
+	names := map[string]bool{}
+	for i, p := range pods {
+		if names[p.Name] {
+			return nil, nil, fmt.Errorf("oracle: two pods are named %q", p.Name)
+		}
+		names[p.Name] = true
+		p = p.DeepCopy()
+		if p.Namespace == "" {
+			p.Namespace = metav1.NamespaceDefault
+		}
+		apiv1defaults.SetObjectDefaults_Pod(p)
+		fillMeta(&p.ObjectMeta, "pod", now)
+		namespaces[p.Namespace] = true
+		toCreate[i] = p
+	}
+	for ns := range namespaces {
+		if !haveNamespace[ns] {
+			initial = append(initial, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns, UID: types.UID("oracle-ns-" + ns)}})
+		}
+	}
+	return initial, toCreate, nil
 }
 
 var podsResource = corev1.SchemeGroupVersion.WithResource("pods")
