@@ -25,9 +25,6 @@ var objectAsOptions = basetypes.ObjectAsOptions{UnhandledNullAsEmpty: true, Unha
 
 // validatePoolConfig checks a pool with what is known.
 func validatePoolConfig(p path.Path, m sizingPoolModel, diags *diag.Diagnostics) {
-	if !m.InstanceType.IsUnknown() && !m.InstanceTypes.IsUnknown() && m.InstanceType.IsNull() == m.InstanceTypes.IsNull() {
-		diags.AddAttributeError(p.AtName("instance_type"), "Invalid Pool", "give exactly one of instance_type and instance_types.")
-	}
 	if fullyKnown(m.MinNodes) && fullyKnown(m.MaxNodes) && !m.MinNodes.IsNull() && m.MinNodes.ValueInt64() > m.MaxNodes.ValueInt64() {
 		diags.AddAttributeError(p.AtName("min_nodes"), "Invalid Pool",
 			fmt.Sprintf("min_nodes %d is greater than max_nodes %d (min > max); lower min_nodes or raise max_nodes.", m.MinNodes.ValueInt64(), m.MaxNodes.ValueInt64()))

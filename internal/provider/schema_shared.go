@@ -25,10 +25,11 @@ func sizingPoolAttributes(nodeBounds bool) map[string]schema.Attribute {
 	poolAttrs := overheadOptionAttributes()
 	poolAttrs["profile"] = profileAttribute(overhead.PoolProfiles, "")
 	poolAttrs["cloud"] = cloudAttribute(true, "")
-	poolAttrs["instance_type"] = schema.StringAttribute{Optional: true, MarkdownDescription: "Instance type of the pool's nodes (exactly one of `instance_type` and `instance_types`)."}
+	poolAttrs["instance_type"] = schema.StringAttribute{Optional: true, MarkdownDescription: "Instance type of the pool's nodes (exactly one of `instance_type` and `instance_types`).",
+		Validators: []validator.String{stringvalidator.LengthAtLeast(1), exactlyOneWith{"instance_types"}}}
 	poolAttrs["instance_types"] = schema.ListAttribute{Optional: true, ElementType: types.StringType,
 		MarkdownDescription: "A mixed pool's instance types: kubefit plans on the smallest member (least workload allocatable CPU, then memory) and says so in `pool_results[*].note`.",
-		Validators:          []validator.List{listvalidator.SizeAtLeast(1)}}
+		Validators:          []validator.List{listvalidator.SizeAtLeast(1), listvalidator.ValueStringsAre(stringvalidator.LengthAtLeast(1))}}
 	poolAttrs["min_nodes"] = schema.Int64Attribute{Optional: true, MarkdownDescription: "Minimum nodes (default 0); DaemonSets run on them too.", Validators: []validator.Int64{int64validator.AtLeast(0)}}
 	poolAttrs["max_nodes"] = schema.Int64Attribute{Required: true, MarkdownDescription: "Maximum nodes the pool may grow to.", Validators: []validator.Int64{int64validator.AtLeast(1)}}
 	poolAttrs["zones"] = schema.ListAttribute{Optional: true, ElementType: types.StringType, MarkdownDescription: "Zones the pool's nodes are spread over, round-robin (needed for zone spread)."}
