@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -44,5 +45,35 @@ resource "kubefit_node_group" "t" {
   cloud     = "aws"
   workloads = [` + okWorkload + `]
 }`, `Neither instance_type nor instance_types is set; give exactly one of them.`},
+	})
+}
+
+// TestAccDefects_strings is issue 21's class 6: a node group's name is checked against the rules of the
+// consumers that take it, and the live catalog's endpoints are checked in the provider's configuration, on
+// their own attribute, whatever the lookups do later.
+func TestAccDefects_strings(t *testing.T) {
+	group := func(cloud, typ, name string) string {
+		return fmt.Sprintf(`
+resource "kubefit_node_group" "t" {
+  name          = %q
+  cloud         = %q
+  instance_type = %q
+  workloads     = [`+okWorkload+`]
+}`, name, cloud, typ)
+	}
+	withProvider := func(block string) string {
+		return "provider \"kubefit\" {\n  catalog_source = \"live\"\n" + block + "\n}\n" + sizingWith("", okWorkload, "")
+	}
+	runDefects(t, []defectCase{
+		{"newline in an AWS group's name", group("aws", "m5.large", "web\nprod"), `group name "web\nprod" is not one EKS takes`},
+		{"newline in a GCP group's name", group("gcp", "e2-standard-4", "web\nprod"), `group name "web\nprod" is not one GKE takes`},
+		{"upper case in a GCP group's name", group("gcp", "e2-standard-4", "Web"), `a GKE node pool name starts with a lower-case letter`},
+		{"newline in an Azure group's name", group("azure", "Standard_D4s_v5", "web\nprod"), `group name "web\nprod" cannot be made an AKS pool name`},
+		{"Azure endpoint not a URL", withProvider(`  azure = { location = "eastus", subscription_id = "s", endpoint = "management.azure.com" }`),
+			`endpoint = "management.azure.com" is not an absolute https URL`},
+		{"Azure endpoint over http", withProvider(`  azure = { location = "eastus", subscription_id = "s", endpoint = "http://management.azure.com" }`),
+			`endpoint = "http://management.azure.com" is not an absolute https URL`},
+		{"AWS endpoint not a URL", withProvider(`  aws = { region = "us-east-1", endpoint = "ec2 endpoint" }`),
+			`endpoint = "ec2 endpoint" is not an absolute https or http URL`},
 	})
 }

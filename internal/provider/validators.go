@@ -3,6 +3,9 @@ package provider
 import (
 	"context"
 	"fmt"
+	"net/url"
+	"slices"
+	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -67,4 +70,31 @@ func titleWords(name string) string {
 		}
 	}
 	return string(b)
+}
+
+// endpointURL is a string validator for an endpoint setting: an absolute URL with a host, in one of
+// schemes. It checks the value during validation, on its own attribute, before any lookup uses it.
+type endpointURL struct {
+	schemes []string
+	example string
+}
+
+func (v endpointURL) Description(context.Context) string {
+	return "an absolute " + strings.Join(v.schemes, " or ") + " URL"
+}
+
+func (v endpointURL) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+
+func (v endpointURL) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+		return
+	}
+	s := req.ConfigValue.ValueString()
+	u, err := url.Parse(s)
+	if err == nil && u.Host != "" && slices.Contains(v.schemes, u.Scheme) && u.User == nil {
+		return
+	}
+	resp.Diagnostics.AddAttributeError(req.Path, "Invalid Endpoint",
+		fmt.Sprintf("%s = %q is not an absolute %s URL; give the endpoint's full URL, such as %s.",
+			lastName(req.Path), s, strings.Join(v.schemes, " or "), v.example))
 }

@@ -211,7 +211,7 @@ func request(req Request) sizing.Request {
 }
 
 func validate(req Request) field.Errors {
-	var errs field.Errors
+	errs := nameErrors(req)
 	if req.MinSize != nil && *req.MinSize < 0 {
 		errs = append(errs, field.Invalid(field.NewPath("MinSize"), fmt.Sprint(*req.MinSize), "the minimum size %d of node group %q must be at least 0", *req.MinSize, req.Pool.Name))
 	}
