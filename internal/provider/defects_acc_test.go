@@ -2,10 +2,14 @@ package provider
 
 import (
 	"fmt"
+	"net/http/httptest"
+	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+
+	"github.com/kubefit/terraform-provider-kubefit/internal/livecatalog/livefake"
 )
 
 // defectCase is one configuration that must fail during plan with an error containing want (words matched
@@ -75,5 +79,29 @@ resource "kubefit_node_group" "t" {
 			`endpoint = "http://management.azure.com" is not an absolute https URL`},
 		{"AWS endpoint not a URL", withProvider(`  aws = { region = "us-east-1", endpoint = "ec2 endpoint" }`),
 			`endpoint = "ec2 endpoint" is not an absolute https or http URL`},
+	})
+}
+
+// TestAccDefects_credentials is issue 21's class 8 through Terraform: a live lookup without AWS credentials
+// says so in one sentence, without the SDK's chain of internal errors.
+func TestAccDefects_credentials(t *testing.T) {
+	srv := httptest.NewServer(&livefake.EC2{})
+	defer srv.Close()
+	liveAWSEnv(t, "")
+	t.Setenv("AWS_ACCESS_KEY_ID", "")
+	t.Setenv("AWS_SECRET_ACCESS_KEY", "")
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: fmt.Sprintf(`provider "kubefit" {
+  catalog_source = "live"
+  aws = { endpoint = %q }
+}
+data "kubefit_instance_type" "t" {
+  cloud = "aws"
+  name  = "m5.large"
+}`, srv.URL),
+			ExpectError: regexp.MustCompile(`(?s)Live\s+Catalog\s+Lookup\s+Failed.*no\s+AWS\s+credentials\s+found:\s+the\s+AWS\s+SDK's\s+default\s+chain\s+was\s+tried`),
+		}},
 	})
 }
