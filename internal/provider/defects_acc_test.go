@@ -105,3 +105,35 @@ data "kubefit_instance_type" "t" {
 		}},
 	})
 }
+
+// TestAccDefects_images is issue 21's class 2 through Terraform: Windows nodes on an instance type with no
+// Windows image are refused in every object that plans nodes, not planned with another image's figures.
+func TestAccDefects_images(t *testing.T) {
+	runDefects(t, []defectCase{
+		{"EKS Windows node on Arm", `
+data "kubefit_node_overhead" "t" {
+  cloud         = "aws"
+  instance_type = "m6g.large"
+  profile       = "eks-windows"
+}`, `type "m6g.large" is Arm (arm64), and EKS has no Windows AMI for Arm`},
+		{"EKS Windows node with a GPU", `
+data "kubefit_node_overhead" "t" {
+  cloud         = "aws"
+  instance_type = "g4dn.xlarge"
+  profile       = "eks-windows"
+}`, `type "g4dn.xlarge" has GPUs, and EKS has no Windows AMI type with their drivers`},
+		{"AKS Windows pool on Arm", `
+data "kubefit_node_pool_sizing" "t" {
+  pools     = { win = { cloud = "azure", instance_type = "Standard_D4ps_v5", profile = "aks-windows", max_nodes = 3 } }
+  workloads = [` + okWorkload + `]
+}`, `type "Standard_D4ps_v5" is Arm (arm64), and AKS Windows node pools do not run Arm64 VM sizes`},
+		{"EKS Windows group on Arm", `
+resource "kubefit_node_group" "t" {
+  name          = "win"
+  cloud         = "aws"
+  instance_type = "m6g.large"
+  profile       = "eks-windows"
+  workloads     = [` + okWorkload + `]
+}`, `type "m6g.large" is Arm (arm64), and EKS has no Windows AMI for Arm`},
+	})
+}

@@ -118,7 +118,7 @@ func Size(ctx context.Context, p *sizing.Planner, req Request) (*Result, error) 
 	sreq := request(req)
 	plan, err := p.Solve(ctx, sreq)
 	if err != nil {
-		return nil, prefixPool(err)
+		return nil, prefixPool(err, req.Pool.InstanceTypes)
 	}
 	pp := &plan.Pools[0]
 	if errs := memberErrors(req, pp.Members); len(errs) > 0 {
@@ -152,7 +152,7 @@ func Size(ctx context.Context, p *sizing.Planner, req Request) (*Result, error) 
 		if w := workloadIndex(req, f.Workload); w >= 0 && (f.Reason == sizing.Reason(fit.ReasonMaxNodes) || f.Reason == sizing.Reason(fit.ReasonSpread)) {
 			n, err := p.LargestFit(ctx, sreq, w)
 			if err != nil {
-				return nil, prefixPool(err)
+				return nil, prefixPool(err, req.Pool.InstanceTypes)
 			}
 			nf.LargestFit = n
 		}
@@ -173,7 +173,7 @@ func disruptions(ctx context.Context, p *sizing.Planner, req Request, r *Result)
 	dreq.Disruptions = req.Disruptions
 	plan, err := p.Solve(ctx, dreq)
 	if err != nil {
-		return prefixPool(err)
+		return prefixPool(err, req.Pool.InstanceTypes)
 	}
 	r.Disruptions = plan.Packing.Disruptions
 	if i := strings.Index(plan.Report, "\nDisruptions ("); i >= 0 {
@@ -245,8 +245,9 @@ func validate(req Request) field.Errors {
 	return errs
 }
 
-// prefixPool moves sizing's pool paths (Pools["name"].X) to the group's root (X), since a group is one pool.
-func prefixPool(err error) error {
+// prefixPool moves sizing's pool paths (Pools["name"].X) to the group's root (X), since a group is one pool,
+// and an error about the instance type the overhead model planned on to that type's InstanceTypes entry.
+func prefixPool(err error, types []string) error {
 	errs := field.As(err)
 	if len(errs) == 0 {
 		return err
@@ -256,6 +257,9 @@ func prefixPool(err error) error {
 		steps := e.Path.Steps()
 		if len(steps) >= 2 && steps[0].Name == "Pools" {
 			e = &field.Error{Path: e.Path.Drop(2), Value: e.Value, Detail: e.Detail}
+		}
+		if i := slices.Index(types, e.Value); i >= 0 && e.Path.String() == "Overhead.Instance" {
+			e = &field.Error{Path: field.NewPath("InstanceTypes").At(i), Value: e.Value, Detail: e.Detail}
 		}
 		out = append(out, e)
 	}
