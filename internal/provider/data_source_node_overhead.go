@@ -33,6 +33,7 @@ type nodeDaemonSetModel struct {
 	Name         types.String `tfsdk:"name"`
 	Requests     types.Object `tfsdk:"requests"`
 	TakesPodSlot types.Bool   `tfsdk:"takes_pod_slot"`
+	misplacedRequestsModel
 }
 
 type nodeOverheadModel struct {
@@ -75,11 +76,11 @@ func nodeDaemonSetsAttribute() schema.ListNestedAttribute {
 			"`node_selector`, `tolerations` and `cpu_usage`, which a single node has no use for). Their requests are subtracted " +
 			"from allocatable to give `available`. On EKS Linux the host-network `aws-node` and `kube-proxy` pods always take a " +
 			"pod slot, listed or not; list them to count their requests. Names must be unique.",
-		NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+		NestedObject: schema.NestedAttributeObject{Attributes: addMisplacedRequests(map[string]schema.Attribute{
 			"name":           schema.StringAttribute{Required: true, MarkdownDescription: "DaemonSet name."},
 			"requests":       requestsAttribute("Requests of one pod."),
 			"takes_pod_slot": schema.BoolAttribute{Optional: true, MarkdownDescription: "Whether the pod counts against max pods (default `true`; every DaemonSet pod does on AKS and GKE)."},
-		}},
+		}, "DaemonSet")},
 	}
 }
 

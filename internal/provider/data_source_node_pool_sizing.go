@@ -72,6 +72,7 @@ type sizingDaemonSetModel struct {
 	NodeAffinity types.List   `tfsdk:"node_affinity"`
 	HostPorts    types.List   `tfsdk:"host_ports"`
 	TakesPodSlot types.Bool   `tfsdk:"takes_pod_slot"`
+	misplacedRequestsModel
 }
 
 type spreadModel struct {
@@ -99,6 +100,7 @@ type workloadModel struct {
 	Pools        types.List   `tfsdk:"pools"`
 	MaxSurge     types.String `tfsdk:"max_surge"`
 	Spread       types.Object `tfsdk:"spread"`
+	misplacedRequestsModel
 }
 
 type nodePoolSizingModel struct {

@@ -328,6 +328,9 @@ func podOutputAttributes() map[string]schema.Attribute {
 func computedAttributes(in map[string]schema.Attribute) map[string]schema.Attribute {
 	out := make(map[string]schema.Attribute, len(in))
 	for k, a := range in {
+		if isMisplaced(a) {
+			continue // an input only, to refuse a key written in the wrong place
+		}
 		out[k] = computedAttribute(a)
 	}
 	return out

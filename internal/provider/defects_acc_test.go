@@ -137,3 +137,34 @@ resource "kubefit_node_group" "t" {
 }`, `type "m6g.large" is Arm (arm64), and EKS has no Windows AMI for Arm`},
 	})
 }
+
+// TestAccDefects_misplacedKeys is issue 21's class 7: keys a user is likely to write in the wrong place,
+// which Terraform would drop silently from an object, are refused on themselves with where they belong.
+func TestAccDefects_misplacedKeys(t *testing.T) {
+	runDefects(t, []defectCase{
+		{"cpu beside a DaemonSet's requests", sizingWith("", okWorkload, `{ name = "d", cpu = "100m" }`),
+			`cpu is not an attribute of a DaemonSet: did you mean requests.cpu?`},
+		{"memory beside a workload's requests", sizingWith("", `{ name = "w", replicas = 2, memory = "1Gi" }`, ""),
+			`memory is not an attribute of a workload: did you mean requests.memory?`},
+		{"cpu beside a DaemonSet on one node", `
+data "kubefit_node_overhead" "t" {
+  cloud         = "aws"
+  instance_type = "m5.large"
+  daemonsets    = [{ name = "d", cpu = "100m" }]
+}`, `cpu is not an attribute of a DaemonSet: did you mean requests.cpu?`},
+		{"cpu beside a node group's workload", `
+resource "kubefit_node_group" "t" {
+  name          = "g"
+  cloud         = "aws"
+  instance_type = "m5.large"
+  workloads     = [{ name = "w", replicas = 2, cpu = "1" }]
+}`, `cpu is not an attribute of a workload: did you mean requests.cpu?`},
+		{"instance type in a recommendation's pool", `
+data "kubefit_node_pool_recommendation" "t" {
+  cloud      = "aws"
+  candidates = ["m5.large", "m5.xlarge"]
+  pool       = { max_nodes = 5, instance_type = "m5.large" }
+  workloads  = [` + okWorkload + `]
+}`, `pool.instance_type is not an input of a recommendation, which chooses the instance type among candidates`},
+	})
+}
