@@ -88,7 +88,8 @@ func (d *nodeOverheadDataSource) Schema(_ context.Context, _ datasource.SchemaRe
 	attrs := overheadOptionAttributes()
 	attrs["cloud"] = cloudAttribute(false, " Required unless `profile` is `custom`.")
 	attrs["instance_type"] = schema.StringAttribute{Optional: true,
-		MarkdownDescription: "Instance type from the embedded catalog (`m5.large`, `Standard_DS2_v2`, `n2-standard-4`). Required unless `profile` is `custom`."}
+		MarkdownDescription: "Instance type from the embedded catalog (`m5.large`, `Standard_DS2_v2`, `n2-standard-4`). Required unless `profile` is `custom`.",
+		Validators:          []validator.String{requiredWhen{sibling: "profile", values: []string{string(overhead.Custom)}, unless: true}}}
 	attrs["vcpu"] = schema.Int64Attribute{Optional: true, MarkdownDescription: "vCPUs of the node, with `profile = \"custom\"` only.",
 		Validators: []validator.Int64{int64validator.Between(1, 100000)}}
 	attrs["memory"] = schema.StringAttribute{Optional: true, MarkdownDescription: "Nominal memory of the node (`16Gi`), with `profile = \"custom\"` only. The VM-overhead model applies unless `measured_capacity.memory` is given.",
@@ -169,9 +170,6 @@ func validateNodeSelection(m nodeOverheadModel, diags *diag.Diagnostics) {
 			diags.AddAttributeError(path.Root("instance_type"), "Conflicting Attributes", "profile \"custom\" describes the node with vcpu and memory; remove instance_type, or choose a catalog profile.")
 		}
 		return
-	}
-	if m.InstanceType.IsNull() {
-		diags.AddAttributeError(path.Root("instance_type"), "Missing Instance Type", "instance_type is required unless profile is \"custom\" (then give vcpu and memory).")
 	}
 	if m.Cloud.IsNull() && (m.Profile.IsNull() || overhead.Profile(m.Profile.ValueString()).Cloud() == "") {
 		diags.AddAttributeError(path.Root("cloud"), "Missing Cloud", "cloud is required to look up instance_type: one of aws, azure, gcp.")

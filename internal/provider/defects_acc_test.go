@@ -34,7 +34,7 @@ func runDefects(t *testing.T, cases []defectCase) {
 func TestAccDefects_blame(t *testing.T) {
 	runDefects(t, []defectCase{
 		{"ScaledObject with a group of no nodes", scaledObject(capacitySO + strings.Replace(capacityGroup(40), "max_nodes = 40", "max_nodes = 0", 1)),
-			`node group "general-c5-xlarge" has a maximum node count of 0`},
+			`Attribute node_group_capacity.max_nodes value must be at least 1, got: 0`},
 		{"ScaledObject with negative max_connections", scaledObject(`name = "api"
 namespace = "shop"
 scale_target_ref = { name = "api" }
@@ -42,7 +42,7 @@ max_replica_count = 10
 triggers = [{ type = "kafka", metadata = { topic = "orders" } }]
 target_workload = { connections_per_pod = 4, rollout = { strategy = "Recreate" } }
 database = { name = "orders", max_connections = -5 }
-`), `database "orders" has a connection limit of -5; give its max_connections setting (1 or more)`},
+`), `Attribute database.max_connections value must be at least 1, got: -5`},
 		{"node group without an instance type", `
 resource "kubefit_node_group" "t" {
   name      = "g"
@@ -166,5 +166,40 @@ data "kubefit_node_pool_recommendation" "t" {
   pool       = { max_nodes = 5, instance_type = "m5.large" }
   workloads  = [` + okWorkload + `]
 }`, `pool.instance_type is not an input of a recommendation, which chooses the instance type among candidates`},
+	})
+}
+
+// TestAccDefects_documented is issue 21's class 1 through Terraform: constraints the descriptions state are
+// enforced (TestSchemaConstraintsHaveValidators checks every schema for them).
+func TestAccDefects_documented(t *testing.T) {
+	check := func(body string) string { return "resource \"kubefit_capacity_check\" \"t\" {\n" + body + "\n}\n" }
+	runDefects(t, []defectCase{
+		{"DNS provider with a typo", check(`dns = { provider = "aws-vcp" }`), `Attribute dns.provider value must be one of: ["aws-vpc"], got: "aws-vcp"`},
+		{"cache hit ratio above 1", check(`dns = { cache_hit_ratio = 1.5 }`), `Attribute dns.cache_hit_ratio value must be between 0.000000 and 1.000000, got: 1.500000`},
+		{"usable fraction above 1", check(`databases = [{ name = "orders", max_connections = 100, usable_fraction = 2, clients = [] }]`),
+			`Attribute databases[0].usable_fraction value must be between 0.000000 and 1.000000, got: 2.000000`},
+		{"negative other clients", check(`databases = [{ name = "orders", max_connections = 100, other_clients = -1, clients = [] }]`),
+			`Attribute databases[0].other_clients value must be at least 0, got: -1`},
+		{"a summary without its peak", check(`scaled_objects = [{ namespace = "shop", name = "api", target_name = "api" }]`),
+			`scaled_objects[0].peak_replicas is required here`},
+		{"a node group capacity without its maximum", check(`node_groups = [{ name = "g", workload_allocatable = { cpu_millicores = 1000, memory_bytes = 1000000000 }, workload_pods = 10 }]`),
+			`node_groups[0].max_nodes is required here`},
+		{"an unknown rollout mode", check(`concurrent_rollouts = "some"`), `Attribute concurrent_rollouts value must be one of: ["one" "all"], got: "some"`},
+		{"cpus in a container's requests", scaledObject(`name = "api"
+namespace = "shop"
+scale_target_ref = { name = "api" }
+max_replica_count = 4
+triggers = [{ type = "kafka", metadata = { topic = "orders" } }]
+target_workload = { pod_template = { containers = [{ name = "app", requests = { cpus = "2" } }] } }
+`), `"cpus" is not a Kubernetes resource name`},
+		{"a StorageClass without its driver's block", `
+resource "kubefit_storage_class" "t" {
+  name   = "fast"
+  driver = "ebs.csi.aws.com"
+}`, `"ebs.csi.aws.com" needs the ebs block with the disk type`},
+		{"a node without an instance type", `
+data "kubefit_node_overhead" "t" {
+  cloud = "aws"
+}`, `instance_type is required with profile unset; give it.`},
 	})
 }

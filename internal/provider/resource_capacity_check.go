@@ -3,11 +3,15 @@ package provider
 import (
 	"context"
 
+	"github.com/hashicorp/terraform-plugin-framework-validators/float64validator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
@@ -148,25 +152,33 @@ func (r *capacityCheckResource) Schema(_ context.Context, _ resource.SchemaReque
 				}}},
 			"databases": schema.ListNestedAttribute{Optional: true, MarkdownDescription: "Databases shared by ScaledObjects' and HPAs' pods (`KCAP-E4`, `KCAP-W2`).",
 				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
-					"name":                 reqStr("Database name."),
-					"max_connections":      schema.Int64Attribute{Required: true, MarkdownDescription: "`max_connections` from the database's configuration."},
-					"reserved_connections": schema.Int64Attribute{Optional: true, MarkdownDescription: "Reserved connections; default 0."},
-					"usable_fraction":      schema.Float64Attribute{Optional: true, MarkdownDescription: "Safe share of the hard limit; default 0.5."},
+					"name": reqStr("Database name."),
+					"max_connections": schema.Int64Attribute{Required: true, MarkdownDescription: "`max_connections` from the database's configuration, at least 1.",
+						Validators: []validator.Int64{int64validator.AtLeast(1)}},
+					"reserved_connections": schema.Int64Attribute{Optional: true, MarkdownDescription: "Reserved connections, at least 0 and below `max_connections`; default 0.",
+						Validators: []validator.Int64{int64validator.AtLeast(0)}},
+					"usable_fraction": schema.Float64Attribute{Optional: true, MarkdownDescription: "Safe share of the hard limit, between 0 and 1; default 0.5.",
+						Validators: []validator.Float64{float64validator.Between(0, 1)}},
 					"clients": schema.ListAttribute{Required: true, ElementType: types.StringType,
 						MarkdownDescription: "Client ScaledObjects and HPAs as `namespace/name`."},
-					"other_clients": schema.Int64Attribute{Optional: true, MarkdownDescription: "Connections of other clients; default 0."},
+					"other_clients": schema.Int64Attribute{Optional: true, MarkdownDescription: "Connections of other clients, at least 0; default 0.",
+						Validators: []validator.Int64{int64validator.AtLeast(0)}},
 				}}},
 			"dns": schema.SingleNestedAttribute{Optional: true, MarkdownDescription: "DNS set-up for the VPC resolver budget (`KCAP-W4`).",
 				Attributes: map[string]schema.Attribute{
-					"provider":              optStr("`aws-vpc` (the only resolver modelled)."),
-					"node_local_dns_cache":  schema.BoolAttribute{Optional: true, MarkdownDescription: "NodeLocal DNSCache installed; default false."},
-					"coredns_nodes":         schema.Int64Attribute{Optional: true, MarkdownDescription: "Nodes running CoreDNS; default 2."},
-					"cache_hit_ratio":       schema.Float64Attribute{Optional: true, MarkdownDescription: "Share of lookups answered from a cache; default 0."},
+					"provider": schema.StringAttribute{Optional: true, MarkdownDescription: "One of `aws-vpc` (the only resolver modelled).",
+						Validators: []validator.String{stringvalidator.OneOf("aws-vpc")}},
+					"node_local_dns_cache": schema.BoolAttribute{Optional: true, MarkdownDescription: "NodeLocal DNSCache installed; default false."},
+					"coredns_nodes": schema.Int64Attribute{Optional: true, MarkdownDescription: "Nodes running CoreDNS, at least 1; default 2.",
+						Validators: []validator.Int64{int64validator.AtLeast(1)}},
+					"cache_hit_ratio": schema.Float64Attribute{Optional: true, MarkdownDescription: "Share of lookups answered from a cache, between 0 and 1; default 0.",
+						Validators: []validator.Float64{float64validator.Between(0, 1)}},
 					"fully_qualified_names": schema.BoolAttribute{Optional: true, MarkdownDescription: "Names end in `.` (2 queries per lookup instead of 4)."},
 				}},
-			"concurrent_rollouts": optStr("`one` (default: the largest single surge counts) or `all` (every surge at once)."),
-			"scheduler_profile":   resourceAttribute(schedulerProfileAttribute()),
-			"arrival_order":       resourceAttribute(arrivalOrderAttribute()),
+			"concurrent_rollouts": schema.StringAttribute{Optional: true, MarkdownDescription: "One of `one` (default: the largest single surge counts) or `all` (every surge at once).",
+				Validators: []validator.String{stringvalidator.OneOf("one", "all")}},
+			"scheduler_profile": resourceAttribute(schedulerProfileAttribute()),
+			"arrival_order":     resourceAttribute(arrivalOrderAttribute()),
 			"peak_nodes": schema.MapAttribute{Computed: true, ElementType: types.Int64Type,
 				MarkdownDescription: "Per node group, the nodes its workloads need at peak together, as kube-scheduler places them (a lower bound from their totals when that alone exceeds the group's maximum)."},
 			"database_demand": schema.MapAttribute{Computed: true, ElementType: types.Int64Type,
@@ -343,8 +355,10 @@ func autoscalerSummaryAttributes(kind, apiVersionDefault, kindDefault, peakNote 
 		"target_api_version": optStr("Target apiVersion" + apiVersionDefault + "."),
 		"target_kind":        optStr("Target kind" + kindDefault + "."),
 		"target_name":        reqStr("Target name."),
-		"peak_replicas":      schema.Int64Attribute{Optional: true, MarkdownDescription: "Replicas at peak" + peakNote + ". Required."},
-		"surge":              schema.Int64Attribute{Optional: true, MarkdownDescription: "Extra pods during a rollout at peak."},
+		"peak_replicas": schema.Int64Attribute{Optional: true, MarkdownDescription: "Replicas at peak" + peakNote + ", at least 0. Required.",
+			Validators: []validator.Int64{requiredValue{}, int64validator.AtLeast(0)}},
+		"surge": schema.Int64Attribute{Optional: true, MarkdownDescription: "Extra pods during a rollout at peak, at least 0.",
+			Validators: []validator.Int64{int64validator.AtLeast(0)}},
 		"pod_requests": schema.SingleNestedAttribute{Optional: true, MarkdownDescription: "Effective pod requests.",
 			Attributes: map[string]schema.Attribute{
 				"cpu_millicores":  schema.Int64Attribute{Optional: true, MarkdownDescription: "CPU in millicores."},
@@ -354,12 +368,14 @@ func autoscalerSummaryAttributes(kind, apiVersionDefault, kindDefault, peakNote 
 		"zonal_spread": schema.ListNestedAttribute{Optional: true, MarkdownDescription: "Zonal `DoNotSchedule` spread constraints.",
 			NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
 				"topology_key":       reqStr("Topology key."),
-				"max_skew":           schema.Int64Attribute{Optional: true, MarkdownDescription: "Maximum skew. Required."},
+				"max_skew":           schema.Int64Attribute{Optional: true, MarkdownDescription: "Maximum skew. Required.", Validators: []validator.Int64{requiredValue{}}},
 				"when_unsatisfiable": reqStr("`DoNotSchedule`."),
 			}}},
-		"connections_per_pod":    schema.Int64Attribute{Optional: true, MarkdownDescription: "Database connections per pod."},
-		"dns_lookups_per_second": schema.Float64Attribute{Optional: true, MarkdownDescription: "External DNS lookups per second per pod."},
-		"node_group":             optStr("Name of the node group the pods run on (matched against `node_groups`)."),
+		"connections_per_pod": schema.Int64Attribute{Optional: true, MarkdownDescription: "Database connections per pod, at least 0.",
+			Validators: []validator.Int64{int64validator.AtLeast(0)}},
+		"dns_lookups_per_second": schema.Float64Attribute{Optional: true, MarkdownDescription: "External DNS lookups per second per pod, at least 0.",
+			Validators: []validator.Float64{float64validator.AtLeast(0)}},
+		"node_group": optStr("Name of the node group the pods run on (matched against `node_groups`)."),
 	}
 	for k, v := range extra {
 		attrs[k] = v
@@ -375,5 +391,5 @@ func summaryOptional(desc string) schema.StringAttribute {
 }
 
 func summaryRequired(desc string) schema.StringAttribute {
-	return schema.StringAttribute{Optional: true, MarkdownDescription: desc + " Required."}
+	return schema.StringAttribute{Optional: true, MarkdownDescription: desc + " Required.", Validators: []validator.String{requiredValue{}}}
 }

@@ -31,6 +31,10 @@ func PodRequests(t PodTemplate) (resource.List, map[string]int64, field.Errors) 
 	list := func(m map[string]string, p field.Path) corev1.ResourceList {
 		out := corev1.ResourceList{}
 		for _, k := range sortedKeys(m) {
+			if why := resourceNameProblem(k); why != "" {
+				errs = append(errs, field.Invalid(p.Key(k), k, "%s", why))
+				continue
+			}
 			q, err := parseQuantity(m[k])
 			if err != nil || q.Sign() < 0 {
 				errs = append(errs, field.Invalid(p.Key(k), m[k], "%s quantity %s is not a non-negative Kubernetes quantity", k, field.Quote(m[k])))

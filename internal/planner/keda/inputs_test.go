@@ -118,3 +118,30 @@ func TestCrossReferencesResolved(t *testing.T) {
 	_, err = CheckAll(Check{ScaledObjects: []Summary{s}, Databases: []SharedDatabase{{Database: db, Clients: []string{"shop/nope"}}}})
 	onlyAt(t, err, "Databases[0].Clients[0]", `"shop/nope"`, `"orders"`)
 }
+
+// TestRequestResourceNames is issue 21's class 1 for container requests: a key that is not a Kubernetes
+// resource name (cpus, a typo; an unqualified extended resource) is refused on its own map key, naming it,
+// where Kubernetes' API server would refuse the pod.
+func TestRequestResourceNames(t *testing.T) {
+	for _, c := range []struct {
+		key  string
+		want string // "" when valid
+	}{
+		{"cpu", ""}, {"memory", ""}, {"ephemeral-storage", ""}, {"hugepages-2Mi", ""}, {"nvidia.com/gpu", ""},
+		{"cpus", `"cpus"`}, {"CPU", `"CPU"`}, {"gpu", `"gpu"`}, {"hugepages-lots", `"hugepages-lots"`},
+		{"kubernetes.io/gpu", `"kubernetes.io/gpu"`}, {"example.com/a b", `"example.com/a b"`},
+	} {
+		tmpl := PodTemplate{Containers: []Container{{Name: "app", Requests: map[string]string{"cpu": "100m", c.key: "1"}}}}
+		_, _, errs := PodRequests(tmpl)
+		if c.want == "" {
+			if len(errs) > 0 {
+				t.Errorf("%q: %v", c.key, errs)
+			}
+			continue
+		}
+		want := `TargetWorkload.PodTemplate.Containers[0].Requests["` + c.key + `"]`
+		if len(errs) != 1 || errs[0].Path.String() != want || !strings.Contains(errs[0].Detail, c.want) {
+			t.Errorf("%q: want one error at %s naming it, got %v", c.key, want, errs)
+		}
+	}
+}
