@@ -297,7 +297,7 @@ func addSizingErrors(diags *diag.Diagnostics, m nodePoolSizingModel, err error) 
 		return
 	}
 	for _, e := range errs {
-		summary := "Invalid Sizing Input"
+		summary := inputSummary(e.Path, "Invalid Sizing Input")
 		if steps := e.Path.Steps(); len(steps) > 2 && steps[2].Name == "InstanceTypes" {
 			summary = "Unknown Instance Type"
 		}
