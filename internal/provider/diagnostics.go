@@ -88,18 +88,29 @@ func addPlannerErrors(diags *diag.Diagnostics, base path.Path, err error, names 
 const (
 	invalidWorkload  = "Invalid Workload"
 	invalidDaemonSet = "Invalid DaemonSet"
+	invalidNode      = "Invalid Node Configuration"
 )
 
 // inputSummary is the summary of a planner input error at p: the concept's own for a workload or a
 // DaemonSet, else fallback (the object's).
 func inputSummary(p field.Path, fallback string) string {
-	if steps := p.Steps(); len(steps) > 0 && steps[0].Kind == field.Name {
+	steps := p.Steps()
+	if len(steps) > 0 && steps[0].Kind == field.Name {
 		switch steps[0].Name {
 		case "Workloads":
 			return invalidWorkload
 		case "DaemonSets":
 			return invalidDaemonSet
+		case "Pools": // a sizing pool's options: Pools["name"].Overhead…
+			if len(steps) > 2 {
+				steps = steps[2:]
+			}
+		case "Pool": // a recommendation's pool template: Pool.Overhead…
+			steps = steps[1:]
 		}
+	}
+	if len(steps) > 0 && steps[0].Kind == field.Name && (steps[0].Name == "Overhead" || steps[0].Name == "Credits") {
+		return invalidNode // a node's options, wherever they are given: the node group's own, a pool's, a single node's
 	}
 	return fallback
 }

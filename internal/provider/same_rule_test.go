@@ -164,3 +164,89 @@ func TestSameInputSameError(t *testing.T) {
 		})
 	}
 }
+
+// TestSamePoolSameError is issue 21's class 5 for pools: the same bad pool option, in a sizing pool, a
+// recommendation's pool template or a node group (whose pool options are its own attributes), gives the
+// same error.
+func TestSamePoolSameError(t *testing.T) {
+	r := newRPCServer(t)
+	ws := []any{okSizingWorkload}
+	type poolObject struct {
+		objectRun
+		prefix string // the pool's attribute path, stripped before comparing
+	}
+	objects := []poolObject{
+		{objectRun{name: "kubefit_node_pool_sizing", config: func(extra, _ []any) map[string]any {
+			p := map[string]any{"cloud": "aws", "instance_type": "m5.large", "max_nodes": 10}
+			for k, v := range extra[0].(map[string]any) {
+				p[k] = v
+			}
+			return map[string]any{"pools": map[string]any{"g": p}, "workloads": ws}
+		}}, `.pools["g"]`},
+		{objectRun{name: "kubefit_node_pool_recommendation", config: func(extra, _ []any) map[string]any {
+			p := map[string]any{"max_nodes": 10}
+			for k, v := range extra[0].(map[string]any) {
+				p[k] = v
+			}
+			return map[string]any{"cloud": "aws", "candidates": []any{"m5.large"}, "pool": p, "pool_name": "g", "workloads": ws}
+		}}, ".pool"},
+		{objectRun{name: "kubefit_node_group", resource: true, config: func(extra, _ []any) map[string]any {
+			g := map[string]any{"name": "g", "cloud": "aws", "instance_type": "m5.large", "workloads": ws}
+			for k, v := range extra[0].(map[string]any) {
+				g[k] = v
+			}
+			return g
+		}}, ""},
+	}
+	for _, c := range []struct {
+		name string
+		opts map[string]any
+	}{
+		{"VM overhead of 150 %", map[string]any{"vm_memory_overhead_percent": 150.0}},
+		{"max pods beyond the platform's", map[string]any{"max_pods": 100000}},
+		{"a word as kube-reserved CPU", map[string]any{"kube_reserved": map[string]any{"cpu": "lots"}}},
+		{"a taint without an effect's name", map[string]any{"taints": []any{map[string]any{"key": "k", "effect": "Never"}}}},
+		{"EKS settings on an Azure profile", map[string]any{"profile": "aks-linux"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var first string
+			for _, o := range objects {
+				errs := r.diagnose(t, o.objectRun, o.config([]any{c.opts}, nil))
+				var got []string
+				for _, d := range errs {
+					p := relative(d, "")
+					p = "<pool>" + strings.TrimPrefix(p, o.prefix)
+					got = append(got, fmt.Sprintf("%s | %s | %s", d.Summary, p, poolDetail(d.Detail, strings.TrimPrefix(o.prefix, "."), strings.TrimPrefix(p, "<pool>."))))
+				}
+				line := strings.Join(got, "\n")
+				if len(errs) != 1 {
+					t.Errorf("%s: want one error, got %d:\n%s", o.name, len(errs), line)
+					continue
+				}
+				if first == "" {
+					first = line
+				} else if line != first {
+					t.Errorf("%s differs:\n got  %s\n want %s (%s)", o.name, line, first, objects[0].name)
+				}
+			}
+		})
+	}
+}
+
+// poolDetail is a detail without the pool's own attribute path (pools["g"]. or pool., which a nested
+// attribute's detail starts with and a framework validator's names), without the leading "attribute: " the
+// provider puts before a nested attribute's detail, and with its first letter lower-cased.
+func poolDetail(detail, pool, attribute string) string {
+	if pool != "" {
+		detail = strings.ReplaceAll(detail, pool+".", "")
+	}
+	if rest, ok := strings.CutPrefix(detail, attribute); ok {
+		if _, after, ok := strings.Cut(rest, ": "); ok && (strings.HasPrefix(rest, ": ") || strings.HasPrefix(rest, " = ")) {
+			detail = after
+		}
+	}
+	if detail != "" {
+		detail = strings.ToLower(detail[:1]) + detail[1:]
+	}
+	return detail
+}
