@@ -75,6 +75,9 @@ func NewAWSSource(ctx context.Context, cfg AWSConfig) Source {
 		s.err = errors.New("no AWS region: set aws.region, AWS_REGION, or a region in the shared config profile")
 		return s
 	}
+	if awsCfg.Credentials != nil {
+		awsCfg.Credentials = aws.NewCredentialsCache(awsCredentialsProbe{awsCfg.Credentials})
+	}
 	s.client = ec2.NewFromConfig(awsCfg, func(o *ec2.Options) {
 		if cfg.Endpoint != "" {
 			o.BaseEndpoint = aws.String(cfg.Endpoint)
@@ -126,6 +129,10 @@ func (s *awsSource) Fetch(ctx context.Context) ([]catalog.InstanceType, map[stri
 // awsCause reduces an SDK error to its cause, without request IDs or signatures: the API error code and
 // message, the HTTP status, or the transport error.
 func awsCause(err error) error {
+	var ce *CredentialsError
+	if errors.As(err, &ce) {
+		return ce
+	}
 	var api smithy.APIError
 	if errors.As(err, &api) {
 		status := ""

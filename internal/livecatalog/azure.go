@@ -82,6 +82,7 @@ func NewAzureSource(cfg AzureConfig) Source {
 		}
 		cred = c
 	}
+	cred = azureCredentialsProbe{cred}
 	opts := &policy.ClientOptions{Transport: cfg.Transport, Telemetry: policy.TelemetryOptions{Disabled: true}}
 	if cfg.MaxRetries >= 0 {
 		opts.Retry.MaxRetries = int32(cfg.MaxRetries)
@@ -226,6 +227,10 @@ func azureStatusCause(resp *http.Response) error {
 // azureTransportCause keeps the gist of a pipeline error: credential failures and transport errors lose
 // their request details.
 func azureTransportCause(err error) error {
+	var ce *CredentialsError
+	if errors.As(err, &ce) {
+		return ce
+	}
 	var auth *azidentity.AuthenticationFailedError
 	if errors.As(err, &auth) {
 		return errors.New("azure authentication failed: " + firstLine(auth.Error()))

@@ -363,7 +363,7 @@ func TestAzureFailures(t *testing.T) {
 		reply *livefake.Reply
 		want  string
 	}{
-		{"token", fakeCredential{err: errors.New("no credential in the chain")}, nil, "no credential in the chain"},
+		{"token", fakeCredential{err: errors.New("no credential in the chain")}, nil, "no Azure credentials found"},
 		{"unauthorized", fakeCredential{token: "wrong"}, nil, "HTTP 401 AuthenticationFailed"},
 		{"malformed", fakeCredential{token: "tok-123"}, &livefake.Reply{Status: http.StatusOK, Body: `{"value": [{"name": `}, "malformed response"},
 		{"bad capability", fakeCredential{token: "tok-123"}, &livefake.Reply{Status: http.StatusOK,

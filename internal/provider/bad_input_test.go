@@ -117,7 +117,7 @@ data "kubefit_node_overhead" "t" {
 		{"VM overhead eating the memory", sizingWith(`vm_memory_overhead_percent = 99.99`, okWorkload, ""),
 			`pools["p"].vm_memory_overhead_percent = 99.99: the reservations`},
 		{"undefined pool names the workload", sizingWith("", `{ name = "w", replicas = 2, pools = ["nope"], requests = { cpu = "100m" } }`, ""),
-			`workloads[0].pools[0]: workload "w" names pool "nope", which is not defined in pools; defined pools: p.`},
+			`workloads[0].pools[0]: workload "w" may use pool "nope", which is not defined; defined pools: "p".`},
 		{"huge fixed replica count", sizingWith("", `{ name = "w", replicas = 1e9, requests = { cpu = "100m" } }`, ""),
 			`workloads[0].replicas: the replica count 1000000000 of workload "w" is above the planner limit of 1000000 pods.`},
 		{"huge minimum names min_replicas", sizingWith("", `{ name = "w", min_replicas = 1e9, requests = { cpu = "100m" } }`, ""),

@@ -33,6 +33,7 @@ type nodeDaemonSetModel struct {
 	Name         types.String `tfsdk:"name"`
 	Requests     types.Object `tfsdk:"requests"`
 	TakesPodSlot types.Bool   `tfsdk:"takes_pod_slot"`
+	misplacedRequestsModel
 }
 
 type nodeOverheadModel struct {
@@ -75,11 +76,11 @@ func nodeDaemonSetsAttribute() schema.ListNestedAttribute {
 			"`node_selector`, `tolerations` and `cpu_usage`, which a single node has no use for). Their requests are subtracted " +
 			"from allocatable to give `available`. On EKS Linux the host-network `aws-node` and `kube-proxy` pods always take a " +
 			"pod slot, listed or not; list them to count their requests. Names must be unique.",
-		NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+		NestedObject: schema.NestedAttributeObject{Attributes: addMisplacedRequests(map[string]schema.Attribute{
 			"name":           schema.StringAttribute{Required: true, MarkdownDescription: "DaemonSet name."},
 			"requests":       requestsAttribute("Requests of one pod."),
 			"takes_pod_slot": schema.BoolAttribute{Optional: true, MarkdownDescription: "Whether the pod counts against max pods (default `true`; every DaemonSet pod does on AKS and GKE)."},
-		}},
+		}, "DaemonSet")},
 	}
 }
 
@@ -87,7 +88,8 @@ func (d *nodeOverheadDataSource) Schema(_ context.Context, _ datasource.SchemaRe
 	attrs := overheadOptionAttributes()
 	attrs["cloud"] = cloudAttribute(false, " Required unless `profile` is `custom`.")
 	attrs["instance_type"] = schema.StringAttribute{Optional: true,
-		MarkdownDescription: "Instance type from the embedded catalog (`m5.large`, `Standard_DS2_v2`, `n2-standard-4`). Required unless `profile` is `custom`."}
+		MarkdownDescription: "Instance type from the embedded catalog (`m5.large`, `Standard_DS2_v2`, `n2-standard-4`). Required unless `profile` is `custom`.",
+		Validators:          []validator.String{requiredWhen{sibling: "profile", values: []string{string(overhead.Custom)}, unless: true}}}
 	attrs["vcpu"] = schema.Int64Attribute{Optional: true, MarkdownDescription: "vCPUs of the node, with `profile = \"custom\"` only.",
 		Validators: []validator.Int64{int64validator.Between(1, 100000)}}
 	attrs["memory"] = schema.StringAttribute{Optional: true, MarkdownDescription: "Nominal memory of the node (`16Gi`), with `profile = \"custom\"` only. The VM-overhead model applies unless `measured_capacity.memory` is given.",
@@ -168,9 +170,6 @@ func validateNodeSelection(m nodeOverheadModel, diags *diag.Diagnostics) {
 			diags.AddAttributeError(path.Root("instance_type"), "Conflicting Attributes", "profile \"custom\" describes the node with vcpu and memory; remove instance_type, or choose a catalog profile.")
 		}
 		return
-	}
-	if m.InstanceType.IsNull() {
-		diags.AddAttributeError(path.Root("instance_type"), "Missing Instance Type", "instance_type is required unless profile is \"custom\" (then give vcpu and memory).")
 	}
 	if m.Cloud.IsNull() && (m.Profile.IsNull() || overhead.Profile(m.Profile.ValueString()).Cloud() == "") {
 		diags.AddAttributeError(path.Root("cloud"), "Missing Cloud", "cloud is required to look up instance_type: one of aws, azure, gcp.")

@@ -270,7 +270,7 @@ func addRecommendationErrors(diags *diag.Diagnostics, err error) {
 		return
 	}
 	for _, e := range errs {
-		summary := "Invalid Recommendation Input"
+		summary := inputSummary(e.Path, "Invalid Recommendation Input")
 		if steps := e.Path.Steps(); len(steps) > 0 && steps[0].Name == "Candidates" {
 			summary = "Unknown Instance Type"
 		}

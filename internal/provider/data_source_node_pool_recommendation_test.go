@@ -175,14 +175,14 @@ data "kubefit_node_pool_recommendation" "x" {
   candidates = ["m6i.large"]
   pool       = { max_nodes = 3 }
   workloads  = [{ name = "web", replicas = 2, min_replicas = 1, requests = { cpu = "500m" } }]
-}`, `(?s)Conflicting Replica Counts`},
+}`, `(?s)Invalid Workload.*gives\s+both\s+a\s+fixed\s+replica\s+count`},
 		{`
 data "kubefit_node_pool_recommendation" "x" {
   cloud      = "aws"
   candidates = ["m6i.large"]
   pool       = { max_nodes = 3 }
   workloads  = [{ name = "web", replicas = 2, requests = { cpu = "500m" }, pools = ["general"] }]
-}`, `(?s)Unknown Pool.*names\s+pool\s+"general",\s+which\s+is\s+not\s+defined`},
+}`, `(?s)Invalid Workload.*may\s+use\s+pool\s+"general",\s+which\s+is\s+not\s+defined`},
 		{`
 data "kubefit_node_pool_recommendation" "x" {
   cloud      = "aws"

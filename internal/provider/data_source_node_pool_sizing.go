@@ -75,6 +75,7 @@ type sizingDaemonSetModel struct {
 	NodeAffinity types.List   `tfsdk:"node_affinity"`
 	HostPorts    types.List   `tfsdk:"host_ports"`
 	TakesPodSlot types.Bool   `tfsdk:"takes_pod_slot"`
+	misplacedRequestsModel
 }
 
 type spreadModel struct {
@@ -104,6 +105,7 @@ type workloadModel struct {
 	MaxSurge     types.String `tfsdk:"max_surge"`
 	Spread       types.Object `tfsdk:"spread"`
 	PDB          types.Object `tfsdk:"pod_disruption_budget"`
+	misplacedRequestsModel
 }
 
 type nodePoolSizingModel struct {
@@ -300,7 +302,7 @@ func addSizingErrors(diags *diag.Diagnostics, m nodePoolSizingModel, err error) 
 		return
 	}
 	for _, e := range errs {
-		summary := "Invalid Sizing Input"
+		summary := inputSummary(e.Path, "Invalid Sizing Input")
 		if steps := e.Path.Steps(); len(steps) > 2 && steps[2].Name == "InstanceTypes" {
 			summary = "Unknown Instance Type"
 		}

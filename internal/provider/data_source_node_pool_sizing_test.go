@@ -200,9 +200,9 @@ data "kubefit_node_pool_sizing" "bad" {
 }`
 	}
 	cases := []badInput{
-		{`{ name = "a", replicas = 1, pools = ["generl"] }`, `(?s)Unknown Pool.*names\s+pool\s+"generl",\s+which\s+is\s+not\s+defined`},
+		{`{ name = "a", replicas = 1, pools = ["generl"] }`, `(?s)Invalid Workload.*may\s+use\s+pool\s+"generl",\s+which\s+is\s+not\s+defined`},
 		{`{ name = "a", replicas = -2 }`, `(?s)replicas.*at\s+least\s+0`},
-		{`{ name = "a", min_replicas = 5, max_replicas = 2 }`, `(?s)min_replicas\s+5\s+is\s+greater\s+than\s+max_replicas\s+2`},
+		{`{ name = "a", min_replicas = 5, max_replicas = 2 }`, `(?s)Invalid\s+Workload.*min_replicas:\s+the\s+minimum\s+replica\s+count\s+5\s+of\s+workload\s+"a"\s+is\s+greater\s+than\s+its\s+maximum\s+replica\s+count\s+2`},
 		{`{ name = "a", replicas = 1, requests = { cpu = "one" } }`, `(?s)"one"\s+is\s+not\s+a\s+Kubernetes\s+quantity`},
 		{`{ name = "a", replicas = 1, max_surge = "lots" }`, `(?s)"lots"\s+is\s+neither`},
 		{`{ name = "a", replicas = 1, requests = { cpu = "3" } }`, `(?s)Workloads Do Not Fit.*too-large`},

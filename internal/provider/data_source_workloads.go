@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -244,7 +245,8 @@ func (d *workloadsDataSource) Schema(_ context.Context, _ datasource.SchemaReque
 			"as `kubectl apply` gives. At most 64 MiB and 100,000 documents are read.",
 		Attributes: map[string]schema.Attribute{
 			"manifests": schema.StringAttribute{Optional: true,
-				MarkdownDescription: "One or more YAML documents separated by `---`, or JSON values (a `kubectl get -o json` List); `List` kinds are unwrapped. At least one of `manifests` and `cluster`."},
+				MarkdownDescription: "One or more YAML documents separated by `---`, or JSON values (a `kubectl get -o json` List); `List` kinds are unwrapped. At least one of `manifests` and `cluster`.",
+				Validators:          []validator.String{stringvalidator.AtLeastOneOf(path.MatchRoot("cluster"))}},
 			"cluster": schema.StringAttribute{Optional: true,
 				MarkdownDescription: "A running cluster: the JSON (or YAML) of `kubectl get nodes,pods,pvc -A -o json` (HPAs, ScaledObjects and LimitRanges may be included). " +
 					"Its nodes become measured `pools` (grouped by their node-group label, else by instance type; allocatable and capacity of the least roomy node; " +
@@ -332,6 +334,9 @@ func podOutputAttributes() map[string]schema.Attribute {
 func computedAttributes(in map[string]schema.Attribute) map[string]schema.Attribute {
 	out := make(map[string]schema.Attribute, len(in))
 	for k, a := range in {
+		if isMisplaced(a) {
+			continue // an input only, to refuse a key written in the wrong place
+		}
 		out[k] = computedAttribute(a)
 	}
 	return out

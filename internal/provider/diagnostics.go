@@ -83,6 +83,38 @@ func addPlannerErrors(diags *diag.Diagnostics, base path.Path, err error, names 
 	return addPlannerErrorsAt(diags, err, func(p field.Path) path.Path { return attributePath(base, p, names) }, summary)
 }
 
+// The summaries of input errors about a workload or a DaemonSet, whichever object takes it (issue 21: the
+// same input gives the same error in every object).
+const (
+	invalidWorkload  = "Invalid Workload"
+	invalidDaemonSet = "Invalid DaemonSet"
+	invalidNode      = "Invalid Node Configuration"
+)
+
+// inputSummary is the summary of a planner input error at p: the concept's own for a workload or a
+// DaemonSet, else fallback (the object's).
+func inputSummary(p field.Path, fallback string) string {
+	steps := p.Steps()
+	if len(steps) > 0 && steps[0].Kind == field.Name {
+		switch steps[0].Name {
+		case "Workloads":
+			return invalidWorkload
+		case "DaemonSets":
+			return invalidDaemonSet
+		case "Pools": // a sizing pool's options: Pools["name"].Overhead…
+			if len(steps) > 2 {
+				steps = steps[2:]
+			}
+		case "Pool": // a recommendation's pool template: Pool.Overhead…
+			steps = steps[1:]
+		}
+	}
+	if len(steps) > 0 && steps[0].Kind == field.Name && (steps[0].Name == "Overhead" || steps[0].Name == "Credits") {
+		return invalidNode // a node's options, wherever they are given: the node group's own, a pool's, a single node's
+	}
+	return fallback
+}
+
 // addPlannerErrorsAt is addPlannerErrors for an object whose paths need more than renames (such as
 // StorageClass parameters, whose attribute depends on which typed attribute set the key): attribute
 // maps a planner path to its attribute, or to the empty path for none.
@@ -97,7 +129,7 @@ func addPlannerErrorsAt(diags *diag.Diagnostics, err error, attribute func(field
 	}
 	for _, e := range errs {
 		if p := attribute(e.Path); len(p.Steps()) > 0 {
-			diags.AddAttributeError(p, summary, sentence(e.Detail))
+			diags.AddAttributeError(p, inputSummary(e.Path, summary), sentence(e.Detail))
 		} else {
 			diags.AddError(summary, sentence(e.Detail))
 		}

@@ -25,9 +25,6 @@ var objectAsOptions = basetypes.ObjectAsOptions{UnhandledNullAsEmpty: true, Unha
 
 // validatePoolConfig checks a pool with what is known.
 func validatePoolConfig(p path.Path, m sizingPoolModel, diags *diag.Diagnostics) {
-	if !m.InstanceType.IsUnknown() && !m.InstanceTypes.IsUnknown() && m.InstanceType.IsNull() == m.InstanceTypes.IsNull() {
-		diags.AddAttributeError(p.AtName("instance_type"), "Invalid Pool", "give exactly one of instance_type and instance_types.")
-	}
 	if fullyKnown(m.MinNodes) && fullyKnown(m.MaxNodes) && !m.MinNodes.IsNull() && m.MinNodes.ValueInt64() > m.MaxNodes.ValueInt64() {
 		diags.AddAttributeError(p.AtName("min_nodes"), "Invalid Pool",
 			fmt.Sprintf("min_nodes %d is greater than max_nodes %d (min > max); lower min_nodes or raise max_nodes.", m.MinNodes.ValueInt64(), m.MaxNodes.ValueInt64()))
@@ -40,39 +37,43 @@ func validatePoolConfig(p path.Path, m sizingPoolModel, diags *diag.Diagnostics)
 }
 
 // validateWorkloadConfig checks a workload with what is known.
+// Every object that takes workloads checks them by the planner's rules (sizing.ReplicaCountErrors,
+// sizing.UndefinedPoolError) with the words and the summary the planner's own errors get when the values
+// are only known at plan: one rule, one message, whichever object and whenever it is found.
 func validateWorkloadConfig(p path.Path, w workloadModel, poolsKnown bool, poolNames map[string]bool, diags *diag.Diagnostics) {
-	if fullyKnown(w.Replicas) && fullyKnown(w.MinReplicas) && fullyKnown(w.MaxReplicas) {
-		switch {
-		case !w.Replicas.IsNull() && (!w.MinReplicas.IsNull() || !w.MaxReplicas.IsNull()):
-			diags.AddAttributeError(p.AtName("replicas"), "Conflicting Replica Counts", "give either replicas, or min_replicas and max_replicas for an autoscaled workload, not both.")
-		case w.Replicas.IsNull() && w.MinReplicas.IsNull() && w.MaxReplicas.IsNull():
-			diags.AddAttributeError(p.AtName("replicas"), "Missing Replica Count", "give replicas, or min_replicas and max_replicas.")
-		case !w.MinReplicas.IsNull() && !w.MaxReplicas.IsNull() && w.MinReplicas.ValueInt64() > w.MaxReplicas.ValueInt64():
-			diags.AddAttributeError(p.AtName("min_replicas"), "Invalid Replica Range",
-				fmt.Sprintf("min_replicas %d is greater than max_replicas %d (min > max).", w.MinReplicas.ValueInt64(), w.MaxReplicas.ValueInt64()))
-		}
+	nameKnown := fullyKnown(w.Name) && !w.Name.IsNull()
+	if nameKnown && fullyKnown(w.Replicas) && fullyKnown(w.MinReplicas) && fullyKnown(w.MaxReplicas) {
+		errs := sizing.ReplicaCountErrors(field.Path{}, w.Name.ValueString(), intOrNil(w.Replicas), intOrNil(w.MinReplicas), intOrNil(w.MaxReplicas))
+		addWorkloadErrors(diags, p, errs)
 	}
 	if fullyKnown(w.MaxSurge) && !w.MaxSurge.IsNull() {
 		if _, err := parseIntOrPercent(w.MaxSurge.ValueString()); err != nil {
-			diags.AddAttributeError(p.AtName("max_surge"), "Invalid Max Surge", err.Error())
+			diags.AddAttributeError(p.AtName("max_surge"), invalidWorkload, err.Error())
 		}
 	}
-	if poolsKnown && fullyKnown(w.Pools) {
+	if nameKnown && poolsKnown && fullyKnown(w.Pools) {
 		for i, e := range w.Pools.Elements() {
 			if s, ok := e.(types.String); ok && !poolNames[s.ValueString()] {
-				diags.AddAttributeError(p.AtName("pools").AtListIndex(i), "Unknown Pool",
-					fmt.Sprintf("%s names pool %s, which is not defined in pools; defined pools: %s.", workloadName(w), field.Quote(s.ValueString()), strings.Join(sortedKeys(poolNames), ", ")))
+				addWorkloadErrors(diags, p, field.Errors{sizing.UndefinedPoolError(field.NewPath("Pools").At(i), w.Name.ValueString(), s.ValueString(), sortedKeys(poolNames))})
 			}
 		}
 	}
 }
 
-// workloadName names a workload in a message: `workload "api"`, or "the workload" while its name is unknown.
-func workloadName(w workloadModel) string {
-	if w.Name.IsNull() || w.Name.IsUnknown() {
-		return "the workload"
+// addWorkloadErrors reports planner errors about one workload (paths relative to it) below p.
+func addWorkloadErrors(diags *diag.Diagnostics, p path.Path, errs field.Errors) {
+	for _, e := range errs {
+		diags.AddAttributeError(attributePath(p, e.Path, sizingRenames), invalidWorkload, sentence(e.Detail))
 	}
-	return "workload " + field.Quote(w.Name.ValueString())
+}
+
+// intOrNil is a known Int64's value as an *int, nil when null.
+func intOrNil(v types.Int64) *int {
+	if v.IsNull() || v.IsUnknown() {
+		return nil
+	}
+	n := int(v.ValueInt64())
+	return &n
 }
 
 // parseIntOrPercent reads "2" or "25%" (no spaces, as Kubernetes).
@@ -488,7 +489,10 @@ func expandWorkload(ctx context.Context, p path.Path, w workloadModel, diags *di
 	}
 	diags.Append(w.Pools.ElementsAs(ctx, &sw.Pools, false)...)
 	if !w.MaxSurge.IsNull() {
-		sw.MaxSurge, _ = parseIntOrPercent(w.MaxSurge.ValueString())
+		var err error
+		if sw.MaxSurge, err = parseIntOrPercent(w.MaxSurge.ValueString()); err != nil {
+			diags.AddAttributeError(p.AtName("max_surge"), invalidWorkload, err.Error())
+		}
 	}
 	if !w.Spread.IsNull() {
 		var sp spreadModel

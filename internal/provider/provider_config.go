@@ -73,7 +73,8 @@ func providerAttributes() map[string]schema.Attribute {
 					"the region decides which types are offered."},
 				"profile": schema.StringAttribute{Optional: true, MarkdownDescription: "Shared config profile. Default: `AWS_PROFILE`, else `default`."},
 				"endpoint": schema.StringAttribute{Optional: true, MarkdownDescription: "EC2 endpoint URL override (a VPC " +
-					"interface endpoint, or a test double). Default: the SDK's endpoint for the region."},
+					"interface endpoint, or a test double): an absolute `https` (or, for a local test double, `http`) URL. Default: the SDK's endpoint for the region.",
+					Validators: []validator.String{endpointURL{schemes: []string{"https", "http"}, example: `"https://ec2.us-east-1.amazonaws.com"`}}},
 				"max_retries": schema.Int64Attribute{Optional: true, MarkdownDescription: "Retries after the first attempt, " +
 					"with the SDK's standard retryer (exponential backoff with jitter, throttling and 5xx answers). Default 2.",
 					Validators: []validator.Int64{int64validator.Between(0, 10)}},
@@ -93,7 +94,8 @@ func providerAttributes() map[string]schema.Attribute {
 					Validators: []validator.String{stringvalidator.LengthAtLeast(1)}},
 				"endpoint": schema.StringAttribute{Optional: true, MarkdownDescription: "Azure Resource Manager endpoint " +
 					"(https). Default `" + livecatalog.DefaultAzureEndpoint + "`; set it for sovereign clouds. The token is " +
-					"requested for this endpoint's `/.default` scope."},
+					"requested for this endpoint's `/.default` scope.",
+					Validators: []validator.String{endpointURL{schemes: []string{"https"}, example: "\"" + livecatalog.DefaultAzureEndpoint + "\""}}},
 				"tenant_id": schema.StringAttribute{Optional: true, MarkdownDescription: "Tenant for the default credential " +
 					"chain. Default: the chain's own (`AZURE_TENANT_ID`, the CLI's tenant)."},
 			},

@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/kubefit/terraform-provider-kubefit/internal/livecatalog"
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/catalog"
@@ -88,6 +89,7 @@ func catalogLookup(ctx context.Context, cat sizing.Catalog, p path.Path, cloud c
 	}
 	var le *livecatalog.Error
 	if errors.As(err, &le) {
+		logLiveCause(ctx, err)
 		diags.AddAttributeError(p, "Live Catalog Lookup Failed", fmt.Sprintf("Looking up %q: %v. With catalog_source = "+
 			"\"live\" this is an error; \"prefer_embedded\" would use the embedded catalog (dated %s) instead.", name, err, cat.Date()))
 		return it, errReported
@@ -121,6 +123,7 @@ func catalogList(ctx context.Context, cat sizing.Catalog, p path.Path, cloud cat
 	var le *livecatalog.Error
 	switch {
 	case errors.As(err, &le):
+		logLiveCause(ctx, err)
 		diags.AddAttributeError(p, "Live Catalog Lookup Failed", fmt.Sprintf("Listing the %s instance types: %v. With "+
 			"catalog_source = \"live\" this is an error; \"prefer_embedded\" would use the embedded catalog (dated %s) instead.",
 			cloud, err, cat.Date()))
@@ -172,4 +175,13 @@ type resourceCatalog struct{ catalogClient }
 // Configure takes the catalog from the provider data.
 func (r *resourceCatalog) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
 	r.configure(req.ProviderData, &resp.Diagnostics)
+}
+
+// logLiveCause logs, at debug level (TF_LOG=debug), the SDK's own error behind a failed live lookup whose
+// diagnostic says what failed in kubefit's words (missing credentials).
+func logLiveCause(ctx context.Context, err error) {
+	var ce *livecatalog.CredentialsError
+	if errors.As(err, &ce) && ce.Err != nil {
+		tflog.Debug(ctx, "live catalog credentials: the SDK's error", map[string]any{"cloud": string(ce.Cloud), "sdk_error": ce.Err.Error()})
+	}
 }

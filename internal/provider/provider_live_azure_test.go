@@ -390,9 +390,10 @@ data "kubefit_instance_types" "ds2" {
 			checks.step(resource.TestStep{
 				PreConfig:   func() { cred.set("", errors.New("DefaultAzureCredential: failed to acquire a token")) },
 				Config:      cfg("live", "Standard_DS2_v2"),
-				ExpectError: regexp.MustCompile(`(?s)Live\s+Catalog\s+Lookup\s+Failed.*failed\s+to\s+acquire\s+a\s+token`),
+				ExpectError: regexp.MustCompile(`(?s)Live\s+Catalog\s+Lookup\s+Failed.*no\s+Azure\s+credentials\s+found`),
 			}, func(t *testing.T, ds []*tfprotov6.Diagnostic) {
-				wantDiag(t, ds, tfprotov6.DiagnosticSeverityError, "Live Catalog Lookup Failed", "name", `failed to acquire a token`)
+				// One sentence in kubefit's words; the SDK's text goes to the debug log only (issue 21, class 8).
+				wantDiag(t, ds, tfprotov6.DiagnosticSeverityError, "Live Catalog Lookup Failed", "name", `no Azure credentials found: azidentity's default chain was tried`)
 			}),
 			checks.step(resource.TestStep{
 				PreConfig: func() { cred.set(azureWrongToken, nil) },

@@ -3,11 +3,15 @@ package provider
 import (
 	"context"
 
+	"github.com/hashicorp/terraform-plugin-framework-validators/float64validator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
@@ -162,7 +166,7 @@ func (r *capacityCheckResource) Schema(_ context.Context, _ resource.SchemaReque
 				MarkdownDescription: "Node group capacity objects (each a `kubefit_node_group`'s `capacity` output).",
 				NestedObject:        schema.NestedAttributeObject{Attributes: nodeGroupCapacityAttributes()}},
 			"node_group_of": schema.MapAttribute{Optional: true, ElementType: types.StringType,
-				MarkdownDescription: "The node group (by `name`, one of `node_groups`) of each ScaledObject or HPA (`namespace/name`) given no " +
+				MarkdownDescription: "The node group (by `name`, which must be the `name` of an entry of `node_groups`; the check refuses any other) of each ScaledObject or HPA (`namespace/name`) given no " +
 					"`node_group_capacity` of its own. Such an autoscaler does not check itself against the group, so it cannot fail before " +
 					"this check: the node-group, database and DNS findings then come in one plan, each once, from this check. " +
 					"(A resource whose plan fails hides every object that reads its outputs: Terraform skips them.)"},
@@ -178,34 +182,41 @@ func (r *capacityCheckResource) Schema(_ context.Context, _ resource.SchemaReque
 				}}},
 			"databases": schema.ListNestedAttribute{Optional: true, MarkdownDescription: "Databases shared by ScaledObjects' and HPAs' pods (`KCAP-E4`, `KCAP-W2`).",
 				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
-					"name":                 reqStr("Database name."),
-					"max_connections":      schema.Int64Attribute{Required: true, MarkdownDescription: "`max_connections` from the database's configuration."},
-					"reserved_connections": schema.Int64Attribute{Optional: true, MarkdownDescription: "Reserved connections; default 0."},
-					"usable_fraction":      schema.Float64Attribute{Optional: true, MarkdownDescription: "Safe share of the hard limit; default 0.5."},
+					"name": reqStr("Database name."),
+					"max_connections": schema.Int64Attribute{Required: true, MarkdownDescription: "`max_connections` from the database's configuration, at least 1.",
+						Validators: []validator.Int64{int64validator.AtLeast(1)}},
+					"reserved_connections": schema.Int64Attribute{Optional: true, MarkdownDescription: "Reserved connections, at least 0 and below `max_connections`; default 0.",
+						Validators: []validator.Int64{int64validator.AtLeast(0)}},
+					"usable_fraction": schema.Float64Attribute{Optional: true, MarkdownDescription: "Safe share of the hard limit, between 0 and 1; default 0.5.",
+						Validators: []validator.Float64{float64validator.Between(0, 1)}},
 					"clients": schema.ListAttribute{Required: true, ElementType: types.StringType,
 						MarkdownDescription: "Client ScaledObjects and HPAs as `namespace/name`."},
-					"other_clients": schema.Int64Attribute{Optional: true, MarkdownDescription: "Connections of other clients; default 0."},
+					"other_clients": schema.Int64Attribute{Optional: true, MarkdownDescription: "Connections of other clients, at least 0; default 0.",
+						Validators: []validator.Int64{int64validator.AtLeast(0)}},
 				}}},
 			"dns": schema.SingleNestedAttribute{Optional: true, MarkdownDescription: "DNS set-up for the DNS budget at peak: the AWS VPC resolver's " +
 				"1,024 packets per second per network interface and CoreDNS's own capacity (replicas × queries per second per replica), " +
 				"whichever binds (`KCAP-E7` above it, `KCAP-W4` above 80 %). Only workloads that declare `dns_lookups_per_second` count.",
 				Attributes: map[string]schema.Attribute{
-					"provider":             optStr("`aws-vpc` (the only resolver modelled)."),
+					"provider": schema.StringAttribute{Optional: true, MarkdownDescription: "One of `aws-vpc` (the only resolver modelled).",
+						Validators: []validator.String{stringvalidator.OneOf("aws-vpc")}},
 					"node_local_dns_cache": schema.BoolAttribute{Optional: true, MarkdownDescription: "NodeLocal DNSCache installed: each node answers what it has cached, sends the `cluster.local` names it misses to CoreDNS and other names to the VPC resolver through its own interface; default false."},
-					"coredns_nodes":        schema.Int64Attribute{Optional: true, MarkdownDescription: "Nodes running CoreDNS (without NodeLocal DNSCache, the interfaces the upstream queries leave through); default the CoreDNS replicas, at most 2."},
-					"cache_hit_ratio":      schema.Float64Attribute{Optional: true, MarkdownDescription: "Share of external lookups answered from a cache before the VPC resolver (0 to below 1); default 0."},
+					"coredns_nodes": schema.Int64Attribute{Optional: true, MarkdownDescription: "Nodes running CoreDNS (without NodeLocal DNSCache, the interfaces the upstream queries leave through), at least 1; default the CoreDNS replicas, up to 2.",
+						Validators: []validator.Int64{int64validator.AtLeast(1)}},
+					"cache_hit_ratio": schema.Float64Attribute{Optional: true, MarkdownDescription: "Share of external lookups answered from a cache before the VPC resolver, between 0 and 1 (1 itself refused: the check needs some lookups to go out); default 0.",
+						Validators: []validator.Float64{float64validator.Between(0, 1)}},
 					"fully_qualified_names": schema.BoolAttribute{Optional: true, MarkdownDescription: "Names end in `.`: 2 queries per lookup (A and AAAA) instead of 10 (the 4 search domains of EKS's " +
 						"`ndots: 5` search list and the bare name, A and AAAA each, of which CoreDNS answers the 6 `cluster.local` ones and forwards 4)."},
 					"coredns_replicas": schema.Int64Attribute{Optional: true, MarkdownDescription: "A fixed CoreDNS replica count; default 2 (EKS's), or the `coredns_autoscaler` ladder when given."},
 					"coredns_autoscaler": schema.SingleNestedAttribute{Optional: true, MarkdownDescription: "CoreDNS scaled by the cluster-proportional-autoscaler in linear mode: " +
-						"replicas = max(ceil(cores / cores_per_replica), ceil(nodes / nodes_per_replica)) within `min` and `max`, at least 2 on more than one node with " +
+						"replicas = max(ceil(cores / cores_per_replica), ceil(nodes / nodes_per_replica)) within `min` and `max`, two or more on more than one node with " +
 						"`prevent_single_point_failure`, over the node groups' nodes at peak (a lower bound: the cluster's other nodes only raise it). `{}` takes the published defaults.",
 						Attributes: map[string]schema.Attribute{
 							"cores_per_replica":            schema.Int64Attribute{Optional: true, MarkdownDescription: "Cores per replica; default 256; 0 leaves the term out."},
 							"nodes_per_replica":            schema.Int64Attribute{Optional: true, MarkdownDescription: "Nodes per replica; default 16; 0 leaves the term out."},
 							"min":                          schema.Int64Attribute{Optional: true, MarkdownDescription: "Fewest replicas; default 1."},
 							"max":                          schema.Int64Attribute{Optional: true, MarkdownDescription: "Most replicas; default none (0)."},
-							"prevent_single_point_failure": schema.BoolAttribute{Optional: true, MarkdownDescription: "At least 2 replicas on more than one node; default true."},
+							"prevent_single_point_failure": schema.BoolAttribute{Optional: true, MarkdownDescription: "Two or more replicas on more than one node; default true."},
 						}},
 					"coredns_queries_per_replica": schema.Float64Attribute{Optional: true, MarkdownDescription: "Queries per second one CoreDNS replica answers. Default 5,000, " +
 						"an assumption (a managed CoreDNS's published per-replica figure; CoreDNS's own benchmark reached about 33,700 on two saturated vCPUs): measure yours in a load test and set it."},
@@ -213,9 +224,10 @@ func (r *capacityCheckResource) Schema(_ context.Context, _ resource.SchemaReque
 						"default 0: no published figure, measure it."},
 					"other_coredns_queries_per_second": schema.Float64Attribute{Optional: true, MarkdownDescription: "Queries per second CoreDNS gets from everything else (in-cluster service lookups, workloads not in the check); default 0."},
 				}},
-			"concurrent_rollouts": optStr("`one` (default: the largest single surge counts) or `all` (every surge at once)."),
-			"scheduler_profile":   resourceAttribute(schedulerProfileAttribute()),
-			"arrival_order":       resourceAttribute(arrivalOrderAttribute()),
+			"concurrent_rollouts": schema.StringAttribute{Optional: true, MarkdownDescription: "One of `one` (default: the largest single surge counts) or `all` (every surge at once).",
+				Validators: []validator.String{stringvalidator.OneOf("one", "all")}},
+			"scheduler_profile": resourceAttribute(schedulerProfileAttribute()),
+			"arrival_order":     resourceAttribute(arrivalOrderAttribute()),
 			"peak_nodes": schema.MapAttribute{Computed: true, ElementType: types.Int64Type,
 				MarkdownDescription: "Per node group, the nodes its workloads need at peak together, as kube-scheduler places them (a lower bound from their totals when that alone exceeds the group's maximum)."},
 			"database_demand": schema.MapAttribute{Computed: true, ElementType: types.Int64Type,
@@ -424,8 +436,10 @@ func autoscalerSummaryAttributes(kind, apiVersionDefault, kindDefault, peakNote 
 		"target_api_version": optStr("Target apiVersion" + apiVersionDefault + "."),
 		"target_kind":        optStr("Target kind" + kindDefault + "."),
 		"target_name":        reqStr("Target name."),
-		"peak_replicas":      schema.Int64Attribute{Optional: true, MarkdownDescription: "Replicas at peak" + peakNote + ". Required."},
-		"surge":              schema.Int64Attribute{Optional: true, MarkdownDescription: "Extra pods during a rollout at peak."},
+		"peak_replicas": schema.Int64Attribute{Optional: true, MarkdownDescription: "Replicas at peak" + peakNote + ", at least 0. Required.",
+			Validators: []validator.Int64{requiredValue{}, int64validator.AtLeast(0)}},
+		"surge": schema.Int64Attribute{Optional: true, MarkdownDescription: "Extra pods during a rollout at peak, at least 0.",
+			Validators: []validator.Int64{int64validator.AtLeast(0)}},
 		"pod_requests": schema.SingleNestedAttribute{Optional: true, MarkdownDescription: "Effective pod requests.",
 			Attributes: map[string]schema.Attribute{
 				"cpu_millicores":  schema.Int64Attribute{Optional: true, MarkdownDescription: "CPU in millicores."},
@@ -435,12 +449,14 @@ func autoscalerSummaryAttributes(kind, apiVersionDefault, kindDefault, peakNote 
 		"zonal_spread": schema.ListNestedAttribute{Optional: true, MarkdownDescription: "Zonal `DoNotSchedule` spread constraints.",
 			NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
 				"topology_key":       reqStr("Topology key."),
-				"max_skew":           schema.Int64Attribute{Optional: true, MarkdownDescription: "Maximum skew. Required."},
+				"max_skew":           schema.Int64Attribute{Optional: true, MarkdownDescription: "Maximum skew. Required.", Validators: []validator.Int64{requiredValue{}}},
 				"when_unsatisfiable": reqStr("`DoNotSchedule`."),
 			}}},
-		"connections_per_pod":    schema.Int64Attribute{Optional: true, MarkdownDescription: "Database connections per pod."},
-		"dns_lookups_per_second": schema.Float64Attribute{Optional: true, MarkdownDescription: "External DNS lookups per second per pod."},
-		"node_group":             optStr("Name of the node group the pods run on (matched against `node_groups`)."),
+		"connections_per_pod": schema.Int64Attribute{Optional: true, MarkdownDescription: "Database connections per pod, at least 0.",
+			Validators: []validator.Int64{int64validator.AtLeast(0)}},
+		"dns_lookups_per_second": schema.Float64Attribute{Optional: true, MarkdownDescription: "External DNS lookups per second per pod, at least 0.",
+			Validators: []validator.Float64{float64validator.AtLeast(0)}},
+		"node_group": optStr("Name of the node group the pods run on (matched against `node_groups`)."),
 	}
 	for k, v := range extra {
 		attrs[k] = v
@@ -456,5 +472,5 @@ func summaryOptional(desc string) schema.StringAttribute {
 }
 
 func summaryRequired(desc string) schema.StringAttribute {
-	return schema.StringAttribute{Optional: true, MarkdownDescription: desc + " Required."}
+	return schema.StringAttribute{Optional: true, MarkdownDescription: desc + " Required.", Validators: []validator.String{requiredValue{}}}
 }

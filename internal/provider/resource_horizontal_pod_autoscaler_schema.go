@@ -28,7 +28,7 @@ func hpaTargetAttribute(desc string) schema.SingleNestedAttribute {
 		"average_value": schema.StringAttribute{Optional: true,
 			MarkdownDescription: "`averageValue`, a positive quantity: the metric per pod (Pods, External, Object, and a resource's raw use)."},
 		"average_utilization": schema.Int64Attribute{Optional: true,
-			MarkdownDescription: "`averageUtilization`, a percentage of the pods' request, ≥ 1 (Resource, ContainerResource)."},
+			MarkdownDescription: "`averageUtilization`, a percentage of the pods' request, ≥ 1 (Resource, ContainerResource; `HPA-E7`)."},
 	}}
 }
 
@@ -157,7 +157,7 @@ func hpaRulesAttribute(desc string) schema.SingleNestedAttribute {
 			NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
 				"type":           schema.StringAttribute{Required: true, MarkdownDescription: markdownList(hpa.PolicyTypes) + "."},
 				"value":          schema.Int64Attribute{Required: true, MarkdownDescription: "Greater than 0."},
-				"period_seconds": schema.Int64Attribute{Required: true, MarkdownDescription: "1–1,800."},
+				"period_seconds": schema.Int64Attribute{Required: true, MarkdownDescription: "1–1,800 (`HPA-E10`)."},
 			}}},
 		"tolerance": kedaOptStr("`tolerance`, a non-negative quantity (`\"0.05\"`, `HPA-E11`); Kubernetes 1.35+ (`HPA-W1`)."),
 	}}

@@ -3,8 +3,12 @@ package provider
 import (
 	"context"
 
+	"github.com/hashicorp/terraform-plugin-framework-validators/float64validator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 )
 
@@ -32,7 +36,7 @@ func kedaScalingRulesAttribute(desc string) schema.SingleNestedAttribute {
 			NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
 				"type":           schema.StringAttribute{Required: true, MarkdownDescription: "`Pods` or `Percent`."},
 				"value":          schema.Int64Attribute{Required: true, MarkdownDescription: "Greater than 0."},
-				"period_seconds": schema.Int64Attribute{Required: true, MarkdownDescription: "1–1,800."},
+				"period_seconds": schema.Int64Attribute{Required: true, MarkdownDescription: "1–1,800 (`KSO-E14`)."},
 			}}},
 		"tolerance": kedaOptStr("`tolerance`, a quantity (`KSO-E18`); needs the Kubernetes `HPAConfigurableTolerance` " +
 			"feature, warned about below 1.35 when `kubernetes_version` is given (`KSO-W13`)."),
@@ -44,8 +48,10 @@ func kedaScalingRulesAttribute(desc string) schema.SingleNestedAttribute {
 // planner reports missing values once the object is known.
 func nodeGroupCapacityAttributes() map[string]schema.Attribute {
 	return map[string]schema.Attribute{
-		"name":      schema.StringAttribute{Optional: true, MarkdownDescription: "Node group name, quoted in diagnostics. Required."},
-		"max_nodes": schema.Int64Attribute{Optional: true, MarkdownDescription: "The group's maximum size. Required."},
+		"name": schema.StringAttribute{Optional: true, MarkdownDescription: "Node group name, quoted in diagnostics. Required.",
+			Validators: []validator.String{requiredValue{}, stringvalidator.LengthAtLeast(1)}},
+		"max_nodes": schema.Int64Attribute{Optional: true, MarkdownDescription: "The group's maximum size (1 or more). Required.",
+			Validators: []validator.Int64{requiredValue{}, int64validator.AtLeast(1)}},
 		"zones": schema.ListAttribute{Optional: true, ElementType: types.StringType,
 			MarkdownDescription: "Zones the group spans (for the zone spread check, `KCAP-E3`)."},
 		"max_nodes_per_zone": kedaOptInt("Maximum nodes per zone; default `floor(max_nodes / zones)`."),
@@ -53,14 +59,15 @@ func nodeGroupCapacityAttributes() map[string]schema.Attribute {
 			MarkdownDescription: "Per node: allocatable minus the requests of the DaemonSets on the group (for a mixed " +
 				"group, the member with the least).",
 			Attributes: map[string]schema.Attribute{
-				"cpu_millicores":  schema.Int64Attribute{Optional: true, MarkdownDescription: "CPU in millicores. Required."},
-				"memory_bytes":    schema.Int64Attribute{Optional: true, MarkdownDescription: "Memory in bytes. Required."},
+				"cpu_millicores":  schema.Int64Attribute{Optional: true, MarkdownDescription: "CPU in millicores. Required.", Validators: []validator.Int64{requiredValue{}}},
+				"memory_bytes":    schema.Int64Attribute{Optional: true, MarkdownDescription: "Memory in bytes. Required.", Validators: []validator.Int64{requiredValue{}}},
 				"ephemeral_bytes": kedaOptInt("Ephemeral storage in bytes (0 when unset)."),
 				"extended": schema.MapAttribute{Optional: true, ElementType: types.Int64Type,
 					MarkdownDescription: "Extended resources (`nvidia.com/gpu`, …) by name."},
 			}},
 		"workload_pods": schema.Int64Attribute{Optional: true,
-			MarkdownDescription: "Per node: maxPods minus DaemonSet pods (already limited by pod IPs on EKS). Required."},
+			MarkdownDescription: "Per node: maxPods minus DaemonSet pods (already limited by pod IPs on EKS). Required.",
+			Validators:          []validator.Int64{requiredValue{}}},
 	}
 }
 
@@ -96,11 +103,11 @@ func (r *kedaScaledObjectResource) Schema(_ context.Context, _ resource.SchemaRe
 					"env_source_container_name": str(false, "Container whose environment scalers may read."),
 				}},
 			"polling_interval":        kedaOptInt("`pollingInterval` in seconds, ≥ 1 (`KSO-E4`); KEDA assumes 30."),
-			"initial_cooldown_period": kedaOptInt("`initialCooldownPeriod` in seconds, ≥ 0; KEDA assumes 0."),
-			"cooldown_period":         kedaOptInt("`cooldownPeriod` in seconds, ≥ 0; KEDA assumes 300."),
+			"initial_cooldown_period": kedaOptInt("`initialCooldownPeriod` in seconds, ≥ 0 (`KSO-E4`); KEDA assumes 0."),
+			"cooldown_period":         kedaOptInt("`cooldownPeriod` in seconds, ≥ 0 (`KSO-E4`); KEDA assumes 300."),
 			"idle_replica_count":      kedaOptInt("`idleReplicaCount`; must be below the effective minimum (`KSO-E6`); only 0 works (`KSO-W3`)."),
 			"min_replica_count":       kedaOptInt("`minReplicaCount`; unset and 0 differ (`KSO-E5`, `KSO-E6`, `KSO-E12`)."),
-			"max_replica_count":       kedaOptInt("`maxReplicaCount`, ≥ 1; KEDA assumes 100 (`KSO-W4`). Checked against `node_group_capacity` and `database`."),
+			"max_replica_count":       kedaOptInt("`maxReplicaCount`, ≥ 1 (`KSO-E4`); KEDA assumes 100 (`KSO-W4`). Checked against `node_group_capacity` and `database`."),
 			"advanced": schema.SingleNestedAttribute{Optional: true, MarkdownDescription: "`advanced`.",
 				Attributes: map[string]schema.Attribute{
 					"restore_to_original_replica_count": kedaOptBool("`restoreToOriginalReplicaCount`."),
@@ -140,8 +147,8 @@ func (r *kedaScaledObjectResource) Schema(_ context.Context, _ resource.SchemaRe
 				}}},
 			"fallback": schema.SingleNestedAttribute{Optional: true, MarkdownDescription: "`fallback` (`KSO-E8`, `KSO-W5`, `KSO-W6`, `KSO-W12`).",
 				Attributes: map[string]schema.Attribute{
-					"failure_threshold": schema.Int64Attribute{Required: true, MarkdownDescription: "Consecutive failures before fallback, ≥ 0."},
-					"replicas":          schema.Int64Attribute{Required: true, MarkdownDescription: "Fallback replicas, ≥ 0."},
+					"failure_threshold": schema.Int64Attribute{Required: true, MarkdownDescription: "Consecutive failures before fallback, ≥ 0 (`KSO-E8`)."},
+					"replicas":          schema.Int64Attribute{Required: true, MarkdownDescription: "Fallback replicas, ≥ 0 (`KSO-E8`)."},
 					"behavior":          str(false, "`static` (rendered when unset), `currentReplicas`, `currentReplicasIfHigher`, `currentReplicasIfLower`, `scalingModifiers` (2.20+)."),
 				}},
 			"keda_version":       str(false, "KEDA version whose rules apply, `2.17` … `2.21`; default `2.21`."),
@@ -226,11 +233,15 @@ func databaseAttributes() map[string]schema.Attribute {
 		return schema.StringAttribute{Required: req, Optional: !req, MarkdownDescription: desc}
 	}
 	return map[string]schema.Attribute{
-		"name":                 str(true, "Database name, quoted in diagnostics."),
-		"max_connections":      schema.Int64Attribute{Required: true, MarkdownDescription: "`max_connections` from the database's actual configuration."},
-		"reserved_connections": kedaOptInt("Connections reserved for administrators; default 0."),
+		"name": str(true, "Database name, quoted in diagnostics."),
+		"max_connections": schema.Int64Attribute{Required: true, MarkdownDescription: "`max_connections` from the database's actual configuration, at least 1.",
+			Validators: []validator.Int64{int64validator.AtLeast(1)}},
+		"reserved_connections": schema.Int64Attribute{Optional: true, MarkdownDescription: "Connections reserved for administrators, at least 0 and below `max_connections`; default 0.",
+			Validators: []validator.Int64{int64validator.AtLeast(0)}},
 		"usable_fraction": schema.Float64Attribute{Optional: true,
-			MarkdownDescription: "Share of the hard limit considered safe; default 0.5 (`KCAP-W2`)."},
-		"other_clients": kedaOptInt("Connections of other clients; default 0."),
+			MarkdownDescription: "Share of the hard limit considered safe, between 0 and 1; default 0.5 (`KCAP-W2`).",
+			Validators:          []validator.Float64{float64validator.Between(0, 1)}},
+		"other_clients": schema.Int64Attribute{Optional: true, MarkdownDescription: "Connections of other clients, at least 0; default 0.",
+			Validators: []validator.Int64{int64validator.AtLeast(0)}},
 	}
 }

@@ -443,7 +443,7 @@ func addNodeGroupErrors(diags *diag.Diagnostics, m nodeGroupModel, err error) {
 		if steps := e.Path.Steps(); len(steps) >= 1 && steps[0].Name == "InstanceTypes" && !m.InstanceType.IsNull() {
 			p = path.Root("instance_type")
 		}
-		diags.AddAttributeError(p, "Invalid Node Group", sentence(e.Detail))
+		diags.AddAttributeError(p, inputSummary(e.Path, "Invalid Node Group"), sentence(e.Detail))
 	}
 }
 

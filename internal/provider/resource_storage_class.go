@@ -235,7 +235,7 @@ func (r *storageClassResource) Schema(_ context.Context, _ resource.SchemaReques
 				MarkdownDescription: "Labels of the StorageClass object."},
 			"annotations": schema.MapAttribute{Optional: true, ElementType: types.StringType,
 				MarkdownDescription: "Annotations of the StorageClass object. Use `is_default_class` rather than the default-class annotation."},
-			"ebs": schema.SingleNestedAttribute{Optional: true,
+			"ebs": schema.SingleNestedAttribute{Optional: true, Validators: []validator.Object{blockForDriver{}},
 				MarkdownDescription: "Parameters for `ebs.csi.aws.com` (aws-ebs-csi-driver; see its `docs/parameters.md`). Required with that driver.",
 				Attributes: map[string]schema.Attribute{
 					"type": schema.StringAttribute{Required: true,
@@ -255,7 +255,7 @@ func (r *storageClassResource) Schema(_ context.Context, _ resource.SchemaReques
 						Validators:          []validator.String{stringvalidator.OneOf("xfs", "ext3", "ext4")}},
 					"block_size": optStr("mkfs block size (`blockSize`), alphanumeric."),
 				}},
-			"azure_disk": schema.SingleNestedAttribute{Optional: true,
+			"azure_disk": schema.SingleNestedAttribute{Optional: true, Validators: []validator.Object{blockForDriver{}},
 				MarkdownDescription: "Parameters for `disk.csi.azure.com` (azuredisk-csi-driver; see its `docs/driver-parameters.md`). Required with that driver.",
 				Attributes: map[string]schema.Attribute{
 					"sku_name": schema.StringAttribute{Required: true,
@@ -277,7 +277,7 @@ func (r *storageClassResource) Schema(_ context.Context, _ resource.SchemaReques
 						MarkdownDescription: "`512` or `4096` (`LogicalSectorSize`), PremiumV2_LRS and UltraSSD_LRS only.",
 						Validators:          []validator.Int64{int64validator.OneOf(512, 4096)}},
 				}},
-			"gce_pd": schema.SingleNestedAttribute{Optional: true,
+			"gce_pd": schema.SingleNestedAttribute{Optional: true, Validators: []validator.Object{blockForDriver{}},
 				MarkdownDescription: "Parameters for `pd.csi.storage.gke.io` (GCE PD CSI driver; see the GKE documentation on persistent volumes and its `README.md` parameter table). Required with that driver.",
 				Attributes: map[string]schema.Attribute{
 					"type": schema.StringAttribute{Required: true,

@@ -26,7 +26,7 @@ func poolTemplateAttributes() map[string]schema.Attribute {
 	delete(attrs, "cloud")
 	delete(attrs, "instance_type")
 	delete(attrs, "instance_types")
-	return attrs
+	return addMisplacedPoolKeys(attrs)
 }
 
 // poolTemplateModel decodes a pool template (poolTemplateAttributes) into a sizing pool model with the

@@ -26,10 +26,11 @@ func sizingPoolAttributes(nodeBounds bool) map[string]schema.Attribute {
 	poolAttrs := overheadOptionAttributes()
 	poolAttrs["profile"] = profileAttribute(overhead.PoolProfiles, "")
 	poolAttrs["cloud"] = cloudAttribute(true, "")
-	poolAttrs["instance_type"] = schema.StringAttribute{Optional: true, MarkdownDescription: "Instance type of the pool's nodes (exactly one of `instance_type` and `instance_types`)."}
+	poolAttrs["instance_type"] = schema.StringAttribute{Optional: true, MarkdownDescription: "Instance type of the pool's nodes (exactly one of `instance_type` and `instance_types`).",
+		Validators: []validator.String{stringvalidator.LengthAtLeast(1), exactlyOneWith{"instance_types"}}}
 	poolAttrs["instance_types"] = schema.ListAttribute{Optional: true, ElementType: types.StringType,
 		MarkdownDescription: "A mixed pool's instance types: kubefit plans on the smallest member (least workload allocatable CPU, then memory) and says so in `pool_results[*].note`.",
-		Validators:          []validator.List{listvalidator.SizeAtLeast(1)}}
+		Validators:          []validator.List{listvalidator.SizeAtLeast(1), listvalidator.ValueStringsAre(stringvalidator.LengthAtLeast(1))}}
 	poolAttrs["min_nodes"] = schema.Int64Attribute{Optional: true, MarkdownDescription: "Minimum nodes (default 0); DaemonSets run on them too.", Validators: []validator.Int64{int64validator.AtLeast(0)}}
 	poolAttrs["max_nodes"] = schema.Int64Attribute{Required: true, MarkdownDescription: "Maximum nodes the pool may grow to.", Validators: []validator.Int64{int64validator.AtLeast(1)}}
 	poolAttrs["zones"] = schema.ListAttribute{Optional: true, ElementType: types.StringType, MarkdownDescription: "Zones the pool's nodes are spread over, round-robin (needed for zone spread)."}
@@ -72,7 +73,7 @@ func daemonSetsAttribute() schema.ListNestedAttribute {
 		MarkdownDescription: "DaemonSets: one pod on every node of each pool they match (node selector ⊆ labels, tolerations cover the taints). " +
 			"On EKS Linux nodes (not Auto Mode) the host-network `aws-node` and `kube-proxy` pods take a pod slot on every node, listed or not, and no pod IP; " +
 			"list them to count their requests.",
-		NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+		NestedObject: schema.NestedAttributeObject{Attributes: addMisplacedRequests(map[string]schema.Attribute{
 			"name":           schema.StringAttribute{Required: true, MarkdownDescription: "DaemonSet name."},
 			"requests":       requestsAttribute("Requests of one pod."),
 			"cpu_usage":      schema.StringAttribute{Optional: true, MarkdownDescription: "Expected real CPU use of one pod (for burstable credit checks).", Validators: []validator.String{quantityValidator{quantityCPU}}},
@@ -81,13 +82,13 @@ func daemonSetsAttribute() schema.ListNestedAttribute {
 			"node_affinity":  nodeAffinityAttribute(),
 			"host_ports":     hostPortsAttribute("DaemonSet"),
 			"takes_pod_slot": schema.BoolAttribute{Optional: true, MarkdownDescription: "Whether the pod counts against max pods (default `true`)."},
-		}}}
+		}, "DaemonSet")}}
 }
 
 // workloadsAttribute is the workloads input shared by every object that packs pods.
 func workloadsAttribute() schema.ListNestedAttribute {
 	return schema.ListNestedAttribute{Required: true, MarkdownDescription: "Workloads: sets of identical pods.", Validators: []validator.List{uniqueWorkloads},
-		NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+		NestedObject: schema.NestedAttributeObject{Attributes: addMisplacedRequests(map[string]schema.Attribute{
 			"name":          schema.StringAttribute{Required: true, MarkdownDescription: "Workload name (unique)."},
 			"replicas":      schema.Int64Attribute{Optional: true, MarkdownDescription: "Fixed replica count (or give `min_replicas`/`max_replicas`).", Validators: []validator.Int64{int64validator.AtLeast(0)}},
 			"min_replicas":  schema.Int64Attribute{Optional: true, MarkdownDescription: "Autoscaled: the steady (minimum) replica count.", Validators: []validator.Int64{int64validator.AtLeast(0)}},
@@ -122,7 +123,7 @@ func workloadsAttribute() schema.ListNestedAttribute {
 					"max_skew": schema.Int64Attribute{Optional: true, MarkdownDescription: "Zone spread: the largest allowed difference of pod counts between zones (default 1).",
 						Validators: []validator.Int64{int64validator.AtLeast(1)}},
 				}},
-		}}}
+		}, "workload")}}
 }
 
 func requestsAttribute(desc string) schema.SingleNestedAttribute {

@@ -46,11 +46,11 @@ func addUpgradeAttributes(attrs map[string]schema.Attribute) {
 // podDisruptionBudgetAttribute is a workload's PodDisruptionBudget, in the shape kubefit_workloads outputs.
 func podDisruptionBudgetAttribute() schema.SingleNestedAttribute {
 	return schema.SingleNestedAttribute{Optional: true,
-		MarkdownDescription: "The pods' PodDisruptionBudget, which the `node_upgrade` disruption evicts through: one of `min_available` and `max_unavailable`, " +
-			"each a count or a percentage of the replicas rounded up, as the disruption controller rounds both.",
+		MarkdownDescription: "The pods' PodDisruptionBudget, which the `node_upgrade` disruption evicts through: `min_available` or `max_unavailable` " +
+			"(give one, as a PodDisruptionBudget does), each a count or a percentage of the replicas rounded up, as the disruption controller rounds both.",
 		Attributes: map[string]schema.Attribute{
 			"name":            schema.StringAttribute{Optional: true, MarkdownDescription: "Its name, for messages."},
-			"min_available":   schema.StringAttribute{Optional: true, MarkdownDescription: "`minAvailable`: a count or a percentage.", Validators: []validator.String{intOrPercentValidator{}}},
+			"min_available":   schema.StringAttribute{Optional: true, MarkdownDescription: "`minAvailable`: a count or a percentage; exactly one of it and `max_unavailable`.", Validators: []validator.String{intOrPercentValidator{}, exactlyOneWith{"max_unavailable"}}},
 			"max_unavailable": schema.StringAttribute{Optional: true, MarkdownDescription: "`maxUnavailable`: a count or a percentage.", Validators: []validator.String{intOrPercentValidator{}}},
 		}}
 }

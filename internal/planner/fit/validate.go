@@ -357,7 +357,7 @@ func (v *validator) workloads(in Input, poolIdx map[string]int) {
 		for j, name := range w.Pools {
 			pf := f.Child("Pools").At(j)
 			if _, ok := poolIdx[name]; !ok {
-				v.add(pf, name, "%s may use pool %s, which is not defined; defined pools: %s", owner, field.Quote(name), field.QuoteList(sortedKeys(poolIdx)))
+				v.add(pf, name, "%s may use pool %s, which is not defined; defined pools: %s", owner, field.Quote(name), field.QuoteList(sortedKeys(poolIdx))) // sizing.UndefinedPoolError's words
 			} else if _, dup := listed[name]; dup {
 				v.add(pf, name, "%s lists pool %q twice", owner, name)
 			} else {

@@ -31,6 +31,10 @@ func PodRequests(t PodTemplate) (resource.List, map[string]int64, field.Errors) 
 	list := func(m map[string]string, p field.Path) corev1.ResourceList {
 		out := corev1.ResourceList{}
 		for _, k := range sortedKeys(m) {
+			if why := resourceNameProblem(k); why != "" {
+				errs = append(errs, field.Invalid(p.Key(k), k, "%s", why))
+				continue
+			}
 			q, err := parseQuantity(m[k])
 			if err != nil || q.Sign() < 0 {
 				errs = append(errs, field.Invalid(p.Key(k), m[k], "%s quantity %s is not a non-negative Kubernetes quantity", k, field.Quote(m[k])))
@@ -126,12 +130,15 @@ func (g NodeGroupCapacity) Validate(p field.Path) field.Errors {
 	if g.Name == "" {
 		errs = append(errs, field.Invalid(p.Child("Name"), "", "the node group capacity needs the node group's name"))
 	}
+	if g.MaxNodes < 1 {
+		errs = append(errs, field.Invalid(p.Child("MaxNodes"), itoa(g.MaxNodes),
+			"node group %q has a maximum node count of %d, and a group without nodes holds no pod; give the group's maximum size (1 or more)", g.Name, g.MaxNodes))
+	}
 	for _, n := range []struct {
 		name string
 		p    field.Path
 		v    int64
 	}{
-		{"maximum node count", p.Child("MaxNodes"), g.MaxNodes},
 		{"workload pod slots per node", p.Child("WorkloadPods"), g.WorkloadPods},
 		{"workload CPU per node", p.Child("WorkloadAllocatable", "CPUMillicores"), g.WorkloadAllocatable.CPUMillicores},
 		{"workload memory per node", p.Child("WorkloadAllocatable", "MemoryBytes"), g.WorkloadAllocatable.MemoryBytes},
@@ -143,6 +150,38 @@ func (g NodeGroupCapacity) Validate(p field.Path) field.Errors {
 	}
 	if g.MaxNodesPerZone != nil && *g.MaxNodesPerZone < 0 {
 		errs = append(errs, field.Invalid(p.Child("MaxNodesPerZone"), itoa(*g.MaxNodesPerZone), "the maximum nodes per zone must be 0 or more"))
+	}
+	return errs
+}
+
+// Validate checks a database budget at p: a name, a connection limit of 1 or more, reserved connections
+// from 0 to below that limit, other clients 0 or more, and a usable fraction from 0 to 1.
+func (db Database) Validate(p field.Path) field.Errors {
+	var errs field.Errors
+	if db.Name == "" {
+		errs = append(errs, field.Invalid(p.Child("Name"), "", "the database needs its name, which messages quote"))
+	}
+	name := strconv.Quote(db.Name)
+	if db.MaxConnections < 1 {
+		errs = append(errs, field.Invalid(p.Child("MaxConnections"), itoa(db.MaxConnections),
+			"database %s has a connection limit of %d; give its max_connections setting (1 or more)", name, db.MaxConnections))
+	}
+	switch {
+	case db.ReservedConnections < 0:
+		errs = append(errs, field.Invalid(p.Child("ReservedConnections"), itoa(db.ReservedConnections),
+			"database %s reserves %d connections; give 0 or more", name, db.ReservedConnections))
+	case db.MaxConnections >= 1 && db.ReservedConnections >= db.MaxConnections:
+		errs = append(errs, field.Invalid(p.Child("ReservedConnections"), itoa(db.ReservedConnections),
+			"database %s reserves %d of its %d connections, leaving none for clients; reserve fewer than its connection limit", name, db.ReservedConnections, db.MaxConnections))
+	}
+	if db.OtherClients < 0 {
+		errs = append(errs, field.Invalid(p.Child("OtherClients"), itoa(db.OtherClients),
+			"database %s has %d connections of other clients; give 0 or more", name, db.OtherClients))
+	}
+	if f := db.UsableFraction; f != nil && !(*f >= 0 && *f <= 1) {
+		v := strconv.FormatFloat(*f, 'g', -1, 64)
+		errs = append(errs, field.Invalid(p.Child("UsableFraction"), v,
+			"database %s has a usable fraction of %s; give a share of its connection limit from 0 to 1", name, v))
 	}
 	return errs
 }

@@ -104,8 +104,12 @@ func CheckAll(in Check) (*CheckResult, error) {
 	for i, g := range in.NodeGroups {
 		errs = append(errs, g.Validate(field.NewPath("NodeGroups").At(i))...)
 	}
+	for i, d := range in.Databases {
+		errs = append(errs, d.Validate(field.NewPath("Databases").At(i))...)
+	}
 	errs = append(errs, checkSummaries(in.ScaledObjects, sp, "ScaledObject")...)
 	errs = append(errs, checkSummaries(in.HPAs, field.NewPath("HPAs"), "HPA")...)
+	errs = append(errs, checkReferences(in)...)
 	if len(errs) > 0 {
 		return res, errs
 	}
@@ -431,7 +435,8 @@ func checkDatabases(in Check, all []autoscaler, res *CheckResult) field.Errors {
 			i, ok := byID[c]
 			if !ok {
 				errs = append(errs, field.Invalid(p.Child("Clients").At(ci), c,
-					"client %s is not one of the ScaledObjects or HPAs checked (give them as namespace/name)", field.Quote(c)))
+					"client %s of database %s is not one of the ScaledObjects or HPAs checked (%s); give them as namespace/name",
+					field.Quote(c), strconv.Quote(db.Name), knownClients(all)))
 				continue
 			}
 			if ambiguous[c] {

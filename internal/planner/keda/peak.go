@@ -57,6 +57,20 @@ func (c *peakChecker) warn(id string, p field.Path, format string, args ...any) 
 // database (KCAP-E4, KCAP-W2), counting the rollout surge at peak.
 func CheckPeak(p Peak) PeakCheck {
 	c := &peakChecker{p: p}
+	// Inputs the checks read come first, each on its own field: a bad one skips the check that reads it.
+	if p.NodeGroup != nil {
+		if errs := p.NodeGroup.Validate(field.NewPath("NodeGroupCapacity")); len(errs) > 0 {
+			c.out.Errors = append(c.out.Errors, errs...)
+			p.NodeGroup = nil
+		}
+	}
+	if p.Database != nil {
+		if errs := p.Database.Validate(field.NewPath("Database")); len(errs) > 0 {
+			c.out.Errors = append(c.out.Errors, errs...)
+			p.Database = nil
+		}
+	}
+	c.p = p
 	surge, serr := p.surgeFor(p.Replicas)
 	if serr != nil {
 		c.out.Errors = append(c.out.Errors, serr)
@@ -162,10 +176,6 @@ func perNode(g NodeGroupCapacity, req resource.List, ext map[string]int64) (int6
 // checkNodeGroup runs KCAP-E1, KCAP-E2, KCAP-W1 and KCAP-E3 against the node group.
 func (c *peakChecker) checkNodeGroup(req resource.List, ext map[string]int64, surge int64) {
 	g, peak, maxName := c.p.NodeGroup, c.p.Replicas, c.p.MaxName
-	if errs := g.Validate(field.NewPath("NodeGroupCapacity")); len(errs) > 0 {
-		c.out.Errors = append(c.out.Errors, errs...)
-		return
-	}
 	mp := c.p.MaxPath
 	name := strconv.Quote(g.Name)
 	a := g.WorkloadAllocatable

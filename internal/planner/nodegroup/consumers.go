@@ -67,8 +67,9 @@ func memberErrors(req Request, members []catalog.InstanceType) field.Errors {
 }
 
 // imageErrors refuses the profile × architecture × accelerator × version combinations for which EKS
-// publishes no AMI type (aws-sdk-go-v2 service/eks/types AMITypes): Windows on Arm or with accelerators, AL2
-// after its last Kubernetes version, and Neuron accelerators on Bottlerocket, which has no Neuron AMI type.
+// publishes no AMI type (aws-sdk-go-v2 service/eks/types AMITypes): AL2 after its last Kubernetes version,
+// and Neuron accelerators on Bottlerocket, which has no Neuron AMI type. Windows on Arm or with
+// accelerators is refused by the overhead model (overhead.imageErrors), for every object that plans nodes.
 func imageErrors(req Request, r *Result) field.Errors {
 	if req.Pool.Cloud != catalog.AWS {
 		return nil
@@ -80,10 +81,6 @@ func imageErrors(req Request, r *Result) field.Errors {
 		return field.Errors{field.Invalid(p, v, format, args...)}
 	}
 	switch {
-	case prof == overhead.EKSWindows && arm:
-		return bad(field.NewPath("InstanceTypes").At(0), t.Name, "instance type %s is Arm (arm64), and EKS has no Windows AMI for Arm; choose an x86_64 type for Windows nodes", field.Quote(t.Name))
-	case prof == overhead.EKSWindows && acc != "":
-		return bad(field.NewPath("InstanceTypes").At(0), t.Name, "instance type %s has %s, and EKS has no Windows AMI type with their drivers; choose a type without accelerators for Windows nodes, or a Linux profile", field.Quote(t.Name), acceleratorText(acc))
 	case prof == overhead.EKSBottlerocket && acc == "neuron":
 		return bad(field.NewPath("Overhead", "Profile"), string(prof), "instance type %s has %s, and EKS has no Bottlerocket AMI type for them; use the eks-al2023 profile (AL2023_x86_64_NEURON)", field.Quote(t.Name), acceleratorText(acc))
 	case prof == overhead.EKSAL2 && arm && acc != "":

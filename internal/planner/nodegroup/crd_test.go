@@ -457,9 +457,9 @@ func TestKarpenterChecksMatchCRD(t *testing.T) {
 		aws    bool   // refused by the AWS provider's rule only
 	}{
 		{name: "php"},
-		{name: "php-web.v2"},
-		{name: "Web_Pool"}, // the NodePool is named web-pool (KarpenterName), with a warning
-		{name: "web."},
+		{name: "php-web_v2"}, // names EKS takes but the CRD does not are rewritten (KarpenterName), with a warning
+		{name: "Web_Pool"},   // the NodePool is named web-pool
+		{name: "web-"},
 		{name: "php", labels: map[string]string{"karpenter.sh/capacity-type": "spot", "example.com/karpenter.sh": "x", "karpenter.shop/x": "y",
 			"node.kubernetes.io/lifecycle": "normal", "karpenter.k8s.aws/instance-family": "m5",
 			"karpenter.k8s.aws/instance-category": "m", "topology.k8s.aws/zone-id": "use1-az1"}},

@@ -124,7 +124,7 @@ func Size(ctx context.Context, p *sizing.Planner, req Request) (*Result, error) 
 	sreq := request(req)
 	plan, err := p.Solve(ctx, sreq)
 	if err != nil {
-		return nil, prefixPool(err)
+		return nil, prefixPool(err, req.Pool.InstanceTypes)
 	}
 	pp := &plan.Pools[0]
 	if errs := memberErrors(req, pp.Members); len(errs) > 0 {
@@ -171,7 +171,7 @@ func Size(ctx context.Context, p *sizing.Planner, req Request) (*Result, error) 
 		if w := workloadIndex(req, f.Workload); w >= 0 && (f.Reason == sizing.Reason(fit.ReasonMaxNodes) || f.Reason == sizing.Reason(fit.ReasonSpread)) {
 			n, err := p.LargestFit(ctx, sreq, w)
 			if err != nil {
-				return nil, prefixPool(err)
+				return nil, prefixPool(err, req.Pool.InstanceTypes)
 			}
 			nf.LargestFit = n
 		}
@@ -196,7 +196,7 @@ func disruptions(ctx context.Context, p *sizing.Planner, req Request, r *Result)
 	dreq.Disruptions = req.Disruptions
 	plan, err := p.Solve(ctx, dreq)
 	if err != nil {
-		return prefixPool(err)
+		return prefixPool(err, req.Pool.InstanceTypes)
 	}
 	r.Disruptions = plan.Packing.Disruptions
 	for _, head := range []string{"\nDisruptions (", "\nNo spare node ("} {
@@ -244,7 +244,7 @@ func request(req Request) sizing.Request {
 }
 
 func validate(req Request) field.Errors {
-	var errs field.Errors
+	errs := nameErrors(req)
 	if req.MinSize != nil && *req.MinSize < 0 {
 		errs = append(errs, field.Invalid(field.NewPath("MinSize"), fmt.Sprint(*req.MinSize), "the minimum size %d of node group %q must be at least 0", *req.MinSize, req.Pool.Name))
 	}
@@ -278,8 +278,9 @@ func validate(req Request) field.Errors {
 	return errs
 }
 
-// prefixPool moves sizing's pool paths (Pools["name"].X) to the group's root (X), since a group is one pool.
-func prefixPool(err error) error {
+// prefixPool moves sizing's pool paths (Pools["name"].X) to the group's root (X), since a group is one pool,
+// and an error about the instance type the overhead model planned on to that type's InstanceTypes entry.
+func prefixPool(err error, types []string) error {
 	errs := field.As(err)
 	if len(errs) == 0 {
 		return err
@@ -289,6 +290,9 @@ func prefixPool(err error) error {
 		steps := e.Path.Steps()
 		if len(steps) >= 2 && steps[0].Name == "Pools" {
 			e = &field.Error{Path: e.Path.Drop(2), Value: e.Value, Detail: e.Detail}
+		}
+		if i := slices.Index(types, e.Value); i >= 0 && e.Path.String() == "Overhead.Instance" {
+			e = &field.Error{Path: field.NewPath("InstanceTypes").At(i), Value: e.Value, Detail: e.Detail}
 		}
 		out = append(out, e)
 	}

@@ -41,6 +41,7 @@ func validate(in *Input) field.Errors {
 			"profile %q is for %s nodes but instance type %q is from the %s catalog; choose a %s profile (default %q)",
 			in.Profile, pc, in.Instance.Name, in.Instance.Cloud, in.Instance.Cloud, DefaultProfile(in.Instance.Cloud))
 	}
+	errs = append(errs, imageErrors(in)...)
 	inst := in.Instance
 	switch {
 	case inst.VCPU <= 0 && in.MeasuredCapacity.CPUMillicores == nil:

@@ -232,7 +232,7 @@ func TestRankPricesAndErrors(t *testing.T) {
 			r.Workloads[0].Replicas, r.Workloads[0].MinReplicas, r.Workloads[0].MaxReplicas = nil, intp(5), intp(2)
 			r.Limit, r.Candidates = 1, []string{"m6i.large", "t3.nano"}
 			r.Workloads[0].Requests.MemoryBytes = 4 << 30
-		}, "Workloads[0].MaxReplicas", "(min > max)"},
+		}, "Workloads[0].MinReplicas", "(min > max)"},
 		{"pool", func(r *Request) { r.Pool.MinNodes = 20 }, "Pool.MinNodes", "greater than its maximum node count 10"},
 		{"scenario", func(r *Request) { r.Scenario = "busy" }, "Scenario", `unknown scenario "busy"`},
 		{"price", func(r *Request) { r.Prices = map[string]float64{"m6i.large": -1} }, `Prices["m6i.large"]`, "negative"},

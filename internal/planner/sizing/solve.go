@@ -351,14 +351,12 @@ func (s *solve) workload(i int) fit.Workload {
 		NodeSelector: w.NodeSelector, NodeAffinity: w.NodeAffinity, Tolerations: w.Tolerations, HostPorts: w.HostPorts, VolumeClaims: w.VolumeClaims, Pools: w.Pools, MaxSurge: w.MaxSurge, Spread: w.Spread,
 		Namespace: w.Namespace, Labels: w.Labels, PodAffinity: w.PodAffinity, TopologySpread: w.TopologySpread, Priority: w.Priority,
 		DisruptionBudget: w.DisruptionBudget}
+	rerrs := ReplicaCountErrors(p, w.Name, w.Replicas, w.MinReplicas, w.MaxReplicas)
+	s.errs = append(s.errs, rerrs...)
 	switch {
-	case w.Replicas != nil && (w.MinReplicas != nil || w.MaxReplicas != nil):
-		s.errs = append(s.errs, field.Invalid(p.Child("Replicas"), fmt.Sprint(*w.Replicas),
-			"workload %q gives both a fixed replica count (%d) and an autoscaling range; give one or the other", w.Name, *w.Replicas))
+	case len(rerrs) > 0:
 	case w.Replicas != nil:
 		fw.Replicas, fw.MaxReplicas = *w.Replicas, *w.Replicas
-	case w.MinReplicas == nil && w.MaxReplicas == nil:
-		s.errs = append(s.errs, field.Invalid(p.Child("Replicas"), "", "workload %q gives no replica count; give a fixed count, or a minimum and maximum for an autoscaled workload", w.Name))
 	case w.MinReplicas == nil:
 		fw.MaxReplicas = *w.MaxReplicas
 		fw.Replicas = min(1, fw.MaxReplicas)

@@ -41,7 +41,7 @@ func TestSolveErrors(t *testing.T) {
 			"Workloads[0].Replicas", "gives no replica count"},
 		{"min > max", Request{Pools: []Pool{pool("general", "m5.large", 3)},
 			Workloads: []Workload{{Name: "web", MinReplicas: intp(5), MaxReplicas: intp(2)}}},
-			"Workloads[0].MaxReplicas", "(min > max)"},
+			"Workloads[0].MinReplicas", "(min > max)"},
 		{"min nodes above max", Request{Pools: []Pool{{Name: "general", Cloud: catalog.AWS, InstanceTypes: []string{"m5.large"}, MinNodes: 5, MaxNodes: 2}}},
 			`Pools["general"].MinNodes`, "greater than its maximum node count 2"},
 		{"custom profile on a pool", Request{Pools: []Pool{{Name: "general", Cloud: catalog.AWS, InstanceTypes: []string{"m5.large"}, MaxNodes: 2,
