@@ -47,10 +47,10 @@ func addUpgradeAttributes(attrs map[string]schema.Attribute) {
 func podDisruptionBudgetAttribute() schema.SingleNestedAttribute {
 	return schema.SingleNestedAttribute{Optional: true,
 		MarkdownDescription: "The pods' PodDisruptionBudget, which the `node_upgrade` disruption evicts through: `min_available` or `max_unavailable` " +
-			"(give one, as a PodDisruptionBudget does), each a count or a percentage of the replicas rounded up, as the disruption controller rounds both.",
+			"(not both: the API server refuses a PodDisruptionBudget that sets both), each a count or a percentage of the replicas rounded up, as the disruption controller rounds both.",
 		Attributes: map[string]schema.Attribute{
 			"name":            schema.StringAttribute{Optional: true, MarkdownDescription: "Its name, for messages."},
-			"min_available":   schema.StringAttribute{Optional: true, MarkdownDescription: "`minAvailable`: a count or a percentage; exactly one of it and `max_unavailable`.", Validators: []validator.String{intOrPercentValidator{}, exactlyOneWith{"max_unavailable"}}},
+			"min_available":   schema.StringAttribute{Optional: true, MarkdownDescription: "`minAvailable`: a count or a percentage.", Validators: []validator.String{intOrPercentValidator{}}},
 			"max_unavailable": schema.StringAttribute{Optional: true, MarkdownDescription: "`maxUnavailable`: a count or a percentage.", Validators: []validator.String{intOrPercentValidator{}}},
 		}}
 }
