@@ -131,7 +131,7 @@ func (r *hpaResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *
 				Attributes:          workload},
 			"node_group_capacity": schema.SingleNestedAttribute{Optional: true,
 				MarkdownDescription: "The node group the target runs on: a `kubefit_node_group`'s `capacity` output.",
-				Attributes:          nodeGroupCapacityAttributes()},
+				Attributes:          nodeGroupCapacityAttributes(capacityFailuresIgnored)},
 			"database": schema.SingleNestedAttribute{Optional: true,
 				MarkdownDescription: "A database the target's pods connect to (`KCAP-E4`, `KCAP-W2`); share one between several autoscalers with `kubefit_capacity_check`.",
 				Attributes:          databaseAttributes()},

@@ -41,9 +41,17 @@ func kedaScalingRulesAttribute(desc string) schema.SingleNestedAttribute {
 
 // nodeGroupCapacityAttributes is the §9.1 capacity object a kubefit_node_group exports as `capacity`.
 // Its attributes are optional in the schema, so that an object unknown during validation passes; the
-// planner reports missing values once the object is known.
-func nodeGroupCapacityAttributes() map[string]schema.Attribute {
+// planner reports missing values once the object is known. failuresDesc says what the reader does with the
+// group's misfits (only kubefit_capacity_check raises them).
+func nodeGroupCapacityAttributes(failuresDesc string) map[string]schema.Attribute {
 	return map[string]schema.Attribute{
+		"failures": schema.ListNestedAttribute{Optional: true, MarkdownDescription: failuresDesc,
+			NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+				"reason":    schema.StringAttribute{Optional: true, MarkdownDescription: "The misfit's reason."},
+				"attribute": schema.StringAttribute{Optional: true, MarkdownDescription: "The node group's attribute at fault."},
+				"message":   schema.StringAttribute{Optional: true, MarkdownDescription: "What does not fit, with its figures and remedies."},
+				"remedy":    schema.StringAttribute{Optional: true, MarkdownDescription: "The group's own remedy (the largest replica count that fits), if any."},
+			}}},
 		"name":      schema.StringAttribute{Optional: true, MarkdownDescription: "Node group name, quoted in diagnostics. Required."},
 		"max_nodes": schema.Int64Attribute{Optional: true, MarkdownDescription: "The group's maximum size. Required."},
 		"zones": schema.ListAttribute{Optional: true, ElementType: types.StringType,
@@ -63,6 +71,10 @@ func nodeGroupCapacityAttributes() map[string]schema.Attribute {
 			MarkdownDescription: "Per node: maxPods minus DaemonSet pods (already limited by pod IPs on EKS). Required."},
 	}
 }
+
+// capacityFailuresIgnored describes capacity.failures where an autoscaler reads the capacity.
+const capacityFailuresIgnored = "The group's misfits (`misfits_reported_by = \"capacity_check\"`). Not raised here: only " +
+	"`kubefit_capacity_check` raises them, so pass the same `capacity` to a capacity check's `node_groups`."
 
 func (r *kedaScaledObjectResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	str := func(req bool, desc string) schema.StringAttribute {
@@ -153,7 +165,7 @@ func (r *kedaScaledObjectResource) Schema(_ context.Context, _ resource.SchemaRe
 			"namespace_limit_range_defaults": kedaStrMap("LimitRange container `default`/`defaultRequest` quantities in the namespace, by resource name (`cpu`, `memory`)."),
 			"node_group_capacity": schema.SingleNestedAttribute{Optional: true,
 				MarkdownDescription: "The node group the target runs on: a `kubefit_node_group`'s `capacity` output (its name, maximum nodes, zones, and per-node workload allocatable and pod slots).",
-				Attributes:          nodeGroupCapacityAttributes()},
+				Attributes:          nodeGroupCapacityAttributes(capacityFailuresIgnored)},
 			"database": schema.SingleNestedAttribute{Optional: true,
 				MarkdownDescription: "A database the target's pods connect to (`KCAP-E4`, `KCAP-W2`); share one between several ScaledObjects with `kubefit_capacity_check`.",
 				Attributes:          databaseAttributes(),

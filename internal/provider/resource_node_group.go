@@ -60,6 +60,7 @@ type nodeGroupModel struct {
 	DiskType               types.String  `tfsdk:"disk_type"`
 	NodeClassName          types.String  `tfsdk:"node_class_name"`
 	FailOnMisfit           types.Bool    `tfsdk:"fail_on_misfit"`
+	MisfitsReportedBy      types.String  `tfsdk:"misfits_reported_by"`
 
 	DesiredSize         types.Int64   `tfsdk:"desired_size"`
 	DisruptionOut       types.Map     `tfsdk:"disruption_results"`
@@ -128,7 +129,11 @@ var (
 		"extended": types.MapType{ElemType: types.Int64Type}}
 	capacityAttrTypes = map[string]attr.Type{"name": types.StringType, "max_nodes": types.Int64Type,
 		"zones": types.ListType{ElemType: types.StringType}, "max_nodes_per_zone": types.Int64Type,
-		"workload_allocatable": types.ObjectType{AttrTypes: capacityAllocAttrTypes}, "workload_pods": types.Int64Type}
+		"workload_allocatable": types.ObjectType{AttrTypes: capacityAllocAttrTypes}, "workload_pods": types.Int64Type,
+		"failures": types.ListType{ElemType: types.ObjectType{AttrTypes: groupFailureAttrTypes}}}
+	// groupFailureAttrTypes are one misfit a group hands to the capacity check (misfits_reported_by).
+	groupFailureAttrTypes = map[string]attr.Type{"reason": types.StringType, "attribute": types.StringType,
+		"message": types.StringType, "remedy": types.StringType}
 )
 
 func (r *nodeGroupResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
@@ -205,6 +210,12 @@ var nodeGroupDescriptions = map[string]string{
 	"workload_allocatable": "Per node: allocatable less the requests of the DaemonSets that land on the group (of the smallest member of a mixed group).",
 	"cpu_millicores":       "CPU in millicores.", "memory_bytes": "Memory in bytes.", "ephemeral_bytes": "Ephemeral storage in bytes.",
 	"workload_pods":         "Per node: pod slots left for workloads after DaemonSets.",
+	"failures": "The group's misfits, for the `kubefit_capacity_check` that reads this object to raise as errors (`KCAP-E8`), when " +
+		"`misfits_reported_by = \"capacity_check\"`; empty otherwise (the group then fails itself, or only warns with `fail_on_misfit = false`).",
+	"reason":    "The misfit's reason, as `kubefit_node_pool_sizing`'s `failures` give it (`max-nodes`: the peak needs more than `max_size` nodes; `too-large`: a pod fits no node; `burst-credits`; `disruption`; …).",
+	"attribute": "The group's attribute at fault (`max_size`, `workloads[0]`, `instance_type`, `disruptions`).",
+	"message":   "What does not fit, with the figures and the remedies the planner names.",
+	"remedy":    "The group's own remedy: the largest replica count of the workload at fault that fits (empty when none was computed).",
 	"extended":              "Per node: extended resources left for workloads (`nvidia.com/gpu`).",
 	"block_device_mappings": "The volume: its device (`/dev/xvda`, the root of AL2023; `/dev/xvdb`, Bottlerocket's data volume) and `ebs` size and type.",
 	"device_name":           "Block device name.", "ebs": "EBS `volume_size` (GiB) and `volume_type`.", "volume_size": "Volume size in GiB.", "volume_type": "EBS volume type (default `gp3`).",
@@ -241,7 +252,16 @@ func (r *nodeGroupResource) Schema(_ context.Context, _ resource.SchemaRequest, 
 		Validators: []validator.Int64{int64validator.Between(1, 65536)}}
 	attrs["disk_type"] = schema.StringAttribute{Optional: true, MarkdownDescription: "Root volume type, passed to eksctl's `volumeType` (e.g. `gp3`)."}
 	attrs["node_class_name"] = schema.StringAttribute{Optional: true, MarkdownDescription: "Name of the Karpenter `EC2NodeClass` the NodePool refers to (default `default`)."}
-	attrs["fail_on_misfit"] = schema.BoolAttribute{Optional: true, MarkdownDescription: "Fail the plan when the workloads do not fit (default `true`); `false` reports misfits as warnings."}
+	attrs["fail_on_misfit"] = schema.BoolAttribute{Optional: true, MarkdownDescription: "Fail the plan when the workloads do not fit (default `true`); `false` reports misfits as warnings. " +
+		"Where the failure is raised is `misfits_reported_by`'s choice."}
+	attrs["misfits_reported_by"] = schema.StringAttribute{Optional: true, MarkdownDescription: "Which object fails the plan on the group's misfits: " +
+		markdownList(misfitReporters) + " (default `node_group`). `node_group`: this resource fails, and Terraform then skips every object " +
+		"that reads its outputs, a `kubefit_capacity_check` included, so their findings wait for the next plan. `capacity_check`: this " +
+		"resource does not fail; it warns once, exports its misfits in `capacity.failures`, and the `kubefit_capacity_check` whose " +
+		"`node_groups` holds this `capacity` raises each as an error (`KCAP-E8`, on that `node_groups` element) beside its own findings, " +
+		"so that one plan shows every failing check. If no capacity check reads `capacity`, nothing raises them and the plan does not fail on " +
+		"them: choose `capacity_check` only for a group a check reads. Refused with `fail_on_misfit = false`, which makes the misfits warnings here.",
+		Validators: []validator.String{stringvalidator.OneOf(misfitReporters...)}}
 	attrs["desired_size"] = schema.Int64Attribute{Computed: true, MarkdownDescription: "Desired nodes: the steady scenario's nodes within `min_size`..`max_size`."}
 	if mp, ok := attrs["max_pods"].(schema.Int64Attribute); ok {
 		mp.Computed = true
@@ -253,7 +273,9 @@ func (r *nodeGroupResource) Schema(_ context.Context, _ resource.SchemaRequest, 
 	attrs["overhead_evidence"] = resourceAttribute(evidenceAttribute("one node's allocatable"))
 	attrs["workload_allocatable"] = resourceAttribute(resourcesAttribute("What one node offers workloads after the group's DaemonSets."))
 	attrs["free_at_max"] = resourceAttribute(resourcesAttribute("What `max_size` nodes leave free after the peak scenario's pods."))
-	attrs["capacity"] = computedObject("The group's capacity envelope, for `kubefit_keda_scaled_object.node_group_capacity`.", computedAttrs(capacityAttrTypes, nodeGroupDescriptions))
+	attrs["capacity"] = computedObject("The group's capacity envelope, for `node_group_capacity` of `kubefit_keda_scaled_object` and "+
+		"`kubefit_horizontal_pod_autoscaler`, and for `kubefit_capacity_check.node_groups`; with `misfits_reported_by = \"capacity_check\"` it also carries the group's misfits (`failures`).",
+		computedAttrs(capacityAttrTypes, nodeGroupDescriptions))
 	attrs["eks_node_group"] = computedObject("Arguments for `aws_eks_node_group` (AWS groups; null otherwise).", computedAttrs(eksNodeGroupAttrTypes, nodeGroupDescriptions))
 	attrs["aks_node_pool"] = computedObject("Arguments for `azurerm_kubernetes_cluster_node_pool`, azurerm v4 names (Azure groups; null otherwise).", computedAttrs(aksNodePoolAttrTypes, nodeGroupDescriptions))
 	attrs["gke_node_pool"] = computedObject("Arguments for `google_container_node_pool`: exact total autoscaling bounds over `node_locations`, and an `initial_node_count` per zone (GCP groups; null otherwise).", computedAttrs(gkeNodePoolAttrTypes, nodeGroupDescriptions))
@@ -274,7 +296,9 @@ func (r *nodeGroupResource) Schema(_ context.Context, _ resource.SchemaRequest, 
 			"them plan with real numbers. The resource is plan-only: it creates nothing remote; applying stores the values, a " +
 			"changed input updates them in place, destroying forgets them. An input unknown at plan leaves the outputs unknown.\n\n" +
 			"When `max_size` is set and the peak does not fit it, the plan fails with the shortfall and the largest replica count " +
-			"that fits; `fail_on_misfit = false` turns that into a warning.",
+			"that fits; `fail_on_misfit = false` turns that into a warning. A failing group hides every object that reads its outputs " +
+			"(Terraform skips them); `misfits_reported_by = \"capacity_check\"` leaves the failure to the `kubefit_capacity_check` that " +
+			"reads `capacity`, so that one plan shows the group's misfits beside the autoscaler, database and DNS findings.",
 		Attributes: attrs,
 	}
 }
@@ -342,7 +366,7 @@ func warnAKSRotation(prior, next types.Object, diags *diag.Diagnostics) {
 func nodeGroupKnown(m nodeGroupModel) bool {
 	for _, v := range []attr.Value{m.Name, m.Cloud, m.InstanceType, m.InstanceTypes, m.Zones, m.Labels, m.Taints, m.CreditMode,
 		m.StartingBalance, m.MinHours, m.MaxSurplusCostPerMonth, m.DaemonSets, m.Workloads, m.HeadroomPercent, m.Scheduler, m.Arrival, m.Disruptions, m.CapacityType,
-		m.DiskSizeGiB, m.DiskType, m.NodeClassName, m.FailOnMisfit, m.Profile, m.KubernetesVersion, m.MaxPods, m.EKS, m.AKS,
+		m.DiskSizeGiB, m.DiskType, m.NodeClassName, m.FailOnMisfit, m.MisfitsReportedBy, m.Profile, m.KubernetesVersion, m.MaxPods, m.EKS, m.AKS,
 		m.KubeReserved, m.SystemReserved, m.EvictionHard, m.MeasuredCapacity, m.MeasuredAllocatable, m.VMMemoryOverheadPercent, m.OSDiskGiB, m.VolumeAttachLimit} {
 		if !fullyKnown(v) {
 			return false
@@ -395,6 +419,12 @@ func (r *nodeGroupResource) plan(ctx context.Context, m *nodeGroupModel, diags *
 		}
 		return true
 	}
+	if deferMisfits(*m) && !m.FailOnMisfit.IsNull() && !m.FailOnMisfit.ValueBool() {
+		diags.AddAttributeError(path.Root("misfits_reported_by"), "Misfits Reported Nowhere",
+			"misfits_reported_by = \"capacity_check\" hands the group's misfits, as errors, to the kubefit_capacity_check that reads its capacity, "+
+				"but fail_on_misfit = false makes them warnings of this group: remove fail_on_misfit = false (the check then fails on them) or misfits_reported_by (the group then only warns).")
+		return false
+	}
 	req := expandNodeGroup(ctx, *m, diags)
 	if diags.HasError() {
 		return false
@@ -404,7 +434,8 @@ func (r *nodeGroupResource) plan(ctx context.Context, m *nodeGroupModel, diags *
 		addNodeGroupErrors(diags, *m, err)
 		return false
 	}
-	reportNodeGroup(diags, *m, res, r.oncePerPlan(res.Warnings), m.FailOnMisfit.IsNull() || m.FailOnMisfit.ValueBool())
+	misfits := nodeGroupMisfits(*m, res)
+	reportNodeGroup(diags, *m, misfits, r.oncePerPlan(res.Warnings))
 	if diags.HasError() {
 		return false
 	}
@@ -415,7 +446,15 @@ func (r *nodeGroupResource) plan(ctx context.Context, m *nodeGroupModel, diags *
 	}
 	addPlannerWarnings(diags, path.Empty(), out.Warnings, nodeGroupRenames, "Node Group Caveat")
 	flattenNodeGroup(m, res, out, diags)
+	m.Capacity = capacityWithFailures(m.Capacity, groupFailuresValue(*m, misfits))
 	return !diags.HasError()
+}
+
+// capacityWithFailures is the capacity object c with failures.
+func capacityWithFailures(c types.Object, failures types.List) types.Object {
+	v := c.Attributes()
+	v["failures"] = failures
+	return types.ObjectValueMust(capacityAttrTypes, v)
 }
 
 func addNodeGroupErrors(diags *diag.Diagnostics, m nodeGroupModel, err error) {
@@ -433,14 +472,47 @@ func addNodeGroupErrors(diags *diag.Diagnostics, m nodeGroupModel, err error) {
 	}
 }
 
-// reportNodeGroup reports misfits on max_size (capacity) or the workload (a pod that never fits), with the
-// largest replica count that fits, and the planner's warnings.
-func reportNodeGroup(diags *diag.Diagnostics, m nodeGroupModel, res *nodegroup.Result, warnings []field.Warning, failOnMisfit bool) {
-	add, suffix := diags.AddAttributeError, " Set fail_on_misfit = false to plan anyway and only warn."
-	if !failOnMisfit {
-		add, suffix = diags.AddAttributeWarning, ""
+// Who reports a node group's misfits (misfits_reported_by).
+const (
+	misfitsByNodeGroup     = "node_group"
+	misfitsByCapacityCheck = "capacity_check"
+)
+
+var misfitReporters = []string{misfitsByNodeGroup, misfitsByCapacityCheck}
+
+// groupMisfit is one misfit of a node group as the group words it: the attribute at fault, the summary, the
+// message (with the remedies the planner names in it) and the group's own remedy, the largest replica count of
+// the workload at fault that fits ("" when none was computed).
+type groupMisfit struct {
+	reason  sizing.Reason
+	path    path.Path
+	title   string
+	message string
+	remedy  string
+}
+
+// detail is the misfit's diagnostic detail: its message and its remedy.
+func (g groupMisfit) detail() string {
+	if g.remedy == "" {
+		return g.message
 	}
+	return g.message + " " + g.remedy
+}
+
+// nodeGroupMisfits words each failure of the group on its attribute: max_size (capacity) or the workload at
+// fault (a pod that never fits), instance_type (credits), disruptions.
+func nodeGroupMisfits(m nodeGroupModel, res *nodegroup.Result) []groupMisfit {
+	var out []groupMisfit
 	for _, f := range res.Failures {
+		switch f.Reason {
+		case sizing.ReasonCredits:
+			out = append(out, groupMisfit{reason: f.Reason, path: path.Root("instance_type"), title: "Burstable Nodes Run Out of CPU Credits", message: f.Message})
+			continue
+		case sizing.Reason(fit.ReasonDisruption):
+			out = append(out, groupMisfit{reason: f.Reason, path: path.Root("disruptions"), title: "Disruption Not Absorbed",
+				message: fmt.Sprintf("node group %q: %s.", m.Name.ValueString(), strings.TrimRight(f.Message, "."))})
+			continue
+		}
 		p := path.Root("max_size")
 		if m.MaxSize.IsNull() || f.Reason == sizing.Reason(fit.ReasonTooLarge) || f.Reason == sizing.Reason(fit.ReasonSelector) ||
 			f.Reason == sizing.Reason(fit.ReasonTaint) {
@@ -451,21 +523,60 @@ func reportNodeGroup(diags *diag.Diagnostics, m nodeGroupModel, res *nodegroup.R
 				}
 			}
 		}
-		if f.Reason == sizing.ReasonCredits {
-			add(path.Root("instance_type"), "Burstable Nodes Run Out of CPU Credits", f.Message+suffix)
-			continue
-		}
-		if f.Reason == sizing.Reason(fit.ReasonDisruption) {
-			add(path.Root("disruptions"), "Disruption Not Absorbed", fmt.Sprintf("node group %q: %s.%s", m.Name.ValueString(), strings.TrimRight(f.Message, "."), suffix))
-			continue
-		}
-		msg := fmt.Sprintf("node group %q: %s", m.Name.ValueString(), strings.TrimRight(f.Message, "."))
+		g := groupMisfit{reason: f.Reason, path: p, title: "Workloads Do Not Fit the Node Group",
+			message: fmt.Sprintf("node group %q: %s.", m.Name.ValueString(), strings.TrimRight(f.Message, "."))}
 		if f.LargestFit >= 0 {
-			msg += fmt.Sprintf(". The largest replica count of workload %q that fits is %d", f.Workload, f.LargestFit)
+			g.remedy = fmt.Sprintf("The largest replica count of workload %q that fits is %d.", f.Workload, f.LargestFit)
 		}
-		add(p, "Workloads Do Not Fit the Node Group", msg+"."+suffix)
+		out = append(out, g)
+	}
+	return out
+}
+
+// reportNodeGroup reports the group's misfits (errors, warnings with fail_on_misfit = false, or one warning
+// naming who reports them with misfits_reported_by = "capacity_check") and the planner's warnings.
+func reportNodeGroup(diags *diag.Diagnostics, m nodeGroupModel, misfits []groupMisfit, warnings []field.Warning) {
+	if deferMisfits(m) {
+		if len(misfits) > 0 {
+			found := make([]string, 0, len(misfits))
+			for _, g := range misfits {
+				found = append(found, fmt.Sprintf("%s (%s)", g.title, g.path))
+			}
+			diags.AddAttributeWarning(path.Root("misfits_reported_by"), "Misfits Reported by the Capacity Check", fmt.Sprintf(
+				"node group %q does not carry its workloads: %s. With misfits_reported_by = \"capacity_check\" this object does not fail the plan: "+
+					"its capacity output lists them in failures, and the kubefit_capacity_check whose node_groups holds this group's capacity "+
+					"reports each as an error (KCAP-E8), beside its own findings, so that one plan shows every failing check. If no "+
+					"kubefit_capacity_check reads capacity, nothing reports them and the plan does not fail on them.",
+				m.Name.ValueString(), strings.Join(found, "; ")))
+		}
+	} else {
+		add, suffix := diags.AddAttributeError, " Set fail_on_misfit = false to plan anyway and only warn, or misfits_reported_by = \"capacity_check\" to have the capacity check reading this group's capacity report it."
+		if !m.FailOnMisfit.IsNull() && !m.FailOnMisfit.ValueBool() {
+			add, suffix = diags.AddAttributeWarning, ""
+		}
+		for _, g := range misfits {
+			add(g.path, g.title, g.detail()+suffix)
+		}
 	}
 	addPlannerWarnings(diags, path.Empty(), warnings, nodeGroupRenames, "Sizing Caveat")
+}
+
+// deferMisfits reports whether the group leaves its misfits to the capacity check that reads its capacity.
+func deferMisfits(m nodeGroupModel) bool {
+	return m.MisfitsReportedBy.ValueString() == misfitsByCapacityCheck
+}
+
+// groupFailuresValue is capacity.failures: the misfits the group leaves to the capacity check (none otherwise).
+func groupFailuresValue(m nodeGroupModel, misfits []groupMisfit) types.List {
+	vals := []attr.Value{}
+	if deferMisfits(m) {
+		for _, g := range misfits {
+			vals = append(vals, types.ObjectValueMust(groupFailureAttrTypes, map[string]attr.Value{
+				"reason": types.StringValue(string(g.reason)), "attribute": types.StringValue(g.path.String()),
+				"message": types.StringValue(g.message), "remedy": types.StringValue(g.remedy)}))
+		}
+	}
+	return types.ListValueMust(types.ObjectType{AttrTypes: groupFailureAttrTypes}, vals)
 }
 
 // extendedValue is the extended resources of a capacity envelope: GPUs as nvidia.com/gpu.
@@ -531,6 +642,7 @@ func flattenNodeGroup(m *nodeGroupModel, res *nodegroup.Result, out nodegroup.Re
 		"workload_allocatable": types.ObjectValueMust(capacityAllocAttrTypes, map[string]attr.Value{
 			"cpu_millicores": types.Int64Value(c.WorkloadAllocatable.CPUMillicores), "memory_bytes": types.Int64Value(c.WorkloadAllocatable.MemoryBytes),
 			"ephemeral_bytes": types.Int64Value(c.WorkloadAllocatable.EphemeralStorageBytes), "extended": extendedValue(c.WorkloadAllocatable.GPU)}),
+		"failures": types.ListValueMust(types.ObjectType{AttrTypes: groupFailureAttrTypes}, []attr.Value{}),
 	})
 	m.EKSNodeGroup, m.AKSNodePool, m.GKENodePool = types.ObjectNull(eksNodeGroupAttrTypes), types.ObjectNull(aksNodePoolAttrTypes), types.ObjectNull(gkeNodePoolAttrTypes)
 	if e := out.EKS; e != nil {
