@@ -5,7 +5,12 @@ import (
 	"fmt"
 	"os"
 	"regexp"
+	"strings"
 	"testing"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/hashicorp/terraform-plugin-testing/compare"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -455,4 +460,37 @@ func TestAccNodeGroup_disruptions(t *testing.T) {
 			},
 		},
 	})
+}
+
+// TestReportNodeGroupDefersMisfits: with misfits_reported_by = "capacity_check" the group gives no error but
+// one warning, on that attribute, naming each misfit and the capacity check that reports it; by default each
+// misfit is an error on its attribute that names both ways out.
+func TestReportNodeGroupDefersMisfits(t *testing.T) {
+	misfits := []groupMisfit{
+		{reason: "max-nodes", path: path.Root("max_size"), title: "Workloads Do Not Fit the Node Group", message: `node group "web": short.`, remedy: "The largest replica count of workload \"w\" that fits is 20."},
+		{reason: "burst-credits", path: path.Root("instance_type"), title: "Burstable Nodes Run Out of CPU Credits", message: "credits."},
+	}
+	m := nodeGroupModel{Name: types.StringValue("web"), FailOnMisfit: types.BoolNull(), MisfitsReportedBy: types.StringValue("capacity_check")}
+	var d diag.Diagnostics
+	reportNodeGroup(&d, m, misfits, nil)
+	if d.HasError() || d.WarningsCount() != 1 {
+		t.Fatalf("diagnostics %v", d)
+	}
+	w := d.Warnings()[0].(diag.DiagnosticWithPath)
+	if !w.Path().Equal(path.Root("misfits_reported_by")) || !strings.Contains(w.Detail(), "Workloads Do Not Fit the Node Group (max_size); Burstable Nodes Run Out of CPU Credits (instance_type)") ||
+		!strings.Contains(w.Detail(), "KCAP-E8") || !strings.Contains(w.Detail(), "If no kubefit_capacity_check reads capacity, nothing reports them") {
+		t.Errorf("warning at %s: %s", w.Path(), w.Detail())
+	}
+	if l := groupFailuresValue(m, misfits); len(l.Elements()) != 2 {
+		t.Errorf("failures %v", l)
+	}
+	m.MisfitsReportedBy = types.StringNull()
+	d = nil
+	reportNodeGroup(&d, m, misfits, nil)
+	if d.ErrorsCount() != 2 || !strings.HasSuffix(d.Errors()[0].Detail(), `that fits is 20. Set fail_on_misfit = false to plan anyway and only warn, or misfits_reported_by = "capacity_check" to have the capacity check reading this group's capacity report it.`) {
+		t.Errorf("errors %v", d)
+	}
+	if l := groupFailuresValue(m, misfits); len(l.Elements()) != 0 {
+		t.Errorf("failures without the mode %v", l)
+	}
 }
