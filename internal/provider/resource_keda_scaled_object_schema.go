@@ -224,9 +224,16 @@ func workloadAttributes() map[string]schema.Attribute {
 				"max_skew":           schema.Int64Attribute{Required: true, MarkdownDescription: "Maximum skew."},
 				"when_unsatisfiable": str(true, "`DoNotSchedule` or `ScheduleAnyway`."),
 			}}},
-		"max_concurrency_per_pod": kedaOptInt("Requests one pod serves at once (for example PHP-FPM `pm.max_children`)."),
-		"cpu_per_busy_worker":     str(false, "CPU a busy worker uses (a quantity); default one core."),
-		"connections_per_pod":     kedaOptInt("Database connections one pod holds at peak."),
+		"max_concurrency_per_pod": kedaOptInt("Requests one pod serves at once: its worker count (PHP-FPM `pm.max_children`, Gunicorn " +
+			"`workers` × `threads`, Puma threads). With a `cpu` trigger kubefit checks that the pods can use enough CPU to cross the " +
+			"target at all: a busy pod uses at most `max_concurrency_per_pod` × `cpu_per_busy_worker` (or its CPU limit, if lower); when " +
+			"that is not above the target × 1.1 (the HPA's tolerance), CPU scaling cannot trigger: `KCAP-E5` when `cpu` is the only " +
+			"trigger, `KCAP-W3` otherwise. When `cpu` is the only trigger and it can trigger, `KCAP-W3` still warns that requests queue " +
+			"for a free worker without raising CPU when the workers wait on I/O. Unset: only a CPU limit bounds a pod's use."),
+		"cpu_per_busy_worker": str(false, "CPU one worker uses while it serves a request (a quantity, e.g. `30m` for a PHP worker that "+
+			"mostly waits on a database), for the check of `max_concurrency_per_pod`. Default one core, which only catches structural "+
+			"impossibilities (one worker per pod with a 2-core request): measure it (a saturated pod's CPU over its busy workers) and give it."),
+		"connections_per_pod": kedaOptInt("Database connections one pod holds at peak."),
 		"dns_lookups_per_second": schema.Float64Attribute{Optional: true,
 			MarkdownDescription: "External DNS lookups per second per pod."},
 	}

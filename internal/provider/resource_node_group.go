@@ -9,6 +9,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
+	dschema "github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
@@ -231,14 +232,19 @@ var nodeGroupDescriptions = map[string]string{
 func (r *nodeGroupResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	attrs := resourceAttributes(sizingPoolAttributes(false))
 	attrs["daemonsets"] = resourceAttribute(daemonSetsAttribute())
-	attrs["workloads"] = resourceAttribute(workloadsAttribute())
+	attrs["workloads"] = resourceAttribute(nodeGroupWorkloadsAttribute())
+	if it, ok := attrs["instance_types"].(schema.ListAttribute); ok {
+		it.MarkdownDescription = "A mixed group's instance types: kubefit plans on the smallest member (least workload allocatable CPU, then memory), " +
+			"named in `planned_instance_type`, so the group holds its workloads whichever member the cloud launches."
+		attrs["instance_types"] = it
+	}
 	attrs["id"] = schema.StringAttribute{Computed: true, MarkdownDescription: "The node group name."}
 	attrs["name"] = schema.StringAttribute{Required: true, MarkdownDescription: "Node group name; the eksctl group and the Karpenter NodePool are named after it. A NodePool's name must be a lowercase RFC 1123 subdomain, so a name such as `Web_Pool` gives a NodePool named `web-pool` (with a warning). AWS groups may not set labels a Karpenter NodePool restricts: `kubernetes.io/hostname`, `karpenter.sh/nodepool`, and other labels of the `karpenter.sh` and `karpenter.k8s.aws` domains that are not Karpenter's well-known labels (such as `karpenter.sh/capacity-type` or `karpenter.k8s.aws/instance-family`). Nor may they set labels of the `kubernetes.io` and `k8s.io` domains a node may not set on itself (such as `node-role.kubernetes.io/worker`): the kubelet and eksctl refuse them; `node.kubernetes.io/…` and the well-known labels are fine.",
 		Validators: []validator.String{stringvalidator.LengthBetween(1, 63)}}
-	attrs["min_size"] = schema.Int64Attribute{Optional: true, Computed: true, MarkdownDescription: "Minimum nodes. Default: the nodes the steady scenario needs.",
+	attrs["min_size"] = schema.Int64Attribute{Optional: true, Computed: true, MarkdownDescription: "Minimum nodes. Default: the nodes the steady scenario needs, at most a set `max_size` (a steady scenario beyond it is a misfit).",
 		Validators: []validator.Int64{int64validator.AtLeast(0)}}
 	attrs["max_size"] = schema.Int64Attribute{Optional: true, Computed: true, MarkdownDescription: fmt.Sprintf("Maximum nodes (1–%d). "+
-		"Default: the nodes the peak scenario needs, raised by `headroom_percent` and rounded up. When set, the peak must fit it or the plan fails.", nodegroup.UnboundedNodes),
+		"Default: the nodes the peak scenario needs, raised by `headroom_percent` and rounded up. When set, the peak must fit it: otherwise the plan fails (`fail_on_misfit`), or the capacity check does (`misfits_reported_by`).", nodegroup.UnboundedNodes),
 		Validators: []validator.Int64{int64validator.Between(1, nodegroup.UnboundedNodes)}}
 	attrs["scheduler_profile"] = resourceAttribute(schedulerProfileAttribute())
 	attrs["arrival_order"] = resourceAttribute(arrivalOrderAttribute())
@@ -248,7 +254,9 @@ func (r *nodeGroupResource) Schema(_ context.Context, _ resource.SchemaRequest, 
 		Validators: []validator.Int64{int64validator.Between(0, 1000)}}
 	attrs["capacity_type"] = schema.StringAttribute{Optional: true, MarkdownDescription: "How nodes are bought: " + markdownList(nodegroup.CapacityTypes) + " (default `on_demand`).",
 		Validators: []validator.String{stringvalidator.OneOf(stringsOf(nodegroup.CapacityTypes)...)}}
-	attrs["disk_size_gib"] = schema.Int64Attribute{Optional: true, MarkdownDescription: "Root volume size in GiB. Default: each consumer's own (EKS 20, Windows 50; AKS 128; GKE 100).",
+	attrs["disk_size_gib"] = schema.Int64Attribute{Optional: true, MarkdownDescription: "Size in GiB of the volume that holds the kubelet's root directory " +
+		"(the root volume; Bottlerocket's data volume), emitted to every consumer and planned with: the nodes' ephemeral storage comes from it " +
+		"unless `os_disk_gib` is given. Default: each consumer's own (EKS 20, Windows 50; AKS 128; GKE 100), which is also what kubefit plans with.",
 		Validators: []validator.Int64{int64validator.Between(1, 65536)}}
 	attrs["disk_type"] = schema.StringAttribute{Optional: true, MarkdownDescription: "Root volume type, passed to eksctl's `volumeType` (e.g. `gp3`)."}
 	attrs["node_class_name"] = schema.StringAttribute{Optional: true, MarkdownDescription: "Name of the Karpenter `EC2NodeClass` the NodePool refers to (default `default`)."}
@@ -263,6 +271,16 @@ func (r *nodeGroupResource) Schema(_ context.Context, _ resource.SchemaRequest, 
 		"them: choose `capacity_check` only for a group a check reads. Refused with `fail_on_misfit = false`, which makes the misfits warnings here.",
 		Validators: []validator.String{stringvalidator.OneOf(misfitReporters...)}}
 	attrs["desired_size"] = schema.Int64Attribute{Computed: true, MarkdownDescription: "Desired nodes: the steady scenario's nodes within `min_size`..`max_size`."}
+	if od, ok := attrs["os_disk_gib"].(schema.Int64Attribute); ok {
+		od.MarkdownDescription = "Size of the disk that holds the kubelet's root directory, in GiB, for planning the nodes' ephemeral storage. " +
+			"Default: `disk_size_gib` (the disk the group emits), else the consumer's default: 20 on EKS (50 on Windows), 128 on AKS, 100 on GKE. " +
+			"Give it only when the kubelet's root is on another disk than `disk_size_gib`'s (a warning says when they differ)."
+		attrs["os_disk_gib"] = od
+	}
+	if it, ok := attrs["instance_type"].(schema.StringAttribute); ok {
+		it.MarkdownDescription = "Instance type of the group's nodes (exactly one of `instance_type` and `instance_types`)."
+		attrs["instance_type"] = it
+	}
 	if mp, ok := attrs["max_pods"].(schema.Int64Attribute); ok {
 		mp.Computed = true
 		mp.MarkdownDescription += " Reported: the max pods of one node as planned."
@@ -301,6 +319,22 @@ func (r *nodeGroupResource) Schema(_ context.Context, _ resource.SchemaRequest, 
 			"reads `capacity`, so that one plan shows the group's misfits beside the autoscaler, database and DNS findings.",
 		Attributes: attrs,
 	}
+}
+
+// nodeGroupWorkloadsAttribute is the shared workloads input as a node group reads it: the group is one pool,
+// so a workload's `pools` does not apply (and is refused when set).
+func nodeGroupWorkloadsAttribute() dschema.ListNestedAttribute {
+	a := workloadsAttribute()
+	attrs := maps.Clone(a.NestedObject.Attributes)
+	if pl, ok := attrs["pools"].(dschema.ListAttribute); ok {
+		pl.MarkdownDescription = "Does not apply to a node group, which is one pool: every workload runs on it. Refused when set " +
+			"(the attribute is shared with `kubefit_node_pool_sizing`, where it restricts a workload to some of its pools); to keep a " +
+			"workload off a group, give it to another group, or use `node_selector` or `tolerations` against the group's `labels` and `taints`."
+		attrs["pools"] = pl
+	}
+	a.NestedObject.Attributes = attrs
+	a.MarkdownDescription = "Workloads the group carries: sets of identical pods, every one on this group."
+	return a
 }
 
 // nodeGroupRenames maps the nodegroup planner's fields to this resource's attributes.
@@ -377,7 +411,16 @@ func nodeGroupKnown(m nodeGroupModel) bool {
 
 // expandNodeGroup converts the model into a nodegroup request.
 func expandNodeGroup(ctx context.Context, m nodeGroupModel, diags *diag.Diagnostics) nodegroup.Request {
-	pm := sizingPoolModel{Cloud: m.Cloud, InstanceType: m.InstanceType, InstanceTypes: m.InstanceTypes, overheadOptionsModel: m.overheadOptionsModel,
+	oo := m.overheadOptionsModel
+	if oo.OSDiskGiB.IsNull() {
+		oo.OSDiskGiB = m.DiskSizeGiB // the disk the group emits is the one its ephemeral storage is planned on
+	} else if !m.DiskSizeGiB.IsNull() && oo.OSDiskGiB.ValueInt64() != m.DiskSizeGiB.ValueInt64() {
+		diags.AddAttributeWarning(path.Root("os_disk_gib"), "Planned Disk Differs From the Emitted One", fmt.Sprintf(
+			"node group %q emits a %d GiB root volume (disk_size_gib) but plans the nodes' ephemeral storage on %d GiB (os_disk_gib): "+
+				"unless the kubelet's root directory is on another disk, leave os_disk_gib unset so that the plan uses disk_size_gib.",
+			m.Name.ValueString(), m.DiskSizeGiB.ValueInt64(), oo.OSDiskGiB.ValueInt64()))
+	}
+	pm := sizingPoolModel{Cloud: m.Cloud, InstanceType: m.InstanceType, InstanceTypes: m.InstanceTypes, overheadOptionsModel: oo,
 		MinNodes: types.Int64Null(), MaxNodes: types.Int64Null(), Zones: m.Zones, Labels: m.Labels, Taints: m.Taints, Weight: types.Int64Null(),
 		CreditMode: m.CreditMode, StartingBalance: m.StartingBalance, MinHours: m.MinHours, MaxSurplusCostPerMonth: m.MaxSurplusCostPerMonth}
 	req := nodegroup.Request{Pool: expandSizingPool(ctx, path.Empty(), m.Name.ValueString(), pm, diags),
@@ -394,6 +437,13 @@ func expandNodeGroup(ctx context.Context, m nodeGroupModel, diags *diag.Diagnost
 	var ws []workloadModel
 	diags.Append(m.Workloads.ElementsAs(ctx, &ws, false)...)
 	for i, w := range ws {
+		if !w.Pools.IsNull() {
+			diags.AddAttributeError(path.Root("workloads").AtListIndex(i).AtName("pools"), "Pools Do Not Apply to a Node Group", fmt.Sprintf(
+				"%s names pools, but a node group is one pool: every workload of node group %q runs on it. Remove pools; to keep the "+
+					"workload off this group, give it to another kubefit_node_group (or size several pools together with kubefit_node_pool_sizing).",
+				workloadName(w), m.Name.ValueString()))
+			continue
+		}
 		req.Workloads = append(req.Workloads, expandWorkload(ctx, path.Root("workloads").AtListIndex(i), w, diags))
 	}
 	return req

@@ -181,6 +181,36 @@ cloud = "azure"
 instance_type = "Standard_D4s_v5"
 min_size = 1001
 workloads = [{ name = "a", replicas = 1 }]`), `(?s)min_size\s+is\s+1001.*at\s+most\s+1000`},
+		// A node group is one pool: a workload's pools (shared with kubefit_node_pool_sizing) is refused on itself.
+		{nodeGroup(`name = "web"
+cloud = "aws"
+instance_type = "m5.large"
+workloads = [{ name = "a", replicas = 1, pools = ["web"] }]`), `(?s)Pools\s+Do\s+Not\s+Apply\s+to\s+a\s+Node\s+Group.*workloads\[0\]\.pools:\s+workload\s+"a"\s+names\s+pools,\s+but\s+a\s+node\s+group\s+is\s+one\s+pool`},
+	})
+}
+
+// TestAccNodeGroup_diskPlannedIsEmitted: the root volume a group emits (disk_size_gib) is the one its nodes'
+// ephemeral storage is planned on: 100 GiB gives more workload ephemeral storage than EKS's default 20 GiB, and
+// the same as os_disk_gib = 100.
+func TestAccNodeGroup_diskPlannedIsEmitted(t *testing.T) {
+	group := func(extra string) string {
+		return nodeGroup(`name = "web"
+cloud = "aws"
+instance_type = "m5.large"
+workloads = [{ name = "a", replicas = 1 }]
+` + extra)
+	}
+	eph := tfjsonpath.New("workload_allocatable").AtMapKey("ephemeral_storage_bytes")
+	differs, same := statecheck.CompareValue(compare.ValuesDiffer()), statecheck.CompareValue(compare.ValuesSame())
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{Config: group(""), ConfigStateChecks: []statecheck.StateCheck{differs.AddStateValue(ngAddr, eph)}},
+			{Config: group("disk_size_gib = 100"), ConfigStateChecks: []statecheck.StateCheck{
+				differs.AddStateValue(ngAddr, eph), same.AddStateValue(ngAddr, eph),
+				expectNG(tfjsonpath.New("eks_node_group").AtMapKey("disk_size"), knownvalue.Int64Exact(100))}},
+			{Config: group("os_disk_gib = 100"), ConfigStateChecks: []statecheck.StateCheck{same.AddStateValue(ngAddr, eph)}},
+		},
 	})
 }
 
