@@ -258,7 +258,9 @@ func (r *nodeGroupResource) Schema(_ context.Context, _ resource.SchemaRequest, 
 		"(the root volume; Bottlerocket's data volume), emitted to every consumer and planned with: the nodes' ephemeral storage comes from it " +
 		"unless `os_disk_gib` is given. Default: each consumer's own (EKS 20, Windows 50; AKS 128; GKE 100), which is also what kubefit plans with.",
 		Validators: []validator.Int64{int64validator.Between(1, 65536)}}
-	attrs["disk_type"] = schema.StringAttribute{Optional: true, MarkdownDescription: "Root volume type, passed to eksctl's `volumeType` (e.g. `gp3`)."}
+	attrs["disk_type"] = schema.StringAttribute{Optional: true, MarkdownDescription: "AWS groups: the EBS type of the volume `disk_size_gib` sizes (e.g. `gp3`), passed to eksctl's `volumeType` and to " +
+		"`ebs.volume_type` of `eks_launch_template` and `eks_module_node_group`'s `block_device_mappings` (which default to `gp3`). " +
+		"`aws_eks_node_group` takes no volume type, and AKS and GKE pools are emitted without one (their provider's default)."}
 	attrs["node_class_name"] = schema.StringAttribute{Optional: true, MarkdownDescription: "Name of the Karpenter `EC2NodeClass` the NodePool refers to (default `default`)."}
 	attrs["fail_on_misfit"] = schema.BoolAttribute{Optional: true, MarkdownDescription: "Fail the plan when the workloads do not fit (default `true`); `false` reports misfits as warnings. " +
 		"Where the failure is raised is `misfits_reported_by`'s choice."}

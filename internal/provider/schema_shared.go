@@ -108,7 +108,8 @@ func workloadsAttribute() schema.ListNestedAttribute {
 			"pools": schema.ListAttribute{Optional: true, ElementType: types.StringType,
 				MarkdownDescription: "Restrict the workload to these pools (names from `pools`)."},
 			"max_surge": schema.StringAttribute{Optional: true,
-				MarkdownDescription: "Extra pods during a rolling update at peak: a count (`2`) or a percentage of `max_replicas`, rounded up (`25%`). Default `0`."},
+				MarkdownDescription: "Extra pods during a rolling update at peak: a count (`2`) or a percentage of `max_replicas`, rounded up (`25%`). Default `0`: " +
+					"no surge is counted unless given, although a Deployment's own default is `25%`; give the workload's real `maxSurge` for the peak of a rollout."},
 			"spread": schema.SingleNestedAttribute{Optional: true, MarkdownDescription: "Spread of the pods.",
 				Attributes: map[string]schema.Attribute{
 					"type": schema.StringAttribute{Required: true, MarkdownDescription: "`none`, `node` (one pod per node) or `zone` (across the pool's zones).",
