@@ -84,3 +84,58 @@ func TestAccCapacityCheck_loadTestInOnePlan(t *testing.T) {
 		},
 	})
 }
+
+// hpaLoadTestGroupDefers is the load test with a node group whose own workloads do not fit either: a worker of
+// 24 pods of 3,000m (one a node) on at most 20 c5.xlarge. With misfits_reported_by = "capacity_check" the group
+// does not fail its own plan; it lists the misfit in capacity.failures, and the capacity check raises it.
+var hpaLoadTestGroupDefers = regexp.MustCompile(`workloads = \[\{ name = "cron"`).ReplaceAllString(hpaLoadTest,
+	`misfits_reported_by = "capacity_check"
+  workloads = [{ name = "worker", replicas = 24, requests = { cpu = "3000m", memory = "1Gi" } }, { name = "cron"`)
+
+// TestAccCapacityCheck_groupMisfitInOnePlan: ONE plan lists every failing check of the load test: the node
+// group's own misfit (KCAP-E8 on node_groups[0]: 24 workers need 24 nodes of 20, the largest count that fits
+// is 20), the HPA's shortfall on the group (KCAP-E2), the database's (KCAP-E4) and the DNS budget's (KCAP-E7),
+// each with its remedy, in that order. Without the capacity check the group plans (its misfit is in
+// capacity.failures, with the attribute at fault and the remedy); with fail_on_misfit = false the mode is
+// refused; without the mode the group fails alone and hides the check.
+func TestAccCapacityCheck_groupMisfitInOnePlan(t *testing.T) {
+	groupOnly := hpaLoadTestGroupDefers[:regexp.MustCompile(`resource "kubefit_horizontal_pod_autoscaler"`).FindStringIndex(hpaLoadTestGroupDefers)[0]]
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config: hpaLoadTestGroupDefers,
+				// Terraform prints the diagnostics without a source range first (KCAP-E4), then by line.
+				ExpectError: regexp.MustCompile(`(?s)KCAP-E4:\s+database\s+"orders-mysql".*need\s+800.*largest\s+safe\s+maxReplicas\s+of\s+shop/api` +
+					`.*Capacity\s+Check\s+Failed\s+\(KCAP-E8\).*node_groups\s+=\s+\[kubefit_node_group.web.capacity\].*` +
+					`KCAP-E8:\s+node\s+group\s+"web"\s+does\s+not\s+carry\s+its\s+own\s+workloads\s+\(reported\s+here,\s+as\s+its\s+` +
+					`misfits_reported_by\s+=\s+"capacity_check"\s+asks;\s+at\s+fault:\s+its\s+max_size\):\s+pool\s+"web"\s+\(c5.xlarge\)\s+needs\s+24\s+nodes` +
+					`.*Raise\s+the\s+pool's\s+maximum\s+node\s+count\s+to\s+24.*The\s+largest\s+replica\s+count\s+of\s+workload\s+"worker"\s+that\s+fits\s+is\s+20` +
+					`.*KCAP-E2:\s+node\s+group\s+"web"\s+cannot\s+hold.*largest\s+safe\s+maxReplicas\s+of\s+HPA\s+"shop/api".*is\s+20` +
+					`.*KCAP-E7:.*the\s+VPC\s+resolver\s+is\s+the\s+binding\s+DNS\s+ceiling.*Remedies:`),
+			},
+			{
+				// The same configuration without the mode: the group fails alone, and the check is not planned.
+				Config:      regexp.MustCompile(`misfits_reported_by = "capacity_check"\n`).ReplaceAllString(hpaLoadTestGroupDefers, ""),
+				ExpectError: regexp.MustCompile(`(?s)Workloads\s+Do\s+Not\s+Fit\s+the\s+Node\s+Group.*misfits_reported_by\s+=\s+"capacity_check"`),
+			},
+			{
+				Config:      regexp.MustCompile(`misfits_reported_by = "capacity_check"`).ReplaceAllString(groupOnly, "misfits_reported_by = \"capacity_check\"\n  fail_on_misfit = false"),
+				ExpectError: regexp.MustCompile(`(?s)Misfits\s+Reported\s+Nowhere.*remove\s+fail_on_misfit\s+=\s+false`),
+			},
+			{
+				// No capacity check reads the group: it plans (the user chose the mode), its misfit in capacity.failures.
+				Config: groupOnly,
+				Check: resource.ComposeAggregateTestCheckFunc(
+					resource.TestCheckResourceAttr("kubefit_node_group.web", "capacity.failures.#", "1"),
+					resource.TestCheckResourceAttr("kubefit_node_group.web", "capacity.failures.0.reason", "max-nodes"),
+					resource.TestCheckResourceAttr("kubefit_node_group.web", "capacity.failures.0.attribute", "max_size"),
+					resource.TestMatchResourceAttr("kubefit_node_group.web", "capacity.failures.0.message", regexp.MustCompile(`workload "worker"`)),
+					resource.TestCheckResourceAttr("kubefit_node_group.web", "capacity.failures.0.remedy",
+						`The largest replica count of workload "worker" that fits is 20.`),
+					resource.TestCheckResourceAttr("kubefit_node_group.web", "max_size", "20"),
+				),
+			},
+		},
+	})
+}

@@ -184,6 +184,7 @@ func (d *nodePoolRecommendationDataSource) ValidateConfig(ctx context.Context, r
 	if fullyKnown(m.Pool) && !m.Pool.IsNull() {
 		if pm, ok := poolTemplateModel(ctx, m.Pool, m.Cloud.ValueString(), "candidate"); ok {
 			validatePoolConfig(path.Root("pool"), pm, &resp.Diagnostics)
+			refuseMeasuredTemplate(pm, &resp.Diagnostics)
 		}
 	}
 	if m.Workloads.IsUnknown() || m.Workloads.IsNull() {
@@ -201,6 +202,26 @@ func (d *nodePoolRecommendationDataSource) ValidateConfig(ctx context.Context, r
 	}
 }
 
+// refuseMeasuredTemplate refuses measured node figures in the candidate pool: they are one instance type's,
+// and every candidate would get them. It reports whether it refused one.
+func refuseMeasuredTemplate(pm sizingPoolModel, diags *diag.Diagnostics) bool {
+	refused := false
+	for _, a := range []struct {
+		name string
+		v    types.Object
+	}{{"measured_capacity", pm.MeasuredCapacity}, {"measured_allocatable", pm.MeasuredAllocatable}} {
+		if a.v.IsNull() {
+			continue
+		}
+		refused = true
+		diags.AddAttributeError(path.Root("pool").AtName(a.name), "Measured Figures Belong to One Instance Type", fmt.Sprintf(
+			"%s is what the kubelet of one node of one instance type reports, but the recommendation sizes every candidate type "+
+				"and would give each of them these figures. Remove it here, and give it to the kubefit_node_pool_sizing pool or "+
+				"kubefit_node_group of the type chosen (best).", a.name))
+	}
+	return refused
+}
+
 // expandRecommendation converts the configuration into one ranking request.
 func expandRecommendation(ctx context.Context, m nodePoolRecommendationModel, cloud catalog.Cloud, diags *diag.Diagnostics) selector.Request {
 	req := selector.Request{Scenario: fit.Scenario(m.Scenario.ValueString()), Limit: int(m.Limit.ValueInt64()),
@@ -209,6 +230,9 @@ func expandRecommendation(ctx context.Context, m nodePoolRecommendationModel, cl
 	pm, ok := poolTemplateModel(ctx, m.Pool, string(cloud), "candidate")
 	if !ok {
 		diags.AddAttributeError(path.Root("pool"), "Invalid Pool", "the pool could not be read; this is a bug in the provider.")
+		return req
+	}
+	if refuseMeasuredTemplate(pm, diags) {
 		return req
 	}
 	req.Pool = expandSizingPool(ctx, path.Root("pool"), m.poolName(), pm, diags)

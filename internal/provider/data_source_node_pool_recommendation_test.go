@@ -201,6 +201,14 @@ data "kubefit_node_pool_recommendation" "x" {
   scenario   = "busy"
   workloads  = [{ name = "web", replicas = 2, requests = { cpu = "500m" } }]
 }`, `(?s)scenario.*value\s+must\s+be\s+one\s+of`},
+		// Measured figures are one type's: every candidate would get them.
+		{`
+data "kubefit_node_pool_recommendation" "x" {
+  cloud      = "aws"
+  candidates = ["m6i.large", "m6i.xlarge"]
+  pool       = { max_nodes = 3, measured_allocatable = { cpu = "1930m", memory = "7140176Ki", pods = 29 } }
+  workloads  = [{ name = "web", replicas = 2, requests = { cpu = "500m" } }]
+}`, `(?s)Measured\s+Figures\s+Belong\s+to\s+One\s+Instance\s+Type.*measured_allocatable\s+is\s+what\s+the\s+kubelet\s+of\s+one\s+node`},
 	})
 }
 

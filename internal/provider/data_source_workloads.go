@@ -203,6 +203,11 @@ func (d *workloadsDataSource) Schema(_ context.Context, _ datasource.SchemaReque
 	for k, v := range podOutputAttributes() {
 		w[k] = v
 	}
+	if pl, ok := w["pools"].(schema.ListAttribute); ok {
+		pl.MarkdownDescription = "Always null: manifests do not name kubefit's pools; `node_selector`, `tolerations` and `node_affinity` carry where " +
+			"the pods may run (set `pools` with `merge` to restrict a workload in `kubefit_node_pool_sizing`; a `kubefit_node_group` refuses it)."
+		w["pools"] = pl
+	}
 	w["autoscaler"] = schema.SingleNestedAttribute{Computed: true, MarkdownDescription: "The HorizontalPodAutoscaler or KEDA ScaledObject that sets `min_replicas`/`max_replicas` (null for a fixed count).",
 		Attributes: map[string]schema.Attribute{
 			"kind":         schema.StringAttribute{Computed: true, MarkdownDescription: "`HorizontalPodAutoscaler` or `ScaledObject`."},

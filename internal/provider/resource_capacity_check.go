@@ -148,8 +148,9 @@ func (r *capacityCheckResource) Schema(_ context.Context, _ resource.SchemaReque
 			"one target, an HPA named as KEDA's or an existing HPA on its target (`KCAP-E6`); every workload, ScaledObjects' and HPAs' alike, placed on a node group at its peak together, " +
 			"placed as kube-scheduler places them (the scheduler model of `kubefit_node_pool_sizing`, under `scheduler_profile` and " +
 			"`arrival_order`), with the surge of one rollout or of all (`KCAP-E2`, `KCAP-W1`), and their zone spread (`KCAP-E3`); a " +
-			"database's `max_connections` shared by several clients (`KCAP-E4`, `KCAP-W2`); the AWS VPC resolver's DNS budget " +
-			"(`KCAP-W4`, a warning). Plan-only like `kubefit_keda_scaled_object`; when an input is unknown nothing is checked.",
+			"database's `max_connections` shared by several clients (`KCAP-E4`, `KCAP-W2`); the DNS budget, the AWS VPC resolver's " +
+			"and CoreDNS's (`KCAP-E7`, `KCAP-W4`); and the misfits of node groups that leave them to this check (`KCAP-E8`, " +
+			"`misfits_reported_by = \"capacity_check\"` on `kubefit_node_group`). Plan-only like `kubefit_keda_scaled_object`; when an input is unknown nothing is checked.",
 		Attributes: map[string]schema.Attribute{
 			"id": schema.StringAttribute{Computed: true, MarkdownDescription: "Always `capacity-check`."},
 			"scaled_objects": schema.ListNestedAttribute{Optional: true,
@@ -163,8 +164,11 @@ func (r *capacityCheckResource) Schema(_ context.Context, _ resource.SchemaReque
 					"They count in one autoscaler per target (`KSO-E17`, `KCAP-E6`) and share node groups, databases and the DNS budget with the ScaledObjects.",
 				NestedObject: schema.NestedAttributeObject{Attributes: autoscalerSummaryAttributes("HPA", "", "", " (`maxReplicas`)", nil)}},
 			"node_groups": schema.ListNestedAttribute{Optional: true,
-				MarkdownDescription: "Node group capacity objects (each a `kubefit_node_group`'s `capacity` output).",
-				NestedObject:        schema.NestedAttributeObject{Attributes: nodeGroupCapacityAttributes()}},
+				MarkdownDescription: "Node group capacity objects (each a `kubefit_node_group`'s `capacity` output). A group planned with " +
+					"`misfits_reported_by = \"capacity_check\"` does not fail on its own misfits but lists them in `failures`: this check " +
+					"raises each as an error (`KCAP-E8`, on the group's element) beside its other findings, so one plan shows them all.",
+				NestedObject: schema.NestedAttributeObject{Attributes: nodeGroupCapacityAttributes("The group's own misfits, which it left to " +
+					"this check (`misfits_reported_by = \"capacity_check\"`): each is raised as an error, `KCAP-E8`.")}},
 			"node_group_of": schema.MapAttribute{Optional: true, ElementType: types.StringType,
 				MarkdownDescription: "The node group (by `name`, which must be the `name` of an entry of `node_groups`; the check refuses any other) of each ScaledObject or HPA (`namespace/name`) given no " +
 					"`node_group_capacity` of its own. Such an autoscaler does not check itself against the group, so it cannot fail before " +

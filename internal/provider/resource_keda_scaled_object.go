@@ -172,6 +172,15 @@ type nodeGroupCapacityModel struct {
 	MaxNodesPerZone     *int64                    `tfsdk:"max_nodes_per_zone"`
 	WorkloadAllocatable *capacityAllocatableModel `tfsdk:"workload_allocatable"`
 	WorkloadPods        *int64                    `tfsdk:"workload_pods"`
+	Failures            []groupFailureModel       `tfsdk:"failures"`
+}
+
+// groupFailureModel is one misfit a node group leaves to the capacity check (capacity.failures).
+type groupFailureModel struct {
+	Reason    *string `tfsdk:"reason"`
+	Attribute *string `tfsdk:"attribute"`
+	Message   *string `tfsdk:"message"`
+	Remedy    *string `tfsdk:"remedy"`
 }
 
 type capacityAllocatableModel struct {
@@ -457,6 +466,9 @@ func (g nodeGroupCapacityModel) capacity() keda.NodeGroupCapacity {
 	if a := g.WorkloadAllocatable; a != nil {
 		c.WorkloadAllocatable = keda.Allocatable{CPUMillicores: req(a.CPUMillicores), MemoryBytes: req(a.MemoryBytes),
 			EphemeralBytes: deref(a.EphemeralBytes), Extended: a.Extended}
+	}
+	for _, f := range g.Failures {
+		c.Failures = append(c.Failures, keda.GroupFailure{Reason: deref(f.Reason), Attribute: deref(f.Attribute), Message: deref(f.Message), Remedy: deref(f.Remedy)})
 	}
 	return c
 }

@@ -45,9 +45,17 @@ func kedaScalingRulesAttribute(desc string) schema.SingleNestedAttribute {
 
 // nodeGroupCapacityAttributes is the §9.1 capacity object a kubefit_node_group exports as `capacity`.
 // Its attributes are optional in the schema, so that an object unknown during validation passes; the
-// planner reports missing values once the object is known.
-func nodeGroupCapacityAttributes() map[string]schema.Attribute {
+// planner reports missing values once the object is known. failuresDesc says what the reader does with the
+// group's misfits (only kubefit_capacity_check raises them).
+func nodeGroupCapacityAttributes(failuresDesc string) map[string]schema.Attribute {
 	return map[string]schema.Attribute{
+		"failures": schema.ListNestedAttribute{Optional: true, MarkdownDescription: failuresDesc,
+			NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+				"reason":    schema.StringAttribute{Optional: true, MarkdownDescription: "The misfit's reason."},
+				"attribute": schema.StringAttribute{Optional: true, MarkdownDescription: "The node group's attribute at fault."},
+				"message":   schema.StringAttribute{Optional: true, MarkdownDescription: "What does not fit, with its figures and remedies."},
+				"remedy":    schema.StringAttribute{Optional: true, MarkdownDescription: "The group's own remedy (the largest replica count that fits), if any."},
+			}}},
 		"name": schema.StringAttribute{Optional: true, MarkdownDescription: "Node group name, quoted in diagnostics. Required.",
 			Validators: []validator.String{requiredValue{}, stringvalidator.LengthAtLeast(1)}},
 		"max_nodes": schema.Int64Attribute{Optional: true, MarkdownDescription: "The group's maximum size (1 or more). Required.",
@@ -70,6 +78,10 @@ func nodeGroupCapacityAttributes() map[string]schema.Attribute {
 			Validators:          []validator.Int64{requiredValue{}}},
 	}
 }
+
+// capacityFailuresIgnored describes capacity.failures where an autoscaler reads the capacity.
+const capacityFailuresIgnored = "The group's misfits (`misfits_reported_by = \"capacity_check\"`). Not raised here: only " +
+	"`kubefit_capacity_check` raises them, so pass the same `capacity` to a capacity check's `node_groups`."
 
 func (r *kedaScaledObjectResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	str := func(req bool, desc string) schema.StringAttribute {
@@ -159,10 +171,10 @@ func (r *kedaScaledObjectResource) Schema(_ context.Context, _ resource.SchemaRe
 			},
 			"namespace_limit_range_defaults": kedaStrMap("LimitRange container `default`/`defaultRequest` quantities in the namespace, by resource name (`cpu`, `memory`)."),
 			"node_group_capacity": schema.SingleNestedAttribute{Optional: true,
-				MarkdownDescription: "The node group the target runs on: a `kubefit_node_group`'s `capacity` output (its name, maximum nodes, zones, and per-node workload allocatable and pod slots).",
-				Attributes:          nodeGroupCapacityAttributes()},
+				MarkdownDescription: "The node group the target runs on: a `kubefit_node_group`'s `capacity` output (its name, maximum nodes, zones, and per-node workload allocatable and pod slots). When a `kubefit_capacity_check` reads this object's `summary`, a failure here makes Terraform skip that check: leave the group to the check instead (`node_group_of`) and every finding comes in one plan.",
+				Attributes:          nodeGroupCapacityAttributes(capacityFailuresIgnored)},
 			"database": schema.SingleNestedAttribute{Optional: true,
-				MarkdownDescription: "A database the target's pods connect to (`KCAP-E4`, `KCAP-W2`); share one between several ScaledObjects with `kubefit_capacity_check`.",
+				MarkdownDescription: "A database the target's pods connect to (`KCAP-E4`, `KCAP-W2`); share one between several ScaledObjects with `kubefit_capacity_check`. A failure here makes Terraform skip a `kubefit_capacity_check` that reads `summary`: list this autoscaler among the check's `databases[*].clients` instead to get every finding in one plan.",
 				Attributes:          databaseAttributes(),
 			},
 			"manifest": schema.DynamicAttribute{Computed: true,
@@ -219,9 +231,16 @@ func workloadAttributes() map[string]schema.Attribute {
 				"max_skew":           schema.Int64Attribute{Required: true, MarkdownDescription: "Maximum skew."},
 				"when_unsatisfiable": str(true, "`DoNotSchedule` or `ScheduleAnyway`."),
 			}}},
-		"max_concurrency_per_pod": kedaOptInt("Requests one pod serves at once (for example PHP-FPM `pm.max_children`)."),
-		"cpu_per_busy_worker":     str(false, "CPU a busy worker uses (a quantity); default one core."),
-		"connections_per_pod":     kedaOptInt("Database connections one pod holds at peak."),
+		"max_concurrency_per_pod": kedaOptInt("Requests one pod serves at once: its worker count (PHP-FPM `pm.max_children`, Gunicorn " +
+			"`workers` × `threads`, Puma threads). With a `cpu` trigger kubefit checks that the pods can use enough CPU to cross the " +
+			"target at all: a busy pod uses at most `max_concurrency_per_pod` × `cpu_per_busy_worker` (or its CPU limit, if lower); when " +
+			"that is not above the target × 1.1 (the HPA's tolerance), CPU scaling cannot trigger: `KCAP-E5` when `cpu` is the only " +
+			"trigger, `KCAP-W3` otherwise. When `cpu` is the only trigger and it can trigger, `KCAP-W3` still warns that requests queue " +
+			"for a free worker without raising CPU when the workers wait on I/O. Unset: only a CPU limit bounds a pod's use."),
+		"cpu_per_busy_worker": str(false, "CPU one worker uses while it serves a request (a quantity, e.g. `30m` for a PHP worker that "+
+			"mostly waits on a database), for the check of `max_concurrency_per_pod`. Default one core, which only catches structural "+
+			"impossibilities (one worker per pod with a 2-core request): measure it (a saturated pod's CPU over its busy workers) and give it."),
+		"connections_per_pod": kedaOptInt("Database connections one pod holds at peak."),
 		"dns_lookups_per_second": schema.Float64Attribute{Optional: true,
 			MarkdownDescription: "External DNS lookups per second per pod."},
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
+	dschema "github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
@@ -62,6 +63,7 @@ type nodeGroupModel struct {
 	DiskType               types.String  `tfsdk:"disk_type"`
 	NodeClassName          types.String  `tfsdk:"node_class_name"`
 	FailOnMisfit           types.Bool    `tfsdk:"fail_on_misfit"`
+	MisfitsReportedBy      types.String  `tfsdk:"misfits_reported_by"`
 
 	DesiredSize         types.Int64   `tfsdk:"desired_size"`
 	DisruptionOut       types.Map     `tfsdk:"disruption_results"`
@@ -136,7 +138,11 @@ var (
 		"extended": types.MapType{ElemType: types.Int64Type}}
 	capacityAttrTypes = map[string]attr.Type{"name": types.StringType, "max_nodes": types.Int64Type,
 		"zones": types.ListType{ElemType: types.StringType}, "max_nodes_per_zone": types.Int64Type,
-		"workload_allocatable": types.ObjectType{AttrTypes: capacityAllocAttrTypes}, "workload_pods": types.Int64Type}
+		"workload_allocatable": types.ObjectType{AttrTypes: capacityAllocAttrTypes}, "workload_pods": types.Int64Type,
+		"failures": types.ListType{ElemType: types.ObjectType{AttrTypes: groupFailureAttrTypes}}}
+	// groupFailureAttrTypes are one misfit a group hands to the capacity check (misfits_reported_by).
+	groupFailureAttrTypes = map[string]attr.Type{"reason": types.StringType, "attribute": types.StringType,
+		"message": types.StringType, "remedy": types.StringType}
 )
 
 func (r *nodeGroupResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
@@ -217,7 +223,13 @@ var nodeGroupDescriptions = map[string]string{
 	"max_nodes": "The group's maximum size.", "max_nodes_per_zone": "Null: kubefit spreads nodes round-robin over the zones.",
 	"workload_allocatable": "Per node: allocatable less the requests of the DaemonSets that land on the group (of the smallest member of a mixed group).",
 	"cpu_millicores":       "CPU in millicores.", "memory_bytes": "Memory in bytes.", "ephemeral_bytes": "Ephemeral storage in bytes.",
-	"workload_pods":         "Per node: pod slots left for workloads after DaemonSets.",
+	"workload_pods": "Per node: pod slots left for workloads after DaemonSets.",
+	"failures": "The group's misfits, for the `kubefit_capacity_check` that reads this object to raise as errors (`KCAP-E8`), when " +
+		"`misfits_reported_by = \"capacity_check\"`; empty otherwise (the group then fails itself, or only warns with `fail_on_misfit = false`).",
+	"reason":                "The misfit's reason, as `kubefit_node_pool_sizing`'s `failures` give it (`max-nodes`: the peak needs more than `max_size` nodes; `too-large`: a pod fits no node; `burst-credits`; `disruption`; …).",
+	"attribute":             "The group's attribute at fault (`max_size`, `workloads[0]`, `instance_type`, `disruptions`).",
+	"message":               "What does not fit, with the figures and the remedies the planner names.",
+	"remedy":                "The group's own remedy: the largest replica count of the workload at fault that fits (empty when none was computed).",
 	"extended":              "Per node: extended resources left for workloads (`nvidia.com/gpu`).",
 	"block_device_mappings": "The volume: its device (`/dev/xvda`, the root of AL2023; `/dev/xvdb`, Bottlerocket's data volume) and `ebs` size and type.",
 	"device_name":           "Block device name.", "ebs": "EBS `volume_size` (GiB) and `volume_type`.", "volume_size": "Volume size in GiB.", "volume_type": "EBS volume type (default `gp3`).",
@@ -233,14 +245,19 @@ var nodeGroupDescriptions = map[string]string{
 func (r *nodeGroupResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	attrs := resourceAttributes(sizingPoolAttributes(false))
 	attrs["daemonsets"] = resourceAttribute(daemonSetsAttribute())
-	attrs["workloads"] = resourceAttribute(workloadsAttribute())
+	attrs["workloads"] = resourceAttribute(nodeGroupWorkloadsAttribute())
+	if it, ok := attrs["instance_types"].(schema.ListAttribute); ok {
+		it.MarkdownDescription = "A mixed group's instance types: kubefit plans on the smallest member (least workload allocatable CPU, then memory), " +
+			"named in `planned_instance_type`, so the group holds its workloads whichever member the cloud launches."
+		attrs["instance_types"] = it
+	}
 	attrs["id"] = schema.StringAttribute{Computed: true, MarkdownDescription: "The node group name."}
 	attrs["name"] = schema.StringAttribute{Required: true, MarkdownDescription: "Node group name; the eksctl group and the Karpenter NodePool are named after it. A NodePool's name must be a lowercase RFC 1123 subdomain, so a name such as `Web_Pool` gives a NodePool named `web-pool` (with a warning). AWS groups may not set labels a Karpenter NodePool restricts: `kubernetes.io/hostname`, `karpenter.sh/nodepool`, and other labels of the `karpenter.sh` and `karpenter.k8s.aws` domains that are not Karpenter's well-known labels (such as `karpenter.sh/capacity-type` or `karpenter.k8s.aws/instance-family`). Nor may they set labels of the `kubernetes.io` and `k8s.io` domains a node may not set on itself (such as `node-role.kubernetes.io/worker`): the kubelet and eksctl refuse them; `node.kubernetes.io/…` and the well-known labels are fine.",
 		Validators: []validator.String{stringvalidator.LengthBetween(1, 63)}}
-	attrs["min_size"] = schema.Int64Attribute{Optional: true, Computed: true, MarkdownDescription: "Minimum nodes. Default: the nodes the steady scenario needs.",
+	attrs["min_size"] = schema.Int64Attribute{Optional: true, Computed: true, MarkdownDescription: "Minimum nodes. Default: the nodes the steady scenario needs, at most a set `max_size` (a steady scenario beyond it is a misfit).",
 		Validators: []validator.Int64{int64validator.AtLeast(0)}}
 	attrs["max_size"] = schema.Int64Attribute{Optional: true, Computed: true, MarkdownDescription: fmt.Sprintf("Maximum nodes (1–%d). "+
-		"Default: the nodes the peak scenario needs, raised by `headroom_percent` and rounded up. When set, the peak must fit it or the plan fails.", nodegroup.UnboundedNodes),
+		"Default: the nodes the peak scenario needs, raised by `headroom_percent` and rounded up. When set, the peak must fit it: otherwise the plan fails (`fail_on_misfit`), or the capacity check does (`misfits_reported_by`).", nodegroup.UnboundedNodes),
 		Validators: []validator.Int64{int64validator.Between(1, nodegroup.UnboundedNodes)}}
 	attrs["scheduler_profile"] = resourceAttribute(schedulerProfileAttribute())
 	attrs["arrival_order"] = resourceAttribute(arrivalOrderAttribute())
@@ -250,12 +267,35 @@ func (r *nodeGroupResource) Schema(_ context.Context, _ resource.SchemaRequest, 
 		Validators: []validator.Int64{int64validator.Between(0, 1000)}}
 	attrs["capacity_type"] = schema.StringAttribute{Optional: true, MarkdownDescription: "How nodes are bought: " + markdownList(nodegroup.CapacityTypes) + " (default `on_demand`).",
 		Validators: []validator.String{stringvalidator.OneOf(stringsOf(nodegroup.CapacityTypes)...)}}
-	attrs["disk_size_gib"] = schema.Int64Attribute{Optional: true, MarkdownDescription: "Root volume size in GiB. Default: each consumer's own (EKS 20, Windows 50; AKS 128; GKE 100).",
+	attrs["disk_size_gib"] = schema.Int64Attribute{Optional: true, MarkdownDescription: "Size in GiB of the volume that holds the kubelet's root directory " +
+		"(the root volume; Bottlerocket's data volume), emitted to every consumer and planned with: the nodes' ephemeral storage comes from it " +
+		"unless `os_disk_gib` is given. Default: each consumer's own (EKS 20, Windows 50; AKS 128; GKE 100), which is also what kubefit plans with.",
 		Validators: []validator.Int64{int64validator.Between(1, 65536)}}
-	attrs["disk_type"] = schema.StringAttribute{Optional: true, MarkdownDescription: "Root volume type, passed to eksctl's `volumeType` (e.g. `gp3`)."}
+	attrs["disk_type"] = schema.StringAttribute{Optional: true, MarkdownDescription: "AWS groups: the EBS type of the volume `disk_size_gib` sizes (e.g. `gp3`), passed to eksctl's `volumeType` and to " +
+		"`ebs.volume_type` of `eks_launch_template` and `eks_module_node_group`'s `block_device_mappings` (which default to `gp3`). " +
+		"`aws_eks_node_group` takes no volume type, and AKS and GKE pools are emitted without one (their provider's default)."}
 	attrs["node_class_name"] = schema.StringAttribute{Optional: true, MarkdownDescription: "Name of the Karpenter `EC2NodeClass` the NodePool refers to (default `default`)."}
-	attrs["fail_on_misfit"] = schema.BoolAttribute{Optional: true, MarkdownDescription: "Fail the plan when the workloads do not fit (default `true`); `false` reports misfits as warnings."}
+	attrs["fail_on_misfit"] = schema.BoolAttribute{Optional: true, MarkdownDescription: "Fail the plan when the workloads do not fit (default `true`); `false` reports misfits as warnings. " +
+		"Where the failure is raised is `misfits_reported_by`'s choice."}
+	attrs["misfits_reported_by"] = schema.StringAttribute{Optional: true, MarkdownDescription: "Which object fails the plan on the group's misfits: " +
+		markdownList(misfitReporters) + " (default `node_group`). `node_group`: this resource fails, and Terraform then skips every object " +
+		"that reads its outputs, a `kubefit_capacity_check` included, so their findings wait for the next plan. `capacity_check`: this " +
+		"resource does not fail; it warns once, exports its misfits in `capacity.failures`, and the `kubefit_capacity_check` whose " +
+		"`node_groups` holds this `capacity` raises each as an error (`KCAP-E8`, on that `node_groups` element) beside its own findings, " +
+		"so that one plan shows every failing check. If no capacity check reads `capacity`, nothing raises them and the plan does not fail on " +
+		"them: choose `capacity_check` only for a group a check reads. Refused with `fail_on_misfit = false`, which makes the misfits warnings here.",
+		Validators: []validator.String{stringvalidator.OneOf(misfitReporters...)}}
 	attrs["desired_size"] = schema.Int64Attribute{Computed: true, MarkdownDescription: "Desired nodes: the steady scenario's nodes within `min_size`..`max_size`."}
+	if od, ok := attrs["os_disk_gib"].(schema.Int64Attribute); ok {
+		od.MarkdownDescription = "Size of the disk that holds the kubelet's root directory, in GiB, for planning the nodes' ephemeral storage. " +
+			"Default: `disk_size_gib` (the disk the group emits), else the consumer's default: 20 on EKS (50 on Windows), 128 on AKS, 100 on GKE. " +
+			"Give it only when the kubelet's root is on another disk than `disk_size_gib`'s (a warning says when they differ)."
+		attrs["os_disk_gib"] = od
+	}
+	if it, ok := attrs["instance_type"].(schema.StringAttribute); ok {
+		it.MarkdownDescription = "Instance type of the group's nodes (exactly one of `instance_type` and `instance_types`)."
+		attrs["instance_type"] = it
+	}
 	if mp, ok := attrs["max_pods"].(schema.Int64Attribute); ok {
 		mp.Computed = true
 		mp.MarkdownDescription += " Reported: the max pods of one node as planned."
@@ -266,7 +306,9 @@ func (r *nodeGroupResource) Schema(_ context.Context, _ resource.SchemaRequest, 
 	attrs["overhead_evidence"] = resourceAttribute(evidenceAttribute("one node's allocatable"))
 	attrs["workload_allocatable"] = resourceAttribute(resourcesAttribute("What one node offers workloads after the group's DaemonSets."))
 	attrs["free_at_max"] = resourceAttribute(resourcesAttribute("What `max_size` nodes leave free after the peak scenario's pods."))
-	attrs["capacity"] = computedObject("The group's capacity envelope, for `kubefit_keda_scaled_object.node_group_capacity`.", computedAttrs(capacityAttrTypes, nodeGroupDescriptions))
+	attrs["capacity"] = computedObject("The group's capacity envelope, for `node_group_capacity` of `kubefit_keda_scaled_object` and "+
+		"`kubefit_horizontal_pod_autoscaler`, and for `kubefit_capacity_check.node_groups`; with `misfits_reported_by = \"capacity_check\"` it also carries the group's misfits (`failures`).",
+		computedAttrs(capacityAttrTypes, nodeGroupDescriptions))
 	attrs["eks_node_group"] = computedObject("Arguments for `aws_eks_node_group` (AWS groups; null otherwise).", computedAttrs(eksNodeGroupAttrTypes, nodeGroupDescriptions))
 	attrs["aks_node_pool"] = computedObject("Arguments for `azurerm_kubernetes_cluster_node_pool`, azurerm v4 names (Azure groups; null otherwise).", computedAttrs(aksNodePoolAttrTypes, nodeGroupDescriptions))
 	attrs["gke_node_pool"] = computedObject("Arguments for `google_container_node_pool`: exact total autoscaling bounds over `node_locations`, and an `initial_node_count` per zone (GCP groups; null otherwise).", computedAttrs(gkeNodePoolAttrTypes, nodeGroupDescriptions))
@@ -287,9 +329,27 @@ func (r *nodeGroupResource) Schema(_ context.Context, _ resource.SchemaRequest, 
 			"them plan with real numbers. The resource is plan-only: it creates nothing remote; applying stores the values, a " +
 			"changed input updates them in place, destroying forgets them. An input unknown at plan leaves the outputs unknown.\n\n" +
 			"When `max_size` is set and the peak does not fit it, the plan fails with the shortfall and the largest replica count " +
-			"that fits; `fail_on_misfit = false` turns that into a warning.",
+			"that fits; `fail_on_misfit = false` turns that into a warning. A failing group hides every object that reads its outputs " +
+			"(Terraform skips them); `misfits_reported_by = \"capacity_check\"` leaves the failure to the `kubefit_capacity_check` that " +
+			"reads `capacity`, so that one plan shows the group's misfits beside the autoscaler, database and DNS findings.",
 		Attributes: attrs,
 	}
+}
+
+// nodeGroupWorkloadsAttribute is the shared workloads input as a node group reads it: the group is one pool,
+// so a workload's `pools` does not apply (and is refused when set).
+func nodeGroupWorkloadsAttribute() dschema.ListNestedAttribute {
+	a := workloadsAttribute()
+	attrs := maps.Clone(a.NestedObject.Attributes)
+	if pl, ok := attrs["pools"].(dschema.ListAttribute); ok {
+		pl.MarkdownDescription = "Does not apply to a node group, which is one pool: every workload runs on it. Refused when set " +
+			"(the attribute is shared with `kubefit_node_pool_sizing`, where it restricts a workload to some of its pools); to keep a " +
+			"workload off a group, give it to another group, or use `node_selector` or `tolerations` against the group's `labels` and `taints`."
+		attrs["pools"] = pl
+	}
+	a.NestedObject.Attributes = attrs
+	a.MarkdownDescription = "Workloads the group carries: sets of identical pods, every one on this group."
+	return a
 }
 
 // nodeGroupRenames maps the nodegroup planner's fields to this resource's attributes.
@@ -355,7 +415,7 @@ func warnAKSRotation(prior, next types.Object, diags *diag.Diagnostics) {
 func nodeGroupKnown(m nodeGroupModel) bool {
 	for _, v := range []attr.Value{m.Name, m.Cloud, m.InstanceType, m.InstanceTypes, m.Zones, m.Labels, m.Taints, m.CreditMode,
 		m.StartingBalance, m.MinHours, m.MaxSurplusCostPerMonth, m.DaemonSets, m.Workloads, m.HeadroomPercent, m.Scheduler, m.Arrival, m.Disruptions, m.CapacityType, m.UpgradeMaxSurge, m.UpgradeMaxUnavailable,
-		m.DiskSizeGiB, m.DiskType, m.NodeClassName, m.FailOnMisfit, m.Profile, m.KubernetesVersion, m.MaxPods, m.EKS, m.AKS,
+		m.DiskSizeGiB, m.DiskType, m.NodeClassName, m.FailOnMisfit, m.MisfitsReportedBy, m.Profile, m.KubernetesVersion, m.MaxPods, m.EKS, m.AKS,
 		m.KubeReserved, m.SystemReserved, m.EvictionHard, m.MeasuredCapacity, m.MeasuredAllocatable, m.VMMemoryOverheadPercent, m.OSDiskGiB, m.VolumeAttachLimit} {
 		if !fullyKnown(v) {
 			return false
@@ -366,7 +426,16 @@ func nodeGroupKnown(m nodeGroupModel) bool {
 
 // expandNodeGroup converts the model into a nodegroup request.
 func expandNodeGroup(ctx context.Context, m nodeGroupModel, diags *diag.Diagnostics) nodegroup.Request {
-	pm := sizingPoolModel{Cloud: m.Cloud, InstanceType: m.InstanceType, InstanceTypes: m.InstanceTypes, overheadOptionsModel: m.overheadOptionsModel,
+	oo := m.overheadOptionsModel
+	if oo.OSDiskGiB.IsNull() {
+		oo.OSDiskGiB = m.DiskSizeGiB // the disk the group emits is the one its ephemeral storage is planned on
+	} else if !m.DiskSizeGiB.IsNull() && oo.OSDiskGiB.ValueInt64() != m.DiskSizeGiB.ValueInt64() {
+		diags.AddAttributeWarning(path.Root("os_disk_gib"), "Planned Disk Differs From the Emitted One", fmt.Sprintf(
+			"node group %q emits a %d GiB root volume (disk_size_gib) but plans the nodes' ephemeral storage on %d GiB (os_disk_gib): "+
+				"unless the kubelet's root directory is on another disk, leave os_disk_gib unset so that the plan uses disk_size_gib.",
+			m.Name.ValueString(), m.DiskSizeGiB.ValueInt64(), oo.OSDiskGiB.ValueInt64()))
+	}
+	pm := sizingPoolModel{Cloud: m.Cloud, InstanceType: m.InstanceType, InstanceTypes: m.InstanceTypes, overheadOptionsModel: oo,
 		MinNodes: types.Int64Null(), MaxNodes: types.Int64Null(), Zones: m.Zones, Labels: m.Labels, Taints: m.Taints, Weight: types.Int64Null(),
 		CreditMode: m.CreditMode, StartingBalance: m.StartingBalance, MinHours: m.MinHours, MaxSurplusCostPerMonth: m.MaxSurplusCostPerMonth,
 		CapacityType: m.CapacityType, UpgradeMaxSurge: m.UpgradeMaxSurge, UpgradeMaxUnavailable: m.UpgradeMaxUnavailable}
@@ -384,6 +453,13 @@ func expandNodeGroup(ctx context.Context, m nodeGroupModel, diags *diag.Diagnost
 	var ws []workloadModel
 	diags.Append(m.Workloads.ElementsAs(ctx, &ws, false)...)
 	for i, w := range ws {
+		if !w.Pools.IsNull() {
+			diags.AddAttributeError(path.Root("workloads").AtListIndex(i).AtName("pools"), "Pools Do Not Apply to a Node Group", fmt.Sprintf(
+				"%s names pools, but a node group is one pool: every workload of node group %q runs on it. Remove pools; to keep the "+
+					"workload off this group, give it to another kubefit_node_group (or size several pools together with kubefit_node_pool_sizing).",
+				workloadName(w), m.Name.ValueString()))
+			continue
+		}
 		req.Workloads = append(req.Workloads, expandWorkload(ctx, path.Root("workloads").AtListIndex(i), w, diags))
 	}
 	return req
@@ -409,6 +485,12 @@ func (r *nodeGroupResource) plan(ctx context.Context, m *nodeGroupModel, diags *
 		}
 		return true
 	}
+	if deferMisfits(*m) && !m.FailOnMisfit.IsNull() && !m.FailOnMisfit.ValueBool() {
+		diags.AddAttributeError(path.Root("misfits_reported_by"), "Misfits Reported Nowhere",
+			"misfits_reported_by = \"capacity_check\" hands the group's misfits, as errors, to the kubefit_capacity_check that reads its capacity, "+
+				"but fail_on_misfit = false makes them warnings of this group: remove fail_on_misfit = false (the check then fails on them) or misfits_reported_by (the group then only warns).")
+		return false
+	}
 	req := expandNodeGroup(ctx, *m, diags)
 	if diags.HasError() {
 		return false
@@ -418,7 +500,8 @@ func (r *nodeGroupResource) plan(ctx context.Context, m *nodeGroupModel, diags *
 		addNodeGroupErrors(diags, *m, err)
 		return false
 	}
-	reportNodeGroup(diags, *m, res, r.oncePerPlan(res.Warnings), m.FailOnMisfit.IsNull() || m.FailOnMisfit.ValueBool())
+	misfits := nodeGroupMisfits(*m, res)
+	reportNodeGroup(diags, *m, misfits, r.oncePerPlan(res.Warnings))
 	if diags.HasError() {
 		return false
 	}
@@ -429,7 +512,15 @@ func (r *nodeGroupResource) plan(ctx context.Context, m *nodeGroupModel, diags *
 	}
 	addPlannerWarnings(diags, path.Empty(), out.Warnings, nodeGroupRenames, "Node Group Caveat")
 	flattenNodeGroup(m, res, out, diags)
+	m.Capacity = capacityWithFailures(m.Capacity, groupFailuresValue(*m, misfits))
 	return !diags.HasError()
+}
+
+// capacityWithFailures is the capacity object c with failures.
+func capacityWithFailures(c types.Object, failures types.List) types.Object {
+	v := c.Attributes()
+	v["failures"] = failures
+	return types.ObjectValueMust(capacityAttrTypes, v)
 }
 
 func addNodeGroupErrors(diags *diag.Diagnostics, m nodeGroupModel, err error) {
@@ -447,14 +538,47 @@ func addNodeGroupErrors(diags *diag.Diagnostics, m nodeGroupModel, err error) {
 	}
 }
 
-// reportNodeGroup reports misfits on max_size (capacity) or the workload (a pod that never fits), with the
-// largest replica count that fits, and the planner's warnings.
-func reportNodeGroup(diags *diag.Diagnostics, m nodeGroupModel, res *nodegroup.Result, warnings []field.Warning, failOnMisfit bool) {
-	add, suffix := diags.AddAttributeError, " Set fail_on_misfit = false to plan anyway and only warn."
-	if !failOnMisfit {
-		add, suffix = diags.AddAttributeWarning, ""
+// Who reports a node group's misfits (misfits_reported_by).
+const (
+	misfitsByNodeGroup     = "node_group"
+	misfitsByCapacityCheck = "capacity_check"
+)
+
+var misfitReporters = []string{misfitsByNodeGroup, misfitsByCapacityCheck}
+
+// groupMisfit is one misfit of a node group as the group words it: the attribute at fault, the summary, the
+// message (with the remedies the planner names in it) and the group's own remedy, the largest replica count of
+// the workload at fault that fits ("" when none was computed).
+type groupMisfit struct {
+	reason  sizing.Reason
+	path    path.Path
+	title   string
+	message string
+	remedy  string
+}
+
+// detail is the misfit's diagnostic detail: its message and its remedy.
+func (g groupMisfit) detail() string {
+	if g.remedy == "" {
+		return g.message
 	}
+	return g.message + " " + g.remedy
+}
+
+// nodeGroupMisfits words each failure of the group on its attribute: max_size (capacity) or the workload at
+// fault (a pod that never fits), instance_type (credits), disruptions.
+func nodeGroupMisfits(m nodeGroupModel, res *nodegroup.Result) []groupMisfit {
+	var out []groupMisfit
 	for _, f := range res.Failures {
+		switch f.Reason {
+		case sizing.ReasonCredits:
+			out = append(out, groupMisfit{reason: f.Reason, path: path.Root("instance_type"), title: "Burstable Nodes Run Out of CPU Credits", message: f.Message})
+			continue
+		case sizing.Reason(fit.ReasonDisruption):
+			out = append(out, groupMisfit{reason: f.Reason, path: path.Root("disruptions"), title: "Disruption Not Absorbed",
+				message: fmt.Sprintf("node group %q: %s.", m.Name.ValueString(), strings.TrimRight(f.Message, "."))})
+			continue
+		}
 		p := path.Root("max_size")
 		if m.MaxSize.IsNull() || f.Reason == sizing.Reason(fit.ReasonTooLarge) || f.Reason == sizing.Reason(fit.ReasonSelector) ||
 			f.Reason == sizing.Reason(fit.ReasonTaint) {
@@ -465,21 +589,60 @@ func reportNodeGroup(diags *diag.Diagnostics, m nodeGroupModel, res *nodegroup.R
 				}
 			}
 		}
-		if f.Reason == sizing.ReasonCredits {
-			add(path.Root("instance_type"), "Burstable Nodes Run Out of CPU Credits", f.Message+suffix)
-			continue
-		}
-		if f.Reason == sizing.Reason(fit.ReasonDisruption) {
-			add(path.Root("disruptions"), "Disruption Not Absorbed", fmt.Sprintf("node group %q: %s.%s", m.Name.ValueString(), strings.TrimRight(f.Message, "."), suffix))
-			continue
-		}
-		msg := fmt.Sprintf("node group %q: %s", m.Name.ValueString(), strings.TrimRight(f.Message, "."))
+		g := groupMisfit{reason: f.Reason, path: p, title: "Workloads Do Not Fit the Node Group",
+			message: fmt.Sprintf("node group %q: %s.", m.Name.ValueString(), strings.TrimRight(f.Message, "."))}
 		if f.LargestFit >= 0 {
-			msg += fmt.Sprintf(". The largest replica count of workload %q that fits is %d", f.Workload, f.LargestFit)
+			g.remedy = fmt.Sprintf("The largest replica count of workload %q that fits is %d.", f.Workload, f.LargestFit)
 		}
-		add(p, "Workloads Do Not Fit the Node Group", msg+"."+suffix)
+		out = append(out, g)
+	}
+	return out
+}
+
+// reportNodeGroup reports the group's misfits (errors, warnings with fail_on_misfit = false, or one warning
+// naming who reports them with misfits_reported_by = "capacity_check") and the planner's warnings.
+func reportNodeGroup(diags *diag.Diagnostics, m nodeGroupModel, misfits []groupMisfit, warnings []field.Warning) {
+	if deferMisfits(m) {
+		if len(misfits) > 0 {
+			found := make([]string, 0, len(misfits))
+			for _, g := range misfits {
+				found = append(found, fmt.Sprintf("%s (%s)", g.title, g.path))
+			}
+			diags.AddAttributeWarning(path.Root("misfits_reported_by"), "Misfits Reported by the Capacity Check", fmt.Sprintf(
+				"node group %q does not carry its workloads: %s. With misfits_reported_by = \"capacity_check\" this object does not fail the plan: "+
+					"its capacity output lists them in failures, and the kubefit_capacity_check whose node_groups holds this group's capacity "+
+					"reports each as an error (KCAP-E8), beside its own findings, so that one plan shows every failing check. If no "+
+					"kubefit_capacity_check reads capacity, nothing reports them and the plan does not fail on them.",
+				m.Name.ValueString(), strings.Join(found, "; ")))
+		}
+	} else {
+		add, suffix := diags.AddAttributeError, " Set fail_on_misfit = false to plan anyway and only warn, or misfits_reported_by = \"capacity_check\" to have the capacity check reading this group's capacity report it."
+		if !m.FailOnMisfit.IsNull() && !m.FailOnMisfit.ValueBool() {
+			add, suffix = diags.AddAttributeWarning, ""
+		}
+		for _, g := range misfits {
+			add(g.path, g.title, g.detail()+suffix)
+		}
 	}
 	addPlannerWarnings(diags, path.Empty(), warnings, nodeGroupRenames, "Sizing Caveat")
+}
+
+// deferMisfits reports whether the group leaves its misfits to the capacity check that reads its capacity.
+func deferMisfits(m nodeGroupModel) bool {
+	return m.MisfitsReportedBy.ValueString() == misfitsByCapacityCheck
+}
+
+// groupFailuresValue is capacity.failures: the misfits the group leaves to the capacity check (none otherwise).
+func groupFailuresValue(m nodeGroupModel, misfits []groupMisfit) types.List {
+	vals := []attr.Value{}
+	if deferMisfits(m) {
+		for _, g := range misfits {
+			vals = append(vals, types.ObjectValueMust(groupFailureAttrTypes, map[string]attr.Value{
+				"reason": types.StringValue(string(g.reason)), "attribute": types.StringValue(g.path.String()),
+				"message": types.StringValue(g.message), "remedy": types.StringValue(g.remedy)}))
+		}
+	}
+	return types.ListValueMust(types.ObjectType{AttrTypes: groupFailureAttrTypes}, vals)
 }
 
 // extendedValue is the extended resources of a capacity envelope: GPUs as nvidia.com/gpu.
@@ -545,6 +708,7 @@ func flattenNodeGroup(m *nodeGroupModel, res *nodegroup.Result, out nodegroup.Re
 		"workload_allocatable": types.ObjectValueMust(capacityAllocAttrTypes, map[string]attr.Value{
 			"cpu_millicores": types.Int64Value(c.WorkloadAllocatable.CPUMillicores), "memory_bytes": types.Int64Value(c.WorkloadAllocatable.MemoryBytes),
 			"ephemeral_bytes": types.Int64Value(c.WorkloadAllocatable.EphemeralStorageBytes), "extended": extendedValue(c.WorkloadAllocatable.GPU)}),
+		"failures": types.ListValueMust(types.ObjectType{AttrTypes: groupFailureAttrTypes}, []attr.Value{}),
 	})
 	m.EKSNodeGroup, m.AKSNodePool, m.GKENodePool = types.ObjectNull(eksNodeGroupAttrTypes), types.ObjectNull(aksNodePoolAttrTypes), types.ObjectNull(gkeNodePoolAttrTypes)
 	if e := out.EKS; e != nil {
@@ -731,4 +895,12 @@ func intPtrValue(p *int) types.Int64 {
 		return types.Int64Null()
 	}
 	return types.Int64Value(int64(*p))
+}
+
+// workloadName names a workload in a message: `workload "api"`, or "the workload" while its name is unknown.
+func workloadName(w workloadModel) string {
+	if w.Name.IsNull() || w.Name.IsUnknown() {
+		return "the workload"
+	}
+	return "workload " + field.Quote(w.Name.ValueString())
 }

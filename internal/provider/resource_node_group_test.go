@@ -5,7 +5,12 @@ import (
 	"fmt"
 	"os"
 	"regexp"
+	"strings"
 	"testing"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/hashicorp/terraform-plugin-testing/compare"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -176,6 +181,36 @@ cloud = "azure"
 instance_type = "Standard_D4s_v5"
 min_size = 1001
 workloads = [{ name = "a", replicas = 1 }]`), `(?s)min_size\s+is\s+1001.*at\s+most\s+1000`},
+		// A node group is one pool: a workload's pools (shared with kubefit_node_pool_sizing) is refused on itself.
+		{nodeGroup(`name = "web"
+cloud = "aws"
+instance_type = "m5.large"
+workloads = [{ name = "a", replicas = 1, pools = ["web"] }]`), `(?s)Pools\s+Do\s+Not\s+Apply\s+to\s+a\s+Node\s+Group.*workloads\[0\]\.pools:\s+workload\s+"a"\s+names\s+pools,\s+but\s+a\s+node\s+group\s+is\s+one\s+pool`},
+	})
+}
+
+// TestAccNodeGroup_diskPlannedIsEmitted: the root volume a group emits (disk_size_gib) is the one its nodes'
+// ephemeral storage is planned on: 100 GiB gives more workload ephemeral storage than EKS's default 20 GiB, and
+// the same as os_disk_gib = 100.
+func TestAccNodeGroup_diskPlannedIsEmitted(t *testing.T) {
+	group := func(extra string) string {
+		return nodeGroup(`name = "web"
+cloud = "aws"
+instance_type = "m5.large"
+workloads = [{ name = "a", replicas = 1 }]
+` + extra)
+	}
+	eph := tfjsonpath.New("workload_allocatable").AtMapKey("ephemeral_storage_bytes")
+	differs, same := statecheck.CompareValue(compare.ValuesDiffer()), statecheck.CompareValue(compare.ValuesSame())
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{Config: group(""), ConfigStateChecks: []statecheck.StateCheck{differs.AddStateValue(ngAddr, eph)}},
+			{Config: group("disk_size_gib = 100"), ConfigStateChecks: []statecheck.StateCheck{
+				differs.AddStateValue(ngAddr, eph), same.AddStateValue(ngAddr, eph),
+				expectNG(tfjsonpath.New("eks_node_group").AtMapKey("disk_size"), knownvalue.Int64Exact(100))}},
+			{Config: group("os_disk_gib = 100"), ConfigStateChecks: []statecheck.StateCheck{same.AddStateValue(ngAddr, eph)}},
+		},
 	})
 }
 
@@ -485,4 +520,37 @@ workloads = [
 			},
 		}},
 	})
+}
+
+// TestReportNodeGroupDefersMisfits: with misfits_reported_by = "capacity_check" the group gives no error but
+// one warning, on that attribute, naming each misfit and the capacity check that reports it; by default each
+// misfit is an error on its attribute that names both ways out.
+func TestReportNodeGroupDefersMisfits(t *testing.T) {
+	misfits := []groupMisfit{
+		{reason: "max-nodes", path: path.Root("max_size"), title: "Workloads Do Not Fit the Node Group", message: `node group "web": short.`, remedy: "The largest replica count of workload \"w\" that fits is 20."},
+		{reason: "burst-credits", path: path.Root("instance_type"), title: "Burstable Nodes Run Out of CPU Credits", message: "credits."},
+	}
+	m := nodeGroupModel{Name: types.StringValue("web"), FailOnMisfit: types.BoolNull(), MisfitsReportedBy: types.StringValue("capacity_check")}
+	var d diag.Diagnostics
+	reportNodeGroup(&d, m, misfits, nil)
+	if d.HasError() || d.WarningsCount() != 1 {
+		t.Fatalf("diagnostics %v", d)
+	}
+	w := d.Warnings()[0].(diag.DiagnosticWithPath)
+	if !w.Path().Equal(path.Root("misfits_reported_by")) || !strings.Contains(w.Detail(), "Workloads Do Not Fit the Node Group (max_size); Burstable Nodes Run Out of CPU Credits (instance_type)") ||
+		!strings.Contains(w.Detail(), "KCAP-E8") || !strings.Contains(w.Detail(), "If no kubefit_capacity_check reads capacity, nothing reports them") {
+		t.Errorf("warning at %s: %s", w.Path(), w.Detail())
+	}
+	if l := groupFailuresValue(m, misfits); len(l.Elements()) != 2 {
+		t.Errorf("failures %v", l)
+	}
+	m.MisfitsReportedBy = types.StringNull()
+	d = nil
+	reportNodeGroup(&d, m, misfits, nil)
+	if d.ErrorsCount() != 2 || !strings.HasSuffix(d.Errors()[0].Detail(), `that fits is 20. Set fail_on_misfit = false to plan anyway and only warn, or misfits_reported_by = "capacity_check" to have the capacity check reading this group's capacity report it.`) {
+		t.Errorf("errors %v", d)
+	}
+	if l := groupFailuresValue(m, misfits); len(l.Elements()) != 0 {
+		t.Errorf("failures without the mode %v", l)
+	}
 }

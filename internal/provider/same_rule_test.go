@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -150,7 +151,13 @@ func TestSameInputSameError(t *testing.T) {
 	}
 	for _, c := range workloads {
 		t.Run("workload "+c.name, func(t *testing.T) {
-			compare(t, "workloads", func(o objectRun) map[string]any { return o.config([]any{c.w}, nil) }, workloadObjects)
+			objects := workloadObjects
+			if _, ok := c.w["pools"]; ok {
+				// A node group is one pool and refuses a workload's pools whatever they name
+				// (TestAccNodeGroup_badInputs); the objects of several pools share the rule.
+				objects = slices.DeleteFunc(slices.Clone(objects), func(o objectRun) bool { return o.name == "kubefit_node_group" })
+			}
+			compare(t, "workloads", func(o objectRun) map[string]any { return o.config([]any{c.w}, nil) }, objects)
 		})
 	}
 	overhead := objectRun{name: "kubefit_node_overhead", config: func(_, ds []any) map[string]any {

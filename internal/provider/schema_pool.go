@@ -26,6 +26,13 @@ func poolTemplateAttributes() map[string]schema.Attribute {
 	delete(attrs, "cloud")
 	delete(attrs, "instance_type")
 	delete(attrs, "instance_types")
+	for _, k := range []string{"measured_capacity", "measured_allocatable"} {
+		if o, ok := attrs[k].(schema.SingleNestedAttribute); ok {
+			o.MarkdownDescription = "Refused here: measured figures are one instance type's, and the recommendation sizes every candidate " +
+				"type (give them to the pool or node group of the type chosen). The attribute is shared with `kubefit_node_pool_sizing`'s pools."
+			attrs[k] = o
+		}
+	}
 	return addMisplacedPoolKeys(attrs)
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/float64validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
@@ -55,7 +56,7 @@ func sizingPoolAttributes(nodeBounds bool) map[string]schema.Attribute {
 	poolAttrs["starting_balance"] = schema.StringAttribute{Optional: true, MarkdownDescription: "Burstable pools: `launch` (default, what a new node starts with), `full`, or a number of credits."}
 	poolAttrs["min_hours"] = schema.Int64Attribute{Optional: true, MarkdownDescription: "Burstable pools: hours a node must run before it may be throttled (default 24).",
 		Validators: []validator.Int64{int64validator.AtLeast(0)}}
-	poolAttrs["max_surplus_cost_per_month"] = schema.Float64Attribute{Optional: true, MarkdownDescription: "Burstable pools: " + maxSurplusCostDescription(),
+	poolAttrs["max_surplus_cost_per_month"] = schema.Float64Attribute{Optional: true, MarkdownDescription: "Burstable pools: the " + strings.ToLower(maxSurplusCostDescription()[:1]) + maxSurplusCostDescription()[1:],
 		Validators: []validator.Float64{float64validator.AtLeast(0)}}
 
 	if !nodeBounds {
@@ -115,7 +116,8 @@ func workloadsAttribute() schema.ListNestedAttribute {
 				MarkdownDescription: "Restrict the workload to these pools (names from `pools`)."},
 			"pod_disruption_budget": podDisruptionBudgetAttribute(),
 			"max_surge": schema.StringAttribute{Optional: true,
-				MarkdownDescription: "Extra pods during a rolling update at peak: a count (`2`) or a percentage of `max_replicas`, rounded up (`25%`). Default `0`."},
+				MarkdownDescription: "Extra pods during a rolling update at peak: a count (`2`) or a percentage of `max_replicas`, rounded up (`25%`). Default `0`: " +
+					"no surge is counted unless given, although a Deployment's own default is `25%`; give the workload's real `maxSurge` for the peak of a rollout."},
 			"spread": schema.SingleNestedAttribute{Optional: true, MarkdownDescription: "Spread of the pods.",
 				Attributes: map[string]schema.Attribute{
 					"type": schema.StringAttribute{Required: true, MarkdownDescription: "`none`, `node` (one pod per node) or `zone` (across the pool's zones).",
@@ -161,7 +163,7 @@ func hostPortsAttribute(what string) schema.ListNestedAttribute {
 	desc := "Host ports each pod takes on its node (a container's `hostPort`, or every container port with `hostNetwork`), as the scheduler's NodePorts filter checks them: " +
 		"two pods asking for the same port and protocol on overlapping addresses never share a node. "
 	if what == "workload" {
-		desc += "So at most one pod of the workload runs on a node, and none on a node whose DaemonSet takes the same port; the pods of two workloads asking for the same port never share a node either (the best packing, `nodes_optimal`, does not keep them apart)."
+		desc += "So at most one pod of the workload runs on a node, and none on a node whose DaemonSet takes the same port; the pods of two workloads asking for the same port never share a node either (the best packing, `nodes_optimal` of `kubefit_node_pool_sizing`, does not keep them apart; the scheduler model the sizes come from does)."
 	} else {
 		desc += "A workload asking for a port the DaemonSet takes cannot use the pools the DaemonSet runs on."
 	}
@@ -194,7 +196,7 @@ func topologySpreadAttribute() schema.ListNestedAttribute {
 	return schema.ListNestedAttribute{Optional: true,
 		MarkdownDescription: "Topology spread constraints (`topologySpreadConstraints`), as the scheduler's PodTopologySpread plugin applies them: the pods the selector " +
 			"matches may differ by at most `max_skew` between the domains of `topology_key`. `spread = { type = \"zone\" }` is shorthand for one on the zone on the pods' own labels. " +
-			"The best packing (`nodes_optimal`) does not apply them; the scheduler model does, and a workload that has them gets no system default spreading.",
+			"The best packing (`nodes_optimal` of `kubefit_node_pool_sizing`) does not apply them; the scheduler model, which the sizes come from, does, and a workload that has them gets no system default spreading.",
 		NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
 			"max_skew":     schema.Int64Attribute{Required: true, MarkdownDescription: "The largest allowed difference of matching pods between two domains (at least 1).", Validators: []validator.Int64{int64validator.AtLeast(1)}},
 			"topology_key": schema.StringAttribute{Required: true, MarkdownDescription: "The node label whose values are the domains (`kubernetes.io/hostname`, `topology.kubernetes.io/zone`, or a label of the pools)."},

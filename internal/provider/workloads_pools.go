@@ -19,6 +19,11 @@ import (
 // (the same schema builder, computed), plus the nodes each was read from.
 func poolsOutputAttribute() schema.MapNestedAttribute {
 	attrs := computedAttributes(sizingPoolAttributes(true))
+	if it, ok := attrs["instance_types"].(schema.ListAttribute); ok {
+		it.MarkdownDescription = "A node group of several instance types: its types (`instance_type` is then null). `kubefit_node_pool_sizing` " +
+			"plans such a pool on its smallest member (least workload allocatable CPU, then memory) and says so in its `pool_results[*].note`."
+		attrs["instance_types"] = it
+	}
 	attrs["nodes"] = schema.ListAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: "The names of the pool's schedulable nodes; `min_nodes` and `max_nodes` are their count (raise `max_nodes` with `merge` to let the pool grow)."}
 	attrs["grouped_by"] = schema.StringAttribute{Computed: true, MarkdownDescription: "The node label that groups the nodes (`eks.amazonaws.com/nodegroup`, `karpenter.sh/nodepool`, `kubernetes.azure.com/agentpool`, `cloud.google.com/gke-nodepool`, …), or `node.kubernetes.io/instance-type` when they carry none."}
 	return schema.MapNestedAttribute{Computed: true,

@@ -1,6 +1,8 @@
 # Two ScaledObjects on one node group and one MySQL database. Each checks itself; the capacity check
 # sees them together: both at peak on the group, and their connections against max_connections.
-# Raising either max_replica_count to 30 would fail the plan on the database (KCAP-E4): 40 pods × 5
+# Each pod at peak counts with its rollout surge: the api's 10 plus 3 (25 %), the worker's 8 (Recreate), 21 pods
+# × 5 = 105 connections, above the safe half of 150, so the check warns (KCAP-W2). Raising either
+# max_replica_count to 30 would fail the plan on the database (KCAP-E4): 46 (api) or 43 (worker) pods × 5
 # connections exceed 150. The DNS budget compares the api pods' external lookups at peak with CoreDNS's
 # capacity (replicas from the autoscaler's ladder × queries per replica) and the VPC resolver's packets per
 # second, and says which binds.

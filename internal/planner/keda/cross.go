@@ -86,9 +86,10 @@ func normKind(k string) string {
 	return k
 }
 
-// CheckAll runs KSO-E17 and, for the HPAs, KCAP-E6 (one autoscaler per target), the shared node-group
-// envelope (KCAP-E2/W1 over every workload on a group, ScaledObjects' and HPAs' alike), and the shared
-// database budgets (KCAP-E4/W2).
+// CheckAll runs KSO-E17 and, for the HPAs, KCAP-E6 (one autoscaler per target), the node groups' own
+// misfits they left to the check (KCAP-E8), the shared node-group envelope (KCAP-E2/W1 over every workload on
+// a group, ScaledObjects' and HPAs' alike), the shared database budgets (KCAP-E4/W2) and the DNS budget
+// (KCAP-E7/W4).
 func CheckAll(in Check) (*CheckResult, error) {
 	in.ScaledObjects = slices.Clone(in.ScaledObjects)
 	for i := range in.ScaledObjects {
@@ -147,10 +148,35 @@ func CheckAll(in Check) (*CheckResult, error) {
 	}
 	errs = append(errs, checkHPAs(in, targets, hpas)...)
 	all := autoscalers(in)
+	errs = append(errs, groupFailures(in)...)
 	errs = append(errs, checkGroups(in, all, res)...)
 	errs = append(errs, checkDatabases(in, all, res)...)
 	errs = append(errs, checkDNS(in, all, res)...)
 	return res, errs.Err()
+}
+
+// groupFailures raises, as KCAP-E8 on each group, the misfits the node groups left to the check: a group
+// that fails its own plan hides every object that reads its capacity, so a group may hand its misfits over,
+// and the check gives them beside its own findings, in one plan (keda.md §8.3).
+func groupFailures(in Check) field.Errors {
+	var errs field.Errors
+	for gi, g := range in.NodeGroups {
+		for _, f := range g.Failures {
+			at := ""
+			if f.Attribute != "" {
+				at = "; at fault: its " + f.Attribute
+			}
+			// The group words its message for its own diagnostic, after its name; the rule names the group once.
+			msg := strings.TrimPrefix(strings.TrimSpace(f.Message), "node group "+strconv.Quote(g.Name)+": ")
+			if r := strings.TrimSpace(f.Remedy); r != "" {
+				msg += " " + r
+			}
+			errs = append(errs, rule("KCAP-E8", field.NewPath("NodeGroups").At(gi), g.Name,
+				"node group %s does not carry its own workloads (reported here, as its misfits_reported_by = \"capacity_check\" asks%s): %s",
+				strconv.Quote(g.Name), at, msg))
+		}
+	}
+	return errs
 }
 
 // placeOnGroups applies NodeGroupOf to the summaries: each key must name an autoscaler of the check and each

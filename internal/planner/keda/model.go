@@ -193,6 +193,21 @@ type NodeGroupCapacity struct {
 	WorkloadAllocatable Allocatable
 	// WorkloadPods is per node: maxPods minus DaemonSet pods.
 	WorkloadPods int64
+	// Failures are the group's own misfits, left to the capacity check (misfits_reported_by = "capacity_check"
+	// on the group): CheckAll raises each as KCAP-E8 on the group, beside its other findings (keda.md §8.3).
+	Failures []GroupFailure
+}
+
+// GroupFailure is one misfit a node group leaves to the capacity check, worded by the group.
+type GroupFailure struct {
+	// Reason is the sizing failure reason ("max-nodes", "too-large", "burst-credits", …).
+	Reason string
+	// Attribute is the group's attribute at fault ("max_size", "workloads[0]", …).
+	Attribute string
+	// Message says what does not fit, with its figures and the remedies the planner names.
+	Message string
+	// Remedy is the group's own remedy (the largest replica count that fits); "" when none.
+	Remedy string
 }
 
 // Allocatable is a per-node resource amount in exact integers; Extended holds extended resources by name.

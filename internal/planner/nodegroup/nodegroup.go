@@ -139,6 +139,11 @@ func Size(ctx context.Context, p *sizing.Planner, req Request) (*Result, error) 
 	}
 	if req.MaxSize != nil {
 		r.MaxSize = *req.MaxSize
+		if req.MinSize == nil {
+			// A steady scenario beyond the configured maximum is a misfit (reported), not a reason to move the
+			// maximum the user set: the computed minimum stays within it.
+			r.MinSize = min(r.MinSize, r.MaxSize)
+		}
 	}
 	r.MaxSize = max(r.MaxSize, r.MinSize, 1)
 	if errs := append(imageErrors(req, r), aksSizeErrors(req, r)...); len(errs) > 0 {

@@ -57,6 +57,20 @@ func TestSizeFieldReport(t *testing.T) {
 	}
 }
 
+// TestSizeKeepsMaxSize: a steady scenario beyond a set max_size is a misfit, not a reason to raise max_size: the
+// computed min_size and desired size stay within it (24 steady php pods, one a node, on at most 20 nodes).
+func TestSizeKeepsMaxSize(t *testing.T) {
+	req := phpGroup(intp(20))
+	req.Workloads[0].MinReplicas = intp(24)
+	r, err := Size(context.Background(), sizing.NewPlanner(sizing.EmbeddedCatalog()), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Fits || r.SteadyNodes != 24 || r.MinSize != 20 || r.DesiredSize != 20 || r.MaxSize != 20 || r.Capacity.MaxNodes != 20 {
+		t.Errorf("fits %v, steady %d, sizes %d/%d/%d, capacity %d; want a misfit at 20/20/20", r.Fits, r.SteadyNodes, r.MinSize, r.DesiredSize, r.MaxSize, r.Capacity.MaxNodes)
+	}
+}
+
 func TestSizeErrors(t *testing.T) {
 	p := sizing.NewPlanner(sizing.EmbeddedCatalog())
 	req := phpGroup(intp(2))
