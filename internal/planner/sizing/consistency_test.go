@@ -19,8 +19,19 @@ func TestReportAgreesWithFits(t *testing.T) {
 	}
 	tainted := pool("general", "m5.large", 10)
 	tainted.Taints = []fit.Taint{{Key: "dedicated", Value: "x", Effect: fit.EffectNoSchedule}}
+	zonal := pool("zonal", "m5.large", 10)
+	zonal.Zones = []string{"a", "b", "c"}
 	busy := pool("burst", "t3a.medium", 2)
+
 	busy.Credits.Mode = burst.Standard
+	covered := map[Reason]bool{}
+	defer func() {
+		for _, r := range fit.Reasons {
+			if !covered[Reason(r)] {
+				t.Errorf("no case fails for reason %s", r)
+			}
+		}
+	}()
 	for _, tc := range []struct {
 		name   string
 		reason Reason
@@ -41,9 +52,20 @@ func TestReportAgreesWithFits(t *testing.T) {
 				{Key: "node.kubernetes.io/instance-type", Operator: fit.NodeIn, Values: []string{"c5.large"}}}}}}}}},
 		{"disruption", Reason(fit.ReasonDisruption), Request{Pools: []Pool{{Name: "fixed", InstanceTypes: []string{"m5.large"}, MinNodes: 2, MaxNodes: 2}},
 			Workloads: []Workload{{Name: "web", Replicas: intp(4), Requests: fit.Resources{CPUMillicores: 800}}}, Disruptions: []fit.DisruptionKind{fit.DisruptNodeLoss}}},
+		{"pool list", Reason(fit.ReasonPoolList), Request{Pools: []Pool{pool("general", "m5.large", 1), pool("other", "m5.large", 10)},
+			Workloads: []Workload{{Name: "pinned", Replicas: intp(20), Requests: fit.Resources{CPUMillicores: 500}, Pools: []string{"general"}}}}},
+		{"spread", Reason(fit.ReasonSpread), Request{Pools: []Pool{pool("general", "m5.large", 2)},
+			Workloads: []Workload{{Name: "apart", Replicas: intp(3), Requests: fit.Resources{CPUMillicores: 100}, Spread: fit.Spread{Type: fit.SpreadNode}}}}},
+		{"host port", Reason(fit.ReasonHostPort), Request{Pools: []Pool{pool("general", "m5.large", 2)},
+			Workloads: []Workload{{Name: "ingress", Replicas: intp(3), Requests: fit.Resources{CPUMillicores: 100}, HostPorts: []fit.HostPort{{Port: 443}}}}}},
+		{"pod affinity", Reason(fit.ReasonPodAffinity), Request{Pools: []Pool{zonal},
+			Workloads: []Workload{{Name: "zk", Replicas: intp(4), Requests: fit.Resources{CPUMillicores: 100},
+				PodAffinity: &fit.PodAffinity{AntiRequired: []fit.PodAffinityTerm{{Selector: fit.LabelSelector{MatchLabels: map[string]string{"app": "zk"}},
+					TopologyKey: "topology.kubernetes.io/zone"}}}}}}},
 		{"credits", ReasonCredits, Request{Pools: []Pool{busy},
 			Workloads: []Workload{{Name: "agents", Replicas: intp(4), Requests: fit.Resources{CPUMillicores: 100}, CPUUsageMillicores: 450}}}},
 	} {
+		covered[tc.reason] = true
 		t.Run(tc.name, func(t *testing.T) {
 			for i := range tc.req.Pools {
 				tc.req.Pools[i].Cloud = catalog.AWS
