@@ -231,23 +231,7 @@ func (cl *cluster) afterLoss(m *model, kind DisruptionKind, lc lossCase, order [
 		}
 	}
 	cl.reset(grown)
-	// reset lists the nodes pool by pool; map the base cluster's node ids to the grown cluster's.
-	idOf := make([]int32, base)
-	isNew := make([]bool, len(cl.nodes))
-	{
-		b, g := 0, 0
-		for p := range counts {
-			for k := range grown[p] {
-				if k < counts[p] {
-					idOf[b+k] = int32(g + k)
-				} else {
-					isNew[g+k] = true
-				}
-			}
-			b += counts[p]
-			g += grown[p]
-		}
-	}
+	idOf, isNew := grownIDs(counts, grown)
 	cl.dead = resizeBool(cl.dead, len(cl.nodes))
 	for id := range cl.nodes {
 		cl.dead[id] = isNew[id]
