@@ -46,7 +46,10 @@ func sizingPoolAttributes(nodeBounds bool) map[string]schema.Attribute {
 		}}}
 	poolAttrs["capacity_type"] = schema.StringAttribute{Optional: true, MarkdownDescription: "How the nodes are bought: " + markdownList(fit.CapacityTypes) +
 		" (default `on_demand`). `spot` pools are what the `spot_loss` disruption loses; an Azure `spot` pool's nodes carry the " +
-		"`kubernetes.azure.com/scalesetpriority=spot` label and `NoSchedule` taint AKS gives them, so only pods that tolerate it are placed there.",
+		"`kubernetes.azure.com/scalesetpriority=spot` label and `NoSchedule` taint AKS gives them, so only pods that tolerate it are placed there. " +
+		"The label other consumers put on the nodes depends on what runs them (`eks.amazonaws.com/capacityType` on EKS managed node groups, " +
+		"`karpenter.sh/capacity-type` under Karpenter, `cloud.google.com/gke-spot` on GKE), so kubefit sets none: put the one your nodes carry " +
+		"in `labels` when workloads select or avoid spot by it (a pod that requires a label the pool lacks is kept off the pool, the safe side).",
 		Validators: []validator.String{stringvalidator.OneOf(stringsOf(fit.CapacityTypes)...)}}
 	addUpgradeAttributes(poolAttrs)
 	poolAttrs["weight"] = schema.Int64Attribute{Optional: true, MarkdownDescription: "Preference among pools a pod could use (higher first, 0–100), after least waste.",
