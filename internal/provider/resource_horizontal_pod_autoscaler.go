@@ -162,22 +162,7 @@ func (r *hpaResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanReq
 		return
 	}
 	if !req.Config.Raw.IsFullyKnown() {
-		var name, ns types.String
-		resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("name"), &name)...)
-		resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("namespace"), &ns)...)
-		id := types.StringUnknown()
-		if !name.IsUnknown() && !ns.IsUnknown() {
-			id = types.StringValue(ns.ValueString() + "/" + name.ValueString())
-		}
-		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("id"), id)...)
-		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("yaml"), types.StringUnknown())...)
-		manifest := types.DynamicUnknown()
-		if v, ok := hpaPartialManifest(ctx, req.Config); ok {
-			manifest = types.DynamicValue(v)
-		}
-		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("manifest"), manifest)...)
-		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("effective"), types.ObjectUnknown(hpaEffectiveAttrTypes))...)
-		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("summary"), types.ObjectUnknown(hpaSummaryAttrTypes))...)
+		planUnknownAutoscaler(ctx, req, resp, hpaPartialManifest, hpaEffectiveAttrTypes, hpaSummaryAttrTypes, "yaml")
 		checkKnownHPACounts(ctx, req.Config, &resp.Diagnostics)
 		return
 	}

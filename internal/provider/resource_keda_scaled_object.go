@@ -238,24 +238,7 @@ func (r *kedaScaledObjectResource) ModifyPlan(ctx context.Context, req resource.
 		return
 	}
 	if !req.Config.Raw.IsFullyKnown() {
-		var name, ns types.String
-		resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("name"), &name)...)
-		resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("namespace"), &ns)...)
-		id := types.StringUnknown()
-		if !name.IsUnknown() && !ns.IsUnknown() {
-			id = types.StringValue(ns.ValueString() + "/" + name.ValueString())
-		}
-		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("id"), id)...)
-		for _, a := range []string{"yaml", "hpa_name"} {
-			resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root(a), types.StringUnknown())...)
-		}
-		manifest := types.DynamicUnknown()
-		if v, ok := partialManifest(ctx, req.Config); ok {
-			manifest = types.DynamicValue(v)
-		}
-		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("manifest"), manifest)...)
-		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("effective"), types.ObjectUnknown(kedaEffectiveAttrTypes))...)
-		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("summary"), types.ObjectUnknown(kedaSummaryAttrTypes))...)
+		planUnknownAutoscaler(ctx, req, resp, partialManifest, kedaEffectiveAttrTypes, kedaSummaryAttrTypes, "yaml", "hpa_name")
 		checkKnownCounts(ctx, req.Config, &resp.Diagnostics)
 		return
 	}
