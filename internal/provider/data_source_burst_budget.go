@@ -87,6 +87,7 @@ func maxSurplusCostDescription() string {
 }
 
 func (d *burstBudgetDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+	defer cacheDataSourceTypes(&resp.Schema)
 	quantity := func(desc string, conflicts ...string) schema.StringAttribute {
 		v := []validator.String{quantityValidator{quantityCPU}}
 		for _, c := range conflicts {

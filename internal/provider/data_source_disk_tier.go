@@ -258,6 +258,7 @@ var diskRecommendedAttrTypes = map[string]attr.Type{
 }
 
 func (d *diskTierDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+	defer cacheDataSourceTypes(&resp.Schema)
 	str := func(desc string) schema.StringAttribute {
 		return schema.StringAttribute{Computed: true, MarkdownDescription: desc}
 	}

@@ -70,6 +70,7 @@ func cloudAttribute(required bool, extra string) schema.StringAttribute {
 }
 
 func (d *instanceTypeDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+	defer cacheDataSourceTypes(&resp.Schema)
 	i64 := func(desc string) schema.Int64Attribute {
 		return schema.Int64Attribute{Computed: true, MarkdownDescription: desc + " Null when the catalog has no figure."}
 	}

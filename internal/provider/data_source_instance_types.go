@@ -93,6 +93,7 @@ func floatRangeAttribute(desc string) schema.SingleNestedAttribute {
 }
 
 func (d *instanceTypesDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+	defer cacheDataSourceTypes(&resp.Schema)
 	overheadAttrs := overheadOptionAttributes()
 	patterns := func(desc string) schema.ListAttribute {
 		return schema.ListAttribute{Optional: true, ElementType: types.StringType, Validators: []validator.List{listvalidator.SizeAtLeast(1)},

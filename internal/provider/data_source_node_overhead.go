@@ -85,6 +85,7 @@ func nodeDaemonSetsAttribute() schema.ListNestedAttribute {
 }
 
 func (d *nodeOverheadDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+	defer cacheDataSourceTypes(&resp.Schema)
 	attrs := overheadOptionAttributes()
 	attrs["cloud"] = cloudAttribute(false, " Required unless `profile` is `custom`.")
 	attrs["instance_type"] = schema.StringAttribute{Optional: true,

@@ -71,6 +71,7 @@ var rankingAttrTypes = map[string]attr.Type{
 }
 
 func (d *nodePoolRecommendationDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+	defer cacheDataSourceTypes(&resp.Schema)
 	sizingAttrs := sizingSchemaAttributes()
 	computed := func(desc string) schema.StringAttribute {
 		return schema.StringAttribute{Computed: true, MarkdownDescription: desc}

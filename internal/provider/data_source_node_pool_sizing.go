@@ -131,6 +131,7 @@ func (d *nodePoolSizingDataSource) Metadata(_ context.Context, req datasource.Me
 }
 
 func (d *nodePoolSizingDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+	defer cacheDataSourceTypes(&resp.Schema)
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Packs workloads and DaemonSets onto node pools, offline, and says whether they fit: nodes required per pool " +
 			"for a steady scenario (`replicas` / `min_replicas`) and a peak scenario (`max_replicas` plus the rollout surge), " +

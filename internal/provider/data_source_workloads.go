@@ -188,6 +188,7 @@ func (d *workloadsDataSource) Metadata(_ context.Context, req datasource.Metadat
 }
 
 func (d *workloadsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+	defer cacheDataSourceTypes(&resp.Schema)
 	filter := schema.ListNestedAttribute{Optional: true,
 		NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
 			"kinds":      schema.ListAttribute{Optional: true, ElementType: types.StringType, MarkdownDescription: "Kinds (`Deployment`, `StatefulSet`, …; any of them, case-insensitive)."},

@@ -140,6 +140,7 @@ func (r *capacityCheckResource) Metadata(_ context.Context, req resource.Metadat
 }
 
 func (r *capacityCheckResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	defer cacheResourceTypes(&resp.Schema)
 	optStr, reqStr := summaryOptional, summaryRequired
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Checks that need several objects at once, at `terraform plan`: one ScaledObject per target and per " +

@@ -55,6 +55,7 @@ func hpaSourceAttribute(desc string, attrs map[string]schema.Attribute) schema.S
 }
 
 func (r *hpaResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	defer cacheResourceTypes(&resp.Schema)
 	computedStr := func(desc string) schema.StringAttribute {
 		return schema.StringAttribute{Computed: true, MarkdownDescription: desc}
 	}

@@ -84,6 +84,7 @@ const capacityFailuresIgnored = "The group's misfits (`misfits_reported_by = \"c
 	"`kubefit_capacity_check` raises them, so pass the same `capacity` to a capacity check's `node_groups`."
 
 func (r *kedaScaledObjectResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	defer cacheResourceTypes(&resp.Schema)
 	str := func(req bool, desc string) schema.StringAttribute {
 		return schema.StringAttribute{Required: req, Optional: !req, MarkdownDescription: desc}
 	}

@@ -243,6 +243,7 @@ var nodeGroupDescriptions = map[string]string{
 }
 
 func (r *nodeGroupResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	defer cacheResourceTypes(&resp.Schema)
 	attrs := resourceAttributes(sizingPoolAttributes(false))
 	attrs["daemonsets"] = resourceAttribute(daemonSetsAttribute())
 	attrs["workloads"] = resourceAttribute(nodeGroupWorkloadsAttribute())

@@ -145,6 +145,7 @@ func (r *storageClassResource) Metadata(_ context.Context, req resource.Metadata
 }
 
 func (r *storageClassResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	defer cacheResourceTypes(&resp.Schema)
 	optStr := func(desc string) schema.StringAttribute {
 		return schema.StringAttribute{Optional: true, MarkdownDescription: desc}
 	}
