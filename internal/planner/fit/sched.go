@@ -107,6 +107,9 @@ type schedNode struct {
 	nzMem int64
 	// balance is the node's balance without the next pod (balancedScore), kept up to date by place.
 	balance int64
+	// ver identifies the node's state: a fresh value of cluster.clock at reset and at every place, so a
+	// score computed at one version holds while the version does (scoreCache).
+	ver uint64
 }
 
 // cluster is the scheduler model of one scenario on a fixed set of nodes: counts[p] nodes of pool p,
@@ -129,6 +132,11 @@ type cluster struct {
 	zoneStamp []uint64 // per zone + 1: the cycle that last counted it
 	stamp     uint64
 	evals     int64 // nodes filtered so far, for the work budget
+	// The resource scores of class and node at a node version (scoreCache).
+	clock        uint64
+	cacheVer     []uint64
+	cacheVal     []int64
+	cacheProfile SchedulerProfile
 	// A disruption scenario's state (disrupt.go): nodes that are lost or not yet added, and the zone the
 	// pod being scheduled is pinned to by its volumes (-1: none).
 	dead []bool
@@ -142,6 +150,8 @@ type cluster struct {
 	// goroutine (eachOrder).
 	src  []classSim
 	twin *cluster
+	// passed holds the runs known to bind every pod (binds).
+	passed map[runKey]bool
 }
 
 func newCluster(m *model, classes []classSim) *cluster {
@@ -219,8 +229,9 @@ func (cl *cluster) reset(counts []int) {
 				z = sp.zones[i%len(sp.zones)]
 			}
 			id := int32(len(cl.nodes))
+			cl.clock++
 			cl.nodes = append(cl.nodes, schedNode{pool: int32(p), zone: z,
-				balance: balance(sp.alloc, sp.ds[rCPU], sp.ds[rMem])})
+				balance: balance(sp.alloc, sp.ds[rCPU], sp.ds[rMem]), ver: cl.clock})
 			if len(byZone[z+1]) == 0 {
 				zoneOrder = append(zoneOrder, int(z+1))
 			}
@@ -354,6 +365,8 @@ func (cl *cluster) place(w int, id int32) {
 	nd.nzMem += sc.nzMem
 	sp := &cl.pools[nd.pool]
 	nd.balance = balance(sp.alloc, sp.ds[rCPU]+nd.used[rCPU], sp.ds[rMem]+nd.used[rMem])
+	cl.clock++
+	nd.ver = cl.clock
 	cl.onNode[w][id]++
 	if nd.zone >= 0 {
 		cl.inZone[w][nd.zone]++
@@ -443,12 +456,14 @@ func (cl *cluster) best(w int, feasible []int32, profile SchedulerProfile) int32
 	for k := range cl.raw {
 		cl.raw[k] = resize(cl.raw[k], len(feasible))
 	}
-	fitS, balS, spreadS, taintS := cl.raw[0], cl.raw[1], cl.raw[2], cl.raw[3]
+	resS, spreadS, taintS := cl.raw[0], cl.raw[2], cl.raw[3]
+	cache := cl.scoreCache(profile)
 	for i, id := range feasible {
 		nd := &cl.nodes[id]
-		fitS[i] = cl.resourceScore(sc, nd, profile)
-		if !sc.bestEffort {
-			balS[i] = cl.balancedScore(sc, nd)
+		if cache {
+			resS[i] = cl.cachedResourceScores(w, id, nd, profile)
+		} else {
+			resS[i] = cl.resourceScores(sc, nd, profile)
 		}
 		taintS[i] = sc.prefer[nd.pool]
 	}
@@ -466,8 +481,7 @@ func (cl *cluster) best(w int, feasible []int32, profile SchedulerProfile) int32
 	}
 	bestID, bestTotal, ties := int32(-1), int64(-1), 0
 	for i, id := range feasible {
-		total := weightNodeResourcesFit*fitS[i] + weightBalancedAllocation*balS[i] +
-			weightPodTopologySpread*spreadS[i] + weightTaintToleration*taintS[i]
+		total := resS[i] + weightPodTopologySpread*spreadS[i] + weightTaintToleration*taintS[i]
 		if podS != nil {
 			total += weightInterPodAffinity * podS[i]
 		}

@@ -68,3 +68,48 @@ func balance(alloc vec, cpu, mem int64) int64 {
 	fm := min(float64(mem)/float64(alloc[rMem]), 1)
 	return int64((1 - math.Abs((fc-fm)/2)) * maxNodeScore)
 }
+
+// maxScoreCache bounds the entries (classes × nodes) of the resource score cache: 16 bytes each. Tests set it
+// to 0 to check that the cache changes no placement.
+var maxScoreCache = 1 << 21
+
+// scoreCache reports whether the resource scores are cached for this cluster's classes and nodes, sizing
+// the cache (its entries are indexed class × node count + node). Every entry records the node version it
+// was computed at, and versions are never reused, so entries left by another layout never match.
+func (cl *cluster) scoreCache(profile SchedulerProfile) bool {
+	n := len(cl.classes) * len(cl.nodes)
+	if n > maxScoreCache {
+		return false
+	}
+	if profile != cl.cacheProfile {
+		clear(cl.cacheVer)
+		cl.cacheProfile = profile
+	}
+	if len(cl.cacheVer) < n {
+		cl.cacheVer = make([]uint64, n)
+		cl.cacheVal = make([]int64, n)
+	}
+	return true
+}
+
+// resourceScores is the weighted sum of NodeResourcesFit's and NodeResourcesBalancedAllocation's scores of
+// a pod of sc on nd (the latter skipped for a pod that requests neither CPU nor memory).
+func (cl *cluster) resourceScores(sc *schedClass, nd *schedNode, profile SchedulerProfile) int64 {
+	s := weightNodeResourcesFit * cl.resourceScore(sc, nd, profile)
+	if !sc.bestEffort {
+		s += weightBalancedAllocation * cl.balancedScore(sc, nd)
+	}
+	return s
+}
+
+// cachedResourceScores is resourceScores, computed once per class and node version: between two pods of a
+// class only the nodes that took a pod change, so most scores of a cycle are the previous cycle's.
+func (cl *cluster) cachedResourceScores(w int, id int32, nd *schedNode, profile SchedulerProfile) int64 {
+	k := w*len(cl.nodes) + int(id)
+	if cl.cacheVer[k] == nd.ver {
+		return cl.cacheVal[k]
+	}
+	v := cl.resourceScores(&cl.classes[w], nd, profile)
+	cl.cacheVer[k], cl.cacheVal[k] = nd.ver, v
+	return v
+}

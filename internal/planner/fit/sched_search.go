@@ -233,12 +233,24 @@ func cappedCounts(m *model, counts []int) []int {
 func (cl *cluster) shortfallPending(orders []arrival, counts []int, profile SchedulerProfile) ([]int, int, int) {
 	pending := make([]int, len(orders))
 	asks := make([][]int, len(orders))
-	cl.eachOrder(orders, func(w *cluster, i int) {
-		o := &orders[i]
+	var todo []arrival
+	var at []int
+	for i := range orders {
+		if !cl.binds(&orders[i], counts) {
+			todo, at = append(todo, orders[i]), append(at, i)
+		}
+	}
+	cl.eachOrder(todo, func(w *cluster, j int) {
+		o, i := &todo[j], at[j]
 		if pending[i] = w.run(o.pods, counts, o.seed, profile, false); pending[i] > 0 {
 			asks[i] = w.ask(o.pods, counts)
 		}
 	})
+	for _, i := range at {
+		if pending[i] == 0 {
+			cl.bound(&orders[i], counts)
+		}
+	}
 	var inc []int
 	worst, most := 0, 0
 	for i := range orders {
@@ -368,12 +380,51 @@ func (cl *cluster) passes(orders []arrival, counts []int, first *int, profile Sc
 	for j := range orders {
 		i := (*first + j) % len(orders)
 		o := &orders[i]
+		if cl.binds(o, counts) {
+			continue
+		}
 		if cl.run(o.pods, counts, o.seed, profile, true) > 0 {
 			*first = i
 			return false
 		}
+		cl.bound(o, counts)
 	}
 	return true
+}
+
+// runKey identifies a run of the scheduler model: the order's pods (the arrays orders share), its seed and
+// the node counts.
+type runKey struct {
+	pods   *int32
+	n      int
+	seed   uint64
+	counts string
+}
+
+func keyOf(o *arrival, counts []int) runKey {
+	k := runKey{n: len(o.pods), seed: o.seed, counts: fmt.Sprint(counts)}
+	if len(o.pods) > 0 {
+		k.pods = &o.pods[0]
+	}
+	return k
+}
+
+// binds reports whether a run of order o on the counts is known to bind every pod: the search checks
+// the same order on the same counts more than once (the growth's last round, the check of every order,
+// the bisection), and a run is deterministic.
+func (cl *cluster) binds(o *arrival, counts []int) bool {
+	return memoRuns && cl.passed[keyOf(o, counts)]
+}
+
+// memoRuns lets binds answer from the runs recorded; tests turn it off to check it changes no result.
+var memoRuns = true
+
+// bound records that a run of order o on the counts bound every pod.
+func (cl *cluster) bound(o *arrival, counts []int) {
+	if cl.passed == nil {
+		cl.passed = map[runKey]bool{}
+	}
+	cl.passed[keyOf(o, counts)] = true
 }
 
 // pendingPerClass counts the pods of each class a run left Pending.

@@ -1,0 +1,36 @@
+package fit
+
+import (
+	"reflect"
+	"testing"
+)
+
+// TestSchedulerCachesChangeNothing: the resource score cache (scores kept per class and node version) and
+// the memo of runs known to bind (binds) are exact: every result, on inputs with and without inter-pod
+// terms, zone and node spread, taints and both profiles, equals the one computed without them.
+func TestSchedulerCachesChangeNothing(t *testing.T) {
+	for seed := uint64(1); seed <= 4; seed++ {
+		in := benchInput(seed, 6, 12, 5)
+		if seed%2 == 0 {
+			in = constrained(in)
+			in.Scheduler = ProfileMostAllocated
+		}
+		with, err := Plan(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		limit := maxScoreCache
+		maxScoreCache, memoRuns = 0, false
+		without, err := Plan(in)
+		maxScoreCache, memoRuns = limit, true
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(with, without) {
+			t.Fatalf("seed %d: the caches changed the result:\nwith    %+v\nwithout %+v", seed, with.Scenarios, without.Scenarios)
+		}
+		if with.Scenarios[0].Strategy != StrategyScheduler {
+			t.Fatalf("seed %d: the scheduler model did not run (%q)", seed, with.Scenarios[0].Strategy)
+		}
+	}
+}
