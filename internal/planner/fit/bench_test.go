@@ -166,3 +166,33 @@ func BenchmarkPlan1kConstraints(b *testing.B) {
 		}
 	}
 }
+
+// disrupted is in with every disruption scenario checked: node_loss, zone_loss, spot_loss (every fourth pool
+// spot) and node_upgrade (each pool's default surge of one node), every workload with a PodDisruptionBudget
+// of maxUnavailable 1, so an upgrade that strands pods searches for its remedy (issue 21: no plan of any
+// shape over 10 s).
+func disrupted(in Input) Input {
+	for i := range in.Pools {
+		if i%4 == 1 {
+			in.Pools[i].CapacityType = CapacitySpot
+		}
+	}
+	for i := range in.Workloads {
+		in.Workloads[i].DisruptionBudget = &DisruptionBudget{Name: in.Workloads[i].Name, MaxUnavailable: &IntOrPercent{Value: 1}}
+	}
+	in.Disruptions = []DisruptionKind{DisruptNodeLoss, DisruptZoneLoss, DisruptSpotLoss, DisruptNodeUpgrade}
+	return in
+}
+
+// BenchmarkPlan10kDisruptions is BenchmarkPlan10k with every disruption scenario checked.
+func BenchmarkPlan10kDisruptions(b *testing.B) {
+	in := disrupted(benchInput(1, 100, 100, 20))
+	if _, err := Plan(in); err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		if _, err := Plan(in); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -79,6 +79,7 @@ type lossCase struct {
 // counts (each pool at most at its maximum) and each pod's node.
 func (cl *cluster) disruptions(m *model, pods []int32, counts []int, bind []int32, seed uint64) []DisruptionResult {
 	var out []DisruptionResult
+	cl.disruptFrom = cl.work()
 	for _, kind := range m.in.Disruptions {
 		if kind == DisruptNodeUpgrade {
 			out = append(out, cl.upgrades(m, pods, counts, bind, seed))
@@ -87,12 +88,17 @@ func (cl *cluster) disruptions(m *model, pods []int32, counts []int, bind []int3
 		var worst *DisruptionResult
 		var worstCase lossCase
 		for _, lc := range cl.lossCases(m, kind, pods, counts, bind) {
+			if cl.overDisruptionBudget() {
+				u := cl.unchecked(kind, pods, counts)
+				worst = &u
+				break
+			}
 			r := cl.afterLoss(m, kind, lc, pods, counts, bind, seed, 0)
 			if worst == nil || worseLoss(r, *worst) {
 				worst, worstCase = &r, lc
 			}
 		}
-		if worst != nil && !worst.Fits {
+		if worst != nil && worst.Checked && !worst.Fits {
 			worst.Message += cl.lossRemedy(m, kind, worstCase, pods, counts, bind, seed)
 		}
 		if worst == nil {
@@ -111,6 +117,33 @@ func (cl *cluster) disruptions(m *model, pods []int32, counts []int, bind []int3
 		out = append(out, *r)
 	}
 	return out
+}
+
+// The disruptions' work budget: their replays run the scheduler model on clusters that grow to the pools'
+// maximums, once per lost node or zone, per upgrade batch and per remedy tried, so on a large plan they could
+// cost many times the search. Work counts evalWork per node filtered and one per node slot reset (a node
+// times the classes, plus one), about a nanosecond each here; disruptionBudget is about two and a half
+// seconds of it. What is left when it runs out is not checked, and fails on the safe side.
+const evalWork = 16
+
+// disruptionBudget is a variable so that tests can exhaust it.
+var disruptionBudget int64 = 2_500_000_000
+
+// remedyOutOfBudget ends a failure's message when the search for its remedy ran out of the work budget.
+const remedyOutOfBudget = ". The search for a remedy stopped at the scheduler model's work budget"
+
+// work is the scheduler model's work on cl so far, in the disruptions' units.
+func (cl *cluster) work() int64 { return cl.evals*evalWork + cl.resetWork }
+
+// overDisruptionBudget reports whether the disruptions of this scenario have used up their work budget.
+func (cl *cluster) overDisruptionBudget() bool { return cl.work()-cl.disruptFrom > disruptionBudget }
+
+// unchecked is the verdict of a disruption the work budget left unchecked: not a fit, on the safe side.
+func (cl *cluster) unchecked(kind DisruptionKind, pods []int32, counts []int) DisruptionResult {
+	return DisruptionResult{Kind: kind, Message: fmt.Sprintf("%s was not checked: the disruptions' replays of %s pods on %s nodes "+
+		"ran out of the scheduler model's work budget; kubefit cannot say what it strands, so it fails on the safe side; "+
+		"check the disruptions on fewer pods or pools per plan (one plan per pool group, say)",
+		kind, FormatCount(int64(len(pods))), FormatCount(int64(sumInts(counts))))}
 }
 
 func worseLoss(a, b DisruptionResult) bool {
@@ -244,6 +277,7 @@ func (cl *cluster) afterLoss(m *model, kind DisruptionKind, lc lossCase, order [
 			cl.dead[idOf[old]] = true
 		}
 	}
+	cl.setLive()
 	if kind == DisruptZoneLoss {
 		for w := range cl.domains {
 			cl.domains[w] = slices.DeleteFunc(cl.domains[w], func(z int32) bool { return z == lc.zone })
@@ -304,6 +338,7 @@ func (cl *cluster) afterLoss(m *model, kind DisruptionKind, lc lossCase, order [
 				cl.dead[id] = false
 			}
 		}
+		cl.setLive()
 		cl.liveSpreadDomains()
 		left = schedule(left)
 	}
@@ -345,6 +380,9 @@ const maxLossBump = 8
 // for a zone) with which every evicted pod binds, and says it; or that none up to maxLossBump does.
 func (cl *cluster) lossRemedy(m *model, kind DisruptionKind, lc lossCase, order []int32, counts []int, bind []int32, seed uint64) string {
 	for bump := 1; bump <= maxLossBump; bump++ {
+		if cl.overDisruptionBudget() {
+			return remedyOutOfBudget
+		}
 		if r := cl.afterLoss(m, kind, lc, order, counts, bind, seed, bump); r.Fits {
 			if lc.pool >= 0 {
 				return fmt.Sprintf(". With a maximum node count of %d for pool %q (%d more), they bind", m.pools[lc.pool].p.MaxNodes+bump, m.pools[lc.pool].p.Name, bump)

@@ -198,6 +198,13 @@
 // reported, with the surge settings that let the upgrade through. Pods on a draining node are left out of
 // the spread and affinity counts while it drains (the model places them nowhere until evicted).
 //
+// The nodes lost, draining or not yet added are out of the scheduler's node list while a disruption is
+// replayed (the scheduler's snapshot holds the nodes that exist), so they neither take part in the search nor
+// count towards numFeasibleNodesToFind. The replays of one scenario share a work budget (disruptionBudget,
+// about two and a half seconds here: evalWork per node filtered, one per node slot reset); a disruption it
+// leaves unchecked is reported as not checked and fails on the safe side, a remedy search it cuts short says
+// so, and the spare-node warning below is then left out.
+//
 // Without node_loss among them, a steady placement that fills a pool to its MaxNodes (no spare node) is
 // checked for node_loss on those pools all the same (spare.go): what it would leave Pending is
 // Result.NodeLossWarning, a warning that does not change Fits.

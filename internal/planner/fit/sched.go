@@ -141,6 +141,14 @@ type cluster struct {
 	// pod being scheduled is pinned to by its volumes (-1: none).
 	dead []bool
 	pin  int32
+	// live is the node list without the dead nodes (setLive): the scheduler's snapshot holds the nodes that
+	// exist, so the nodes lost or not yet added neither take part in the search nor count towards
+	// numFeasibleNodesToFind.
+	live []int32
+	// resetWork counts the node slots reset so far (nodes × classes), part of the disruptions' work budget.
+	resetWork int64
+	// disruptFrom is work() when the disruptions began (overDisruptionBudget).
+	disruptFrom int64
 	// Inter-pod affinity (podaffinity.go) and topology spread constraints (topology.go).
 	pt   podTerms
 	ps   podState
@@ -217,6 +225,7 @@ func nonZero(v, def int64) int64 {
 // zone in creation order.
 func (cl *cluster) reset(counts []int) {
 	cl.counts = counts
+	cl.resetWork += int64(sumInts(counts)) * int64(len(cl.classes)+1)
 	cl.nodes = cl.nodes[:0]
 	nz := len(cl.m.zoneNames) + 1 // zone index 0 is "no zone"
 	byZone := make([][]int32, nz)
@@ -381,7 +390,11 @@ func (cl *cluster) place(w int, id int32) {
 // best wins, ties broken at random as the scheduler's randomized heap does. It returns the node, or
 // -1, and the next start position (nextStartNodeIndex).
 func (cl *cluster) cycle(w, start int, profile SchedulerProfile) (int32, int) {
-	n := len(cl.list)
+	list := cl.list
+	if cl.dead != nil {
+		list = cl.live
+	}
+	n := len(list)
 	if n == 0 {
 		return -1, start
 	}
@@ -393,7 +406,7 @@ func (cl *cluster) cycle(w, start int, profile SchedulerProfile) (int32, int) {
 	feasible := cl.feasible[:0]
 	processed := 0
 	for processed < n && len(feasible) < toFind {
-		id := cl.list[(start+processed)%n]
+		id := list[(start+processed)%n]
 		processed++
 		if cl.filter(w, id, minMatch) {
 			feasible = append(feasible, id)
@@ -496,4 +509,14 @@ func (cl *cluster) best(w int, feasible []int32, profile SchedulerProfile) int32
 		}
 	}
 	return bestID
+}
+
+// setLive rebuilds the list of live nodes after cl.dead changed.
+func (cl *cluster) setLive() {
+	cl.live = cl.live[:0]
+	for _, id := range cl.list {
+		if !cl.dead[id] {
+			cl.live = append(cl.live, id)
+		}
+	}
 }

@@ -22,6 +22,9 @@ func (cl *cluster) spareLoss(m *model, pods []int32, counts []int, bind []int32,
 		if counts[lc.pool] < m.pools[lc.pool].p.MaxNodes {
 			continue
 		}
+		if cl.overDisruptionBudget() {
+			break // a warning, not a verdict: what the budget leaves unchecked is not warned about
+		}
 		r := cl.afterLoss(m, DisruptNodeLoss, lc, pods, counts, bind, seed, 0)
 		if !r.Fits && (worst == nil || worseLoss(r, *worst)) {
 			worst, worstCase = &r, lc

@@ -63,3 +63,36 @@ func TestNodeLossWarning(t *testing.T) {
 		})
 	}
 }
+
+// TestDisruptionBudget: when the disruptions' replays run out of their work budget, what is left is not
+// checked and fails on the safe side, with a message that says why and what to do; the spare-node warning,
+// not a verdict, is then left out. BenchmarkPlan10kDisruptions measures a plan where the budget binds (it took
+// 65 s before the budget and the live node list).
+func TestDisruptionBudget(t *testing.T) {
+	in := disrupted(benchInput(3, 4, 10, 4))
+	full, err := Plan(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range full.Disruptions {
+		if !d.Checked {
+			t.Fatalf("within the budget %s was not checked: %s", d.Kind, d.Message)
+		}
+	}
+	saved := disruptionBudget
+	disruptionBudget = -1
+	defer func() { disruptionBudget = saved }()
+	res, err := Plan(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Disruptions) != len(in.Disruptions) || res.Fits || res.NodeLossWarning != nil {
+		t.Fatalf("out of budget: %d verdicts for %d disruptions, fits %v, warning %v", len(res.Disruptions), len(in.Disruptions), res.Fits, res.NodeLossWarning)
+	}
+	for i, d := range res.Disruptions {
+		if d.Kind != in.Disruptions[i] || d.Checked || d.Fits || !strings.Contains(d.Message, string(d.Kind)+" was not checked: the disruptions' replays of") ||
+			!strings.Contains(d.Message, "fails on the safe side") {
+			t.Fatalf("out of budget, %s: %+v", in.Disruptions[i], d)
+		}
+	}
+}

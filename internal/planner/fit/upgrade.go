@@ -26,6 +26,10 @@ func (cl *cluster) upgrades(m *model, order []int32, counts []int, bind []int32,
 		if n == 0 {
 			continue
 		}
+		if cl.overDisruptionBudget() {
+			u := cl.unchecked(DisruptNodeUpgrade, order, counts)
+			return u
+		}
 		surge, drain := m.pools[p].p.Upgrade.Batch(n)
 		r := cl.upgradePool(m, p, order, counts, bind, seed, surge, drain-surge)
 		if worst == nil || upgradeWorse(r, *worst) {
@@ -35,7 +39,7 @@ func (cl *cluster) upgrades(m *model, order []int32, counts []int, bind []int32,
 	if worst == nil {
 		return DisruptionResult{Kind: DisruptNodeUpgrade, Checked: true, Fits: true, Message: "node_upgrade: nothing to replace (no pool has a node)"}
 	}
-	if !worst.Fits && len(worst.Pending) > 0 && len(worst.Blocked) == 0 {
+	if worst.Checked && !worst.Fits && len(worst.Pending) > 0 && len(worst.Blocked) == 0 {
 		worst.Message += cl.upgradeRemedy(m, worstPool, order, counts, bind, seed)
 	}
 	return *worst
@@ -59,13 +63,21 @@ func (cl *cluster) upgradeRemedy(m *model, p int, order []int32, counts []int, b
 	name := m.pools[p].p.Name
 	if drain > surge {
 		for s := max(surge, 1); s <= surge+maxLossBump; s++ {
-			if r := cl.upgradePool(m, p, order, counts, bind, seed, s, 0); r.Fits {
+			r := cl.upgradePool(m, p, order, counts, bind, seed, s, 0)
+			if !r.Checked {
+				return remedyOutOfBudget
+			}
+			if r.Fits {
 				return fmt.Sprintf(". With max unavailable 0 and a max surge of %d for pool %q, the upgrade goes through", s, name)
 			}
 		}
 	}
 	for s := surge + 1; s <= surge+maxLossBump; s++ {
-		if r := cl.upgradePool(m, p, order, counts, bind, seed, s, drain-surge); r.Fits {
+		r := cl.upgradePool(m, p, order, counts, bind, seed, s, drain-surge)
+		if !r.Checked {
+			return remedyOutOfBudget
+		}
+		if r.Fits {
 			return fmt.Sprintf(". With a max surge of %d for pool %q (%d more), the upgrade goes through", s, name, s-surge)
 		}
 	}
@@ -149,6 +161,9 @@ func (cl *cluster) upgradePool(m *model, p int, order []int32, counts []int, bin
 	r := DisruptionResult{Kind: DisruptNodeUpgrade, Checked: true, Pool: pm.p.Name}
 	how := fmt.Sprintf("replacing the %s of %s, %d at a time with %s", plural(n, "node", "nodes"), poolLabel(pm.p), min(drain, n), plural(surge, "surge node", "surge nodes"))
 	for b := range batches {
+		if cl.overDisruptionBudget() {
+			return cl.unchecked(DisruptNodeUpgrade, order, counts)
+		}
 		draining := make([]bool, len(gone))
 		var names []string
 		for _, k := range olds[b*drain : min(n, (b+1)*drain)] {
@@ -165,6 +180,7 @@ func (cl *cluster) upgradePool(m *model, p int, order []int32, counts []int, bin
 				cl.dead[id] = nid-firstNew >= int32(aliveNew)
 			}
 		}
+		cl.setLive()
 		healthy := map[int]int{}
 		var queue []int
 		for i, id := range where {
@@ -237,6 +253,7 @@ func (cl *cluster) upgradePool(m *model, p int, order []int32, counts []int, bin
 							cl.dead[id], revived[id] = false, true
 						}
 					}
+					cl.setLive()
 					cl.liveSpreadDomains()
 					continue
 				}
