@@ -162,7 +162,7 @@ func (d *nodePoolRecommendationDataSource) Schema(_ context.Context, _ datasourc
 // recommendationRenames maps the selector's request fields to this data source's attributes.
 var recommendationRenames = func() renames {
 	r := renames{"Pool": "pool", "Candidates": "candidates", "Scenario": "scenario", "Prices": "prices",
-		"NodeDisk": "node_disk", "NodeDisk.IOPS": "iops", "NodeDisk.ThroughputMBps": "throughput_mbps"}
+		"NodeDisk": "node_disk", "NodeDisk.IOPS": "iops", "NodeDisk.ThroughputMBps": "throughput_mbps", "Limit": "limit"}
 	for k, v := range sizingRenames {
 		r[k] = v
 	}

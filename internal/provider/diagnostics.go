@@ -146,6 +146,7 @@ var warningTitles = map[string]string{
 	sizing.WarnDiskShare:                   "Volumes Exceed the Node's Disk Limits",
 	sizing.WarnAffinityUnknownLabel:        "Node Affinity on Labels Planned Nodes Lack",
 	selector.WarnDiskNotChecked:            "Node Disk Demand Not Checked",
+	selector.WarnModelBudget:               "Cheapest Candidates Not All Modelled",
 	nodegroup.WarnKarpenterName:            "Karpenter NodePool Renamed",
 	nodegroup.WarnKarpenterLimits:          "Karpenter NodePool Limits Above Max Size",
 	nodegroup.WarnKarpenterUnmodelled:      "Karpenter Provisioning Not Modelled",

@@ -87,6 +87,9 @@ type ScenarioResult struct {
 	// SchedulerNote says, when not empty, that the scheduler model did not run or did not check every
 	// planned order (its work budget), and what the counts are then.
 	SchedulerNote string
+	// ModelWork is the nodes the scheduler model filtered for the scenario, its disruptions included: its
+	// work, the same for the same input (callers that plan many inputs budget with it).
+	ModelWork int64
 	// Pods is the scenario's pod count over all workloads; UnplacedPods the pods no pool can take.
 	Pods         int
 	UnplacedPods int
@@ -229,7 +232,7 @@ type Failure struct {
 }
 
 func (s *sim) result() ScenarioResult {
-	sr := ScenarioResult{Scenario: s.scenario, Fits: true, Strategy: s.strat.id, SchedulerNote: s.note}
+	sr := ScenarioResult{Scenario: s.scenario, Fits: true, Strategy: s.strat.id, SchedulerNote: s.note, ModelWork: s.work}
 	var onNode [][]WorkloadPods
 	if !s.m.in.OmitNodes {
 		onNode = s.nodeWorkloads()

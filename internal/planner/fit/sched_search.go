@@ -114,6 +114,7 @@ func (m *model) realistic(sc Scenario, best *sim) (*sim, string) {
 	if sc == ScenarioSteady {
 		s.disrupt = cl.disruptions(m, o.pods, capped, slices.Clone(cl.bind), o.seed)
 	}
+	s.work = cl.evals
 	return s, bound
 }
 

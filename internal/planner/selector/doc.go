@@ -16,6 +16,11 @@
 // cheapest (BenchmarkRank500x10kTop1: 500 candidates, 10,000 pods in 100 specs, about 0.1 s on two
 // cores; sizing all 500 exactly takes about 9 s).
 //
+// Every candidate is packed (the best packing); the cheapest max(Limit, ScheduledTop) eligible ones are
+// sized again with the scheduler model, re-sorting until those first ones all carry its realistic count. The
+// model's work over one ranking is bounded (rankModelBudget, in filtered nodes, about six seconds here): when it
+// runs out first, the ranking warns (WarnModelBudget) and Best is the cheapest candidate the model sized.
+//
 // Prices are the catalog's reference on-demand prices of one region at one date (or the caller's own
 // price per type); every cost carries its source. The package is pure: no network, no global state
 // besides the catalog it is given, and deterministic results.

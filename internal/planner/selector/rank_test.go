@@ -425,3 +425,64 @@ func TestRankDiskCaps(t *testing.T) {
 		t.Errorf("negative IOPS: %v", err)
 	}
 }
+
+// TestRankModelBudget: the scheduler model's work over a ranking is bounded (rankModelBudget). Within it the
+// first max(limit, ScheduledTop) eligible candidates are all modelled and nothing is said; a budget the first
+// candidate uses up leaves the next ones with the best packing's count, and the ranking says so on limit.
+func TestRankModelBudget(t *testing.T) {
+	req := benchRequest(12, 4, 10)
+	req.Limit = 4
+	r := NewRanker(sizing.EmbeddedCatalog())
+	scheduledTop := func(rk *Ranking) (sized, top int) {
+		for i, c := range rk.Candidates {
+			if i < req.Limit && !c.Excluded {
+				top++
+				if c.Scheduled {
+					sized++
+					if c.ModelWork <= 0 {
+						t.Fatalf("%s modelled with no work recorded", c.InstanceType)
+					}
+				}
+			}
+		}
+		return sized, top
+	}
+	rk, err := r.Rank(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sized, top := scheduledTop(rk); top < 2 || sized != top {
+		t.Fatalf("within the budget: %d of the first %d modelled", sized, top)
+	}
+	for _, w := range rk.Warnings {
+		if w.Code == WarnModelBudget {
+			t.Fatalf("within the budget: %s", w.Message)
+		}
+	}
+	saved := rankModelBudget
+	rankModelBudget = 1
+	defer func() { rankModelBudget = saved }()
+	rk, err = r.Rank(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sized, top := scheduledTop(rk)
+	found := false
+	for _, w := range rk.Warnings {
+		if w.Code == WarnModelBudget {
+			found = w.Path.String() == "Limit" && strings.Contains(w.Message, "sized only the first 1 of the candidates") &&
+				strings.Contains(w.Message, fmt.Sprintf("%d candidates among the cheapest keep the best packing's node count", top-sized))
+			if !found {
+				t.Fatalf("warning: %s at %s", w.Message, w.Path)
+			}
+		}
+	}
+	if sized != 1 || !found {
+		t.Fatalf("out of budget: %d of the first %d modelled, warned %v", sized, top, found)
+	}
+	for _, c := range rk.Candidates {
+		if c.InstanceType == rk.Best && !c.Scheduled {
+			t.Fatalf("out of budget, the recommendation %s was not modelled", rk.Best)
+		}
+	}
+}
