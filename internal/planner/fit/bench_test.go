@@ -196,3 +196,27 @@ func BenchmarkPlan10kDisruptions(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkModelOrder10k is one run of the scheduler model (Place) on BenchmarkPlan10k's steady scenario: its
+// first random order on the realistic node counts. A plan runs the model for every planned order at every
+// step of the node-count search and again under other tie-break seeds, so this is the floor of one step.
+func BenchmarkModelOrder10k(b *testing.B) {
+	in := benchInput(1, 100, 100, 20)
+	res, err := Plan(in)
+	if err != nil {
+		b.Fatal(err)
+	}
+	counts := make([]int, len(in.Pools))
+	for p, pr := range res.Scenarios[0].Pools {
+		counts[p] = pr.NodesRequired
+	}
+	orders, err := Orders(in, ScenarioSteady)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		if _, err := Place(in, ScenarioSteady, counts, orders[1]); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
