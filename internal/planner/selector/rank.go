@@ -251,12 +251,15 @@ func (r *Ranker) Rank(ctx context.Context, req Request) (*Ranking, error) {
 	}
 	sortCandidates(rk.Candidates)
 	if cut > 0 {
+		left, verb := unscheduledTop(&req, rk.Candidates), "keeps"
+		if left != 1 {
+			verb = "keep"
+		}
 		rk.Warnings = append(rk.Warnings, field.Warning{Code: WarnModelBudget, Path: field.NewPath("Limit"), Message: fmt.Sprintf(
-			"the scheduler model sized only the first %d of the candidates it should have within its work budget "+
-				"(it filtered %s nodes); %s among the cheapest keep the best packing's node count, a lower bound kube-scheduler "+
-				"may exceed, so their rank may be optimistic and the recommendation is the cheapest candidate the model sized: "+
-				"set a smaller limit, or plan fewer pods per recommendation",
-			cut, fit.FormatCount(spentOf(rk.Candidates)), plural(unscheduledTop(&req, rk.Candidates), "candidate", "candidates"))})
+			"the scheduler model sized %s before its work budget ran out (it filtered %s nodes); %s among the cheapest %s "+
+				"the best packing's node count, a lower bound kube-scheduler may exceed, so the rank may be optimistic and the "+
+				"recommendation is the cheapest candidate the model sized: set a smaller limit, or plan fewer pods per recommendation",
+			plural(cut, "candidate", "candidates"), fit.FormatCount(spentOf(rk.Candidates)), plural(left, "candidate", "candidates"), verb)})
 	}
 	if len(rk.Candidates) > 0 && !rk.Candidates[0].Excluded {
 		rk.Best = rk.Candidates[0].InstanceType
@@ -279,11 +282,11 @@ func (r *Ranker) Rank(ctx context.Context, req Request) (*Ranking, error) {
 const ScheduledTop = 3
 
 // rankModelBudget bounds the scheduler model's work over all the candidates of one ranking, in filtered
-// nodes (fit.ScenarioResult.ModelWork): four times one scenario's budget, about six seconds here. A
-// candidate whose sizing would take the total beyond it (judged by the costliest one sized so far) is not
-// sized with the model, and the ranking warns (WarnModelBudget). Before it, a limit of 10 on 10,000 pods
-// took 27.5 s.
-var rankModelBudget int64 = 240_000_000
+// nodes (fit.ScenarioResult.ModelWork): eight times one scenario's budget, about six seconds on one pool's
+// candidates here (ScheduledTop candidates of 10,000 pods take 3 × 138 million). A candidate whose sizing would
+// take the total beyond it (judged by the costliest one sized so far) is not sized with the model, and the
+// ranking warns (WarnModelBudget). Before it, a limit of 10 on 10,000 pods took 27.5 s.
+var rankModelBudget int64 = 480_000_000
 
 // WarnModelBudget: the model's work budget left some of the cheapest candidates with the best packing's count.
 const WarnModelBudget = "selector.model-budget"

@@ -470,7 +470,7 @@ func TestRankModelBudget(t *testing.T) {
 	found := false
 	for _, w := range rk.Warnings {
 		if w.Code == WarnModelBudget {
-			found = w.Path.String() == "Limit" && strings.Contains(w.Message, "sized only the first 1 of the candidates") &&
+			found = w.Path.String() == "Limit" && strings.Contains(w.Message, "the scheduler model sized 1 candidate before its work budget ran out") &&
 				strings.Contains(w.Message, fmt.Sprintf("%d candidates among the cheapest keep the best packing's node count", top-sized))
 			if !found {
 				t.Fatalf("warning: %s at %s", w.Message, w.Path)
