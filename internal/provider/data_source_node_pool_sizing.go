@@ -253,7 +253,7 @@ func (d *nodePoolSizingDataSource) ValidateConfig(ctx context.Context, req datas
 			poolNames[name] = true
 			var p sizingPoolModel
 			if obj, ok := v.(types.Object); ok {
-				resp.Diagnostics.Append(obj.As(ctx, &p, objectAsOptions)...)
+				resp.Diagnostics.Append(objectAs(ctx, obj, &p, objectAsOptions)...)
 			}
 			validatePoolConfig(path.Root("pools").AtMapKey(name), p, &resp.Diagnostics)
 		}
@@ -267,7 +267,7 @@ func (d *nodePoolSizingDataSource) ValidateConfig(ctx context.Context, req datas
 			continue
 		}
 		var w workloadModel
-		resp.Diagnostics.Append(obj.As(ctx, &w, objectAsOptions)...)
+		resp.Diagnostics.Append(objectAs(ctx, obj, &w, objectAsOptions)...)
 		validateWorkloadConfig(path.Root("workloads").AtListIndex(i), w, poolsKnown, poolNames, &resp.Diagnostics)
 	}
 }
