@@ -284,7 +284,7 @@ func (d *nodePoolRecommendationDataSource) Read(ctx context.Context, req datasou
 	}
 	addPlannerWarnings(&resp.Diagnostics, path.Empty(), rk.Warnings, recommendationRenames, "No Candidate Fits")
 	flattenRanking(&m, rk)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+	resp.Diagnostics.Append(setReadState(ctx, &resp.State, req.Config, &m)...)
 }
 
 // addRecommendationErrors reports the ranking's input errors at their attributes.

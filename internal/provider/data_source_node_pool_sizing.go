@@ -292,7 +292,7 @@ func (d *nodePoolSizingDataSource) Read(ctx context.Context, req datasource.Read
 		return
 	}
 	flattenSizing(&m, plan)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+	resp.Diagnostics.Append(setReadState(ctx, &resp.State, req.Config, &m)...)
 }
 
 // addSizingErrors reports the sizing planner's input errors at their attributes.
