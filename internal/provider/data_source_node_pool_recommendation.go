@@ -199,7 +199,7 @@ func (d *nodePoolRecommendationDataSource) ValidateConfig(ctx context.Context, r
 		}
 		var w workloadModel
 		resp.Diagnostics.Append(objectAs(ctx, obj, &w, objectAsOptions)...)
-		validateWorkloadConfig(path.Root("workloads").AtListIndex(i), w, nameKnown, map[string]bool{m.poolName(): true}, &resp.Diagnostics)
+		validateWorkloadConfig(path.Root("workloads").AtListIndex(i), w.check(), nameKnown, map[string]bool{m.poolName(): true}, &resp.Diagnostics)
 	}
 }
 

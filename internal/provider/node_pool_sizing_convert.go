@@ -40,7 +40,7 @@ func validatePoolConfig(p path.Path, m sizingPoolModel, diags *diag.Diagnostics)
 // Every object that takes workloads checks them by the planner's rules (sizing.ReplicaCountErrors,
 // sizing.UndefinedPoolError) with the words and the summary the planner's own errors get when the values
 // are only known at plan: one rule, one message, whichever object and whenever it is found.
-func validateWorkloadConfig(p path.Path, w workloadModel, poolsKnown bool, poolNames map[string]bool, diags *diag.Diagnostics) {
+func validateWorkloadConfig(p path.Path, w workloadCheck, poolsKnown bool, poolNames map[string]bool, diags *diag.Diagnostics) {
 	nameKnown := fullyKnown(w.Name) && !w.Name.IsNull()
 	if nameKnown && fullyKnown(w.Replicas) && fullyKnown(w.MinReplicas) && fullyKnown(w.MaxReplicas) {
 		errs := sizing.ReplicaCountErrors(field.Path{}, w.Name.ValueString(), intOrNil(w.Replicas), intOrNil(w.MinReplicas), intOrNil(w.MaxReplicas))
