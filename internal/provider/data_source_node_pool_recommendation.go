@@ -198,8 +198,8 @@ func (d *nodePoolRecommendationDataSource) ValidateConfig(ctx context.Context, r
 			continue
 		}
 		var w workloadModel
-		resp.Diagnostics.Append(obj.As(ctx, &w, objectAsOptions)...)
-		validateWorkloadConfig(path.Root("workloads").AtListIndex(i), w, nameKnown, map[string]bool{m.poolName(): true}, &resp.Diagnostics)
+		resp.Diagnostics.Append(objectAs(ctx, obj, &w, objectAsOptions)...)
+		validateWorkloadConfig(path.Root("workloads").AtListIndex(i), w.check(), nameKnown, map[string]bool{m.poolName(): true}, &resp.Diagnostics)
 	}
 }
 
@@ -239,12 +239,12 @@ func expandRecommendation(ctx context.Context, m nodePoolRecommendationModel, cl
 	req.Pool = expandSizingPool(ctx, path.Root("pool"), m.poolName(), pm, diags)
 	req.Pool.InstanceTypes = nil
 	var dss []sizingDaemonSetModel
-	diags.Append(m.DaemonSets.ElementsAs(ctx, &dss, false)...)
+	diags.Append(listElementsAs(ctx, m.DaemonSets, &dss, false)...)
 	for i, ds := range dss {
 		req.DaemonSets = append(req.DaemonSets, expandDaemonSet(ctx, path.Root("daemonsets").AtListIndex(i), ds, diags))
 	}
 	var ws []workloadModel
-	diags.Append(m.Workloads.ElementsAs(ctx, &ws, false)...)
+	diags.Append(listElementsAs(ctx, m.Workloads, &ws, false)...)
 	for i, w := range ws {
 		req.Workloads = append(req.Workloads, expandWorkload(ctx, path.Root("workloads").AtListIndex(i), w, diags))
 	}
@@ -284,7 +284,7 @@ func (d *nodePoolRecommendationDataSource) Read(ctx context.Context, req datasou
 	}
 	addPlannerWarnings(&resp.Diagnostics, path.Empty(), rk.Warnings, recommendationRenames, "No Candidate Fits")
 	flattenRanking(&m, rk)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+	resp.Diagnostics.Append(setReadState(ctx, &resp.State, req.Config, &m)...)
 }
 
 // addRecommendationErrors reports the ranking's input errors at their attributes.

@@ -239,36 +239,41 @@ func poolResultsAttribute() schema.MapNestedAttribute {
 }
 
 func (d *nodePoolSizingDataSource) ValidateConfig(ctx context.Context, req datasource.ValidateConfigRequest, resp *datasource.ValidateConfigResponse) {
-	var m nodePoolSizingModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() {
-		return
+	// The pools and what is checked of each workload (workloadChecks), or, for a configuration they cannot be
+	// read from so, the whole model.
+	var pools types.Map
+	workloads, ok := workloadChecks(ctx, req.Config.Raw)
+	if ok {
+		ok = !req.Config.GetAttribute(ctx, path.Root("pools"), &pools).HasError()
+	}
+	if !ok {
+		var m nodePoolSizingModel
+		resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+		if resp.Diagnostics.HasError() {
+			return
+		}
+		pools, workloads = m.Pools, modelWorkloadChecks(ctx, m.Workloads)
 	}
 	// Check every pool with what is known of it: an unknown attribute in one pool must not hide a known
 	// error in it or in another. The pool names are known whenever the map itself is.
 	poolNames := map[string]bool{}
-	poolsKnown := !m.Pools.IsUnknown() && !m.Pools.IsNull()
+	poolsKnown := !pools.IsUnknown() && !pools.IsNull()
 	if poolsKnown {
-		for name, v := range m.Pools.Elements() {
+		for name, v := range pools.Elements() {
 			poolNames[name] = true
 			var p sizingPoolModel
 			if obj, ok := v.(types.Object); ok {
-				resp.Diagnostics.Append(obj.As(ctx, &p, objectAsOptions)...)
+				resp.Diagnostics.Append(objectAs(ctx, obj, &p, objectAsOptions)...)
 			}
 			validatePoolConfig(path.Root("pools").AtMapKey(name), p, &resp.Diagnostics)
 		}
 	}
-	if m.Workloads.IsUnknown() || m.Workloads.IsNull() {
-		return
-	}
-	for i, v := range m.Workloads.Elements() {
-		obj, ok := v.(types.Object)
-		if !ok || obj.IsUnknown() {
+	for i, w := range workloads {
+		if w == nil {
 			continue
 		}
-		var w workloadModel
-		resp.Diagnostics.Append(obj.As(ctx, &w, objectAsOptions)...)
-		validateWorkloadConfig(path.Root("workloads").AtListIndex(i), w, poolsKnown, poolNames, &resp.Diagnostics)
+		resp.Diagnostics.Append(w.diags...)
+		validateWorkloadConfig(path.Root("workloads").AtListIndex(i), *w, poolsKnown, poolNames, &resp.Diagnostics)
 	}
 }
 
@@ -292,7 +297,7 @@ func (d *nodePoolSizingDataSource) Read(ctx context.Context, req datasource.Read
 		return
 	}
 	flattenSizing(&m, plan)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+	resp.Diagnostics.Append(setReadState(ctx, &resp.State, req.Config, &m)...)
 }
 
 // addSizingErrors reports the sizing planner's input errors at their attributes.

@@ -40,7 +40,7 @@ func validatePoolConfig(p path.Path, m sizingPoolModel, diags *diag.Diagnostics)
 // Every object that takes workloads checks them by the planner's rules (sizing.ReplicaCountErrors,
 // sizing.UndefinedPoolError) with the words and the summary the planner's own errors get when the values
 // are only known at plan: one rule, one message, whichever object and whenever it is found.
-func validateWorkloadConfig(p path.Path, w workloadModel, poolsKnown bool, poolNames map[string]bool, diags *diag.Diagnostics) {
+func validateWorkloadConfig(p path.Path, w workloadCheck, poolsKnown bool, poolNames map[string]bool, diags *diag.Diagnostics) {
 	nameKnown := fullyKnown(w.Name) && !w.Name.IsNull()
 	if nameKnown && fullyKnown(w.Replicas) && fullyKnown(w.MinReplicas) && fullyKnown(w.MaxReplicas) {
 		errs := sizing.ReplicaCountErrors(field.Path{}, w.Name.ValueString(), intOrNil(w.Replicas), intOrNil(w.MinReplicas), intOrNil(w.MaxReplicas))
@@ -108,17 +108,17 @@ func expandSizing(ctx context.Context, m nodePoolSizingModel, diags *diag.Diagno
 	for _, name := range sortedKeys(elems) {
 		var pm sizingPoolModel
 		if obj, ok := elems[name].(types.Object); ok {
-			diags.Append(obj.As(ctx, &pm, objectAsOptions)...)
+			diags.Append(objectAs(ctx, obj, &pm, objectAsOptions)...)
 		}
 		req.Pools = append(req.Pools, expandSizingPool(ctx, path.Root("pools").AtMapKey(name), name, pm, diags))
 	}
 	var dss []sizingDaemonSetModel
-	diags.Append(m.DaemonSets.ElementsAs(ctx, &dss, false)...)
+	diags.Append(listElementsAs(ctx, m.DaemonSets, &dss, false)...)
 	for i, d := range dss {
 		req.DaemonSets = append(req.DaemonSets, expandDaemonSet(ctx, path.Root("daemonsets").AtListIndex(i), d, diags))
 	}
 	var ws []workloadModel
-	diags.Append(m.Workloads.ElementsAs(ctx, &ws, false)...)
+	diags.Append(listElementsAs(ctx, m.Workloads, &ws, false)...)
 	for i, w := range ws {
 		req.Workloads = append(req.Workloads, expandWorkload(ctx, path.Root("workloads").AtListIndex(i), w, diags))
 	}
@@ -138,7 +138,7 @@ func expandSizingPool(ctx context.Context, p path.Path, name string, m sizingPoo
 	sp.Overhead = overheadInput(ctx, p, m.overheadOptionsModel, overhead.Profile(m.Profile.ValueString()), overhead.Instance{}, diags)
 	diags.Append(m.Zones.ElementsAs(ctx, &sp.Zones, false)...)
 	var taints []taintModel
-	diags.Append(m.Taints.ElementsAs(ctx, &taints, false)...)
+	diags.Append(listElementsAs(ctx, m.Taints, &taints, false)...)
 	for _, t := range taints {
 		sp.Taints = append(sp.Taints, fit.Taint{Key: t.Key.ValueString(), Value: t.Value.ValueString(), Effect: fit.TaintEffect(t.Effect.ValueString())})
 	}
@@ -167,7 +167,7 @@ func expandRequests(ctx context.Context, p path.Path, o types.Object, diags *dia
 		return r
 	}
 	var m requestsModel
-	diags.Append(o.As(ctx, &m, objectAsOptions)...)
+	diags.Append(objectAs(ctx, o, &m, objectAsOptions)...)
 	if v := optQuantity(p.AtName("cpu"), m.CPU, quantityCPU, diags); v != nil {
 		r.CPUMillicores = *v
 	}
@@ -183,7 +183,7 @@ func expandRequests(ctx context.Context, p path.Path, o types.Object, diags *dia
 
 func expandTolerations(ctx context.Context, l types.List, diags *diag.Diagnostics) []fit.Toleration {
 	var ts []tolerationModel
-	diags.Append(l.ElementsAs(ctx, &ts, false)...)
+	diags.Append(listElementsAs(ctx, l, &ts, false)...)
 	out := make([]fit.Toleration, 0, len(ts))
 	for _, t := range ts {
 		out = append(out, fit.Toleration{Key: t.Key.ValueString(), Operator: fit.TolerationOperator(t.Operator.ValueString()),
@@ -227,7 +227,7 @@ type hostPortModel struct {
 
 func expandHostPorts(ctx context.Context, l types.List, diags *diag.Diagnostics) []fit.HostPort {
 	var ps []hostPortModel
-	diags.Append(l.ElementsAs(ctx, &ps, false)...)
+	diags.Append(listElementsAs(ctx, l, &ps, false)...)
 	var out []fit.HostPort
 	for _, p := range ps {
 		out = append(out, fit.HostPort{Port: int(p.Port.ValueInt64()), Protocol: p.Protocol.ValueString(), IP: p.IP.ValueString()})
@@ -421,7 +421,7 @@ type volumeClaimModel struct {
 
 func expandVolumeClaims(ctx context.Context, p path.Path, l types.List, diags *diag.Diagnostics) []fit.VolumeClaim {
 	var cs []volumeClaimModel
-	diags.Append(l.ElementsAs(ctx, &cs, false)...)
+	diags.Append(listElementsAs(ctx, l, &cs, false)...)
 	var out []fit.VolumeClaim
 	for i, c := range cs {
 		vc := fit.VolumeClaim{Name: c.Name.ValueString(), StorageClass: c.StorageClass.ValueString(), From: fit.ClaimSource(c.From.ValueString()),
@@ -496,7 +496,7 @@ func expandWorkload(ctx context.Context, p path.Path, w workloadModel, diags *di
 	}
 	if !w.Spread.IsNull() {
 		var sp spreadModel
-		diags.Append(w.Spread.As(ctx, &sp, objectAsOptions)...)
+		diags.Append(objectAs(ctx, w.Spread, &sp, objectAsOptions)...)
 		sw.Spread = fit.Spread{Type: fit.SpreadType(sp.Type.ValueString()), MaxSkew: int(sp.MaxSkew.ValueInt64())}
 	}
 	return sw

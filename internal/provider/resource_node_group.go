@@ -447,12 +447,12 @@ func expandNodeGroup(ctx context.Context, m nodeGroupModel, diags *diag.Diagnost
 		Scheduler: fit.SchedulerProfile(m.Scheduler.ValueString()), Arrival: fit.ArrivalOrder(m.Arrival.ValueString()),
 		Disruptions: expandDisruptions(ctx, m.Disruptions, diags)}
 	var dss []sizingDaemonSetModel
-	diags.Append(m.DaemonSets.ElementsAs(ctx, &dss, false)...)
+	diags.Append(listElementsAs(ctx, m.DaemonSets, &dss, false)...)
 	for i, d := range dss {
 		req.DaemonSets = append(req.DaemonSets, expandDaemonSet(ctx, path.Root("daemonsets").AtListIndex(i), d, diags))
 	}
 	var ws []workloadModel
-	diags.Append(m.Workloads.ElementsAs(ctx, &ws, false)...)
+	diags.Append(listElementsAs(ctx, m.Workloads, &ws, false)...)
 	for i, w := range ws {
 		if !w.Pools.IsNull() {
 			diags.AddAttributeError(path.Root("workloads").AtListIndex(i).AtName("pools"), "Pools Do Not Apply to a Node Group", fmt.Sprintf(

@@ -49,7 +49,7 @@ func poolTemplateModel(ctx context.Context, o types.Object, cloud, instanceType 
 	if d.HasError() {
 		return m, false
 	}
-	d = full.As(ctx, &m, objectAsOptions)
+	d = objectAs(ctx, full, &m, objectAsOptions)
 	return m, !d.HasError()
 }
 

@@ -79,7 +79,7 @@ func expandDisruptionBudget(ctx context.Context, o types.Object, diags *diag.Dia
 		return nil
 	}
 	var m podDisruptionBudgetModel
-	diags.Append(o.As(ctx, &m, objectAsOptions)...)
+	diags.Append(objectAs(ctx, o, &m, objectAsOptions)...)
 	return &fit.DisruptionBudget{Name: m.Name.ValueString(), MinAvailable: optIntOrPercent(m.MinAvailable), MaxUnavailable: optIntOrPercent(m.MaxUnavailable)}
 }
 

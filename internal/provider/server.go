@@ -239,24 +239,28 @@ func (s *server) ValidateDataResourceConfig(ctx context.Context, req *tfprotov6.
 	return resp, err
 }
 
-// tooLarge is the size diagnostic of configuration dv of object kind key, or nil (a configuration that became
-// known only after validation is bounded here too).
-func (s *server) tooLarge(ctx context.Context, key string, dv *tfprotov6.DynamicValue) []*tfprotov6.Diagnostic {
-	if _, cfg, ok := s.decode(ctx, key, dv); ok {
-		if d := checkSizes(cfg); d != nil {
-			return []*tfprotov6.Diagnostic{d}
-		}
+// bounded decodes the configuration dv of object kind key once, for both of the server's uses of it: its size
+// diagnostic, if any (a configuration that became known only after validation is bounded here too), and name,
+// which names the attributes of the diagnostics the framework then returns (as named does).
+func (s *server) bounded(ctx context.Context, key string, dv *tfprotov6.DynamicValue) (tooLarge []*tfprotov6.Diagnostic, name func([]*tfprotov6.Diagnostic) []*tfprotov6.Diagnostic) {
+	_, cfg, ok := s.decode(ctx, key, dv)
+	if !ok {
+		return nil, func(ds []*tfprotov6.Diagnostic) []*tfprotov6.Diagnostic { return ds }
 	}
-	return nil
+	if d := checkSizes(cfg); d != nil {
+		tooLarge = []*tfprotov6.Diagnostic{d}
+	}
+	return tooLarge, func(ds []*tfprotov6.Diagnostic) []*tfprotov6.Diagnostic { return nameAttributes(ds, cfg) }
 }
 
 func (s *server) ReadDataSource(ctx context.Context, req *tfprotov6.ReadDataSourceRequest) (*tfprotov6.ReadDataSourceResponse, error) {
-	if d := s.tooLarge(ctx, "data."+req.TypeName, req.Config); d != nil {
-		return &tfprotov6.ReadDataSourceResponse{Diagnostics: d}, nil
+	tooLarge, name := s.bounded(ctx, "data."+req.TypeName, req.Config)
+	if tooLarge != nil {
+		return &tfprotov6.ReadDataSourceResponse{Diagnostics: tooLarge}, nil
 	}
 	resp, err := s.ProviderServer.ReadDataSource(ctx, req)
 	if resp != nil {
-		resp.Diagnostics = s.named(ctx, "data."+req.TypeName, req.Config, resp.Diagnostics)
+		resp.Diagnostics = name(resp.Diagnostics)
 	}
 	return resp, err
 }
@@ -274,12 +278,13 @@ func (s *server) ValidateResourceConfig(ctx context.Context, req *tfprotov6.Vali
 }
 
 func (s *server) PlanResourceChange(ctx context.Context, req *tfprotov6.PlanResourceChangeRequest) (*tfprotov6.PlanResourceChangeResponse, error) {
-	if d := s.tooLarge(ctx, "resource."+req.TypeName, req.Config); d != nil {
-		return &tfprotov6.PlanResourceChangeResponse{Diagnostics: d}, nil
+	tooLarge, name := s.bounded(ctx, "resource."+req.TypeName, req.Config)
+	if tooLarge != nil {
+		return &tfprotov6.PlanResourceChangeResponse{Diagnostics: tooLarge}, nil
 	}
 	resp, err := s.ProviderServer.PlanResourceChange(ctx, req)
 	if resp != nil {
-		resp.Diagnostics = s.named(ctx, "resource."+req.TypeName, req.Config, resp.Diagnostics)
+		resp.Diagnostics = name(resp.Diagnostics)
 	}
 	return resp, err
 }
@@ -327,7 +332,13 @@ func checkNumbers(ctx context.Context, p *tftypes.AttributePath, t attr.Type, v 
 		if v.As(&m) != nil {
 			return nil
 		}
-		for name, at := range at.AttributeTypes() {
+		var attrTypes map[string]attr.Type
+		if o, ok := at.(basetypes.ObjectType); ok {
+			attrTypes = o.AttrTypes // only read, so the type's own map (AttributeTypes copies it at every value)
+		} else {
+			attrTypes = at.AttributeTypes()
+		}
+		for name, at := range attrTypes {
 			if child, ok := m[name]; ok {
 				out = append(out, checkNumbers(ctx, p.WithAttributeName(name), at, child)...)
 			}
