@@ -131,7 +131,7 @@ type cluster struct {
 	raw       [4][]int64
 	zoneStamp []uint64 // per zone + 1: the cycle that last counted it
 	stamp     uint64
-	evals     int64 // nodes filtered so far, for the work budget
+	evals     int64 // node visits so far (nodeCost per node filtered), for the work budget
 	// The resource scores of class and node at a node version (scoreCache).
 	clock        uint64
 	cacheVer     []uint64
@@ -145,7 +145,8 @@ type cluster struct {
 	// exist, so the nodes lost or not yet added neither take part in the search nor count towards
 	// numFeasibleNodesToFind.
 	live []int32
-	// resetWork counts the node slots reset so far (nodes × classes), part of the disruptions' work budget.
+	// resetWork counts the node slots reset so far (nodes × (classes + nodeWork)) and nodeWork per pod placed,
+	// part of the disruptions' work budget.
 	resetWork int64
 	// disruptFrom is work() when the disruptions began (overDisruptionBudget).
 	disruptFrom int64
@@ -160,6 +161,9 @@ type cluster struct {
 	twin *cluster
 	// passed holds the runs known to bind every pod (binds).
 	passed map[runKey]bool
+	// cost is, per class, what one node filtered (and maybe scored) for its pod counts towards the work budget
+	// (nodeCost).
+	cost []int64
 }
 
 func newCluster(m *model, classes []classSim) *cluster {
@@ -210,7 +214,19 @@ func newCluster(m *model, classes []classSim) *cluster {
 	}
 	cl.pt = newPodTerms(m.in, classes)
 	cl.initSpread()
+	cl.cost = make([]int64, len(classes))
+	for w := range classes {
+		cl.cost[w] = cl.nodeCost(w)
+	}
 	return cl
+}
+
+// nodeCost is what one node filtered for a pod of class w counts towards the work budget: 1, plus one per
+// inter-pod term and topology spread constraint its filter and score read there (the pod's own terms, the
+// other pods' terms that match it, and its own spread constraints). Without them it is 1, and the budget
+// counts nodes filtered; with two thousand terms a node costs two thousand times as much to filter and score.
+func (cl *cluster) nodeCost(w int) int64 {
+	return 1 + int64(len(cl.pt.own[w])+len(cl.pt.sym[w])+len(cl.ss.own[w]))
 }
 
 func nonZero(v, def int64) int64 {
@@ -225,7 +241,7 @@ func nonZero(v, def int64) int64 {
 // zone in creation order.
 func (cl *cluster) reset(counts []int) {
 	cl.counts = counts
-	cl.resetWork += int64(sumInts(counts)) * int64(len(cl.classes)+1)
+	cl.resetWork += int64(sumInts(counts)) * int64(len(cl.classes)+nodeWork)
 	cl.nodes = cl.nodes[:0]
 	nz := len(cl.m.zoneNames) + 1 // zone index 0 is "no zone"
 	byZone := make([][]int32, nz)
@@ -376,6 +392,7 @@ func (cl *cluster) place(w int, id int32) {
 	nd.balance = balance(sp.alloc, sp.ds[rCPU]+nd.used[rCPU], sp.ds[rMem]+nd.used[rMem])
 	cl.clock++
 	nd.ver = cl.clock
+	cl.resetWork += nodeWork
 	cl.onNode[w][id]++
 	if nd.zone >= 0 {
 		cl.inZone[w][nd.zone]++
@@ -413,7 +430,7 @@ func (cl *cluster) cycle(w, start int, profile SchedulerProfile) (int32, int) {
 		}
 	}
 	cl.feasible = feasible
-	cl.evals += int64(processed)
+	cl.evals += int64(processed) * cl.cost[w]
 	next := (start + processed) % n
 	switch len(feasible) {
 	case 0:
