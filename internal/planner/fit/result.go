@@ -87,8 +87,8 @@ type ScenarioResult struct {
 	// SchedulerNote says, when not empty, that the scheduler model did not run or did not check every
 	// planned order (its work budget), and what the counts are then.
 	SchedulerNote string
-	// ModelWork is the nodes the scheduler model filtered for the scenario, its disruptions included, a node
-	// counting once more per inter-pod term and spread constraint the pod's filter and score read there: its
+	// ModelWork is the nodes the scheduler model filtered and scored for the scenario, its disruptions included,
+	// a node counting once more per inter-pod term and spread constraint the pod's filter and score read there: its
 	// work, the same for the same input (callers that plan many inputs budget with it).
 	ModelWork int64
 	// Pods is the scenario's pod count over all workloads; UnplacedPods the pods no pool can take.

@@ -131,7 +131,7 @@ type cluster struct {
 	raw       [4][]int64
 	zoneStamp []uint64 // per zone + 1: the cycle that last counted it
 	stamp     uint64
-	evals     int64 // node visits so far (nodeCost per node filtered), for the work budget
+	evals     int64 // node visits so far (nodeCost per node filtered and per node scored), for the work budget
 	// The resource scores of class and node at a node version (scoreCache).
 	clock        uint64
 	cacheVer     []uint64
@@ -438,6 +438,8 @@ func (cl *cluster) cycle(w, start int, profile SchedulerProfile) (int32, int) {
 	case 1:
 		return feasible[0], next
 	}
+	// Scoring a node costs about as much as filtering it: the scored nodes count too.
+	cl.evals += int64(len(feasible)) * cl.cost[w]
 	return cl.best(w, feasible, profile), next
 }
 

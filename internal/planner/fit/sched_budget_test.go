@@ -34,9 +34,9 @@ func TestSchedulerBudget(t *testing.T) {
 				sc.Scenario, sc.NodesRequired, tc.NodesRequired, sc.ModelWork, tc.ModelWork, sc.SchedulerNote, tc.SchedulerNote)
 		}
 	}
-	// One run of the steady pods on the best packing's nodes (fewer than 100: every node is filtered).
+	// One run of the steady pods on the best packing's nodes (fewer than 100: every node is filtered and scored).
 	steady := plain.Scenarios[0]
-	run := int64(steady.Pods) * int64(steady.NodesOptimal)
+	run := 2 * int64(steady.Pods) * int64(steady.NodesOptimal)
 	saved := schedulerBudget
 	defer func() { schedulerBudget = saved }()
 	schedulerBudget = 6 * run // the first round of the four orders: 4 runs without the terms, 8 with them

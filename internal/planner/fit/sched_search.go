@@ -191,7 +191,8 @@ func (cl *cluster) grow(m *model, orders, active []arrival, counts []int, failp 
 
 // roundCost estimates the work of one run of the order's pods on the counts: per pod, nodeCost times the nodes
 // its cycle examines to find numFeasibleNodesToFind feasible ones (counted twice, for the nodes that fill),
-// which for a pod that may use a share of the nodes only is that many over the share, at most every node.
+// which for a pod that may use a share of the nodes only is that many over the share, at most every node,
+// plus the feasible nodes it scores.
 func (cl *cluster) roundCost(pods []int32, counts []int) int64 {
 	nodes := int64(sumInts(counts))
 	find := 2 * int64(numFeasibleNodesToFind(int(nodes)))
@@ -205,7 +206,7 @@ func (cl *cluster) roundCost(pods []int32, counts []int) int64 {
 		}
 		perClass[w] = nodes
 		if allowed > 0 {
-			perClass[w] = min(nodes, ceilDiv(find*nodes, allowed))
+			perClass[w] = min(nodes, ceilDiv(find*nodes, allowed)) + min(find/2, allowed)
 		}
 		perClass[w] *= cl.cost[w]
 	}

@@ -10,6 +10,11 @@ import (
 // minimum lowered with it when needed). It returns 0 when the request does not fit even without the
 // workload's pods. It calls Solve about log2(current count) times.
 func (p *Planner) LargestFit(ctx context.Context, req Request, w int) (int, error) {
+	return largestFit(req, w, func(r Request) (*Plan, error) { return p.solve(ctx, r) })
+}
+
+// largestFit is LargestFit with the solves made by solve (the blame's, which keeps to its budget).
+func largestFit(req Request, w int, solve func(Request) (*Plan, error)) (int, error) {
 	if w < 0 || w >= len(req.Workloads) {
 		return 0, fmt.Errorf("workload index %d out of range", w)
 	}
@@ -37,7 +42,7 @@ func (p *Planner) LargestFit(ctx context.Context, req Request, w int) (int, erro
 		workloads[w] = wl
 		r := req
 		r.Workloads = workloads
-		plan, err := p.solve(ctx, r)
+		plan, err := solve(r)
 		if err != nil {
 			return false, err
 		}

@@ -106,7 +106,12 @@ func (p *Planner) Solve(ctx context.Context, req Request) (*Plan, error) {
 	if err != nil || plan.Fits || p.noBlame {
 		return plan, err
 	}
-	if plan.Blame, err = p.blame(ctx, req, plan); err != nil {
+	if plan.Blame, err = p.blame(ctx, req, plan); errors.Is(err, errBlameBudget) {
+		plan.Warnings = append(plan.Warnings, field.Warning{Code: WarnBlameBudget, Path: field.NewPath("Workloads"), Message: fmt.Sprintf(
+			"the blame rule (which workloads, in list order, do not fit after those before them) stopped at its work budget: "+
+				"each step plans the request again with the scheduler model, and this plan's model work is %s nodes; %s",
+			fit.FormatCount(modelWork(plan)), blameSoFar(plan.Blame))})
+	} else if err != nil {
 		return nil, err
 	}
 	return plan, nil
