@@ -41,12 +41,12 @@ var placeBudget int64 = 120_000_000
 // remedyBudget bounds the work of the remedies of one check (groupRemedies: a bisection per autoscaler of a
 // group that does not hold its peak, each try a placement of the whole group): 2,000 autoscalers on one such
 // group ran for minutes. A try counts its pods plus remedyClassWork per autoscaler (the packer's work grows
-// with both), about a microsecond each by the best packing alone, so this is about two seconds; the remedies
+// with both), about a microsecond each by the best packing alone, so this is about a second; the remedies
 // left then say they were not searched for. A variable so that tests can exhaust it.
-var remedyBudget int64 = 2_000_000
+var remedyBudget int64 = 1_000_000
 
 // remedyClassWork is what one autoscaler of a group adds to a remedy try's work (remedyBudget).
-const remedyClassWork = 100
+const remedyClassWork = 200
 
 // modelBudget is what is left of placeBudget and remedyBudget in one check, and the node groups placed without
 // the model.
