@@ -130,6 +130,7 @@ type cluster struct {
 	feasible  []int32
 	raw       [4][]int64
 	zoneStamp []uint64 // per zone + 1: the cycle that last counted it
+	domStamp  []uint64 // per domain of a spread constraint's key: the count that last saw it (userSpreadScores)
 	stamp     uint64
 	evals     int64 // node visits so far (nodeCost per node filtered and per node scored), for the work budget
 	// The resource scores of class and node at a node version (scoreCache).
@@ -221,13 +222,19 @@ func newCluster(m *model, classes []classSim) *cluster {
 	return cl
 }
 
-// nodeCost is what one node filtered for a pod of class w counts towards the work budget: 1, plus one per
-// inter-pod term and topology spread constraint its filter and score read there (the pod's own terms, the
-// other pods' terms that match it, and its own spread constraints). Without them it is 1, and the budget
-// counts nodes filtered; with two thousand terms a node costs two thousand times as much to filter and score.
+// nodeCost is what one node filtered or scored for a pod of class w counts towards the work budget: 1, plus
+// one per termsPerNode inter-pod terms and topology spread constraints its filter and score read there (the
+// pod's own terms, the other pods' terms that match it, and its own spread constraints). A few terms cost
+// little beside a node's resources and scores, so a pod with fewer than termsPerNode counts 1; with two
+// thousand (every workload's term matching every pod) a node cost a hundred times as much, and 10,000 such
+// pods ran for minutes within the budget.
 func (cl *cluster) nodeCost(w int) int64 {
-	return 1 + int64(len(cl.pt.own[w])+len(cl.pt.sym[w])+len(cl.ss.own[w]))
+	return 1 + int64(len(cl.pt.own[w])+len(cl.pt.sym[w])+len(cl.ss.own[w]))/termsPerNode
 }
+
+// termsPerNode is how many terms read on a node cost about as much as filtering and scoring it (a term is a
+// lookup or two; a node's resources and scores take about 20 to 90 ns).
+const termsPerNode = 8
 
 func nonZero(v, def int64) int64 {
 	if v == 0 {

@@ -7,22 +7,26 @@ import (
 )
 
 // budgetInput is 20 workloads of 10 pods on one pool of 8 vCPU that never reaches its maximum; with terms, each
-// workload has a preferred anti-affinity term that selects no pod (it changes no score, only the work).
+// workload has termsPerNode preferred anti-affinity terms that select no pod (they change no score, only the
+// work).
 func budgetInput(terms bool) Input {
 	in := Input{Pools: []Pool{{Name: "p", MaxNodes: 1000, Allocatable: Resources{CPUMillicores: 8000, MemoryBytes: 32000 * mi, Pods: 110}}}}
 	for i := range 20 {
 		w := wl(fmt.Sprintf("w%02d", i), 10, int64(100+50*(i%5)), int64(200+300*(i%4)))
 		if terms {
-			w.PodAffinity = &PodAffinity{AntiPreferred: []WeightedPodAffinityTerm{{Weight: 5, Term: PodAffinityTerm{
-				Selector: LabelSelector{MatchLabels: map[string]string{"app": "none"}}, TopologyKey: hostnameKey}}}}
+			w.PodAffinity = &PodAffinity{}
+			for range termsPerNode {
+				w.PodAffinity.AntiPreferred = append(w.PodAffinity.AntiPreferred, WeightedPodAffinityTerm{Weight: 5, Term: PodAffinityTerm{
+					Selector: LabelSelector{MatchLabels: map[string]string{"app": "none"}}, TopologyKey: hostnameKey}})
+			}
 		}
 		in.Workloads = append(in.Workloads, w)
 	}
 	return in
 }
 
-// TestSchedulerBudget: a node counts once per term the pod's filter and score read there (nodeCost), so a
-// term that changes nothing doubles the work of the same search; the first round is estimated with that
+// TestSchedulerBudget: a node counts once more per termsPerNode terms the pod's filter and score read there
+// (nodeCost), so terms that change nothing double the work of the same search; the first round is estimated with that
 // cost, so under a budget the plan without terms fits in, the plan with them is not modelled; and the other
 // random tie-breaks are checked only as far as the budget left pays for, which the note says.
 func TestSchedulerBudget(t *testing.T) {
@@ -30,7 +34,7 @@ func TestSchedulerBudget(t *testing.T) {
 	for i, sc := range plain.Scenarios {
 		tc := withTerms.Scenarios[i]
 		if sc.SchedulerNote != "" || tc.SchedulerNote != "" || sc.NodesRequired != tc.NodesRequired || tc.ModelWork != 2*sc.ModelWork {
-			t.Fatalf("%s: a term that selects nothing must double the work only: nodes %d and %d, work %d and %d, notes %q, %q",
+			t.Fatalf("%s: terms that select nothing must double the work only: nodes %d and %d, work %d and %d, notes %q, %q",
 				sc.Scenario, sc.NodesRequired, tc.NodesRequired, sc.ModelWork, tc.ModelWork, sc.SchedulerNote, tc.SchedulerNote)
 		}
 	}
