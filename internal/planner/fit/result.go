@@ -88,7 +88,7 @@ type ScenarioResult struct {
 	// planned order (its work budget), and what the counts are then.
 	SchedulerNote string
 	// ModelWork is the nodes the scheduler model filtered and scored for the scenario, its disruptions included,
-	// a node counting once more per inter-pod term and spread constraint the pod's filter and score read there: its
+	// a node counting once more per 8 inter-pod terms and spread constraints the pod's filter and score read there: its
 	// work, the same for the same input (callers that plan many inputs budget with it).
 	ModelWork int64
 	// Pods is the scenario's pod count over all workloads; UnplacedPods the pods no pool can take.
