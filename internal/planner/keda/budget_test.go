@@ -58,3 +58,32 @@ func TestRemedyBudget(t *testing.T) {
 		t.Fatalf("out of budget the remedies say they were not searched for: %v", err)
 	}
 }
+
+// BenchmarkCheckAllTenGroups5000 is a capacity check of ten node groups, each holding one ScaledObject of 5,000
+// pods: the groups share the scheduler model's work budget (placeBudget), the later ones are packed (KCAP-W5);
+// 21 s before (issue 21).
+func BenchmarkCheckAllTenGroups5000(b *testing.B) {
+	var in Check
+	for i := range 10 {
+		g := fmt.Sprint("g", i)
+		in.ScaledObjects = append(in.ScaledObjects, Summary{Namespace: "shop", Name: fmt.Sprint("a", i), TargetName: fmt.Sprint("a", i), PeakReplicas: 5000,
+			PodRequests: &resource.List{CPUMillicores: 100, MemoryBytes: 100 << 20, Pods: 1}, NodeGroup: g})
+		in.NodeGroups = append(in.NodeGroups, NodeGroupCapacity{Name: g, MaxNodes: 100000, WorkloadAllocatable: Allocatable{CPUMillicores: 3920, MemoryBytes: 14 << 30},
+			WorkloadPods: 58, Zones: []string{"a", "b", "c"}})
+	}
+	for b.Loop() {
+		if _, err := CheckAll(in); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkCheckAllRemedies2000 is a capacity check of 2,000 ScaledObjects of 5 pods on one node group that
+// holds 6,000 of their 10,000 pods: the remedies (a bisection per ScaledObject) stop at their work budget
+// (remedyBudget); it ran for minutes before (issue 21).
+func BenchmarkCheckAllRemedies2000(b *testing.B) {
+	in := budgetCheck(2000, 6000)
+	for b.Loop() {
+		_, _ = CheckAll(in)
+	}
+}
