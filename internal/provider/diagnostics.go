@@ -155,6 +155,8 @@ var warningTitles = map[string]string{
 	nodegroup.WarnModuleName:               "Module Node Pool Renamed",
 	overhead.CodeNotMeasured:               "Node Overhead Not Measured",
 	sizing.WarnSchedulerBudget:             "Scheduler Model Cut Short",
+	sizing.WarnBlameBudget:                 "Blame Rule Cut Short",
+	nodegroup.WarnLargestFitBudget:         "Largest Fitting Replica Count Not Searched",
 	sizing.WarnNoSpareNode:                 "No Spare Node for a Node Loss",
 	selector.WarnEmpty:                     "No Instance Type Matches",
 	selector.WarnNoneEligible:              "No Candidate Fits",

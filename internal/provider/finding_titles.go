@@ -37,6 +37,7 @@ var ruleTitles = map[string]findingTitle{
 	"KCAP-W2": {"Database Connections Above the Safe Share", rankShortfall},
 	"KCAP-W3": {"CPU Scaling May Not Trigger", rankShortfall},
 	"KCAP-W4": {"DNS Load Near Its Ceiling", rankShortfall},
+	"KCAP-W5": {"Node Groups Placed Without the Scheduler Model", rankUnchecked},
 	"KSO-W1":  {"Polling Interval Has No Effect", rankNote},
 	"KSO-W2":  {"Cooldown Period Has No Effect", rankNote},
 	"KSO-W3":  {"Idle Replica Count Other Than 0 Does Not Work", rankShortfall},
@@ -84,7 +85,7 @@ var warningRanks = map[string]int{
 	overhead.CodeNoENIForPods: rankShortfall, overhead.CodeMaxPodsAboveIPs: rankShortfall,
 
 	sizing.WarnSchedulerBudget: rankUnchecked, sizing.WarnAffinityUnknownLabel: rankUnchecked, selector.WarnDiskNotChecked: rankUnchecked,
-	selector.WarnModelBudget:               rankUnchecked,
+	selector.WarnModelBudget: rankUnchecked, sizing.WarnBlameBudget: rankUnchecked, nodegroup.WarnLargestFitBudget: rankUnchecked,
 	nodegroup.WarnKubeletSettingsNeedImage: rankUnchecked, overhead.CodeNotMeasured: rankUnchecked, overhead.CodeNoDaemonSets: rankUnchecked,
 	overhead.CodeMaxPodsOutOfRange: rankUnchecked, overhead.CodeGKEMaxPodsAbove110: rankUnchecked, overhead.CodeNoENIData: rankUnchecked,
 	overhead.CodeAKS129BothRules: rankUnchecked, overhead.CodeAKSWindowsRulesUnverified: rankUnchecked,

@@ -246,9 +246,13 @@
 // nodes (empty ones beyond MaxNodes when first fit needs fewer). ScenarioResult.BoundBy names the
 // binding order.
 //
-// Work budget: the model filters at most 60 million nodes per scenario (about a second and a half). A
-// scenario whose first round alone would exceed it is not modelled and keeps the best packing's counts;
-// a search that exhausts it keeps the counts it verified. ScenarioResult.SchedulerNote says so.
+// Work budget: the model filters and scores at most 60 million nodes per scenario (about a second and a
+// half); a node scored counts again, and a node counts once more per 8 inter-pod terms and spread
+// constraints the pod's filter and score read there (its own, and the other pods' terms that match it). A
+// scenario whose first round alone would exceed it (a pod restricted to a share of the nodes filters that
+// many more to find its feasible ones) is not modelled and keeps the best packing's counts; a search that
+// exhausts it keeps the counts it verified, and the other random tie-breaks are checked only as far as what
+// is left pays for. ScenarioResult.SchedulerNote says so.
 //
 // # Limits and determinism
 //

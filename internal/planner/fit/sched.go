@@ -130,8 +130,9 @@ type cluster struct {
 	feasible  []int32
 	raw       [4][]int64
 	zoneStamp []uint64 // per zone + 1: the cycle that last counted it
+	domStamp  []uint64 // per domain of a spread constraint's key: the count that last saw it (userSpreadScores)
 	stamp     uint64
-	evals     int64 // nodes filtered so far, for the work budget
+	evals     int64 // node visits so far (nodeCost per node filtered and per node scored), for the work budget
 	// The resource scores of class and node at a node version (scoreCache).
 	clock        uint64
 	cacheVer     []uint64
@@ -145,7 +146,8 @@ type cluster struct {
 	// exist, so the nodes lost or not yet added neither take part in the search nor count towards
 	// numFeasibleNodesToFind.
 	live []int32
-	// resetWork counts the node slots reset so far (nodes × classes), part of the disruptions' work budget.
+	// resetWork counts the node slots reset so far (nodes × (classes + nodeWork)) and nodeWork per pod placed,
+	// part of the disruptions' work budget.
 	resetWork int64
 	// disruptFrom is work() when the disruptions began (overDisruptionBudget).
 	disruptFrom int64
@@ -160,6 +162,9 @@ type cluster struct {
 	twin *cluster
 	// passed holds the runs known to bind every pod (binds).
 	passed map[runKey]bool
+	// cost is, per class, what one node filtered (and maybe scored) for its pod counts towards the work budget
+	// (nodeCost).
+	cost []int64
 }
 
 func newCluster(m *model, classes []classSim) *cluster {
@@ -210,8 +215,26 @@ func newCluster(m *model, classes []classSim) *cluster {
 	}
 	cl.pt = newPodTerms(m.in, classes)
 	cl.initSpread()
+	cl.cost = make([]int64, len(classes))
+	for w := range classes {
+		cl.cost[w] = cl.nodeCost(w)
+	}
 	return cl
 }
+
+// nodeCost is what one node filtered or scored for a pod of class w counts towards the work budget: 1, plus
+// one per termsPerNode inter-pod terms and topology spread constraints its filter and score read there (the
+// pod's own terms, the other pods' terms that match it, and its own spread constraints). A few terms cost
+// little beside a node's resources and scores, so a pod with fewer than termsPerNode counts 1; with two
+// thousand (every workload's term matching every pod) a node cost a hundred times as much, and 10,000 such
+// pods ran for minutes within the budget.
+func (cl *cluster) nodeCost(w int) int64 {
+	return 1 + int64(len(cl.pt.own[w])+len(cl.pt.sym[w])+len(cl.ss.own[w]))/termsPerNode
+}
+
+// termsPerNode is how many terms read on a node cost about as much as filtering and scoring it (a term is a
+// lookup or two; a node's resources and scores take about 20 to 90 ns).
+const termsPerNode = 8
 
 func nonZero(v, def int64) int64 {
 	if v == 0 {
@@ -225,7 +248,7 @@ func nonZero(v, def int64) int64 {
 // zone in creation order.
 func (cl *cluster) reset(counts []int) {
 	cl.counts = counts
-	cl.resetWork += int64(sumInts(counts)) * int64(len(cl.classes)+1)
+	cl.resetWork += int64(sumInts(counts)) * int64(len(cl.classes)+nodeWork)
 	cl.nodes = cl.nodes[:0]
 	nz := len(cl.m.zoneNames) + 1 // zone index 0 is "no zone"
 	byZone := make([][]int32, nz)
@@ -376,6 +399,7 @@ func (cl *cluster) place(w int, id int32) {
 	nd.balance = balance(sp.alloc, sp.ds[rCPU]+nd.used[rCPU], sp.ds[rMem]+nd.used[rMem])
 	cl.clock++
 	nd.ver = cl.clock
+	cl.resetWork += nodeWork
 	cl.onNode[w][id]++
 	if nd.zone >= 0 {
 		cl.inZone[w][nd.zone]++
@@ -413,7 +437,7 @@ func (cl *cluster) cycle(w, start int, profile SchedulerProfile) (int32, int) {
 		}
 	}
 	cl.feasible = feasible
-	cl.evals += int64(processed)
+	cl.evals += int64(processed) * cl.cost[w]
 	next := (start + processed) % n
 	switch len(feasible) {
 	case 0:
@@ -421,6 +445,8 @@ func (cl *cluster) cycle(w, start int, profile SchedulerProfile) (int32, int) {
 	case 1:
 		return feasible[0], next
 	}
+	// Scoring a node costs about as much as filtering it: the scored nodes count too.
+	cl.evals += int64(len(feasible)) * cl.cost[w]
 	return cl.best(w, feasible, profile), next
 }
 

@@ -2,6 +2,7 @@ package fit
 
 import (
 	"fmt"
+	"math"
 	"runtime"
 	"slices"
 	"sync"
@@ -12,10 +13,13 @@ import (
 const maxScheduleRounds = 64
 
 // schedulerBudget bounds the nodes the scheduler model filters for one scenario (each filtered node
-// may be scored too): about a second and a half on one core here. A scenario whose first round alone would
-// exceed it is not modelled (ScenarioResult.SchedulerNote says so); a search that exhausts it keeps
-// the counts it has verified so far, which bind every pod in the orders it checked.
-const schedulerBudget = 60_000_000
+// may be scored too; a node counts nodeCost times for a pod with inter-pod terms or spread constraints):
+// about a second and a half on one core here. A scenario whose first round alone would exceed it is not
+// modelled (ScenarioResult.SchedulerNote says so); a search that exhausts it keeps the counts it has
+// verified so far, which bind every pod in the orders it checked. Once every order binds, the other
+// random tie-breaks are checked only as far as the budget left pays for (shortfallPending's limit).
+// schedulerBudget is a variable so that tests can exhaust it.
+var schedulerBudget int64 = 60_000_000
 
 // schedulerStrategy marks packings made by the scheduler model.
 var schedulerStrategy = strategy{id: StrategyScheduler}
@@ -47,7 +51,7 @@ func (m *model) realistic(sc Scenario, best *sim) (*sim, string) {
 		counts[p] = len(best.pools[p].in.ids) + len(best.pools[p].over.ids)
 		nodes += counts[p]
 	}
-	if first := int64(len(orders)) * int64(len(orders[0].pods)) * int64(min(nodes, 2*numFeasibleNodesToFind(nodes))); first > schedulerBudget {
+	if first := int64(len(orders)) * cl.roundCost(orders[0].pods, counts); first > schedulerBudget {
 		best.note = fmt.Sprintf("the scheduler model was not run: %s pods on %s nodes exceed its work budget, so the "+
 			"counts are the best packing's, which kube-scheduler may exceed (by 2–13 %% in measured cases)",
 			FormatCount(int64(len(orders[0].pods))), FormatCount(int64(nodes)))
@@ -82,8 +86,15 @@ func (m *model) realistic(sc Scenario, best *sim) (*sim, string) {
 			note = "the counts were not checked under other random tie-breaks of the orders (the scheduler model's work budget ran out); on tight counts another draw can leave a pod Pending"
 			break
 		}
-		inc, vw, _ := cl.shortfallPending(variants, counts, m.in.Scheduler)
+		// The variants run every order's first seed first, and stop at the work budget: a count that fails
+		// under one of them is grown on as before; one that none of those run fails is said to be checked
+		// under fewer.
+		inc, vw, _, left := cl.shortfallPending(variants, counts, m.in.Scheduler, schedulerBudget, len(variants)/len(orders))
 		if inc == nil {
+			if left > 0 {
+				note = fmt.Sprintf("the counts were checked under %d of the %d other random tie-breaks of the orders (the scheduler "+
+					"model's work budget ran out); on tight counts another draw can leave a pod Pending", len(variants)-left, len(variants))
+			}
 			break
 		}
 		orders = append(slices.Clone(orders), variants...)
@@ -129,7 +140,7 @@ func (cl *cluster) grow(m *model, orders, active []arrival, counts []int, failp 
 	limit := 4*nodes + 64
 	least, stuck := -1, 0
 	for round := 0; ; round++ {
-		inc, w, pending := cl.shortfallPending(active, counts, m.in.Scheduler)
+		inc, w, pending, _ := cl.shortfallPending(active, counts, m.in.Scheduler, noLimit, 1)
 		if inc != nil {
 			if least < 0 || pending < least {
 				least, stuck = pending, 0
@@ -146,7 +157,12 @@ func (cl *cluster) grow(m *model, orders, active []arrival, counts []int, failp 
 				break
 			}
 			active = orders
-			if inc, w, _ = cl.shortfallPending(active, counts, m.in.Scheduler); inc == nil {
+			left := 0
+			if inc, w, _, left = cl.shortfallPending(active, counts, m.in.Scheduler, schedulerBudget, 1); inc == nil {
+				if left > 0 {
+					note = fmt.Sprintf("only %d of the %d orders were checked on the final counts: the others would exceed the "+
+						"scheduler model's work budget", len(orders)-left, len(orders))
+				}
 				break
 			}
 		}
@@ -171,6 +187,34 @@ func (cl *cluster) grow(m *model, orders, active []arrival, counts []int, failp 
 		}
 	}
 	return active, note
+}
+
+// roundCost estimates the work of one run of the order's pods on the counts: per pod, nodeCost times the nodes
+// its cycle examines to find numFeasibleNodesToFind feasible ones (counted twice, for the nodes that fill),
+// which for a pod that may use a share of the nodes only is that many over the share, at most every node,
+// plus the feasible nodes it scores.
+func (cl *cluster) roundCost(pods []int32, counts []int) int64 {
+	nodes := int64(sumInts(counts))
+	find := 2 * int64(numFeasibleNodesToFind(int(nodes)))
+	perClass := make([]int64, len(cl.classes))
+	for w := range cl.classes {
+		allowed := int64(0)
+		for p, n := range counts {
+			if cl.classes[w].allowed[p] {
+				allowed += int64(n)
+			}
+		}
+		perClass[w] = nodes
+		if allowed > 0 {
+			perClass[w] = min(nodes, ceilDiv(find*nodes, allowed)) + min(find/2, allowed)
+		}
+		perClass[w] *= cl.cost[w]
+	}
+	var n int64
+	for _, w := range pods {
+		n += perClass[w]
+	}
+	return n
 }
 
 // tieBreakSeeds is how many other seeds of the scheduler's random tie-breaks every order is checked with
@@ -228,32 +272,55 @@ func cappedCounts(m *model, counts []int) []int {
 	return capped
 }
 
-// shortfallPending runs every order on the counts. When all pods bind in every order it returns nil;
-// otherwise the nodes to add per pool (the largest ask of any order), the order with the most pods
-// Pending, and how many that is.
-func (cl *cluster) shortfallPending(orders []arrival, counts []int, profile SchedulerProfile) ([]int, int, int) {
+// shortfallPending runs every order on the counts. When all pods bind in every order it ran it returns nil;
+// otherwise the nodes to add per pool (the largest ask of any order), the order with the most pods Pending
+// (the first of them on a tie), and how many that is. With a limit below noLimit it runs the orders two at a
+// time (eachOrder), taking order k, k + stride, k + 2·stride, … for k = 0, 1, … (so with stride the seeds
+// per order of tieBreakVariants, every order's first seed comes first), and starts no more once the model's
+// filtered nodes would pass limit (the last runs' work as the estimate); left is how many orders it did not
+// run. An order it ran gives the same answer as when it runs them all: when it runs them all, the result
+// does not depend on limit or stride.
+func (cl *cluster) shortfallPending(orders []arrival, counts []int, profile SchedulerProfile, limit int64, stride int) (inc []int, worst, most, left int) {
 	pending := make([]int, len(orders))
 	asks := make([][]int, len(orders))
-	var todo []arrival
 	var at []int
-	for i := range orders {
-		if !cl.binds(&orders[i], counts) {
-			todo, at = append(todo, orders[i]), append(at, i)
+	for k := range max(stride, 1) {
+		for i := k; i < len(orders); i += max(stride, 1) {
+			if !cl.binds(&orders[i], counts) {
+				at = append(at, i)
+			}
 		}
 	}
-	cl.eachOrder(todo, func(w *cluster, j int) {
-		o, i := &todo[j], at[j]
-		if pending[i] = w.run(o.pods, counts, o.seed, profile, false); pending[i] > 0 {
-			asks[i] = w.ask(o.pods, counts)
+	width := len(at)
+	if limit < noLimit {
+		width = 2
+	}
+	ran := 0
+	var last int64
+	for ran < len(at) {
+		if ran > 0 && cl.evals+last > limit {
+			break
 		}
-	})
-	for _, i := range at {
+		chunk := at[ran:min(ran+width, len(at))]
+		todo := make([]arrival, len(chunk))
+		for j, i := range chunk {
+			todo[j] = orders[i]
+		}
+		before := cl.evals
+		cl.eachOrder(todo, func(w *cluster, j int) {
+			o, i := &todo[j], chunk[j]
+			if pending[i] = w.run(o.pods, counts, o.seed, profile, false); pending[i] > 0 {
+				asks[i] = w.ask(o.pods, counts)
+			}
+		})
+		last = cl.evals - before
+		ran += len(chunk)
+	}
+	for _, i := range at[:ran] {
 		if pending[i] == 0 {
 			cl.bound(&orders[i], counts)
 		}
 	}
-	var inc []int
-	worst, most := 0, 0
 	for i := range orders {
 		if pending[i] == 0 {
 			continue
@@ -268,8 +335,11 @@ func (cl *cluster) shortfallPending(orders []arrival, counts []int, profile Sche
 			inc[p] = max(inc[p], k)
 		}
 	}
-	return inc, worst, most
+	return inc, worst, most, len(at) - ran
 }
+
+// noLimit is shortfallPending's limit when every order is to run.
+const noLimit = math.MaxInt64
 
 // eachOrder calls f for every order, on cl and, when there are several orders and more than one CPU, on
 // a twin cluster in a second goroutine (orders i with i odd): every run resets its cluster, so an order's
@@ -383,6 +453,9 @@ func (cl *cluster) passes(orders []arrival, counts []int, first *int, profile Sc
 		o := &orders[i]
 		if cl.binds(o, counts) {
 			continue
+		}
+		if cl.evals > schedulerBudget {
+			return false // not verified within the work budget: the bisection keeps the counts it verified
 		}
 		if cl.run(o.pods, counts, o.seed, profile, true) > 0 {
 			*first = i

@@ -279,13 +279,21 @@ func (cl *cluster) userSpreadScores(w int, feasible []int32, out []int64) {
 	weights := make([]float64, len(soft))
 	for k, t := range soft {
 		st := &cl.ss.terms[t]
-		seen := map[int32]bool{}
+		// The distinct domains of the feasible nodes, stamped (a map per cycle took a fifth of a plan).
+		cl.stamp++
+		seen := 0
 		for _, id := range feasible {
 			if d := cl.ss.dom[st.key][id]; d >= 0 {
-				seen[d] = true
+				if int(d) >= len(cl.domStamp) {
+					cl.domStamp = append(cl.domStamp, make([]uint64, int(d)+1-len(cl.domStamp))...)
+				}
+				if cl.domStamp[d] != cl.stamp {
+					cl.domStamp[d] = cl.stamp
+					seen++
+				}
 			}
 		}
-		weights[k] = math.Log(float64(len(seen) + 2))
+		weights[k] = math.Log(float64(seen + 2))
 	}
 	lo, hi := int64(math.MaxInt64), int64(0)
 	ignored := make([]bool, len(feasible))

@@ -738,7 +738,7 @@ func TestGroupsPlacedAsTheSchedulerPlaces(t *testing.T) {
 	g := NodeGroupCapacity{Name: "g", MaxNodes: 100, WorkloadAllocatable: Allocatable{CPUMillicores: 3920, MemoryBytes: 14 << 30}, WorkloadPods: 58}
 	in := Check{ScaledObjects: []Summary{mk("a", 1500, 20), mk("b", 700, 40)}, NodeGroups: []NodeGroupCapacity{g}}
 	loads := groupLoads(in, autoscalers(in), []int{0, 1})
-	pl, err := place(g, loads, "", "")
+	pl, err := place(g, loads, Check{})
 	if err != nil || !pl.fits || pl.optimal >= pl.peak {
 		t.Fatalf("placement %+v, %v: the case needs a scheduler count above the best packing", pl, err)
 	}
@@ -753,7 +753,7 @@ func TestGroupsPlacedAsTheSchedulerPlaces(t *testing.T) {
 	if err != nil || res.PeakNodes["g"] != pl.peak {
 		t.Fatalf("group of the scheduler's size: %v, peak nodes %v", err, res.PeakNodes)
 	}
-	lf, err := place(g, loads, "", fit.ArrivalLargestFirst)
+	lf, err := place(g, loads, Check{Arrival: fit.ArrivalLargestFirst})
 	if err != nil || lf.peak > pl.peak || lf.peak < lf.optimal {
 		t.Errorf("largest first %+v against rollout %+v", lf, pl)
 	}

@@ -36,7 +36,7 @@ func TestPeakDivisionIsTheSchedulersCount(t *testing.T) {
 			}
 			want := resource.CeilDiv(peak, per)
 			for _, prof := range fit.SchedulerProfiles {
-				pl, err := place(g, []groupLoad{{name: "target", req: req, count: peak}}, prof, "")
+				pl, err := place(g, []groupLoad{{name: "target", req: req, count: peak}}, Check{Scheduler: prof})
 				if err != nil {
 					t.Fatal(err)
 				}

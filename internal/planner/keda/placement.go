@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
+	"slices"
 
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/fit"
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/resource"
@@ -26,6 +27,33 @@ type placement struct {
 	atLeast              bool
 	boundBy              string
 	peak, surge, optimal int64
+	// packed is true when the check's model budget (placeBudget) had run out: the counts are the best packing's.
+	packed bool
+}
+
+// placeBudget bounds the scheduler model's work (fit.ScenarioResult.ModelWork) over the placements of one
+// check: every node group is placed at peak, and a group that does not hold it again for each remedy tried
+// (a bisection per autoscaler), so ten groups of 5,000 pods took 21 s and the bound of 2,000 ran for hours.
+// About three seconds here. Once it is spent the groups left are placed by the best packing alone (fast), and
+// KCAP-W5 names them: kube-scheduler may need more nodes than that. A variable so that tests can exhaust it.
+var placeBudget int64 = 120_000_000
+
+// remedyBudget bounds the work of the remedies of one check (groupRemedies: a bisection per autoscaler of a
+// group that does not hold its peak, each try a placement of the whole group): 2,000 autoscalers on one such
+// group ran for minutes. A try counts its pods plus remedyClassWork per autoscaler (the packer's work grows
+// with both), about a microsecond each by the best packing alone, so this is about a second; the remedies
+// left then say they were not searched for. A variable so that tests can exhaust it.
+var remedyBudget int64 = 1_000_000
+
+// remedyClassWork is what one autoscaler of a group adds to a remedy try's work (remedyBudget).
+const remedyClassWork = 200
+
+// modelBudget is what is left of placeBudget and remedyBudget in one check, and the node groups placed without
+// the model.
+type modelBudget struct {
+	left       int64
+	remedyPods int64
+	packed     []string
 }
 
 // maxPlacedPods bounds the pods of one node group the scheduler model places one by one.
@@ -35,7 +63,8 @@ const maxPlacedPods = fit.MaxPlanPods
 // check's profile and arrival order, the model sizing and node groups use) on one node group of at most
 // g.MaxNodes identical nodes. A peak whose per-resource totals already need more than g.MaxNodes is answered by
 // that lower bound at once, whatever its pod count; beyond maxPlacedPods pods within the bound, it is an error.
-func place(g NodeGroupCapacity, loads []groupLoad, sched fit.SchedulerProfile, arrival fit.ArrivalOrder) (placement, error) {
+func place(g NodeGroupCapacity, loads []groupLoad, check Check) (placement, error) {
+	sched, arrival := check.Scheduler, check.Arrival
 	node := resource.List{CPUMillicores: g.WorkloadAllocatable.CPUMillicores, MemoryBytes: g.WorkloadAllocatable.MemoryBytes,
 		EphemeralStorageBytes: g.WorkloadAllocatable.EphemeralBytes, Pods: g.WorkloadPods}
 	var pods int64
@@ -60,12 +89,25 @@ func place(g NodeGroupCapacity, loads []groupLoad, sched fit.SchedulerProfile, a
 		in.Workloads = append(in.Workloads, fit.Workload{Name: l.name, Replicas: int(l.count), MaxReplicas: int(l.count),
 			MaxSurge: fit.IntOrPercent{Value: int(l.surge)}, Requests: l.req})
 	}
+	b := check.budget
+	if b != nil && b.left <= 0 {
+		in.PackingOnly = true
+		if !slices.Contains(b.packed, g.Name) {
+			b.packed = append(b.packed, g.Name)
+		}
+	}
 	res, err := fit.Plan(in)
 	if err != nil {
 		return placement{}, err
 	}
+	if b != nil {
+		for _, sc := range res.Scenarios {
+			b.left -= sc.ModelWork
+		}
+	}
 	steady, peak := res.Scenarios[0].Pools[0], res.Scenarios[1].Pools[0]
-	return placement{fits: true, peak: int64(steady.NodesRequired), surge: int64(peak.NodesRequired), optimal: int64(steady.NodesOptimal)}, nil
+	return placement{fits: true, peak: int64(steady.NodesRequired), surge: int64(peak.NodesRequired), optimal: int64(steady.NodesOptimal),
+		packed: in.PackingOnly}, nil
 }
 
 // lowerBound is the nodes the loads' peak (without surge) needs by per-resource totals alone, and the resource

@@ -11,12 +11,21 @@ import (
 func groupRemedies(in Check, all []autoscaler, idx []int, g NodeGroupCapacity, pl placement) string {
 	loads := groupLoads(in, all, idx)
 	holds := func(ls []groupLoad) bool {
-		pl, err := place(g, ls, in.Scheduler, in.Arrival)
+		if b := in.budget; b != nil {
+			for _, l := range ls {
+				b.remedyPods -= l.count + l.surge + remedyClassWork
+			}
+		}
+		pl, err := place(g, ls, in)
 		return err == nil && pl.fits && !pl.atLeast && pl.peak <= g.MaxNodes
 	}
 	var parts []string
 	for k, i := range idx {
 		s := all[i]
+		if b := in.budget; b != nil && b.remedyPods <= 0 {
+			parts = append(parts, fmt.Sprintf("the largest safe maximum of the %d autoscalers left was not searched for (each try places the group again, and the tries stopped at the check's work budget)", len(idx)-k))
+			break
+		}
 		try := func(r int64) bool {
 			ls := append([]groupLoad(nil), loads...)
 			ls[k].count = r
@@ -68,6 +77,6 @@ func needed(in Check, g NodeGroupCapacity, loads []groupLoad) (placement, bool) 
 	}
 	wide := g
 	wide.MaxNodes = max(pods, 1)
-	pl, err := place(wide, loads, in.Scheduler, in.Arrival)
+	pl, err := place(wide, loads, in)
 	return pl, err == nil && pl.fits && !pl.atLeast
 }

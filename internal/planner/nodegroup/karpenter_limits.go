@@ -1,6 +1,7 @@
 package nodegroup
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 
@@ -57,7 +58,15 @@ func karpenterSizing(req Request, r *Result) (KarpenterSizing, []field.Warning, 
 			field.Quote(req.Pool.Name), r.MaxSize, why)}}, nil
 	}
 	room := r.Pool.WorkloadAllocatable
-	prov, err := KarpenterProvision(room, ports, pods, 0)
+	budget := karpenterBudget
+	prov, err := karpenterProvision(room, ports, pods, 0, &budget)
+	if errors.Is(err, errKarpenterBudget) {
+		why := fmt.Sprintf("the peak's %s pods within its work budget (each pod sorts and tries the open NodeClaims)", fit.FormatCount(int64(len(pods))))
+		k.Unmodelled = why
+		return k, []field.Warning{{Code: WarnKarpenterUnmodelled, Path: field.NewPath("Name"), Message: fmt.Sprintf(
+			"the Karpenter NodePool of node group %s has limits for its max size of %d nodes only: kubefit does not model how Karpenter provisions %s",
+			field.Quote(req.Pool.Name), r.MaxSize, why)}}, nil
+	}
 	if err != nil {
 		return k, nil, err
 	}
@@ -68,7 +77,10 @@ func karpenterSizing(req Request, r *Result) (KarpenterSizing, []field.Warning, 
 		lo, hi := r.MaxSize, k.NodeClaims // hi suffices; lo may not
 		for lo < hi {
 			mid := lo + (hi-lo)/2
-			p, err := KarpenterProvision(room, ports, pods, mid)
+			p, err := karpenterProvision(room, ports, pods, mid, &budget)
+			if errors.Is(err, errKarpenterBudget) {
+				break // hi NodeClaims place every pod (none relaxes): the limit stays on the safe side
+			}
 			if err != nil {
 				return k, nil, err
 			}

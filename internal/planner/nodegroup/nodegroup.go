@@ -12,6 +12,7 @@ package nodegroup
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -43,6 +44,22 @@ const WarnKarpenterName = "nodegroup.karpenter-name"
 // WarnAKSMaxUnavailable: an Azure group sets a max unavailable, which kubefit plans with but
 // azurerm_kubernetes_cluster_node_pool's upgrade_settings cannot carry (max_surge only).
 const WarnAKSMaxUnavailable = "nodegroup.aks-max-unavailable"
+
+// WarnLargestFitBudget: the largest replica count that fits (Failure.LargestFit) was not searched for some
+// workloads that do not fit: the searches of one group share a work budget (largestFitBudget).
+const WarnLargestFitBudget = "nodegroup.largest-fit-budget"
+
+// largestFitBudget bounds the scheduler model's work (fit.ScenarioResult.ModelWork) of the searches for the
+// largest replica count that fits, over the workloads of one group that do not fit: each search solves the
+// group about log2(replicas) times, so 100 workloads of 100 pods over a group's maximum ran for many minutes.
+// About a second and a half here; a variable so that tests can exhaust it.
+var largestFitBudget int64 = 60_000_000
+
+// spareCheckBudget is the most scheduler model work (fit.ScenarioResult.ModelWork over both scenarios) of a
+// group's plan for which a group sized without a spare node is planned again to say what losing a node would
+// strand (about as much work again: one plan of 10,000 pods spread one per node took 3.5 s); beyond it the
+// warning says the loss was not checked. A variable so that tests can exhaust it.
+var spareCheckBudget int64 = 100_000_000
 
 // CapacityTypes lists every capacity type; OnDemand is the default.
 var CapacityTypes = fit.CapacityTypes
@@ -171,21 +188,40 @@ func Size(ctx context.Context, p *sizing.Planner, req Request) (*Result, error) 
 		r.Karpenter = k
 		r.Warnings = append(r.Warnings, warns...)
 	}
+	budget, skipped := largestFitBudget, 0
 	for _, f := range plan.Misfits() {
 		nf := Failure{Failure: f, LargestFit: -1}
 		if w := workloadIndex(req, f.Workload); w >= 0 && (f.Reason == sizing.Reason(fit.ReasonMaxNodes) || f.Reason == sizing.Reason(fit.ReasonSpread)) {
-			n, err := p.LargestFit(ctx, sreq, w)
-			if err != nil {
+			n, err := p.LargestFitWithin(ctx, sreq, w, plan.ModelWork(), &budget)
+			switch {
+			case errors.Is(err, sizing.ErrWorkBudget):
+				skipped++
+			case err != nil:
 				return nil, prefixPool(err, req.Pool.InstanceTypes)
+			default:
+				nf.LargestFit = n
 			}
-			nf.LargestFit = n
 		}
 		r.Failures = append(r.Failures, nf)
+	}
+	if skipped > 0 {
+		r.Warnings = append(r.Warnings, field.Warning{Code: WarnLargestFitBudget, Path: field.NewPath("Workloads"), Message: fmt.Sprintf(
+			"node group %s: the largest replica count that fits is not given for %d of the workloads that do not fit: each try "+
+				"plans the group again with the scheduler model, and the tries stopped at their work budget", field.Quote(req.Pool.Name), skipped)})
 	}
 	// A computed maximum size equal to the steady node count leaves no spare node: the group as sized is
 	// planned again, which says what one node's loss would strand (sizing.WarnNoSpareNode). A given maximum
 	// size was planned on already.
 	noSpare := req.MaxSize == nil && r.MaxSize <= r.SteadyNodes && r.Fits && !slices.Contains(req.Disruptions, fit.DisruptNodeLoss)
+	if noSpare && len(req.Disruptions) == 0 && plan.ModelWork() > spareCheckBudget {
+		// The check plans the group again, which costs about as much as its plan: beyond the budget it is
+		// not made, and the warning says the spare node was not checked.
+		noSpare = false
+		r.Warnings = append(r.Warnings, field.Warning{Code: sizing.WarnNoSpareNode, Path: field.NewPath("MaxNodes"), Message: fmt.Sprintf(
+			"node group %s has no spare node: its max size of %d is its steady node count, and what losing its busiest node would "+
+				"leave Pending was not checked (planning the group again would exceed the scheduler model's work budget); give a max "+
+				"size above %d, or ask for the node_loss disruption to check it", field.Quote(req.Pool.Name), r.MaxSize, r.SteadyNodes)})
+	}
 	if len(req.Disruptions) > 0 || noSpare {
 		if err := disruptions(ctx, p, req, r); err != nil {
 			return nil, err

@@ -2,6 +2,7 @@ package sizing
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -15,6 +16,31 @@ const MaxBlamePods = 20_000
 
 // maxCulprits bounds the workloads blamed for one request.
 const maxCulprits = 8
+
+// blameBudget bounds the scheduler model's work over the solves of one blame (fit.ScenarioResult.ModelWork,
+// summed over the scenarios of every solve; the model's own budget is 60 million per scenario). Each step is
+// a whole Solve, a dozen or more per culprit, and on 10,000 pods one Solve models up to a few hundred million
+// nodes, so 100 workloads of 100 pods on a pool too small for them ran for minutes. A step starts only when
+// the work so far plus the request's own plan's (a step plans part of the request, so about as much) stays
+// within the budget: about a second and a half here. Beyond it the blame stops with the culprits found so far and
+// WarnBlameBudget says so. blameBudget is a variable so that tests can exhaust it.
+var blameBudget int64 = 60_000_000
+
+// WarnBlameBudget: the blame rule stopped at its work budget (blameBudget), so the workloads it names, if any,
+// may not be all those to blame, and the failures name the packer's own attribution for the rest.
+const WarnBlameBudget = "sizing.blame-budget"
+
+// errBlameBudget stops the blame at its work budget.
+var errBlameBudget = errors.New("blame work budget")
+
+// modelWork is the scheduler model's work on a plan, over its scenarios.
+func modelWork(pl *Plan) int64 {
+	var n int64
+	for _, sc := range pl.Packing.Scenarios {
+		n += sc.ModelWork
+	}
+	return n
+}
 
 // Blame names a workload that does not fit under the blame rule: the workloads count in list order, each
 // earlier one already running, so the workloads blamed are the ones that could not be placed after all
@@ -41,10 +67,21 @@ func (p *Planner) blame(ctx context.Context, req Request, pl *Plan) ([]Blame, er
 	if !capacity || pods > MaxBlamePods {
 		return nil, nil
 	}
+	own, spent := modelWork(pl), int64(0)
+	solve := func(r Request) (*Plan, error) {
+		if spent+own > blameBudget {
+			return nil, errBlameBudget
+		}
+		plan, err := p.solve(ctx, r)
+		if err == nil {
+			spent += modelWork(plan)
+		}
+		return plan, err
+	}
 	fits := func(ws []Workload) (bool, error) {
 		r := req
 		r.Workloads = ws
-		plan, err := p.solve(ctx, r)
+		plan, err := solve(r)
 		if err != nil {
 			return false, err
 		}
@@ -77,7 +114,7 @@ func (p *Planner) blame(ctx context.Context, req Request, pl *Plan) ([]Blame, er
 		}
 		r := req
 		r.Workloads = ws[:k+1]
-		n, err := p.LargestFit(ctx, r, k)
+		n, err := largestFit(r, k, solve)
 		if err != nil {
 			return out, err
 		}
@@ -209,4 +246,16 @@ func plural(n int, noun string) string {
 		return "1 " + noun
 	}
 	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// blameSoFar says which workloads the blame named before its budget ran out.
+func blameSoFar(bs []Blame) string {
+	if len(bs) == 0 {
+		return "no workload is named; the failures give the packer's own attribution"
+	}
+	names := make([]string, len(bs))
+	for i, b := range bs {
+		names[i] = field.Quote(b.Workload)
+	}
+	return "the workloads named so far are " + strings.Join(names, ", ") + "; there may be others"
 }

@@ -65,3 +65,30 @@ func TestBlameNamesTheLastWorkloads(t *testing.T) {
 		}
 	}
 }
+
+// TestBlameBudget: the blame's solves share a work budget; a step that would pass it is not started, the
+// culprits found so far are kept and WarnBlameBudget says the blame stopped.
+func TestBlameBudget(t *testing.T) {
+	p := NewPlanner(EmbeddedCatalog())
+	plan, err := p.Solve(context.Background(), smallAKS(200))
+	if err != nil || len(plan.Blame) != 1 || hasWarning(plan, WarnBlameBudget) {
+		t.Fatalf("within the budget the blame names new-service and does not warn: %v %+v %+v", err, plan.Blame, plan.Warnings)
+	}
+	own := modelWork(plan)
+	saved := blameBudget
+	defer func() { blameBudget = saved }()
+	blameBudget = own - 1 // not even one step: each costs about the plan's own work
+	plan, err = p.Solve(context.Background(), smallAKS(200))
+	if err != nil || plan.Fits || len(plan.Blame) != 0 || !hasWarning(plan, WarnBlameBudget) {
+		t.Fatalf("out of budget the blame must stop before its first step, with a warning: %v %+v %+v", err, plan.Blame, plan.Warnings)
+	}
+}
+
+func hasWarning(pl *Plan, code string) bool {
+	for _, w := range pl.Warnings {
+		if w.Code == code {
+			return strings.Contains(w.Message, "stopped at its work budget")
+		}
+	}
+	return false
+}

@@ -2,6 +2,7 @@ package sizing
 
 import (
 	"context"
+	"errors"
 	"fmt"
 )
 
@@ -10,6 +11,34 @@ import (
 // minimum lowered with it when needed). It returns 0 when the request does not fit even without the
 // workload's pods. It calls Solve about log2(current count) times.
 func (p *Planner) LargestFit(ctx context.Context, req Request, w int) (int, error) {
+	return largestFit(req, w, func(r Request) (*Plan, error) { return p.solve(ctx, r) })
+}
+
+// ErrWorkBudget is LargestFitWithin's error when its work budget ran out.
+var ErrWorkBudget = errors.New("the scheduler model's work budget for the search ran out")
+
+// LargestFitWithin is LargestFit with the scheduler model's work of its solves (fit.ScenarioResult.ModelWork
+// summed) taken from *budget: a solve starts only while *budget holds step, what one is expected to cost
+// (the work of the plan of req: a solve plans part of it), and ErrWorkBudget says it did not. Callers that
+// search for several workloads share one budget.
+func (p *Planner) LargestFitWithin(ctx context.Context, req Request, w int, step int64, budget *int64) (int, error) {
+	return largestFit(req, w, func(r Request) (*Plan, error) {
+		if *budget < step {
+			return nil, ErrWorkBudget
+		}
+		plan, err := p.solve(ctx, r)
+		if err == nil {
+			*budget -= modelWork(plan)
+		}
+		return plan, err
+	})
+}
+
+// ModelWork is the scheduler model's work on the plan (fit.ScenarioResult.ModelWork over its scenarios).
+func (pl *Plan) ModelWork() int64 { return modelWork(pl) }
+
+// largestFit is LargestFit with the solves made by solve (the blame's, which keeps to its budget).
+func largestFit(req Request, w int, solve func(Request) (*Plan, error)) (int, error) {
 	if w < 0 || w >= len(req.Workloads) {
 		return 0, fmt.Errorf("workload index %d out of range", w)
 	}
@@ -37,7 +66,7 @@ func (p *Planner) LargestFit(ctx context.Context, req Request, w int) (int, erro
 		workloads[w] = wl
 		r := req
 		r.Workloads = workloads
-		plan, err := p.solve(ctx, r)
+		plan, err := solve(r)
 		if err != nil {
 			return false, err
 		}

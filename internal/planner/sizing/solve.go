@@ -106,7 +106,12 @@ func (p *Planner) Solve(ctx context.Context, req Request) (*Plan, error) {
 	if err != nil || plan.Fits || p.noBlame {
 		return plan, err
 	}
-	if plan.Blame, err = p.blame(ctx, req, plan); err != nil {
+	if plan.Blame, err = p.blame(ctx, req, plan); errors.Is(err, errBlameBudget) {
+		plan.Warnings = append(plan.Warnings, field.Warning{Code: WarnBlameBudget, Path: field.NewPath("Workloads"), Message: fmt.Sprintf(
+			"the blame rule (which workloads, in list order, do not fit after those before them) stopped at its work budget: "+
+				"each step plans the request again with the scheduler model, and this plan's model work is %s nodes; %s",
+			fit.FormatCount(modelWork(plan)), blameSoFar(plan.Blame))})
+	} else if err != nil {
 		return nil, err
 	}
 	return plan, nil
@@ -431,11 +436,20 @@ func (s *solve) plan(res fit.Result) (*Plan, error) {
 	if len(s.errs) > 0 {
 		return nil, s.errs
 	}
-	byName := func(ps []fit.Placement, name string) fit.Placement {
-		for _, p := range ps {
-			if p.Workload == name {
-				return p
+	// The placements of each scenario by workload name, the first of a name (a search per workload was
+	// workloads² a plan: 3 s of ranking 500 candidates for 2,000 workloads).
+	index := make([]map[string]int, len(res.Scenarios))
+	for i, sc := range res.Scenarios {
+		index[i] = make(map[string]int, len(sc.Placements))
+		for j, p := range sc.Placements {
+			if _, dup := index[i][p.Workload]; !dup {
+				index[i][p.Workload] = j
 			}
+		}
+	}
+	byName := func(i int, name string) fit.Placement {
+		if j, ok := index[i][name]; ok {
+			return res.Scenarios[i].Placements[j]
 		}
 		return fit.Placement{Workload: name}
 	}
@@ -445,11 +459,11 @@ func (s *solve) plan(res fit.Result) (*Plan, error) {
 	}
 	for _, w := range s.packed.Workloads {
 		wp := WorkloadPlan{Name: w.Name, SteadyReplicas: w.Replicas, PeakReplicas: w.PeakReplicas(), Headroom: headroom[w.Name]}
-		for _, sc := range res.Scenarios {
+		for i, sc := range res.Scenarios {
 			if sc.Scenario == fit.ScenarioSteady {
-				wp.Steady = byName(sc.Placements, w.Name)
+				wp.Steady = byName(i, w.Name)
 			} else {
-				wp.Peak = byName(sc.Placements, w.Name)
+				wp.Peak = byName(i, w.Name)
 			}
 		}
 		pl.Workloads = append(pl.Workloads, wp)
