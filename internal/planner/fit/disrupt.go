@@ -2,7 +2,6 @@ package fit
 
 import (
 	"fmt"
-	"math/rand/v2"
 	"slices"
 	"strings"
 
@@ -78,6 +77,7 @@ type lossCase struct {
 // disruptions checks in.Disruptions on the steady placement: the binding order's pods (classes), the node
 // counts (each pool at most at its maximum) and each pod's node.
 func (cl *cluster) disruptions(m *model, pods []int32, counts []int, bind []int32, seed uint64) []DisruptionResult {
+	cl.setMode(seed)
 	var out []DisruptionResult
 	cl.disruptFrom = cl.work()
 	for _, kind := range m.in.Disruptions {
@@ -229,6 +229,7 @@ func (cl *cluster) lossCases(m *model, kind DisruptionKind, order []int32, count
 // may add (the autoscaler's answer to Pending pods). A pod with block volumes stays in its node's zone
 // (its volumes are zonal); in a lost zone it is stuck.
 func (cl *cluster) afterLoss(m *model, kind DisruptionKind, lc lossCase, order []int32, counts []int, bind []int32, seed uint64, bump int) DisruptionResult {
+	cl.setMode(seed)
 	base := 0
 	for _, c := range counts {
 		base += c
@@ -334,7 +335,6 @@ func (cl *cluster) afterLoss(m *model, kind DisruptionKind, lc lossCase, order [
 		}
 		return es
 	}
-	cl.rng = rand.New(rand.NewPCG(seed, uint64(len(cl.nodes))))
 	cl.liveSpreadDomains()
 	left := schedule(evicted)
 	if len(left) > 0 {
@@ -384,6 +384,7 @@ const maxLossBump = 8
 // lossRemedy finds the smallest rise of the maximum node count (of the lost node's pool, or of every pool
 // for a zone) with which every evicted pod binds, and says it; or that none up to maxLossBump does.
 func (cl *cluster) lossRemedy(m *model, kind DisruptionKind, lc lossCase, order []int32, counts []int, bind []int32, seed uint64) string {
+	cl.setMode(seed)
 	for bump := 1; bump <= maxLossBump; bump++ {
 		if cl.overDisruptionBudget() {
 			return remedyOutOfBudget

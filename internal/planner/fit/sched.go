@@ -1,7 +1,9 @@
 package fit
 
 import (
+	"cmp"
 	"math/rand/v2"
+	"slices"
 )
 
 // SchedulerProfile names the kube-scheduler profile whose placement the realistic count follows.
@@ -125,12 +127,25 @@ type cluster struct {
 	inZone  [][]int32 // [class][global zone] pods of the class in the zone
 	domains [][]int32 // [class] zones with a node of the class's affinity pools (zone spread only)
 	bind    []int32   // per pod of the order being run: its node, or -1 while Pending
-	rng     *rand.Rand
+	// listSeed draws the order of the node list (reset): the order of the nodes' names, unknown. nameRank,
+	// when it has a rank per node, gives that order instead (Order.Nodes).
+	listSeed uint64
+	nameRank []int32
+	// tieRNG breaks ties at random in the runs that do so (runMode), else nil.
+	tieRNG *rand.Rand
+	// The eager retries (retryWoken): per class the classes a binding of its pods may let in, a count of
+	// bindings, when each class was last woken (in that count, and in pods of the order handled) and when
+	// each waiting pod was last tried.
+	wakes     [][]int
+	events    int64
+	wokenAt   []int64
+	wokenTick []int64
+	triedAt   []int64
 	// scratch of one scheduling cycle
 	feasible  []int32
-	raw       [4][]int64
-	zoneStamp []uint64 // per zone + 1: the cycle that last counted it
-	domStamp  []uint64 // per domain of a spread constraint's key: the count that last saw it (userSpreadScores)
+	raw       [5][]int64 // the cycle's scores (scores), totals and heap scratch (best)
+	zoneStamp []uint64   // per zone + 1: the cycle that last counted it
+	domStamp  []uint64   // per domain of a spread constraint's key: the count that last saw it (userSpreadScores)
 	stamp     uint64
 	evals     int64 // node visits so far (nodeCost per node filtered and per node scored), for the work budget
 	// The resource scores of class and node at a node version (scoreCache).
@@ -219,6 +234,7 @@ func newCluster(m *model, classes []classSim) *cluster {
 	for w := range classes {
 		cl.cost[w] = cl.nodeCost(w)
 	}
+	cl.initWakes()
 	return cl
 }
 
@@ -245,7 +261,10 @@ func nonZero(v, def int64) int64 {
 
 // reset empties the cluster and builds counts[p] nodes per pool, listed as the scheduler's node tree
 // lists them: zones in the order they first appear, one node of each zone in turn, the nodes of a
-// zone in creation order.
+// zone in the order the informer added them. That order is the nodes' names' (the API server lists
+// nodes by name when the scheduler starts), which the model does not know: the order nameRank gives
+// (Order.Nodes), else creation order in runs that break ties at random, else one drawn from
+// cl.listSeed (runMode). It decides the scheduler's ties (best).
 func (cl *cluster) reset(counts []int) {
 	cl.counts = counts
 	cl.resetWork += int64(sumInts(counts)) * int64(len(cl.classes)+nodeWork)
@@ -268,6 +287,32 @@ func (cl *cluster) reset(counts []int) {
 				zoneOrder = append(zoneOrder, int(z+1))
 			}
 			byZone[z+1] = append(byZone[z+1], id)
+		}
+	}
+	if len(cl.nameRank) == len(cl.nodes) {
+		// The names are known (Order.Nodes): the nodes in their order.
+		for _, z := range zoneOrder {
+			slices.SortFunc(byZone[z], func(a, b int32) int { return cmp.Compare(cl.nameRank[a], cl.nameRank[b]) })
+		}
+		slices.SortFunc(zoneOrder, func(a, b int) int { return cmp.Compare(cl.nameRank[byZone[a][0]], cl.nameRank[byZone[b][0]]) })
+	} else if r, _, _ := runMode(cl.listSeed); !r {
+		names := rand.New(rand.NewPCG(cl.listSeed, uint64(len(cl.nodes))))
+		names.Shuffle(len(zoneOrder), func(i, j int) { zoneOrder[i], zoneOrder[j] = zoneOrder[j], zoneOrder[i] })
+		// Half the draws name nodes after their pool (GKE's gke-<cluster>-<pool>-…, AKS's aks-<pool>-…):
+		// each zone's nodes pool by pool, the pools in a drawn order; the others mix the pools (EKS's
+		// ip-… names).
+		var poolPos []int
+		if names.IntN(2) == 0 {
+			poolPos = names.Perm(len(cl.pools))
+		}
+		for _, z := range zoneOrder {
+			ids := byZone[z]
+			names.Shuffle(len(ids), func(i, j int) { ids[i], ids[j] = ids[j], ids[i] })
+			if poolPos != nil {
+				slices.SortStableFunc(ids, func(a, b int32) int {
+					return cmp.Compare(poolPos[cl.nodes[a].pool], poolPos[cl.nodes[b].pool])
+				})
+			}
 		}
 	}
 	cl.list = cl.list[:0]
@@ -322,6 +367,99 @@ func resize[T int32 | int64](buf []T, n int) []T {
 	return buf
 }
 
+// runMode is how a run of this seed breaks ties and retries waiting pods. The planned orders (seed below
+// 1000) and their tie-break variants k = 4, 8, … (tieBreakVariants: seed + 1000·k) break ties at random
+// over the nodes in creation order; the others as kube-scheduler does (heapRoot) on the nodes in an order
+// of their names drawn from the seed (reset). Even k retry the waiting pods after the last pod; odd k
+// retry a waiting pod delay pods after a binding that may let it in (retryWoken), delay 0, 1 or 2 as
+// k/2 mod 3.
+//
+// The tie-break rule is exact but the order it works on is not known: the names, and the order in which
+// the scheduler's parallel Filter (16 goroutines over chunks of the node list) finds the nodes feasible,
+// which its heap takes them in; the random ties stand for a thoroughly shuffled order. The retry timing is
+// not known either: kube-scheduler moves a pod it turned away back to its queues on the cluster events its
+// rejecting plugins name (a pod of a matching workload bound), and pops it from the backoff queue as soon
+// as the active queue is empty (SchedulerPopFromBackoffQ, on by default since v1.33): when pods arrive
+// one at a time, it is retried right after the binding that woke it or a pod or two later, as the
+// informer's events race; when many wait, later. The counts must hold for each.
+func runMode(seed uint64) (randomTies, eager bool, delay int64) {
+	k := seed / 1000
+	return k%4 == 0, k%2 == 1, int64(k/2) % 3
+}
+
+// setMode sets the cluster's node order and tie-break for runs (and replays) of this seed (runMode).
+func (cl *cluster) setMode(seed uint64) {
+	cl.listSeed, cl.tieRNG = seed, nil
+	if random, _, _ := runMode(seed); random {
+		cl.tieRNG = rand.New(rand.NewPCG(seed, 0x74696573))
+	}
+}
+
+// wake records a binding of a pod of class b at the run's tick (the pods of the order handled so far):
+// the classes it may let in are woken.
+func (cl *cluster) wake(b int, tick int64) {
+	cl.events++
+	for _, w := range cl.wakes[b] {
+		cl.wokenAt[w], cl.wokenTick[w] = cl.events, tick
+	}
+}
+
+// retryWoken retries, in order, the waiting pods (indexes into pods) woken by a binding since they were
+// last tried, delay pods ago or more, and those the bindings it makes let in, as kube-scheduler's queueing
+// hints move them back; it returns the pods still waiting and the next start position.
+func (cl *cluster) retryWoken(pods []int32, retry []int, tick, delay int64, start int, profile SchedulerProfile) ([]int, int) {
+	for due := true; due; {
+		due = false
+		left := retry[:0]
+		for _, k := range retry {
+			w := int(pods[k])
+			if cl.wokenAt[w] <= cl.triedAt[k] || tick < cl.wokenTick[w]+delay {
+				left = append(left, k)
+				continue
+			}
+			cl.triedAt[k] = cl.events
+			id, next := cl.cycle(w, start, profile)
+			start = next
+			if id < 0 {
+				left = append(left, k)
+				continue
+			}
+			cl.bind[k] = id
+			cl.place(w, id)
+			cl.wake(w, tick)
+			due = true
+		}
+		retry = left
+	}
+	return retry, start
+}
+
+// initWakes lists, per class b, the classes whose waiting pods a binding of a pod of b may let in: a
+// zone-spread class its own pods (their skew), a class with a required pod affinity term the classes the
+// term matches, a class with its own topology spread constraints the classes whose pods those
+// constraints count (the queueing hints of PodTopologySpread and InterPodAffinity on a pod's binding).
+func (cl *cluster) initWakes() {
+	cl.wakes = make([][]int, len(cl.classes))
+	for w := range cl.classes {
+		for b := range cl.classes {
+			wake := cl.classes[w].c.spread == SpreadZone && b == w
+			if cl.pt.any && cl.pt.affinity[w] {
+				for _, t := range cl.pt.own[w] {
+					wake = wake || cl.pt.terms[t].kind == termAffinity && cl.pt.terms[t].matches[b]
+				}
+			}
+			if cl.ss.any {
+				for _, c := range cl.ss.own[w] {
+					wake = wake || slices.Contains(cl.ss.touch[b], c)
+				}
+			}
+			if wake {
+				cl.wakes[b] = append(cl.wakes[b], w)
+			}
+		}
+	}
+}
+
 // run places the pods of one order, each a class index, on a fresh cluster of the given counts, one
 // scheduling cycle per pod. Pods the scheduler rejects wait, as in its unschedulable queue; after the
 // last pod those a later binding may have unblocked (zone spread) are retried until none binds. With
@@ -329,26 +467,41 @@ func resize[T int32 | int64](buf []T, n int) []T {
 // required inter-pod affinity) are retried. It returns the pods left Pending and
 // leaves each pod's node in cl.bind.
 func (cl *cluster) run(pods []int32, counts []int, seed uint64, profile SchedulerProfile, probe bool) int {
+	cl.setMode(seed)
 	cl.reset(counts)
-	cl.rng = rand.New(rand.NewPCG(seed, uint64(len(cl.nodes))))
 	cl.bind = resizeFill(cl.bind, len(pods), -1)
+	_, eager, delay := runMode(seed)
+	if eager {
+		cl.events = 0
+		cl.triedAt = resize(cl.triedAt, len(pods))
+		cl.wokenAt = resize(cl.wokenAt, len(cl.classes))
+		cl.wokenTick = resize(cl.wokenTick, len(cl.classes))
+	}
 	start := 0
 	var retry []int
 	for i, w := range pods {
 		id, next := cl.cycle(int(w), start, profile)
 		start = next
-		if id < 0 {
-			if cl.classes[w].c.spread != SpreadZone && !(cl.pt.any && cl.pt.affinity[w]) && !(cl.ss.any && len(cl.ss.own[w]) > 0) {
-				if probe {
-					return 1
-				}
-			} else {
-				retry = append(retry, i)
+		switch {
+		case id >= 0:
+			cl.bind[i] = id
+			cl.place(int(w), id)
+			if eager {
+				cl.wake(int(w), int64(i))
 			}
-			continue
+		case cl.classes[w].c.spread != SpreadZone && !(cl.pt.any && cl.pt.affinity[w]) && !(cl.ss.any && len(cl.ss.own[w]) > 0):
+			if probe {
+				return 1
+			}
+		default:
+			retry = append(retry, i)
+			if eager {
+				cl.triedAt[i] = cl.events
+			}
 		}
-		cl.bind[i] = id
-		cl.place(int(w), id)
+		if eager && len(retry) > 0 {
+			retry, start = cl.retryWoken(pods, retry, int64(i), delay, start, profile)
+		}
 	}
 	for progress := true; progress && len(retry) > 0; {
 		progress = false
@@ -489,13 +642,80 @@ func (cl *cluster) filter(w int, id int32, minMatch int32) bool {
 }
 
 // best scores the feasible nodes with the profile's Score plugins, normalised and weighted as the
-// framework does (RunScorePlugins), and returns the highest total, ties at random.
+// framework does (RunScorePlugins), and returns the highest total, ties broken as the run's mode says
+// (runMode: at random, or as the scheduler's heap does on the node list's order).
 func (cl *cluster) best(w int, feasible []int32, profile SchedulerProfile) int32 {
+	resS, spreadS, taintS, podS := cl.scores(w, feasible, profile)
+	totals := cl.raw[1]
+	for i := range feasible {
+		totals[i] = resS[i] + weightPodTopologySpread*spreadS[i] + weightTaintToleration*taintS[i]
+		if podS != nil {
+			totals[i] += weightInterPodAffinity * podS[i]
+		}
+	}
+	if cl.tieRNG != nil {
+		// Ties at random (runMode).
+		best, ties := 0, 0
+		for i, t := range totals {
+			switch {
+			case t > totals[best]:
+				best, ties = i, 1
+			case t == totals[best]:
+				ties++
+				if cl.tieRNG.IntN(ties) == 0 {
+					best = i
+				}
+			}
+		}
+		return feasible[best]
+	}
+	return feasible[heapRoot(totals, cl.raw[4])]
+}
+
+// heapRoot returns the index of the node the scheduler takes among nodes of these totals, listed as it
+// found them feasible: the root of the max-heap container/heap.Init builds on the list
+// (framework/sorted_nodes.go), whose Less compares the totals and then the nodes' Randomizer, which
+// prioritizeNodes sets only when extenders score (schedule_one.go), so without extenders ties are not
+// broken at random but by the heap's structure. heap.Init sifts each element down from the last parent
+// to the root, swapping it with its greater child (the left one unless the right is strictly greater)
+// while that child is strictly greater; so the root of a subtree ends up its own element when that is the
+// subtree's maximum, else the root of its left subtree unless the right subtree's maximum is strictly
+// greater. sub is scratch of at least len(totals) elements.
+func heapRoot(totals, sub []int64) int {
+	n := len(totals)
+	sub = sub[:n]
+	for i := n - 1; i >= 0; i-- {
+		m := totals[i]
+		if l := 2*i + 1; l < n {
+			m = max(m, sub[l])
+			if l+1 < n {
+				m = max(m, sub[l+1])
+			}
+		}
+		sub[i] = m
+	}
+	i := 0
+	for totals[i] != sub[i] {
+		l := 2*i + 1
+		if l+1 < n && sub[l+1] > sub[l] {
+			i = l + 1
+		} else {
+			i = l
+		}
+	}
+	return i
+}
+
+// scores runs the profile's Score plugins over the feasible nodes: per node, the weighted sum of
+// NodeResourcesFit's and NodeResourcesBalancedAllocation's scores, and the normalised scores of
+// PodTopologySpread, TaintToleration and InterPodAffinity (nil when the pod has no inter-pod score), before
+// their weights. The slices are the cluster's scratch, valid until the next cycle.
+func (cl *cluster) scores(w int, feasible []int32, profile SchedulerProfile) (resS, spreadS, taintS, podS []int64) {
 	sc := &cl.classes[w]
 	for k := range cl.raw {
 		cl.raw[k] = resize(cl.raw[k], len(feasible))
 	}
-	resS, spreadS, taintS := cl.raw[0], cl.raw[2], cl.raw[3]
+	resS, spreadS, taintS = cl.raw[0], cl.raw[2], cl.raw[3]
 	cache := cl.scoreCache(profile)
 	for i, id := range feasible {
 		nd := &cl.nodes[id]
@@ -512,29 +732,12 @@ func (cl *cluster) best(w int, feasible []int32, profile SchedulerProfile) int32
 		cl.spreadScores(w, feasible, spreadS)
 	}
 	normalizeReverse(taintS)
-	var podS []int64
 	if cl.hasPodScore(w) {
 		cl.ps.score = resize(cl.ps.score, len(feasible))
 		podS = cl.ps.score
 		cl.podScores(w, feasible, podS)
 	}
-	bestID, bestTotal, ties := int32(-1), int64(-1), 0
-	for i, id := range feasible {
-		total := resS[i] + weightPodTopologySpread*spreadS[i] + weightTaintToleration*taintS[i]
-		if podS != nil {
-			total += weightInterPodAffinity * podS[i]
-		}
-		switch {
-		case total > bestTotal:
-			bestID, bestTotal, ties = id, total, 1
-		case total == bestTotal:
-			ties++
-			if cl.rng.IntN(ties) == 0 {
-				bestID = id
-			}
-		}
-	}
-	return bestID
+	return resS, spreadS, taintS, podS
 }
 
 // setLive rebuilds the list of live nodes after cl.dead changed.

@@ -12,7 +12,7 @@ import (
 type arrival struct {
 	name string
 	pods []int32
-	seed uint64 // the seed of the scheduler's random tie-breaks in this order
+	seed uint64 // the seed of this order's tie-breaks and retry timing (runMode)
 }
 
 // rolloutSeeds are the seeds of the random orders of ArrivalRollout.

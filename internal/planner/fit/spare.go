@@ -13,6 +13,7 @@ import (
 // when it leaves a pod Pending, with the rise of the maximum that absorbs it, Spare set; else nil. A pool
 // below its maximum is not checked: the cheap check is for the plan that has no room at all.
 func (cl *cluster) spareLoss(m *model, pods []int32, counts []int, bind []int32, seed uint64) *DisruptionResult {
+	cl.setMode(seed)
 	if slices.Contains(m.in.Disruptions, DisruptNodeLoss) {
 		return nil
 	}

@@ -3,7 +3,6 @@ package fit
 import (
 	"cmp"
 	"fmt"
-	"math/rand/v2"
 	"slices"
 	"strings"
 )
@@ -20,6 +19,7 @@ const DisruptNodeUpgrade DisruptionKind = "node_upgrade"
 // upgrades checks node_upgrade for every pool that has a node and returns the worst: one that blocks or
 // strands pods, else the one that evicts the most.
 func (cl *cluster) upgrades(m *model, order []int32, counts []int, bind []int32, seed uint64) DisruptionResult {
+	cl.setMode(seed)
 	var worst *DisruptionResult
 	worstPool := -1
 	for p, n := range counts {
@@ -59,6 +59,7 @@ func upgradeWorse(a, b DisruptionResult) bool {
 // upgradeRemedy finds settings with which the upgrade goes through: the smallest max surge, first with max
 // unavailable 0 (every drained node replaced before it goes), then with the pool's max unavailable.
 func (cl *cluster) upgradeRemedy(m *model, p int, order []int32, counts []int, bind []int32, seed uint64) string {
+	cl.setMode(seed)
 	surge, drain := m.pools[p].p.Upgrade.Batch(counts[p])
 	name := m.pools[p].p.Name
 	if drain > surge {
@@ -88,6 +89,7 @@ func (cl *cluster) upgradeRemedy(m *model, p int, order []int32, counts []int, b
 // order), surge nodes added and surge + unavailable old nodes drained per batch, and says how its first
 // failing batch fails.
 func (cl *cluster) upgradePool(m *model, p int, order []int32, counts []int, bind []int32, seed uint64, surge, unavailable int) DisruptionResult {
+	cl.setMode(seed)
 	pm := &m.pools[p]
 	n := counts[p]
 	drain := surge + unavailable
@@ -195,7 +197,6 @@ func (cl *cluster) upgradePool(m *model, p int, order []int32, counts []int, bin
 			}
 			cl.place(w, id)
 		}
-		cl.rng = rand.New(rand.NewPCG(seed+uint64(b), uint64(len(cl.nodes))))
 		cl.liveSpreadDomains()
 		start := 0
 		var pending []evictee

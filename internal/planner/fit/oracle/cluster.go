@@ -2,6 +2,8 @@ package oracle
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/fit"
 	appsv1 "k8s.io/api/apps/v1"
@@ -242,5 +244,20 @@ func ports(hps []fit.HostPort) []corev1.ContainerPort {
 		}
 		out = append(out, corev1.ContainerPort{ContainerPort: int32(h.Port), HostPort: int32(h.Port), Protocol: proto, HostIP: h.IP})
 	}
+	return out
+}
+
+// NodeNameOrder is every node FromPlan makes for the counts ("<pool>-<i>"), in the order of their names: the
+// order the scheduler's informer adds them in (the fake's tracker lists by name, as the API server lists by
+// key), which sets their order in its node list and so its ties (fit.Order.Nodes).
+func NodeNameOrder(in fit.Input, counts []int) []fit.NodeRef {
+	var out []fit.NodeRef
+	for p := range in.Pools {
+		for i := range counts[p] {
+			out = append(out, fit.NodeRef{Pool: p, Index: i})
+		}
+	}
+	name := func(r fit.NodeRef) string { return fmt.Sprintf("%s-%d", in.Pools[r.Pool].Name, r.Index) }
+	slices.SortFunc(out, func(a, b fit.NodeRef) int { return strings.Compare(name(a), name(b)) })
 	return out
 }

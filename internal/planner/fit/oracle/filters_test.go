@@ -136,97 +136,7 @@ func replayFilters(t testing.TB, profile Profile, ci Input, nodes []string) repl
 	if len(nodes) != len(ci.Pods) {
 		t.Fatalf("%d nodes for %d pods", len(nodes), len(ci.Pods))
 	}
-	setUpLogging()
-	metrics.Register() // as scheduler.New does: the cache and the framework record into them
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	cfg, err := configuration(profile)
-	if err != nil {
-		t.Fatal(err)
-	}
-	initial, pods, err := clusterObjects(ci.Nodes, ci.Objects, ci.Pods)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var kubeNodes []*corev1.Node
-	var bound []*corev1.Pod
-	for _, obj := range initial {
-		switch o := obj.(type) {
-		case *corev1.Node:
-			kubeNodes = append(kubeNodes, o)
-		case *corev1.Pod:
-			if o.Spec.NodeName != "" {
-				bound = append(bound, o)
-			}
-		}
-	}
-	client := fake.NewSimpleClientset(initial...) //nolint:staticcheck // as Schedule
-	factory := scheduler.NewInformerFactory(client, 0, nil)
-	defer factory.Shutdown()
-	defer cancel()
-
-	// The shared managers scheduler.New gives the framework.
-	var draManager fwk.SharedDRAManager
-	if feature.DefaultFeatureGate.Enabled(features.DynamicResourceAllocation) {
-		claims := assumecache.NewAssumeCache(klog.FromContext(ctx), factory.Resource().V1().ResourceClaims().Informer(), "ResourceClaim", "", nil)
-		opts := resourceslicetracker.Options{
-			EnableDeviceTaintRules:   feature.DefaultFeatureGate.Enabled(features.DRADeviceTaintRules),
-			EnableConsumableCapacity: feature.DefaultFeatureGate.Enabled(features.DRAConsumableCapacity),
-			SliceInformer:            factory.Resource().V1().ResourceSlices(),
-			KubeClient:               client,
-		}
-		if opts.EnableDeviceTaintRules {
-			opts.TaintInformer = factory.Resource().V1().DeviceTaintRules()
-		}
-		tracker, err := resourceslicetracker.StartTracker(ctx, opts)
-		if err != nil {
-			t.Fatal(err)
-		}
-		draManager = dynamicresources.NewDRAManager(ctx, claims, tracker, factory)
-	}
-	podGroups := internalcache.New(ctx, nil, feature.DefaultFeatureGate.Enabled(features.GenericWorkload),
-		feature.DefaultFeatureGate.Enabled(features.CompositePodGroup))
-
-	snapshot := internalcache.NewSnapshot(bound, kubeNodes)
-	f, err := frameworkruntime.NewFramework(ctx, frameworkplugins.NewInTreeRegistry(), &cfg.Profiles[0],
-		frameworkruntime.WithComponentConfigVersion(cfg.APIVersion),
-		frameworkruntime.WithClientSet(client),
-		frameworkruntime.WithInformerFactory(factory),
-		frameworkruntime.WithSharedDRAManager(draManager),
-		frameworkruntime.WithSnapshotSharedLister(snapshot),
-		frameworkruntime.WithMutableSnapshotLister(snapshot),
-		frameworkruntime.WithParallelism(int(cfg.Parallelism)),
-		frameworkruntime.WithEventRecorder(&events.FakeRecorder{}),
-		frameworkruntime.WithWaitingPods(frameworkruntime.NewWaitingPodsMap()),
-		frameworkruntime.WithPodsInPreBind(frameworkruntime.NewPodsInPreBindMap()),
-		frameworkruntime.WithSharedCSIManager(nodevolumelimits.NewCSIManager(factory.Storage().V1().CSINodes().Lister())),
-		frameworkruntime.WithPodGroupManager(podGroups),
-	)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() { _ = f.Close() }()
-	var enabled []string
-	for _, p := range f.ListPlugins().Filter.Enabled {
-		enabled = append(enabled, p.Name)
-	}
-	for _, want := range issueFilters {
-		if !slices.Contains(enabled, want) {
-			t.Fatalf("profile %s runs the Filter plugins %v, without %s", profile, enabled, want)
-		}
-	}
-	factory.Start(ctx.Done())
-	for typ, ok := range factory.WaitForCacheSync(ctx.Done()) {
-		if !ok {
-			t.Fatalf("informer for %v did not sync", typ)
-		}
-	}
-
-	// Earlier pods are added to the snapshot as the scheduler's cache adds an assumed pod (AddPod keeps
-	// the snapshot's affinity and claim indexes in step).
-	if err := snapshot.StartMutations(); err != nil {
-		t.Fatal(err)
-	}
+	ctx, f, snapshot, pods := replayFramework(t, profile, ci)
 	// check runs pod i's scheduling cycle on its node, up to the Filter plugins: nil when it passes.
 	check := func(i int) *filterFailure {
 		pod, node := pods[i], nodes[i]
@@ -635,4 +545,106 @@ func TestPlacementFiltersReject(t *testing.T) {
 	} else {
 		t.Logf("every pod on one node: %d failures, the first of NodeResourcesFit: %s", len(r.failures), r.failures[k])
 	}
+}
+
+// replayFramework builds what replayFilters and replayScores run the pods of ci through: the profile's
+// framework (the in-tree registry and the profile's configuration, as scheduler.New builds it) on a
+// snapshot holding the nodes and the pods already bound, mutable so that each replayed pod can be added on
+// its node, and the pods of ci with the API server's defaulting. Everything is torn down when the test ends.
+func replayFramework(t testing.TB, profile Profile, ci Input) (context.Context, framework.Framework, *internalcache.Snapshot, []*corev1.Pod) {
+	t.Helper()
+	setUpLogging()
+	metrics.Register() // as scheduler.New does: the cache and the framework record into them
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	cfg, err := configuration(profile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	initial, pods, err := clusterObjects(ci.Nodes, ci.Objects, ci.Pods)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var kubeNodes []*corev1.Node
+	var bound []*corev1.Pod
+	for _, obj := range initial {
+		switch o := obj.(type) {
+		case *corev1.Node:
+			kubeNodes = append(kubeNodes, o)
+		case *corev1.Pod:
+			if o.Spec.NodeName != "" {
+				bound = append(bound, o)
+			}
+		}
+	}
+	client := fake.NewSimpleClientset(initial...) //nolint:staticcheck // as Schedule
+	factory := scheduler.NewInformerFactory(client, 0, nil)
+	t.Cleanup(func() {
+		cancel() // the informers stop first: Shutdown waits for them
+		factory.Shutdown()
+	})
+
+	// The shared managers scheduler.New gives the framework.
+	var draManager fwk.SharedDRAManager
+	if feature.DefaultFeatureGate.Enabled(features.DynamicResourceAllocation) {
+		claims := assumecache.NewAssumeCache(klog.FromContext(ctx), factory.Resource().V1().ResourceClaims().Informer(), "ResourceClaim", "", nil)
+		opts := resourceslicetracker.Options{
+			EnableDeviceTaintRules:   feature.DefaultFeatureGate.Enabled(features.DRADeviceTaintRules),
+			EnableConsumableCapacity: feature.DefaultFeatureGate.Enabled(features.DRAConsumableCapacity),
+			SliceInformer:            factory.Resource().V1().ResourceSlices(),
+			KubeClient:               client,
+		}
+		if opts.EnableDeviceTaintRules {
+			opts.TaintInformer = factory.Resource().V1().DeviceTaintRules()
+		}
+		tracker, err := resourceslicetracker.StartTracker(ctx, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		draManager = dynamicresources.NewDRAManager(ctx, claims, tracker, factory)
+	}
+	podGroups := internalcache.New(ctx, nil, feature.DefaultFeatureGate.Enabled(features.GenericWorkload),
+		feature.DefaultFeatureGate.Enabled(features.CompositePodGroup))
+
+	snapshot := internalcache.NewSnapshot(bound, kubeNodes)
+	f, err := frameworkruntime.NewFramework(ctx, frameworkplugins.NewInTreeRegistry(), &cfg.Profiles[0],
+		frameworkruntime.WithComponentConfigVersion(cfg.APIVersion),
+		frameworkruntime.WithClientSet(client),
+		frameworkruntime.WithInformerFactory(factory),
+		frameworkruntime.WithSharedDRAManager(draManager),
+		frameworkruntime.WithSnapshotSharedLister(snapshot),
+		frameworkruntime.WithMutableSnapshotLister(snapshot),
+		frameworkruntime.WithParallelism(int(cfg.Parallelism)),
+		frameworkruntime.WithEventRecorder(&events.FakeRecorder{}),
+		frameworkruntime.WithWaitingPods(frameworkruntime.NewWaitingPodsMap()),
+		frameworkruntime.WithPodsInPreBind(frameworkruntime.NewPodsInPreBindMap()),
+		frameworkruntime.WithSharedCSIManager(nodevolumelimits.NewCSIManager(factory.Storage().V1().CSINodes().Lister())),
+		frameworkruntime.WithPodGroupManager(podGroups),
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = f.Close() })
+	var enabled []string
+	for _, p := range f.ListPlugins().Filter.Enabled {
+		enabled = append(enabled, p.Name)
+	}
+	for _, want := range issueFilters {
+		if !slices.Contains(enabled, want) {
+			t.Fatalf("profile %s runs the Filter plugins %v, without %s", profile, enabled, want)
+		}
+	}
+	factory.Start(ctx.Done())
+	for typ, ok := range factory.WaitForCacheSync(ctx.Done()) {
+		if !ok {
+			t.Fatalf("informer for %v did not sync", typ)
+		}
+	}
+
+	// Earlier pods are added to the snapshot as the scheduler's cache adds an assumed pod (AddPod keeps
+	// the snapshot's affinity and claim indexes in step).
+	if err := snapshot.StartMutations(); err != nil {
+		t.Fatal(err)
+	}
+	return ctx, f, snapshot, pods
 }

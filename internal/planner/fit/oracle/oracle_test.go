@@ -367,13 +367,7 @@ func TestNeverBelowRealScheduler(t *testing.T) {
 				spare := -1
 				for _, o := range orders {
 					if n := real(t, in, res, counts, o); n > 0 {
-						report := t.Errorf
-						if prof == fit.ProfileMostAllocated {
-							// Known gap: under MostAllocated the model can be a node short (a few pods of 1,084 left
-							// Pending on kubefit's count in one random order); see the package docs of fit.
-							report = t.Logf
-						}
-						report("%s: the real scheduler leaves %d of %d pods Pending on kubefit's %v nodes (best packing %d)",
+						t.Errorf("%s: the real scheduler leaves %d of %d pods Pending on kubefit's %v nodes (best packing %d)",
 							o.Name, n, len(o.Pods), counts, sr.NodesOptimal)
 						continue
 					}

@@ -52,6 +52,19 @@ type Option func(*options)
 type options struct {
 	objects []runtime.Object
 	reasons map[string]string
+	events  *[]Event
+}
+
+// Event is one scheduling attempt's end, in the order the scheduler reported them: pod Pod bound to Node,
+// or turned away (Node "").
+type Event struct {
+	Pod, Node string
+}
+
+// WithEvents has Schedule record in dst the end of every scheduling attempt in the order they happened:
+// each binding and each failed attempt (a pod may fail several times before it binds).
+func WithEvents(dst *[]Event) Option {
+	return func(o *options) { o.events = dst }
 }
 
 // WithObjects adds objects that exist before the scheduler starts, beside the nodes: ReplicaSets,
@@ -177,7 +190,7 @@ func Schedule(ctx context.Context, profile Profile, nodes []*corev1.Node, pods [
 	sched.FailureHandler = func(ctx context.Context, f framework.Framework, pi *framework.QueuedPodInfo, st *fwk.Status, ni *fwk.NominatingInfo, start time.Time) {
 		failed(ctx, f, pi, st, ni, start)
 		if pi != nil && pi.Pod != nil {
-			rec.failed(pi.Pod.UID, st.Message())
+			rec.failed(pi.Pod.UID, pi.Pod.Name, st.Message())
 		}
 	}
 	profiles := map[string]bool{}
@@ -240,6 +253,11 @@ func Schedule(ctx context.Context, profile Profile, nodes []*corev1.Node, pods [
 		return nil, err
 	}
 	stop()
+	if o.events != nil {
+		rec.mu.Lock()
+		*o.events = append((*o.events)[:0], rec.events...)
+		rec.mu.Unlock()
+	}
 
 	out := make(map[string]string, len(toCreate))
 	for _, p := range toCreate {
@@ -361,6 +379,7 @@ type recorder struct {
 	mu       sync.Mutex
 	bound    map[types.UID]string
 	failures map[types.UID]string
+	events   []Event
 	changed  chan struct{}
 }
 
@@ -375,9 +394,10 @@ func (r *recorder) notify() {
 	}
 }
 
-func (r *recorder) failed(uid types.UID, msg string) {
+func (r *recorder) failed(uid types.UID, name, msg string) {
 	r.mu.Lock()
 	r.failures[uid] = msg
+	r.events = append(r.events, Event{Pod: name})
 	r.mu.Unlock()
 	r.notify()
 }
@@ -440,6 +460,7 @@ func (r *recorder) bindingReactor(client *fake.Clientset) clienttesting.Reaction
 		}
 		r.mu.Lock()
 		r.bound[pod.UID] = binding.Target.Name
+		r.events = append(r.events, Event{Pod: pod.Name, Node: binding.Target.Name})
 		r.mu.Unlock()
 		r.notify()
 		return true, binding, nil
