@@ -43,11 +43,11 @@ func Example() {
 	// fits: true
 	// general: m5.large, 1930m CPU allocatable, nodes steady 4, peak 4
 	//   peak node 1: [{web 2} {worker 1}]
-	//   peak node 2: [{web 3}]
-	//   peak node 3: [{web 3} {worker 1}]
-	//   peak node 4: [{web 2} {worker 1}]
+	//   peak node 2: [{web 3} {worker 1}]
+	//   peak node 3: [{web 2} {worker 1}]
+	//   peak node 4: [{web 3}]
 	// memory: r5.xlarge, 3920m CPU allocatable, nodes steady 2, peak 3
 	//   peak node 1: [{cache 2}]
-	//   peak node 2: [{worker 1} {cache 2}]
-	//   peak node 3: [{cache 2}]
+	//   peak node 2: [{cache 2}]
+	//   peak node 3: [{worker 1} {cache 2}]
 }
