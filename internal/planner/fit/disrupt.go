@@ -370,7 +370,7 @@ func (cl *cluster) afterLoss(m *model, kind DisruptionKind, lc lossCase, order [
 				n++
 			}
 		}
-		r.Lost = fmt.Sprintf("zone %q (%s)", r.Zone, plural(n, "node", "nodes"))
+		r.Lost = fmt.Sprintf("zone %q (%s)", r.Zone, Plural(n, "node", "nodes"))
 	case DisruptSpotLoss:
 		r.Lost, r.Pool = spotLost(m, lc, counts)
 	}
@@ -473,21 +473,21 @@ func resizeBool(buf []bool, n int) []bool {
 // lossMessage says what the loss does, in the planner's words; why says why the Pending pods bind nowhere.
 func lossMessage(r DisruptionResult, why string) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s: losing %s evicts %s", r.Kind, r.Lost, plural(r.Evicted, "pod", "pods"))
+	fmt.Fprintf(&b, "%s: losing %s evicts %s", r.Kind, r.Lost, Plural(r.Evicted, "pod", "pods"))
 	movable := r.Evicted - countPods(r.Stuck)
 	switch {
 	case len(r.Pending) > 0:
-		fmt.Fprintf(&b, "; %s bind nowhere: %s (%s)", plural(countPods(r.Pending), "pod", "pods"), countsText(r.Pending), why)
+		fmt.Fprintf(&b, "; %s bind nowhere: %s (%s)", Plural(countPods(r.Pending), "pod", "pods"), countsText(r.Pending), why)
 	case movable > 0 && r.Kind == DisruptSpotLoss:
-		fmt.Fprintf(&b, "; %s bind on the on-demand pools, each growing within its maximum node count", plural(movable, "pod", "pods"))
+		fmt.Fprintf(&b, "; %s bind on the on-demand pools, each growing within its maximum node count", Plural(movable, "pod", "pods"))
 	case movable > 0 && r.Kind == DisruptNodeLoss:
-		fmt.Fprintf(&b, "; %s bind on the other nodes, the pool growing within its maximum node count less the lost node", plural(movable, "pod", "pods"))
+		fmt.Fprintf(&b, "; %s bind on the other nodes, the pool growing within its maximum node count less the lost node", Plural(movable, "pod", "pods"))
 	case movable > 0:
-		fmt.Fprintf(&b, "; %s bind on the nodes of the other zones, within the pools' maximum node counts", plural(movable, "pod", "pods"))
+		fmt.Fprintf(&b, "; %s bind on the nodes of the other zones, within the pools' maximum node counts", Plural(movable, "pod", "pods"))
 	}
 	if len(r.Stuck) > 0 {
 		fmt.Fprintf(&b, "; %s stay with their volumes in the lost zone until it returns (by design: no node elsewhere can mount a zonal volume): %s",
-			plural(countPods(r.Stuck), "pod", "pods"), countsText(r.Stuck))
+			Plural(countPods(r.Stuck), "pod", "pods"), countsText(r.Stuck))
 	}
 	return b.String()
 }
@@ -495,7 +495,7 @@ func lossMessage(r DisruptionResult, why string) string {
 func countsText(ws []WorkloadCount) string {
 	parts := make([]string, len(ws))
 	for i, w := range ws {
-		parts[i] = fmt.Sprintf("%s of workload %q", plural(w.Pods, "pod", "pods"), w.Workload)
+		parts[i] = fmt.Sprintf("%s of workload %q", Plural(w.Pods, "pod", "pods"), w.Workload)
 	}
 	return field.JoinAnd(parts)
 }

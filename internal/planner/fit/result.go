@@ -488,7 +488,7 @@ func (s *sim) failures() []Failure {
 			}
 			out = append(out, Failure{Workload: name, Pool: s.m.pools[s.m.eligible[w][0]].p.Name, Scenario: s.scenario, Reason: reason,
 				Message: fmt.Sprintf("%s of workload %q %s on no node in %s, however many nodes there are: %s. %s",
-					plural(c.affExcess, "pod", "pods"), name, verb, s.scenarioText(), why, remedy)})
+					Plural(c.affExcess, "pod", "pods"), name, verb, s.scenarioText(), why, remedy)})
 		}
 		if c.stuck > 0 {
 			out = append(out, s.stuckFailure(w))
@@ -590,7 +590,7 @@ func (s *sim) capacityFailure(c *classSim, pp int) (Reason, string) {
 		}
 		return ReasonMaxNodes, fmt.Sprintf("%s of workload %q %s Pending in %s: the pools it may use that have room are at their "+
 			"maximum node counts, and %s has no node that takes them. %s Raise the maximum node count of a pool it may use, or choose %s.",
-			plural(c.beyond[pp], "pod", "pods"), wl.Name, verb, s.scenarioText(), poolLabel(pm.p), closest, s.largerType(p))
+			Plural(c.beyond[pp], "pod", "pods"), wl.Name, verb, s.scenarioText(), poolLabel(pm.p), closest, s.largerType(p))
 	}
 	if c.beyond[pp] > 0 {
 		verb := "do"
@@ -599,7 +599,7 @@ func (s *sim) capacityFailure(c *classSim, pp int) (Reason, string) {
 		}
 		return ReasonMaxNodes, fmt.Sprintf("%s needs %d nodes in %s but its maximum node count is %d: %s of workload %q %s "+
 			"not fit within them. %s %s Raise the maximum node count to %d or choose %s.",
-			poolLabel(pm.p), nodes, s.scenarioText(), pm.p.MaxNodes, plural(c.beyond[pp], "pod", "pods"), wl.Name,
+			poolLabel(pm.p), nodes, s.scenarioText(), pm.p.MaxNodes, Plural(c.beyond[pp], "pod", "pods"), wl.Name,
 			verb, s.shortText(p), closest, nodes, s.largerType(p))
 	}
 	return ReasonMaxNodes, fmt.Sprintf("%s is at its maximum node count %d in %s and cannot take more pods of workload %q. %s %s "+
@@ -660,7 +660,7 @@ func (s *sim) shortText(p int) string {
 			free = append(free, formatAmount(name, -d))
 		}
 	}
-	nodes := plural(pm.p.MaxNodes, "node", "nodes")
+	nodes := Plural(pm.p.MaxNodes, "node", "nodes")
 	if len(short) > 0 {
 		return fmt.Sprintf("The pool's pods request %s against %s of workload allocatable on %s: short by %s.",
 			field.JoinAnd(want), field.JoinAnd(have), nodes, field.JoinAnd(short))
@@ -669,8 +669,8 @@ func (s *sim) shortText(p int) string {
 		"that capacity is stranded.", nodes, field.JoinAnd(free))
 }
 
-// plural formats a count with the singular or plural noun: "1 node", "4 nodes".
-func plural(n int, one, many string) string {
+// Plural formats a count with the singular or plural noun: "1 node", "4 nodes".
+func Plural(n int, one, many string) string {
 	if n == 1 {
 		return "1 " + one
 	}

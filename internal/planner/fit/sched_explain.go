@@ -118,7 +118,7 @@ func (cl *cluster) explain(w int) []string {
 				}
 			}
 			text = append(text, fmt.Sprintf("Of the %s in the scheduler model's final placement, %s.",
-				plural(total[p], "node", "nodes"), field.JoinAnd(parts)))
+				Plural(total[p], "node", "nodes"), field.JoinAnd(parts)))
 		}
 		if preempt[p] > 0 {
 			of := "workload"
@@ -127,7 +127,7 @@ func (cl *cluster) explain(w int) []string {
 			}
 			text = append(text, fmt.Sprintf("On %d of %s, kube-scheduler would preempt lower-priority pods (of %s %s) to "+
 				"bind it (DefaultPreemption); the plan does not count on that, since the preempted pods would then be Pending.",
-				preempt[p], plural(total[p], "node", "nodes"), of, field.JoinAnd(victims[p])))
+				preempt[p], Plural(total[p], "node", "nodes"), of, field.JoinAnd(victims[p])))
 		}
 		out[p] = strings.Join(text, " ")
 	}

@@ -43,7 +43,7 @@ func spotLost(m *model, lc lossCase, counts []int) (lost, pool string) {
 		}
 		first += c
 		if n > 0 {
-			parts = append(parts, fmt.Sprintf("pool %q (%s)", m.pools[p].p.Name, plural(n, "node", "nodes")))
+			parts = append(parts, fmt.Sprintf("pool %q (%s)", m.pools[p].p.Name, Plural(n, "node", "nodes")))
 			pools = append(pools, m.pools[p].p.Name)
 		}
 	}

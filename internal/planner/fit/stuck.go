@@ -25,7 +25,7 @@ func (s *sim) stuckFailure(w int) Failure {
 	msg := fmt.Sprintf("%s of workload %q %s Pending in %s on every node count the scheduler model tried (up to %d nodes of %s, "+
 		"within its maximum %d): the nodes have room, but %s keep the pods off them. %s Loosen the rule (a larger max skew, "+
 		"ScheduleAnyway or a preferred term, fewer min domains) or the rule of the workload it meets.",
-		plural(c.stuck, "pod", "pods"), wl.Name, verb, s.scenarioText(), len(s.pools[p].in.ids)+len(s.pools[p].over.ids),
+		Plural(c.stuck, "pod", "pods"), wl.Name, verb, s.scenarioText(), len(s.pools[p].in.ids)+len(s.pools[p].over.ids),
 		poolLabel(pm.p), pm.p.MaxNodes, field.JoinAnd(rules), s.pendingText(c, 0))
 	return Failure{Workload: wl.Name, Pool: pm.p.Name, Scenario: s.scenario, Reason: reason, Message: msg}
 }

@@ -161,7 +161,7 @@ func (cl *cluster) upgradePool(m *model, p int, order []int32, counts []int, bin
 	evictedTotal := 0
 	defer func() { cl.dead, cl.pin = nil, -1 }()
 	r := DisruptionResult{Kind: DisruptNodeUpgrade, Checked: true, Pool: pm.p.Name}
-	how := fmt.Sprintf("replacing the %s of %s, %d at a time with %s", plural(n, "node", "nodes"), poolLabel(pm.p), min(drain, n), plural(surge, "surge node", "surge nodes"))
+	how := fmt.Sprintf("replacing the %s of %s, %d at a time with %s", Plural(n, "node", "nodes"), poolLabel(pm.p), min(drain, n), Plural(surge, "surge node", "surge nodes"))
 	for b := range batches {
 		if cl.overDisruptionBudget() {
 			return cl.unchecked(DisruptNodeUpgrade, order, counts)
@@ -284,9 +284,9 @@ func (cl *cluster) upgradePool(m *model, p int, order []int32, counts []int, bin
 		}
 	}
 	r.Fits, r.Evicted = true, evictedTotal
-	r.Lost = fmt.Sprintf("every node of %s (%s)", poolLabel(pm.p), plural(n, "node", "nodes"))
+	r.Lost = fmt.Sprintf("every node of %s (%s)", poolLabel(pm.p), Plural(n, "node", "nodes"))
 	r.Message = fmt.Sprintf("node_upgrade: %s (%s) evicts %s; each binds on the remaining, new and surge nodes, and no PodDisruptionBudget refuses an eviction for long",
-		how, plural(batches, "batch", "batches"), plural(evictedTotal, "pod", "pods"))
+		how, Plural(batches, "batch", "batches"), Plural(evictedTotal, "pod", "pods"))
 	return r
 }
 
@@ -318,14 +318,14 @@ func (cl *cluster) upgradeFailure(m *model, r DisruptionResult, b, batches int, 
 		if desired[wi] >= wl.Replicas {
 			parts = append(parts, fmt.Sprintf("the drain blocks: the %s of workload %q (%s: %d of its %d replicas must stay healthy) allows no disruption even with every pod running, "+
 				"so the eviction API refuses to evict its %s; let it allow one (min_available below %d, or max_unavailable of at least 1) or run more replicas",
-				budget, wl.Name, wl.DisruptionBudget.Text(), desired[wi], wl.Replicas, plural(n, "pod", "pods"), wl.Replicas))
+				budget, wl.Name, wl.DisruptionBudget.Text(), desired[wi], wl.Replicas, Plural(n, "pod", "pods"), wl.Replicas))
 			continue
 		}
 		parts = append(parts, fmt.Sprintf("the drain blocks: the %s of workload %q (%s: %d of its %d replicas must stay healthy) refuses to evict its %s while "+
-			"its evicted pods have not bound elsewhere (%d healthy)", budget, wl.Name, wl.DisruptionBudget.Text(), desired[wi], wl.Replicas, plural(n, "pod", "pods"), healthy[wi]))
+			"its evicted pods have not bound elsewhere (%d healthy)", budget, wl.Name, wl.DisruptionBudget.Text(), desired[wi], wl.Replicas, Plural(n, "pod", "pods"), healthy[wi]))
 	}
 	if len(pending) > 0 {
-		parts = append(parts, fmt.Sprintf("%s bind nowhere: %s (%s)", plural(countPods(r.Pending), "pod", "pods"), countsText(r.Pending),
+		parts = append(parts, fmt.Sprintf("%s bind nowhere: %s (%s)", Plural(countPods(r.Pending), "pod", "pods"), countsText(r.Pending),
 			cl.pendingWhy(m, DisruptNodeUpgrade, lossCase{pool: -1, node: -1, zone: -1}, pending, order)))
 	}
 	return strings.Join(parts, "; ")

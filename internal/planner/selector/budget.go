@@ -1,7 +1,5 @@
 package selector
 
-import "fmt"
-
 // rankModelBudget bounds the scheduler model's work over all the candidates of one ranking, in filtered
 // nodes (fit.ScenarioResult.ModelWork): eight times one scenario's budget, about six seconds on one pool's
 // candidates here (ScheduledTop candidates of 10,000 pods take 3 × 138 million). A candidate whose sizing would
@@ -31,11 +29,4 @@ func unscheduledTop(req *Request, cs []Candidate) int {
 		}
 	}
 	return n
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return fmt.Sprintf("%d %s", n, many)
 }

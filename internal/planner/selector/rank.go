@@ -259,7 +259,7 @@ func (r *Ranker) Rank(ctx context.Context, req Request) (*Ranking, error) {
 			"the scheduler model sized %s before its work budget ran out (it filtered %s nodes); %s among the cheapest %s "+
 				"the best packing's node count, a lower bound kube-scheduler may exceed, so the rank may be optimistic and the "+
 				"recommendation is the cheapest candidate the model sized: set a smaller limit, or plan fewer pods per recommendation",
-			plural(cut, "candidate", "candidates"), fit.FormatCount(spentOf(rk.Candidates)), plural(left, "candidate", "candidates"), verb)})
+			fit.Plural(cut, "candidate", "candidates"), fit.FormatCount(spentOf(rk.Candidates)), fit.Plural(left, "candidate", "candidates"), verb)})
 	}
 	if len(rk.Candidates) > 0 && !rk.Candidates[0].Excluded {
 		rk.Best = rk.Candidates[0].InstanceType
