@@ -6,7 +6,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	dschema "github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	rschema "github.com/hashicorp/terraform-plugin-framework/resource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
 )
 
 // Nested attributes' types, built once.
@@ -22,107 +21,84 @@ import (
 // cacheDataSourceTypes sets the built types on every nested attribute of a data source schema. It copies the
 // attribute maps it changes, so schemas that share attribute maps stay independent.
 func cacheDataSourceTypes(s *dschema.Schema) {
-	s.Attributes = cacheDataSourceAttrs(s.Attributes)
+	s.Attributes = cachedAttrs(s.Attributes, cacheDataSourceAttr)
 }
 
-func cacheDataSourceAttrs(in map[string]dschema.Attribute) map[string]dschema.Attribute {
-	out := maps.Clone(in)
-	for name, a := range out {
-		out[name] = cacheDataSourceAttr(a)
-	}
-	return out
-}
-
+// cacheDataSourceAttr sets a nested attribute's CustomType, and its nested object's, once those of the attributes
+// inside are set: GetType then builds the type from the cached ones, once.
 func cacheDataSourceAttr(a dschema.Attribute) dschema.Attribute {
+	object := func(o dschema.NestedAttributeObject) dschema.NestedAttributeObject {
+		o.Attributes = cachedAttrs(o.Attributes, cacheDataSourceAttr)
+		o.CustomType = orBuilt(o.CustomType, o.Type())
+		return o
+	}
 	switch x := a.(type) {
 	case dschema.SingleNestedAttribute:
-		x.Attributes = cacheDataSourceAttrs(x.Attributes)
-		if x.CustomType == nil {
-			x.CustomType = builtObjectType(x.GetType())
-		}
+		x.Attributes = cachedAttrs(x.Attributes, cacheDataSourceAttr)
+		x.CustomType = orBuilt(x.CustomType, x.GetType())
 		return x
 	case dschema.ListNestedAttribute:
-		x.NestedObject = cacheDataSourceObject(x.NestedObject)
-		if x.CustomType == nil {
-			x.CustomType = basetypes.ListType{ElemType: x.NestedObject.Type()}
-		}
+		x.NestedObject = object(x.NestedObject)
+		x.CustomType = orBuilt(x.CustomType, x.GetType())
 		return x
 	case dschema.SetNestedAttribute:
-		x.NestedObject = cacheDataSourceObject(x.NestedObject)
-		if x.CustomType == nil {
-			x.CustomType = basetypes.SetType{ElemType: x.NestedObject.Type()}
-		}
+		x.NestedObject = object(x.NestedObject)
+		x.CustomType = orBuilt(x.CustomType, x.GetType())
 		return x
 	case dschema.MapNestedAttribute:
-		x.NestedObject = cacheDataSourceObject(x.NestedObject)
-		if x.CustomType == nil {
-			x.CustomType = basetypes.MapType{ElemType: x.NestedObject.Type()}
-		}
+		x.NestedObject = object(x.NestedObject)
+		x.CustomType = orBuilt(x.CustomType, x.GetType())
 		return x
 	}
 	return a
-}
-
-func cacheDataSourceObject(o dschema.NestedAttributeObject) dschema.NestedAttributeObject {
-	o.Attributes = cacheDataSourceAttrs(o.Attributes)
-	if o.CustomType == nil {
-		o.CustomType = builtObjectType(o.Type())
-	}
-	return o
 }
 
 // cacheResourceTypes is cacheDataSourceTypes for a resource schema.
 func cacheResourceTypes(s *rschema.Schema) {
-	s.Attributes = cacheResourceAttrs(s.Attributes)
+	s.Attributes = cachedAttrs(s.Attributes, cacheResourceAttr)
 }
 
-func cacheResourceAttrs(in map[string]rschema.Attribute) map[string]rschema.Attribute {
-	out := maps.Clone(in)
-	for name, a := range out {
-		out[name] = cacheResourceAttr(a)
-	}
-	return out
-}
-
+// cacheResourceAttr is cacheDataSourceAttr for a resource attribute.
 func cacheResourceAttr(a rschema.Attribute) rschema.Attribute {
+	object := func(o rschema.NestedAttributeObject) rschema.NestedAttributeObject {
+		o.Attributes = cachedAttrs(o.Attributes, cacheResourceAttr)
+		o.CustomType = orBuilt(o.CustomType, o.Type())
+		return o
+	}
 	switch x := a.(type) {
 	case rschema.SingleNestedAttribute:
-		x.Attributes = cacheResourceAttrs(x.Attributes)
-		if x.CustomType == nil {
-			x.CustomType = builtObjectType(x.GetType())
-		}
+		x.Attributes = cachedAttrs(x.Attributes, cacheResourceAttr)
+		x.CustomType = orBuilt(x.CustomType, x.GetType())
 		return x
 	case rschema.ListNestedAttribute:
-		x.NestedObject = cacheResourceObject(x.NestedObject)
-		if x.CustomType == nil {
-			x.CustomType = basetypes.ListType{ElemType: x.NestedObject.Type()}
-		}
+		x.NestedObject = object(x.NestedObject)
+		x.CustomType = orBuilt(x.CustomType, x.GetType())
 		return x
 	case rschema.SetNestedAttribute:
-		x.NestedObject = cacheResourceObject(x.NestedObject)
-		if x.CustomType == nil {
-			x.CustomType = basetypes.SetType{ElemType: x.NestedObject.Type()}
-		}
+		x.NestedObject = object(x.NestedObject)
+		x.CustomType = orBuilt(x.CustomType, x.GetType())
 		return x
 	case rschema.MapNestedAttribute:
-		x.NestedObject = cacheResourceObject(x.NestedObject)
-		if x.CustomType == nil {
-			x.CustomType = basetypes.MapType{ElemType: x.NestedObject.Type()}
-		}
+		x.NestedObject = object(x.NestedObject)
+		x.CustomType = orBuilt(x.CustomType, x.GetType())
 		return x
 	}
 	return a
 }
 
-func cacheResourceObject(o rschema.NestedAttributeObject) rschema.NestedAttributeObject {
-	o.Attributes = cacheResourceAttrs(o.Attributes)
-	if o.CustomType == nil {
-		o.CustomType = builtObjectType(o.Type())
+// cachedAttrs is a copy of attrs with cache applied to every attribute.
+func cachedAttrs[A any](attrs map[string]A, cache func(A) A) map[string]A {
+	out := maps.Clone(attrs)
+	for name, a := range out {
+		out[name] = cache(a)
 	}
-	return o
+	return out
 }
 
-// builtObjectType is t, built by the framework for a nested object, as the ObjectTypable a CustomType takes.
-func builtObjectType(t attr.Type) basetypes.ObjectTypable {
-	return t.(basetypes.ObjectTypable)
+// orBuilt is the CustomType set, or else the type the framework built, as the typable kind CustomType takes.
+func orBuilt[T any](set T, built attr.Type) T {
+	if any(set) != nil {
+		return set
+	}
+	return built.(T)
 }
