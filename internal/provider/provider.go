@@ -7,6 +7,7 @@ package provider
 import (
 	"context"
 	"sync"
+	"sync/atomic"
 
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore"
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/policy"
@@ -27,6 +28,17 @@ type kubefitProvider struct {
 	// chain and azcore's default HTTP client (system roots). Only the acceptance tests set it, to reach a
 	// loopback ARM fake (see provider_live_azure_test.go); nothing in the configuration can.
 	azure azureClient
+
+	configured atomic.Pointer[providerData] // what Configure gave data sources and resources
+}
+
+// dataSourceData is what Configure gave data sources: nil before it ran (the framework's server gives nil then
+// too).
+func (p *kubefitProvider) dataSourceData() any {
+	if d := p.configured.Load(); d != nil {
+		return d
+	}
+	return nil
 }
 
 // azureClient replaces the credential and the HTTP transport of live Azure lookups. A nil field keeps the
@@ -67,6 +79,7 @@ func (p *kubefitProvider) Configure(ctx context.Context, req provider.ConfigureR
 	data := &providerData{catalog: cat, warned: &sync.Map{}}
 	resp.DataSourceData = data
 	resp.ResourceData = data
+	p.configured.Store(data)
 }
 
 func (p *kubefitProvider) DataSources(_ context.Context) []func() datasource.DataSource {

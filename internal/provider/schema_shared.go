@@ -11,9 +11,12 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 	rschema "github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/burst"
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/field"
@@ -346,24 +349,56 @@ func (v uniqueNames) ValidateList(_ context.Context, req validator.ListRequest, 
 	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
 		return
 	}
-	seen := map[string]int{}
-	for i, e := range req.ConfigValue.Elements() {
-		obj, ok := e.(types.Object)
+	elems := req.ConfigValue.Elements()
+	v.check(req.Path, len(elems), func(i int) (string, bool) {
+		obj, ok := elems[i].(types.Object)
 		if !ok || obj.IsNull() || obj.IsUnknown() {
-			continue
+			return "", false
 		}
 		name, ok := obj.Attributes()["name"].(types.String)
 		if !ok || name.IsNull() || name.IsUnknown() {
+			return "", false
+		}
+		return name.ValueString(), true
+	}, &resp.Diagnostics)
+}
+
+// validateRaw is ValidateList on the configured value itself (see rawListValidator): the names are read from
+// it without converting the whole list.
+func (v uniqueNames) validateRaw(p path.Path, tv tftypes.Value, diags *diag.Diagnostics) {
+	var elems []tftypes.Value
+	if !tv.IsKnown() || tv.IsNull() || tv.As(&elems) != nil {
+		return
+	}
+	v.check(p, len(elems), func(i int) (string, bool) {
+		var attrs map[string]tftypes.Value
+		if !elems[i].IsKnown() || elems[i].IsNull() || elems[i].As(&attrs) != nil {
+			return "", false
+		}
+		var name string
+		if n, ok := attrs["name"]; !ok || !n.IsKnown() || n.IsNull() || n.As(&name) != nil {
+			return "", false
+		}
+		return name, true
+	}, diags)
+}
+
+// check reports every element of a list at p of n elements whose known name (name(i), ok) an earlier one has.
+func (v uniqueNames) check(p path.Path, n int, name func(i int) (string, bool), diags *diag.Diagnostics) {
+	seen := map[string]int{}
+	for i := range n {
+		nm, ok := name(i)
+		if !ok {
 			continue
 		}
-		p := req.Path.AtListIndex(i).AtName("name")
-		if j, dup := seen[name.ValueString()]; dup {
-			resp.Diagnostics.AddAttributeError(p, "Duplicate "+v.what,
-				fmt.Sprintf("%s %s is also the name of %s; %s names must be unique, %s.", p, field.Quote(name.ValueString()),
-					req.Path.AtListIndex(j).AtName("name"), v.what, v.why))
+		at := p.AtListIndex(i).AtName("name")
+		if j, dup := seen[nm]; dup {
+			diags.AddAttributeError(at, "Duplicate "+v.what,
+				fmt.Sprintf("%s %s is also the name of %s; %s names must be unique, %s.", at, field.Quote(nm),
+					p.AtListIndex(j).AtName("name"), v.what, v.why))
 			continue
 		}
-		seen[name.ValueString()] = i
+		seen[nm] = i
 	}
 }
 

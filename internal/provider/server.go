@@ -57,14 +57,19 @@ type server struct {
 	tfprotov6.ProviderServer
 	provider provider.Provider
 
-	once  sync.Once
-	types map[string]attr.Type // configuration type by object kind and name ("data.kubefit_x", "resource.kubefit_x", "provider")
+	once        sync.Once
+	types       map[string]attr.Type        // configuration type by object kind and name ("data.kubefit_x", "resource.kubefit_x", "provider")
+	dataSources map[string]*dataSourceEntry // by type name
+	dataSourceStop
+
+	frameworkOnly bool // every data source through the framework's server (tests compare the two)
 }
 
 // configTypes builds the configuration type of the provider and of every data source and resource, once.
 func (s *server) configTypes(ctx context.Context) map[string]attr.Type {
 	s.once.Do(func() {
 		s.types = map[string]attr.Type{}
+		s.dataSources = map[string]*dataSourceEntry{}
 		var meta provider.MetadataResponse
 		s.provider.Metadata(ctx, provider.MetadataRequest{}, &meta)
 		var ps provider.SchemaResponse
@@ -77,6 +82,8 @@ func (s *server) configTypes(ctx context.Context) map[string]attr.Type {
 			var sr datasource.SchemaResponse
 			ds.Schema(ctx, datasource.SchemaRequest{}, &sr)
 			s.types["data."+m.TypeName] = sr.Schema.Type()
+			s.dataSources[m.TypeName] = &dataSourceEntry{new: f, schema: sr.Schema, fast: !sr.Diagnostics.HasError() && schemaValidatable(ctx, sr.Schema),
+				floats: floatsOf(sr.Schema.Type())}
 		}
 		for _, f := range s.provider.Resources(ctx) {
 			r := f()
@@ -106,17 +113,17 @@ func (s *server) decode(ctx context.Context, key string, dv *tfprotov6.DynamicVa
 
 // check decodes the configuration dv of object kind key once. bad holds the errors, attributes named, of
 // the numbers it holds that its attributes cannot (such a configuration is answered with them alone);
-// name names the attributes other diagnostics are about.
-func (s *server) check(ctx context.Context, key string, dv *tfprotov6.DynamicValue) (bad []*tfprotov6.Diagnostic, name func([]*tfprotov6.Diagnostic) []*tfprotov6.Diagnostic) {
+// name names the attributes other diagnostics are about; cfg is the configuration, when ok.
+func (s *server) check(ctx context.Context, key string, dv *tfprotov6.DynamicValue) (bad []*tfprotov6.Diagnostic, name func([]*tfprotov6.Diagnostic) []*tfprotov6.Diagnostic, cfg tftypes.Value, ok bool) {
 	t, cfg, ok := s.decode(ctx, key, dv)
 	if !ok {
-		return nil, func(ds []*tfprotov6.Diagnostic) []*tfprotov6.Diagnostic { return ds }
+		return nil, func(ds []*tfprotov6.Diagnostic) []*tfprotov6.Diagnostic { return ds }, cfg, false
 	}
 	name = func(ds []*tfprotov6.Diagnostic) []*tfprotov6.Diagnostic { return nameAttributes(ds, cfg) }
 	if d := checkSizes(cfg); d != nil {
-		return []*tfprotov6.Diagnostic{d}, name
+		return []*tfprotov6.Diagnostic{d}, name, cfg, true
 	}
-	return name(checkNumbers(ctx, tftypes.NewAttributePath(), t, cfg)), name
+	return name(checkNumbers(ctx, tftypes.NewAttributePath(), t, cfg)), name, cfg, true
 }
 
 // Size bounds of every configuration, checked on the raw value before the framework decodes it: the
@@ -134,48 +141,87 @@ const (
 // checkSizes returns an error diagnostic on the first collection of v with more than MaxListEntries entries,
 // or on the configuration when it holds more than MaxConfigValues values; nil when v is within both.
 func checkSizes(v tftypes.Value) *tfprotov6.Diagnostic {
-	values := 0
-	var tooLong *tftypes.AttributePath
-	var tooLongN int
-	_ = tftypes.Walk(v, func(p *tftypes.AttributePath, x tftypes.Value) (bool, error) {
-		values++
-		if values > MaxConfigValues || tooLong != nil {
-			return false, nil
-		}
-		if !x.IsKnown() || x.IsNull() {
-			return true, nil
-		}
-		switch x.Type().(type) {
-		case tftypes.List, tftypes.Set, tftypes.Tuple:
-			var elems []tftypes.Value
-			if x.As(&elems) == nil && len(elems) > MaxListEntries {
-				tooLong, tooLongN = p, len(elems)
-				return false, nil
-			}
-		case tftypes.Map, tftypes.Object:
-			if _, ok := x.Type().(tftypes.Object); ok {
-				return true, nil
-			}
-			var elems map[string]tftypes.Value
-			if x.As(&elems) == nil && len(elems) > MaxListEntries {
-				tooLong, tooLongN = p, len(elems)
-				return false, nil
-			}
-		}
-		return true, nil
-	})
+	c := sizeCheck{}
+	c.walk(v)
 	switch {
-	case tooLong != nil:
-		return &tfprotov6.Diagnostic{Severity: tfprotov6.DiagnosticSeverityError, Summary: "Input Too Large", Attribute: tooLong,
+	case c.tooLong != nil:
+		return &tfprotov6.Diagnostic{Severity: tfprotov6.DiagnosticSeverityError, Summary: "Input Too Large", Attribute: c.tooLong,
 			Detail: fmt.Sprintf("%s holds %s entries; kubefit takes at most %s in one list, set or map (beyond that Terraform's "+
 				"plugin framework alone would take minutes to read the configuration). Split the entries over several objects "+
-				"(for example one per team or namespace).", attributeName(tooLong), groupInt(tooLongN), groupInt(MaxListEntries))}
-	case values > MaxConfigValues:
+				"(for example one per team or namespace).", attributeName(c.tooLong), groupInt(c.tooLongN), groupInt(MaxListEntries))}
+	case c.values > MaxConfigValues:
 		return &tfprotov6.Diagnostic{Severity: tfprotov6.DiagnosticSeverityError, Summary: "Input Too Large",
 			Detail: fmt.Sprintf("The configuration holds more than %s values (attributes and list entries, nested ones "+
 				"included); kubefit takes at most that many in one object. Split it over several objects.", groupInt(MaxConfigValues))}
 	}
 	return nil
+}
+
+// sizeCheck walks a configuration for checkSizes, counting its values and keeping the path it is at as steps
+// (a path is built only for the collection it reports).
+type sizeCheck struct {
+	steps    []tftypes.AttributePathStep
+	values   int
+	tooLong  *tftypes.AttributePath
+	tooLongN int
+}
+
+// walk visits x and what it holds, depth first, until a bound is passed; false once one is.
+func (c *sizeCheck) walk(x tftypes.Value) bool {
+	c.values++
+	if c.values > MaxConfigValues || c.tooLong != nil {
+		return false
+	}
+	if !x.IsKnown() || x.IsNull() {
+		return true
+	}
+	switch x.Type().(type) {
+	case tftypes.List, tftypes.Set, tftypes.Tuple:
+		var elems []tftypes.Value
+		if x.As(&elems) != nil {
+			return true
+		}
+		if len(elems) > MaxListEntries {
+			c.tooLong, c.tooLongN = tftypes.NewAttributePathWithSteps(slices.Clone(c.steps)), len(elems)
+			return false
+		}
+		for i, e := range elems {
+			var st tftypes.AttributePathStep = tftypes.ElementKeyInt(i)
+			if !x.Type().Is(tftypes.List{}) && !x.Type().Is(tftypes.Tuple{}) {
+				st = tftypes.ElementKeyValue(e)
+			}
+			if !c.step(st, e) {
+				return false
+			}
+		}
+	case tftypes.Map, tftypes.Object:
+		var elems map[string]tftypes.Value
+		if x.As(&elems) != nil {
+			return true
+		}
+		_, object := x.Type().(tftypes.Object)
+		if !object && len(elems) > MaxListEntries {
+			c.tooLong, c.tooLongN = tftypes.NewAttributePathWithSteps(slices.Clone(c.steps)), len(elems)
+			return false
+		}
+		for k, e := range elems {
+			var st tftypes.AttributePathStep = tftypes.ElementKeyString(k)
+			if object {
+				st = tftypes.AttributeName(k)
+			}
+			if !c.step(st, e) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+func (c *sizeCheck) step(st tftypes.AttributePathStep, x tftypes.Value) bool {
+	c.steps = append(c.steps, st)
+	ok := c.walk(x)
+	c.steps = c.steps[:len(c.steps)-1]
+	return ok
 }
 
 // attributeName spells an attribute path as a configuration writes it: workloads[3].tolerations.
@@ -208,7 +254,7 @@ func (s *server) named(ctx context.Context, key string, dv *tfprotov6.DynamicVal
 }
 
 func (s *server) ValidateProviderConfig(ctx context.Context, req *tfprotov6.ValidateProviderConfigRequest) (*tfprotov6.ValidateProviderConfigResponse, error) {
-	bad, name := s.check(ctx, "provider", req.Config)
+	bad, name, _, _ := s.check(ctx, "provider", req.Config)
 	if len(bad) > 0 {
 		return &tfprotov6.ValidateProviderConfigResponse{PreparedConfig: req.Config, Diagnostics: bad}, nil
 	}
@@ -228,9 +274,12 @@ func (s *server) ConfigureProvider(ctx context.Context, req *tfprotov6.Configure
 }
 
 func (s *server) ValidateDataResourceConfig(ctx context.Context, req *tfprotov6.ValidateDataResourceConfigRequest) (*tfprotov6.ValidateDataResourceConfigResponse, error) {
-	bad, name := s.check(ctx, "data."+req.TypeName, req.Config)
+	bad, name, cfg, decoded := s.check(ctx, "data."+req.TypeName, req.Config)
 	if len(bad) > 0 {
 		return &tfprotov6.ValidateDataResourceConfigResponse{Diagnostics: bad}, nil
+	}
+	if e, fast := s.fastDataSource(ctx, req.TypeName); fast && decoded {
+		return &tfprotov6.ValidateDataResourceConfigResponse{Diagnostics: name(protoDiagnostics(ctx, s.validateDataSource(ctx, e, cfg)))}, nil
 	}
 	resp, err := s.ProviderServer.ValidateDataResourceConfig(ctx, req)
 	if resp != nil {
@@ -241,22 +290,27 @@ func (s *server) ValidateDataResourceConfig(ctx context.Context, req *tfprotov6.
 
 // bounded decodes the configuration dv of object kind key once, for both of the server's uses of it: its size
 // diagnostic, if any (a configuration that became known only after validation is bounded here too), and name,
-// which names the attributes of the diagnostics the framework then returns (as named does).
-func (s *server) bounded(ctx context.Context, key string, dv *tfprotov6.DynamicValue) (tooLarge []*tfprotov6.Diagnostic, name func([]*tfprotov6.Diagnostic) []*tfprotov6.Diagnostic) {
-	_, cfg, ok := s.decode(ctx, key, dv)
+// which names the attributes of the diagnostics the framework then returns (as named does); cfg is the
+// configuration, when ok.
+func (s *server) bounded(ctx context.Context, key string, dv *tfprotov6.DynamicValue) (tooLarge []*tfprotov6.Diagnostic, name func([]*tfprotov6.Diagnostic) []*tfprotov6.Diagnostic, cfg tftypes.Value, ok bool) {
+	_, cfg, ok = s.decode(ctx, key, dv)
 	if !ok {
-		return nil, func(ds []*tfprotov6.Diagnostic) []*tfprotov6.Diagnostic { return ds }
+		return nil, func(ds []*tfprotov6.Diagnostic) []*tfprotov6.Diagnostic { return ds }, cfg, false
 	}
 	if d := checkSizes(cfg); d != nil {
 		tooLarge = []*tfprotov6.Diagnostic{d}
 	}
-	return tooLarge, func(ds []*tfprotov6.Diagnostic) []*tfprotov6.Diagnostic { return nameAttributes(ds, cfg) }
+	return tooLarge, func(ds []*tfprotov6.Diagnostic) []*tfprotov6.Diagnostic { return nameAttributes(ds, cfg) }, cfg, true
 }
 
 func (s *server) ReadDataSource(ctx context.Context, req *tfprotov6.ReadDataSourceRequest) (*tfprotov6.ReadDataSourceResponse, error) {
-	tooLarge, name := s.bounded(ctx, "data."+req.TypeName, req.Config)
+	tooLarge, name, cfg, decoded := s.bounded(ctx, "data."+req.TypeName, req.Config)
 	if tooLarge != nil {
 		return &tfprotov6.ReadDataSourceResponse{Diagnostics: tooLarge}, nil
+	}
+	if e, fast := s.fastDataSource(ctx, req.TypeName); fast && decoded {
+		state, diags := s.readDataSource(ctx, e, cfg, req.ClientCapabilities)
+		return &tfprotov6.ReadDataSourceResponse{State: state, Diagnostics: name(protoDiagnostics(ctx, diags))}, nil
 	}
 	resp, err := s.ProviderServer.ReadDataSource(ctx, req)
 	if resp != nil {
@@ -266,7 +320,7 @@ func (s *server) ReadDataSource(ctx context.Context, req *tfprotov6.ReadDataSour
 }
 
 func (s *server) ValidateResourceConfig(ctx context.Context, req *tfprotov6.ValidateResourceConfigRequest) (*tfprotov6.ValidateResourceConfigResponse, error) {
-	bad, name := s.check(ctx, "resource."+req.TypeName, req.Config)
+	bad, name, _, _ := s.check(ctx, "resource."+req.TypeName, req.Config)
 	if len(bad) > 0 {
 		return &tfprotov6.ValidateResourceConfigResponse{Diagnostics: bad}, nil
 	}
@@ -278,7 +332,7 @@ func (s *server) ValidateResourceConfig(ctx context.Context, req *tfprotov6.Vali
 }
 
 func (s *server) PlanResourceChange(ctx context.Context, req *tfprotov6.PlanResourceChangeRequest) (*tfprotov6.PlanResourceChangeResponse, error) {
-	tooLarge, name := s.bounded(ctx, "resource."+req.TypeName, req.Config)
+	tooLarge, name, _, _ := s.bounded(ctx, "resource."+req.TypeName, req.Config)
 	if tooLarge != nil {
 		return &tfprotov6.PlanResourceChangeResponse{Diagnostics: tooLarge}, nil
 	}
@@ -298,39 +352,62 @@ func (s *server) ApplyResourceChange(ctx context.Context, req *tfprotov6.ApplyRe
 }
 
 // checkNumbers reports every known number in v, of type t, that its attribute cannot hold: a whole-number
-// attribute takes only whole numbers within 64 bits, a decimal attribute only finite 64-bit floats.
+// attribute takes only whole numbers within 64 bits, a decimal attribute only finite 64-bit floats that are
+// zero only when written as zero (the framework refuses a number that rounds to 0 or ±Inf as a float64).
 func checkNumbers(ctx context.Context, p *tftypes.AttributePath, t attr.Type, v tftypes.Value) []*tfprotov6.Diagnostic {
+	c := numberCheck{steps: slices.Clone(p.Steps())}
+	c.walk(ctx, t, v)
+	return c.out
+}
+
+// numberCheck walks a configuration for checkNumbers, keeping the path it is at as steps (a path is built only
+// for a number it reports).
+type numberCheck struct {
+	steps []tftypes.AttributePathStep
+	out   []*tfprotov6.Diagnostic
+}
+
+func (c *numberCheck) path() *tftypes.AttributePath {
+	return tftypes.NewAttributePathWithSteps(slices.Clone(c.steps))
+}
+
+func (c *numberCheck) step(ctx context.Context, st tftypes.AttributePathStep, t attr.Type, v tftypes.Value) {
+	c.steps = append(c.steps, st)
+	c.walk(ctx, t, v)
+	c.steps = c.steps[:len(c.steps)-1]
+}
+
+func (c *numberCheck) walk(ctx context.Context, t attr.Type, v tftypes.Value) {
 	if !v.IsKnown() || v.IsNull() {
-		return nil
+		return
 	}
 	switch t.(type) {
 	case basetypes.Int64Typable:
 		var f big.Float
 		if v.As(&f) != nil {
-			return nil
+			return
 		}
 		switch {
 		case !f.IsInt():
-			return []*tfprotov6.Diagnostic{numberError(p, &f, "must be a whole number")}
+			c.out = append(c.out, numberError(c.path(), &f, "must be a whole number"))
 		case f.Cmp(new(big.Float).SetInt64(math.MinInt64)) < 0 || f.Cmp(new(big.Float).SetInt64(math.MaxInt64)) > 0:
-			return []*tfprotov6.Diagnostic{numberError(p, &f, "is out of range for a whole number")}
+			c.out = append(c.out, numberError(c.path(), &f, "is out of range for a whole number"))
 		}
-		return nil
+		return
 	case basetypes.Float64Typable:
 		var f big.Float
 		if v.As(&f) != nil {
-			return nil
+			return
 		}
-		if x, _ := f.Float64(); math.IsInf(x, 0) {
-			return []*tfprotov6.Diagnostic{numberError(p, &f, "is out of range for a number")}
+		if x, _ := f.Float64(); math.IsInf(x, 0) || (x == 0 && f.Sign() != 0) {
+			c.out = append(c.out, numberError(c.path(), &f, "is out of range for a number"))
 		}
-		return nil
+		return
 	}
-	var out []*tfprotov6.Diagnostic
 	if at, ok := t.(attr.TypeWithAttributeTypes); ok {
 		var m map[string]tftypes.Value
 		if v.As(&m) != nil {
-			return nil
+			return
 		}
 		var attrTypes map[string]attr.Type
 		if o, ok := at.(basetypes.ObjectType); ok {
@@ -338,45 +415,47 @@ func checkNumbers(ctx context.Context, p *tftypes.AttributePath, t attr.Type, v 
 		} else {
 			attrTypes = at.AttributeTypes()
 		}
+		start := len(c.out)
 		for name, at := range attrTypes {
 			if child, ok := m[name]; ok {
-				out = append(out, checkNumbers(ctx, p.WithAttributeName(name), at, child)...)
+				c.step(ctx, tftypes.AttributeName(name), at, child)
 			}
 		}
-		return sortDiagnostics(out)
+		sortDiagnostics(c.out[start:])
+		return
 	}
 	et, ok := t.(attr.TypeWithElementType)
 	if !ok {
-		return nil
+		return
 	}
 	switch {
 	case v.Type().Is(tftypes.Map{}):
 		var m map[string]tftypes.Value
 		if v.As(&m) != nil {
-			return nil
+			return
 		}
+		start := len(c.out)
 		for k, child := range m {
-			out = append(out, checkNumbers(ctx, p.WithElementKeyString(k), et.ElementType(), child)...)
+			c.step(ctx, tftypes.ElementKeyString(k), et.ElementType(), child)
 		}
-		return sortDiagnostics(out)
+		sortDiagnostics(c.out[start:])
 	case v.Type().Is(tftypes.List{}):
 		var l []tftypes.Value
 		if v.As(&l) != nil {
-			return nil
+			return
 		}
 		for i, child := range l {
-			out = append(out, checkNumbers(ctx, p.WithElementKeyInt(i), et.ElementType(), child)...)
+			c.step(ctx, tftypes.ElementKeyInt(i), et.ElementType(), child)
 		}
 	case v.Type().Is(tftypes.Set{}):
 		var l []tftypes.Value
 		if v.As(&l) != nil {
-			return nil
+			return
 		}
 		for _, child := range l {
-			out = append(out, checkNumbers(ctx, p.WithElementKeyValue(child), et.ElementType(), child)...)
+			c.step(ctx, tftypes.ElementKeyValue(child), et.ElementType(), child)
 		}
 	}
-	return out
 }
 
 func numberError(p *tftypes.AttributePath, f *big.Float, problem string) *tfprotov6.Diagnostic {
