@@ -58,6 +58,8 @@ func TestCheckNumbers(t *testing.T) {
 		{"huge whole number", "1e400", "0.5", "2", "7", []string{"count = 1e+400 is out of range for a whole number."}},
 		{"just past int64", "9223372036854775808", "0.5", "2", "7", []string{"count = 9223372036854775808 is out of range for a whole number."}},
 		{"huge decimal", "3", "1e400", "2", "7", []string{"ratio = 1e+400 is out of range for a number."}},
+		{"decimal that rounds to zero", "3", "1e-400", "2", "7", []string{"ratio = 1e-400 is out of range for a number."}},
+		{"zero and the smallest float64", "0", "4.9e-324", "2", "7", nil},
 		{"map element, and several in path order", "0.25", "3", "2", "2.5", []string{
 			"count = 0.25 must be a whole number.", `named["web"] = 2.5 must be a whole number.`}},
 	} {
