@@ -158,7 +158,7 @@ type Ranker struct {
 
 // NewRanker returns a Ranker that looks types up and sizes pools in cat.
 func NewRanker(cat sizing.Catalog) *Ranker {
-	p := sizing.NewPlanner(cat).WithoutBlame().WithoutNodes()
+	p := sizing.NewPlanner(cat).WithoutBlame().WithoutNodes().WithoutHeadroom().WithoutReport()
 	return &Ranker{cat: cat, planner: p.PackingOnly(), scheduled: p}
 }
 
