@@ -304,42 +304,65 @@ func (r *Ranker) schedule(ctx context.Context, req *Request, cs []Candidate) (in
 	top := max(req.Limit, ScheduledTop)
 	var spent, costliest int64
 	sized := 0
-	for range len(cs) + 4*top {
+	workers := runtime.GOMAXPROCS(0)
+	for sized < len(cs)+4*top {
 		sortCandidates(cs)
-		next := -1
-		for i := 0; i < len(cs) && i < top; i++ {
+		// The next candidates to size: the unscheduled eligible ones among the first top, in order. Sizing
+		// one only raises its own cost (or excludes it), so the others keep their places among the first top
+		// and one at a time would size them next, in this order: up to GOMAXPROCS of them are sized at once.
+		var next []int
+		for i := 0; i < len(cs) && i < top && len(next) < workers; i++ {
 			if !cs[i].Excluded && !cs[i].Scheduled {
-				next = i
-				break
+				next = append(next, i)
 			}
 		}
 		// With a limit, a candidate left unsized whose lower bound no longer costs more than the
 		// limit-th (now modelled) candidate is sized too, so the limit's winners stay exact.
-		if next < 0 && req.Limit > 0 && req.Limit <= len(cs) && !cs[req.Limit-1].Excluded {
+		if len(next) == 0 && req.Limit > 0 && req.Limit <= len(cs) && !cs[req.Limit-1].Excluded {
 			kth := cs[req.Limit-1].MonthlyCost
 			for i := range cs {
 				if c := &cs[i]; c.Reason == ReasonNotSized && !c.cut && c.PricePerHour > 0 && c.MonthlyCost <= kth {
-					next = i
+					next = append(next, i)
 					break
 				}
 			}
 		}
-		if next < 0 {
+		if len(next) == 0 {
 			return 0, nil
 		}
 		if sized > 0 && spent+costliest > rankModelBudget {
 			return sized, nil
 		}
-		o, err := r.solveWith(ctx, r.scheduled, req, cs[next].Row)
-		if err != nil {
-			return 0, err
+		outs := make([]outcome, len(next))
+		errs := make([]error, len(next))
+		var wg sync.WaitGroup
+		for k, i := range next {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				outs[k], errs[k] = r.solveWith(ctx, r.scheduled, req, cs[i].Row)
+			}()
 		}
-		c := r.candidate(req, cs[next].Row, &o)
-		c.Scheduled, c.ModelWork = true, o.work
-		cs[next] = c
-		spent += o.work
-		costliest = max(costliest, o.work)
-		sized++
+		wg.Wait()
+		// The results count in order, under the budget's rule, as if sized one at a time; those it would
+		// not have sized are dropped.
+		for k, i := range next {
+			if sized >= len(cs)+4*top {
+				return 0, nil
+			}
+			if sized > 0 && spent+costliest > rankModelBudget {
+				return sized, nil
+			}
+			if errs[k] != nil {
+				return 0, errs[k]
+			}
+			c := r.candidate(req, cs[i].Row, &outs[k])
+			c.Scheduled, c.ModelWork = true, outs[k].work
+			cs[i] = c
+			spent += outs[k].work
+			costliest = max(costliest, outs[k].work)
+			sized++
+		}
 	}
 	return 0, nil
 }
