@@ -129,7 +129,7 @@ func (d *nodePoolRecommendationDataSource) Schema(_ context.Context, _ datasourc
 				MarkdownDescription: "Every candidate, best first: the eligible ones by monthly cost, then stranded share, then name; then the excluded ones in `candidates` order.",
 				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
 					"instance_type":  computed("The candidate."),
-					"sized":          schema.BoolAttribute{Computed: true, MarkdownDescription: "Whether the candidate was sized (false only when `limit` left it out)."},
+					"sized":          schema.BoolAttribute{Computed: true, MarkdownDescription: "Whether the candidate was sized (false only when `limit` left it out, or the ranking's work budget for packing did, with a warning)."},
 					"nodes_required": schema.Int64Attribute{Computed: true, MarkdownDescription: "Nodes the scenario needs on this type, as `kubefit_node_pool_sizing` reports them (a lower bound when not sized)."},
 					"price_per_hour": schema.Float64Attribute{Computed: true, MarkdownDescription: "Price of one node in USD per hour (0 when unknown): see `price_source`."},
 					"monthly_cost": schema.Float64Attribute{Computed: true,

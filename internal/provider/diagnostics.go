@@ -147,6 +147,7 @@ var warningTitles = map[string]string{
 	sizing.WarnAffinityUnknownLabel:        "Node Affinity on Labels Planned Nodes Lack",
 	selector.WarnDiskNotChecked:            "Node Disk Demand Not Checked",
 	selector.WarnModelBudget:               "Cheapest Candidates Not All Modelled",
+	selector.WarnPackBudget:                "Candidates Not All Packed",
 	nodegroup.WarnKarpenterName:            "Karpenter NodePool Renamed",
 	nodegroup.WarnKarpenterLimits:          "Karpenter NodePool Limits Above Max Size",
 	nodegroup.WarnKarpenterUnmodelled:      "Karpenter Provisioning Not Modelled",

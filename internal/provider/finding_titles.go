@@ -85,7 +85,7 @@ var warningRanks = map[string]int{
 	overhead.CodeNoENIForPods: rankShortfall, overhead.CodeMaxPodsAboveIPs: rankShortfall,
 
 	sizing.WarnSchedulerBudget: rankUnchecked, sizing.WarnAffinityUnknownLabel: rankUnchecked, selector.WarnDiskNotChecked: rankUnchecked,
-	selector.WarnModelBudget: rankUnchecked, sizing.WarnBlameBudget: rankUnchecked, nodegroup.WarnLargestFitBudget: rankUnchecked,
+	selector.WarnModelBudget: rankUnchecked, selector.WarnPackBudget: rankUnchecked, sizing.WarnBlameBudget: rankUnchecked, nodegroup.WarnLargestFitBudget: rankUnchecked,
 	nodegroup.WarnKubeletSettingsNeedImage: rankUnchecked, overhead.CodeNotMeasured: rankUnchecked, overhead.CodeNoDaemonSets: rankUnchecked,
 	overhead.CodeMaxPodsOutOfRange: rankUnchecked, overhead.CodeGKEMaxPodsAbove110: rankUnchecked, overhead.CodeNoENIData: rankUnchecked,
 	overhead.CodeAKS129BothRules: rankUnchecked, overhead.CodeAKSWindowsRulesUnverified: rankUnchecked,

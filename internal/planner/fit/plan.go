@@ -52,7 +52,7 @@ func Plan(in Input) (Result, error) {
 				res.NodeLossWarning = spare
 			}
 		}
-		if sc == ScenarioPeak {
+		if sc == ScenarioPeak && !m.in.OmitHeadroom {
 			res.Headroom = s.headroom()
 		}
 		m.recycle(s) // its results are read; the next scenario's packings reuse its arrays

@@ -534,7 +534,10 @@ func (m *model) affinityCap(w int) (int, string, Reason) {
 	if a := wl.PodAffinity; a != nil {
 		anti = a.AntiRequired
 	}
-	own := podLabels(wl)
+	var own labels.Set
+	if len(anti) > 0 || len(wl.TopologySpread) > 0 {
+		own = podLabels(wl)
+	}
 	limit, why, reason := -1, "", ReasonPodAffinity
 	for _, t := range anti {
 		if t.TopologyKey == hostnameKey || !t.inNamespace(wl, wl) {

@@ -90,5 +90,5 @@ func (m *model) takeSim() *sim {
 }
 
 func (l *nodeList) reset() {
-	l.ids, l.bound, l.stale = l.ids[:0], l.bound[:0], l.stale[:0]
+	l.ids, l.bound, l.stale, l.super, l.loose = l.ids[:0], l.bound[:0], l.stale[:0], l.super[:0], l.loose[:0]
 }

@@ -37,10 +37,15 @@ var schedulerStrategy = strategy{id: StrategyScheduler}
 // counts. When no pod may use any pool, realistic returns best itself.
 func (m *model) realistic(sc Scenario, best *sim) (*sim, string) {
 	classes := best.classes
+	if m.in.PackingOnly {
+		// The orders only matter to the model; the pods no node count binds are the same without them.
+		markExcess(best, m.capAffinity(classes, nil))
+		return best, ""
+	}
 	orders := arrivals(classes, m.in.Arrival, m.in.Workloads)
 	// Pods no node count binds for their own rules fail whether or not the model runs.
 	excess := m.capAffinity(classes, orders)
-	if len(orders[0].pods) == 0 || m.in.PackingOnly {
+	if len(orders[0].pods) == 0 {
 		markExcess(best, excess)
 		return best, ""
 	}

@@ -354,6 +354,9 @@ type Input struct {
 	// OmitNodes leaves every PoolResult.Nodes empty; everything else, MaxNodeCPUUsageMillicores
 	// included, is computed as usual. For callers that compare many plans by their totals.
 	OmitNodes bool
+	// OmitHeadroom leaves Result.Headroom empty; everything else is computed as usual. For callers that
+	// compare many plans by their totals.
+	OmitHeadroom bool
 }
 
 // PeakReplicas returns the pod count of w in the peak scenario: MaxReplicas plus the resolved surge.

@@ -73,7 +73,8 @@ const (
 	// ReasonInvalid: the node model cannot size a node of this type with the pool's options.
 	ReasonInvalid Reason = "invalid"
 	// ReasonNotSized: with a limit, a lower bound on the type's nodes already costs more than the
-	// limit-th cheapest candidate, so it was not sized.
+	// limit-th cheapest candidate, so it was not sized; or the packing's work budget (rankPackBudget,
+	// WarnPackBudget) ran out before it.
 	ReasonNotSized Reason = "not-sized"
 	// ReasonDiskCap: the type's own sustained disk limits (AWS EBS-optimized baseline, Azure uncached
 	// limits) are below Request.NodeDisk.
@@ -129,6 +130,9 @@ type Candidate struct {
 	Excluded bool
 	Reason   Reason
 	Message  string
+	// cut is true when the packing's work budget left the candidate unsized: the scheduler model does
+	// not size it either.
+	cut bool
 }
 
 // Ranking is Rank's answer.
@@ -158,7 +162,7 @@ type Ranker struct {
 
 // NewRanker returns a Ranker that looks types up and sizes pools in cat.
 func NewRanker(cat sizing.Catalog) *Ranker {
-	p := sizing.NewPlanner(cat).WithoutBlame().WithoutNodes()
+	p := sizing.NewPlanner(cat).WithoutBlame().WithoutNodes().WithoutHeadroom().WithoutReport()
 	return &Ranker{cat: cat, planner: p.PackingOnly(), scheduled: p}
 }
 
@@ -206,7 +210,7 @@ func (r *Ranker) Rank(ctx context.Context, req Request) (*Ranking, error) {
 			sizable = append(sizable, t)
 		}
 	}
-	sized, err := r.size(ctx, &req, sizable)
+	sized, packCut, err := r.size(ctx, &req, sizable)
 	if err != nil {
 		return nil, err
 	}
@@ -244,6 +248,14 @@ func (r *Ranker) Rank(ctx context.Context, req Request) (*Ranking, error) {
 	}
 	for i := range outs {
 		rk.Candidates = append(rk.Candidates, r.candidate(&req, rows[i], &outs[i]))
+	}
+	if packCut.left > 0 {
+		rk.Warnings = append(rk.Warnings, field.Warning{Code: WarnPackBudget, Path: field.NewPath("Candidates"), Message: fmt.Sprintf(
+			"the ranking packed %s before its work budget ran out (%s of %s workload-nodes); %s, in order of their lower-bound cost, "+
+				"%s listed as not sized (reason %s) with a lower bound on their nodes and cost, so a cheaper type may be among them "+
+				"and the recommendation is the cheapest candidate packed: name fewer candidates, or plan fewer workloads per recommendation",
+			fit.Plural(packCut.packed, "candidate type", "candidate types"), fit.FormatCount(packCut.spent), fit.FormatCount(rankPackBudget),
+			fit.Plural(packCut.left, "other", "others"), map[bool]string{true: "is", false: "are"}[packCut.left == 1], ReasonNotSized)})
 	}
 	cut, err := r.schedule(ctx, &req, rk.Candidates)
 	if err != nil {
@@ -292,42 +304,65 @@ func (r *Ranker) schedule(ctx context.Context, req *Request, cs []Candidate) (in
 	top := max(req.Limit, ScheduledTop)
 	var spent, costliest int64
 	sized := 0
-	for range len(cs) + 4*top {
+	workers := runtime.GOMAXPROCS(0)
+	for sized < len(cs)+4*top {
 		sortCandidates(cs)
-		next := -1
-		for i := 0; i < len(cs) && i < top; i++ {
+		// The next candidates to size: the unscheduled eligible ones among the first top, in order. Sizing
+		// one only raises its own cost (or excludes it), so the others keep their places among the first top
+		// and one at a time would size them next, in this order: up to GOMAXPROCS of them are sized at once.
+		var next []int
+		for i := 0; i < len(cs) && i < top && len(next) < workers; i++ {
 			if !cs[i].Excluded && !cs[i].Scheduled {
-				next = i
-				break
+				next = append(next, i)
 			}
 		}
 		// With a limit, a candidate left unsized whose lower bound no longer costs more than the
 		// limit-th (now modelled) candidate is sized too, so the limit's winners stay exact.
-		if next < 0 && req.Limit > 0 && req.Limit <= len(cs) && !cs[req.Limit-1].Excluded {
+		if len(next) == 0 && req.Limit > 0 && req.Limit <= len(cs) && !cs[req.Limit-1].Excluded {
 			kth := cs[req.Limit-1].MonthlyCost
 			for i := range cs {
-				if c := &cs[i]; c.Reason == ReasonNotSized && c.PricePerHour > 0 && c.MonthlyCost <= kth {
-					next = i
+				if c := &cs[i]; c.Reason == ReasonNotSized && !c.cut && c.PricePerHour > 0 && c.MonthlyCost <= kth {
+					next = append(next, i)
 					break
 				}
 			}
 		}
-		if next < 0 {
+		if len(next) == 0 {
 			return 0, nil
 		}
 		if sized > 0 && spent+costliest > rankModelBudget {
 			return sized, nil
 		}
-		o, err := r.solveWith(ctx, r.scheduled, req, cs[next].Row)
-		if err != nil {
-			return 0, err
+		outs := make([]outcome, len(next))
+		errs := make([]error, len(next))
+		var wg sync.WaitGroup
+		for k, i := range next {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				outs[k], errs[k] = r.solveWith(ctx, r.scheduled, req, cs[i].Row)
+			}()
 		}
-		c := r.candidate(req, cs[next].Row, &o)
-		c.Scheduled, c.ModelWork = true, o.work
-		cs[next] = c
-		spent += o.work
-		costliest = max(costliest, o.work)
-		sized++
+		wg.Wait()
+		// The results count in order, under the budget's rule, as if sized one at a time; those it would
+		// not have sized are dropped.
+		for k, i := range next {
+			if sized >= len(cs)+4*top {
+				return 0, nil
+			}
+			if sized > 0 && spent+costliest > rankModelBudget {
+				return sized, nil
+			}
+			if errs[k] != nil {
+				return 0, errs[k]
+			}
+			c := r.candidate(req, cs[i].Row, &outs[k])
+			c.Scheduled, c.ModelWork = true, outs[k].work
+			cs[i] = c
+			spent += outs[k].work
+			costliest = max(costliest, outs[k].work)
+			sized++
+		}
 	}
 	return 0, nil
 }
@@ -400,6 +435,8 @@ type outcome struct {
 	unsized bool
 	bound   int
 	boundOK bool
+	// cut is true when the packing's work budget left it unsized (rankPackBudget).
+	cut bool
 	// diskShort says why the type's disks cannot sustain the node disk demand; it was then not sized.
 	diskShort string
 	// work is the scheduler model's work on the candidate (fit.ScenarioResult.ModelWork, both scenarios).
@@ -414,12 +451,14 @@ type group struct {
 	boundOK bool
 	// cheapest is the least lower-bound monthly cost of a member.
 	cheapest float64
+	// modelled is false when the node model cannot size the type (its sizing fails at once).
+	modelled bool
 }
 
 // size sizes the candidates: once per packer key, in parallel, then each excluded candidate that shares
 // a key alone again, so its message names its own type. With a limit, groups are sized in order of
 // their lower-bound cost only while that bound could still place them among the limit cheapest.
-func (r *Ranker) size(ctx context.Context, req *Request, rows []catalog.InstanceType) ([]outcome, error) {
+func (r *Ranker) size(ctx context.Context, req *Request, rows []catalog.InstanceType) ([]outcome, packCut, error) {
 	pinned := selectsInstanceType(req)
 	byKey := map[string]int{}
 	var groups []group
@@ -429,24 +468,37 @@ func (r *Ranker) size(ctx context.Context, req *Request, rows []catalog.Instance
 		if !ok {
 			g = len(groups)
 			byKey[key] = g
-			groups = append(groups, group{})
+			groups = append(groups, group{modelled: modelled})
 			if modelled {
 				groups[g].bound, groups[g].boundOK = lowerBound(req, req.Scenario, t, res)
 			}
 		}
 		groups[g].members = append(groups[g].members, i)
 	}
+	order := cheapestOrder(req, rows, groups)
+	allowed := packAllowed(req, groups, order)
+	var pc packCut
 	done := make([]outcome, len(rows))
 	sized := make([]bool, len(groups))
 	if req.Limit <= 0 {
 		for g := range groups {
-			sized[g] = true
+			sized[g] = allowed[g]
 		}
 		if err := r.solveAll(ctx, req, rows, groupHeads(groups, sized), done); err != nil {
-			return nil, err
+			return nil, pc, err
 		}
-	} else if err := r.sizeCheapest(ctx, req, rows, groups, sized, done); err != nil {
-		return nil, err
+	} else {
+		kth, err := r.sizeCheapest(ctx, req, rows, groups, order, allowed, sized, done)
+		if err != nil {
+			return nil, pc, err
+		}
+		// With a limit, a group the budget left out counts as cut only when the limit alone would have
+		// sized it; the others are not sized for the limit, as before.
+		for g := range groups {
+			if !allowed[g] && (!groups[g].boundOK || groups[g].cheapest > kth) {
+				allowed[g] = true
+			}
+		}
 	}
 	var again []int
 	for g := range groups {
@@ -460,14 +512,23 @@ func (r *Ranker) size(ctx context.Context, req *Request, rows []catalog.Instance
 		}
 		if !sized[g] {
 			for _, i := range groups[g].members {
-				done[i] = outcome{unsized: true, bound: groups[g].bound, boundOK: groups[g].boundOK}
+				done[i] = outcome{unsized: true, bound: groups[g].bound, boundOK: groups[g].boundOK, cut: !allowed[g]}
+				if !allowed[g] {
+					pc.left++
+				}
 			}
+		} else {
+			pc.packed += len(groups[g].members)
+			pc.spent += packWork(req, &groups[g])
 		}
 	}
-	if err := r.solveAll(ctx, req, rows, again, done); err != nil {
-		return nil, err
+	if pc.left == 0 {
+		pc = packCut{}
 	}
-	return done, nil
+	if err := r.solveAll(ctx, req, rows, again, done); err != nil {
+		return nil, pc, err
+	}
+	return done, pc, nil
 }
 
 func groupHeads(groups []group, sized []bool) []int {
@@ -493,20 +554,15 @@ func (req *Request) price(t *catalog.InstanceType) float64 {
 // sized so far: that bound only grows along the order and the threshold only falls, so no group left
 // out could rank among the Limit cheapest. Groups whose pods fit no node are left out too. The groups
 // kept are those one worker would have sized, whatever the timing.
-func (r *Ranker) sizeCheapest(ctx context.Context, req *Request, rows []catalog.InstanceType, groups []group, sized []bool, done []outcome) error {
-	var order []int
-	for g := range groups {
-		gr := &groups[g]
-		if !gr.boundOK {
-			continue
+func (r *Ranker) sizeCheapest(ctx context.Context, req *Request, rows []catalog.InstanceType, groups []group, order []int, allowed, sized []bool, done []outcome) (kth float64, err error) {
+	// The packing's work budget cuts the order short (packAllowed): the groups past it are not sized.
+	order = slices.Clone(order)
+	for k, g := range order {
+		if !allowed[g] || !groups[g].boundOK {
+			order = order[:k]
+			break
 		}
-		gr.cheapest = math.Inf(1)
-		for _, i := range gr.members {
-			gr.cheapest = min(gr.cheapest, float64(gr.bound)*req.price(&rows[i])*HoursPerMonth)
-		}
-		order = append(order, g)
 	}
-	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(groups[a].cheapest, groups[b].cheapest) })
 	var costs []float64 // monthly costs of the eligible candidates sized so far
 	threshold := func() float64 {
 		if len(costs) < req.Limit {
@@ -554,10 +610,10 @@ func (r *Ranker) sizeCheapest(ctx context.Context, req *Request, rows []catalog.
 		}
 	}
 	if first != nil {
-		return first
+		return 0, first
 	}
 	if err := ctx.Err(); err != nil {
-		return err
+		return 0, err
 	}
 	// Workers may have sized a few groups past the point where one worker would have stopped; drop
 	// them, so the result does not depend on timing.
@@ -577,7 +633,7 @@ func (r *Ranker) sizeCheapest(ctx context.Context, req *Request, rows []catalog.
 			}
 		}
 	}
-	return nil
+	return threshold(), nil
 }
 
 // solveAll sizes the candidates at idx into out, on GOMAXPROCS workers.
@@ -673,14 +729,22 @@ func (r *Ranker) candidate(req *Request, t catalog.InstanceType, o *outcome) Can
 		return c
 	}
 	if o.unsized {
-		c.Excluded, c.Reason = true, ReasonNotSized
+		c.Excluded, c.Reason, c.cut = true, ReasonNotSized, o.cut
 		if !o.boundOK {
 			c.Reason = Reason(fit.ReasonTooLarge)
-			c.Message = fmt.Sprintf("a pod is larger than a node of %s has room for after DaemonSets (not sized: a limit is set)", t.Name)
+			why := "a limit is set"
+			if o.cut {
+				why = "the ranking's packing budget ran out"
+			}
+			c.Message = fmt.Sprintf("a pod is larger than a node of %s has room for after DaemonSets (not sized: %s)", t.Name, why)
 			return c
 		}
 		c.NodesRequired = o.bound
 		c.MonthlyCost = float64(o.bound) * c.PricePerHour * HoursPerMonth
+		if o.cut {
+			c.Message = fmt.Sprintf("not sized: the ranking's packing budget ran out before %s; it needs at least %d nodes, %.2f USD per month", t.Name, o.bound, c.MonthlyCost)
+			return c
+		}
 		c.Message = fmt.Sprintf("not sized: at least %d nodes of %s, %.2f USD per month, cost more than the %d cheapest candidates sized", o.bound, t.Name, c.MonthlyCost, req.Limit)
 		return c
 	}

@@ -486,3 +486,77 @@ func TestRankModelBudget(t *testing.T) {
 		}
 	}
 }
+
+// TestRankPackBudget lowers the packing's work budget: the ranking warns on Candidates, the candidates left
+// out are listed unsized (never as fitting), those packed keep the counts of the full ranking, and Best is
+// one of them: the cheapest packed. With a limit, the same holds for the candidates the limit would size.
+func TestRankPackBudget(t *testing.T) {
+	r := NewRanker(sizing.EmbeddedCatalog())
+	for _, limit := range []int{0, 4} {
+		req := benchRequest(12, 4, 10)
+		req.Limit = limit
+		full, err := r.Rank(context.Background(), req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, w := range full.Warnings {
+			if w.Code == WarnPackBudget {
+				t.Fatalf("limit %d, within the budget: %s", limit, w.Message)
+			}
+		}
+		byName := map[string]Candidate{}
+		for _, c := range full.Candidates {
+			byName[c.InstanceType] = c
+		}
+		saved := rankPackBudget
+		rankPackBudget = 1
+		cut, err := r.Rank(context.Background(), req)
+		rankPackBudget = saved
+		if err != nil {
+			t.Fatal(err)
+		}
+		packed, left := 0, 0
+		for _, c := range cut.Candidates {
+			if !c.Sized {
+				if !c.Excluded || (c.Reason != ReasonNotSized && c.Reason != Reason(fit.ReasonTooLarge)) {
+					t.Errorf("limit %d: %s not sized but listed as %v %q", limit, c.InstanceType, c.Excluded, c.Reason)
+				}
+				if c.cut {
+					left++
+					if c.Reason == ReasonNotSized && !strings.Contains(c.Message, "packing budget ran out") {
+						t.Errorf("limit %d: %s: %s", limit, c.InstanceType, c.Message)
+					}
+				}
+				continue
+			}
+			packed++
+			if f := byName[c.InstanceType]; f.NodesRequired != c.NodesRequired || f.Excluded != c.Excluded || f.Reason != c.Reason {
+				t.Errorf("limit %d: %s packed within the budget: %d nodes (%v %q), the full ranking's %d (%v %q)", limit, c.InstanceType,
+					c.NodesRequired, c.Excluded, c.Reason, f.NodesRequired, f.Excluded, f.Reason)
+			}
+		}
+		found := false
+		for _, w := range cut.Warnings {
+			if w.Code == WarnPackBudget {
+				found = w.Path.String() == "Candidates" && strings.Contains(w.Message, "the ranking packed "+fit.Plural(packed, "candidate type", "candidate types")+" before its work budget ran out") &&
+					strings.Contains(w.Message, fmt.Sprintf("%d others", left))
+				if !found {
+					t.Fatalf("limit %d: warning %s at %s", limit, w.Message, w.Path)
+				}
+			}
+		}
+		if !found || left == 0 || packed == 0 {
+			t.Fatalf("limit %d, out of budget: warned %v, %d packed, %d left out", limit, found, packed, left)
+		}
+		best := Candidate{}
+		for _, c := range cut.Candidates {
+			if c.InstanceType == cut.Best {
+				best = c
+			}
+		}
+		if cut.Best == "" || !best.Sized || best.Excluded || best.cut {
+			t.Fatalf("limit %d, out of budget: the recommendation %q was not packed: %+v", limit, cut.Best, best)
+		}
+		t.Logf("limit %d: %d packed, %d cut; best %s (full ranking: %s)", limit, packed, left, cut.Best, full.Best)
+	}
+}

@@ -48,6 +48,8 @@ type Planner struct {
 	noBlame bool
 	noNodes bool
 	packing bool
+	noHead  bool
+	noText  bool
 }
 
 // NewPlanner returns a Planner that looks instance types and credit budgets up in cat.
@@ -67,6 +69,22 @@ func (p *Planner) WithoutBlame() *Planner {
 func (p *Planner) WithoutNodes() *Planner {
 	q := *p
 	q.noNodes = true
+	return &q
+}
+
+// WithoutHeadroom returns a Planner like p whose plans leave every WorkloadPlan.Headroom 0 (fit.Input.OmitHeadroom;
+// everything else is computed as usual): for callers that compare many plans by their totals.
+func (p *Planner) WithoutHeadroom() *Planner {
+	q := *p
+	q.noHead = true
+	return &q
+}
+
+// WithoutReport returns a Planner like p whose plans leave Report empty: for callers that compare many plans
+// by their totals.
+func (p *Planner) WithoutReport() *Planner {
+	q := *p
+	q.noText = true
 	return &q
 }
 
@@ -127,13 +145,17 @@ func (p *Planner) solve(ctx context.Context, req Request) (*Plan, error) {
 	if len(s.errs) > 0 {
 		return nil, s.errs
 	}
-	in.OmitNodes, in.PackingOnly = p.noNodes, p.packing
+	in.OmitNodes, in.PackingOnly, in.OmitHeadroom = p.noNodes, p.packing, p.noHead
 	res, err := fit.Plan(in)
 	if err != nil {
 		return nil, s.packerErrors(err)
 	}
 	s.packed = in
-	return s.plan(res)
+	plan, err := s.plan(res)
+	if err == nil && !p.noText {
+		plan.Report = report(plan)
+	}
+	return plan, err
 }
 
 // foldNotMeasured adds the overhead model's "not measured" caveat of pool once per scope: the pools of one
@@ -223,6 +245,7 @@ func (s *solve) input() (fit.Input, error) {
 	}
 	in.DaemonSets = s.req.DaemonSets
 	in.Scheduler, in.Arrival, in.Disruptions = s.req.Scheduler, s.req.Arrival, s.req.Disruptions
+	in.Workloads = make([]fit.Workload, 0, len(s.req.Workloads))
 	for i := range s.req.Workloads {
 		in.Workloads = append(in.Workloads, s.workload(i))
 	}
@@ -484,7 +507,6 @@ func (s *solve) plan(res fit.Result) (*Plan, error) {
 		s.warnings = append(s.warnings, field.Warning{Code: WarnNoSpareNode, Path: at, Message: w.Message})
 	}
 	pl.Warnings = s.warnings
-	pl.Report = report(pl)
 	return pl, nil
 }
 

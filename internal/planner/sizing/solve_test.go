@@ -342,3 +342,34 @@ func TestSolveFoldsNotMeasured(t *testing.T) {
 		t.Errorf("report lacks the pool's evidence:\n%s", plan.Report)
 	}
 }
+
+// TestSolveWithoutHeadroomAndReport: WithoutHeadroom and WithoutReport leave the workloads' headroom, the
+// packer's headroom and the report empty, and every other figure of the plan as it is.
+func TestSolveWithoutHeadroomAndReport(t *testing.T) {
+	req := Request{
+		Pools: []Pool{{Name: "general", Cloud: catalog.AWS, InstanceTypes: []string{"m5.large"}, MaxNodes: 4, Zones: []string{"a", "b"}}},
+		Workloads: []Workload{
+			{Name: "web", Replicas: intp(3), Requests: fit.Resources{CPUMillicores: 300, MemoryBytes: 512 << 20}, Spread: fit.Spread{Type: fit.SpreadZone}},
+			{Name: "big", Replicas: intp(5), Requests: fit.Resources{CPUMillicores: 900, MemoryBytes: 3 << 30}},
+		},
+	}
+	full, err := NewPlanner(EmbeddedCatalog()).Solve(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	brief, err := NewPlanner(EmbeddedCatalog()).WithoutHeadroom().WithoutReport().Solve(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if full.Report == "" || len(full.Packing.Headroom) == 0 || brief.Report != "" || len(brief.Packing.Headroom) != 0 {
+		t.Fatalf("report %d and %d bytes, headroom of %d and %d workloads", len(full.Report), len(brief.Report),
+			len(full.Packing.Headroom), len(brief.Packing.Headroom))
+	}
+	full.Report, full.Packing.Headroom = "", nil
+	for i := range full.Workloads {
+		full.Workloads[i].Headroom = 0
+	}
+	if !reflect.DeepEqual(full, brief) {
+		t.Errorf("the plans differ beyond the headroom and the report:\n%+v\n%+v", full, brief)
+	}
+}
