@@ -26,11 +26,11 @@ import (
 // and ~1.5 s of each ReadDataSource outside the data source's own code (issue 21): it decodes the configuration
 // again (the server here already has), looks every attribute up from the root to validate it, walks the whole
 // value to nullify and reify collection blocks (a schema without blocks has none), and compares every attribute
-// of the new state with the configuration for semantic equality (the framework's own types have none). For a
-// data source whose schema schemaValidatable accepts, this server calls the data source's Configure,
-// ConfigValidators, ValidateConfig and Read exactly as the framework's server does (same requests, the provider's
-// configured data, the same order), validates the schema with validateSchema, and encodes the state as the
-// framework does; every other data source, and every other RPC, goes to the framework.
+// of the new state with the configuration for semantic equality (of the framework's own types only Float64 has
+// one: semanticFloats). For a data source whose schema schemaValidatable accepts, this server calls the data
+// source's Configure, ConfigValidators, ValidateConfig and Read exactly as the framework's server does (same
+// requests, the provider's configured data, the same order), validates the schema with validateSchema, and
+// encodes the state as the framework does; every other data source, and every other RPC, goes to the framework.
 // TestFastDataSourceServer compares the two servers' responses on generated configurations of every data source.
 
 // dataSourceEntry is what the server knows of one data source.
@@ -46,8 +46,8 @@ type configuredProvider interface {
 	dataSourceData() any
 }
 
-// providerData is the data the provider's Configure gave data sources (nil before it is configured, as the
-// framework's server gives them).
+// dataSourceData is the data the provider's Configure gave data sources (nil before it is configured, as the
+// framework's server gives them); false when the provider does not keep it.
 func (s *server) dataSourceData() (any, bool) {
 	p, ok := s.provider.(configuredProvider)
 	if !ok {
@@ -105,14 +105,23 @@ func (s *server) validateDataSource(ctx context.Context, e *dataSourceEntry, cfg
 	return diags
 }
 
-// readDataSource is the framework's ReadDataSource of the configuration cfg: the state and the diagnostics.
-func (s *server) readDataSource(ctx context.Context, e *dataSourceEntry, cfg tftypes.Value, caps *tfprotov6.ReadDataSourceClientCapabilities) (*tfprotov6.DynamicValue, diag.Diagnostics) {
+// readDataSource is the framework's ReadDataSource of the configuration cfg.
+func (s *server) readDataSource(ctx context.Context, e *dataSourceEntry, cfg tftypes.Value, caps *tfprotov6.ReadDataSourceClientCapabilities) *tfprotov6.ReadDataSourceResponse {
+	state, deferred, diags := s.read(ctx, e, cfg, caps)
+	out := &tfprotov6.ReadDataSourceResponse{State: state, Diagnostics: protoDiagnostics(ctx, diags)}
+	if deferred != nil {
+		out.Deferred = &tfprotov6.Deferred{Reason: tfprotov6.DeferredReason(deferred.Reason)}
+	}
+	return out
+}
+
+func (s *server) read(ctx context.Context, e *dataSourceEntry, cfg tftypes.Value, caps *tfprotov6.ReadDataSourceClientCapabilities) (*tfprotov6.DynamicValue, *datasource.Deferred, diag.Diagnostics) {
 	ctx, done := s.stoppable(ctx)
 	defer done()
 	var diags diag.Diagnostics
 	ds := s.configureDataSource(ctx, e, &diags)
 	if diags.HasError() {
-		return nil, diags
+		return nil, nil, diags
 	}
 	req := datasource.ReadRequest{Config: tfsdk.Config{Raw: cfg, Schema: e.schema}}
 	if caps != nil {
@@ -124,16 +133,16 @@ func (s *server) readDataSource(ctx context.Context, e *dataSourceEntry, cfg tft
 	if !diags.HasError() {
 		resp.State.Raw, _ = semanticFloats(e.floats, cfg, resp.State.Raw)
 	}
-	state, err := tfprotov6.NewDynamicValue(e.schema.Type().TerraformType(ctx), resp.State.Raw)
+	state, err := tfprotov6.NewDynamicValue(cfg.Type(), resp.State.Raw)
 	if err != nil {
 		diags.AddError("Unable to Convert State",
 			"An unexpected error was encountered when converting the state to the protocol type. "+
 				"This is always an issue in terraform-plugin-framework used to implement the provider and should be reported to the provider developers.\n\n"+
 				"Please report this to the provider developer:\n\n"+
 				"Unable to create DynamicValue: "+err.Error())
-		return nil, diags
+		return nil, resp.Deferred, diags
 	}
-	return &state, diags
+	return &state, resp.Deferred, diags
 }
 
 // semanticFloats is the framework's semantic equality after a Read (fwserver.SchemaSemanticEquality) for the

@@ -359,3 +359,24 @@ func TestSemanticFloats(t *testing.T) {
 		t.Errorf("a float64 rounding survived: %v", got)
 	}
 }
+
+// TestStopProviderCancelsReads: StopProvider cancels the context of a read this server serves, as the
+// framework's server cancels those it serves; a finished read is forgotten.
+func TestStopProviderCancelsReads(t *testing.T) {
+	ctx := context.Background()
+	r := newRPCServer(t)
+	s := r.srv.(*server)
+	running, done := s.stoppable(ctx)
+	finished, forget := s.stoppable(ctx)
+	forget()
+	if _, err := s.StopProvider(ctx, &tfprotov6.StopProviderRequest{}); err != nil {
+		t.Fatal(err)
+	}
+	if running.Err() == nil {
+		t.Error("a running read's context was not cancelled")
+	}
+	done()
+	if len(s.cancels) != 0 || finished.Err() == nil {
+		t.Errorf("%d reads still recorded", len(s.cancels))
+	}
+}

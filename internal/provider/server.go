@@ -309,8 +309,9 @@ func (s *server) ReadDataSource(ctx context.Context, req *tfprotov6.ReadDataSour
 		return &tfprotov6.ReadDataSourceResponse{Diagnostics: tooLarge}, nil
 	}
 	if e, fast := s.fastDataSource(ctx, req.TypeName); fast && decoded {
-		state, diags := s.readDataSource(ctx, e, cfg, req.ClientCapabilities)
-		return &tfprotov6.ReadDataSourceResponse{State: state, Diagnostics: name(protoDiagnostics(ctx, diags))}, nil
+		resp := s.readDataSource(ctx, e, cfg, req.ClientCapabilities)
+		resp.Diagnostics = name(resp.Diagnostics)
+		return resp, nil
 	}
 	resp, err := s.ProviderServer.ReadDataSource(ctx, req)
 	if resp != nil {
