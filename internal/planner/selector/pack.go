@@ -271,4 +271,3 @@ func (r *Ranker) solveAll(ctx context.Context, req *Request, rows []catalog.Inst
 	}
 	return ctx.Err()
 }
-
