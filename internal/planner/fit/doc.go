@@ -140,9 +140,11 @@
 //     feasible nodes in the order they were found (framework/sorted_nodes.go; heapRoot): the first
 //     node when it has the highest total, else the heap's left subtree's winner unless the right
 //     subtree holds a strictly higher total. The parallel Filter (16 goroutines over chunks of the
-//     list) finds them in the list's order but for the goroutines' timing (a few pods in a hundred
-//     took another node than the list's heap root in the oracle), so runs of the model break ties
-//     either so or at random (runMode).
+//     list, chunkSizeFor) appends each node as its goroutine finds it feasible, so the heap takes them
+//     in the list's order but for the goroutines' timing (about one pod in ten took another node than
+//     the list's heap root in the oracle, on two cores), so runs of the model break ties on the list's
+//     order, on the order 2 to 16 goroutines at once find them in (drawn filtering times,
+//     parallelRoot), or at random (runMode).
 //   - backend/cache/node_tree.go: the node list takes the zones in the order they first appear and one
 //     node of each in turn, each zone's nodes in the order the informer added them, which is their
 //     names' order (the API server lists nodes by name). Nodes are created pool by pool, node i of a
@@ -234,8 +236,9 @@
 // in creation order and retry waiting pods after the last pod. Once every order binds, the search checks
 // the counts again under other seeds of every order (tieBreakCount: 8 to 128) and grows on when one of
 // them fails: variant k = 4, 8, … breaks ties at random again, the others as the scheduler does on a
-// drawn order of the names, those of odd k retrying waiting pods right after the binding that lets them
-// in or a pod or two later (runMode).
+// drawn order of the names, those of odd k with 2, 4, 8 or 16 of the parallel Filter's goroutines at
+// once (filterWorkers) and retrying waiting pods right after the binding that lets them in or a pod or
+// two later (runMode).
 //
 // Checked against the real kube-scheduler (the oracle module), whose placements the model reproduces
 // score for score (TestScoresAndTiesMatchRealScheduler): its counts held in every planned order of the
