@@ -231,3 +231,19 @@ func TestPendingCause(t *testing.T) {
 	}
 	t.Logf("%s on %v: Pending histogram over %d runs %v", o.Name, counts, runs, hist)
 }
+
+// TestPendingCausePlan (diagnostic): kubefit's count for the input diagInput names, with its binding order and
+// its scheduler note.
+func TestPendingCausePlan(t *testing.T) {
+	in := diagInput(t)
+	in.Scheduler = fit.ProfileMostAllocated
+	if os.Getenv("ORACLE_SCORE_DEFAULT") != "" {
+		in.Scheduler = fit.ProfileDefault
+	}
+	res, err := fit.Plan(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sr := res.Scenarios[0]
+	t.Logf("kubefit %v nodes (best packing %d), bound by %q; note %q", finalCounts(in, sr), sr.NodesOptimal, sr.BoundBy, sr.SchedulerNote)
+}
