@@ -254,7 +254,13 @@
 // seed 109, holds one pod Pending by design and the real scheduler left 7 of its 150 there), and a model
 // run given the oracle's node names (fit.Order.Nodes) and retry timing leaves Pending the pods the real
 // scheduler does. What remains is a draw: a name order or a queue timing the search did not try can
-// still need a node more, as a tie-break the model did not draw could before.
+// still need a node more, as a tie-break the model did not draw could before. On the oracle's 1,000 pods
+// of Karpenter's mix with zone spread and anti-affinity (m5.2xlarge over three zones, default profile),
+// kubefit's 92 nodes left the last 1500m pod of a zone-spread workload Pending (its zone had no node with
+// 1500m free near the end) in 5 of 210 real runs of one order, 93 nodes in 1 of 200 and 94 in none of 200;
+// the model reaches that path about as often (1 % of its draws on 92 with the parallel Filter's order or
+// random ties, never on the list's order), too rarely for the 8 seeds per order its work budget pays for
+// at that size.
 //
 // Not modelled: per-container non-zero requests (a pod counts as one container), the EKS system pods'
 // requests that are not listed as DaemonSets, pod priority and preemption, the parallel filter's slightly

@@ -135,7 +135,7 @@ type cluster struct {
 	// tieRNG breaks ties at random in the runs that do so (runMode), else nil.
 	tieRNG *rand.Rand
 	// parRNG, in the runs that follow the parallel Filter's timing (runMode: parWorkers goroutines at once),
-	// draws how long each node's filtering takes (parallelOrder); else nil.
+	// draws how long each node's filtering takes (parallelRoot); else nil.
 	parRNG     *rand.Rand
 	parWorkers int
 	// The eager retries (retryWoken): per class the classes a binding of its pods may let in, a count of
@@ -151,7 +151,7 @@ type cluster struct {
 	feasPos   []int32 // with parRNG: each feasible node's position among the nodes the cycle filtered
 	filtered  int     // with parRNG: how many nodes the cycle filtered, and of how many listed
 	listed    int
-	parDone   []int64 // parallelOrder's scratch
+	parDone   []int64 // parallelRoot's scratch
 	parFree   []int64
 	parIdx    []int32
 	parOrder  []int64

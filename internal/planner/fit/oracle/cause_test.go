@@ -16,8 +16,11 @@ import (
 // ORACLE_CAUSE_ORDER=<order index>, ORACLE_CAUSE_RUNS=<real runs>, ORACLE_SCORE_DELTA=<nodes more>): runs one
 // planned order of kubefit's count through the real scheduler many times and, for every run that leaves pods
 // Pending, logs each such pod (its workload, requests and kind), its last filter message, its attempts and the
-// events around them, and the end state of its workload per zone and per node; then the model's placement of
-// the same order on the oracle's node names.
+// events around them, and the end state of its workload per zone and per node. Before that, the model's Pending
+// pods on the same order with the oracle's node names (retry timings #0 to #5); with ORACLE_CAUSE_SEEDS=<n>, how
+// often the model leaves pods Pending under n seeds of each tie-break mode (runMode), with drawn and with the
+// oracle's names; with ORACLE_CAUSE_REPLAY=1 (or all), comparePlacement on the runs with Pending pods (or on
+// every run): scores, feasible nodes and picks off the heap's root.
 func TestPendingCause(t *testing.T) {
 	runs, err := strconv.Atoi(os.Getenv("ORACLE_CAUSE_RUNS"))
 	if err != nil {
