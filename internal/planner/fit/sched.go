@@ -2,6 +2,7 @@ package fit
 
 import (
 	"cmp"
+	"math"
 	"math/rand/v2"
 	"slices"
 )
@@ -133,6 +134,10 @@ type cluster struct {
 	nameRank []int32
 	// tieRNG breaks ties at random in the runs that do so (runMode), else nil.
 	tieRNG *rand.Rand
+	// parRNG, in the runs that follow the parallel Filter's timing (runMode: parWorkers goroutines at once),
+	// draws how long each node's filtering takes (parallelRoot); else nil.
+	parRNG     *rand.Rand
+	parWorkers int
 	// The eager retries (retryWoken): per class the classes a binding of its pods may let in, a count of
 	// bindings, when each class was last woken (in that count, and in pods of the order handled) and when
 	// each waiting pod was last tried.
@@ -143,6 +148,13 @@ type cluster struct {
 	triedAt   []int64
 	// scratch of one scheduling cycle
 	feasible  []int32
+	feasPos   []int32 // with parRNG: each feasible node's position among the nodes the cycle filtered
+	filtered  int     // with parRNG: how many nodes the cycle filtered, and of how many listed
+	listed    int
+	parDone   []int64 // parallelRoot's scratch
+	parFree   []int64
+	parIdx    []int32
+	parOrder  []int64
 	raw       [5][]int64 // the cycle's scores (scores), totals and heap scratch (best)
 	zoneStamp []uint64   // per zone + 1: the cycle that last counted it
 	domStamp  []uint64   // per domain of a spread constraint's key: the count that last saw it (userSpreadScores)
@@ -376,7 +388,9 @@ func resize[T int32 | int64](buf []T, n int) []T {
 //
 // The tie-break rule is exact but the order it works on is not known: the names, and the order in which
 // the scheduler's parallel Filter (16 goroutines over chunks of the node list) finds the nodes feasible,
-// which its heap takes them in; the random ties stand for a thoroughly shuffled order. The retry timing is
+// which its heap takes them in. The odd k follow that order with 2 to 16 goroutines at once
+// (filterWorkers, parallelRoot), the other heap runs the list's order (one at a time), and the random ties
+// stand for a thoroughly shuffled order. The retry timing is
 // not known either: kube-scheduler moves a pod it turned away back to its queues on the cluster events its
 // rejecting plugins name (a pod of a matching workload bound), and pops it from the backoff queue as soon
 // as the active queue is empty (SchedulerPopFromBackoffQ, on by default since v1.33): when pods arrive
@@ -387,11 +401,25 @@ func runMode(seed uint64) (randomTies, eager bool, delay int64) {
 	return k%4 == 0, k%2 == 1, int64(k/2) % 3
 }
 
+// filterWorkers is how many goroutines of the scheduler's parallel Filter run at once in the runs of this
+// seed that break ties as the scheduler does (runMode): the tie-break variants k = 2, 6, 10, … one (a
+// scheduler on one core, or a quiet machine: the node list's order), the odd ones 2, 4, 8 and 16 in turn
+// (a scheduler on as many cores, or more: the Parallelizer starts 16).
+func filterWorkers(seed uint64) int {
+	k := seed / 1000
+	if k%2 == 0 {
+		return 1
+	}
+	return 2 << ((k / 2) % 4)
+}
+
 // setMode sets the cluster's node order and tie-break for runs (and replays) of this seed (runMode).
 func (cl *cluster) setMode(seed uint64) {
-	cl.listSeed, cl.tieRNG = seed, nil
+	cl.listSeed, cl.tieRNG, cl.parRNG = seed, nil, nil
 	if random, _, _ := runMode(seed); random {
 		cl.tieRNG = rand.New(rand.NewPCG(seed, 0x74696573))
+	} else if p := filterWorkers(seed); p > 1 {
+		cl.parRNG, cl.parWorkers = rand.New(rand.NewPCG(seed, 0x70617261)), p
 	}
 }
 
@@ -581,15 +609,19 @@ func (cl *cluster) cycle(w, start int, profile SchedulerProfile) (int32, int) {
 		cl.mins = cl.spreadMins(w, cl.mins)
 	}
 	feasible := cl.feasible[:0]
+	pos := cl.feasPos[:0]
 	processed := 0
 	for processed < n && len(feasible) < toFind {
 		id := list[(start+processed)%n]
 		processed++
 		if cl.filter(w, id, minMatch) {
 			feasible = append(feasible, id)
+			if cl.parRNG != nil {
+				pos = append(pos, int32(processed-1))
+			}
 		}
 	}
-	cl.feasible = feasible
+	cl.feasible, cl.feasPos, cl.filtered, cl.listed = feasible, pos, processed, n
 	cl.evals += int64(processed) * cl.cost[w]
 	next := (start + processed) % n
 	switch len(feasible) {
@@ -669,7 +701,88 @@ func (cl *cluster) best(w int, feasible []int32, profile SchedulerProfile) int32
 		}
 		return feasible[best]
 	}
+	if cl.parRNG != nil && len(cl.feasPos) == len(feasible) {
+		if top, ties := topTies(totals); ties > 1 {
+			return cl.parallelRoot(feasible, totals, top)
+		}
+	}
 	return feasible[heapRoot(totals, cl.raw[4])]
+}
+
+// topTies returns the highest total and how many nodes have it.
+func topTies(totals []int64) (int64, int) {
+	top, ties := totals[0], 0
+	for _, t := range totals {
+		switch {
+		case t > top:
+			top, ties = t, 1
+		case t == top:
+			ties++
+		}
+	}
+	return top, ties
+}
+
+// parallelRoot is heapRoot on the feasible nodes in the order the scheduler's parallel Filter finds them
+// (schedule_one.go, findNodesThatPassFilters: every goroutine of Parallelizer().Until appends a node to the
+// feasible list, atomic.AddInt32 on feasibleNodesLen, as soon as its Filter passes). The nodes the cycle
+// filtered are cut into chunks of chunkSizeFor(listed, 16) (parallelize/parallelism.go) that the first of
+// cl.parWorkers goroutines free takes in turn; each node's filtering takes a drawn time; the feasible nodes
+// are listed in the order they finish. With one goroutine that is the node list's order (heapRoot's); the
+// more run at once, the more the chunks interleave. Only the positions of the nodes of the highest total
+// decide the root, so it is asked only when several have it.
+func (cl *cluster) parallelRoot(feasible []int32, totals []int64, top int64) int32 {
+	chunk := parallelChunk(cl.listed)
+	if len(cl.parFree) < cl.parWorkers {
+		cl.parFree = make([]int64, cl.parWorkers)
+	}
+	free := cl.parFree[:cl.parWorkers]
+	clear(free)
+	done := resize(cl.parDone, cl.filtered)
+	cl.parDone = done
+	for c := 0; c*chunk < cl.filtered; c++ {
+		k := 0
+		for j := range free {
+			if free[j] < free[k] {
+				k = j
+			}
+		}
+		t := free[k]
+		for i := c * chunk; i < min((c+1)*chunk, cl.filtered); i++ {
+			t += 512 + int64(cl.parRNG.IntN(1024))
+			done[i] = t
+		}
+		free[k] = t
+	}
+	idx := cl.parIdx[:0]
+	for i := range feasible {
+		idx = append(idx, int32(i))
+	}
+	cl.parIdx = idx
+	slices.SortStableFunc(idx, func(a, b int32) int { return cmp.Compare(done[cl.feasPos[a]], done[cl.feasPos[b]]) })
+	// Only which positions hold the top total matters to the heap's root.
+	order := resize(cl.parOrder, len(idx))
+	cl.parOrder = order
+	for r, i := range idx {
+		if totals[i] == top {
+			order[r] = 1
+		} else {
+			order[r] = 0
+		}
+	}
+	return feasible[idx[heapRoot(order, cl.raw[4])]]
+}
+
+// parallelChunk is the chunk size of the scheduler's Parallelizer over n pieces at its default parallelism,
+// 16 (parallelize/parallelism.go: chunkSizeFor).
+func parallelChunk(n int) int {
+	s := int(math.Sqrt(float64(n)))
+	if r := n/16 + 1; s > r {
+		s = r
+	} else if s < 1 {
+		s = 1
+	}
+	return s
 }
 
 // heapRoot returns the index of the node the scheduler takes among nodes of these totals, listed as it

@@ -38,3 +38,55 @@ func TestHeapRoot(t *testing.T) {
 		}
 	}
 }
+
+// TestParallelRoot: parallelRoot picks the root heap.Init builds on the feasible nodes in the order of their
+// drawn finishing times (its own reordering checked against container/heap); with one goroutine that is the
+// list's order, heapRoot's pick; with 16 it sometimes is not; and chunks follow chunkSizeFor (92 nodes: 6).
+func TestParallelRoot(t *testing.T) {
+	if parallelChunk(92) != 6 || parallelChunk(5000) != 70 || parallelChunk(1) != 1 {
+		t.Fatalf("chunks %d %d %d, want 6 70 1", parallelChunk(92), parallelChunk(5000), parallelChunk(1))
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, workers := range []int{1, 16} {
+		cl := &cluster{parRNG: rand.New(rand.NewPCG(5, 6)), parWorkers: workers}
+		cl.raw[4] = make([]int64, 200) // scores() sizes it in a cycle
+		off := 0
+		for trial := range 2000 {
+			n := 2 + rng.IntN(120)
+			var feasible []int32
+			var totals []int64
+			cl.feasPos = cl.feasPos[:0]
+			for i := range n {
+				if rng.IntN(3) > 0 {
+					feasible = append(feasible, int32(1000+i))
+					cl.feasPos = append(cl.feasPos, int32(i))
+					totals = append(totals, int64(rng.IntN(3)))
+				}
+			}
+			if len(feasible) < 2 {
+				continue
+			}
+			cl.filtered, cl.listed = n, n
+			top, ties := topTies(totals)
+			if ties < 2 {
+				continue
+			}
+			got := cl.parallelRoot(feasible, totals, top)
+			// container/heap on the reordered list, whole totals.
+			h := &scoredHeap{}
+			for _, i := range cl.parIdx {
+				h.idx, h.total = append(h.idx, int64(feasible[i])), append(h.total, totals[i])
+			}
+			heap.Init(h)
+			if int64(got) != h.idx[0] {
+				t.Fatalf("workers %d, trial %d: parallelRoot %d, heap.Init's root %d", workers, trial, got, h.idx[0])
+			}
+			if got != feasible[heapRoot(totals, make([]int64, len(totals)))] {
+				off++
+			}
+		}
+		if (workers == 1) != (off == 0) {
+			t.Errorf("%d goroutines: %d picks off the list's heap root", workers, off)
+		}
+	}
+}

@@ -108,6 +108,12 @@ func compareScores(t *testing.T, in fit.Input, counts []int, o fit.Order, maxLog
 	if err != nil {
 		t.Fatal(err)
 	}
+	return comparePlacement(t, in, c, counts, o, got, events, maxLog)
+}
+
+// comparePlacement is compareScores on a placement the real scheduler made: got (per pod name, its node) and
+// events (WithEvents) of the cluster c of order o of in on counts nodes per pool.
+func comparePlacement(t *testing.T, in fit.Input, c Input, counts []int, o fit.Order, got map[string]string, events []Event, maxLog int) scoreCheck {
 	at := map[string]int{}
 	for i, p := range c.Pods {
 		at[p.Name] = i
