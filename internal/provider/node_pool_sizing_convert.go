@@ -649,7 +649,7 @@ func packingNames() string {
 var sizingFormulaSource = strings.Join([]string{
 	"allocatable: the kubefit_node_overhead model (EKS, AKS and GKE reservation rules; see that data source's formula_source for each term and its public source)",
 	"workload_allocatable: " + fit.SourceDaemonSets + " (allocatable − requests of the DaemonSets that land on the pool)",
-	"nodes_required: " + fit.StrategyScheduler + " (a model of kube-scheduler v1.37's default profile or MostAllocated: queue order, filters, scores with their normalisation and weights, tie-breaks (its heap over drawn orders of the node names, and at random), when it retries a waiting pod, percentageOfNodesToScore; the fewest nodes on which it binds every pod in every planned arrival order)",
+	"nodes_required: " + fit.StrategyScheduler + " (a model of kube-scheduler v1.37's default profile or MostAllocated: queue order, filters, scores with their normalisation and weights, tie-breaks (its heap over drawn orders of the node names, and at random), when it retries a waiting pod, percentageOfNodesToScore; the fewest nodes on which it binds every pod in every planned arrival order, plus 2 per pool it grew when fewer than 64 tie-break draws per order were checked, for the real scheduler's goroutine timing)",
 	"nodes_optimal: multi-resource first-fit-decreasing simulation, in the manner of the kubernetes-sigs/karpenter scheduler and the cluster-autoscaler binpacking estimator; the best of " + packingNames(),
 	"lower_bound: " + fit.SourceLowerBound + "; utilization: " + fit.SourceUtilization + "; stranded: " + fit.SourceStranded + "; headroom: " + fit.SourceHeadroom,
 	"peak pods: " + fit.SourceSurge + " (max_replicas + ceil(max_replicas × surge % / 100), as Kubernetes rounds maxSurge)",

@@ -412,8 +412,9 @@ func schedulerProfileAttribute() schema.StringAttribute {
 	return optionalOneOf(stringsOf(fit.SchedulerProfiles), "The cluster's kube-scheduler profile: `default` "+
 		"(NodeResourcesFit `LeastAllocated`, which spreads pods over the emptiest nodes; EKS, AKS and GKE's default) or "+
 		"`most-allocated` (fills the fullest nodes first, as GKE's `optimize-utilization` profile does). Default `default`. "+
-		"The real kube-scheduler binds every pod on the counts of `default` in every planned order of kubefit's tests; under "+
-		"`most-allocated` it has been seen to need one node more than kubefit on about 1,000 pods, so leave a node of margin.")
+		"Both are modelled score for score against the real kube-scheduler; its ties, which its goroutines' timing "+
+		"decides, are sampled, and on large inputs, where only a few draws can be checked, `nodes_required` carries 2 nodes of "+
+		"margin per pool the scheduler grew.")
 }
 
 // arrivalOrderAttribute is the input naming the order in which pods reach the scheduler.

@@ -1,0 +1,79 @@
+package fit
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+)
+
+// TestTieMargin: on random single-pool cases with zone spread whose count the search grew beyond the best
+// packing's, the count carries tieMargin more nodes when the work budget paid for fewer than tieMarginSeeds
+// variants per order, says so, and every planned order binds on the count without them; with more variants
+// (the default budget on most of these small cases) it carries none.
+func TestTieMargin(t *testing.T) {
+	defer func(b int64) { schedulerBudget = b }(schedulerBudget)
+	rng := rand.New(rand.NewPCG(23, 5))
+	found, plain := 0, 0
+	for trial := 0; trial < 400 && found < 4; trial++ {
+		rc := newRandomCase(rng, 2+rng.IntN(6), 40, func(alloc int64) int64 { return alloc/20 + rng.Int64N(alloc/3) }, 110)
+		rc.in.Pools[0].Zones = []string{"a", "b", "c"}
+		for w := range rc.in.Workloads {
+			if w%2 == 0 {
+				rc.in.Workloads[w].Spread = Spread{Type: SpreadZone, MaxSkew: 1}
+			}
+		}
+		schedulerBudget = 60_000_000
+		full, err := Plan(rc.in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if b := full.Scenarios[0].BoundBy; strings.Contains(b, ", plus") {
+			var seeds int
+			if _, err := fmt.Sscanf(b[strings.Index(b, "under ")+len("under "):], "%d draws", &seeds); err != nil || seeds >= tieMarginSeeds {
+				t.Errorf("trial %d: a margin with %d variants per order: %q", trial, seeds, b)
+			}
+		} else if b != "" {
+			plain++
+		}
+		// A budget that pays for tieBreakSeeds variants per order only (and still for the search).
+		schedulerBudget = 1_500_000
+		res, err := Plan(rc.in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sr := res.Scenarios[0]
+		if sr.BoundBy == "" || sr.SchedulerNote != "" {
+			continue
+		}
+		found++
+		var seeds int
+		if i := strings.Index(sr.BoundBy, ", plus 2 nodes per pool the search grew: the model checked the count under "); i < 0 {
+			t.Errorf("trial %d: bound by %q without the margin", trial, sr.BoundBy)
+		} else if _, err := fmt.Sscanf(sr.BoundBy[i:], ", plus 2 nodes per pool the search grew: the model checked the count under %d draws", &seeds); err != nil || seeds >= tieMarginSeeds {
+			t.Errorf("trial %d: %d draws (%v) in %q", trial, seeds, err, sr.BoundBy)
+		}
+		orders, err := Orders(rc.in, ScenarioSteady)
+		if err != nil {
+			t.Fatal(err)
+		}
+		counts := []int{sr.Pools[0].NodesRequired - tieMargin}
+		for _, o := range orders {
+			refs, err := Place(rc.in, ScenarioSteady, counts, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, r := range refs {
+				if r.Pool < 0 {
+					t.Errorf("trial %d: %s leaves a pod Pending on %v nodes, without the margin", trial, o.Name, counts)
+					break
+				}
+			}
+		}
+		t.Logf("trial %d: %d nodes (best packing %d; %d with the default budget), bound by %.60s…", trial, sr.Pools[0].NodesRequired,
+			sr.Pools[0].NodesOptimal, full.Scenarios[0].Pools[0].NodesRequired, sr.BoundBy)
+	}
+	if found == 0 || plain == 0 {
+		t.Fatalf("%d cases with a margin on the small budget, %d grown without one on the default budget: the draw should give both", found, plain)
+	}
+}
