@@ -262,7 +262,7 @@
 // random ties, never on the list's order), too rarely for the 8 seeds per order its work budget pays for
 // at that size. So when the budget pays for fewer than 64 draws per order (tieMarginSeeds) or cut the
 // checks short, every pool the search grew beyond the best packing gets 2 more nodes (tieMargin), and
-// BoundBy says why: the oracle's five issue cases then bind in every planned order with the counts within
+// Margin says why: the oracle's five issue cases then bind in every planned order with the counts within
 // 5 % of the real scheduler's (TestIssueCases).
 //
 // Not modelled: per-container non-zero requests (a pod counts as one container), the EKS system pods'

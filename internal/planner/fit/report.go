@@ -106,7 +106,11 @@ func SchedulerNote(scs []ScenarioResult) string {
 	for _, sc := range scs {
 		var parts []string
 		if sc.BoundBy != "" {
-			parts = append(parts, "worst planned arrival order: "+sc.BoundBy)
+			worst := "worst planned arrival order: " + sc.BoundBy
+			if sc.Margin != "" {
+				worst += ", " + sc.Margin
+			}
+			parts = append(parts, worst)
 		}
 		if sc.NodesRequired > sc.NodesOptimal {
 			parts = append(parts, fmt.Sprintf("it needs %d nodes where the best packing needs %d", sc.NodesRequired, sc.NodesOptimal))

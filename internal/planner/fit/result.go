@@ -87,6 +87,9 @@ type ScenarioResult struct {
 	// SchedulerNote says, when not empty, that the scheduler model did not run or did not check every
 	// planned order (its work budget), and what the counts are then.
 	SchedulerNote string
+	// Margin says, when not empty, that the node counts carry tieMargin nodes more than the fewest on which
+	// every planned order bound, per pool the search grew, and why (tieMarginFor): "plus 2 nodes per pool …".
+	Margin string
 	// ModelWork is the nodes the scheduler model filtered and scored for the scenario, its disruptions included,
 	// a node counting once more per 8 inter-pod terms and spread constraints the pod's filter and score read there: its
 	// work, the same for the same input (callers that plan many inputs budget with it).
@@ -233,7 +236,7 @@ type Failure struct {
 }
 
 func (s *sim) result() ScenarioResult {
-	sr := ScenarioResult{Scenario: s.scenario, Fits: true, Strategy: s.strat.id, SchedulerNote: s.note, ModelWork: s.work}
+	sr := ScenarioResult{Scenario: s.scenario, Fits: true, Strategy: s.strat.id, SchedulerNote: s.note, Margin: s.margin, ModelWork: s.work}
 	var onNode [][]WorkloadPods
 	if !s.m.in.OmitNodes {
 		onNode = s.nodeWorkloads()

@@ -126,10 +126,10 @@ func (m *model) realistic(sc Scenario, best *sim) (*sim, string) {
 	}
 	bound := ""
 	if fail != nil {
-		bound = o.name + margin
+		bound = o.name
 	}
 	s := m.placementSim(sc, classes, capped, counts, o.pods, cl.bind, stuck)
-	s.bound, s.note, s.explain = bound, note, cl.explainPending(o.pods)
+	s.bound, s.note, s.margin, s.explain = bound, note, margin, cl.explainPending(o.pods)
 	markExcess(s, excess)
 	if sc == ScenarioSteady {
 		s.disrupt = cl.disruptions(m, o.pods, capped, slices.Clone(cl.bind), o.seed)
@@ -162,7 +162,7 @@ const searchStopped = "the search for the node count stopped with pods still Pen
 
 // tieMarginFor adds tieMargin to every pool of counts the search grew from start, the best packing's counts,
 // when the variants were fewer than tieMarginSeeds per order (seeds) or the work budget cut the checks short
-// (note), but not when the search stopped with pods Pending; it returns what the BoundBy phrase adds, "" when
+// (note), but not when the search stopped with pods Pending; it returns ScenarioResult.Margin, "" when
 // nothing.
 func tieMarginFor(start, counts []int, note string, seeds int) string {
 	if strings.HasPrefix(note, searchStopped) || (seeds >= tieMarginSeeds && note == "") {
@@ -182,7 +182,7 @@ func tieMarginFor(start, counts []int, note string, seeds int) string {
 	if note != "" {
 		checked = "fewer draws and orders than planned (its work budget)"
 	}
-	return fmt.Sprintf(", plus %d nodes per pool the search grew: the model checked the count under %s, and on such "+
+	return fmt.Sprintf("plus %d nodes per pool the search grew: the model checked the count under %s, and on such "+
 		"counts the real kube-scheduler, whose ties its goroutines' timing decides, has left a pod Pending in a few rollouts "+
 		"in a hundred", tieMargin, checked)
 }

@@ -212,6 +212,7 @@ type sim struct {
 	strat    *strategy
 	bound    string // the scheduler model's binding arrival order, for messages ("" for packings)
 	note     string // ScenarioResult.SchedulerNote
+	margin   string // ScenarioResult.Margin
 	work     int64  // ScenarioResult.ModelWork
 	// explain is, per class with pods the scheduler model left Pending, per pool, what turned them away
 	// (cluster.explain); nil for a best packing.
@@ -237,7 +238,7 @@ type event struct {
 
 func newSim(m *model, sc Scenario, st *strategy, tmpl []classSim) *sim {
 	s := m.takeSim()
-	s.scenario, s.strat, s.bound, s.note, s.explain, s.work = sc, st, "", "", nil, 0
+	s.scenario, s.strat, s.bound, s.note, s.margin, s.explain, s.work = sc, st, "", "", "", nil, 0
 	for p := range m.pools {
 		pm := &m.pools[p]
 		for i := range pm.p.MinNodes {

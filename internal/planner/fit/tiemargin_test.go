@@ -28,12 +28,12 @@ func TestTieMargin(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if b := full.Scenarios[0].BoundBy; strings.Contains(b, ", plus") {
+		if m := full.Scenarios[0].Margin; m != "" {
 			var seeds int
-			if _, err := fmt.Sscanf(b[strings.Index(b, "under ")+len("under "):], "%d draws", &seeds); err != nil || seeds >= tieMarginSeeds {
-				t.Errorf("trial %d: a margin with %d variants per order: %q", trial, seeds, b)
+			if _, err := fmt.Sscanf(m[strings.Index(m, "under ")+len("under "):], "%d draws", &seeds); err != nil || seeds >= tieMarginSeeds {
+				t.Errorf("trial %d: a margin with %d variants per order: %q", trial, seeds, m)
 			}
-		} else if b != "" {
+		} else if full.Scenarios[0].BoundBy != "" {
 			plain++
 		}
 		// A budget that pays for tieBreakSeeds variants per order only (and still for the search).
@@ -48,10 +48,11 @@ func TestTieMargin(t *testing.T) {
 		}
 		found++
 		var seeds int
-		if i := strings.Index(sr.BoundBy, ", plus 2 nodes per pool the search grew: the model checked the count under "); i < 0 {
-			t.Errorf("trial %d: bound by %q without the margin", trial, sr.BoundBy)
-		} else if _, err := fmt.Sscanf(sr.BoundBy[i:], ", plus 2 nodes per pool the search grew: the model checked the count under %d draws", &seeds); err != nil || seeds >= tieMarginSeeds {
-			t.Errorf("trial %d: %d draws (%v) in %q", trial, seeds, err, sr.BoundBy)
+		if _, err := fmt.Sscanf(sr.Margin, "plus 2 nodes per pool the search grew: the model checked the count under %d draws", &seeds); err != nil || seeds >= tieMarginSeeds {
+			t.Errorf("trial %d: margin %q (%d draws, %v)", trial, sr.Margin, seeds, err)
+		}
+		if note := SchedulerNote(res.Scenarios); !strings.Contains(note, sr.BoundBy+", "+sr.Margin) {
+			t.Errorf("trial %d: the report's note %q does not give the margin after the worst order", trial, note)
 		}
 		orders, err := Orders(rc.in, ScenarioSteady)
 		if err != nil {
@@ -70,8 +71,8 @@ func TestTieMargin(t *testing.T) {
 				}
 			}
 		}
-		t.Logf("trial %d: %d nodes (best packing %d; %d with the default budget), bound by %.60s…", trial, sr.Pools[0].NodesRequired,
-			sr.Pools[0].NodesOptimal, full.Scenarios[0].Pools[0].NodesRequired, sr.BoundBy)
+		t.Logf("trial %d: %d nodes (best packing %d; %d with the default budget), bound by %q, %.60s…", trial, sr.Pools[0].NodesRequired,
+			sr.Pools[0].NodesOptimal, full.Scenarios[0].Pools[0].NodesRequired, sr.BoundBy, sr.Margin)
 	}
 	if found == 0 || plain == 0 {
 		t.Fatalf("%d cases with a margin on the small budget, %d grown without one on the default budget: the draw should give both", found, plain)
