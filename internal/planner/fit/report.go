@@ -27,7 +27,14 @@ func Report(res Result) string {
 	}
 	tw.Flush()
 
-	b.WriteString("\nNodes each scenario needs (NODES: on which the scheduler binds every pod in every planned arrival order; " +
+	nodes := "on which the scheduler binds every pod in every planned arrival order"
+	for _, sc := range res.Scenarios {
+		if sc.Margin != "" {
+			nodes += ", with the margin the scheduler note below gives"
+			break
+		}
+	}
+	b.WriteString("\nNodes each scenario needs (NODES: " + nodes + "; " +
 		"BEST PACKING: the fewest nodes a packing found needs, and its pod order; AT LEAST: no packing needs fewer, and what forces it)\n")
 	tw = tabwriter.NewWriter(&b, 0, 8, 2, ' ', 0)
 	fmt.Fprintln(tw, "SCENARIO\tPOOL\tNODES\tMAX\tBEST PACKING\tAT LEAST\tFITS\tCPU%\tMEM%\tPODS%\tSTRANDED CPU\tSTRANDED MEM")

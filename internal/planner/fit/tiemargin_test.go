@@ -78,3 +78,17 @@ func TestTieMargin(t *testing.T) {
 		t.Fatalf("%d cases with a margin on the small budget, %d grown without one on the default budget: the draw should give both", found, plain)
 	}
 }
+
+// TestTieMarginInReport: the report's node table says its counts carry the margin exactly when a scenario has
+// one.
+func TestTieMarginInReport(t *testing.T) {
+	res := Result{Scenarios: []ScenarioResult{{Scenario: ScenarioSteady, BoundBy: "random order #1"}}}
+	const phrase = "with the margin the scheduler note below gives"
+	if strings.Contains(Report(res), phrase) {
+		t.Error("a report without a margin mentions one")
+	}
+	res.Scenarios[0].Margin = "plus 2 nodes per pool the search grew: the model checked the count under 8 draws of its tie-breaks per order"
+	if r := Report(res); !strings.Contains(r, phrase) || !strings.Contains(r, "random order #1, plus 2 nodes per pool") {
+		t.Errorf("the report does not give the margin:\n%s", r)
+	}
+}
