@@ -136,21 +136,15 @@ func schemaStrings(ctx context.Context, s dschema.Schema) []string {
 	var walk func(map[string]dschema.Attribute)
 	walk = func(attrs map[string]dschema.Attribute) {
 		for _, a := range attrs {
-			switch x := a.(type) {
-			case dschema.StringAttribute:
+			if x, ok := a.(dschema.StringAttribute); ok {
 				for _, v := range x.Validators {
 					for _, m := range quoted.FindAllStringSubmatch(v.Description(ctx), -1) {
 						set[m[1]] = true
 					}
 				}
-			case dschema.SingleNestedAttribute:
-				walk(x.Attributes)
-			case dschema.ListNestedAttribute:
-				walk(x.NestedObject.Attributes)
-			case dschema.MapNestedAttribute:
-				walk(x.NestedObject.Attributes)
-			case dschema.SetNestedAttribute:
-				walk(x.NestedObject.Attributes)
+			}
+			if nested, ok := nestedAttributes(a); ok {
+				walk(nested)
 			}
 		}
 	}
@@ -270,17 +264,7 @@ func (g *configGen) value(a dschema.Attribute, t tftypes.Type, depth int) tftype
 	case t.Is(tftypes.Bool):
 		return tftypes.NewValue(t, g.r.IntN(2) == 0)
 	}
-	var nested map[string]dschema.Attribute
-	switch x := a.(type) {
-	case dschema.SingleNestedAttribute:
-		nested = x.Attributes
-	case dschema.ListNestedAttribute:
-		nested = x.NestedObject.Attributes
-	case dschema.MapNestedAttribute:
-		nested = x.NestedObject.Attributes
-	case dschema.SetNestedAttribute:
-		nested = x.NestedObject.Attributes
-	}
+	nested, _ := nestedAttributes(a)
 	object := func(ot tftypes.Object) tftypes.Value {
 		vals := map[string]tftypes.Value{}
 		for n, at := range ot.AttributeTypes {

@@ -49,20 +49,13 @@ func attributeValidatable(ctx context.Context, a dschema.Attribute) bool {
 	if !plainType(ctx, a.GetType()) {
 		return false
 	}
-	var nested map[string]dschema.Attribute
-	switch x := a.(type) {
+	switch a.(type) {
 	case dschema.StringAttribute, dschema.Int64Attribute, dschema.Float64Attribute, dschema.BoolAttribute,
 		dschema.ListAttribute, dschema.MapAttribute, dschema.SetAttribute, dschema.ObjectAttribute:
 		return true
-	case dschema.SingleNestedAttribute:
-		nested = x.Attributes
-	case dschema.ListNestedAttribute:
-		nested = x.NestedObject.Attributes
-	case dschema.MapNestedAttribute:
-		nested = x.NestedObject.Attributes
-	case dschema.SetNestedAttribute:
-		nested = x.NestedObject.Attributes
-	default:
+	}
+	nested, ok := nestedAttributes(a)
+	if !ok {
 		return false
 	}
 	for _, n := range nested {
@@ -71,6 +64,21 @@ func attributeValidatable(ctx context.Context, a dschema.Attribute) bool {
 		}
 	}
 	return true
+}
+
+// nestedAttributes are the attributes of a's nested object; false when a is not a nested attribute.
+func nestedAttributes(a dschema.Attribute) (map[string]dschema.Attribute, bool) {
+	switch x := a.(type) {
+	case dschema.SingleNestedAttribute:
+		return x.Attributes, true
+	case dschema.ListNestedAttribute:
+		return x.NestedObject.Attributes, true
+	case dschema.MapNestedAttribute:
+		return x.NestedObject.Attributes, true
+	case dschema.SetNestedAttribute:
+		return x.NestedObject.Attributes, true
+	}
+	return nil, false
 }
 
 // plainType reports whether t is one of the framework's own types (basetypes), whose values do not validate
