@@ -148,7 +148,7 @@ func (r *capacityCheckResource) Schema(_ context.Context, _ resource.SchemaReque
 			"`kubefit_horizontal_pod_autoscaler` on a ScaledObject's target (`KSO-E17`: KEDA creates an HPA of its own), two HPAs on " +
 			"one target, an HPA named as KEDA's or an existing HPA on its target (`KCAP-E6`); every workload, ScaledObjects' and HPAs' alike, placed on a node group at its peak together, " +
 			"placed as kube-scheduler places them (the scheduler model of `kubefit_node_pool_sizing`, under `scheduler_profile` and " +
-			"`arrival_order`), with the surge of one rollout or of all (`KCAP-E2`, `KCAP-W1`), and their zone spread (`KCAP-E3`); the groups placed after the scheduler model's work budget over the check runs out are placed by the best packing alone, which a warning says (`KCAP-W5`); a " +
+			"`arrival_order`), with the surge of one rollout or of all (`KCAP-E2`, `KCAP-W1`), and their zone spread (`KCAP-E3`); the groups placed after the scheduler model's work budget over the check runs out are sized without it, on as many nodes as any scheduler needs to bind their pods whatever their order, which a warning says (`KCAP-W5`); a " +
 			"database's `max_connections` shared by several clients (`KCAP-E4`, `KCAP-W2`); the DNS budget, the AWS VPC resolver's " +
 			"and CoreDNS's (`KCAP-E7`, `KCAP-W4`); and the misfits of node groups that leave them to this check (`KCAP-E8`, " +
 			"`misfits_reported_by = \"capacity_check\"` on `kubefit_node_group`). Plan-only like `kubefit_keda_scaled_object`; when an input is unknown nothing is checked.",

@@ -295,9 +295,11 @@
 // half); a node scored counts again, and a node counts once more per 8 inter-pod terms and spread
 // constraints the pod's filter and score read there (its own, and the other pods' terms that match it). A
 // scenario whose first round alone would exceed it (a pod restricted to a share of the nodes filters that
-// many more to find its feasible ones) is not modelled and keeps the best packing's counts; a search that
-// exhausts it keeps the counts it verified, and the other random tie-breaks are checked only as far as what
-// is left pays for. ScenarioResult.SchedulerNote says so.
+// many more to find its feasible ones) is not modelled: each pool holding pods gets the any-fit bound of the
+// pods that may use it (AnyFitNodes: on that many nodes any scheduler binds them, in any order), said in
+// ScenarioResult.Margin, and workloads the bound does not cover (other hard rules, several pools) fail with
+// ReasonUnmodelled (sched_unmodelled.go); a search that exhausts it keeps the counts it verified, and the
+// other random tie-breaks are checked only as far as what is left pays for. ScenarioResult.SchedulerNote says so.
 //
 // # Limits and determinism
 //

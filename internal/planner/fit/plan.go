@@ -30,12 +30,16 @@ func Plan(in Input) (Result, error) {
 	}
 	for _, sc := range Scenarios {
 		opt := m.pack(sc)
+		optimal := make([]int, len(opt.pools)) // before realistic, which may add a margin's nodes to opt
+		for p := range opt.pools {
+			optimal[p] = len(opt.pools[p].in.ids) + len(opt.pools[p].over.ids)
+		}
 		s, bound := m.realistic(sc, opt)
 		sr := s.result()
 		sr.OptimalStrategy, sr.BoundBy = opt.strat.id, bound
 		for p := range sr.Pools {
 			pr := &sr.Pools[p]
-			pr.NodesOptimal = len(opt.pools[p].in.ids) + len(opt.pools[p].over.ids)
+			pr.NodesOptimal = optimal[p]
 			sr.NodesRequired += pr.NodesRequired
 			sr.NodesOptimal += pr.NodesOptimal
 		}

@@ -104,8 +104,9 @@ func Report(res Result) string {
 }
 
 // SchedulerNote explains once, for every scenario, how the scheduler model placed the pods: the worst planned
-// arrival order of each scenario that has one and, where the scheduler needs more nodes than the best packing,
-// by how many. Scenarios with the same figures are named together. "" when no scenario has either.
+// arrival order of each scenario that has one, the margin a scenario's counts carry and, where the scheduler
+// needs more nodes than the best packing, by how many. Scenarios with the same figures are named together. ""
+// when no scenario has any.
 func SchedulerNote(scs []ScenarioResult) string {
 	var groups []string            // one phrase per distinct set of figures, in scenario order
 	names := map[string][]string{} // phrase → scenarios
@@ -118,6 +119,8 @@ func SchedulerNote(scs []ScenarioResult) string {
 				worst += ", " + sc.Margin
 			}
 			parts = append(parts, worst)
+		} else if sc.Margin != "" {
+			parts = append(parts, sc.Margin)
 		}
 		if sc.NodesRequired > sc.NodesOptimal {
 			parts = append(parts, fmt.Sprintf("it needs %d nodes where the best packing needs %d", sc.NodesRequired, sc.NodesOptimal))

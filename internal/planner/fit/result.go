@@ -264,7 +264,16 @@ func (s *sim) result() ScenarioResult {
 		}
 		sr.Placements = append(sr.Placements, pl)
 	}
-	sr.Fits = sr.Fits && sr.UnplacedPods == 0
+	// Pools holding pods whose pool the scheduler model did not decide (addUnmodelledMargin) cannot be said to fit.
+	for _, w := range s.unmodelled {
+		c := &s.classes[w]
+		for pp, p := range c.pools {
+			if c.in[pp]+c.beyond[pp] > 0 {
+				sr.Pools[p].Fits = false
+			}
+		}
+	}
+	sr.Fits = sr.Fits && sr.UnplacedPods == 0 && len(s.unmodelled) == 0
 	return sr
 }
 
@@ -469,6 +478,9 @@ func (s *sim) lowerBound(p int) (int, string) {
 // pool.
 func (s *sim) failures() []Failure {
 	var out []Failure
+	for _, w := range s.unmodelled {
+		out = append(out, s.unmodelledFailure(w))
+	}
 	for w := range s.classes {
 		c := &s.classes[w]
 		beyond := 0
@@ -664,6 +676,10 @@ func (s *sim) shortText(p int) string {
 		}
 	}
 	nodes := Plural(pm.p.MaxNodes, "node", "nodes")
+	if s.margin != "" && !slices.ContainsFunc(s.pools[p].over.ids, func(id int32) bool { return s.nodes[id].used[rPods] > 0 }) {
+		return fmt.Sprintf("Its pods are placed within %s, but the count carries the margin the scheduler note gives "+
+			"(kube-scheduler can need more nodes than this placement).", nodes)
+	}
 	if len(short) > 0 {
 		return fmt.Sprintf("The pool's pods request %s against %s of workload allocatable on %s: short by %s.",
 			field.JoinAnd(want), field.JoinAnd(have), nodes, field.JoinAnd(short))

@@ -59,8 +59,9 @@ func (m *model) realistic(sc Scenario, best *sim) (*sim, string) {
 	}
 	if first := int64(len(orders)) * cl.roundCost(orders[0].pods, counts); first > schedulerBudget {
 		best.note = fmt.Sprintf("the scheduler model was not run: %s pods on %s nodes exceed its work budget, so the "+
-			"counts are the best packing's, which kube-scheduler may exceed (by 2–13 %% in measured cases)",
-			FormatCount(int64(len(orders[0].pods))), FormatCount(int64(nodes)))
+			"counts are those on which any scheduler binds the pods (split the workloads over several plans to have "+
+			"them modelled)", FormatCount(int64(len(orders[0].pods))), FormatCount(int64(nodes)))
+		best.margin = m.addUnmodelledMargin(best)
 		markExcess(best, excess)
 		return best, ""
 	}

@@ -213,7 +213,10 @@ type sim struct {
 	bound    string // the scheduler model's binding arrival order, for messages ("" for packings)
 	note     string // ScenarioResult.SchedulerNote
 	margin   string // ScenarioResult.Margin
-	work     int64  // ScenarioResult.ModelWork
+	// unmodelled lists, when the scheduler model did not run, the classes with pods that may use several pools
+	// or with hard rules the any-fit bound does not cover (addUnmodelledMargin): they fail with ReasonUnmodelled.
+	unmodelled []int
+	work       int64 // ScenarioResult.ModelWork
 	// explain is, per class with pods the scheduler model left Pending, per pool, what turned them away
 	// (cluster.explain); nil for a best packing.
 	explain [][]string

@@ -149,11 +149,15 @@ const (
 	// ReasonHostPort: a host port of the workload is taken on the pool's nodes by a DaemonSet, or its
 	// pods (one per node, for their host port) need more nodes than the pools allow.
 	ReasonHostPort Reason = "host-port"
+	// ReasonUnmodelled: the scheduler model did not run (the plan exceeds its work budget) and the workload may
+	// use several pools, or has a hard rule beyond resources and one pod per node, so no node count is known to
+	// bind its pods (AnyFitNodes).
+	ReasonUnmodelled Reason = "unmodelled"
 )
 
 // Reasons lists every failure reason.
 var Reasons = []Reason{ReasonSelector, ReasonTaint, ReasonPoolList, ReasonTooLarge, ReasonMaxNodes, ReasonSpread,
-	ReasonDaemonSets, ReasonAffinity, ReasonHostPort, ReasonPodAffinity, ReasonDisruption}
+	ReasonDaemonSets, ReasonAffinity, ReasonHostPort, ReasonPodAffinity, ReasonDisruption, ReasonUnmodelled}
 
 // Pool is a node pool (node group) of identical nodes. The planner does not compute node overhead:
 // Allocatable is the kubelet's allocatable of one node before DaemonSets, with Pods the max pods.

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/fit"
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/resource"
 )
 
@@ -36,8 +37,25 @@ func TestPlaceBudget(t *testing.T) {
 		t.Fatalf("out of budget the group is packed, with KCAP-W5: %v %+v", err, res.Warnings)
 	}
 	_, err = CheckAll(budgetCheck(3, 10))
-	if err == nil || !strings.Contains(err.Error(), "the best packing needs 15 nodes (KCAP-W5: the scheduler model was not run") {
+	if err == nil || !strings.Contains(err.Error(), "the best packing needs 15 nodes, and any scheduler binds them on 15 (KCAP-W5: the scheduler model was not run") {
 		t.Fatalf("a group that does not hold its peak says it was packed: %v", err)
+	}
+	// Packed, a group holds its peak only on as many nodes as any scheduler needs to bind it: 15 pods of 1,500m
+	// pack two to a node of 3,920m on 8 nodes, where the any-fit bound is 9.
+	small := budgetCheck(3, 8)
+	for i := range small.ScaledObjects {
+		small.ScaledObjects[i].PodRequests.CPUMillicores = 1500
+	}
+	placeBudget = saved
+	if _, err := CheckAll(small); err != nil {
+		t.Fatalf("modelled, 15 pods of 1,500m hold on 8 nodes of 3,920m: %v", err)
+	}
+	placeBudget = 0
+	bound := fit.AnyFitNodes(fit.Resources{CPUMillicores: 3920, MemoryBytes: 14 << 30, Pods: 58},
+		[]fit.PodGroup{{Requests: fit.Resources{CPUMillicores: 1500, MemoryBytes: 100 << 20, Pods: 1}, Count: 15}})
+	want := fmt.Sprintf("the best packing needs 8 nodes, and any scheduler binds them on %d (KCAP-W5", bound)
+	if _, err = CheckAll(small); bound <= 8 || err == nil || !strings.Contains(err.Error(), want) {
+		t.Fatalf("packed, the group must not hold the peak on fewer nodes than the any-fit bound %d: want %q in %v", bound, want, err)
 	}
 }
 

@@ -164,7 +164,8 @@ func CheckAll(in Check) (*CheckResult, error) {
 		}
 		res.Warnings = append(res.Warnings, field.Warning{Code: "KCAP-W5", Path: field.NewPath("NodeGroups"), Message: fmt.Sprintf(
 			"KCAP-W5: the scheduler model's work budget over this check ran out, so %s placed by the best packing alone, "+
-				"whose node counts kube-scheduler may exceed (by 2–13 %% in measured cases): a peak within a few nodes of a group's maximum may not fit",
+				"with as many nodes as any scheduler needs to bind their pods, whatever their order and its scores (a pod "+
+				"stays Pending only when no node has room for it); split the check to have every group modelled",
 			what)})
 	}
 	errs = append(errs, checkDatabases(in, all, res)...)
@@ -443,7 +444,7 @@ func placedText(pl placement, in Check) string {
 		return fmt.Sprintf("by their %s alone they need at least %d nodes", what, pl.peak)
 	}
 	if pl.packed {
-		return fmt.Sprintf("the best packing needs %d nodes (KCAP-W5: the scheduler model was not run, and kube-scheduler may need more)", pl.peak)
+		return fmt.Sprintf("the best packing needs %d nodes, and any scheduler binds them on %d (KCAP-W5: the scheduler model was not run)", pl.optimal, pl.peak)
 	}
 	return fmt.Sprintf("kube-scheduler (%s profile, %s arrival) places them on %d nodes (the best packing needs %d)",
 		orDefault(string(in.Scheduler), string(fit.ProfileDefault)), orDefault(string(in.Arrival), string(fit.ArrivalRollout)), pl.peak, pl.optimal)

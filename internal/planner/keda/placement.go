@@ -27,7 +27,8 @@ type placement struct {
 	atLeast              bool
 	boundBy              string
 	peak, surge, optimal int64
-	// packed is true when the check's model budget (placeBudget) had run out: the counts are the best packing's.
+	// packed is true when the check's model budget (placeBudget) had run out: the counts are the best packing's
+	// raised to fit.AnyFitNodes.
 	packed bool
 }
 
@@ -106,8 +107,22 @@ func place(g NodeGroupCapacity, loads []groupLoad, check Check) (placement, erro
 		}
 	}
 	steady, peak := res.Scenarios[0].Pools[0], res.Scenarios[1].Pools[0]
-	return placement{fits: true, peak: int64(steady.NodesRequired), surge: int64(peak.NodesRequired), optimal: int64(steady.NodesOptimal),
-		packed: in.PackingOnly}, nil
+	pl := placement{fits: true, peak: int64(steady.NodesRequired), surge: int64(peak.NodesRequired), optimal: int64(steady.NodesOptimal),
+		packed: in.PackingOnly}
+	if pl.packed {
+		// The best packing is a floor kube-scheduler exceeds in most arrival orders: the counts are those on which
+		// any scheduler binds the pods, as the planner gives a scenario it does not model.
+		var atPeak, withSurge []fit.PodGroup
+		for _, l := range loads {
+			req := l.req
+			req.Pods = 1 // each pod takes a pod slot
+			atPeak = append(atPeak, fit.PodGroup{Requests: req, Count: l.count})
+			withSurge = append(withSurge, fit.PodGroup{Requests: req, Count: satAdd(l.count, l.surge)})
+		}
+		pl.peak = max(pl.peak, fit.AnyFitNodes(node, atPeak))
+		pl.surge = max(pl.surge, fit.AnyFitNodes(node, withSurge))
+	}
+	return pl, nil
 }
 
 // lowerBound is the nodes the loads' peak (without surge) needs by per-resource totals alone, and the resource

@@ -62,6 +62,9 @@ func TestReportAgreesWithFits(t *testing.T) {
 			Workloads: []Workload{{Name: "zk", Replicas: intp(4), Requests: fit.Resources{CPUMillicores: 100},
 				PodAffinity: &fit.PodAffinity{AntiRequired: []fit.PodAffinityTerm{{Selector: fit.LabelSelector{MatchLabels: map[string]string{"app": "zk"}},
 					TopologyKey: "topology.kubernetes.io/zone"}}}}}}},
+		// 30,000 pods on about 1,700 nodes exceed the scheduler model's work budget, and the workload may use both pools.
+		{"unmodelled", Reason(fit.ReasonUnmodelled), Request{Pools: []Pool{pool("general", "m5.large", 5000), pool("other", "m5.xlarge", 5000)},
+			Workloads: []Workload{{Name: "many", Replicas: intp(30000), Requests: fit.Resources{CPUMillicores: 100, MemoryBytes: 64 << 20}}}}},
 		{"credits", ReasonCredits, Request{Pools: []Pool{busy},
 			Workloads: []Workload{{Name: "agents", Replicas: intp(4), Requests: fit.Resources{CPUMillicores: 100}, CPUUsageMillicores: 450}}}},
 	} {
