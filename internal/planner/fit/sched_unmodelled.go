@@ -85,10 +85,11 @@ func anyFitRules(w *Workload, spread SpreadType) bool {
 	return true
 }
 
-// addUnmodelledMargin grows every pool of best that holds pods to the any-fit bound of the pods that may use it
-// (AnyFitNodes), with empty nodes within MaxNodes while it allows and beyond it after (so a pool the bound
-// takes beyond its maximum does not fit); lists in best.unmodelled the classes with pods for which the bound
-// does not hold (other hard rules, or several pools they may use); and returns ScenarioResult.Margin.
+// addUnmodelledMargin grows every pool of best that holds pods to the any-fit bound of its pods (AnyFitNodes):
+// all pods of the workloads that may use that pool only, and the pods the best packing put there of the others
+// (which fail); with empty nodes within MaxNodes while it allows and beyond it after (so a pool the bound takes
+// beyond its maximum does not fit). It lists in best.unmodelled the classes with pods for which the bound does
+// not hold (other hard rules, or several pools they may use), and returns ScenarioResult.Margin.
 func (m *model) addUnmodelledMargin(best *sim) string {
 	added := 0
 	for p := range best.pools {
@@ -104,8 +105,19 @@ func (m *model) addUnmodelledMargin(best *sim) string {
 		}
 		var groups []PodGroup
 		for w := range best.classes {
-			if c := &best.classes[w]; c.n > 0 && c.pos[p] >= 0 {
-				groups = append(groups, PodGroup{Requests: c.req.resources(), Count: int64(c.n), OnePerNode: c.spread == SpreadNode})
+			c := &best.classes[w]
+			pp := c.pos[p]
+			if c.n == 0 || pp < 0 {
+				continue
+			}
+			// A workload that may use p only counts whole; one free to use several pools fails unmodelled
+			// (below), and counts with the pods the best packing put on p.
+			count := c.n
+			if len(c.pools) > 1 {
+				count = c.in[pp] + c.beyond[pp]
+			}
+			if count > 0 {
+				groups = append(groups, PodGroup{Requests: c.req.resources(), Count: int64(count), OnePerNode: c.spread == SpreadNode})
 			}
 		}
 		k := int(min(AnyFitNodes(pm.walloc.resources(), groups), int64(MaxPlanNodes))) - n
@@ -133,16 +145,24 @@ const AnyFitText = "each pool holds as many nodes as any scheduler needs to bind
 // unmodelledFailure says, for a class of best.unmodelled, why its pods are not said to fit.
 func (s *sim) unmodelledFailure(w int) Failure {
 	c := &s.classes[w]
-	names := make([]string, len(c.pools))
 	first := ""
 	for i, p := range c.pools {
-		names[i] = strconv.Quote(s.m.pools[p].p.Name)
-		if first == "" && c.in[i]+c.beyond[i] > 0 {
+		if c.in[i]+c.beyond[i] > 0 {
 			first = s.m.pools[p].p.Name
+			break
 		}
 	}
 	if first == "" && len(c.pools) > 0 {
 		first = s.m.pools[c.pools[0]].p.Name
+	}
+	// A few pools by name: a workload may use thousands.
+	const named = 4
+	var names []string
+	for _, p := range c.pools[:min(len(c.pools), named)] {
+		names = append(names, strconv.Quote(s.m.pools[p].p.Name))
+	}
+	if len(c.pools) > named {
+		names = append(names, fmt.Sprintf("%s more", FormatCount(int64(len(c.pools)-named))))
 	}
 	name := s.m.in.Workloads[c.w].Name
 	why := fmt.Sprintf("workload %q may use pools %s: which of them kube-scheduler and the autoscaler fill is unknown "+
