@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hashicorp/terraform-plugin-testing/compare"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
@@ -345,6 +346,57 @@ func TestAccNodePoolSizing_disruptions(t *testing.T) {
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("disruption_results").AtMapKey("zone_loss").AtMapKey("stuck"),
 						knownvalue.MapExact(map[string]knownvalue.Check{"clickhouse-shard0": knownvalue.Int64Exact(1), "clickhouse-shard1": knownvalue.Int64Exact(1)})),
 				},
+			},
+		},
+	})
+}
+
+// largeSizing is 20,000 pods of 100m and 1,000 of 900m on m5.large: beyond the scheduler model's work budget.
+// With pinned the small pods may use pool "general" only; otherwise they may use "other" too.
+func largeSizing(pinned, failOnMisfit bool) string {
+	pools := ""
+	if pinned {
+		pools = `, pools = ["general"]`
+	}
+	return fmt.Sprintf(`
+data "kubefit_node_pool_sizing" "big" {
+  pools = {
+    general = { cloud = "aws", instance_type = "m5.large", max_nodes = 5000 }
+    other   = { cloud = "aws", instance_type = "m5.xlarge", max_nodes = 5000 }
+  }
+  workloads = [
+    { name = "batch", replicas = 20000, requests = { cpu = "100m", memory = "64Mi" }%s },
+    { name = "api", replicas = 1000, requests = { cpu = "900m", memory = "1Gi" }, pools = ["general"] },
+  ]
+  fail_on_misfit = %t
+}`, pools, failOnMisfit)
+}
+
+// TestAccNodePoolSizing_beyondModelBudget: beyond the scheduler model's work budget the counts are the any-fit
+// bound (above the best packing for mixed pod sizes), and the plan fits when the pool's maximum holds it; a
+// workload free to use several pools fails, as which of them kube-scheduler fills is unknown.
+func TestAccNodePoolSizing_beyondModelBudget(t *testing.T) {
+	const addr = "data.kubefit_node_pool_sizing.big"
+	// A new path each time: tfjsonpath's At methods may share the parent's array.
+	steady := func(key string) tfjsonpath.Path {
+		return tfjsonpath.New("pool_results").AtMapKey("general").AtMapKey("steady").AtMapKey(key)
+	}
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config:           largeSizing(true, true),
+				ConfigPlanChecks: emptyPlanAfterApply,
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("fits"), knownvalue.Bool(true)),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("report"), knownvalue.StringRegexp(regexp.MustCompile(
+						`as the scheduler model did not run: each pool holds as many nodes as any scheduler needs`))),
+					statecheck.CompareValuePairs(addr, steady("nodes_required"), addr, steady("nodes_optimal"), compare.ValuesDiffer()),
+				},
+			},
+			{
+				Config:      largeSizing(false, true),
+				ExpectError: regexp.MustCompile(`(?s)scheduler\s+model\s+was\s+not\s+run.*workload\s+"batch"\s+may\s+use\s+pools\s+"(general|other)"\s+and\s+"(general|other)".*Pin\s+the\s+workload\s+to\s+one\s+pool`),
 			},
 		},
 	})

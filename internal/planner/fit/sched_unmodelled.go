@@ -26,19 +26,35 @@ type PodGroup struct {
 	OnePerNode bool
 }
 
-// AnyFitNodes is the fewest nodes of workload allocatable alloc (after DaemonSets) on which any scheduler that
-// binds a pod whenever a node has room for it binds every pod of groups, in any order, whatever node it picks:
-// for a pod of requests q to find no node, every node must lack room in some resource r, that is hold more than
-// alloc_r - q_r of it (or, one per node, hold a pod of its group), so the nodes number at most the sum over r of
-// the other pods' requests_r / (alloc_r - q_r), plus its group's other pods; one node more always has room. It
-// is never more than one node per pod. Groups whose pod fits no empty node are left out (they never bind).
+// AnyFitNodes is a number of nodes of workload allocatable alloc (after DaemonSets) on which any scheduler that
+// binds a pod whenever a node has room for it binds every pod of groups, in any order, whatever node it picks.
+//
+// For a pod of requests q to find no node, every node must lack room in some resource r (or, one per node, hold a
+// pod of its group). A node lacking room in r holds more than alloc_r - q_r of r, so at least m_r pods (that over
+// the largest request in r), so at least m_r times the smallest request in every other resource s; r can be
+// lacking only if such a node exists. The blocked nodes' usage of each resource s is at most the other pods'
+// total in s: that caps their number per resource, and over all of them. One node more than the largest number of
+// blocked nodes always has room. It is never more than one node per pod. Groups whose pod fits no empty node are
+// left out (they never bind).
 func AnyFitNodes(alloc Resources, groups []PodGroup) int64 {
 	w := toVec(alloc)
-	var total vec
+	var total, least, most vec
 	pods := int64(0)
+	first := true
 	for _, g := range groups {
-		total = total.add(toVec(g.Requests).scale(g.Count))
+		if g.Count <= 0 {
+			continue
+		}
+		q := toVec(g.Requests)
+		total = total.add(q.scale(g.Count))
 		pods = satAdd(pods, g.Count)
+		for r := range nRes {
+			if first || q[r] < least[r] {
+				least[r] = q[r]
+			}
+			most[r] = max(most[r], q[r])
+		}
+		first = false
 	}
 	need := int64(0)
 	for _, g := range groups {
@@ -49,19 +65,50 @@ func AnyFitNodes(alloc Resources, groups []PodGroup) int64 {
 		if !q.fits(w) {
 			continue
 		}
-		blocked := int64(0)
-		if g.OnePerNode {
-			blocked = g.Count - 1
-		}
+		other := total.sub(q)
+		// use[r][s]: the least of resource s a node lacking room in r holds; ok[r]: such a node can exist.
+		var use [nRes]vec
+		var ok [nRes]bool
 		for r := range nRes {
-			if q[r] > 0 {
-				if room := w[r] - q[r]; room > 0 {
-					blocked = satAdd(blocked, satSub(total[r], q[r])/room)
-				} else {
-					// No pod needing this resource can share a node with another.
-					blocked = satAdd(blocked, pods-1)
+			if q[r] == 0 {
+				continue
+			}
+			over := w[r] - q[r] + 1 // a node lacking room in r holds at least this much of it
+			m := ceilDiv(over, most[r])
+			ok[r] = true
+			for s := range nRes {
+				use[r][s] = satMul(m, least[s])
+				if use[r][s] > w[s] {
+					ok[r] = false
 				}
 			}
+			use[r][r] = max(use[r][r], over)
+		}
+		perResource := int64(0)
+		any := false
+		for r := range nRes {
+			if ok[r] {
+				perResource = satAdd(perResource, other[r]/use[r][r])
+				any = true
+			}
+		}
+		blocked := int64(0)
+		if any {
+			blocked = perResource
+			for s := range nRes {
+				den := int64(-1)
+				for r := range nRes {
+					if ok[r] && (den < 0 || use[r][s] < den) {
+						den = use[r][s]
+					}
+				}
+				if den > 0 {
+					blocked = min(blocked, other[s]/den)
+				}
+			}
+		}
+		if g.OnePerNode {
+			blocked = satAdd(blocked, g.Count-1)
 		}
 		need = max(need, satAdd(blocked, 1))
 	}

@@ -1,6 +1,7 @@
 package fit
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -123,35 +124,49 @@ func TestUnmodelledCounts(t *testing.T) {
 }
 
 // TestAnyFitNodes: against a slow reference, an adversarial scheduler that may take the pods in any order and put
-// each on any node with room, over small random groups: on AnyFitNodes nodes no choice leaves a pod Pending.
+// each on any node with room, over small random groups and nodes: on AnyFitNodes nodes no choice leaves a pod
+// Pending; and the bound is often the fewest such nodes (tight), never far above it.
 func TestAnyFitNodes(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 21))
-	alloc := Resources{CPUMillicores: 1000, MemoryBytes: 1000, Pods: 4}
-	tight := 0
-	for trial := range 300 {
+	tight, trials, slack := 0, 400, int64(0)
+	for trial := range trials {
+		alloc := Resources{CPUMillicores: 500 + 100*rng.Int64N(16), MemoryBytes: 100 * rng.Int64N(21), Pods: 2 + rng.Int64N(5)}
 		var groups []PodGroup
 		for range 1 + rng.IntN(3) {
-			groups = append(groups, PodGroup{Requests: Resources{CPUMillicores: 100 + 100*rng.Int64N(6), MemoryBytes: 100 * rng.Int64N(7), Pods: 1},
-				Count: 1 + rng.Int64N(3), OnePerNode: rng.IntN(4) == 0})
+			groups = append(groups, PodGroup{Requests: Resources{CPUMillicores: 100 * (1 + rng.Int64N(6)), MemoryBytes: 100 * rng.Int64N(7), Pods: 1},
+				Count: 1 + rng.Int64N(3), OnePerNode: rng.IntN(5) == 0})
 		}
 		n := AnyFitNodes(alloc, groups)
+		// A pod that fits no empty node never binds: the reference places the others.
+		groups = slices.DeleteFunc(groups, func(g PodGroup) bool { return !toVec(g.Requests).fits(toVec(alloc)) })
+		if len(groups) == 0 {
+			continue
+		}
 		if stuck, ok := adversaryStrands(alloc, groups, int(n)); ok {
-			t.Fatalf("trial %d: %+v on %d nodes: an order and choice of nodes leaves a pod Pending: %v", trial, groups, n, stuck)
+			t.Fatalf("trial %d: %+v on %d nodes of %+v: an order and choice of nodes leaves a pod Pending: %v", trial, groups, n, alloc, stuck)
 		}
-		if n > 1 {
-			if _, ok := adversaryStrands(alloc, groups, int(n)-1); ok {
-				tight++
+		fewest := n
+		for fewest > 1 {
+			if _, ok := adversaryStrands(alloc, groups, int(fewest)-1); ok {
+				break
 			}
+			fewest--
 		}
+		if fewest == n {
+			tight++
+		}
+		slack += n - fewest
 	}
-	if tight == 0 {
-		t.Errorf("the bound was never tight: one node fewer never stranded a pod")
+	t.Logf("tight in %d of %d trials; %d nodes above the fewest in all", tight, trials, slack)
+	if tight < trials/2 {
+		t.Errorf("the bound was tight in only %d of %d trials", tight, trials)
 	}
 }
 
 // adversaryStrands searches every order and every node choice of the pods of groups on n empty nodes of alloc
 // for one that leaves a pod with no node: a node has room for a pod when its requests fit what is left and, for
-// a one-per-node group, it holds none of the group's pods.
+// a one-per-node group, it holds none of the group's pods. States already explored (nodes as a multiset) are
+// not explored again.
 func adversaryStrands(alloc Resources, groups []PodGroup, n int) ([]int, bool) {
 	type node struct {
 		used vec
@@ -166,42 +181,49 @@ func adversaryStrands(alloc Resources, groups []PodGroup, n int) ([]int, bool) {
 		left[g] = groups[g].Count
 	}
 	w := toVec(alloc)
+	key := func() string {
+		parts := make([]string, len(nodes))
+		for i, nd := range nodes {
+			parts[i] = fmt.Sprint(nd.used, nd.held)
+		}
+		slices.Sort(parts)
+		return fmt.Sprint(left, parts)
+	}
+	seen := map[string]bool{}
 	var path []int
 	var search func() bool
 	search = func() bool {
+		k := key()
+		if seen[k] {
+			return false
+		}
 		for g := range groups {
 			if left[g] == 0 {
 				continue
 			}
 			q := toVec(groups[g].Requests)
 			room := false
-			seen := map[[nRes + 1]int64]bool{} // nodes alike lead to the same states
 			for i := range nodes {
 				nd := &nodes[i]
 				if !q.add(nd.used).fits(w) || (groups[g].OnePerNode && nd.held[g] > 0) {
 					continue
 				}
 				room = true
-				var key [nRes + 1]int64
-				copy(key[:], nd.used[:])
-				key[nRes] = nd.held[g]
-				if seen[key] {
-					continue
-				}
-				seen[key] = true
 				nd.used, nd.held[g], left[g] = nd.used.add(q), nd.held[g]+1, left[g]-1
 				path = append(path, g)
-				if search() {
+				found := search()
+				nd.used, nd.held[g], left[g] = nd.used.sub(q), nd.held[g]-1, left[g]+1
+				if found {
 					return true
 				}
 				path = path[:len(path)-1]
-				nd.used, nd.held[g], left[g] = nd.used.sub(q), nd.held[g]-1, left[g]+1
 			}
 			if !room {
 				path = append(path, g)
 				return true
 			}
 		}
+		seen[k] = true
 		return false
 	}
 	return path, search()

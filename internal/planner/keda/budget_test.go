@@ -40,21 +40,19 @@ func TestPlaceBudget(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "the best packing needs 15 nodes, and any scheduler binds them on 15 (KCAP-W5: the scheduler model was not run") {
 		t.Fatalf("a group that does not hold its peak says it was packed: %v", err)
 	}
-	// Packed, a group holds its peak only on as many nodes as any scheduler needs to bind it: 15 pods of 1,500m
-	// pack two to a node of 3,920m on 8 nodes, where the any-fit bound is 9.
-	small := budgetCheck(3, 8)
+	// Packed, a group holds its peak only on as many nodes as any scheduler needs to bind it: 5 pods of 900m and
+	// 10 of 600m pack on 3 nodes of 3,920m, but a scheduler can leave a 900m pod no room on 3 (the any-fit
+	// bound is 4).
+	small := budgetCheck(3, 3)
 	for i := range small.ScaledObjects {
-		small.ScaledObjects[i].PodRequests.CPUMillicores = 1500
+		small.ScaledObjects[i].PodRequests.CPUMillicores = 600
 	}
-	placeBudget = saved
-	if _, err := CheckAll(small); err != nil {
-		t.Fatalf("modelled, 15 pods of 1,500m hold on 8 nodes of 3,920m: %v", err)
-	}
-	placeBudget = 0
-	bound := fit.AnyFitNodes(fit.Resources{CPUMillicores: 3920, MemoryBytes: 14 << 30, Pods: 58},
-		[]fit.PodGroup{{Requests: fit.Resources{CPUMillicores: 1500, MemoryBytes: 100 << 20, Pods: 1}, Count: 15}})
-	want := fmt.Sprintf("the best packing needs 8 nodes, and any scheduler binds them on %d (KCAP-W5", bound)
-	if _, err = CheckAll(small); bound <= 8 || err == nil || !strings.Contains(err.Error(), want) {
+	small.ScaledObjects[0].PodRequests.CPUMillicores = 900
+	bound := fit.AnyFitNodes(fit.Resources{CPUMillicores: 3920, MemoryBytes: 14 << 30, Pods: 58}, []fit.PodGroup{
+		{Requests: fit.Resources{CPUMillicores: 900, MemoryBytes: 100 << 20, Pods: 1}, Count: 5},
+		{Requests: fit.Resources{CPUMillicores: 600, MemoryBytes: 100 << 20, Pods: 1}, Count: 10}})
+	want := fmt.Sprintf("the best packing needs 3 nodes, and any scheduler binds them on %d (KCAP-W5", bound)
+	if _, err = CheckAll(small); bound <= 3 || err == nil || !strings.Contains(err.Error(), want) {
 		t.Fatalf("packed, the group must not hold the peak on fewer nodes than the any-fit bound %d: want %q in %v", bound, want, err)
 	}
 }
