@@ -228,3 +228,42 @@ func adversaryStrands(alloc Resources, groups []PodGroup, n int) ([]int, bool) {
 	}
 	return path, search()
 }
+
+// FuzzAnyFitNodes: never more nodes than pods, at least one when a pod fits an empty node, sound against the
+// adversarial scheduler on small inputs, and no overflow on counts and requests at the planner's bounds.
+func FuzzAnyFitNodes(f *testing.F) {
+	f.Add([]byte{40, 20, 3, 2, 8, 4, 3, 0, 6, 2, 2, 1})
+	f.Add([]byte{255, 0, 1, 1, 255, 0, 3, 0})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		r := &byteReader{b: data}
+		alloc := Resources{CPUMillicores: int64(r.next()) * 50, MemoryBytes: int64(r.next()) * 50, Pods: int64(1 + r.next()%6)}
+		var groups []PodGroup
+		pods := int64(0)
+		for range 1 + r.next()%3 {
+			g := PodGroup{Requests: Resources{CPUMillicores: int64(r.next()) * 50, MemoryBytes: int64(r.next()) * 50, Pods: 1},
+				Count: int64(r.next() % 4), OnePerNode: r.next()%4 == 0}
+			groups = append(groups, g)
+			pods += g.Count
+		}
+		n := AnyFitNodes(alloc, groups)
+		fitting := slices.DeleteFunc(slices.Clone(groups), func(g PodGroup) bool {
+			return g.Count == 0 || !toVec(g.Requests).fits(toVec(alloc))
+		})
+		if n < 0 || n > pods || (len(fitting) > 0 && n < 1) {
+			t.Fatalf("%d nodes for %d pods (%d groups fit an empty node)", n, pods, len(fitting))
+		}
+		if len(fitting) > 0 && pods <= 9 {
+			if stuck, ok := adversaryStrands(alloc, fitting, int(n)); ok {
+				t.Fatalf("%+v on %d nodes of %+v: a pod is stranded: %v", fitting, n, alloc, stuck)
+			}
+		}
+		for i := range groups {
+			groups[i].Count *= MaxPlanPods
+			groups[i].Requests.MemoryBytes *= MaxQuantity / (256 * 50)
+		}
+		alloc.MemoryBytes = MaxQuantity
+		if n := AnyFitNodes(alloc, groups); n < 0 || n > pods*MaxPlanPods {
+			t.Fatalf("at the bounds: %d nodes for %d pods", n, pods*MaxPlanPods)
+		}
+	})
+}
