@@ -87,8 +87,10 @@ type ScenarioResult struct {
 	// SchedulerNote says, when not empty, that the scheduler model did not run or did not check every
 	// planned order (its work budget), and what the counts are then.
 	SchedulerNote string
-	// Margin says, when not empty, that the node counts carry tieMargin nodes more than the fewest on which
-	// every planned order bound, per pool the search grew, and why (tieMarginFor): "plus 2 nodes per pool …".
+	// Margin says, when not empty, that the node counts carry nodes more than the model verified, and why: tieMargin
+	// nodes more than the fewest on which every planned order bound, per pool the search grew (tieMarginFor: "plus 2
+	// nodes per pool …"), or, when the model did not run, the any-fit bound's nodes over the best packing
+	// (addUnmodelledMargin: "plus N nodes over the best packing, as the scheduler model did not run: …").
 	Margin string
 	// ModelWork is the nodes the scheduler model filtered and scored for the scenario, its disruptions included,
 	// a node counting once more per 8 inter-pod terms and spread constraints the pod's filter and score read there: its
