@@ -140,7 +140,7 @@ func (d *nodePoolSizingDataSource) Schema(_ context.Context, _ datasource.Schema
 			"Node counts are what the cluster will really do: a model of kube-scheduler places the pods one at a time, in " +
 			"the order they reach its queue, on the node its profile scores best (the default profile spreads pods, " +
 			"`LeastAllocated`), and `nodes_required` is the fewest nodes on which it binds every pod in every planned " +
-			"arrival order (`arrival_order`), plus 2 nodes for each pool the scheduler needed beyond the best packing when " +
+			"arrival order (`arrival_order`), plus 2 nodes (one per 250 on pools above 500) for each pool the scheduler needed beyond the best packing when " +
 			"the model could check only a few of kube-scheduler's tie-break draws (the report says so). Beyond the model's work " +
 			"budget (tens of thousands of pods in one plan) it is not run: each pool then gets the nodes on which any scheduler " +
 			"binds the pods that may use it, whatever their order (safe, and well above the best packing), with a warning, and " +
@@ -194,7 +194,7 @@ func poolResultsAttribute() schema.MapNestedAttribute {
 	scenario := func(name string) schema.SingleNestedAttribute {
 		return schema.SingleNestedAttribute{Computed: true, MarkdownDescription: "The " + name + " scenario.",
 			Attributes: map[string]schema.Attribute{
-				"nodes_required": schema.Int64Attribute{Computed: true, MarkdownDescription: "Nodes the pool needs (at least `min_nodes`): the fewest on which kube-scheduler binds every pod in every planned arrival order, plus 2 when the model could check that count under only a few of the scheduler's tie-break draws and it exceeds the best packing's; beyond the model's work budget, the nodes on which any scheduler binds the pods that may use the pool (see the data source's description). What `max_size` must at least be."},
+				"nodes_required": schema.Int64Attribute{Computed: true, MarkdownDescription: "Nodes the pool needs (at least `min_nodes`): the fewest on which kube-scheduler binds every pod in every planned arrival order, plus 2 (one per 250 on pools above 500) when the model could check that count under only a few of the scheduler's tie-break draws and it exceeds the best packing's; beyond the model's work budget, the nodes on which any scheduler binds the pods that may use the pool (see the data source's description). What `max_size` must at least be."},
 				"nodes_optimal":  schema.Int64Attribute{Computed: true, MarkdownDescription: "Nodes of the best packing kubefit finds (what a bin-packing scheduler profile or a descheduler could reach); the report explains a difference."},
 				"fits":           schema.BoolAttribute{Computed: true, MarkdownDescription: "Whether `nodes_required ≤ max_nodes` and the pool can run pods."},
 				"lower_bound":    schema.Int64Attribute{Computed: true, MarkdownDescription: "A lower bound on the nodes any packing needs (per-resource totals, spread)."},

@@ -413,7 +413,7 @@ func schedulerProfileAttribute() schema.StringAttribute {
 		"(NodeResourcesFit `LeastAllocated`, which spreads pods over the emptiest nodes; EKS, AKS and GKE's default) or "+
 		"`most-allocated` (fills the fullest nodes first, as GKE's `optimize-utilization` profile does). Default `default`. "+
 		"Both are modelled score for score against the real kube-scheduler; its ties, which its goroutines' timing "+
-		"decides, are sampled, and on large inputs, where only a few draws can be checked, `nodes_required` carries 2 nodes of "+
+		"decides, are sampled, and on large inputs, where only a few draws can be checked, `nodes_required` carries 2 nodes (one per 250 on pools above 500) of "+
 		"margin per pool the scheduler grew.")
 }
 

@@ -261,7 +261,8 @@
 // the model reaches that path about as often (1 % of its draws on 92 with the parallel Filter's order or
 // random ties, never on the list's order), too rarely for the 8 seeds per order its work budget pays for
 // at that size. So when the budget pays for fewer than 64 draws per order (tieMarginSeeds) or cut the
-// checks short, every pool the search grew beyond the best packing gets 2 more nodes (tieMargin), and
+// checks short, every pool the search grew beyond the best packing gets 2 more nodes (tieMargin; one per 250
+// on pools above 500 nodes, a size not measured: tieMarginNodes), and
 // Margin says why: the oracle's five issue cases then bind in every planned order with the counts within
 // 5 % of the real scheduler's (TestIssueCases).
 //

@@ -92,3 +92,13 @@ func TestTieMarginInReport(t *testing.T) {
 		t.Errorf("the report does not give the margin:\n%s", r)
 	}
 }
+
+// TestTieMarginNodes: tieMargin up to tieMargin × tieMarginPer nodes (the sizes measured), one per tieMarginPer above.
+func TestTieMarginNodes(t *testing.T) {
+	for _, c := range []struct{ n, want int }{{1, tieMargin}, {452, tieMargin}, {tieMargin * tieMarginPer, tieMargin},
+		{tieMargin*tieMarginPer + 1, tieMargin + 1}, {4 * tieMarginPer, 4}} {
+		if got := tieMarginNodes(c.n); got != c.want {
+			t.Errorf("tieMarginNodes(%d) = %d, want %d", c.n, got, c.want)
+		}
+	}
+}
