@@ -105,13 +105,17 @@ func Report(res Result) string {
 
 // SchedulerNote explains once, for every scenario, how the scheduler model placed the pods: the worst planned
 // arrival order of each scenario that has one, the margin a scenario's counts carry and, where the scheduler
-// needs more nodes than the best packing, by how many. Scenarios with the same figures are named together. ""
-// when no scenario has any.
+// needs more nodes than the best packing, by how many; and, in a sentence of its own, the scenarios the model did
+// not run on (their counts are the any-fit bound, not a placement). Scenarios with the same figures are named
+// together. "" when no scenario has any.
 func SchedulerNote(scs []ScenarioResult) string {
-	var groups []string            // one phrase per distinct set of figures, in scenario order
-	names := map[string][]string{} // phrase → scenarios
+	var modelled, unmodelled noteGroups
 	more := false
 	for _, sc := range scs {
+		if sc.BoundBy == "" && sc.Margin != "" && sc.ModelWork == 0 {
+			unmodelled.add(sc.Margin, sc.Scenario)
+			continue
+		}
 		var parts []string
 		if sc.BoundBy != "" {
 			worst := "worst planned arrival order: " + sc.BoundBy
@@ -126,35 +130,58 @@ func SchedulerNote(scs []ScenarioResult) string {
 			parts = append(parts, fmt.Sprintf("it needs %d nodes where the best packing needs %d", sc.NodesRequired, sc.NodesOptimal))
 			more = true
 		}
-		if len(parts) == 0 {
-			continue
+		if len(parts) > 0 {
+			modelled.add(strings.Join(parts, "; "), sc.Scenario)
 		}
-		k := strings.Join(parts, "; ")
-		if _, ok := names[k]; !ok {
-			groups = append(groups, k)
-		}
-		names[k] = append(names[k], string(sc.Scenario))
-	}
-	if len(groups) == 0 {
-		return ""
 	}
 	var b strings.Builder
-	b.WriteString("kube-scheduler places pods one at a time on the best-scoring node, and the node counts and failures are its placement (")
-	for i, k := range groups {
+	if len(modelled.order) > 0 {
+		b.WriteString("kube-scheduler places pods one at a time on the best-scoring node, and the node counts and failures are its placement (")
+		modelled.write(&b, ", ")
+		b.WriteString(")")
+		if more {
+			b.WriteString(": a bin-packing profile (most-allocated), pods arriving largest first or a descheduler come closer to the packing")
+		}
+	}
+	if len(unmodelled.order) > 0 {
+		if b.Len() > 0 {
+			b.WriteString(". ")
+		}
+		var u strings.Builder
+		unmodelled.write(&u, ": ")
+		b.WriteString("I" + strings.TrimPrefix(u.String(), "i")) // a sentence of its own: "In the … scenario: plus …"
+	}
+	return b.String()
+}
+
+// noteGroups gathers the scenarios that share a phrase of SchedulerNote, phrases in scenario order.
+type noteGroups struct {
+	order []string
+	names map[string][]string
+}
+
+func (g *noteGroups) add(phrase string, sc Scenario) {
+	if g.names == nil {
+		g.names = map[string][]string{}
+	}
+	if _, ok := g.names[phrase]; !ok {
+		g.order = append(g.order, phrase)
+	}
+	g.names[phrase] = append(g.names[phrase], string(sc))
+}
+
+// write writes "in the steady and peak scenarios<sep><phrase>" per phrase, separated by "; ".
+func (g *noteGroups) write(b *strings.Builder, sep string) {
+	for i, k := range g.order {
 		if i > 0 {
 			b.WriteString("; ")
 		}
 		scen := "scenario"
-		if len(names[k]) > 1 {
+		if len(g.names[k]) > 1 {
 			scen = "scenarios"
 		}
-		fmt.Fprintf(&b, "in the %s %s, %s", strings.Join(names[k], " and "), scen, k)
+		fmt.Fprintf(b, "in the %s %s%s%s", strings.Join(g.names[k], " and "), scen, sep, k)
 	}
-	b.WriteString(")")
-	if more {
-		b.WriteString(": a bin-packing profile (most-allocated), pods arriving largest first or a descheduler come closer to the packing")
-	}
-	return b.String()
 }
 
 func triple(r Resources) string {

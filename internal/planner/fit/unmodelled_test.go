@@ -267,3 +267,20 @@ func FuzzAnyFitNodes(f *testing.F) {
 		}
 	})
 }
+
+// TestUnmodelledNote: the report's note gives a scenario the model did not run in a sentence of its own, not as
+// kube-scheduler's placement, and keeps the modelled scenario's figures.
+func TestUnmodelledNote(t *testing.T) {
+	modelled := ScenarioResult{Scenario: ScenarioSteady, BoundBy: "random order #1", NodesRequired: 12, NodesOptimal: 10, ModelWork: 5}
+	unmodelled := ScenarioResult{Scenario: ScenarioPeak, Margin: "plus 4 nodes over the best packing, as the scheduler model did not run: " +
+		AnyFitText, NodesRequired: 16, NodesOptimal: 12}
+	note := SchedulerNote([]ScenarioResult{modelled, unmodelled})
+	want := "(in the steady scenario, worst planned arrival order: random order #1; it needs 12 nodes where the best packing needs 10)"
+	if !strings.Contains(note, want) || !strings.Contains(note, ". In the peak scenario: "+unmodelled.Margin) ||
+		strings.Contains(note, "it needs 16 nodes") {
+		t.Errorf("note %q", note)
+	}
+	if note := SchedulerNote([]ScenarioResult{unmodelled}); !strings.HasPrefix(note, "In the peak scenario: plus 4 nodes") {
+		t.Errorf("alone: %q", note)
+	}
+}
