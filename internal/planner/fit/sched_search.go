@@ -5,7 +5,6 @@ import (
 	"math"
 	"runtime"
 	"slices"
-	"strings"
 	"sync"
 )
 
@@ -57,7 +56,7 @@ func (m *model) realistic(sc Scenario, best *sim) (*sim, string) {
 		counts[p] = len(best.pools[p].in.ids) + len(best.pools[p].over.ids)
 		nodes += counts[p]
 	}
-	if first := int64(len(orders)) * cl.roundCost(orders[0].pods, counts); first > schedulerBudget {
+	if first := int64(len(orders)) * cl.roundCost(orders[0].pods, counts); m.in.Unmodelled || first > schedulerBudget {
 		best.note = fmt.Sprintf("the scheduler model was not run: %s pods on %s nodes exceed its work budget, so the "+
 			"counts are those on which any scheduler binds the pods (split the workloads over several plans to have "+
 			"them modelled)", FormatCount(int64(len(orders[0].pods))), FormatCount(int64(nodes)))
@@ -81,10 +80,10 @@ func (m *model) realistic(sc Scenario, best *sim) (*sim, string) {
 	seeds := tieBreakCount(len(orders), len(orders[0].pods), nodes)
 	variants := tieBreakVariants(orders, seeds)
 	active := orders
-	note := ""
+	note, stopped := "", false
 	start := slices.Clone(counts) // the best packing's, as the search starts from them
 	for pass := 0; ; pass++ {
-		active, note = cl.grow(m, orders, active, counts, &fail, &worst, nodes)
+		active, note, stopped = cl.grow(m, orders, active, counts, &fail, &worst, nodes)
 		if fail != nil && note == "" {
 			counts = cl.narrow(orders, fail, counts, worst, m.in.Scheduler)
 		}
@@ -110,7 +109,7 @@ func (m *model) realistic(sc Scenario, best *sim) (*sim, string) {
 		worst = len(orders) - len(variants) + vw
 		active = orders[worst : worst+1]
 	}
-	margin := tieMarginFor(start, counts, note, seeds)
+	margin := tieMarginFor(start, counts, note, stopped, seeds)
 	o := &orders[worst]
 	capped := cappedCounts(m, counts)
 	// When the search stopped with pods Pending, those still Pending on its last counts, beyond the
@@ -175,10 +174,10 @@ const searchStopped = "the search for the node count stopped with pods still Pen
 
 // tieMarginFor adds tieMarginNodes to every pool of counts the search grew from start, the best packing's counts,
 // when the variants were fewer than tieMarginSeeds per order (seeds) or the work budget cut the checks short
-// (note), but not when the search stopped with pods Pending; it returns ScenarioResult.Margin, "" when
+// (note), but not when the search stopped with pods Pending (stopped); it returns ScenarioResult.Margin, "" when
 // nothing.
-func tieMarginFor(start, counts []int, note string, seeds int) string {
-	if strings.HasPrefix(note, searchStopped) || (seeds >= tieMarginSeeds && note == "") {
+func tieMarginFor(start, counts []int, note string, stopped bool, seeds int) string {
+	if stopped || (seeds >= tieMarginSeeds && note == "") {
 		return ""
 	}
 	grown, larger := 0, false
@@ -207,9 +206,9 @@ func tieMarginFor(start, counts []int, note string, seeds int) string {
 }
 
 // grow runs the growth rounds of realistic from counts (changed in place) until every order binds on
-// them or the search stops (note says why); fail and worst record the last failing counts and order.
-func (cl *cluster) grow(m *model, orders, active []arrival, counts []int, failp *[]int, worstp *int, nodes int) ([]arrival, string) {
-	note := ""
+// them or the search stops (note says why; stopped when pods were still Pending); fail and worst record the last
+// failing counts and order.
+func (cl *cluster) grow(m *model, orders, active []arrival, counts []int, failp *[]int, worstp *int, nodes int) (_ []arrival, note string, stopped bool) {
 	fail, worst := *failp, *worstp
 	defer func() { *failp, *worstp = fail, worst }()
 	// Growth stops when three rounds in a row leave as many pods Pending (no count binds them: a domain
@@ -248,8 +247,8 @@ func (cl *cluster) grow(m *model, orders, active []arrival, counts []int, failp 
 			total += c
 		}
 		if round == maxScheduleRounds || cl.evals > 2*schedulerBudget || stuck >= 3 || total >= limit {
-			note = searchStopped + active[w].name +
-				" (more nodes did not bind them, or the scheduler model's work budget ran out); the counts are the last it tried"
+			note, stopped = searchStopped+active[w].name+
+				" (more nodes did not bind them, or the scheduler model's work budget ran out); the counts are the last it tried", true
 			break
 		}
 		worst = indexOf(orders, active, w)
@@ -263,7 +262,7 @@ func (cl *cluster) grow(m *model, orders, active []arrival, counts []int, failp 
 			counts[p] += min(inc[p]*grow, max(counts[p], 8))
 		}
 	}
-	return active, note
+	return active, note, stopped
 }
 
 // roundCost estimates the work of one run of the order's pods on the counts: per pod, nodeCost times the nodes

@@ -85,15 +85,15 @@ func AnyFitNodes(alloc Resources, groups []PodGroup) int64 {
 			use[r][r] = max(use[r][r], over)
 		}
 		perResource := int64(0)
-		any := false
+		blockable := false
 		for r := range nRes {
 			if ok[r] {
 				perResource = satAdd(perResource, other[r]/use[r][r])
-				any = true
+				blockable = true
 			}
 		}
 		blocked := int64(0)
-		if any {
+		if blockable {
 			blocked = perResource
 			for s := range nRes {
 				den := int64(-1)

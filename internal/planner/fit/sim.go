@@ -241,7 +241,7 @@ type event struct {
 
 func newSim(m *model, sc Scenario, st *strategy, tmpl []classSim) *sim {
 	s := m.takeSim()
-	s.scenario, s.strat, s.bound, s.note, s.margin, s.explain, s.work = sc, st, "", "", "", nil, 0
+	s.scenario, s.strat = sc, st
 	for p := range m.pools {
 		pm := &m.pools[p]
 		for i := range pm.p.MinNodes {

@@ -355,6 +355,10 @@ type Input struct {
 	// NodesOptimal). For callers that compare many plans and model only the best few (the
 	// recommendation).
 	PackingOnly bool
+	// Unmodelled skips the scheduler model as a scenario beyond its work budget does: each pool gets the any-fit
+	// bound of its pods (AnyFitNodes) and the workloads it does not cover fail with ReasonUnmodelled. For callers
+	// whose own budget over many plans is spent (the capacity check).
+	Unmodelled bool
 	// OmitNodes leaves every PoolResult.Nodes empty; everything else, MaxNodeCPUUsageMillicores
 	// included, is computed as usual. For callers that compare many plans by their totals.
 	OmitNodes bool

@@ -27,16 +27,16 @@ type placement struct {
 	atLeast              bool
 	boundBy              string
 	peak, surge, optimal int64
-	// packed is true when the check's model budget (placeBudget) had run out: the counts are the best packing's
-	// raised to fit.AnyFitNodes.
+	// packed is true when the check's model budget (placeBudget) had run out: the counts are the planner's for a
+	// scenario it does not model (fit.Input.Unmodelled: the any-fit bound).
 	packed bool
 }
 
 // placeBudget bounds the scheduler model's work (fit.ScenarioResult.ModelWork) over the placements of one
 // check: every node group is placed at peak, and a group that does not hold it again for each remedy tried
 // (a bisection per autoscaler), so ten groups of 5,000 pods took 21 s and the bound of 2,000 ran for hours.
-// About three seconds here. Once it is spent the groups left are placed by the best packing alone (fast), and
-// KCAP-W5 names them: kube-scheduler may need more nodes than that. A variable so that tests can exhaust it.
+// About three seconds here. Once it is spent the groups left are placed without the model (fast: fit.Input.Unmodelled,
+// the any-fit bound), and KCAP-W5 names them. A variable so that tests can exhaust it.
 var placeBudget int64 = 120_000_000
 
 // remedyBudget bounds the work of the remedies of one check (groupRemedies: a bisection per autoscaler of a
@@ -92,7 +92,7 @@ func place(g NodeGroupCapacity, loads []groupLoad, check Check) (placement, erro
 	}
 	b := check.budget
 	if b != nil && b.left <= 0 {
-		in.PackingOnly = true
+		in.Unmodelled = true
 		if !slices.Contains(b.packed, g.Name) {
 			b.packed = append(b.packed, g.Name)
 		}
@@ -107,22 +107,8 @@ func place(g NodeGroupCapacity, loads []groupLoad, check Check) (placement, erro
 		}
 	}
 	steady, peak := res.Scenarios[0].Pools[0], res.Scenarios[1].Pools[0]
-	pl := placement{fits: true, peak: int64(steady.NodesRequired), surge: int64(peak.NodesRequired), optimal: int64(steady.NodesOptimal),
-		packed: in.PackingOnly}
-	if pl.packed {
-		// The best packing is a floor kube-scheduler exceeds in most arrival orders: the counts are those on which
-		// any scheduler binds the pods, as the planner gives a scenario it does not model.
-		var atPeak, withSurge []fit.PodGroup
-		for _, l := range loads {
-			req := l.req
-			req.Pods = 1 // each pod takes a pod slot
-			atPeak = append(atPeak, fit.PodGroup{Requests: req, Count: l.count})
-			withSurge = append(withSurge, fit.PodGroup{Requests: req, Count: satAdd(l.count, l.surge)})
-		}
-		pl.peak = max(pl.peak, fit.AnyFitNodes(node, atPeak))
-		pl.surge = max(pl.surge, fit.AnyFitNodes(node, withSurge))
-	}
-	return pl, nil
+	return placement{fits: true, peak: int64(steady.NodesRequired), surge: int64(peak.NodesRequired), optimal: int64(steady.NodesOptimal),
+		packed: in.Unmodelled}, nil
 }
 
 // lowerBound is the nodes the loads' peak (without surge) needs by per-resource totals alone, and the resource
