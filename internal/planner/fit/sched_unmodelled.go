@@ -2,6 +2,9 @@ package fit
 
 import (
 	"fmt"
+	"math"
+	"math/big"
+	"math/bits"
 	"strconv"
 
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/field"
@@ -33,9 +36,10 @@ type PodGroup struct {
 // pod of its group). A node lacking room in r holds more than alloc_r - q_r of r, so at least m_r pods (that over
 // the largest request in r), so at least m_r times the smallest request in every other resource s; r can be
 // lacking only if such a node exists. The blocked nodes' usage of each resource s is at most the other pods'
-// total in s: that caps their number per resource, and over all of them. One node more than the largest number of
-// blocked nodes always has room. It is never more than one node per pod. Groups whose pod fits no empty node are
-// left out (they never bind).
+// total in s: that caps their number per resource, and over all of them. And every other pod takes a share of the
+// one blocked node it is on, whatever resource blocks it (podShares), so the shares' sum caps them too. One node
+// more than the fewest of these caps always has room. It is never more than one node per pod. Groups whose pod
+// fits no empty node are left out (they never bind).
 func AnyFitNodes(alloc Resources, groups []PodGroup) int64 {
 	w := toVec(alloc)
 	var total, least, most vec
@@ -56,7 +60,16 @@ func AnyFitNodes(alloc Resources, groups []PodGroup) int64 {
 		}
 		first = false
 	}
+	var sized []sizedGroup // the groups with pods that fit an empty node, for podShares
+	if len(groups) <= maxAnyFitGroups {
+		for _, g := range groups {
+			if q := toVec(g.Requests); g.Count > 0 && q.fits(w) {
+				sized = append(sized, sizedGroup{q: q, n: g.Count})
+			}
+		}
+	}
 	need := int64(0)
+	self := -1
 	for _, g := range groups {
 		if g.Count <= 0 {
 			continue
@@ -65,6 +78,7 @@ func AnyFitNodes(alloc Resources, groups []PodGroup) int64 {
 		if !q.fits(w) {
 			continue
 		}
+		self++
 		other := total.sub(q)
 		// use[r][s]: the least of resource s a node lacking room in r holds; ok[r]: such a node can exist.
 		var use [nRes]vec
@@ -110,9 +124,89 @@ func AnyFitNodes(alloc Resources, groups []PodGroup) int64 {
 		if g.OnePerNode {
 			blocked = satAdd(blocked, g.Count-1)
 		}
+		if sized != nil {
+			blocked = min(blocked, podShares(sized, self, g.OnePerNode, &use, &ok))
+		}
 		need = max(need, satAdd(blocked, 1))
 	}
 	return min(need, pods)
+}
+
+// maxAnyFitGroups bounds the groups for which AnyFitNodes sums podShares (groups × groups work); beyond it the
+// per-resource caps alone bound the blocked nodes.
+const maxAnyFitGroups = 1024
+
+// sizedGroup is a PodGroup's requests and count, for podShares.
+type sizedGroup struct {
+	q vec
+	n int64
+}
+
+// podShares bounds the nodes that can lack room for a pod of groups[self] by the other pods' shares of a blocked
+// node: a node lacking room in r holds at least use[r][r] of r, so every pod on it counts min(1, its r over
+// use[r][r]) and they add up to at least 1 there; a pod counts the most of that over the resources that can lack
+// room (ok), and a pod of a one-per-node pending group 1 for the node it holds. The sum over every other pod, rounded
+// down, caps the blocked nodes. Unlike summing each resource's own cap, a pod is counted against one resource only,
+// which for pods heavy in different resources on different nodes is up to nRes times tighter.
+func podShares(groups []sizedGroup, self int, onePerNode bool, use *[nRes]vec, ok *[nRes]bool) int64 {
+	whole := int64(0)
+	var hi, lo [nRes]uint64 // per resource, the summed requests of the pods counted against it (128 bits)
+	for k := range groups {
+		p, n := &groups[k].q, groups[k].n
+		if k == self {
+			n--
+			if onePerNode {
+				whole = satAdd(whole, n)
+				continue
+			}
+		}
+		if n <= 0 {
+			continue
+		}
+		best := -1
+		for r := range nRes {
+			if !ok[r] || p[r] == 0 {
+				continue
+			}
+			if p[r] >= use[r][r] {
+				best = nRes // a whole node per pod
+				break
+			}
+			if best < 0 || fracLess(p[best], use[best][best], p[r], use[r][r]) {
+				best = r
+			}
+		}
+		switch {
+		case best == nRes:
+			whole = satAdd(whole, n)
+		case best >= 0:
+			h, l := bits.Mul64(uint64(n), uint64(p[best]))
+			var c uint64
+			lo[best], c = bits.Add64(lo[best], l, 0)
+			if hi[best], c = bits.Add64(hi[best], h, c); c != 0 {
+				return math.MaxInt64 // beyond 128 bits: no cap from the shares
+			}
+		}
+	}
+	sum := new(big.Rat).SetInt64(whole)
+	for r := range nRes {
+		if hi[r] != 0 || lo[r] != 0 {
+			v := new(big.Int).Lsh(new(big.Int).SetUint64(hi[r]), 64)
+			sum.Add(sum, new(big.Rat).SetFrac(v.Or(v, new(big.Int).SetUint64(lo[r])), big.NewInt(use[r][r])))
+		}
+	}
+	floor := new(big.Int).Quo(sum.Num(), sum.Denom())
+	if !floor.IsInt64() {
+		return math.MaxInt64
+	}
+	return floor.Int64()
+}
+
+// fracLess reports whether a/b < c/d for non-negative a, c and positive b, d, exactly.
+func fracLess(a, b, c, d int64) bool {
+	hi1, lo1 := bits.Mul64(uint64(a), uint64(d))
+	hi2, lo2 := bits.Mul64(uint64(c), uint64(b))
+	return hi1 < hi2 || (hi1 == hi2 && lo1 < lo2)
 }
 
 // anyFitRules reports whether the any-fit bound holds for the pods of workload w: no hard rule beyond resources,

@@ -125,7 +125,7 @@ func TestUnmodelledCounts(t *testing.T) {
 
 // TestAnyFitNodes: against a slow reference, an adversarial scheduler that may take the pods in any order and put
 // each on any node with room, over small random groups and nodes: on AnyFitNodes nodes no choice leaves a pod
-// Pending; and the bound is often the fewest such nodes (tight), never far above it.
+// Pending; and the bound is mostly the fewest such nodes (tight), never far above it.
 func TestAnyFitNodes(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 21))
 	tight, trials, slack := 0, 400, int64(0)
@@ -158,8 +158,9 @@ func TestAnyFitNodes(t *testing.T) {
 		slack += n - fewest
 	}
 	t.Logf("tight in %d of %d trials; %d nodes above the fewest in all", tight, trials, slack)
-	if tight < trials/2 {
-		t.Errorf("the bound was tight in only %d of %d trials", tight, trials)
+	// Summing each resource's own cap alone (before podShares) was tight in 254 and 199 nodes above.
+	if tight < trials*4/5 || slack > int64(trials)/8 {
+		t.Errorf("the bound was tight in only %d of %d trials, %d nodes above the fewest in all", tight, trials, slack)
 	}
 }
 
@@ -282,5 +283,19 @@ func TestUnmodelledNote(t *testing.T) {
 	}
 	if note := SchedulerNote([]ScenarioResult{unmodelled}); !strings.HasPrefix(note, "In the peak scenario: plus 4 nodes") {
 		t.Errorf("alone: %q", note)
+	}
+}
+
+// BenchmarkAnyFitNodesMaxGroups bounds the any-fit bound's groups × groups work (podShares) at maxAnyFitGroups groups.
+func BenchmarkAnyFitNodesMaxGroups(b *testing.B) {
+	rng := rand.New(rand.NewPCG(4, 5))
+	groups := make([]PodGroup, maxAnyFitGroups)
+	for i := range groups {
+		groups[i] = PodGroup{Requests: Resources{CPUMillicores: 50 + rng.Int64N(2000), MemoryBytes: (64 + rng.Int64N(4096)) * mi, Pods: 1},
+			Count: 1 + rng.Int64N(100), OnePerNode: i%10 == 3}
+	}
+	alloc := Resources{CPUMillicores: 15890, MemoryBytes: 58000 * mi, Pods: 110}
+	for b.Loop() {
+		AnyFitNodes(alloc, groups)
 	}
 }
