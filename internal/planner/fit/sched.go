@@ -98,6 +98,7 @@ type schedClass struct {
 	allowed    []bool  // per pool: the pod passes the pool-level filters (pools, selector, taints, size)
 	affinity   []bool  // per pool: the pool matches the pod's node selector and pool list (spread domains)
 	prefer     []int64 // per pool: PreferNoSchedule taints the pod does not tolerate
+	requested  []int   // the resources the pod requests (fitsResources)
 }
 
 // schedNode is one node of the modelled cluster.
@@ -182,6 +183,15 @@ type cluster struct {
 	ps   podState
 	ss   spreadState
 	mins []int32 // the cycle's spreadMins
+	// spreadNorm is spreadScores' scratch: the normalised score of each raw score of the cycle.
+	spreadNorm []int64
+	// The pool-level skips (skipFor): per class its set of allowed pools (-1 when every pool is allowed), and per
+	// set, built on the set's first use after a reset (skipBuilt), how many positions of the node list from each
+	// on hold nodes of pools outside it.
+	allowSet  []int32
+	skips     [][]int32
+	skipBuilt []uint64
+	resets    uint64
 	// src are the classes the cluster was made of, and twin a second cluster of them for a second
 	// goroutine (eachOrder).
 	src  []classSim
@@ -231,6 +241,11 @@ func newCluster(m *model, classes []classSim) *cluster {
 				}
 			}
 		}
+		for r := range nRes {
+			if c.req[r] > 0 {
+				sc.requested = append(sc.requested, r)
+			}
+		}
 		sc.hasPorts = len(wl.HostPorts) > 0
 		for o := range classes {
 			if _, ok := portConflict(wl.HostPorts, m.in.Workloads[classes[o].w].HostPorts); ok && o != w {
@@ -239,6 +254,7 @@ func newCluster(m *model, classes []classSim) *cluster {
 		}
 		cl.classes[w] = sc
 	}
+	cl.initSkips()
 	cl.pt = newPodTerms(m.in, classes)
 	cl.initSpread()
 	cl.cost = make([]int64, len(classes))
@@ -326,6 +342,7 @@ func (cl *cluster) reset(counts []int) {
 			}
 		}
 	}
+	cl.resets++
 	cl.list = cl.list[:0]
 	for round := 0; len(cl.list) < len(cl.nodes); round++ {
 		for _, z := range zoneOrder {
@@ -559,6 +576,10 @@ func (cl *cluster) cycle(w, start int, profile SchedulerProfile) (int32, int) {
 		return -1, start
 	}
 	toFind := numFeasibleNodesToFind(n)
+	var skip []int32
+	if cl.dead == nil {
+		skip = cl.skipFor(w)
+	}
 	minMatch := cl.minMatch(w)
 	if cl.ss.any {
 		cl.mins = cl.spreadMins(w, cl.mins)
@@ -567,7 +588,16 @@ func (cl *cluster) cycle(w, start int, profile SchedulerProfile) (int32, int) {
 	pos := cl.feasPos[:0]
 	processed := 0
 	for processed < n && len(feasible) < toFind {
-		id := list[(start+processed)%n]
+		at := start + processed // start < n and processed < n: one wrap at most
+		if at >= n {
+			at -= n
+		}
+		if skip != nil && skip[at] > 0 {
+			// Nodes of pools the pod may not use: filter rejects them first, with nothing else read.
+			processed = min(processed+int(skip[at]), n)
+			continue
+		}
+		id := list[at]
 		processed++
 		if cl.filter(w, id, minMatch) {
 			feasible = append(feasible, id)
@@ -706,4 +736,68 @@ func (cl *cluster) setLive() {
 			cl.live = append(cl.live, id)
 		}
 	}
+}
+
+// maxSkipEntries bounds the pool-level skip tables of one reset (sets × nodes); beyond it a class without a table
+// filters every node (skipFor returns nil), as it did before.
+const maxSkipEntries = 1 << 22
+
+// initSkips gives every class that may not use every pool the index of its set of allowed pools (allowSet).
+func (cl *cluster) initSkips() {
+	cl.allowSet = make([]int32, len(cl.classes))
+	index := map[string]int32{}
+	key := make([]byte, len(cl.pools))
+	for w := range cl.classes {
+		all := true
+		for p, ok := range cl.classes[w].allowed {
+			key[p] = 0
+			if ok {
+				key[p] = 1
+			} else {
+				all = false
+			}
+		}
+		if all {
+			cl.allowSet[w] = -1
+			continue
+		}
+		k, ok := index[string(key)]
+		if !ok {
+			k = int32(len(index))
+			index[string(key)] = k
+		}
+		cl.allowSet[w] = k
+	}
+	cl.skips = make([][]int32, len(index))
+	cl.skipBuilt = make([]uint64, len(index))
+}
+
+// skipFor returns, for a pod of class w, how many positions of the node list from each on hold nodes of pools it
+// may not use (0 for a node of a pool it may use), or nil when it may use every pool or the tables would be too
+// large. cycle steps over those nodes at once: they fail filter's first test, so the filtered nodes and the
+// feasible ones are the same as node by node.
+func (cl *cluster) skipFor(w int) []int32 {
+	set := cl.allowSet[w]
+	n := len(cl.list)
+	if set < 0 || len(cl.skips)*n > maxSkipEntries {
+		return nil
+	}
+	if cl.skipBuilt[set] == cl.resets {
+		return cl.skips[set]
+	}
+	allowed := cl.classes[w].allowed
+	t := resize(cl.skips[set], n)
+	// Twice round the list backwards: a run of other pools' nodes may wrap past the end.
+	run := int32(0)
+	for i := 2*n - 1; i >= 0; i-- {
+		at := i % n
+		if allowed[cl.nodes[cl.list[at]].pool] {
+			run = 0
+		} else {
+			run = min(run+1, int32(n))
+		}
+		t[at] = run
+	}
+	cl.skips[set], cl.skipBuilt[set] = t, cl.resets
+	return t
 }

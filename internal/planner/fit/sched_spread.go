@@ -76,11 +76,26 @@ func (cl *cluster) spreadScores(w int, feasible []int32, out []int64) {
 		out[i] = s
 		lo, hi = min(lo, s), max(hi, s)
 	}
-	for i, s := range out {
-		if hi == 0 {
+	if hi == 0 {
+		for i := range out {
 			out[i] = maxNodeScore
-			continue
 		}
+		return
+	}
+	if span := hi - lo + 1; span <= int64(len(out))/4 {
+		// Few raw scores over many nodes: each normalised once.
+		norm := resize(cl.spreadNorm, int(span))
+		for k := range norm {
+			s := lo + int64(k)
+			norm[k] = maxNodeScore * (hi + lo - s) / hi
+		}
+		for i, s := range out {
+			out[i] = norm[s-lo]
+		}
+		cl.spreadNorm = norm
+		return
+	}
+	for i, s := range out {
 		out[i] = maxNodeScore * (hi + lo - s) / hi
 	}
 }
