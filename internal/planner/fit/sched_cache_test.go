@@ -5,8 +5,9 @@ import (
 	"testing"
 )
 
-// TestSchedulerCachesChangeNothing: the resource score cache (scores kept per class and node version) and
-// the memo of runs known to bind (binds) are exact: every result, on inputs with and without inter-pod
+// TestSchedulerCachesChangeNothing: the resource score cache (scores kept per class and node version), the
+// memo of runs known to bind (binds), the pool-level skips of the node list (skipFor) and the spread scores'
+// normalisation table are exact: every result, on inputs with and without inter-pod
 // terms, zone and node spread, taints and both profiles, equals the one computed without them, but for the
 // work counted (ModelWork).
 func TestSchedulerCachesChangeNothing(t *testing.T) {
@@ -20,10 +21,10 @@ func TestSchedulerCachesChangeNothing(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		limit := maxScoreCache
-		maxScoreCache, memoRuns = 0, false
+		limit, skips := maxScoreCache, maxSkipEntries
+		maxScoreCache, memoRuns, maxSkipEntries, spreadTable = 0, false, 0, false
 		without, err := Plan(in)
-		maxScoreCache, memoRuns = limit, true
+		maxScoreCache, memoRuns, maxSkipEntries, spreadTable = limit, true, skips, true
 		if err != nil {
 			t.Fatal(err)
 		}

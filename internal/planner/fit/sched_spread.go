@@ -42,6 +42,9 @@ func (cl *cluster) zoneSkewOK(w int, nd *schedNode, minMatch int32) bool {
 	return int(cl.inZone[w][nd.zone]+1-minMatch) <= cl.classes[w].c.skew
 }
 
+// spreadTable lets spreadScores normalise through a table; tests clear it to check that the table changes nothing.
+var spreadTable = true
+
 // spreadScores fills out with PodTopologySpread's normalised scores over the feasible nodes: 0 for a
 // zone-spread class (its only constraint is DoNotSchedule), else the system default constraints'
 // score. A node's raw score is round(Σ over the constraints whose key it has of count × log(domains + 2)
@@ -82,7 +85,7 @@ func (cl *cluster) spreadScores(w int, feasible []int32, out []int64) {
 		}
 		return
 	}
-	if span := hi - lo + 1; span <= int64(len(out))/4 {
+	if span := hi - lo + 1; spreadTable && span <= int64(len(out))/4 {
 		// Few raw scores over many nodes: each normalised once.
 		norm := resize(cl.spreadNorm, int(span))
 		for k := range norm {
