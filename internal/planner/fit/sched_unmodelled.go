@@ -102,7 +102,11 @@ func AnyFitNodes(alloc Resources, groups []PodGroup) int64 {
 		blockable := false
 		for r := range nRes {
 			if ok[r] {
-				perResource = satAdd(perResource, other[r]/use[r][r])
+				limit := other[r] / use[r][r]
+				if total[r] == math.MaxInt64 {
+					limit = math.MaxInt64 // a saturated total caps nothing
+				}
+				perResource = satAdd(perResource, limit)
 				blockable = true
 			}
 		}
@@ -116,7 +120,7 @@ func AnyFitNodes(alloc Resources, groups []PodGroup) int64 {
 						den = use[r][s]
 					}
 				}
-				if den > 0 {
+				if den > 0 && total[s] < math.MaxInt64 {
 					blocked = min(blocked, other[s]/den)
 				}
 			}
