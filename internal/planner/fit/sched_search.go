@@ -97,7 +97,7 @@ func (m *model) realistic(sc Scenario, best *sim) (*sim, string) {
 		// The variants run every order's first seed first, and stop at the work budget: a count that fails
 		// under one of them is grown on as before; one that none of those run fails is said to be checked
 		// under fewer.
-		inc, vw, _, left := cl.shortfallPending(variants, counts, m.in.Scheduler, schedulerBudget, len(variants)/len(orders))
+		inc, vw, _, left, _ := cl.shortfallPending(variants, counts, m.in.Scheduler, schedulerBudget, len(variants)/len(orders))
 		if inc == nil {
 			if left > 0 {
 				note = fmt.Sprintf("the counts were checked under %d of the %d other random tie-breaks of the orders (the scheduler "+
@@ -211,18 +211,23 @@ func tieMarginFor(start, counts []int, note string, stopped bool, seeds int) str
 func (cl *cluster) grow(m *model, orders, active []arrival, counts []int, failp *[]int, worstp *int, nodes int) (_ []arrival, note string, stopped bool) {
 	fail, worst := *failp, *worstp
 	defer func() { *failp, *worstp = fail, worst }()
-	// Growth stops when three rounds in a row leave as many pods Pending (no count binds them: a domain
-	// they can never use, say) or the cluster reaches four times the best packing's nodes.
+	// Growth stops when three rounds in a row leave as many pods Pending, some of them held by a rule (no
+	// count binds them: a domain they can never use, say), or the cluster reaches four times the best
+	// packing's nodes.
 	limit := 4*nodes + 64
 	least, stuck := -1, 0
 	for round := 0; ; round++ {
-		inc, w, pending, _ := cl.shortfallPending(active, counts, m.in.Scheduler, noLimit, 1)
-		if inc != nil {
-			if least < 0 || pending < least {
-				least, stuck = pending, 0
-			} else {
-				stuck++
-			}
+		inc, w, pending, _, roomOnly := cl.shortfallPending(active, counts, m.in.Scheduler, noLimit, 1)
+		switch {
+		case inc == nil:
+		case least < 0 || pending < least:
+			least, stuck = pending, 0
+		case !roomOnly:
+			// Pods held by room alone always bind once their pools have enough nodes, though other workloads'
+			// pods that may use the same pools can take the nodes added for many rounds (under MostAllocated,
+			// with only part of the nodes scored, they fill every node of a pool grown eightfold): only rules
+			// stall the search.
+			stuck++
 		}
 		if inc == nil {
 			if len(active) == len(orders) {
@@ -234,7 +239,7 @@ func (cl *cluster) grow(m *model, orders, active []arrival, counts []int, failp 
 			}
 			active = orders
 			left := 0
-			if inc, w, _, left = cl.shortfallPending(active, counts, m.in.Scheduler, schedulerBudget, 1); inc == nil {
+			if inc, w, _, left, _ = cl.shortfallPending(active, counts, m.in.Scheduler, schedulerBudget, 1); inc == nil {
 				if left > 0 {
 					note = fmt.Sprintf("only %d of the %d orders were checked on the final counts: the others would exceed the "+
 						"scheduler model's work budget", len(orders)-left, len(orders))
@@ -356,9 +361,10 @@ func cappedCounts(m *model, counts []int) []int {
 // filtered nodes would pass limit (the last runs' work as the estimate); left is how many orders it did not
 // run. An order it ran gives the same answer as when it runs them all: when it runs them all, the result
 // does not depend on limit or stride.
-func (cl *cluster) shortfallPending(orders []arrival, counts []int, profile SchedulerProfile, limit int64, stride int) (inc []int, worst, most, left int) {
+func (cl *cluster) shortfallPending(orders []arrival, counts []int, profile SchedulerProfile, limit int64, stride int) (inc []int, worst, most, left int, roomOnly bool) {
 	pending := make([]int, len(orders))
 	asks := make([][]int, len(orders))
+	room := make([]bool, len(orders))
 	var at []int
 	for k := range max(stride, 1) {
 		for i := k; i < len(orders); i += max(stride, 1) {
@@ -387,6 +393,7 @@ func (cl *cluster) shortfallPending(orders []arrival, counts []int, profile Sche
 			o, i := &todo[j], chunk[j]
 			if pending[i] = w.run(o.pods, counts, o.seed, profile, false); pending[i] > 0 {
 				asks[i] = w.ask(o.pods, counts)
+				room[i] = w.pendingRoomOnly(o.pods)
 			}
 		})
 		last = cl.evals - before
@@ -411,7 +418,25 @@ func (cl *cluster) shortfallPending(orders []arrival, counts []int, profile Sche
 			inc[p] = max(inc[p], k)
 		}
 	}
-	return inc, worst, most, len(at) - ran
+	return inc, worst, most, len(at) - ran, inc != nil && room[worst]
+}
+
+// pendingRoomOnly reports whether every pod the last run left Pending is held by room alone: its class has no
+// spread, inter-pod term (its own or another's that matches it), topology spread constraint or host port, so a
+// node of its pools with room for it always takes it.
+func (cl *cluster) pendingRoomOnly(pods []int32) bool {
+	for i, id := range cl.bind {
+		if id >= 0 {
+			continue
+		}
+		w := pods[i]
+		sc := &cl.classes[w]
+		if sc.c.spread != SpreadNone || sc.hasPorts || (cl.pt.any && len(cl.pt.own[w])+len(cl.pt.sym[w]) > 0) ||
+			(cl.ss.any && len(cl.ss.own[w]) > 0) {
+			return false
+		}
+	}
+	return true
 }
 
 // noLimit is shortfallPending's limit when every order is to run.

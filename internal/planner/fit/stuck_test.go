@@ -1,6 +1,7 @@
 package fit
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -52,5 +53,73 @@ func TestStuckPodsUnplaced(t *testing.T) {
 	}
 	if !found {
 		t.Errorf("no failure names the rule: %+v", res.Failures)
+	}
+}
+
+// TestRoomOnlyPodsNeverStuck: under MostAllocated, the pods of workloads free to use the pools of a workload that
+// may use fewer take the nodes the search adds for it, for several rounds in a row (here 100m/959 MiB pods of
+// app-0001 stayed Pending on every count up to 16 nodes of pool-00 in the peak scenario, and the plan failed saying
+// "topology spread and inter-pod rules" held them, though no rule applies). Pods held by room alone bind once their
+// pools have enough nodes, so the search goes on growing: the plan fits, no workload without a rule fails for one,
+// and the model binds every pod on the counts it gives.
+func TestRoomOnlyPodsNeverStuck(t *testing.T) {
+	in := benchInput(4, 12, 20, 6)
+	in.Scheduler = ProfileMostAllocated
+	res, err := Plan(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range res.Failures {
+		if w := in.Workloads[slices.IndexFunc(in.Workloads, func(w Workload) bool { return w.Name == f.Workload })]; w.Spread.Type == SpreadNone {
+			t.Errorf("workload %s has no rule, yet fails: %s", f.Workload, f.Message)
+		}
+	}
+	if !res.Fits {
+		t.Fatalf("does not fit: %+v", res.Failures)
+	}
+	for _, sc := range res.Scenarios {
+		counts := make([]int, len(sc.Pools))
+		for p, pr := range sc.Pools {
+			counts[p] = pr.NodesRequired
+		}
+		orders, err := Orders(in, sc.Scenario)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, o := range orders {
+			refs, err := Place(in, sc.Scenario, counts, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, r := range refs {
+				if r.Pool < 0 {
+					t.Fatalf("%s, %s: a pod is Pending on the plan's counts %v", sc.Scenario, o.Name, counts)
+				}
+			}
+		}
+	}
+}
+
+// TestRoomOnlyPodsAtSearchLimit: when the search stops at its limit (here its work budget, on 1,000 pods under
+// MostAllocated) with pods held by room alone still Pending, the failure says the nodes of their pools are full and
+// the search stopped (ReasonMaxNodes), not that rules hold them.
+func TestRoomOnlyPodsAtSearchLimit(t *testing.T) {
+	in := benchInput(11, 40, 25, 10)
+	in.Scheduler = ProfileMostAllocated
+	res, err := Plan(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, f := range res.Failures {
+		if strings.Contains(f.Message, "rules of the workloads around them") && in.Workloads[slices.IndexFunc(in.Workloads, func(w Workload) bool { return w.Name == f.Workload })].Spread.Type == SpreadNone {
+			t.Errorf("a workload without rules is said to be held by rules: %s", f.Message)
+		}
+		if f.Reason == ReasonMaxNodes && strings.Contains(f.Message, "every node of its pools is full") && strings.Contains(f.Message, "the search stopped at its limit") {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("no failure says the search stopped with the pools full: %+v", res.Failures)
 	}
 }

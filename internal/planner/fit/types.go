@@ -137,7 +137,8 @@ const (
 	ReasonPoolList Reason = "pool-list"
 	// ReasonTooLarge: one pod is larger than a node's allocatable left after DaemonSets.
 	ReasonTooLarge Reason = "too-large"
-	// ReasonMaxNodes: the pods need more nodes than the pool's MaxNodes.
+	// ReasonMaxNodes: the pods need more nodes than the pool's MaxNodes (or than the scheduler model's search
+	// tried, when other workloads' pods took every node it added to the pools of pods held by room alone).
 	ReasonMaxNodes Reason = "max-nodes"
 	// ReasonSpread: a node or zone spread requirement cannot be met within MaxNodes.
 	ReasonSpread Reason = "spread"
