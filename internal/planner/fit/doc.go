@@ -285,8 +285,13 @@
 // pool, beyond MaxNodes) for enough fresh nodes to hold the Pending pods (their summed requests over
 // the workload allocatable; a node per node-spread pod; whole rounds over the zones for zone spread),
 // pools grow by the largest ask, doubled each round from the third on, and a bisection between the
-// last failing and the first passing counts takes back the excess. The search works on the orders that
-// failed and checks the others at the end. The placement reported is the binding order's with every
+// last failing and the first passing counts takes back the excess. It stops with pods Pending when three
+// rounds in a row leave as many Pending and some of them are held by a rule (spread, inter-pod terms,
+// topology spread, host ports): pods held by room alone always bind once their pools have enough nodes,
+// though other workloads' pods that may use the same pools can take the nodes added for many rounds (under
+// MostAllocated, with part of the nodes scored, they filled a pool grown eightfold), so for them it grows on to
+// its limits (four times the best packing's nodes, maxScheduleRounds, twice the work budget). The search
+// works on the orders that failed and checks the others at the end. The placement reported is the binding order's with every
 // pool capped at MaxNodes: the pods it leaves Pending are exactly those that do not fit within
 // MaxNodes; they go to nodes beyond MaxNodes by first fit, and a pool gets at least NodesRequired
 // nodes (empty ones beyond MaxNodes when first fit needs fewer). ScenarioResult.BoundBy names the
