@@ -63,14 +63,9 @@ func TestStuckPodsUnplaced(t *testing.T) {
 // pools have enough nodes, so the search goes on growing: the plan fits, no workload without a rule fails for one,
 // and the model binds every pod on the counts it gives.
 func TestRoomOnlyPodsNeverStuck(t *testing.T) {
-	in := benchInput(4, 12, 20, 6)
-	in.Scheduler = ProfileMostAllocated
-	res, err := Plan(in)
-	if err != nil {
-		t.Fatal(err)
-	}
+	in, res := mostAllocatedPlan(t, 4, 12, 20, 6)
 	for _, f := range res.Failures {
-		if w := in.Workloads[slices.IndexFunc(in.Workloads, func(w Workload) bool { return w.Name == f.Workload })]; w.Spread.Type == SpreadNone {
+		if ruleFree(in, f.Workload) {
 			t.Errorf("workload %s has no rule, yet fails: %s", f.Workload, f.Message)
 		}
 	}
@@ -104,15 +99,10 @@ func TestRoomOnlyPodsNeverStuck(t *testing.T) {
 // MostAllocated) with pods held by room alone still Pending, the failure says the nodes of their pools are full and
 // the search stopped (ReasonMaxNodes), not that rules hold them.
 func TestRoomOnlyPodsAtSearchLimit(t *testing.T) {
-	in := benchInput(11, 40, 25, 10)
-	in.Scheduler = ProfileMostAllocated
-	res, err := Plan(in)
-	if err != nil {
-		t.Fatal(err)
-	}
+	in, res := mostAllocatedPlan(t, 11, 40, 25, 10)
 	found := false
 	for _, f := range res.Failures {
-		if strings.Contains(f.Message, "rules of the workloads around them") && in.Workloads[slices.IndexFunc(in.Workloads, func(w Workload) bool { return w.Name == f.Workload })].Spread.Type == SpreadNone {
+		if strings.Contains(f.Message, "rules of the workloads around them") && ruleFree(in, f.Workload) {
 			t.Errorf("a workload without rules is said to be held by rules: %s", f.Message)
 		}
 		if f.Reason == ReasonMaxNodes && strings.Contains(f.Message, "every node of its pools is full") && strings.Contains(f.Message, "the search stopped at its limit") {
@@ -122,4 +112,19 @@ func TestRoomOnlyPodsAtSearchLimit(t *testing.T) {
 	if !found {
 		t.Errorf("no failure says the search stopped with the pools full: %+v", res.Failures)
 	}
+}
+
+// mostAllocatedPlan plans benchInput(seed, specs, replicas, pools) under MostAllocated.
+func mostAllocatedPlan(t *testing.T, seed uint64, specs, replicas, pools int) (Input, Result) {
+	t.Helper()
+	in := benchInput(seed, specs, replicas, pools)
+	in.Scheduler = ProfileMostAllocated
+	return in, mustPlan(t, in)
+}
+
+// ruleFree reports whether benchInput's workload of that name has no placement rule (benchInput's only rules are
+// its spreads).
+func ruleFree(in Input, name string) bool {
+	i := slices.IndexFunc(in.Workloads, func(w Workload) bool { return w.Name == name })
+	return i >= 0 && in.Workloads[i].Spread.Type == SpreadNone
 }
