@@ -154,7 +154,7 @@ type sizedGroup struct {
 // which for pods heavy in different resources on different nodes is up to nRes times tighter.
 func podShares(groups []sizedGroup, self int, onePerNode bool, use *[nRes]vec, ok *[nRes]bool) int64 {
 	whole := int64(0)
-	var hi, lo [nRes]uint64 // per resource, the summed requests of the pods counted against it (128 bits)
+	var sums [nRes]u128 // per resource, the summed requests of the pods counted against it
 	for k := range groups {
 		p, n := &groups[k].q, groups[k].n
 		if k == self {
@@ -184,19 +184,17 @@ func podShares(groups []sizedGroup, self int, onePerNode bool, use *[nRes]vec, o
 		case best == nRes:
 			whole = satAdd(whole, n)
 		case best >= 0:
-			h, l := bits.Mul64(uint64(n), uint64(p[best]))
-			var c uint64
-			lo[best], c = bits.Add64(lo[best], l, 0)
-			if hi[best], c = bits.Add64(hi[best], h, c); c != 0 {
-				return math.MaxInt64 // beyond 128 bits: no cap from the shares
+			// Each product is below 2^126: with the sum below 2^126 before, it cannot wrap.
+			if sums[best] = sums[best].addMul(uint64(n), uint64(p[best])); sums[best].hi >= 1<<62 {
+				return math.MaxInt64 // too large to sum: no cap from the shares
 			}
 		}
 	}
 	sum := new(big.Rat).SetInt64(whole)
-	for r := range nRes {
-		if hi[r] != 0 || lo[r] != 0 {
-			v := new(big.Int).Lsh(new(big.Int).SetUint64(hi[r]), 64)
-			sum.Add(sum, new(big.Rat).SetFrac(v.Or(v, new(big.Int).SetUint64(lo[r])), big.NewInt(use[r][r])))
+	for r, x := range sums {
+		if x != (u128{}) {
+			v := new(big.Int).Lsh(new(big.Int).SetUint64(x.hi), 64)
+			sum.Add(sum, new(big.Rat).SetFrac(v.Or(v, new(big.Int).SetUint64(x.lo)), big.NewInt(use[r][r])))
 		}
 	}
 	floor := new(big.Int).Quo(sum.Num(), sum.Denom())
