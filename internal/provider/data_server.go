@@ -127,13 +127,16 @@ func (s *server) read(ctx context.Context, e *dataSourceEntry, cfg tftypes.Value
 	if caps != nil {
 		req.ClientCapabilities.DeferralAllowed = caps.DeferralAllowed
 	}
-	resp := datasource.ReadResponse{State: tfsdk.State{Raw: cfg.Copy(), Schema: e.schema}}
+	// The framework starts the state from a deep copy of the configuration (38 ms of a read of 1,000 workloads).
+	// A tftypes.Value is never changed in place (the state's setters build new values, and kubefit's code clones
+	// what As hands out before changing it), so the configuration itself is the same start.
+	resp := datasource.ReadResponse{State: tfsdk.State{Raw: cfg, Schema: e.schema}}
 	ds.Read(ctx, req, &resp)
 	diags.Append(resp.Diagnostics...)
 	if !diags.HasError() {
 		resp.State.Raw, _ = semanticFloats(e.floats, cfg, resp.State.Raw)
 	}
-	state, err := tfprotov6.NewDynamicValue(cfg.Type(), resp.State.Raw)
+	state, err := encodeState(cfg.Type(), resp.State.Raw)
 	if err != nil {
 		diags.AddError("Unable to Convert State",
 			"An unexpected error was encountered when converting the state to the protocol type. "+

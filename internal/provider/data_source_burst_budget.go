@@ -310,7 +310,7 @@ var burstRenames = renames{
 
 func (d *burstBudgetDataSource) ValidateConfig(ctx context.Context, req datasource.ValidateConfigRequest, resp *datasource.ValidateConfigResponse) {
 	var m burstBudgetModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	resp.Diagnostics.Append(configGet(ctx, req.Config, &m)...)
 	if resp.Diagnostics.HasError() || !burstInputKnown(m) {
 		return
 	}
@@ -336,7 +336,7 @@ func (d *burstBudgetDataSource) ValidateConfig(ctx context.Context, req datasour
 
 func (d *burstBudgetDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var m burstBudgetModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	resp.Diagnostics.Append(configGet(ctx, req.Config, &m)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}

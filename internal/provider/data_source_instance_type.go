@@ -122,7 +122,7 @@ func (d *instanceTypeDataSource) Schema(_ context.Context, _ datasource.SchemaRe
 
 func (d *instanceTypeDataSource) ValidateConfig(ctx context.Context, req datasource.ValidateConfigRequest, resp *datasource.ValidateConfigResponse) {
 	var m instanceTypeModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	resp.Diagnostics.Append(configGet(ctx, req.Config, &m)...)
 	if resp.Diagnostics.HasError() || m.Cloud.IsUnknown() || m.Name.IsUnknown() || m.Cloud.IsNull() || m.Name.IsNull() {
 		return
 	}
@@ -131,7 +131,7 @@ func (d *instanceTypeDataSource) ValidateConfig(ctx context.Context, req datasou
 
 func (d *instanceTypeDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var m instanceTypeModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	resp.Diagnostics.Append(configGet(ctx, req.Config, &m)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}

@@ -161,7 +161,7 @@ var instanceTypesRenames = renames{
 
 func (d *instanceTypesDataSource) ValidateConfig(ctx context.Context, req datasource.ValidateConfigRequest, resp *datasource.ValidateConfigResponse) {
 	var m instanceTypesModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	resp.Diagnostics.Append(configGet(ctx, req.Config, &m)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -289,7 +289,7 @@ func expandFilter(ctx context.Context, m instanceTypesModel, cloud catalog.Cloud
 
 func (d *instanceTypesDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var m instanceTypesModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	resp.Diagnostics.Append(configGet(ctx, req.Config, &m)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}

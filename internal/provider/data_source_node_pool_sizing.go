@@ -253,7 +253,7 @@ func (d *nodePoolSizingDataSource) ValidateConfig(ctx context.Context, req datas
 	}
 	if !ok {
 		var m nodePoolSizingModel
-		resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+		resp.Diagnostics.Append(configGet(ctx, req.Config, &m)...)
 		if resp.Diagnostics.HasError() {
 			return
 		}
@@ -284,7 +284,7 @@ func (d *nodePoolSizingDataSource) ValidateConfig(ctx context.Context, req datas
 
 func (d *nodePoolSizingDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var m nodePoolSizingModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	resp.Diagnostics.Append(configGet(ctx, req.Config, &m)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}

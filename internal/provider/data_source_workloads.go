@@ -376,7 +376,7 @@ var workloadsRenames = renames{"CPUUsageMillicores": "cpu_usage"}
 
 func (d *workloadsDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var m workloadsModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	resp.Diagnostics.Append(configGet(ctx, req.Config, &m)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}

@@ -266,7 +266,7 @@ func (r *capacityCheckResource) ModifyPlan(ctx context.Context, req resource.Mod
 		return
 	}
 	var m capacityCheckModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	resp.Diagnostics.Append(configGet(ctx, req.Config, &m)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}

@@ -167,7 +167,7 @@ func (r *hpaResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanReq
 		return
 	}
 	var m hpaModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	resp.Diagnostics.Append(configGet(ctx, req.Config, &m)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}

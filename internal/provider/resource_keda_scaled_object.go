@@ -243,7 +243,7 @@ func (r *kedaScaledObjectResource) ModifyPlan(ctx context.Context, req resource.
 		return
 	}
 	var m kedaScaledObjectModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	resp.Diagnostics.Append(configGet(ctx, req.Config, &m)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}

@@ -367,8 +367,8 @@ func (r *nodeGroupResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 		return
 	}
 	var m, config nodeGroupModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &m)...)
-	resp.Diagnostics.Append(req.Config.Get(ctx, &config)...)
+	resp.Diagnostics.Append(planGet(ctx, req.Plan, &m)...)
+	resp.Diagnostics.Append(configGet(ctx, req.Config, &config)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}

@@ -448,7 +448,7 @@ func planStorageClass(ctx context.Context, cat sizing.Catalog, m *storageClassMo
 
 func (r *storageClassResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
 	var m storageClassModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	resp.Diagnostics.Append(configGet(ctx, req.Config, &m)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -503,7 +503,7 @@ func (r *storageClassResource) ModifyPlan(ctx context.Context, req resource.Modi
 		return
 	}
 	var m storageClassModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &m)...)
+	resp.Diagnostics.Append(planGet(ctx, req.Plan, &m)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}

@@ -1,0 +1,107 @@
+package provider
+
+import (
+	"bytes"
+	"context"
+	"math/big"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/provider"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+)
+
+// objectTypes are the value types of the provider's, every data source's and every resource's schema.
+func objectTypes(t *testing.T) map[string]tftypes.Type {
+	ctx := context.Background()
+	p := New("test")().(*kubefitProvider)
+	types := map[string]tftypes.Type{}
+	var ps provider.SchemaResponse
+	p.Schema(ctx, provider.SchemaRequest{}, &ps)
+	types["provider"] = ps.Schema.Type().TerraformType(ctx)
+	for _, f := range p.DataSources(ctx) {
+		d := f()
+		var m datasource.MetadataResponse
+		d.Metadata(ctx, datasource.MetadataRequest{ProviderTypeName: "kubefit"}, &m)
+		var s datasource.SchemaResponse
+		d.Schema(ctx, datasource.SchemaRequest{}, &s)
+		types[m.TypeName] = s.Schema.Type().TerraformType(ctx)
+	}
+	for _, f := range p.Resources(ctx) {
+		r := f()
+		var m resource.MetadataResponse
+		r.Metadata(ctx, resource.MetadataRequest{ProviderTypeName: "kubefit"}, &m)
+		var s resource.SchemaResponse
+		r.Schema(ctx, resource.SchemaRequest{}, &s)
+		types[m.TypeName] = s.Schema.Type().TerraformType(ctx)
+	}
+	if len(types) < 10 {
+		t.Fatalf("only %d object types", len(types))
+	}
+	return types
+}
+
+// TestEncodeStateIsTftypes: encodeState writes what tftypes writes. On drawn values of every object's type (nulls,
+// unknowns and dynamic values at any depth, numbers whole, fractional and too large for int64) both encodings
+// decode to the same value (not always the one drawn: tftypes writes 1e300 as its decimal text, which reads back
+// exactly), and they are the same bytes unless the value holds a map of several keys (tftypes
+// writes those in Go's map order).
+func TestEncodeStateIsTftypes(t *testing.T) {
+	for name, typ := range objectTypes(t) {
+		t.Run(name, func(t *testing.T) {
+			r := rand.New(rand.NewPCG(uint64(len(name)), 13))
+			same := 0
+			for i := range 200 {
+				v := typedValue(r, typ, i%2)
+				got, gerr := encodeState(typ, v)
+				want, werr := tfprotov6.NewDynamicValue(typ, v)
+				if gerr != nil || werr != nil {
+					t.Fatalf("draw %d: %v, tftypes %v", i, gerr, werr)
+				}
+				gv, gerr := got.Unmarshal(typ)
+				wv, werr := want.Unmarshal(typ)
+				if gerr != nil || werr != nil || !gv.Equal(wv) {
+					t.Fatalf("draw %d: decoded %v (%v), tftypes' %v (%v)", i, gv, gerr, wv, werr)
+				}
+				if !multiKeyMap(v) {
+					if !bytes.Equal(got.MsgPack, want.MsgPack) {
+						t.Fatalf("draw %d: %x, tftypes %x", i, got.MsgPack, want.MsgPack)
+					}
+					same++
+				}
+			}
+			if same < 20 {
+				t.Errorf("only %d draws compared byte for byte", same)
+			}
+		})
+	}
+	// Numbers of every encoding, at the root of a number-typed value.
+	huge, _ := new(big.Float).SetString("123456789012345678901234567890")
+	for _, n := range []*big.Float{big.NewFloat(0), big.NewFloat(-1), big.NewFloat(1 << 40), big.NewFloat(0.25), huge,
+		new(big.Float).SetInf(false), new(big.Float).SetInf(true), new(big.Float).SetPrec(200).Quo(big.NewFloat(1), big.NewFloat(3))} {
+		v := tftypes.NewValue(tftypes.Number, n)
+		got, _ := encodeState(tftypes.Number, v)
+		want, _ := tfprotov6.NewDynamicValue(tftypes.Number, v)
+		if !bytes.Equal(got.MsgPack, want.MsgPack) {
+			t.Errorf("%v: %x, tftypes %x", n, got.MsgPack, want.MsgPack)
+		}
+	}
+}
+
+// multiKeyMap reports whether v holds a known map of two keys or more.
+func multiKeyMap(v tftypes.Value) bool {
+	found := false
+	_ = tftypes.Walk(v, func(_ *tftypes.AttributePath, x tftypes.Value) (bool, error) {
+		if x.Type() != nil && x.Type().Is(tftypes.Map{}) && x.IsKnown() && !x.IsNull() {
+			var m map[string]tftypes.Value
+			if x.As(&m) == nil && len(m) > 1 {
+				found = true
+			}
+		}
+		return !found, nil
+	})
+	return found
+}
