@@ -261,7 +261,7 @@ func warningMessages(ws []field.Warning) []string {
 
 func nodeDaemonSets(ctx context.Context, l types.List, diags *diag.Diagnostics) []overhead.DaemonSet {
 	var ds []nodeDaemonSetModel
-	diags.Append(l.ElementsAs(ctx, &ds, false)...)
+	diags.Append(listElementsAs(ctx, l, &ds, false)...)
 	out := make([]overhead.DaemonSet, 0, len(ds))
 	for i, d := range ds {
 		p := path.Root("daemonsets").AtListIndex(i)

@@ -227,7 +227,7 @@ func refuseMeasuredTemplate(pm sizingPoolModel, diags *diag.Diagnostics) bool {
 func expandRecommendation(ctx context.Context, m nodePoolRecommendationModel, cloud catalog.Cloud, diags *diag.Diagnostics) selector.Request {
 	req := selector.Request{Scenario: fit.Scenario(m.Scenario.ValueString()), Limit: int(m.Limit.ValueInt64()),
 		Scheduler: fit.SchedulerProfile(m.Scheduler.ValueString()), Arrival: fit.ArrivalOrder(m.Arrival.ValueString())}
-	diags.Append(m.Candidates.ElementsAs(ctx, &req.Candidates, false)...)
+	diags.Append(listElementsAs(ctx, m.Candidates, &req.Candidates, false)...)
 	pm, ok := poolTemplateModel(ctx, m.Pool, string(cloud), "candidate")
 	if !ok {
 		diags.AddAttributeError(path.Root("pool"), "Invalid Pool", "the pool could not be read; this is a bug in the provider.")

@@ -406,12 +406,12 @@ func expandWorkloadsInput(ctx context.Context, m workloadsModel, diags *diag.Dia
 	in := workloads.Input{Manifests: m.Manifests.ValueString(), Cluster: m.Cluster.ValueString(), Namespace: m.Namespace.ValueString(), IncludeHelmHooks: m.IncludeHelmHooks.ValueBool()}
 	filters := func(l types.List, name string) []workloads.Filter {
 		var fms []workloadsFilterModel
-		diags.Append(l.ElementsAs(ctx, &fms, false)...)
+		diags.Append(listElementsAs(ctx, l, &fms, false)...)
 		out := make([]workloads.Filter, len(fms))
 		for i, f := range fms {
-			diags.Append(f.Kinds.ElementsAs(ctx, &out[i].Kinds, false)...)
-			diags.Append(f.Namespaces.ElementsAs(ctx, &out[i].Namespaces, false)...)
-			diags.Append(f.Names.ElementsAs(ctx, &out[i].Names, false)...)
+			diags.Append(listElementsAs(ctx, f.Kinds, &out[i].Kinds, false)...)
+			diags.Append(listElementsAs(ctx, f.Namespaces, &out[i].Namespaces, false)...)
+			diags.Append(listElementsAs(ctx, f.Names, &out[i].Names, false)...)
 			diags.Append(f.Labels.ElementsAs(ctx, &out[i].Labels, false)...)
 		}
 		addPlannerErrors(diags, path.Root(name), workloads.ValidateFilters(field.Path{}, out).Err(), nil, "Invalid Filter")

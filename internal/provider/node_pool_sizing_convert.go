@@ -133,10 +133,10 @@ func expandSizingPool(ctx context.Context, p path.Path, name string, m sizingPoo
 	if !m.InstanceType.IsNull() {
 		sp.InstanceTypes = []string{m.InstanceType.ValueString()}
 	} else {
-		diags.Append(m.InstanceTypes.ElementsAs(ctx, &sp.InstanceTypes, false)...)
+		diags.Append(listElementsAs(ctx, m.InstanceTypes, &sp.InstanceTypes, false)...)
 	}
 	sp.Overhead = overheadInput(ctx, p, m.overheadOptionsModel, overhead.Profile(m.Profile.ValueString()), overhead.Instance{}, diags)
-	diags.Append(m.Zones.ElementsAs(ctx, &sp.Zones, false)...)
+	diags.Append(listElementsAs(ctx, m.Zones, &sp.Zones, false)...)
 	var taints []taintModel
 	diags.Append(listElementsAs(ctx, m.Taints, &taints, false)...)
 	for _, t := range taints {
@@ -204,13 +204,13 @@ type nodeSelectorRequirementModel struct {
 
 func expandNodeAffinity(ctx context.Context, l types.List, diags *diag.Diagnostics) []fit.NodeSelectorTerm {
 	var ts []nodeSelectorTermModel
-	diags.Append(l.ElementsAs(ctx, &ts, false)...)
+	diags.Append(listElementsAs(ctx, l, &ts, false)...)
 	var out []fit.NodeSelectorTerm
 	for _, t := range ts {
 		term := fit.NodeSelectorTerm{}
 		for _, e := range t.MatchExpressions {
 			var values []string
-			diags.Append(e.Values.ElementsAs(ctx, &values, false)...)
+			diags.Append(listElementsAs(ctx, e.Values, &values, false)...)
 			term.MatchExpressions = append(term.MatchExpressions, fit.NodeSelectorRequirement{Key: e.Key.ValueString(),
 				Operator: fit.NodeSelectorOperator(e.Operator.ValueString()), Values: values})
 		}
@@ -237,7 +237,7 @@ func expandHostPorts(ctx context.Context, l types.List, diags *diag.Diagnostics)
 
 func expandDisruptions(ctx context.Context, l types.List, diags *diag.Diagnostics) []fit.DisruptionKind {
 	var names []string
-	diags.Append(l.ElementsAs(ctx, &names, false)...)
+	diags.Append(listElementsAs(ctx, l, &names, false)...)
 	var out []fit.DisruptionKind
 	for _, n := range names {
 		out = append(out, fit.DisruptionKind(n))
@@ -430,7 +430,7 @@ func expandVolumeClaims(ctx context.Context, p path.Path, l types.List, diags *d
 			vc.SizeBytes = *v
 		}
 		var modes []string
-		diags.Append(c.AccessModes.ElementsAs(ctx, &modes, false)...)
+		diags.Append(listElementsAs(ctx, c.AccessModes, &modes, false)...)
 		for _, m := range modes {
 			vc.AccessModes = append(vc.AccessModes, fit.AccessMode(m))
 		}
@@ -482,12 +482,12 @@ func expandWorkload(ctx context.Context, p path.Path, w workloadModel, diags *di
 	sw.PodAffinity = expandPodAffinity(ctx, w.PodAffinity, w.PodAnti, diags)
 	if !w.TopoSpread.IsNull() && !w.TopoSpread.IsUnknown() {
 		var ts []topologySpreadModel
-		diags.Append(w.TopoSpread.ElementsAs(ctx, &ts, false)...)
+		diags.Append(listElementsAs(ctx, w.TopoSpread, &ts, false)...)
 		for _, t := range ts {
 			sw.TopologySpread = append(sw.TopologySpread, t.fit())
 		}
 	}
-	diags.Append(w.Pools.ElementsAs(ctx, &sw.Pools, false)...)
+	diags.Append(listElementsAs(ctx, w.Pools, &sw.Pools, false)...)
 	if !w.MaxSurge.IsNull() {
 		var err error
 		if sw.MaxSurge, err = parseIntOrPercent(w.MaxSurge.ValueString()); err != nil {

@@ -42,6 +42,19 @@ func objectAs(ctx context.Context, obj basetypes.ObjectValue, target any, opts b
 // *[]model whose model objectAs fills directly is filled that way, in a new slice as the framework makes one;
 // anything else is the framework's ElementsAs.
 func listElementsAs(ctx context.Context, l basetypes.ListValue, target any, allowUnhandled bool) diag.Diagnostics {
+	if l.IsNull() {
+		// The framework sets a slice to nil for a null list (reflect.BuildValue: canBeNil).
+		if v := reflect.ValueOf(target); v.Kind() == reflect.Pointer && !v.IsNil() && v.Elem().Kind() == reflect.Slice {
+			v.Elem().Set(reflect.Zero(v.Elem().Type()))
+			return nil
+		}
+	}
+	if strs, ok := target.(*[]string); ok && strs != nil && !l.IsUnknown() && !l.IsNull() {
+		if out, ok := knownStrings(l.Elements()); ok {
+			*strs = out
+			return nil
+		}
+	}
 	if !l.IsNull() && !l.IsUnknown() {
 		if _, ok := l.ElementType(ctx).(basetypes.ObjectType); ok {
 			if v := reflect.ValueOf(target); v.Kind() == reflect.Pointer && !v.IsNil() && v.Elem().Kind() == reflect.Slice &&
@@ -187,6 +200,20 @@ func (f *modelFields) fillSlice(ctx context.Context, t reflect.Type, elems []att
 			return reflect.Value{}, false
 		}
 		out = reflect.Append(out, s)
+	}
+	return out, true
+}
+
+// knownStrings is the values of elems when every one is a known, non-null framework string, in a new slice as
+// the framework's reflection makes one (empty, not nil, for no elements).
+func knownStrings(elems []attr.Value) ([]string, bool) {
+	out := make([]string, 0, len(elems))
+	for _, e := range elems {
+		s, ok := e.(basetypes.StringValue)
+		if !ok || s.IsNull() || s.IsUnknown() {
+			return nil, false
+		}
+		out = append(out, s.ValueString())
 	}
 	return out, true
 }

@@ -242,10 +242,34 @@ func TestListElementsAsIsFrameworkElementsAs(t *testing.T) {
 	if gd, wd := listElementsAs(ctx, plain, &got, false), plain.ElementsAs(ctx, &want, false); !gd.Equal(wd) || !reflect.DeepEqual(got, want) {
 		t.Errorf("plain model: %+v %v, framework %+v %v", got, gd, want, wd)
 	}
-	strs := types.ListValueMust(types.StringType, []attr.Value{types.StringValue("a")})
-	var gs, ws []string
-	if gd, wd := listElementsAs(ctx, strs, &gs, false), strs.ElementsAs(ctx, &ws, false); !gd.Equal(wd) || !reflect.DeepEqual(gs, ws) {
-		t.Errorf("strings: %v %v, framework %v %v", gs, gd, ws, wd)
+	// Lists of strings, read directly when every element is a known string, and null lists of every kind.
+	for name, l := range map[string]types.List{
+		"strings":           types.ListValueMust(types.StringType, []attr.Value{types.StringValue("a"), types.StringValue("")}),
+		"no strings":        types.ListValueMust(types.StringType, nil),
+		"a null string":     types.ListValueMust(types.StringType, []attr.Value{types.StringValue("a"), types.StringNull()}),
+		"an unknown string": types.ListValueMust(types.StringType, []attr.Value{types.StringUnknown()}),
+		"null strings":      types.ListNull(types.StringType),
+		"unknown strings":   types.ListUnknown(types.StringType),
+	} {
+		for _, allow := range []bool{false, true} {
+			gs, ws := []string{"old"}, []string{"old"}
+			gd, wd := listElementsAs(ctx, l, &gs, allow), l.ElementsAs(ctx, &ws, allow)
+			if !gd.Equal(wd) || !reflect.DeepEqual(gs, ws) || (gs == nil) != (ws == nil) {
+				t.Errorf("%s (allow %v): %#v %v, framework %#v %v", name, allow, gs, gd, ws, wd)
+			}
+			gp, wp := []*string{nil}, []*string{nil}
+			gd, wd = listElementsAs(ctx, l, &gp, allow), l.ElementsAs(ctx, &wp, allow)
+			if !gd.Equal(wd) || !reflect.DeepEqual(gp, wp) || (gp == nil) != (wp == nil) {
+				t.Errorf("%s into []*string (allow %v): %#v %v, framework %#v %v", name, allow, gp, gd, wp, wd)
+			}
+		}
+	}
+	for _, allow := range []bool{false, true} {
+		null := types.ListNull(types.ObjectType{AttrTypes: asRequestsTypes})
+		got, want := []plainModel{{CPU: "x"}}, []plainModel{{CPU: "x"}}
+		if gd, wd := listElementsAs(ctx, null, &got, allow), null.ElementsAs(ctx, &want, allow); !gd.Equal(wd) || !reflect.DeepEqual(got, want) || (got == nil) != (want == nil) {
+			t.Errorf("null into plain models (allow %v): %#v %v, framework %#v %v", allow, got, gd, want, wd)
+		}
 	}
 }
 

@@ -482,7 +482,7 @@ func (r *storageClassResource) ValidateConfig(ctx context.Context, req resource.
 	}
 	if fullyKnown(m.AllowedTopologies) && !m.AllowedTopologies.IsNull() {
 		var terms []topologyTermModel
-		resp.Diagnostics.Append(m.AllowedTopologies.ElementsAs(ctx, &terms, false)...)
+		resp.Diagnostics.Append(listElementsAs(ctx, m.AllowedTopologies, &terms, false)...)
 		for i, t := range terms {
 			for j, e := range t.MatchLabelExpressions {
 				for _, msg := range validation.IsQualifiedName(e.Key.ValueString()) {

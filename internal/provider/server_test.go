@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"math/big"
+	"slices"
 	"strings"
 	"testing"
 
@@ -198,4 +199,44 @@ func FuzzCheckNumbers(f *testing.F) {
 			t.Fatalf("%s: %d diagnostics %v", s, len(got), details(got))
 		}
 	})
+}
+
+// TestDecodedConfigsServeTheRead: a read of the configuration just validated finds it decoded (Terraform
+// validates a data source again right before reading it); another configuration, or the same bytes for another
+// object, is decoded anew; at most maxDecodedConfigs are kept, the oldest dropped first.
+func TestDecodedConfigsServeTheRead(t *testing.T) {
+	r := newRPCServer(t)
+	s := r.srv.(*server)
+	ctx := context.Background()
+	dv := r.dataConfig(t, "kubefit_node_pool_sizing", sizingConfig(3))
+	if _, ok := s.recent.get("data.kubefit_node_pool_sizing", dv.MsgPack); ok {
+		t.Fatal("a configuration never decoded was found")
+	}
+	if resp, err := r.srv.ValidateDataResourceConfig(ctx, &tfprotov6.ValidateDataResourceConfigRequest{TypeName: "kubefit_node_pool_sizing", Config: dv}); err != nil || hasRPCError(resp.Diagnostics) {
+		t.Fatalf("%v %v", err, resp.Diagnostics)
+	}
+	v, ok := s.recent.get("data.kubefit_node_pool_sizing", slices.Clone(dv.MsgPack))
+	want, _ := dv.Unmarshal(r.schemas.DataSourceSchemas["kubefit_node_pool_sizing"].ValueType())
+	if !ok || !v.Equal(want) {
+		t.Fatalf("the validated configuration was not kept: %v %v", ok, v)
+	}
+	if _, ok := s.recent.get("data.kubefit_node_pool_recommendation", dv.MsgPack); ok {
+		t.Error("the same bytes for another object were served")
+	}
+	other := r.dataConfig(t, "kubefit_node_pool_sizing", sizingConfig(4))
+	if _, ok := s.recent.get("data.kubefit_node_pool_sizing", other.MsgPack); ok {
+		t.Error("another configuration was served")
+	}
+	for i := range maxDecodedConfigs {
+		s.recent.put("k", []byte{byte(i)}, tftypes.NewValue(tftypes.Number, big.NewFloat(float64(i))))
+	}
+	if _, ok := s.recent.get("data.kubefit_node_pool_sizing", dv.MsgPack); ok || len(s.recent.entries) != maxDecodedConfigs {
+		t.Errorf("%d entries kept, the oldest still found: %v", len(s.recent.entries), ok)
+	}
+	if _, ok := s.recent.get("k", []byte{0}); !ok {
+		t.Error("a recent entry was dropped")
+	}
+	if _, ok := s.recent.get("k", nil); ok {
+		t.Error("a configuration without an encoding was served")
+	}
 }

@@ -239,9 +239,9 @@ func storageClassObject(ctx context.Context, m storageClassModel, params map[str
 	}
 	diags.Append(m.Labels.ElementsAs(ctx, &spec.Labels, false)...)
 	diags.Append(m.Annotations.ElementsAs(ctx, &spec.Annotations, false)...)
-	diags.Append(m.MountOptions.ElementsAs(ctx, &spec.MountOptions, false)...)
+	diags.Append(listElementsAs(ctx, m.MountOptions, &spec.MountOptions, false)...)
 	var terms []topologyTermModel
-	diags.Append(m.AllowedTopologies.ElementsAs(ctx, &terms, false)...)
+	diags.Append(listElementsAs(ctx, m.AllowedTopologies, &terms, false)...)
 	for _, t := range terms {
 		var term manifest.TopologyTerm
 		for _, e := range t.MatchLabelExpressions {
