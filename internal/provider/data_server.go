@@ -106,8 +106,8 @@ func (s *server) validateDataSource(ctx context.Context, e *dataSourceEntry, cfg
 }
 
 // readDataSource is the framework's ReadDataSource of the configuration cfg.
-func (s *server) readDataSource(ctx context.Context, e *dataSourceEntry, cfg tftypes.Value, caps *tfprotov6.ReadDataSourceClientCapabilities) *tfprotov6.ReadDataSourceResponse {
-	state, deferred, diags := s.read(ctx, e, cfg, caps)
+func (s *server) readDataSource(ctx context.Context, e *dataSourceEntry, cfg tftypes.Value, cfgMsgPack []byte, caps *tfprotov6.ReadDataSourceClientCapabilities) *tfprotov6.ReadDataSourceResponse {
+	state, deferred, diags := s.read(ctx, e, cfg, cfgMsgPack, caps)
 	out := &tfprotov6.ReadDataSourceResponse{State: state, Diagnostics: protoDiagnostics(ctx, diags)}
 	if deferred != nil {
 		out.Deferred = &tfprotov6.Deferred{Reason: tfprotov6.DeferredReason(deferred.Reason)}
@@ -115,7 +115,7 @@ func (s *server) readDataSource(ctx context.Context, e *dataSourceEntry, cfg tft
 	return out
 }
 
-func (s *server) read(ctx context.Context, e *dataSourceEntry, cfg tftypes.Value, caps *tfprotov6.ReadDataSourceClientCapabilities) (*tfprotov6.DynamicValue, *datasource.Deferred, diag.Diagnostics) {
+func (s *server) read(ctx context.Context, e *dataSourceEntry, cfg tftypes.Value, cfgMsgPack []byte, caps *tfprotov6.ReadDataSourceClientCapabilities) (*tfprotov6.DynamicValue, *datasource.Deferred, diag.Diagnostics) {
 	ctx, done := s.stoppable(ctx)
 	defer done()
 	var diags diag.Diagnostics
@@ -136,7 +136,7 @@ func (s *server) read(ctx context.Context, e *dataSourceEntry, cfg tftypes.Value
 	if !diags.HasError() {
 		resp.State.Raw, _ = semanticFloats(e.floats, cfg, resp.State.Raw)
 	}
-	state, err := encodeState(cfg.Type(), resp.State.Raw)
+	state, err := encodeState(cfg.Type(), resp.State.Raw, cfg, cfgMsgPack)
 	if err != nil {
 		diags.AddError("Unable to Convert State",
 			"An unexpected error was encountered when converting the state to the protocol type. "+

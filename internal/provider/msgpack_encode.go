@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math"
 	"math/big"
+	"reflect"
 	"slices"
 
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
@@ -21,15 +22,104 @@ import (
 // when exact, else their decimal text, lists, sets and tuples as arrays, maps and objects as maps (object
 // attributes in name order as tftypes writes them, map keys sorted where tftypes takes Go's map order), and
 // dynamically typed values, which kubefit's states rarely hold, with tftypes' own encoder. A value it cannot
-// write (one that does not match its type) is left to NewDynamicValue, errors included. TestEncodeStateIsTftypes
+// write (one that does not match its type) is left to NewDynamicValue, errors included.
+//
+// A data source's state is mostly its configuration (setReadState): a top-level attribute of the state that is
+// the configuration's own value (the same list, map or object, not merely an equal one) is copied from the
+// request's encoding of the configuration, cfgMsgPack, instead of being written again. TestEncodeStateIsTftypes
 // decodes both encodings of drawn values of every object's type and compares them.
-func encodeState(t tftypes.Type, v tftypes.Value) (tfprotov6.DynamicValue, error) {
+func encodeState(t tftypes.Type, v, cfg tftypes.Value, cfgMsgPack []byte) (tfprotov6.DynamicValue, error) {
 	var buf bytes.Buffer
 	enc := msgpack.NewEncoder(&buf)
-	if writeMsgPack(enc, t, v) != nil {
+	if writeState(enc, t, v, cfg, cfgMsgPack) != nil {
 		return tfprotov6.NewDynamicValue(t, v)
 	}
 	return tfprotov6.DynamicValue{MsgPack: buf.Bytes()}, nil
+}
+
+// writeState writes the state v, copying the attributes it shares with the configuration cfg from the
+// configuration's encoding cfgMsgPack (encodeState).
+func writeState(enc *msgpack.Encoder, t tftypes.Type, v, cfg tftypes.Value, cfgMsgPack []byte) error {
+	ot, ok := t.(tftypes.Object)
+	if !ok || cfgMsgPack == nil || !v.IsKnown() || v.IsNull() || !cfg.IsKnown() || cfg.IsNull() || !cfg.Type().Equal(t) {
+		return writeMsgPack(enc, t, v)
+	}
+	encoded, ok := attributeEncodings(cfgMsgPack)
+	var vals, configured map[string]tftypes.Value
+	if !ok || v.As(&vals) != nil || cfg.As(&configured) != nil {
+		return writeMsgPack(enc, t, v)
+	}
+	keys := make([]string, 0, len(ot.AttributeTypes))
+	for k := range ot.AttributeTypes {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	if err := enc.EncodeMapLen(len(keys)); err != nil {
+		return err
+	}
+	for _, k := range keys {
+		x, ok := vals[k]
+		if !ok {
+			return errNoValue
+		}
+		if err := enc.EncodeString(k); err != nil {
+			return err
+		}
+		if raw, ok := encoded[k]; ok && sameValue(x, configured[k]) {
+			if err := enc.Encode(rawMsgPack(raw)); err != nil {
+				return err
+			}
+			continue
+		}
+		if err := writeMsgPack(enc, ot.AttributeTypes[k], x); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// attributeEncodings splits the encoding of an object into its attributes' encodings, by name; false when b is
+// not one object map with string keys and nothing after it.
+func attributeEncodings(b []byte) (map[string][]byte, bool) {
+	r := bytes.NewReader(b) // a ByteScanner: the decoder reads it without buffering ahead
+	dec := msgpack.NewDecoder(r)
+	n, err := dec.DecodeMapLen()
+	if err != nil || n < 0 {
+		return nil, false
+	}
+	out := make(map[string][]byte, n)
+	for range n {
+		k, err := dec.DecodeString()
+		if err != nil {
+			return nil, false
+		}
+		start := len(b) - r.Len()
+		if dec.Skip() != nil {
+			return nil, false
+		}
+		out[k] = b[start : len(b)-r.Len()]
+	}
+	return out, r.Len() == 0
+}
+
+// sameValue reports whether a and b are the same value: of equal types, both unknown, both null, the same
+// primitive, or the same list, set, tuple, map or object (the same elements, not merely equal ones).
+func sameValue(a, b tftypes.Value) bool {
+	if a.Type() == nil || b.Type() == nil || !a.Type().Equal(b.Type()) || a.IsKnown() != b.IsKnown() {
+		return false
+	}
+	if !a.IsKnown() || a.IsNull() || b.IsNull() {
+		return a.IsNull() == b.IsNull()
+	}
+	var ae, be []tftypes.Value
+	if a.As(&ae) == nil && b.As(&be) == nil {
+		return len(ae) == len(be) && (len(ae) == 0 || &ae[0] == &be[0])
+	}
+	var am, bm map[string]tftypes.Value
+	if a.As(&am) == nil && b.As(&bm) == nil {
+		return reflect.ValueOf(am).UnsafePointer() == reflect.ValueOf(bm).UnsafePointer()
+	}
+	return a.Equal(b)
 }
 
 // rawMsgPack is bytes already in MessagePack, written as they are.

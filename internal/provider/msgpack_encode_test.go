@@ -56,7 +56,20 @@ func TestEncodeStateIsTftypes(t *testing.T) {
 			same := 0
 			for i := range 200 {
 				v := typedValue(r, typ, i%2)
-				got, gerr := encodeState(typ, v)
+				cfg, cfgMsgPack := tftypes.NewValue(typ, nil), []byte(nil)
+				if i%3 > 0 {
+					// A state made of a configuration: some attributes its own (copied from its encoding), the others
+					// replaced, as setReadState makes them; every third the configuration's encoding is not its own.
+					cfg = typedValue(r, typ, 1)
+					v = stateOf(r, typ, cfg, v)
+					if dv, err := tfprotov6.NewDynamicValue(typ, cfg); err == nil {
+						cfgMsgPack = dv.MsgPack
+					}
+					if i%6 == 5 {
+						cfgMsgPack = []byte{0x81, 0xa1, 'x', 0xc0}
+					}
+				}
+				got, gerr := encodeState(typ, v, cfg, cfgMsgPack)
 				want, werr := tfprotov6.NewDynamicValue(typ, v)
 				if gerr != nil || werr != nil {
 					t.Fatalf("draw %d: %v, tftypes %v", i, gerr, werr)
@@ -83,7 +96,7 @@ func TestEncodeStateIsTftypes(t *testing.T) {
 	for _, n := range []*big.Float{big.NewFloat(0), big.NewFloat(-1), big.NewFloat(1 << 40), big.NewFloat(0.25), huge,
 		new(big.Float).SetInf(false), new(big.Float).SetInf(true), new(big.Float).SetPrec(200).Quo(big.NewFloat(1), big.NewFloat(3))} {
 		v := tftypes.NewValue(tftypes.Number, n)
-		got, _ := encodeState(tftypes.Number, v)
+		got, _ := encodeState(tftypes.Number, v, v, nil)
 		want, _ := tfprotov6.NewDynamicValue(tftypes.Number, v)
 		if !bytes.Equal(got.MsgPack, want.MsgPack) {
 			t.Errorf("%v: %x, tftypes %x", n, got.MsgPack, want.MsgPack)
@@ -104,4 +117,21 @@ func multiKeyMap(v tftypes.Value) bool {
 		return !found, nil
 	})
 	return found
+}
+
+// stateOf is the configuration cfg with each top-level attribute, at random, kept (the configuration's own value)
+// or taken from other, a value of the same type; other itself when either is not a known object.
+func stateOf(r *rand.Rand, typ tftypes.Type, cfg, other tftypes.Value) tftypes.Value {
+	var cm, om map[string]tftypes.Value
+	if !cfg.IsKnown() || cfg.IsNull() || !other.IsKnown() || other.IsNull() || cfg.As(&cm) != nil || other.As(&om) != nil {
+		return other
+	}
+	vals := map[string]tftypes.Value{}
+	for k, x := range cm {
+		vals[k] = x
+		if r.IntN(3) == 0 {
+			vals[k] = om[k]
+		}
+	}
+	return tftypes.NewValue(typ, vals)
 }

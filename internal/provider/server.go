@@ -360,7 +360,7 @@ func (s *server) ReadDataSource(ctx context.Context, req *tfprotov6.ReadDataSour
 		return &tfprotov6.ReadDataSourceResponse{Diagnostics: tooLarge}, nil
 	}
 	if e, fast := s.fastDataSource(ctx, req.TypeName); fast && decoded {
-		resp := s.readDataSource(ctx, e, cfg, req.ClientCapabilities)
+		resp := s.readDataSource(ctx, e, cfg, req.Config.MsgPack, req.ClientCapabilities)
 		resp.Diagnostics = name(resp.Diagnostics)
 		return resp, nil
 	}
