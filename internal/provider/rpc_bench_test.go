@@ -127,9 +127,11 @@ func BenchmarkSizingValidateRPC(b *testing.B) {
 	for _, n := range []int{100, 1000} {
 		b.Run(fmt.Sprintf("workloads=%d", n), func(b *testing.B) {
 			r := newRPCServer(b)
+			s := r.srv.(*server)
 			cfg := r.dataConfig(b, "kubefit_node_pool_sizing", sizingConfig(n))
 			ctx := context.Background()
 			for b.Loop() {
+				s.recent = decodedConfigs{} // each validation decodes, as the first of a plan does
 				resp, err := r.srv.ValidateDataResourceConfig(ctx, &tfprotov6.ValidateDataResourceConfigRequest{TypeName: "kubefit_node_pool_sizing", Config: cfg})
 				if err != nil || hasRPCError(resp.Diagnostics) {
 					b.Fatalf("%v %v", err, resp.Diagnostics)
