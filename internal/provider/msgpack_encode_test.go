@@ -5,7 +5,11 @@ import (
 	"context"
 	"math/big"
 	"math/rand/v2"
+	"reflect"
+	"slices"
 	"testing"
+
+	"github.com/hashicorp/terraform-plugin-framework/attr"
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
@@ -15,7 +19,7 @@ import (
 )
 
 // objectTypes are the value types of the provider's, every data source's and every resource's schema.
-func objectTypes(t *testing.T) map[string]tftypes.Type {
+func objectTypes(t testing.TB) map[string]tftypes.Type {
 	ctx := context.Background()
 	p := New("test")().(*kubefitProvider)
 	types := map[string]tftypes.Type{}
@@ -134,4 +138,60 @@ func stateOf(r *rand.Rand, typ tftypes.Type, cfg, other tftypes.Value) tftypes.V
 		}
 	}
 	return tftypes.NewValue(typ, vals)
+}
+
+// FuzzReadConversions draws a value of one object's type from the fuzzer's seed and checks the read's own
+// conversions against the framework's and tftypes': valueFrom against ValueFromTerraform, encodeState (with a
+// configuration drawn beside it) against NewDynamicValue.
+func FuzzReadConversions(f *testing.F) {
+	types := objectTypes(f)
+	names := make([]string, 0, len(types))
+	for n := range types {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	ctx := context.Background()
+	attrTypes := map[string]attr.Type{}
+	p := New("test")().(*kubefitProvider)
+	for _, f := range p.DataSources(ctx) {
+		d := f()
+		var m datasource.MetadataResponse
+		d.Metadata(ctx, datasource.MetadataRequest{ProviderTypeName: "kubefit"}, &m)
+		var s datasource.SchemaResponse
+		d.Schema(ctx, datasource.SchemaRequest{}, &s)
+		attrTypes[m.TypeName] = s.Schema.Type()
+	}
+	for i := range 8 {
+		f.Add(uint64(i), uint8(i))
+	}
+	f.Fuzz(func(t *testing.T, seed uint64, which uint8) {
+		name := names[int(which)%len(names)]
+		typ := types[name]
+		r := rand.New(rand.NewPCG(seed, uint64(which)))
+		v, cfg := typedValue(r, typ, 0), typedValue(r, typ, 1)
+		v = stateOf(r, typ, cfg, v)
+		var cfgMsgPack []byte
+		if dv, err := tfprotov6.NewDynamicValue(typ, cfg); err == nil {
+			cfgMsgPack = dv.MsgPack
+		}
+		got, gerr := encodeState(typ, v, cfg, cfgMsgPack)
+		want, werr := tfprotov6.NewDynamicValue(typ, v)
+		if (gerr == nil) != (werr == nil) {
+			t.Fatalf("%s: %v, tftypes %v", name, gerr, werr)
+		}
+		if gerr == nil {
+			gv, err1 := got.Unmarshal(typ)
+			wv, err2 := want.Unmarshal(typ)
+			if err1 != nil || err2 != nil || !gv.Equal(wv) {
+				t.Fatalf("%s: decoded %v (%v), tftypes' %v (%v)", name, gv, err1, wv, err2)
+			}
+		}
+		if at, ok := attrTypes[name]; ok {
+			a, aerr := valueFrom(ctx, at, v)
+			b, berr := at.ValueFromTerraform(ctx, v)
+			if (aerr == nil) != (berr == nil) || !reflect.DeepEqual(a, b) {
+				t.Fatalf("%s: valueFrom %v (%v), the framework %v (%v)", name, a, aerr, b, berr)
+			}
+		}
+	})
 }
