@@ -98,6 +98,7 @@ type schedClass struct {
 	allowed    []bool  // per pool: the pod passes the pool-level filters (pools, selector, taints, size)
 	affinity   []bool  // per pool: the pool matches the pod's node selector and pool list (spread domains)
 	prefer     []int64 // per pool: PreferNoSchedule taints the pod does not tolerate
+	anyPrefer  bool    // some pool has one
 	requested  []int   // the resources the pod requests (fitsResources)
 }
 
@@ -136,7 +137,7 @@ type cluster struct {
 	tieRNG *rand.Rand
 	// parRNG, in the runs that follow the parallel Filter's timing (runMode: parWorkers goroutines at once),
 	// draws how long each node's filtering takes (parallelRoot); else nil.
-	parRNG     *rand.Rand
+	parRNG     *rand.PCG
 	parWorkers int
 	// The eager retries (retryWoken): per class the classes a binding of its pods may let in, a count of
 	// bindings, when each class was last woken (in that count, and in pods of the order handled) and when
@@ -185,6 +186,10 @@ type cluster struct {
 	mins []int32 // the cycle's spreadMins
 	// spreadNorm is spreadScores' scratch: the normalised score of each raw score of the cycle.
 	spreadNorm []int64
+	// spreadRaw and spreadRawAt are spreadScores' memo of raw scores by pods on the node and zone, and the cycle (stamp)
+	// that computed each.
+	spreadRaw   []int64
+	spreadRawAt []uint64
 	// The pool-level skips (skipFor): per class its set of allowed pools (-1 when every pool is allowed), and per
 	// set, built on the set's first use after a reset (skipBuilt), how many positions of the node list from each
 	// on hold nodes of pools outside it.
@@ -238,6 +243,7 @@ func newCluster(m *model, classes []classSim) *cluster {
 				}
 				if !tolerated {
 					sc.prefer[p]++
+					sc.anyPrefer = true
 				}
 			}
 		}
@@ -712,14 +718,23 @@ func (cl *cluster) scores(w int, feasible []int32, profile SchedulerProfile) (re
 		} else {
 			resS[i] = cl.resourceScores(sc, nd, profile)
 		}
-		taintS[i] = sc.prefer[nd.pool]
+		if sc.anyPrefer {
+			taintS[i] = sc.prefer[nd.pool]
+		}
 	}
 	if cl.ss.any && len(cl.ss.own[w]) > 0 {
 		cl.userSpreadScores(w, feasible, spreadS)
 	} else {
 		cl.spreadScores(w, feasible, spreadS)
 	}
-	normalizeReverse(taintS)
+	if sc.anyPrefer {
+		normalizeReverse(taintS)
+	} else {
+		// No pool has a PreferNoSchedule taint the pod does not tolerate: every node scores the most.
+		for i := range taintS {
+			taintS[i] = maxNodeScore
+		}
+	}
 	if cl.hasPodScore(w) {
 		cl.ps.score = resize(cl.ps.score, len(feasible))
 		podS = cl.ps.score

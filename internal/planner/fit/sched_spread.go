@@ -42,7 +42,8 @@ func (cl *cluster) zoneSkewOK(w int, nd *schedNode, minMatch int32) bool {
 	return int(cl.inZone[w][nd.zone]+1-minMatch) <= cl.classes[w].c.skew
 }
 
-// spreadTable lets spreadScores normalise through a table; tests clear it to check that the table changes nothing.
+// spreadTable lets spreadScores memoise raw scores and normalise through a table; tests clear it to check that neither
+// changes anything.
 var spreadTable = true
 
 // spreadScores fills out with PodTopologySpread's normalised scores over the feasible nodes: 0 for a
@@ -50,6 +51,9 @@ var spreadTable = true
 // score. A node's raw score is round(Σ over the constraints whose key it has of count × log(domains + 2)
 // + maxSkew − 1), with count the class's pods in the node's domain and domains the feasible nodes
 // (hostname) or their distinct zones; normalised, a node scores 100 × (max + min − raw) / max.
+// spreadMemoPods bounds the pods of a class on one node whose raw spread score spreadScores keeps per cycle.
+const spreadMemoPods = 8
+
 func (cl *cluster) spreadScores(w int, feasible []int32, out []int64) {
 	if cl.classes[w].c.spread == SpreadZone {
 		clear(out)
@@ -69,13 +73,34 @@ func (cl *cluster) spreadScores(w int, feasible []int32, out []int64) {
 	hostWeight := math.Log(float64(len(feasible) + 2))
 	zoneWeight := math.Log(float64(zones + 2))
 	lo, hi := int64(math.MaxInt64), int64(0)
+	// A node's raw score depends only on its pods of the class and its zone's: it is computed once per cycle for
+	// each pair of the few that occur (fewer than spreadMemoPods pods on the node), in the table spreadRaw.
+	nz := len(cl.m.zoneNames) + 1
+	if cells := spreadMemoPods * nz; len(cl.spreadRaw) != cells {
+		cl.spreadRaw, cl.spreadRawAt = make([]int64, cells), make([]uint64, cells)
+	}
+	onNode := cl.onNode[w]
 	for i, id := range feasible {
 		nd := &cl.nodes[id]
-		raw := float64(cl.onNode[w][id])*hostWeight + float64(defaultHostnameSkew-1)
+		c := onNode[id]
+		cell := -1
+		if c < spreadMemoPods && spreadTable {
+			cell = int(c)*nz + int(nd.zone+1)
+			if cl.spreadRawAt[cell] == cl.stamp {
+				s := cl.spreadRaw[cell]
+				out[i] = s
+				lo, hi = min(lo, s), max(hi, s)
+				continue
+			}
+		}
+		raw := float64(c)*hostWeight + float64(defaultHostnameSkew-1)
 		if nd.zone >= 0 {
 			raw += float64(cl.inZone[w][nd.zone])*zoneWeight + float64(defaultZoneSkew-1)
 		}
 		s := int64(math.Round(raw))
+		if cell >= 0 {
+			cl.spreadRaw[cell], cl.spreadRawAt[cell] = s, cl.stamp
+		}
 		out[i] = s
 		lo, hi = min(lo, s), max(hi, s)
 	}

@@ -3,6 +3,7 @@ package fit
 import (
 	"container/heap"
 	"math/rand/v2"
+	"sort"
 	"testing"
 )
 
@@ -48,7 +49,8 @@ func TestParallelRoot(t *testing.T) {
 	}
 	rng := rand.New(rand.NewPCG(3, 4))
 	for _, workers := range []int{1, 16} {
-		cl := &cluster{parRNG: rand.New(rand.NewPCG(5, 6)), parWorkers: workers}
+		cl := &cluster{parRNG: rand.NewPCG(5, 6), parWorkers: workers}
+		counted, sorted := 0, 0
 		cl.raw[4] = make([]int64, 200) // scores() sizes it in a cycle
 		off := 0
 		for trial := range 2000 {
@@ -60,7 +62,7 @@ func TestParallelRoot(t *testing.T) {
 				if rng.IntN(3) > 0 {
 					feasible = append(feasible, int32(1000+i))
 					cl.feasPos = append(cl.feasPos, int32(i))
-					totals = append(totals, int64(rng.IntN(3)))
+					totals = append(totals, int64(rng.IntN(3+27*(trial%2))))
 				}
 			}
 			if len(feasible) < 2 {
@@ -72,9 +74,20 @@ func TestParallelRoot(t *testing.T) {
 				continue
 			}
 			got := cl.parallelRoot(feasible, totals, top)
-			// container/heap on the reordered list, whole totals.
+			if ties <= maxCountedTies {
+				counted++
+			} else {
+				sorted++
+			}
+			// container/heap on the feasible nodes in the order of the finishing times parallelRoot drew (a
+			// stable sort), whole totals.
+			order := make([]int, len(feasible))
+			for i := range order {
+				order[i] = i
+			}
+			sort.SliceStable(order, func(a, b int) bool { return cl.parDone[cl.feasPos[order[a]]] < cl.parDone[cl.feasPos[order[b]]] })
 			h := &scoredHeap{}
-			for _, i := range cl.parIdx {
+			for _, i := range order {
 				h.idx, h.total = append(h.idx, int64(feasible[i])), append(h.total, totals[i])
 			}
 			heap.Init(h)
@@ -87,6 +100,20 @@ func TestParallelRoot(t *testing.T) {
 		}
 		if (workers == 1) != (off == 0) {
 			t.Errorf("%d goroutines: %d picks off the list's heap root", workers, off)
+		}
+		if counted < 100 || sorted < 100 {
+			t.Errorf("%d goroutines: %d ties ranked by counting, %d by sorting: both should be exercised", workers, counted, sorted)
+		}
+	}
+}
+
+// TestFilterTimeDraws: drawFilterTime draws what rand.New(src).IntN(1024) draws from the same source, draw for
+// draw, so the runs that follow the parallel Filter's timing place pods as they did with the Rand.
+func TestFilterTimeDraws(t *testing.T) {
+	a, b := rand.New(rand.NewPCG(7, 0x70617261)), rand.NewPCG(7, 0x70617261)
+	for i := range 100_000 {
+		if x, y := int64(a.IntN(1024)), drawFilterTime(b); x != y {
+			t.Fatalf("draw %d: Rand.IntN %d, drawFilterTime %d", i, x, y)
 		}
 	}
 }

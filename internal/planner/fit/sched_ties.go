@@ -50,7 +50,7 @@ func (cl *cluster) setMode(seed uint64) {
 	if random, _, _ := runMode(seed); random {
 		cl.tieRNG = rand.New(rand.NewPCG(seed, 0x74696573))
 	} else if p := filterWorkers(seed); p > 1 {
-		cl.parRNG, cl.parWorkers = rand.New(rand.NewPCG(seed, 0x70617261)), p
+		cl.parRNG, cl.parWorkers = rand.NewPCG(seed, 0x70617261), p
 	}
 }
 
@@ -94,20 +94,47 @@ func (cl *cluster) parallelRoot(feasible []int32, totals []int64, top int64) int
 		}
 		t := free[k]
 		for i := c * chunk; i < min((c+1)*chunk, cl.filtered); i++ {
-			t += 512 + int64(cl.parRNG.IntN(1024))
+			t += 512 + drawFilterTime(cl.parRNG)
 			done[i] = t
 		}
 		free[k] = t
 	}
+	// Only which positions of the finishing order hold the top total matters to the heap's root: the rank of
+	// each node of the top total among the feasible nodes, by finishing time and then by feasible index (a
+	// stable sort's order), counted directly when few nodes share the top total, else by sorting them all.
 	idx := cl.parIdx[:0]
+	for i := range feasible {
+		if totals[i] == top {
+			idx = append(idx, int32(i))
+		}
+	}
+	order := resize(cl.parOrder, len(feasible))
+	cl.parOrder = order
+	if len(idx) <= maxCountedTies {
+		var ranks [maxCountedTies]int
+		for k, i := range idx {
+			di, rank := done[cl.feasPos[i]], 0
+			for j := range feasible {
+				if dj := done[cl.feasPos[j]]; dj < di || dj == di && j < int(i) {
+					rank++
+				}
+			}
+			order[rank], ranks[k] = 1, rank
+		}
+		r := heapRoot(order, cl.raw[4])
+		cl.parIdx = idx
+		for k, i := range idx {
+			if ranks[k] == r {
+				return feasible[i]
+			}
+		}
+	}
+	idx = idx[:0]
 	for i := range feasible {
 		idx = append(idx, int32(i))
 	}
 	cl.parIdx = idx
 	slices.SortStableFunc(idx, func(a, b int32) int { return cmp.Compare(done[cl.feasPos[a]], done[cl.feasPos[b]]) })
-	// Only which positions hold the top total matters to the heap's root.
-	order := resize(cl.parOrder, len(idx))
-	cl.parOrder = order
 	for r, i := range idx {
 		if totals[i] == top {
 			order[r] = 1
@@ -116,6 +143,17 @@ func (cl *cluster) parallelRoot(feasible []int32, totals []int64, top int64) int
 		}
 	}
 	return feasible[idx[heapRoot(order, cl.raw[4])]]
+}
+
+// maxCountedTies is how many nodes of the top total parallelRoot ranks by counting (each against every feasible
+// node) rather than by sorting the feasible nodes.
+const maxCountedTies = 16
+
+// drawFilterTime draws how long one node's filtering takes beyond its least, 0 to 1023: rand.New(src).IntN(1024),
+// which math/rand/v2 draws as Uint64 masked to a power of two (TestFilterTimeDraws), without the Rand's indirect
+// call per node.
+func drawFilterTime(src *rand.PCG) int64 {
+	return int64(src.Uint64() & 1023)
 }
 
 // parallelChunk is the chunk size of the scheduler's Parallelizer over n pieces at its default parallelism,
