@@ -9,9 +9,8 @@ import "math"
 // fitsResources is NodeResourcesFit's Filter: the pod's requests fit the node's allocatable less what
 // its DaemonSets and pods request, pod slots included.
 func (cl *cluster) fitsResources(sc *schedClass, nd *schedNode) bool {
-	free := &cl.m.pools[nd.pool].walloc
 	for _, r := range sc.requested {
-		if nd.used[r]+sc.c.req[r] > free[r] {
+		if sc.c.req[r] > nd.room[r] {
 			return false
 		}
 	}
