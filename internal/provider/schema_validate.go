@@ -189,7 +189,7 @@ func (v *schemaValidation) attribute(ctx context.Context, a dschema.Attribute, p
 		if value != nil {
 			return true
 		}
-		x, err := a.GetType().ValueFromTerraform(ctx, tv)
+		x, err := valueFrom(ctx, a.GetType(), tv) // tv has its attribute's type: the configuration was decoded with the schema's
 		if err != nil {
 			resp.AddAttributeError(p, "Configuration Read Error",
 				"An unexpected error was encountered trying to convert an attribute value from the configuration. This is always an error in the provider. Please report the following to the provider developer:\n\n"+
@@ -241,7 +241,7 @@ func (v *schemaValidation) attribute(ctx context.Context, a dschema.Attribute, p
 			var elems []tftypes.Value
 			_ = tv.As(&elems)
 			for _, el := range elems {
-				ev, err := x.NestedObject.Type().ValueFromTerraform(ctx, el)
+				ev, err := valueFrom(ctx, x.NestedObject.Type(), el)
 				if err != nil {
 					continue
 				}
@@ -277,7 +277,7 @@ func (v *schemaValidation) lazy(ctx context.Context, t attr.Type, el tftypes.Val
 	if len(validators) == 0 {
 		return nil
 	}
-	x, err := t.ValueFromTerraform(ctx, el)
+	x, err := valueFrom(ctx, t, el)
 	if err != nil {
 		return nil
 	}
