@@ -110,7 +110,7 @@ func Report(res Result) string {
 // together. "" when no scenario has any.
 func SchedulerNote(scs []ScenarioResult) string {
 	var modelled, unmodelled noteGroups
-	more := false
+	more, packing := false, false
 	for _, sc := range scs {
 		if sc.BoundBy == "" && sc.Margin != "" && sc.ModelWork == 0 {
 			unmodelled.add(sc.Margin, sc.Scenario)
@@ -128,7 +128,7 @@ func SchedulerNote(scs []ScenarioResult) string {
 		}
 		if sc.NodesRequired > sc.NodesOptimal {
 			parts = append(parts, fmt.Sprintf("it needs %d nodes where the best packing needs %d", sc.NodesRequired, sc.NodesOptimal))
-			more = true
+			more, packing = true, packing || sc.Scheduler == ProfileMostAllocated
 		}
 		if len(parts) > 0 {
 			modelled.add(strings.Join(parts, "; "), sc.Scenario)
@@ -139,7 +139,14 @@ func SchedulerNote(scs []ScenarioResult) string {
 		b.WriteString("kube-scheduler places pods one at a time on the best-scoring node, and the node counts and failures are its placement (")
 		modelled.write(&b, ", ")
 		b.WriteString(")")
-		if more {
+		switch {
+		case packing:
+			// The profile already packs: what keeps it from the packing is the order, the nodes it scores and, where
+			// pools are shared, pods free to use several pools taking the nodes added for pods that may use fewer.
+			b.WriteString(": most-allocated takes pods as they arrive and scores only part of the nodes, so it does not reach the " +
+				"packing either; pods arriving largest first, a descheduler, or workloads kept to pools of their own (pods free " +
+				"to use several pools take the nodes added to the pools of workloads that may use fewer) come closer")
+		case more:
 			b.WriteString(": a bin-packing profile (most-allocated), pods arriving largest first or a descheduler come closer to the packing")
 		}
 	}

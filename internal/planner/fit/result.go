@@ -78,6 +78,8 @@ type ScenarioResult struct {
 	// best packing (see Strategies), whose node counts are PoolResult.NodesOptimal.
 	Strategy        string
 	OptimalStrategy string
+	// Scheduler is the profile the scheduler model followed (Input.Scheduler, ProfileDefault when empty).
+	Scheduler SchedulerProfile
 	// NodesRequired and NodesOptimal sum the pools' counts.
 	NodesRequired int
 	NodesOptimal  int
@@ -238,7 +240,8 @@ type Failure struct {
 }
 
 func (s *sim) result() ScenarioResult {
-	sr := ScenarioResult{Scenario: s.scenario, Fits: true, Strategy: s.strat.id, SchedulerNote: s.note, Margin: s.margin, ModelWork: s.work}
+	sr := ScenarioResult{Scenario: s.scenario, Fits: true, Strategy: s.strat.id, SchedulerNote: s.note, Margin: s.margin, ModelWork: s.work,
+		Scheduler: cmp.Or(s.m.in.Scheduler, ProfileDefault)}
 	var onNode [][]WorkloadPods
 	if !s.m.in.OmitNodes {
 		onNode = s.nodeWorkloads()

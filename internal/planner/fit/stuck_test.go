@@ -128,3 +128,25 @@ func ruleFree(in Input, name string) bool {
 	i := slices.IndexFunc(in.Workloads, func(w Workload) bool { return w.Name == name })
 	return i >= 0 && in.Workloads[i].Spread.Type == SpreadNone
 }
+
+// TestMostAllocatedNoteNamesItsLimits: under most-allocated, a plan that needs more nodes than the best packing does
+// not advise the profile it already uses; it names what keeps that profile from the packing. Under the default
+// profile the note advises a bin-packing profile.
+func TestMostAllocatedNoteNamesItsLimits(t *testing.T) {
+	in, res := mostAllocatedPlan(t, 4, 12, 20, 6)
+	note := SchedulerNote(res.Scenarios)
+	if res.Scenarios[1].NodesRequired <= res.Scenarios[1].NodesOptimal || strings.Contains(note, "a bin-packing profile") ||
+		!strings.Contains(note, "workloads kept to pools of their own") {
+		t.Errorf("most-allocated, %d nodes where the best packing needs %d: note %q", res.Scenarios[1].NodesRequired,
+			res.Scenarios[1].NodesOptimal, note)
+	}
+	in.Scheduler = ProfileDefault
+	res = mustPlan(t, in)
+	if note := SchedulerNote(res.Scenarios); res.Scenarios[1].NodesRequired <= res.Scenarios[1].NodesOptimal ||
+		!strings.Contains(note, "a bin-packing profile (most-allocated)") {
+		t.Errorf("default profile: note %q", note)
+	}
+	if res.Scenarios[0].Scheduler != ProfileDefault || res.Scenarios[1].Scheduler != ProfileDefault {
+		t.Errorf("profiles %q %q", res.Scenarios[0].Scheduler, res.Scenarios[1].Scheduler)
+	}
+}
