@@ -73,6 +73,7 @@ func (m *model) takeSim() *sim {
 	s.m = m
 	s.nodes, s.log, s.demand, s.disrupt = s.nodes[:0], s.log[:0], nil, nil
 	s.bound, s.note, s.margin, s.work, s.explain, s.unmodelled = "", "", "", 0, nil, nil
+	s.mostStuck, s.mostStuckIn = nil, nil
 	s.pools = slices.Grow(s.pools[:0], len(m.pools))[:len(m.pools)]
 	for p := range s.pools {
 		ps := &s.pools[p]

@@ -220,17 +220,22 @@ type sim struct {
 	// explain is, per class with pods the scheduler model left Pending, per pool, what turned them away
 	// (cluster.explain); nil for a best packing.
 	explain [][]string
-	disrupt []DisruptionResult
-	nodes   []nodeSim
-	pools   []poolSim
-	classes []classSim
-	demand  []*vec // per pool, cached by poolDemand
-	log     []placed
-	mem     arena        // the classes' placement state
-	order   []*classSim  // the classes in strategy order
-	queue   []event      // the interleaved strategy's placements
-	items   [nRes][]item // lowerBound's scratch
-	inc     []int        // level's result
+	// mostStuck is, per class the binding order left pods of Pending on every count the search tried, the most of
+	// its pods another planned order left Pending on the same counts, and mostStuckIn that order (nil when none
+	// left more; stuckFailure names them).
+	mostStuck   []int
+	mostStuckIn []string
+	disrupt     []DisruptionResult
+	nodes       []nodeSim
+	pools       []poolSim
+	classes     []classSim
+	demand      []*vec // per pool, cached by poolDemand
+	log         []placed
+	mem         arena        // the classes' placement state
+	order       []*classSim  // the classes in strategy order
+	queue       []event      // the interleaved strategy's placements
+	items       [nRes][]item // lowerBound's scratch
+	inc         []int        // level's result
 }
 
 // event is one step of the interleaved strategy: place k pods of class c.

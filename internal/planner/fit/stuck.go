@@ -24,7 +24,12 @@ func (s *sim) stuckFailure(w int) Failure {
 		verb = "stays"
 	}
 	order := ""
-	if s.bound != "" {
+	switch {
+	case s.mostStuck != nil && s.mostStuck[w] > c.stuck:
+		// Another planned order left more on the same counts (realistic).
+		order = fmt.Sprintf(" in the order %q (%d in the order %q; other tie-breaks can leave more)", s.bound,
+			s.mostStuck[w], s.mostStuckIn[w])
+	case s.bound != "":
 		// The count is one order's: on the same nodes the real kube-scheduler left 5 to 17 pods of a workload Pending
 		// over four orders where the model's worst order left 9 (10,000 pods under MostAllocated, 2026-12-06).
 		order = fmt.Sprintf(" in the order %q (other orders and tie-breaks can leave more)", s.bound)

@@ -1,7 +1,9 @@
 package fit
 
 import (
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -149,4 +151,70 @@ func TestMostAllocatedNoteNamesItsLimits(t *testing.T) {
 	if res.Scenarios[0].Scheduler != ProfileDefault || res.Scenarios[1].Scheduler != ProfileDefault {
 		t.Errorf("profiles %q %q", res.Scenarios[0].Scheduler, res.Scenarios[1].Scheduler)
 	}
+}
+
+// TestStuckCountNamesTheOrderThatLeftMost: the stuck count is the binding order's; when another planned order
+// leaves more of the workload's pods Pending on the same node counts, the failure names that order and its count,
+// and both counts are what Place gives for those orders on those counts (here a workload with a required
+// anti-affinity on the zone against itself and another's against it: the interleaved order leaves 1 of its pods
+// Pending, random order #3 leaves 2).
+func TestStuckCountNamesTheOrderThatLeftMost(t *testing.T) {
+	spread := Workload{Name: "w0", Replicas: 2, MaxReplicas: 2, Requests: Resources{CPUMillicores: 1000}, Labels: map[string]string{"app": "w0"},
+		TopologySpread: []TopologySpreadConstraint{{MaxSkew: 1, TopologyKey: zoneLabel, WhenUnsatisfiable: DoNotSchedule, Selector: selectApp("w0")}}}
+	away := Workload{Name: "w1", Replicas: 2, MaxReplicas: 2, Requests: Resources{CPUMillicores: 750}, Labels: map[string]string{"app": "w1"},
+		PodAffinity: &PodAffinity{AntiRequired: []PodAffinityTerm{{Selector: selectApp("w2"), TopologyKey: zoneLabel}}}}
+	self := Workload{Name: "w2", Replicas: 6, MaxReplicas: 6, Requests: Resources{CPUMillicores: 250}, Labels: map[string]string{"app": "w2"},
+		PodAffinity: &PodAffinity{AntiRequired: []PodAffinityTerm{{Selector: selectApp("w2"), TopologyKey: zoneLabel}}}}
+	in := Input{Pools: []Pool{affinityPool(10)}, Workloads: []Workload{spread, away, self}}
+	res := mustPlan(t, in)
+	msg := regexp.MustCompile(`^(\d+) pods? of workload "w2" stays? Pending in the steady scenario in the order "([^"]+)" \((\d+) in the order "([^"]+)"; ` +
+		`other tie-breaks can leave more\) on every node count the scheduler model tried \(up to (\d+) nodes`)
+	var m []string
+	for _, f := range res.Failures {
+		if f.Workload == "w2" && f.Scenario == ScenarioSteady {
+			m = msg.FindStringSubmatch(f.Message)
+			t.Log(f.Message)
+		}
+	}
+	if m == nil {
+		t.Fatalf("no steady failure of w2 names a second order: %+v", res.Failures)
+	}
+	bound, most := atoi(t, m[1]), atoi(t, m[3])
+	if most <= bound {
+		t.Fatalf("the other order's %d is not more than the binding order's %d", most, bound)
+	}
+	orders, err := Orders(in, ScenarioSteady)
+	if err != nil {
+		t.Fatal(err)
+	}
+	counts := []int{atoi(t, m[5])}
+	for name, want := range map[string]int{m[2]: bound, m[4]: most} {
+		i := slices.IndexFunc(orders, func(o Order) bool { return o.Name == name })
+		if i < 0 {
+			t.Fatalf("no planned order %q", name)
+		}
+		refs, err := Place(in, ScenarioSteady, counts, orders[i])
+		if err != nil {
+			t.Fatal(err)
+		}
+		pending := 0
+		for k, w := range orders[i].Pods {
+			if in.Workloads[w].Name == "w2" && refs[k].Pool < 0 {
+				pending++
+			}
+		}
+		// Beyond the stuck ones, 3 of the 6 never bind (one per zone), a failure of their own.
+		if pending != want+3 {
+			t.Errorf("order %q on %v nodes: %d pods of w2 Pending by Place, the failure says %d (+3 that never bind)", name, counts, pending, want)
+		}
+	}
+}
+
+func atoi(t *testing.T, s string) int {
+	t.Helper()
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
 }
