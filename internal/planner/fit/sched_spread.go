@@ -42,6 +42,9 @@ func (cl *cluster) zoneSkewOK(w int, nd *schedNode, minMatch int32) bool {
 	return int(cl.inZone[w][nd.zone]+1-minMatch) <= cl.classes[w].c.skew
 }
 
+// spreadMemoPods bounds the pods of a class on one node whose raw spread score spreadScores keeps per cycle.
+const spreadMemoPods = 8
+
 // spreadTable lets spreadScores memoise raw scores and normalise through a table; tests clear it to check that neither
 // changes anything.
 var spreadTable = true
@@ -51,9 +54,6 @@ var spreadTable = true
 // score. A node's raw score is round(Σ over the constraints whose key it has of count × log(domains + 2)
 // + maxSkew − 1), with count the class's pods in the node's domain and domains the feasible nodes
 // (hostname) or their distinct zones; normalised, a node scores 100 × (max + min − raw) / max.
-// spreadMemoPods bounds the pods of a class on one node whose raw spread score spreadScores keeps per cycle.
-const spreadMemoPods = 8
-
 func (cl *cluster) spreadScores(w int, feasible []int32, out []int64) {
 	if cl.classes[w].c.spread == SpreadZone {
 		clear(out)
