@@ -133,8 +133,12 @@ type decodedConfig struct {
 	value   tftypes.Value
 }
 
-// maxDecodedConfigs bounds the configurations kept: Terraform reads up to 10 objects at once (-parallelism).
-const maxDecodedConfigs = 16
+// maxDecodedConfigs and maxDecodedBytes bound the configurations kept, in number (Terraform reads up to 10 objects
+// at once, -parallelism) and in encoded bytes (a 1,000-workload sizing is 360 kB; decoded, about ten times that).
+const (
+	maxDecodedConfigs = 16
+	maxDecodedBytes   = 16 << 20
+)
 
 func (c *decodedConfigs) get(key string, msgpack []byte) (tftypes.Value, bool) {
 	if msgpack == nil {
@@ -156,10 +160,17 @@ func (c *decodedConfigs) put(key string, msgpack []byte, v tftypes.Value) {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if len(c.entries) == maxDecodedConfigs {
-		c.entries = slices.Delete(c.entries, 0, 1)
-	}
 	c.entries = append(c.entries, decodedConfig{key: key, msgpack: msgpack, value: v})
+	total := 0
+	for _, e := range c.entries {
+		total += len(e.msgpack)
+	}
+	drop := 0
+	for len(c.entries)-drop > 1 && (len(c.entries)-drop > maxDecodedConfigs || total > maxDecodedBytes) {
+		total -= len(c.entries[drop].msgpack)
+		drop++
+	}
+	c.entries = slices.Delete(c.entries, 0, drop)
 }
 
 // check decodes the configuration dv of object kind key once. bad holds the errors, attributes named, of

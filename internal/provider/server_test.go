@@ -239,4 +239,19 @@ func TestDecodedConfigsServeTheRead(t *testing.T) {
 	if _, ok := s.recent.get("k", nil); ok {
 		t.Error("a configuration without an encoding was served")
 	}
+	// The encoded bytes kept are bounded too; the newest is kept whatever its size.
+	half := make([]byte, maxDecodedBytes/2+1)
+	s.recent.put("big", half, tftypes.NewValue(tftypes.Number, big.NewFloat(1)))
+	s.recent.put("big2", slices.Clone(half), tftypes.NewValue(tftypes.Number, big.NewFloat(2)))
+	if _, ok := s.recent.get("big", half); ok {
+		t.Error("more encoded bytes than maxDecodedBytes kept")
+	}
+	if _, ok := s.recent.get("big2", half); !ok {
+		t.Error("the newest configuration was dropped")
+	}
+	huge := make([]byte, maxDecodedBytes+1)
+	s.recent.put("huge", huge, tftypes.NewValue(tftypes.Number, big.NewFloat(3)))
+	if _, ok := s.recent.get("huge", huge); !ok || len(s.recent.entries) != 1 {
+		t.Errorf("%d entries after one beyond the byte bound; the newest kept: %v", len(s.recent.entries), ok)
+	}
 }
