@@ -8,11 +8,7 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/hashicorp/terraform-plugin-framework/attr"
-	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
-	"github.com/hashicorp/terraform-plugin-framework/resource"
-	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 )
 
@@ -93,31 +89,11 @@ var objectModels = map[string]func() any{
 // most of them.
 func TestConfigGetIsFrameworkGet(t *testing.T) {
 	ctx := context.Background()
-	p := New("test")().(*kubefitProvider)
-	type object struct {
-		schema interface{ Type() attr.Type }
-		config func(tftypes.Value) tfsdk.Config
-		plan   func(tftypes.Value) tfsdk.Plan
-	}
-	objects := map[string]object{}
-	for _, f := range p.DataSources(ctx) {
-		d := f()
-		var m datasource.MetadataResponse
-		d.Metadata(ctx, datasource.MetadataRequest{ProviderTypeName: "kubefit"}, &m)
-		var s datasource.SchemaResponse
-		d.Schema(ctx, datasource.SchemaRequest{}, &s)
-		objects[m.TypeName] = object{schema: s.Schema,
-			config: func(v tftypes.Value) tfsdk.Config { return tfsdk.Config{Raw: v, Schema: s.Schema} }}
-	}
-	for _, f := range p.Resources(ctx) {
-		r := f()
-		var m resource.MetadataResponse
-		r.Metadata(ctx, resource.MetadataRequest{ProviderTypeName: "kubefit"}, &m)
-		var s resource.SchemaResponse
-		r.Schema(ctx, resource.SchemaRequest{}, &s)
-		objects[m.TypeName] = object{schema: s.Schema,
-			config: func(v tftypes.Value) tfsdk.Config { return tfsdk.Config{Raw: v, Schema: s.Schema} },
-			plan:   func(v tftypes.Value) tfsdk.Plan { return tfsdk.Plan{Raw: v, Schema: s.Schema} }}
+	objects := map[string]objectSchema{}
+	for _, o := range objectSchemas(t) {
+		if o.kind != "provider" {
+			objects[o.name] = o
+		}
 	}
 	for name := range objectModels {
 		if _, ok := objects[name]; !ok {
@@ -126,7 +102,7 @@ func TestConfigGetIsFrameworkGet(t *testing.T) {
 	}
 	for name, o := range objects {
 		t.Run(name, func(t *testing.T) {
-			typ := o.schema.Type()
+			typ := o.typ()
 			tt := typ.TerraformType(ctx)
 			r := rand.New(rand.NewPCG(uint64(len(name)), 11))
 			fast := 0
@@ -153,9 +129,9 @@ func TestConfigGetIsFrameworkGet(t *testing.T) {
 				if getModel(ctx, typ, v, newModel()) {
 					fast++
 				}
-				if o.plan != nil {
+				if plan, ok := o.plan(v); ok {
 					gm, wm := newModel(), newModel()
-					gd, wd := planGet(ctx, o.plan(v), gm), o.plan(v).Get(ctx, wm)
+					gd, wd := planGet(ctx, plan, gm), plan.Get(ctx, wm)
 					if !sameGet(gd, wd, gm, wm) {
 						t.Fatalf("draw %d: planGet %+v %v, Plan.Get %+v %v", i, gm, gd, wm, wd)
 					}

@@ -10,40 +10,15 @@ import (
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
-
-	"github.com/hashicorp/terraform-plugin-framework/datasource"
-	"github.com/hashicorp/terraform-plugin-framework/provider"
-	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 )
 
-// objectTypes are the value types of the provider's, every data source's and every resource's schema.
-func objectTypes(t testing.TB) map[string]tftypes.Type {
-	ctx := context.Background()
-	p := New("test")().(*kubefitProvider)
+// objectTypes are the value types of the provider's, every data source's and every resource's schema, by name.
+func objectTypes(tb testing.TB) map[string]tftypes.Type {
 	types := map[string]tftypes.Type{}
-	var ps provider.SchemaResponse
-	p.Schema(ctx, provider.SchemaRequest{}, &ps)
-	types["provider"] = ps.Schema.Type().TerraformType(ctx)
-	for _, f := range p.DataSources(ctx) {
-		d := f()
-		var m datasource.MetadataResponse
-		d.Metadata(ctx, datasource.MetadataRequest{ProviderTypeName: "kubefit"}, &m)
-		var s datasource.SchemaResponse
-		d.Schema(ctx, datasource.SchemaRequest{}, &s)
-		types[m.TypeName] = s.Schema.Type().TerraformType(ctx)
-	}
-	for _, f := range p.Resources(ctx) {
-		r := f()
-		var m resource.MetadataResponse
-		r.Metadata(ctx, resource.MetadataRequest{ProviderTypeName: "kubefit"}, &m)
-		var s resource.SchemaResponse
-		r.Schema(ctx, resource.SchemaRequest{}, &s)
-		types[m.TypeName] = s.Schema.Type().TerraformType(ctx)
-	}
-	if len(types) < 10 {
-		t.Fatalf("only %d object types", len(types))
+	for _, o := range objectSchemas(tb) {
+		types[o.name] = o.typ().TerraformType(context.Background())
 	}
 	return types
 }
@@ -152,14 +127,10 @@ func FuzzReadConversions(f *testing.F) {
 	slices.Sort(names)
 	ctx := context.Background()
 	attrTypes := map[string]attr.Type{}
-	p := New("test")().(*kubefitProvider)
-	for _, f := range p.DataSources(ctx) {
-		d := f()
-		var m datasource.MetadataResponse
-		d.Metadata(ctx, datasource.MetadataRequest{ProviderTypeName: "kubefit"}, &m)
-		var s datasource.SchemaResponse
-		d.Schema(ctx, datasource.SchemaRequest{}, &s)
-		attrTypes[m.TypeName] = s.Schema.Type()
+	for _, o := range objectSchemas(f) {
+		if o.kind == "data" {
+			attrTypes[o.name] = o.typ()
+		}
 	}
 	for i := range 8 {
 		f.Add(uint64(i), uint8(i))

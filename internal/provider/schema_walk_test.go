@@ -11,9 +11,15 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	dschema "github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
+	pschema "github.com/hashicorp/terraform-plugin-framework/provider/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
+	rschema "github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
 )
 
 // constraintWords are the phrases with which a description states a constraint on an input's value. Code
@@ -62,27 +68,16 @@ func walkAttributes(prefix string, attrs reflect.Value, visit func(name string, 
 // enforces it (issue 21, class 1): a documented rule the schema does not check is a rule users can break
 // silently.
 func TestSchemaConstraintsHaveValidators(t *testing.T) {
-	ctx := context.Background()
-	p := New("test")().(*kubefitProvider)
 	schemas := map[string]reflect.Value{}
-	var presp provider.SchemaResponse
-	p.Schema(ctx, provider.SchemaRequest{}, &presp)
-	schemas["provider"] = reflect.ValueOf(presp.Schema.Attributes)
-	for _, f := range p.DataSources(ctx) {
-		d := f()
-		var m datasource.MetadataResponse
-		d.Metadata(ctx, datasource.MetadataRequest{ProviderTypeName: "kubefit"}, &m)
-		var s datasource.SchemaResponse
-		d.Schema(ctx, datasource.SchemaRequest{}, &s)
-		schemas["data."+m.TypeName] = reflect.ValueOf(s.Schema.Attributes)
-	}
-	for _, f := range p.Resources(ctx) {
-		r := f()
-		var m resource.MetadataResponse
-		r.Metadata(ctx, resource.MetadataRequest{ProviderTypeName: "kubefit"}, &m)
-		var s resource.SchemaResponse
-		r.Schema(ctx, resource.SchemaRequest{}, &s)
-		schemas[m.TypeName] = reflect.ValueOf(s.Schema.Attributes)
+	for _, o := range objectSchemas(t) {
+		key := o.name
+		switch o.kind {
+		case "provider":
+			key = "provider"
+		case "data":
+			key = "data." + o.name
+		}
+		schemas[key] = o.attrs
 	}
 	if len(schemas) < 10 {
 		t.Fatalf("walked only %d schemas", len(schemas))
@@ -145,4 +140,65 @@ func plannerRuleIDs(t *testing.T) map[string]bool {
 		t.Fatalf("reading the planner's rule IDs: %v (%d found)", err, len(ids))
 	}
 	return ids
+}
+
+// objectSchema is the schema of the provider, a data source or a resource, as the framework's schema packages give
+// it.
+type objectSchema struct {
+	kind   string // "provider", "data" or "resource"
+	name   string // the type name ("kubefit_node_group"), "provider" for the provider
+	schema any    // a provider, datasource or resource schema.Schema
+	attrs  reflect.Value
+}
+
+// typ is the schema's framework type.
+func (o objectSchema) typ() attr.Type {
+	return o.schema.(interface{ Type() attr.Type }).Type()
+}
+
+// config is v as a configuration of the object.
+func (o objectSchema) config(v tftypes.Value) tfsdk.Config {
+	switch s := o.schema.(type) {
+	case dschema.Schema:
+		return tfsdk.Config{Raw: v, Schema: s}
+	case rschema.Schema:
+		return tfsdk.Config{Raw: v, Schema: s}
+	}
+	return tfsdk.Config{Raw: v, Schema: o.schema.(pschema.Schema)}
+}
+
+// plan is v as a plan of the object, false for an object that is not a resource.
+func (o objectSchema) plan(v tftypes.Value) (tfsdk.Plan, bool) {
+	s, ok := o.schema.(rschema.Schema)
+	return tfsdk.Plan{Raw: v, Schema: s}, ok
+}
+
+// objectSchemas are the provider's schema and every data source's and resource's.
+func objectSchemas(tb testing.TB) []objectSchema {
+	tb.Helper()
+	ctx := context.Background()
+	p := New("test")().(*kubefitProvider)
+	var ps provider.SchemaResponse
+	p.Schema(ctx, provider.SchemaRequest{}, &ps)
+	out := []objectSchema{{kind: "provider", name: "provider", schema: ps.Schema, attrs: reflect.ValueOf(ps.Schema.Attributes)}}
+	for _, f := range p.DataSources(ctx) {
+		d := f()
+		var m datasource.MetadataResponse
+		d.Metadata(ctx, datasource.MetadataRequest{ProviderTypeName: "kubefit"}, &m)
+		var s datasource.SchemaResponse
+		d.Schema(ctx, datasource.SchemaRequest{}, &s)
+		out = append(out, objectSchema{kind: "data", name: m.TypeName, schema: s.Schema, attrs: reflect.ValueOf(s.Schema.Attributes)})
+	}
+	for _, f := range p.Resources(ctx) {
+		r := f()
+		var m resource.MetadataResponse
+		r.Metadata(ctx, resource.MetadataRequest{ProviderTypeName: "kubefit"}, &m)
+		var s resource.SchemaResponse
+		r.Schema(ctx, resource.SchemaRequest{}, &s)
+		out = append(out, objectSchema{kind: "resource", name: m.TypeName, schema: s.Schema, attrs: reflect.ValueOf(s.Schema.Attributes)})
+	}
+	if len(out) < 10 {
+		tb.Fatalf("only %d schemas", len(out))
+	}
+	return out
 }
