@@ -3,6 +3,7 @@ package provider
 import (
 	"bytes"
 	"errors"
+	"maps"
 	"math"
 	"math/big"
 	"reflect"
@@ -49,11 +50,18 @@ func writeState(enc *msgpack.Encoder, t tftypes.Type, v, cfg tftypes.Value, cfgM
 	if !ok || v.As(&vals) != nil || cfg.As(&configured) != nil {
 		return writeMsgPack(enc, t, v)
 	}
-	keys := make([]string, 0, len(ot.AttributeTypes))
-	for k := range ot.AttributeTypes {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
+	return writeEntries(enc, slices.Sorted(maps.Keys(ot.AttributeTypes)), vals, attributeType(ot), func(k string, x tftypes.Value) []byte {
+		if raw, ok := encoded[k]; ok && sameValue(x, configured[k]) {
+			return raw
+		}
+		return nil
+	})
+}
+
+// writeEntries writes a MessagePack map of the keys, in their order, each with its value in vals written as a
+// value of type typeOf(k), or, where copied gives bytes for it, as those bytes.
+func writeEntries(enc *msgpack.Encoder, keys []string, vals map[string]tftypes.Value, typeOf func(string) tftypes.Type,
+	copied func(string, tftypes.Value) []byte) error {
 	if err := enc.EncodeMapLen(len(keys)); err != nil {
 		return err
 	}
@@ -65,17 +73,24 @@ func writeState(enc *msgpack.Encoder, t tftypes.Type, v, cfg tftypes.Value, cfgM
 		if err := enc.EncodeString(k); err != nil {
 			return err
 		}
-		if raw, ok := encoded[k]; ok && sameValue(x, configured[k]) {
-			if err := enc.Encode(rawMsgPack(raw)); err != nil {
-				return err
+		if copied != nil {
+			if raw := copied(k, x); raw != nil {
+				if err := enc.Encode(rawMsgPack(raw)); err != nil {
+					return err
+				}
+				continue
 			}
-			continue
 		}
-		if err := writeMsgPack(enc, ot.AttributeTypes[k], x); err != nil {
+		if err := writeMsgPack(enc, typeOf(k), x); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// attributeType is the type of an attribute of ot, by name.
+func attributeType(ot tftypes.Object) func(string) tftypes.Type {
+	return func(k string) tftypes.Type { return ot.AttributeTypes[k] }
 }
 
 // attributeEncodings splits the encoding of an object into its attributes' encodings, by name; false when b is
@@ -151,49 +166,13 @@ func writeMsgPack(enc *msgpack.Encoder, t tftypes.Type, v tftypes.Value) error {
 		if err := v.As(&m); err != nil {
 			return err
 		}
-		if err := enc.EncodeMapLen(len(m)); err != nil {
-			return err
-		}
-		keys := make([]string, 0, len(m))
-		for k := range m {
-			keys = append(keys, k)
-		}
-		slices.Sort(keys)
-		for _, k := range keys {
-			if err := enc.EncodeString(k); err != nil {
-				return err
-			}
-			if err := writeMsgPack(enc, tt.ElementType, m[k]); err != nil {
-				return err
-			}
-		}
-		return nil
+		return writeEntries(enc, slices.Sorted(maps.Keys(m)), m, func(string) tftypes.Type { return tt.ElementType }, nil)
 	case tftypes.Object:
 		var m map[string]tftypes.Value
 		if err := v.As(&m); err != nil {
 			return err
 		}
-		keys := make([]string, 0, len(tt.AttributeTypes))
-		for k := range tt.AttributeTypes {
-			keys = append(keys, k)
-		}
-		slices.Sort(keys)
-		if err := enc.EncodeMapLen(len(keys)); err != nil {
-			return err
-		}
-		for _, k := range keys {
-			x, ok := m[k]
-			if !ok {
-				return errNoValue
-			}
-			if err := enc.EncodeString(k); err != nil {
-				return err
-			}
-			if err := writeMsgPack(enc, tt.AttributeTypes[k], x); err != nil {
-				return err
-			}
-		}
-		return nil
+		return writeEntries(enc, slices.Sorted(maps.Keys(tt.AttributeTypes)), m, attributeType(tt), nil)
 	case tftypes.Tuple:
 		return writeWithTftypes(enc, t, v)
 	}
