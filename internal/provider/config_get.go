@@ -107,35 +107,13 @@ func valueFrom(ctx context.Context, t attr.Type, v tftypes.Value) (attr.Value, e
 		}
 		return checked(basetypes.NewObjectValue(tt.AttrTypes, attrs))
 	case basetypes.ListType:
-		if tt.ElemType == nil {
-			break
+		if tt.ElemType != nil {
+			return collectionFrom(ctx, tt.ElemType, v, basetypes.NewListUnknown, basetypes.NewListNull, basetypes.NewListValue)
 		}
-		switch {
-		case !v.IsKnown():
-			return basetypes.NewListUnknown(tt.ElemType), nil
-		case v.IsNull():
-			return basetypes.NewListNull(tt.ElemType), nil
-		}
-		elems, err := elementsFrom(ctx, tt.ElemType, v)
-		if err != nil {
-			return nil, err
-		}
-		return checked(basetypes.NewListValue(tt.ElemType, elems))
 	case basetypes.SetType:
-		if tt.ElemType == nil {
-			break
+		if tt.ElemType != nil {
+			return collectionFrom(ctx, tt.ElemType, v, basetypes.NewSetUnknown, basetypes.NewSetNull, basetypes.NewSetValue)
 		}
-		switch {
-		case !v.IsKnown():
-			return basetypes.NewSetUnknown(tt.ElemType), nil
-		case v.IsNull():
-			return basetypes.NewSetNull(tt.ElemType), nil
-		}
-		elems, err := elementsFrom(ctx, tt.ElemType, v)
-		if err != nil {
-			return nil, err
-		}
-		return checked(basetypes.NewSetValue(tt.ElemType, elems))
 	case basetypes.MapType:
 		if tt.ElemType == nil {
 			break
@@ -163,8 +141,15 @@ func valueFrom(ctx context.Context, t attr.Type, v tftypes.Value) (attr.Value, e
 	return t.ValueFromTerraform(ctx, v)
 }
 
-// elementsFrom is the elements of a known list or set value, each valueFrom the element type.
-func elementsFrom(ctx context.Context, et attr.Type, v tftypes.Value) ([]attr.Value, error) {
+// collectionFrom is a list or set value of element type et from v, with the collection's own constructors.
+func collectionFrom[V attr.Value](ctx context.Context, et attr.Type, v tftypes.Value, unknown, null func(attr.Type) V,
+	known func(attr.Type, []attr.Value) (V, diag.Diagnostics)) (attr.Value, error) {
+	switch {
+	case !v.IsKnown():
+		return unknown(et), nil
+	case v.IsNull():
+		return null(et), nil
+	}
 	var vals []tftypes.Value
 	if err := v.As(&vals); err != nil {
 		return nil, err
@@ -177,7 +162,7 @@ func elementsFrom(ctx context.Context, et attr.Type, v tftypes.Value) ([]attr.Va
 		}
 		elems = append(elems, a)
 	}
-	return elems, nil
+	return checked(known(et, elems))
 }
 
 // checked turns a constructor's diagnostics into an error.
