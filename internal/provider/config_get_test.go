@@ -8,7 +8,9 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 )
 
@@ -154,4 +156,40 @@ func sameGet(gd, wd diag.Diagnostics, gm, wm any) bool {
 		return gd.HasError() == wd.HasError()
 	}
 	return gd.Equal(wd) && reflect.DeepEqual(gm, wm)
+}
+
+// collectionTypes are framework types of the collection kinds no schema of kubefit's uses today (sets), nested in
+// and around the others.
+func collectionTypes() []attr.Type {
+	obj := types.ObjectType{AttrTypes: map[string]attr.Type{"n": types.Int64Type, "tags": types.SetType{ElemType: types.StringType}}}
+	return []attr.Type{
+		types.SetType{ElemType: types.StringType},
+		types.SetType{ElemType: obj},
+		types.MapType{ElemType: types.SetType{ElemType: types.Int64Type}},
+		types.ListType{ElemType: types.MapType{ElemType: obj}},
+	}
+}
+
+// TestValueFromCollections: valueFrom is ValueFromTerraform for the collection kinds no schema of kubefit's uses
+// today (sets), nested in and around the others, on drawn values with nulls and unknowns at any depth.
+func TestValueFromCollections(t *testing.T) {
+	ctx := context.Background()
+	for _, typ := range collectionTypes() {
+		r := rand.New(rand.NewPCG(5, 9))
+		known := 0
+		for i := range 300 {
+			v := typedValue(r, typ.TerraformType(ctx), i%2)
+			got, gerr := valueFrom(ctx, typ, v)
+			want, werr := typ.ValueFromTerraform(ctx, v)
+			if (gerr == nil) != (werr == nil) || !reflect.DeepEqual(got, want) {
+				t.Fatalf("%s, draw %d: valueFrom %v (%v), the framework %v (%v)", typ, i, got, gerr, want, werr)
+			}
+			if v.IsKnown() && !v.IsNull() {
+				known++
+			}
+		}
+		if known < 100 {
+			t.Errorf("%s: only %d known values drawn", typ, known)
+		}
+	}
 }
