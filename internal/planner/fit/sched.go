@@ -107,7 +107,6 @@ type schedNode struct {
 	pool  int32
 	zone  int32 // global zone id, -1 without zones
 	used  vec   // the workload pods' requests, Pods = their number
-	room  vec   // what is left for more: the pool's allocatable after DaemonSets less used (fitsResources)
 	nzCPU int64 // the workload pods' non-zero CPU and memory requests
 	nzMem int64
 	// balance is the node's balance without the next pod (balancedScore), kept up to date by place.
@@ -315,7 +314,7 @@ func (cl *cluster) reset(counts []int) {
 			}
 			id := int32(len(cl.nodes))
 			cl.clock++
-			cl.nodes = append(cl.nodes, schedNode{pool: int32(p), zone: z, room: cl.m.pools[p].walloc,
+			cl.nodes = append(cl.nodes, schedNode{pool: int32(p), zone: z,
 				balance: balance(sp.alloc, sp.ds[rCPU], sp.ds[rMem]), ver: cl.clock})
 			if len(byZone[z+1]) == 0 {
 				zoneOrder = append(zoneOrder, int(z+1))
@@ -552,7 +551,6 @@ func (cl *cluster) place(w int, id int32) {
 	nd := &cl.nodes[id]
 	for r := range nRes {
 		nd.used[r] += sc.c.req[r]
-		nd.room[r] -= sc.c.req[r]
 	}
 	nd.nzCPU += sc.nzCPU
 	nd.nzMem += sc.nzMem

@@ -9,8 +9,9 @@ import "math"
 // fitsResources is NodeResourcesFit's Filter: the pod's requests fit the node's allocatable less what
 // its DaemonSets and pods request, pod slots included.
 func (cl *cluster) fitsResources(sc *schedClass, nd *schedNode) bool {
+	free := &cl.m.pools[nd.pool].walloc
 	for _, r := range sc.requested {
-		if sc.c.req[r] > nd.room[r] {
+		if nd.used[r]+sc.c.req[r] > free[r] {
 			return false
 		}
 	}
