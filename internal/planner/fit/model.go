@@ -6,6 +6,7 @@ import (
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/field"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // model is the scenario-independent preparation of a valid input: per-pool DaemonSet overhead and
@@ -21,8 +22,10 @@ type model struct {
 	excl [][]Reason
 	// eligible[w] lists the pools workload w may use, in input order.
 	eligible [][]int
-	// spare are packings no longer needed, for the next packings to reuse (recycle, takeSim).
-	spare []*sim
+	// spare are packings no longer needed, for the next packings to reuse (recycle, takeSim), under
+	// spareMu: Plan's scenarios run side by side.
+	spareMu sync.Mutex
+	spare   []*sim
 }
 
 type poolModel struct {

@@ -2,7 +2,9 @@ package fit
 
 import (
 	"fmt"
+	"runtime"
 	"slices"
+	"sync"
 )
 
 // Plan validates the input and packs both scenarios. Invalid input returns the errors of Validate
@@ -28,38 +30,38 @@ func Plan(in Input) (Result, error) {
 					"or fewer DaemonSets", poolLabel(pm.p), m.daemonSetShortage(p))})
 		}
 	}
-	for _, sc := range Scenarios {
-		opt := m.pack(sc)
-		optimal := make([]int, len(opt.pools)) // before realistic, which may add a margin's nodes to opt
-		for p := range opt.pools {
-			optimal[p] = len(opt.pools[p].in.ids) + len(opt.pools[p].over.ids)
+	outs := make([]scenarioOutcome, len(Scenarios))
+	if m.in.PackingOnly || runtime.GOMAXPROCS(0) < 2 {
+		for i, sc := range Scenarios {
+			outs[i] = m.planScenario(sc)
 		}
-		s, bound := m.realistic(sc, opt)
-		sr := s.result()
-		sr.OptimalStrategy, sr.BoundBy = opt.strat.id, bound
-		for p := range sr.Pools {
-			pr := &sr.Pools[p]
-			pr.NodesOptimal = optimal[p]
-			sr.NodesRequired += pr.NodesRequired
-			sr.NodesOptimal += pr.NodesOptimal
+	} else {
+		// The scenarios share nothing but the model's spare packings (locked), so they run side by side: the
+		// search of one often runs a single order, and the other CPU would idle.
+		var wg sync.WaitGroup
+		for i, sc := range Scenarios[1:] {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				outs[i+1] = m.planScenario(sc)
+			}()
 		}
-		if s != opt {
-			m.recycle(opt)
+		outs[0] = m.planScenario(Scenarios[0])
+		wg.Wait()
+	}
+	for _, o := range outs {
+		res.Fits = res.Fits && o.sr.Fits
+		res.Scenarios = append(res.Scenarios, o.sr)
+		res.Failures = append(res.Failures, o.failures...)
+		if o.disruptions != nil {
+			res.Disruptions = o.disruptions
 		}
-		res.Fits = res.Fits && sr.Fits
-		res.Scenarios = append(res.Scenarios, sr)
-		res.Failures = append(res.Failures, s.failures()...)
-		if sc == ScenarioSteady {
-			var spare *DisruptionResult
-			res.Disruptions, spare = m.disruptionResults(s)
-			if spare != nil && sr.Fits {
-				res.NodeLossWarning = spare
-			}
+		if o.spare != nil && o.sr.Fits {
+			res.NodeLossWarning = o.spare
 		}
-		if sc == ScenarioPeak && !m.in.OmitHeadroom {
-			res.Headroom = s.headroom()
+		if o.headroom != nil {
+			res.Headroom = o.headroom
 		}
-		m.recycle(s) // its results are read; the next scenario's packings reuse its arrays
 	}
 	for _, d := range res.Disruptions {
 		res.Fits = res.Fits && d.Fits
@@ -69,4 +71,43 @@ func Plan(in Input) (Result, error) {
 		}
 	}
 	return res, nil
+}
+
+// scenarioOutcome is what one scenario adds to a Result.
+type scenarioOutcome struct {
+	sr          ScenarioResult
+	failures    []Failure
+	disruptions []DisruptionResult // the steady scenario's
+	spare       *DisruptionResult  // the steady scenario's node-loss warning
+	headroom    []Headroom         // the peak scenario's
+}
+
+// planScenario packs one scenario, places it as the scheduler would and reads its results.
+func (m *model) planScenario(sc Scenario) scenarioOutcome {
+	opt := m.pack(sc)
+	optimal := make([]int, len(opt.pools)) // before realistic, which may add a margin's nodes to opt
+	for p := range opt.pools {
+		optimal[p] = len(opt.pools[p].in.ids) + len(opt.pools[p].over.ids)
+	}
+	s, bound := m.realistic(sc, opt)
+	sr := s.result()
+	sr.OptimalStrategy, sr.BoundBy = opt.strat.id, bound
+	for p := range sr.Pools {
+		pr := &sr.Pools[p]
+		pr.NodesOptimal = optimal[p]
+		sr.NodesRequired += pr.NodesRequired
+		sr.NodesOptimal += pr.NodesOptimal
+	}
+	if s != opt {
+		m.recycle(opt)
+	}
+	out := scenarioOutcome{sr: sr, failures: s.failures()}
+	if sc == ScenarioSteady {
+		out.disruptions, out.spare = m.disruptionResults(s)
+	}
+	if sc == ScenarioPeak && !m.in.OmitHeadroom {
+		out.headroom = s.headroom()
+	}
+	m.recycle(s) // its results are read; the next packings reuse its arrays
+	return out
 }

@@ -41,6 +41,8 @@ func carve[T any](buf *[]T, n int) []T {
 
 // recycle keeps a packing whose result is no longer needed for the next packing to reuse.
 func (m *model) recycle(s *sim) {
+	m.spareMu.Lock()
+	defer m.spareMu.Unlock()
 	m.spare = append(m.spare, s)
 }
 
@@ -62,13 +64,18 @@ func (m *model) release() {
 // takeSim returns an empty packing of the model, reused from a spare one when there is one.
 func (m *model) takeSim() *sim {
 	var s *sim
+	m.spareMu.Lock()
 	if n := len(m.spare); n > 0 {
 		s = m.spare[n-1]
 		m.spare = m.spare[:n-1]
-	} else if v, ok := spareSims.Get().(*sim); ok {
-		s = v
-	} else {
-		s = &sim{}
+	}
+	m.spareMu.Unlock()
+	if s == nil {
+		if v, ok := spareSims.Get().(*sim); ok {
+			s = v
+		} else {
+			s = &sim{}
+		}
 	}
 	s.m = m
 	s.nodes, s.log, s.demand, s.disrupt = s.nodes[:0], s.log[:0], nil, nil

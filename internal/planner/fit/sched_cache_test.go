@@ -2,6 +2,7 @@ package fit
 
 import (
 	"reflect"
+	"runtime"
 	"testing"
 )
 
@@ -41,6 +42,41 @@ func TestSchedulerCachesChangeNothing(t *testing.T) {
 		}
 		if with.Scenarios[0].Strategy != StrategyScheduler {
 			t.Fatalf("seed %d: the scheduler model did not run (%q)", seed, with.Scenarios[0].Strategy)
+		}
+	}
+}
+
+// TestPlanSameOnOneCPU checks that running the scenarios side by side (and each scenario's orders on two
+// clusters) changes nothing: the Result on one CPU is the Result on several, work counts included.
+func TestPlanSameOnOneCPU(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
+	for seed := uint64(1); seed <= 4; seed++ {
+		in := benchInput(seed, 6, 12, 5)
+		switch seed % 4 {
+		case 1:
+			in = disrupted(in)
+		case 2:
+			in = constrained(in)
+			in.Scheduler = ProfileMostAllocated
+		case 3:
+			in = disrupted(constrained(in))
+		}
+		runtime.GOMAXPROCS(1)
+		one, err := Plan(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		runtime.GOMAXPROCS(4)
+		several, err := Plan(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(one, several) {
+			t.Fatalf("seed %d: one CPU and several disagree:\none     %+v\nseveral %+v", seed, one, several)
+		}
+		if one.Scenarios[0].Strategy != StrategyScheduler || (seed%2 == 1 && len(one.Disruptions) == 0) {
+			t.Fatalf("seed %d: the model or the disruptions did not run (%q, %d disruptions)", seed,
+				one.Scenarios[0].Strategy, len(one.Disruptions))
 		}
 	}
 }
