@@ -87,16 +87,25 @@ func (cl *cluster) disruptions(m *model, pods []int32, counts []int, bind []int3
 		}
 		var worst *DisruptionResult
 		var worstCase lossCase
-		for _, lc := range cl.lossCases(m, kind, pods, counts, bind) {
-			if cl.overDisruptionBudget() {
-				u := cl.unchecked(kind, pods, counts)
-				worst = &u
-				break
+		// The cases are replayed two at a time (inPairs), the budget checked before each pair.
+		cases := cl.lossCases(m, kind, pods, counts, bind)
+		results := make([]DisruptionResult, len(cases))
+		ran := 0
+		for ran < len(cases) && !cl.overDisruptionBudget() {
+			pair := cases[ran:min(ran+2, len(cases))]
+			cl.inPairs(len(pair), func(c *cluster, j int) {
+				results[ran+j] = c.afterLoss(m, kind, pair[j], pods, counts, bind, seed, 0)
+			})
+			ran += len(pair)
+		}
+		for i := range results[:ran] {
+			if worst == nil || worseLoss(results[i], *worst) {
+				worst, worstCase = &results[i], cases[i]
 			}
-			r := cl.afterLoss(m, kind, lc, pods, counts, bind, seed, 0)
-			if worst == nil || worseLoss(r, *worst) {
-				worst, worstCase = &r, lc
-			}
+		}
+		if ran < len(cases) {
+			u := cl.unchecked(kind, pods, counts)
+			worst = &u
 		}
 		if worst != nil && worst.Checked && !worst.Fits {
 			worst.Message += cl.lossRemedy(m, kind, worstCase, pods, counts, bind, seed)
@@ -385,11 +394,18 @@ const maxLossBump = 8
 // for a zone) with which every evicted pod binds, and says it; or that none up to maxLossBump does.
 func (cl *cluster) lossRemedy(m *model, kind DisruptionKind, lc lossCase, order []int32, counts []int, bind []int32, seed uint64) string {
 	cl.setMode(seed)
+	// The rises are tried two at a time (inPairs), the budget checked before each pair.
+	var fits [maxLossBump + 1]bool
 	for bump := 1; bump <= maxLossBump; bump++ {
-		if cl.overDisruptionBudget() {
-			return remedyOutOfBudget
+		if bump%2 == 1 {
+			if cl.overDisruptionBudget() {
+				return remedyOutOfBudget
+			}
+			cl.inPairs(min(2, maxLossBump-bump+1), func(c *cluster, j int) {
+				fits[bump+j] = c.afterLoss(m, kind, lc, order, counts, bind, seed, bump+j).Fits
+			})
 		}
-		if r := cl.afterLoss(m, kind, lc, order, counts, bind, seed, bump); r.Fits {
+		if fits[bump] {
 			if lc.pool >= 0 {
 				return fmt.Sprintf(". With a maximum node count of %d for pool %q (%d more), they bind", m.pools[lc.pool].p.MaxNodes+bump, m.pools[lc.pool].p.Name, bump)
 			}

@@ -198,7 +198,7 @@ type cluster struct {
 	skipBuilt []uint64
 	resets    uint64
 	// src are the classes the cluster was made of, and twin a second cluster of them for a second
-	// goroutine (eachOrder).
+	// goroutine (inPairs).
 	src  []classSim
 	twin *cluster
 	// passed holds the runs known to bind every pod (binds).

@@ -381,7 +381,7 @@ func cappedCounts(m *model, counts []int) []int {
 // shortfallPending runs every order on the counts. When all pods bind in every order it ran it returns nil;
 // otherwise the nodes to add per pool (the largest ask of any order), the order with the most pods Pending
 // (the first of them on a tie), and how many that is. With a limit below noLimit it runs the orders two at a
-// time (eachOrder), taking order k, k + stride, k + 2·stride, … for k = 0, 1, … (so with stride the seeds
+// time (inPairs), taking order k, k + stride, k + 2·stride, … for k = 0, 1, … (so with stride the seeds
 // per order of tieBreakVariants, every order's first seed comes first), and starts no more once the model's
 // filtered nodes would pass limit (the last runs' work as the estimate); left is how many orders it did not
 // run. An order it ran gives the same answer as when it runs them all: when it runs them all, the result
@@ -414,7 +414,7 @@ func (cl *cluster) shortfallPending(orders []arrival, counts []int, profile Sche
 			todo[j] = orders[i]
 		}
 		before := cl.evals
-		cl.eachOrder(todo, func(w *cluster, j int) {
+		cl.inPairs(len(todo), func(w *cluster, j int) {
 			o, i := &todo[j], chunk[j]
 			if pending[i] = w.run(o.pods, counts, o.seed, profile, false); pending[i] > 0 {
 				asks[i] = w.ask(o.pods, counts)
@@ -467,12 +467,12 @@ func (cl *cluster) pendingRoomOnly(pods []int32) bool {
 // noLimit is shortfallPending's limit when every order is to run.
 const noLimit = math.MaxInt64
 
-// eachOrder calls f for every order, on cl and, when there are several orders and more than one CPU, on
-// a twin cluster in a second goroutine (orders i with i odd): every run resets its cluster, so an order's
-// result does not depend on which cluster runs it. The twin's filtered nodes count against cl's budget.
-func (cl *cluster) eachOrder(orders []arrival, f func(w *cluster, i int)) {
-	if len(orders) < 2 || runtime.GOMAXPROCS(0) < 2 {
-		for i := range orders {
+// inPairs calls f for i = 0, …, n−1 on cl and, when n > 1 and there is more than one CPU, on a twin
+// cluster in a second goroutine (i odd): every run and every disruption replay resets its cluster, so its
+// result does not depend on which cluster runs it. The twin's work counts against cl's budgets.
+func (cl *cluster) inPairs(n int, f func(w *cluster, i int)) {
+	if n < 2 || runtime.GOMAXPROCS(0) < 2 {
+		for i := range n {
 			f(cl, i)
 		}
 		return
@@ -481,20 +481,21 @@ func (cl *cluster) eachOrder(orders []arrival, f func(w *cluster, i int)) {
 		cl.twin = newCluster(cl.m, cl.src)
 	}
 	tw := cl.twin
-	before := tw.evals
+	evals, reset := tw.evals, tw.resetWork
 	var wg sync.WaitGroup
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
-		for i := 1; i < len(orders); i += 2 {
+		for i := 1; i < n; i += 2 {
 			f(tw, i)
 		}
 	}()
-	for i := 0; i < len(orders); i += 2 {
+	for i := 0; i < n; i += 2 {
 		f(cl, i)
 	}
 	wg.Wait()
-	cl.evals += tw.evals - before
+	cl.evals += tw.evals - evals
+	cl.resetWork += tw.resetWork - reset
 }
 
 // ask returns, per pool, the fresh nodes the Pending pods of the last run ask for.
