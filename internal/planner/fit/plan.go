@@ -9,7 +9,8 @@ import (
 
 // Plan validates the input and packs both scenarios. Invalid input returns the errors of Validate
 // and a zero Result; a valid input always gives a Result, whose Fits and Failures say whether and
-// why the workloads do not fit. Plan is deterministic: the same input gives an identical Result.
+// why the workloads do not fit. Plan is deterministic: the same input gives an identical Result, on one CPU
+// or on several (its scenarios, and the scheduler model's orders and replays, run two at a time when it can).
 func Plan(in Input) (Result, error) {
 	if err := Validate(in); err != nil {
 		return Result{}, err
