@@ -9,11 +9,14 @@ import (
 )
 
 // rankModelBudget bounds the scheduler model's work over all the candidates of one ranking, in filtered
-// nodes (fit.ScenarioResult.ModelWork): eight times one scenario's budget, about six seconds on one pool's
-// candidates here (ScheduledTop candidates of 10,000 pods take 3 × 138 million). A candidate whose sizing would
-// take the total beyond it (judged by the costliest one sized so far) is not sized with the model, and the
-// ranking warns (WarnModelBudget). Before it, a limit of 10 on 10,000 pods took 27.5 s.
-var rankModelBudget int64 = 480_000_000
+// nodes (fit.ScenarioResult.ModelWork): five times one scenario's budget. A candidate whose sizing would take
+// the total beyond it (judged by the costliest one sized so far) is not sized with the model, and the ranking
+// warns (WarnModelBudget). Candidates of 10,000 pods take about 120 million each, so such a ranking sizes two of
+// the ScheduledTop (they run side by side on two CPUs): BenchmarkRank500x10k's ranking took 6.1–7.4 s with
+// three (480 million) on a quiet machine and up to 10.8 s while the VM ran slow, against the 10 s every plan
+// must stay under; with two, 4.5–5.8 s. Below about 6,000 pods the three are sized. Before the budget, a limit
+// of 10 on 10,000 pods took 27.5 s.
+var rankModelBudget int64 = 300_000_000
 
 // WarnModelBudget: the model's work budget left some of the cheapest candidates with the best packing's count.
 const WarnModelBudget = "selector.model-budget"

@@ -18,7 +18,7 @@
 //
 // Every candidate is packed (the best packing); the cheapest max(Limit, ScheduledTop) eligible ones are
 // sized again with the scheduler model, re-sorting until those first ones all carry its realistic count. The
-// model's work over one ranking is bounded (rankModelBudget, in filtered nodes, about six seconds here): when it
+// model's work over one ranking is bounded (rankModelBudget, in filtered nodes, about five seconds here): when it
 // runs out first, the ranking warns (WarnModelBudget) and Best is the cheapest candidate the model sized.
 //
 // Prices are the catalog's reference on-demand prices of one region at one date (or the caller's own
