@@ -76,9 +76,15 @@ var maxScoreCache = 1 << 21
 // scoreCache reports whether the resource scores are cached for this cluster's classes and nodes, sizing
 // the cache (its entries are indexed class × node count + node). Every entry records the node version it
 // was computed at, and versions are never reused, so entries left by another layout never match.
+//
+// A class's entry is read again at its next pod, and in the rollout orders (replicas interleaved, or at
+// random) every class places a pod in between: with more classes than nodes almost every node has taken a
+// pod by then, the entries miss and only cost their memory traffic, so the scores are then computed
+// directly. Measured on one pool, plans alternated (2026-12-06): 100 classes on 431 nodes 2.0–2.1 s with the
+// cache, 2.2–2.5 s without; 500 on 431, 3.0–4.0 s and 3.5 s; 2,000 on 702, 2.9–3.4 s and 2.5–2.9 s.
 func (cl *cluster) scoreCache(profile SchedulerProfile) bool {
 	n := len(cl.classes) * len(cl.nodes)
-	if n > maxScoreCache {
+	if n > maxScoreCache || len(cl.classes) > len(cl.nodes) {
 		return false
 	}
 	if profile != cl.cacheProfile {

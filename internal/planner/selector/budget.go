@@ -49,8 +49,10 @@ func unscheduledTop(req *Request, cs []Candidate) int {
 // their lower-bound cost (cheapestOrder); the first whose estimate would take the total beyond the budget,
 // and every one after it, is not sized (ReasonNotSized), and the ranking warns (WarnPackBudget).
 // BenchmarkRank500x2000Specs (2,000 workloads, 188 distinct packings) would take 1.7 billion, about 10 s of CPU
-// before this budget; BenchmarkRank500x10k (100 workloads) takes 83 million.
-var rankPackBudget int64 = 1_000_000_000
+// before this budget; BenchmarkRank500x10k (100 workloads) takes 83 million. At 1 billion it packed 378 of its
+// 500 candidates and its ranking took 8.3–8.7 s on a quiet machine, past 10 s while the VM ran slow; at 600
+// million, 264 (the costliest lower bounds left out, the same Best) and 6.6–7.4 s (2026-12-06, alternated).
+var rankPackBudget int64 = 600_000_000
 
 // packFixedNodes is the per-workload part of a packing's cost, in nodes (see rankPackBudget).
 const packFixedNodes = 3_200

@@ -19,7 +19,10 @@
 // Every candidate is packed (the best packing); the cheapest max(Limit, ScheduledTop) eligible ones are
 // sized again with the scheduler model, re-sorting until those first ones all carry its realistic count. The
 // model's work over one ranking is bounded (rankModelBudget, in filtered nodes, about five seconds here): when it
-// runs out first, the ranking warns (WarnModelBudget) and Best is the cheapest candidate the model sized.
+// runs out first, the ranking warns (WarnModelBudget) and Best is the cheapest candidate the model sized. As the
+// packing does, the model sizes each node shape once (the packer key: allocatable, pod limits, architecture,
+// accelerators, volume attachments; never a burstable type or one a workload's rules name): a candidate of a
+// shape already sized takes its counts at no cost (Candidate.ModelledAs), and a misfit says it is the other's.
 //
 // Prices are the catalog's reference on-demand prices of one region at one date (or the caller's own
 // price per type); every cost carries its source. The package is pure: no network, no global state

@@ -27,6 +27,9 @@ type outcome struct {
 	// shared is true when the numbers come from another candidate of the same packer key; its misfit
 	// message would name the other type.
 	shared bool
+	// modelledAs names the candidate of the same node shape whose scheduler-model sizing this one took
+	// (schedule); its misfit message is then told as that type's.
+	modelledAs string
 	// unsized is true when a limit left the candidate out; bound is its lower bound on nodes (boundOK
 	// false: some pod fits no node of it).
 	unsized bool

@@ -126,6 +126,11 @@ type Candidate struct {
 	Scheduled bool
 	// ModelWork is the nodes the scheduler model filtered sizing the candidate (0 when it did not).
 	ModelWork int64
+	// ModelledAs names the candidate whose scheduler-model sizing this one took (ModelWork 0): its nodes have
+	// the same shape (allocatable, pod limits, architecture, accelerators, volume attachments) and neither is
+	// burstable or named by a workload's rules, so the model places the pods the same way on both; empty
+	// when the candidate was modelled itself.
+	ModelledAs string
 	// Excluded is true when the candidate cannot work or was not sized; Reason and Message say why.
 	Excluded bool
 	Reason   Reason
@@ -305,6 +310,12 @@ func (r *Ranker) schedule(ctx context.Context, req *Request, cs []Candidate) (in
 	var spent, costliest int64
 	sized := 0
 	workers := runtime.GOMAXPROCS(0)
+	pinned := selectsInstanceType(req)
+	type sizedAs struct {
+		o    outcome
+		name string
+	}
+	modelled := map[string]sizedAs{}
 	for sized < len(cs)+4*top {
 		sortCandidates(cs)
 		// The next candidates to size: the unscheduled eligible ones among the first top, in order. Sizing
@@ -335,8 +346,23 @@ func (r *Ranker) schedule(ctx context.Context, req *Request, cs []Candidate) (in
 		}
 		outs := make([]outcome, len(next))
 		errs := make([]error, len(next))
+		// A candidate of a node shape the model already sized (its packer key, as size shares packings)
+		// takes that outcome unless the sizing refused the pool's options; an earlier one of this batch is
+		// waited for (from, else −1).
+		keys := make([]string, len(next))
+		from := make([]int, len(next))
+		reused := make([]string, len(next))
 		var wg sync.WaitGroup
 		for k, i := range next {
+			keys[k], _, _ = r.packerKey(ctx, req, cs[i].Row, pinned)
+			from[k] = slices.Index(keys[:k], keys[k])
+			if m, ok := modelled[keys[k]]; ok {
+				outs[k], reused[k] = m.o, m.name
+				continue
+			}
+			if from[k] >= 0 {
+				continue
+			}
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
@@ -345,16 +371,28 @@ func (r *Ranker) schedule(ctx context.Context, req *Request, cs []Candidate) (in
 		}
 		wg.Wait()
 		// The results count in order, under the budget's rule, as if sized one at a time; those it would
-		// not have sized are dropped.
+		// not have sized are dropped. A reused outcome costs nothing, so the budget does not stop it.
 		for k, i := range next {
+			if j := from[k]; j >= 0 && reused[k] == "" {
+				if o := outs[j]; errs[j] == nil && o.errs == nil {
+					outs[k], reused[k] = o, cs[next[j]].Row.Name
+				} else {
+					outs[k], errs[k] = r.solveWith(ctx, r.scheduled, req, cs[i].Row)
+				}
+			}
 			if sized >= len(cs)+4*top {
 				return 0, nil
 			}
-			if sized > 0 && spent+costliest > rankModelBudget {
+			if reused[k] == "" && sized > 0 && spent+costliest > rankModelBudget {
 				return sized, nil
 			}
 			if errs[k] != nil {
 				return 0, errs[k]
+			}
+			if reused[k] != "" {
+				outs[k].shared, outs[k].work, outs[k].modelledAs = true, 0, reused[k]
+			} else if outs[k].errs == nil {
+				modelled[keys[k]] = sizedAs{outs[k], cs[i].Row.Name}
 			}
 			c := r.candidate(req, cs[i].Row, &outs[k])
 			c.Scheduled, c.ModelWork = true, outs[k].work
@@ -458,7 +496,7 @@ func (r *Ranker) solveWith(ctx context.Context, p *sizing.Planner, req *Request,
 
 // candidate turns one outcome into a Candidate.
 func (r *Ranker) candidate(req *Request, t catalog.InstanceType, o *outcome) Candidate {
-	c := Candidate{InstanceType: t.Name, Row: t, CreditVerdict: burst.VerdictNotBurstable}
+	c := Candidate{InstanceType: t.Name, Row: t, CreditVerdict: burst.VerdictNotBurstable, ModelledAs: o.modelledAs}
 	if p, ok := req.Prices[t.Name]; ok {
 		c.PricePerHour, c.PriceSource = p, "price given for "+t.Name+" (USD per hour)"
 	} else if t.PriceUSDPerHour > 0 {
@@ -515,8 +553,16 @@ func (r *Ranker) candidate(req *Request, t catalog.InstanceType, o *outcome) Can
 			c.Message = fmt.Sprintf("%s runs out of CPU credits: the busiest node's expected CPU use, %dm, %s",
 				t.Name, o.credits.BusiestNodeMillicores, o.credits.Result.Detail)
 		}
+		if o.modelledAs != "" {
+			c.Message = fmt.Sprintf("a node of %s has the shape of a node of %s (allocatable, pod limits, architecture, "+
+				"accelerators, volume attachments), so the scheduler model places the pods alike; on %s: %s", t.Name,
+				o.modelledAs, o.modelledAs, c.Message)
+		}
 	case !o.fits:
 		c.Excluded, c.Reason, c.Message = true, ReasonInvalid, fmt.Sprintf("the workloads do not fit on %s", t.Name)
+		if o.modelledAs != "" {
+			c.Message += fmt.Sprintf(", as they do not on %s, whose nodes have the same shape", o.modelledAs)
+		}
 	case !priced:
 		c.Excluded, c.Reason = true, ReasonUnknownPrice
 		c.Message = fmt.Sprintf("the catalog has no price for %s; give one to rank it", t.Name)

@@ -3,6 +3,8 @@ package selector
 import (
 	"context"
 	"fmt"
+	"reflect"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -439,8 +441,8 @@ func TestRankModelBudget(t *testing.T) {
 				top++
 				if c.Scheduled {
 					sized++
-					if c.ModelWork <= 0 {
-						t.Fatalf("%s modelled with no work recorded", c.InstanceType)
+					if (c.ModelWork <= 0) != (c.ModelledAs != "") {
+						t.Fatalf("%s modelled with work %d, as %q", c.InstanceType, c.ModelWork, c.ModelledAs)
 					}
 				}
 			}
@@ -467,18 +469,29 @@ func TestRankModelBudget(t *testing.T) {
 		t.Fatal(err)
 	}
 	sized, top := scheduledTop(rk)
+	// The model itself sizes one candidate; those of the same node shape take its sizing at no cost.
+	own, shared := 0, 0
+	for _, c := range rk.Candidates {
+		switch {
+		case c.Scheduled && c.ModelledAs == "":
+			own++
+		case c.Scheduled:
+			shared++
+		}
+	}
 	found := false
 	for _, w := range rk.Warnings {
 		if w.Code == WarnModelBudget {
-			found = w.Path.String() == "Limit" && strings.Contains(w.Message, "the scheduler model sized 1 candidate before its work budget ran out") &&
+			found = w.Path.String() == "Limit" && strings.Contains(w.Message, fmt.Sprintf("the scheduler model sized %s before its work budget ran out",
+				fit.Plural(own+shared, "candidate", "candidates"))) &&
 				strings.Contains(w.Message, fmt.Sprintf("%d candidates among the cheapest keep the best packing's node count", top-sized))
 			if !found {
 				t.Fatalf("warning: %s at %s", w.Message, w.Path)
 			}
 		}
 	}
-	if sized != 1 || !found {
-		t.Fatalf("out of budget: %d of the first %d modelled, warned %v", sized, top, found)
+	if own != 1 || sized > 1+shared || !found {
+		t.Fatalf("out of budget: %d of the first %d modelled (%d by the model, %d sharing it), warned %v", sized, top, own, shared, found)
 	}
 	for _, c := range rk.Candidates {
 		if c.InstanceType == rk.Best && !c.Scheduled {
@@ -558,5 +571,81 @@ func TestRankPackBudget(t *testing.T) {
 			t.Fatalf("limit %d, out of budget: the recommendation %q was not packed: %+v", limit, cut.Best, best)
 		}
 		t.Logf("limit %d: %d packed, %d cut; best %s (full ranking: %s)", limit, packed, left, cut.Best, full.Best)
+	}
+}
+
+// TestRankModelledAs: a candidate whose nodes have the shape of one the scheduler model already sized takes
+// its sizing (ModelledAs, no work of its own), and that is what the model gives it alone; the ranking is the
+// same on one CPU and on several (candidates sized two at a time, a shape sized once per batch).
+func TestRankModelledAs(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
+	r := NewRanker(sizing.EmbeddedCatalog())
+	req := benchRequest(40, 4, 10)
+	req.Limit = 8
+	runtime.GOMAXPROCS(1)
+	one, err := r.Rank(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	runtime.GOMAXPROCS(4)
+	several, err := r.Rank(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(one, several) {
+		t.Fatalf("one CPU and several disagree:\none     %+v\nseveral %+v", one.Candidates, several.Candidates)
+	}
+	byName := map[string]Candidate{}
+	for _, c := range several.Candidates {
+		byName[c.InstanceType] = c
+	}
+	shared := 0
+	for _, c := range several.Candidates {
+		if c.ModelledAs == "" {
+			continue
+		}
+		shared++
+		src := byName[c.ModelledAs]
+		if !c.Scheduled || c.ModelWork != 0 || !src.Scheduled || src.ModelledAs != "" || src.ModelWork <= 0 ||
+			src.NodesRequired != c.NodesRequired {
+			t.Fatalf("%s modelled as %s: %+v from %+v", c.InstanceType, c.ModelledAs, c, src)
+		}
+		alone := req
+		alone.Candidates, alone.Limit = []string{c.InstanceType}, 0
+		rk, err := r.Rank(context.Background(), alone)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a := rk.Candidates[0]; !a.Scheduled || a.ModelledAs != "" || a.NodesRequired != c.NodesRequired ||
+			a.Excluded != c.Excluded || a.Reason != c.Reason ||
+			a.MonthlyCost != c.MonthlyCost || a.Utilization != c.Utilization || a.Stranded != c.Stranded {
+			t.Fatalf("%s alone: %+v; modelled as %s: %+v", c.InstanceType, a, c.ModelledAs, c)
+		}
+	}
+	if shared == 0 {
+		t.Fatal("no candidate took another's sizing: the input no longer exercises it")
+	}
+}
+
+// TestCandidateModelledAsMessage: a candidate that took the sizing of another of the same node shape and
+// does not fit says so, naming both types, with the other's reason and message.
+func TestCandidateModelledAsMessage(t *testing.T) {
+	r := NewRanker(sizing.EmbeddedCatalog())
+	req := benchRequest(2, 1, 1)
+	row, err := r.cat.InstanceType(context.Background(), catalog.AWS, "m6a.2xlarge")
+	if err != nil {
+		t.Fatal(err)
+	}
+	misfit := &sizing.Failure{Reason: sizing.Reason(fit.ReasonMaxNodes), Message: "pool \"general\" (m5a.2xlarge) needs 12 nodes"}
+	for _, o := range []outcome{{misfit: misfit, modelledAs: "m5a.2xlarge"}, {modelledAs: "m5a.2xlarge"}} {
+		c := r.candidate(&req, row, &o)
+		if !c.Excluded || c.ModelledAs != "m5a.2xlarge" || !strings.Contains(c.Message, "m6a.2xlarge") ||
+			!strings.Contains(c.Message, "m5a.2xlarge") {
+			t.Fatalf("%+v: %+v", o, c)
+		}
+		if o.misfit != nil && (c.Reason != Reason(fit.ReasonMaxNodes) || !strings.HasSuffix(c.Message, misfit.Message) ||
+			!strings.HasPrefix(c.Message, "a node of m6a.2xlarge has the shape of a node of m5a.2xlarge")) {
+			t.Fatalf("misfit: %+v", c)
+		}
 	}
 }
