@@ -373,18 +373,19 @@ func (r *Ranker) schedule(ctx context.Context, req *Request, cs []Candidate) (in
 		// The results count in order, under the budget's rule, as if sized one at a time; those it would
 		// not have sized are dropped. A reused outcome costs nothing, so the budget does not stop it.
 		for k, i := range next {
-			if j := from[k]; j >= 0 && reused[k] == "" {
-				if o := outs[j]; errs[j] == nil && o.errs == nil {
-					outs[k], reused[k] = o, cs[next[j]].Row.Name
-				} else {
-					outs[k], errs[k] = r.solveWith(ctx, r.scheduled, req, cs[i].Row)
-				}
+			j := from[k]
+			if j >= 0 && reused[k] == "" && outs[j].errs == nil {
+				outs[k], reused[k] = outs[j], cs[next[j]].Row.Name
 			}
 			if sized >= len(cs)+4*top {
 				return 0, nil
 			}
 			if reused[k] == "" && sized > 0 && spent+costliest > rankModelBudget {
 				return sized, nil
+			}
+			if j >= 0 && reused[k] == "" {
+				// The batch's earlier candidate of its shape was refused the pool's options: sized on its own.
+				outs[k], errs[k] = r.solveWith(ctx, r.scheduled, req, cs[i].Row)
 			}
 			if errs[k] != nil {
 				return 0, errs[k]
