@@ -14,8 +14,8 @@ import (
 // warns (WarnModelBudget). Candidates of 10,000 pods take about 120 million each, so such a ranking sizes two of
 // the ScheduledTop (they run side by side on two CPUs): BenchmarkRank500x10k's ranking took 6.1–7.4 s with
 // three (480 million) on a quiet machine and up to 10.8 s while the VM ran slow, against the 10 s every plan
-// must stay under; with two, 4.5–5.8 s. Below about 6,000 pods the three are sized. Before the budget, a limit
-// of 10 on 10,000 pods took 27.5 s.
+// must stay under; with two, 4.5–5.8 s. Below about 8,000 pods (100 million each) the three are sized. Before
+// the budget, a limit of 10 on 10,000 pods took 27.5 s.
 var rankModelBudget int64 = 300_000_000
 
 // WarnModelBudget: the model's work budget left some of the cheapest candidates with the best packing's count.
