@@ -394,26 +394,20 @@ const maxLossBump = 8
 // for a zone) with which every evicted pod binds, and says it; or that none up to maxLossBump does.
 func (cl *cluster) lossRemedy(m *model, kind DisruptionKind, lc lossCase, order []int32, counts []int, bind []int32, seed uint64) string {
 	cl.setMode(seed)
-	// The rises are tried two at a time (inPairs), the budget checked before each pair.
-	var fits [maxLossBump + 1]bool
-	for bump := 1; bump <= maxLossBump; bump++ {
-		if bump%2 == 1 {
-			if cl.overDisruptionBudget() {
-				return remedyOutOfBudget
-			}
-			cl.inPairs(min(2, maxLossBump-bump+1), func(c *cluster, j int) {
-				fits[bump+j] = c.afterLoss(m, kind, lc, order, counts, bind, seed, bump+j).Fits
-			})
+	// The rises are tried two at a time (inPairs), the budget checked before each pair; fits[i] is rise i+1's.
+	var fits [maxLossBump]bool
+	for tried := 0; tried < maxLossBump; {
+		if cl.overDisruptionBudget() {
+			return remedyOutOfBudget
 		}
-		if fits[bump] {
-			if lc.pool >= 0 {
-				return fmt.Sprintf(". With a maximum node count of %d for pool %q (%d more), they bind", m.pools[lc.pool].p.MaxNodes+bump, m.pools[lc.pool].p.Name, bump)
-			}
-			if kind == DisruptSpotLoss {
-				return fmt.Sprintf(". With %d more nodes allowed in every on-demand pool's maximum node count, they bind", bump)
-			}
-			return fmt.Sprintf(". With %d more nodes allowed in every pool's maximum node count, they bind", bump)
+		n := min(2, maxLossBump-tried)
+		cl.inPairs(n, func(c *cluster, j int) {
+			fits[tried+j] = c.afterLoss(m, kind, lc, order, counts, bind, seed, tried+j+1).Fits
+		})
+		if i := slices.Index(fits[tried:tried+n], true); i >= 0 {
+			return riseText(m, kind, lc, tried+i+1)
 		}
+		tried += n
 	}
 	if kind == DisruptSpotLoss {
 		if onDemandPools(m) == 0 {
@@ -422,6 +416,18 @@ func (cl *cluster) lossRemedy(m *model, kind DisruptionKind, lc lossCase, order 
 		return fmt.Sprintf(". Up to %d more nodes in the on-demand pools' maximum node counts do not bind them: let them use an on-demand pool (node selector, affinity, tolerations, pool list), or add one they may use", maxLossBump)
 	}
 	return fmt.Sprintf(". Up to %d more nodes in the maximum node count do not bind them: their volumes or spread rule keep them where no node can be added", maxLossBump)
+}
+
+// riseText says that the evicted pods bind with bump more nodes in the maximum node count of the lost node's
+// pool, of every on-demand pool (spot_loss) or of every pool (zone_loss).
+func riseText(m *model, kind DisruptionKind, lc lossCase, bump int) string {
+	if lc.pool >= 0 {
+		return fmt.Sprintf(". With a maximum node count of %d for pool %q (%d more), they bind", m.pools[lc.pool].p.MaxNodes+bump, m.pools[lc.pool].p.Name, bump)
+	}
+	if kind == DisruptSpotLoss {
+		return fmt.Sprintf(". With %d more nodes allowed in every on-demand pool's maximum node count, they bind", bump)
+	}
+	return fmt.Sprintf(". With %d more nodes allowed in every pool's maximum node count, they bind", bump)
 }
 
 // pendingWhy says, per workload left Pending after a loss, what keeps its pods off the nodes there are: no
