@@ -24,9 +24,6 @@ type outcome struct {
 	misfit   *sizing.Failure
 	scenario fit.PoolResult
 	credits  *sizing.CreditCheck
-	// shared is true when the numbers come from another candidate of the same packer key; its misfit
-	// message would name the other type.
-	shared bool
 	// modelledAs names the candidate of the same node shape whose scheduler-model sizing this one took
 	// (schedule); its misfit message is then told as that type's.
 	modelledAs string
@@ -105,7 +102,6 @@ func (r *Ranker) size(ctx context.Context, req *Request, rows []catalog.Instance
 		head := groups[g].members[0]
 		for _, i := range groups[g].members[1:] {
 			done[i] = done[head]
-			done[i].shared = true
 			if sized[g] && (done[i].errs != nil || !done[i].fits) {
 				again = append(again, i)
 			}

@@ -391,7 +391,7 @@ func (r *Ranker) schedule(ctx context.Context, req *Request, cs []Candidate) (in
 				return 0, errs[k]
 			}
 			if reused[k] != "" {
-				outs[k].shared, outs[k].work, outs[k].modelledAs = true, 0, reused[k]
+				outs[k].work, outs[k].modelledAs = 0, reused[k]
 			} else if outs[k].errs == nil {
 				modelled[keys[k]] = sizedAs{outs[k], cs[i].Row.Name}
 			}
