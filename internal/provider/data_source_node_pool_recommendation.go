@@ -64,6 +64,7 @@ func (d *nodePoolRecommendationDataSource) Metadata(_ context.Context, req datas
 
 var rankingAttrTypes = map[string]attr.Type{
 	"instance_type": types.StringType, "sized": types.BoolType, "nodes_required": types.Int64Type,
+	"nodes_optimal": types.Int64Type, "scheduler_modelled": types.BoolType, "modelled_as": types.StringType,
 	"price_per_hour": types.Float64Type, "monthly_cost": types.Float64Type, "price_source": types.StringType,
 	"utilization": types.ObjectType{AttrTypes: utilAttrTypes}, "stranded": types.ObjectType{AttrTypes: strandedAttrTypes},
 	"stranded_share": types.Float64Type, "credit_verdict": types.StringType, "excluded": types.BoolType,
@@ -128,10 +129,13 @@ func (d *nodePoolRecommendationDataSource) Schema(_ context.Context, _ datasourc
 			"ranking": schema.ListNestedAttribute{Computed: true,
 				MarkdownDescription: "Every candidate, best first: the eligible ones by monthly cost, then stranded share, then name; then the excluded ones in `candidates` order.",
 				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
-					"instance_type":  computed("The candidate."),
-					"sized":          schema.BoolAttribute{Computed: true, MarkdownDescription: "Whether the candidate was sized (false only when `limit` left it out, or the ranking's work budget for packing did, with a warning)."},
-					"nodes_required": schema.Int64Attribute{Computed: true, MarkdownDescription: "Nodes the scenario needs on this type, as `kubefit_node_pool_sizing` reports them (a lower bound when not sized)."},
-					"price_per_hour": schema.Float64Attribute{Computed: true, MarkdownDescription: "Price of one node in USD per hour (0 when unknown): see `price_source`."},
+					"instance_type":      computed("The candidate."),
+					"sized":              schema.BoolAttribute{Computed: true, MarkdownDescription: "Whether the candidate was sized (false only when `limit` left it out, or the ranking's work budget for packing did, with a warning)."},
+					"nodes_required":     schema.Int64Attribute{Computed: true, MarkdownDescription: "Nodes the scenario needs on this type, as `kubefit_node_pool_sizing` reports them: the scheduler model's count when `scheduler_modelled`, otherwise the best packing's, a lower bound of it (and a lower bound of that when not `sized`)."},
+					"nodes_optimal":      schema.Int64Attribute{Computed: true, MarkdownDescription: "The best packing's node count on this type, as `kubefit_node_pool_sizing` reports it in `nodes_optimal`; equal to `nodes_required` when not `scheduler_modelled`."},
+					"scheduler_modelled": schema.BoolAttribute{Computed: true, MarkdownDescription: fmt.Sprintf("Whether `nodes_required` is the scheduler model's count (the placement kube-scheduler makes in every planned arrival order). The cheapest eligible candidates, at least max(`limit`, %d), are modelled, within the ranking's work budget (a warning says when it ran out); the others keep the best packing's count, so their cost can only rise.", selector.ScheduledTop)},
+					"modelled_as":        computed("The candidate of the same node shape (allocatable, pod limits, architecture, accelerators, volume attachments) whose scheduler-model sizing this one took, since the model places the pods alike on both; empty when the candidate was modelled itself or not at all."),
+					"price_per_hour":     schema.Float64Attribute{Computed: true, MarkdownDescription: "Price of one node in USD per hour (0 when unknown): see `price_source`."},
 					"monthly_cost": schema.Float64Attribute{Computed: true,
 						MarkdownDescription: fmt.Sprintf("`nodes_required × price_per_hour × %d`, in USD, at the reference price of `price_source`'s region and date, or your price.", selector.HoursPerMonth)},
 					"price_source": computed("Where the price comes from: the catalog's reference on-demand price with its region and date, or your `prices`."),
@@ -313,8 +317,10 @@ func flattenRanking(m *nodePoolRecommendationModel, rk *selector.Ranking) {
 	for _, c := range rk.Candidates {
 		rows = append(rows, types.ObjectValueMust(rankingAttrTypes, map[string]attr.Value{
 			"instance_type": types.StringValue(c.InstanceType), "sized": types.BoolValue(c.Sized),
-			"nodes_required": types.Int64Value(int64(c.NodesRequired)), "price_per_hour": types.Float64Value(c.PricePerHour),
-			"monthly_cost": types.Float64Value(round4(c.MonthlyCost)), "price_source": types.StringValue(c.PriceSource),
+			"nodes_required": types.Int64Value(int64(c.NodesRequired)), "nodes_optimal": types.Int64Value(int64(c.NodesOptimal)),
+			"scheduler_modelled": types.BoolValue(c.Scheduled), "modelled_as": types.StringValue(c.ModelledAs),
+			"price_per_hour": types.Float64Value(c.PricePerHour),
+			"monthly_cost":   types.Float64Value(round4(c.MonthlyCost)), "price_source": types.StringValue(c.PriceSource),
 			"utilization": types.ObjectValueMust(utilAttrTypes, map[string]attr.Value{
 				"cpu": types.Float64Value(round4(c.Utilization.CPU)), "memory": types.Float64Value(round4(c.Utilization.Memory)),
 				"pods": types.Float64Value(round4(c.Utilization.Pods))}),

@@ -63,6 +63,7 @@ data "kubefit_node_pool_sizing" "each" {
 output "mismatches" {
   value = [for r in data.kubefit_node_pool_recommendation.x.ranking : r.instance_type
     if r.nodes_required != local.each[r.instance_type].pool_results["pool"].peak.nodes_required ||
+    r.nodes_optimal != local.each[r.instance_type].pool_results["pool"].peak.nodes_optimal ||
     abs(r.monthly_cost - 730 * local.each[r.instance_type].pool_results["pool"].peak.price_per_hour) > 0.01 ||
     r.excluded == local.each[r.instance_type].fits]
 }
@@ -91,6 +92,7 @@ func TestAccNodePoolRecommendation_memoryHeavyEqualsSizing(t *testing.T) {
 					knownvalue.StringRegexp(regexp.MustCompile(`^reference on-demand price, us-east-1, \d{4}-\d{2}-\d{2}`))),
 				statecheck.ExpectKnownValue(addr, tfjsonpath.New("ranking").AtSliceIndex(0).AtMapKey("excluded"), knownvalue.Bool(false)),
 				statecheck.ExpectKnownValue(addr, tfjsonpath.New("ranking").AtSliceIndex(0).AtMapKey("credit_verdict"), knownvalue.StringExact("not_burstable")),
+				statecheck.ExpectKnownValue(addr, tfjsonpath.New("ranking").AtSliceIndex(0).AtMapKey("scheduler_modelled"), knownvalue.Bool(true)),
 				statecheck.CompareValuePairs(addr, tfjsonpath.New("ranking").AtSliceIndex(0).AtMapKey("nodes_required"),
 					"data.kubefit_node_pool_sizing.best", tfjsonpath.New("pool_results").AtMapKey("pool").AtMapKey("peak").AtMapKey("nodes_required"), compare.ValuesSame()),
 				statecheck.CompareValuePairs(addr, tfjsonpath.New("best"),
@@ -238,6 +240,45 @@ data "kubefit_node_pool_recommendation" "x" {
 					knownvalue.ObjectPartial(map[string]knownvalue.Check{"instance_type": knownvalue.StringExact("m6i.24xlarge"),
 						"sized": knownvalue.Bool(false), "reason": knownvalue.StringExact("not-sized")}),
 				})),
+			},
+		}},
+	})
+}
+
+// TestAccNodePoolRecommendation_modelledAs: of two candidates whose nodes have one shape (m5a.2xlarge and
+// m6a.2xlarge: same allocatable, pod limit and architecture), the scheduler model sizes the cheaper and the
+// other takes its count, saying whose; a candidate the model did not size reports the best packing twice.
+func TestAccNodePoolRecommendation_modelledAs(t *testing.T) {
+	const addr = "data.kubefit_node_pool_recommendation.x"
+	row := func(i int) tfjsonpath.Path { return tfjsonpath.New("ranking").AtSliceIndex(i) }
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: `
+data "kubefit_node_pool_recommendation" "x" {
+  cloud      = "aws"
+  candidates = ["m6a.2xlarge", "m5a.2xlarge", "m6i.16xlarge", "m6i.24xlarge", "m6i.32xlarge"]
+  pool       = { max_nodes = 40, profile = "eks-al2023" }
+  workloads = [
+    { name = "web", replicas = 30, requests = { cpu = "700m", memory = "1Gi" } },
+    { name = "batch", replicas = 12, requests = { cpu = "1500m", memory = "3Gi" } },
+  ]
+}`,
+			ConfigPlanChecks: emptyPlanAfterApply,
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(addr, row(0), knownvalue.ObjectPartial(map[string]knownvalue.Check{
+					"instance_type": knownvalue.StringExact("m5a.2xlarge"), "scheduler_modelled": knownvalue.Bool(true),
+					"modelled_as": knownvalue.StringExact("")})),
+				statecheck.ExpectKnownValue(addr, row(1), knownvalue.ObjectPartial(map[string]knownvalue.Check{
+					"instance_type": knownvalue.StringExact("m6a.2xlarge"), "scheduler_modelled": knownvalue.Bool(true),
+					"modelled_as": knownvalue.StringExact("m5a.2xlarge")})),
+				statecheck.CompareValuePairs(addr, row(0).AtMapKey("nodes_required"), addr, row(1).AtMapKey("nodes_required"), compare.ValuesSame()),
+				statecheck.CompareValuePairs(addr, row(0).AtMapKey("nodes_optimal"), addr, row(1).AtMapKey("nodes_optimal"), compare.ValuesSame()),
+				// The costliest is past the modelled three: its count is the best packing's.
+				statecheck.ExpectKnownValue(addr, row(4), knownvalue.ObjectPartial(map[string]knownvalue.Check{
+					"instance_type": knownvalue.StringExact("m6i.32xlarge"), "scheduler_modelled": knownvalue.Bool(false),
+					"modelled_as": knownvalue.StringExact("")})),
+				statecheck.CompareValuePairs(addr, row(4).AtMapKey("nodes_required"), addr, row(4).AtMapKey("nodes_optimal"), compare.ValuesSame()),
 			},
 		}},
 	})

@@ -62,10 +62,14 @@ output "best" {
   value = data.kubefit_node_pool_recommendation.general.best
 }
 
+# The cheapest candidates' counts are the scheduler model's (the pods placed as kube-scheduler places them
+# in every planned arrival order); nodes_optimal is the best packing, what a bin-packing profile could reach.
 output "top3" {
   value = [for r in slice(data.kubefit_node_pool_recommendation.general.ranking, 0, 3) : {
     type          = r.instance_type
     nodes         = r.nodes_required
+    nodes_optimal = r.nodes_optimal
+    modelled      = r.scheduler_modelled
     usd_per_month = r.monthly_cost
     price         = r.price_source
     stranded      = r.stranded_share

@@ -103,6 +103,9 @@ type Candidate struct {
 	Row catalog.InstanceType
 	// NodesRequired is the chosen scenario's node count, as sizing reports it for a pool of this type.
 	NodesRequired int
+	// NodesOptimal is the best packing's count of the same scenario (sizing's NodesOptimal): NodesRequired
+	// when the candidate is not Scheduled, and never above NodesRequired.
+	NodesOptimal int
 	// PricePerHour is one node's price in USD per hour; PriceSource says where it comes from (the
 	// catalog's reference price with its region and date, or the caller's price).
 	PricePerHour float64
@@ -523,7 +526,7 @@ func (r *Ranker) candidate(req *Request, t catalog.InstanceType, o *outcome) Can
 			c.Message = fmt.Sprintf("a pod is larger than a node of %s has room for after DaemonSets (not sized: %s)", t.Name, why)
 			return c
 		}
-		c.NodesRequired = o.bound
+		c.NodesRequired, c.NodesOptimal = o.bound, o.bound
 		c.MonthlyCost = float64(o.bound) * c.PricePerHour * HoursPerMonth
 		if o.cut {
 			c.Message = fmt.Sprintf("not sized: the ranking's packing budget ran out before %s; it needs at least %d nodes, %.2f USD per month", t.Name, o.bound, c.MonthlyCost)
@@ -539,7 +542,7 @@ func (r *Ranker) candidate(req *Request, t catalog.InstanceType, o *outcome) Can
 		return c
 	}
 	s := &o.scenario
-	c.NodesRequired = s.NodesRequired
+	c.NodesRequired, c.NodesOptimal = s.NodesRequired, s.NodesOptimal
 	c.MonthlyCost = float64(s.NodesRequired) * c.PricePerHour * HoursPerMonth
 	c.Utilization, c.Stranded = s.Utilization, s.Stranded
 	c.StrandedShare = (ratio(s.Stranded.CPUMillicores, s.WorkloadAllocatable.CPUMillicores) +

@@ -107,6 +107,11 @@ func TestRankEqualsSizing(t *testing.T) {
 					t.Errorf("%s: ranking %d nodes, %.2f USD, %+v, %+v\nsizing %d nodes, %.2f USD, %+v, %+v",
 						c.InstanceType, c.NodesRequired, c.MonthlyCost, c.Utilization, c.Stranded, sc.NodesRequired, want, sc.Utilization, sc.Stranded)
 				}
+				// The best packing's count is sizing's; a candidate the model did not size reports it as its count.
+				if c.NodesOptimal != sc.NodesOptimal || c.NodesOptimal > c.NodesRequired || !c.Scheduled && c.NodesOptimal != c.NodesRequired {
+					t.Errorf("%s (scheduled %v): ranking %d optimal of %d required, sizing %d optimal",
+						c.InstanceType, c.Scheduled, c.NodesOptimal, c.NodesRequired, sc.NodesOptimal)
+				}
 				if c.Excluded == plan.Fits {
 					t.Errorf("%s: excluded %v but sizing fits %v", c.InstanceType, c.Excluded, plan.Fits)
 				}
