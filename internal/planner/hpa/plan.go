@@ -32,7 +32,9 @@ type Result struct {
 
 // Plan checks h against the API server's rules for its Kubernetes version and feature gate, checks its peak
 // against its node group and database, and renders it. The result is returned even with errors (with the
-// warnings found); the error is a field.Errors whose details start with the rule ID.
+// warnings found); the error is a field.Errors, each on the path of the value at fault, whose details start
+// with the rule ID ("HPA-E4: …", "KCAP-E2: …") except for a Kubernetes version kubefit does not cover and a
+// capacity input that is not valid (a database without a connection limit), which are input errors.
 func Plan(h HorizontalPodAutoscaler) (*Result, error) {
 	c := newChecker(h)
 	c.metadata()

@@ -33,14 +33,22 @@ type checker struct {
 	scaleToZero bool // the HPAScaleToZero feature gate
 	errs        field.Errors
 	warnings    []field.Warning
+	// failed holds the paths of errs[:seen], so that fail finds a value's error in constant time (an HPA of
+	// 10,000 bad metrics took minutes when fail compared every path with every earlier one).
+	failed map[string]bool
+	seen   int
 }
 
 // fail records an error for the value at p, unless that value already has one: one bad value, one error.
 func (c *checker) fail(id string, p field.Path, value string, format string, args ...any) {
-	for _, e := range c.errs {
-		if e.Path.String() == p.String() {
-			return
-		}
+	if c.failed == nil {
+		c.failed = map[string]bool{}
+	}
+	for ; c.seen < len(c.errs); c.seen++ {
+		c.failed[c.errs[c.seen].Path.String()] = true
+	}
+	if c.failed[p.String()] {
+		return
 	}
 	c.errs = append(c.errs, rule(id, p, value, format, args...))
 }

@@ -51,3 +51,14 @@ func BenchmarkSizeNodeSpread10k(b *testing.B) {
 		Workloads: []sizing.Workload{{Name: "app", Replicas: intp(10000), Requests: fit.Resources{CPUMillicores: 100, MemoryBytes: 100 << 20},
 			Spread: fit.Spread{Type: fit.SpreadNode}}}})
 }
+
+// BenchmarkSize10kWorkloads sizes an AWS group of m5.xlarge for 10,000 workloads of one replica each, one of
+// issue 21's hangs (no answer within 90 s then).
+func BenchmarkSize10kWorkloads(b *testing.B) {
+	req := Request{Pool: sizing.Pool{Name: "many", Cloud: catalog.AWS, InstanceTypes: []string{"m5.xlarge"}, Zones: []string{"a", "b", "c"}}}
+	for i := range 10_000 {
+		req.Workloads = append(req.Workloads, sizing.Workload{Name: fmt.Sprintf("w%d", i), Replicas: intp(1),
+			Requests: fit.Resources{CPUMillicores: 100 + int64(i%7)*50, MemoryBytes: 100 << 20}})
+	}
+	benchmarkSize(b, req)
+}
