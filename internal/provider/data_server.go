@@ -93,16 +93,16 @@ func (s *server) validateDataSource(ctx context.Context, e *dataSourceEntry, cfg
 		for _, v := range withValidators.ConfigValidators(ctx) {
 			resp := &datasource.ValidateConfigResponse{}
 			v.ValidateDataSource(ctx, req, resp)
-			diags.Append(resp.Diagnostics...)
+			diags = append(diags, resp.Diagnostics...)
 		}
 	}
 	if withValidate, ok := ds.(datasource.DataSourceWithValidateConfig); ok {
 		resp := &datasource.ValidateConfigResponse{}
 		withValidate.ValidateConfig(ctx, req, resp)
-		diags.Append(resp.Diagnostics...)
+		diags = append(diags, resp.Diagnostics...)
 	}
-	diags.Append(validateSchema(ctx, e.schema, req.Config)...)
-	return diags
+	diags = append(diags, validateSchema(ctx, e.schema, req.Config)...)
+	return uniqueDiagnostics(diags) // gathered with append: Append's search for an equal one is quadratic
 }
 
 // readDataSource is the framework's ReadDataSource of the configuration cfg.
@@ -132,7 +132,7 @@ func (s *server) read(ctx context.Context, e *dataSourceEntry, cfg tftypes.Value
 	// what As hands out before changing it), so the configuration itself is the same start.
 	resp := datasource.ReadResponse{State: tfsdk.State{Raw: cfg, Schema: e.schema}}
 	ds.Read(ctx, req, &resp)
-	diags.Append(resp.Diagnostics...)
+	diags = uniqueDiagnostics(append(diags, resp.Diagnostics...))
 	if !diags.HasError() {
 		resp.State.Raw, _ = semanticFloats(e.floats, cfg, resp.State.Raw)
 	}

@@ -1,8 +1,12 @@
 package provider
 
 import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
 	"testing"
 
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/field"
@@ -39,5 +43,42 @@ func TestAttributePath(t *testing.T) {
 	}
 	if got := attributePath(path.Root("pool"), field.NewPath("MaxNodes"), nil); !got.Equal(path.Root("pool").AtName("max_nodes")) {
 		t.Errorf("base not kept: %s", got)
+	}
+}
+
+// TestUniqueDiagnostics: uniqueDiagnostics gives what appending one by one with the framework's
+// diag.Diagnostics.Append gives (the slow reference), on random sequences of errors and warnings with and
+// without paths, repeated, including ones that differ only in their path, severity, summary or detail.
+func TestUniqueDiagnostics(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 11))
+	paths := []path.Path{path.Root("a"), path.Root("a").AtListIndex(0), path.Root("a").AtListIndex(1), path.Root("b").AtMapKey("x")}
+	pick := func() diag.Diagnostic {
+		summary, detail := fmt.Sprint("s", rng.IntN(2)), fmt.Sprint("d", rng.IntN(3))
+		switch rng.IntN(4) {
+		case 0:
+			return diag.NewErrorDiagnostic(summary, detail)
+		case 1:
+			return diag.NewWarningDiagnostic(summary, detail)
+		case 2:
+			return diag.NewAttributeErrorDiagnostic(paths[rng.IntN(len(paths))], summary, detail)
+		}
+		return diag.NewAttributeWarningDiagnostic(paths[rng.IntN(len(paths))], summary, detail)
+	}
+	dropped := 0
+	for range 500 {
+		var in, want diag.Diagnostics
+		for range rng.IntN(60) {
+			d := pick()
+			in = append(in, d)
+			want.Append(d)
+		}
+		got := uniqueDiagnostics(slices.Clone(in))
+		if !slices.EqualFunc(got, want, func(a, b diag.Diagnostic) bool { return a.Equal(b) }) {
+			t.Fatalf("in %v\ngot  %v\nwant %v", in, got, want)
+		}
+		dropped += len(in) - len(got)
+	}
+	if dropped == 0 {
+		t.Fatal("no duplicate was drawn: the test checks nothing")
 	}
 }

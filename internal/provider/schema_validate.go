@@ -136,7 +136,9 @@ type schemaValidation struct {
 }
 
 // validateSchema validates config against its schema s (schemaValidatable(s) must hold), as the framework's
-// SchemaValidate does, and returns the diagnostics.
+// SchemaValidate does, and returns the diagnostics. The nested objects' diagnostics are gathered with the
+// builtin append, not Append (quadratic: see uniqueDiagnostics), so an equal diagnostic may come twice: the
+// caller passes them through uniqueDiagnostics.
 func validateSchema(ctx context.Context, s dschema.Schema, config tfsdk.Config) diag.Diagnostics {
 	v := &schemaValidation{config: config}
 	var top map[string]tftypes.Value
@@ -145,7 +147,7 @@ func validateSchema(ctx context.Context, s dschema.Schema, config tfsdk.Config) 
 	}
 	for name, a := range s.Attributes {
 		if !quiet(a, top[name]) {
-			v.diags.Append(v.attribute(ctx, a, path.Root(name), path.MatchRoot(name), top[name])...)
+			v.diags = append(v.diags, v.attribute(ctx, a, path.Root(name), path.MatchRoot(name), top[name])...)
 		}
 	}
 	if s.DeprecationMessage != "" {
@@ -216,14 +218,14 @@ func (v *schemaValidation) attribute(ctx context.Context, a dschema.Attribute, p
 	switch x := a.(type) {
 	case dschema.SingleNestedAttribute:
 		if walk && convert() {
-			resp.Append(v.object(ctx, x.Attributes, x.Validators, p, e, tv, value)...)
+			resp = append(resp, v.object(ctx, x.Attributes, x.Validators, p, e, tv, value)...)
 		}
 	case dschema.ListNestedAttribute:
 		if walk {
 			var elems []tftypes.Value
 			_ = tv.As(&elems)
 			for i, el := range elems {
-				resp.Append(v.object(ctx, x.NestedObject.Attributes, x.NestedObject.Validators, p.AtListIndex(i), e.AtListIndex(i), el,
+				resp = append(resp, v.object(ctx, x.NestedObject.Attributes, x.NestedObject.Validators, p.AtListIndex(i), e.AtListIndex(i), el,
 					v.lazy(ctx, x.NestedObject.Type(), el, x.NestedObject.Validators))...)
 			}
 		}
@@ -232,7 +234,7 @@ func (v *schemaValidation) attribute(ctx context.Context, a dschema.Attribute, p
 			var elems map[string]tftypes.Value
 			_ = tv.As(&elems)
 			for k, el := range elems {
-				resp.Append(v.object(ctx, x.NestedObject.Attributes, x.NestedObject.Validators, p.AtMapKey(k), e.AtMapKey(k), el,
+				resp = append(resp, v.object(ctx, x.NestedObject.Attributes, x.NestedObject.Validators, p.AtMapKey(k), e.AtMapKey(k), el,
 					v.lazy(ctx, x.NestedObject.Type(), el, x.NestedObject.Validators))...)
 			}
 		}
@@ -245,7 +247,7 @@ func (v *schemaValidation) attribute(ctx context.Context, a dschema.Attribute, p
 				if err != nil {
 					continue
 				}
-				resp.Append(v.object(ctx, x.NestedObject.Attributes, x.NestedObject.Validators, p.AtSetValue(ev), e.AtSetValue(ev), el, ev)...)
+				resp = append(resp, v.object(ctx, x.NestedObject.Attributes, x.NestedObject.Validators, p.AtSetValue(ev), e.AtSetValue(ev), el, ev)...)
 			}
 		}
 	}
@@ -304,7 +306,7 @@ func (v *schemaValidation) object(ctx context.Context, attrs map[string]dschema.
 	}
 	for name, a := range attrs {
 		if !quiet(a, children[name]) {
-			resp.Append(v.attribute(ctx, a, p.AtName(name), e.AtName(name), children[name])...)
+			resp = append(resp, v.attribute(ctx, a, p.AtName(name), e.AtName(name), children[name])...)
 		}
 	}
 	return resp
