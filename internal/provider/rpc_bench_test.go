@@ -342,3 +342,37 @@ func BenchmarkSizingValidateManyErrors(b *testing.B) {
 		}
 	}
 }
+
+// nodeGroupConfig is a kubefit_node_group of m5.large for n workloads of 2 replicas.
+func nodeGroupConfig(n int) map[string]any {
+	ws := make([]any, 0, n)
+	for i := range n {
+		ws = append(ws, map[string]any{"name": fmt.Sprintf("w%d", i), "replicas": 2, "requests": map[string]any{"cpu": "100m", "memory": "100Mi"}})
+	}
+	return map[string]any{"name": "g", "cloud": "aws", "instance_types": []any{"m5.large"}, "workloads": ws}
+}
+
+// BenchmarkNodeGroupPlanRPC is the PlanResourceChange of a kubefit_node_group of n workloads (issue 21: no plan
+// above 10 s up to the list bound). Resources go through the framework's server, whose schema plan
+// modification sets every root attribute back into the whole plan (fwserver.SchemaModifyPlan → SetAtPath, each
+// a tftypes.Transform of every value).
+func BenchmarkNodeGroupPlanRPC(b *testing.B) {
+	for _, n := range []int{100, 500, MaxListEntries} {
+		b.Run(fmt.Sprintf("workloads=%d", n), func(b *testing.B) {
+			r := newRPCServer(b)
+			typ := r.schemas.ResourceSchemas["kubefit_node_group"].ValueType()
+			cfg, err := tfprotov6.NewDynamicValue(typ, rpcValue(typ, nodeGroupConfig(n)))
+			if err != nil {
+				b.Fatal(err)
+			}
+			null, _ := tfprotov6.NewDynamicValue(typ, tftypes.NewValue(typ, nil))
+			ctx := context.Background()
+			for b.Loop() {
+				resp, _ := r.srv.PlanResourceChange(ctx, &tfprotov6.PlanResourceChangeRequest{TypeName: "kubefit_node_group", Config: &cfg, ProposedNewState: &cfg, PriorState: &null})
+				if hasRPCError(resp.Diagnostics) {
+					b.Fatal(resp.Diagnostics)
+				}
+			}
+		})
+	}
+}
