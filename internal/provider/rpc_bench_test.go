@@ -353,9 +353,9 @@ func nodeGroupConfig(n int) map[string]any {
 }
 
 // BenchmarkNodeGroupPlanRPC is the PlanResourceChange of a kubefit_node_group of n workloads (issue 21: no plan
-// above 10 s up to the list bound). Resources go through the framework's server, whose schema plan
-// modification sets every root attribute back into the whole plan (fwserver.SchemaModifyPlan → SetAtPath, each
-// a tftypes.Transform of every value).
+// above 10 s up to the list bound), planned by kubefit's server (resource_server.go). Through the framework's
+// server it took 23 s at 2,000 workloads: its schema plan modification set every root attribute back into the
+// whole plan (fwserver.SchemaModifyPlan → SetAtPath, each a tftypes.Transform of every value).
 func BenchmarkNodeGroupPlanRPC(b *testing.B) {
 	for _, n := range []int{100, 500, MaxListEntries} {
 		b.Run(fmt.Sprintf("workloads=%d", n), func(b *testing.B) {

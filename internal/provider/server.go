@@ -61,6 +61,7 @@ type server struct {
 	once        sync.Once
 	types       map[string]attr.Type        // configuration type by object kind and name ("data.kubefit_x", "resource.kubefit_x", "provider")
 	dataSources map[string]*dataSourceEntry // by type name
+	resources   map[string]*resourceEntry   // by type name
 	dataSourceStop
 	recent decodedConfigs // the configurations decoded last (decode)
 
@@ -72,6 +73,7 @@ func (s *server) configTypes(ctx context.Context) map[string]attr.Type {
 	s.once.Do(func() {
 		s.types = map[string]attr.Type{}
 		s.dataSources = map[string]*dataSourceEntry{}
+		s.resources = map[string]*resourceEntry{}
 		var meta provider.MetadataResponse
 		s.provider.Metadata(ctx, provider.MetadataRequest{}, &meta)
 		var ps provider.SchemaResponse
@@ -94,6 +96,7 @@ func (s *server) configTypes(ctx context.Context) map[string]attr.Type {
 			var sr resource.SchemaResponse
 			r.Schema(ctx, resource.SchemaRequest{}, &sr)
 			s.types["resource."+m.TypeName] = sr.Schema.Type()
+			s.resources[m.TypeName] = &resourceEntry{new: f, schema: sr.Schema, fast: !sr.Diagnostics.HasError() && plannable(r, sr.Schema)}
 		}
 	})
 	return s.types
@@ -395,9 +398,15 @@ func (s *server) ValidateResourceConfig(ctx context.Context, req *tfprotov6.Vali
 }
 
 func (s *server) PlanResourceChange(ctx context.Context, req *tfprotov6.PlanResourceChangeRequest) (*tfprotov6.PlanResourceChangeResponse, error) {
-	tooLarge, name, _, _ := s.bounded(ctx, "resource."+req.TypeName, req.Config)
+	tooLarge, name, cfg, decoded := s.bounded(ctx, "resource."+req.TypeName, req.Config)
 	if tooLarge != nil {
 		return &tfprotov6.PlanResourceChangeResponse{Diagnostics: tooLarge}, nil
+	}
+	if e, fast := s.fastResource(ctx, req.TypeName); fast && decoded {
+		if resp, ok := s.planResource(ctx, e, cfg, req); ok {
+			resp.Diagnostics = name(resp.Diagnostics)
+			return resp, nil
+		}
 	}
 	resp, err := s.ProviderServer.PlanResourceChange(ctx, req)
 	if resp != nil {
