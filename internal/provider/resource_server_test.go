@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -172,4 +173,57 @@ func overlay(cfg, prior tftypes.Value) tftypes.Value {
 		}
 	}
 	return tftypes.NewValue(cfg.Type(), out)
+}
+
+// TestFastResourceValidation: the resources this server validates itself (validateResource) are validated
+// exactly as the framework's server validates them: for each, its configuration and 150 variations of it
+// (attributes dropped, set to other values of a pool that holds every value the schema's validators name,
+// unknown, or set on read-only attributes) give the same diagnostics (as sets) from both servers.
+func TestFastResourceValidation(t *testing.T) {
+	ctx := context.Background()
+	fast, framework := newRPCServer(t), newRPCServer(t)
+	framework.srv.(*server).frameworkOnly = true
+	s := fast.srv.(*server)
+	s.configTypes(ctx)
+	for key, cfgs := range plannedResourceConfigs() {
+		name, _, _ := strings.Cut(key, "/")
+		t.Run(key, func(t *testing.T) {
+			e := s.resources[name]
+			if !e.validated {
+				t.Fatalf("%s is not validated by the fast path (schemaValidatable)", name)
+			}
+			typ := fast.schemas.ResourceSchemas[name].ValueType()
+			g := &configGen{r: rand.New(rand.NewPCG(uint64(len(key)), 11)), pool: schemaStrings(ctx, e.validation)}
+			valid, invalid := 0, 0
+			for i := range 151 {
+				v := rpcValue(typ, cfgs[i%2])
+				if i > 1 {
+					v = g.vary(e.validation.Attributes, v, i%3 == 0)
+				}
+				dv, err := tfprotov6.NewDynamicValue(typ, v)
+				if err != nil {
+					t.Fatal(err)
+				}
+				req := &tfprotov6.ValidateResourceConfigRequest{TypeName: name, Config: &dv}
+				vf, err1 := fast.srv.ValidateResourceConfig(ctx, req)
+				vw, err2 := framework.srv.ValidateResourceConfig(ctx, req)
+				if err1 != nil || err2 != nil {
+					t.Fatal(err1, err2)
+				}
+				if a, b := diagSet(vf.Diagnostics), diagSet(vw.Diagnostics); !slices.Equal(a, b) {
+					t.Fatalf("configuration %d (%v): validation differs\nfast:      %q\nframework: %q", i, v, a, b)
+				}
+				if hasRPCError(vf.Diagnostics) {
+					invalid++
+				} else {
+					valid++
+				}
+			}
+			// The two unvaried configurations are valid (TestFastResourcePlan plans them); most variations are not.
+			if valid < 2 || invalid < 50 {
+				t.Errorf("%d valid and %d invalid configurations: the variations should give plenty of invalid ones", valid, invalid)
+			}
+			t.Logf("%d valid, %d invalid", valid, invalid)
+		})
+	}
 }

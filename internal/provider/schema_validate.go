@@ -46,6 +46,13 @@ func schemaValidatable(ctx context.Context, s dschema.Schema) bool {
 }
 
 func attributeValidatable(ctx context.Context, a dschema.Attribute) bool {
+	if a == nil { // a kind validationAttribute does not convert
+		return false
+	}
+	if x, ok := a.(dschema.DynamicAttribute); ok {
+		// Only the checks every attribute gets (read-only, required, deprecated) apply to it.
+		return x.CustomType == nil && len(x.Validators) == 0
+	}
 	if !plainType(ctx, a.GetType()) {
 		return false
 	}

@@ -96,7 +96,12 @@ func (s *server) configTypes(ctx context.Context) map[string]attr.Type {
 			var sr resource.SchemaResponse
 			r.Schema(ctx, resource.SchemaRequest{}, &sr)
 			s.types["resource."+m.TypeName] = sr.Schema.Type()
-			s.resources[m.TypeName] = &resourceEntry{new: f, schema: sr.Schema, fast: !sr.Diagnostics.HasError() && plannable(r, sr.Schema)}
+			e := &resourceEntry{new: f, schema: sr.Schema, fast: !sr.Diagnostics.HasError() && plannable(r, sr.Schema)}
+			if e.fast {
+				e.validation = validationSchema(sr.Schema)
+				e.validated = schemaValidatable(ctx, e.validation)
+			}
+			s.resources[m.TypeName] = e
 		}
 	})
 	return s.types
@@ -386,9 +391,12 @@ func (s *server) ReadDataSource(ctx context.Context, req *tfprotov6.ReadDataSour
 }
 
 func (s *server) ValidateResourceConfig(ctx context.Context, req *tfprotov6.ValidateResourceConfigRequest) (*tfprotov6.ValidateResourceConfigResponse, error) {
-	bad, name, _, _ := s.check(ctx, "resource."+req.TypeName, req.Config)
+	bad, name, cfg, decoded := s.check(ctx, "resource."+req.TypeName, req.Config)
 	if len(bad) > 0 {
 		return &tfprotov6.ValidateResourceConfigResponse{Diagnostics: bad}, nil
+	}
+	if e, fast := s.fastResource(ctx, req.TypeName); fast && e.validated && decoded {
+		return &tfprotov6.ValidateResourceConfigResponse{Diagnostics: name(protoDiagnostics(ctx, s.validateResource(ctx, e, cfg, req.ClientCapabilities)))}, nil
 	}
 	resp, err := s.ProviderServer.ValidateResourceConfig(ctx, req)
 	if resp != nil {
