@@ -219,8 +219,9 @@ func TestFastResourceValidation(t *testing.T) {
 					valid++
 				}
 			}
-			// The two unvaried configurations are valid (TestFastResourcePlan plans them); most variations are not.
-			if valid < 2 || invalid < 50 {
+			// The first unvaried configuration is valid (TestFastResourcePlan plans it); most variations are not (the
+			// variations draw attributes in map order, so how many stay valid varies from run to run).
+			if valid < 1 || invalid < 50 {
 				t.Errorf("%d valid and %d invalid configurations: the variations should give plenty of invalid ones", valid, invalid)
 			}
 			t.Logf("%d valid, %d invalid", valid, invalid)
