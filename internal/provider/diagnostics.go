@@ -247,8 +247,9 @@ func topLevelIn(names map[string]bool) func(path.Path) bool {
 
 // uniqueDiagnostics returns ds without the diagnostics equal to an earlier one, in order: what appending them
 // one by one with diag.Diagnostics.Append gives, in linear time. Append compares each new diagnostic with every
-// earlier one (Contains), so the 10,000 errors of 2,000 bad workloads took 4 s to validate; kubefit's data
-// source server gathers diagnostics with the builtin append and calls this once. Diagnostics are bucketed by
+// earlier one (Contains), so the 10,000 errors of 2,000 bad workloads took 4 s to validate; kubefit's server
+// (data sources, and the validation of resources: resource_server.go) gathers diagnostics with the builtin append
+// and calls this once. Diagnostics are bucketed by
 // their type, severity, summary, detail and path, and compared with Equal within a bucket.
 func uniqueDiagnostics(ds diag.Diagnostics) diag.Diagnostics {
 	if len(ds) < 2 {

@@ -124,6 +124,19 @@ func (s *server) fastResource(ctx context.Context, typeName string) (*resourceEn
 	return e, true
 }
 
+// configureResource is the framework's Configure call on a new instance of e's resource (configureDataSource's
+// twin: the provider gives resources what it gives data sources).
+func (s *server) configureResource(ctx context.Context, e *resourceEntry, diags *diag.Diagnostics) resource.Resource {
+	r := e.new()
+	if c, ok := r.(resource.ResourceWithConfigure); ok {
+		data, _ := s.dataSourceData()
+		var resp resource.ConfigureResponse
+		c.Configure(ctx, resource.ConfigureRequest{ProviderData: data}, &resp)
+		diags.Append(resp.Diagnostics...)
+	}
+	return r
+}
+
 // planResource is the framework's PlanResourceChange of resource e for configuration cfg; ok is false when the
 // request is one this server leaves to the framework (private state, or states it cannot read).
 func (s *server) planResource(ctx context.Context, e *resourceEntry, cfg tftypes.Value, req *tfprotov6.PlanResourceChangeRequest) (*tfprotov6.PlanResourceChangeResponse, bool) {
@@ -145,16 +158,10 @@ func (s *server) planResource(ctx context.Context, e *resourceEntry, cfg tftypes
 	}
 	out := &tfprotov6.PlanResourceChangeResponse{}
 	var diags diag.Diagnostics
-	r := e.new()
-	if c, ok := r.(resource.ResourceWithConfigure); ok {
-		data, _ := s.dataSourceData() // the provider gives resources what it gives data sources
-		var resp resource.ConfigureResponse
-		c.Configure(ctx, resource.ConfigureRequest{ProviderData: data}, &resp)
-		diags.Append(resp.Diagnostics...)
-		if diags.HasError() {
-			out.Diagnostics = protoDiagnostics(ctx, diags)
-			return out, true
-		}
+	r := s.configureResource(ctx, e, &diags)
+	if diags.HasError() {
+		out.Diagnostics = protoDiagnostics(ctx, diags)
+		return out, true
 	}
 	planned := proposed
 	if !planned.IsNull() && !planned.Equal(prior) {
@@ -230,7 +237,7 @@ func markComputedUnknown(attrs map[string]rschema.Attribute, cfg, plan tftypes.V
 			}
 		}
 		nv := markAttribute(a, c, v)
-		if !nv.Equal(v) || nv.IsKnown() != v.IsKnown() {
+		if !nv.Equal(v) {
 			fields[name], changed = nv, true
 		}
 	}
@@ -280,7 +287,7 @@ func markAttribute(a rschema.Attribute, c, v tftypes.Value) tftypes.Value {
 			if i < len(cfgElems) {
 				ce = cfgElems[i]
 			}
-			if ne := markComputedUnknown(nested, ce, el); !ne.Equal(el) || ne.IsKnown() != el.IsKnown() {
+			if ne := markComputedUnknown(nested, ce, el); !ne.Equal(el) {
 				elems[i], changed = ne, true
 			}
 		}
@@ -301,7 +308,7 @@ func markAttribute(a rschema.Attribute, c, v tftypes.Value) tftypes.Value {
 		if x, ok := cfgElems[k]; ok {
 			ce = x
 		}
-		if ne := markComputedUnknown(nested, ce, el); !ne.Equal(el) || ne.IsKnown() != el.IsKnown() {
+		if ne := markComputedUnknown(nested, ce, el); !ne.Equal(el) {
 			elems[k], changed = ne, true
 		}
 	}
@@ -382,15 +389,9 @@ func validationObject(o rschema.NestedAttributeObject) dschema.NestedAttributeOb
 // validation (validateSchema on e's validation schema).
 func (s *server) validateResource(ctx context.Context, e *resourceEntry, cfg tftypes.Value, caps *tfprotov6.ValidateResourceConfigClientCapabilities) diag.Diagnostics {
 	var diags diag.Diagnostics
-	r := e.new()
-	if c, ok := r.(resource.ResourceWithConfigure); ok {
-		data, _ := s.dataSourceData()
-		var resp resource.ConfigureResponse
-		c.Configure(ctx, resource.ConfigureRequest{ProviderData: data}, &resp)
-		diags.Append(resp.Diagnostics...)
-		if diags.HasError() {
-			return diags
-		}
+	r := s.configureResource(ctx, e, &diags)
+	if diags.HasError() {
+		return diags
 	}
 	req := resource.ValidateConfigRequest{Config: tfsdk.Config{Raw: cfg, Schema: e.schema}}
 	if caps != nil {
