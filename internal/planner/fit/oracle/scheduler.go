@@ -55,14 +55,18 @@ type options struct {
 	events  *[]Event
 }
 
-// Event is one scheduling attempt's end, in the order the scheduler reported them: pod Pod bound to Node,
-// or turned away (Node "").
+// Event is one scheduling attempt's outcome, in the order of the scheduler's scheduling cycles: pod Pod
+// given Node by its cycle's Filter and Score, or turned away (Node "").
 type Event struct {
 	Pod, Node string
 }
 
-// WithEvents has Schedule record in dst the end of every scheduling attempt in the order they happened:
-// each binding and each failed attempt (a pod may fail several times before it binds).
+// WithEvents has Schedule record in dst every scheduling attempt's outcome in the order of the scheduling
+// cycles, which the scheduler runs one at a time: the node each cycle chose (recorded as the cycle's
+// SchedulePod returns, before the pod is assumed there and bound asynchronously, so a later cycle's choice
+// never comes before it as a later binding can) and each failed attempt (a pod may fail several times before
+// it binds; a cycle that chose a node and then failed, in Reserve, Permit or binding, is a choice followed
+// later by a failure, and the pod's last choice is where it bound).
 func WithEvents(dst *[]Event) Option {
 	return func(o *options) { o.events = dst }
 }
@@ -126,6 +130,8 @@ const quietFor = 200 * time.Millisecond
 //     before the binding is even sent). Meanwhile the scheduler runs freely: an earlier Pending pod
 //     that a later event makes schedulable (its queueing hints decide) is retried as the running
 //     kube-scheduler would, and may be bound before the next pod is created.
+//   - Observation: the scheduler's SchedulePod (the cycle's Filter and Score) is wrapped, not replaced, to
+//     record the node each cycle chose (WithEvents); nothing is added to the profile.
 //   - End: after the last pod, Schedule waits until the scheduler has been quiet for 200 ms: nothing
 //     in flight, active queue and backoff queue empty (so a pod moved back for a retry is retried, its
 //     backoff included), and no pod assumed but not yet confirmed bound. Pods parked as unschedulable
@@ -185,6 +191,14 @@ func Schedule(ctx context.Context, profile Profile, nodes []*corev1.Node, pods [
 	)
 	if err != nil {
 		return nil, fmt.Errorf("oracle: scheduler.New: %w", err)
+	}
+	choose := sched.SchedulePod
+	sched.SchedulePod = func(ctx context.Context, f framework.Framework, state fwk.CycleState, pi *framework.QueuedPodInfo) (scheduler.ScheduleResult, error) {
+		r, err := choose(ctx, f, state, pi)
+		if err == nil && pi != nil && pi.Pod != nil {
+			rec.chose(pi.Pod.Name, r.SuggestedHost)
+		}
+		return r, err
 	}
 	failed := sched.FailureHandler
 	sched.FailureHandler = func(ctx context.Context, f framework.Framework, pi *framework.QueuedPodInfo, st *fwk.Status, ni *fwk.NominatingInfo, start time.Time) {
@@ -402,6 +416,12 @@ func (r *recorder) failed(uid types.UID, name, msg string) {
 	r.notify()
 }
 
+func (r *recorder) chose(name, node string) {
+	r.mu.Lock()
+	r.events = append(r.events, Event{Pod: name, Node: node})
+	r.mu.Unlock()
+}
+
 // attempted says whether a scheduling attempt of the pod has ended (bound or failed).
 func (r *recorder) attempted(uid types.UID) bool {
 	r.mu.Lock()
@@ -460,7 +480,6 @@ func (r *recorder) bindingReactor(client *fake.Clientset) clienttesting.Reaction
 		}
 		r.mu.Lock()
 		r.bound[pod.UID] = binding.Target.Name
-		r.events = append(r.events, Event{Pod: pod.Name, Node: binding.Target.Name})
 		r.mu.Unlock()
 		r.notify()
 		return true, binding, nil
