@@ -192,7 +192,7 @@ func TestPendingCause(t *testing.T) {
 				}
 			}
 			t.Logf("    events of the workload: %s", strings.Join(lines, " "))
-			// Which events are this pod's failures, and what bound just before/after.
+			// Which events are this pod's failures, and which cycles chose a node just before/after.
 			for k, e := range events {
 				if e.Pod == name && e.Node == "" {
 					lo, hi := max(0, k-4), min(len(events), k+3)
