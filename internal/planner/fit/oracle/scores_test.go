@@ -378,18 +378,22 @@ func realPending(t testing.TB, in fit.Input, res fit.Result, counts []int, o fit
 	return real(t, in, res, counts, o)
 }
 
-// TestMostAllocatedSweep (diagnostic, ORACLE_SWEEP=<first seed>,<seeds>): generated inputs of the shapes of
-// generatedCases with other seeds, under MostAllocated; every planned order is run once by the real
-// scheduler on kubefit's count and the failures are logged.
-func TestMostAllocatedSweep(t *testing.T) {
+// TestRealSchedulerSweep (diagnostic, ORACLE_SWEEP=<first seed>,<seeds>, ORACLE_SCORE_DEFAULT=1 for the
+// default profile): generated inputs of the shapes of generatedCases with other seeds, under MostAllocated
+// (or the default profile); every planned order is run once by the real scheduler on kubefit's count and
+// the failures are logged.
+func TestRealSchedulerSweep(t *testing.T) {
 	var first, n int
 	if _, err := fmt.Sscanf(os.Getenv("ORACLE_SWEEP"), "%d,%d", &first, &n); err != nil {
 		t.Skip("ORACLE_SWEEP not set")
 	}
-	fails := 0
+	fails, runs := 0, 0
 	for seed := first; seed < first+n; seed++ {
 		in := sweepInput(seed)
 		in.Scheduler = fit.ProfileMostAllocated
+		if os.Getenv("ORACLE_SCORE_DEFAULT") != "" {
+			in.Scheduler = fit.ProfileDefault
+		}
 		res, err := fit.Plan(in)
 		if err != nil {
 			t.Fatal(err)
@@ -415,6 +419,7 @@ func TestMostAllocatedSweep(t *testing.T) {
 					model++
 				}
 			}
+			runs++
 			if k := real(t, in, res, counts, o); k > model {
 				fails++
 				t.Logf("seed %d (shape %d): %s: the real scheduler leaves %d of %d pods Pending on kubefit's %v nodes, the model %d (best packing %d, bound by %q, fits %t)",
@@ -422,10 +427,10 @@ func TestMostAllocatedSweep(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("%d failing runs", fails)
+	t.Logf("%d failing runs of %d", fails, runs)
 }
 
-// sweepInput is TestMostAllocatedSweep's input of a seed: one of the shapes of generatedCases, by seed mod 7.
+// sweepInput is TestRealSchedulerSweep's input of a seed: one of the shapes of generatedCases, by seed mod 7.
 func sweepInput(seed int) fit.Input {
 	zones := []string{"zone-a", "zone-b", "zone-c"}
 	tainted := pool("batch", 7900, 30000, zones...)
