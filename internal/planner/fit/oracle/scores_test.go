@@ -379,9 +379,9 @@ func realPending(t testing.TB, in fit.Input, res fit.Result, counts []int, o fit
 }
 
 // TestRealSchedulerSweep (diagnostic, ORACLE_SWEEP=<first seed>,<seeds>, ORACLE_SCORE_DEFAULT=1 for the
-// default profile): generated inputs of the shapes of generatedCases with other seeds, under MostAllocated
-// (or the default profile); every planned order is run once by the real scheduler on kubefit's count and
-// the failures are logged.
+// default profile, ORACLE_SWEEP_POOLS=3 for the three-pool shapes): generated inputs of the shapes of
+// generatedCases with other seeds, under MostAllocated (or the default profile); every planned order is run
+// once by the real scheduler on kubefit's count and the failures are logged.
 func TestRealSchedulerSweep(t *testing.T) {
 	var first, n int
 	if _, err := fmt.Sscanf(os.Getenv("ORACLE_SWEEP"), "%d,%d", &first, &n); err != nil {
@@ -390,6 +390,9 @@ func TestRealSchedulerSweep(t *testing.T) {
 	fails, runs := 0, 0
 	for seed := first; seed < first+n; seed++ {
 		in := sweepInput(seed)
+		if os.Getenv("ORACLE_SWEEP_POOLS") == "3" {
+			in = sweepInputPools(seed)
+		}
 		in.Scheduler = fit.ProfileMostAllocated
 		if os.Getenv("ORACLE_SCORE_DEFAULT") != "" {
 			in.Scheduler = fit.ProfileDefault
@@ -452,10 +455,39 @@ func sweepInput(seed int) fit.Input {
 	return shapes[seed%len(shapes)](uint64(seed))
 }
 
-// diagInput is the input the diagnostic tests name by environment: ORACLE_SWEEP_SEED (sweepInput),
-// ORACLE_RATE_MIX (<pods>,<8|16>,<constraints>: mixInput) or ORACLE_SCORE_CASE (generatedCases).
+// sweepInputPools is TestRealSchedulerSweep's input of a seed with ORACLE_SWEEP_POOLS=3: one of the
+// generatedCases shapes with a tainted and an arm64 pool beside the general one, by seed mod 4 (volume
+// claims, inter-pod terms, topology spread, priorities).
+func sweepInputPools(seed int) fit.Input {
+	zones := []string{"zone-a", "zone-b", "zone-c"}
+	pools := func() []fit.Pool {
+		tainted := pool("batch", 7900, 30000, zones...)
+		tainted.Taints = []fit.Taint{{Key: "dedicated", Value: "batch", Effect: fit.EffectNoSchedule}}
+		arm := pool("arm", 3900, 15000, zones...)
+		arm.Labels["kubernetes.io/arch"] = "arm64"
+		return []fit.Pool{pool("general", 7900, 30000, zones...), tainted, arm}
+	}
+	s := uint64(seed)
+	switch seed % 4 {
+	case 0:
+		return withClaims(generated(s, 14, 20, pools()), 9)
+	case 1:
+		return withPodAffinity(generated(s, 16, 20, pools()))
+	case 2:
+		return withTopologySpread(generated(s, 16, 20, pools()))
+	default:
+		return withPriority(generated(s, 16, 20, pools()))
+	}
+}
+
+// diagInput is the input the diagnostic tests name by environment: ORACLE_SWEEP_SEED (sweepInput;
+// sweepInputPools with ORACLE_SWEEP_POOLS=3), ORACLE_RATE_MIX (<pods>,<8|16>,<constraints>: mixInput) or
+// ORACLE_SCORE_CASE (generatedCases).
 func diagInput(t *testing.T) fit.Input {
 	if seed, err := strconv.Atoi(os.Getenv("ORACLE_SWEEP_SEED")); err == nil {
+		if os.Getenv("ORACLE_SWEEP_POOLS") == "3" {
+			return sweepInputPools(seed)
+		}
 		return sweepInput(seed)
 	}
 	if mix := os.Getenv("ORACLE_RATE_MIX"); mix != "" {
