@@ -314,14 +314,22 @@ type generatedCase struct {
 	tight bool
 }
 
+// sidePools are the generated cases' pools beside the general one, over three zones: "batch" (8 vCPU)
+// tainted dedicated=batch:NoSchedule, and "arm" (4 vCPU) labelled arm64.
+func sidePools() (tainted, arm fit.Pool) {
+	zones := []string{"zone-a", "zone-b", "zone-c"}
+	tainted = pool("batch", 7900, 30000, zones...)
+	tainted.Taints = []fit.Taint{{Key: "dedicated", Value: "batch", Effect: fit.EffectNoSchedule}}
+	arm = pool("arm", 3900, 15000, zones...)
+	arm.Labels["kubernetes.io/arch"] = "arm64"
+	return tainted, arm
+}
+
 // generatedCases are the generated inputs the oracle tests run under both profiles: the mix of generated,
 // then volume claims, inter-pod affinity, topology spread and priorities added to it.
 func generatedCases() []generatedCase {
 	zones := []string{"zone-a", "zone-b", "zone-c"}
-	tainted := pool("batch", 7900, 30000, zones...)
-	tainted.Taints = []fit.Taint{{Key: "dedicated", Value: "batch", Effect: fit.EffectNoSchedule}}
-	arm := pool("arm", 3900, 15000, zones...)
-	arm.Labels["kubernetes.io/arch"] = "arm64"
+	tainted, arm := sidePools()
 	return []generatedCase{
 		{"one 8-vCPU pool", generated(1, 12, 30, []fit.Pool{pool("general", 7900, 30000, zones...)}), true},
 		{"one 4-vCPU pool", generated(2, 10, 25, []fit.Pool{pool("general", 3900, 15000, zones...)}), true},

@@ -231,9 +231,9 @@ func comparePlacement(t *testing.T, in fit.Input, c Input, counts []int, o fit.O
 // of the interleaved order, replayed in the order of the scheduling cycles that placed the pods (WithEvents;
 // not in the order of the bindings, which the scheduler sends from goroutines: a retried pod's binding can
 // come after that of a pod the live scheduler placed later, and a replay in binding order then scores it
-// against a state the live scheduler never saw), gets the same feasible nodes and the same Score plugin scores from fit's model as
-// from the real plugins on every pod, and the real scheduler put every pod on a node the model scores
-// highest, and most pods (more than half) on the root of the heap of its
+// against a state the live scheduler never saw), gets the same feasible nodes and the same Score plugin
+// scores from fit's model as from the real plugins on every pod, and the real scheduler put every pod on a
+// node the model scores highest, and most pods (more than half) on the root of the heap of its
 // feasible nodes in the order of its node list (treeOrder): its ties are not random (prioritizeNodes sets a
 // Randomizer only for extenders) but follow the order in which its parallel Filter found the nodes
 // feasible, which is the node list's but for the goroutines' timing: each goroutine appends the nodes of its
@@ -389,9 +389,9 @@ func TestRealSchedulerSweep(t *testing.T) {
 	}
 	fails, runs := 0, 0
 	for seed := first; seed < first+n; seed++ {
-		in := sweepInput(seed)
+		in, shape := sweepInput(seed), seed%7
 		if os.Getenv("ORACLE_SWEEP_POOLS") == "3" {
-			in = sweepInputPools(seed)
+			in, shape = sweepInputPools(seed), seed%4
 		}
 		in.Scheduler = fit.ProfileMostAllocated
 		if os.Getenv("ORACLE_SCORE_DEFAULT") != "" {
@@ -426,7 +426,7 @@ func TestRealSchedulerSweep(t *testing.T) {
 			if k := real(t, in, res, counts, o); k > model {
 				fails++
 				t.Logf("seed %d (shape %d): %s: the real scheduler leaves %d of %d pods Pending on kubefit's %v nodes, the model %d (best packing %d, bound by %q, fits %t)",
-					seed, seed%7, o.Name, k, len(o.Pods), counts, model, sr.NodesOptimal, sr.BoundBy, sr.Fits)
+					seed, shape, o.Name, k, len(o.Pods), counts, model, sr.NodesOptimal, sr.BoundBy, sr.Fits)
 			}
 		}
 	}
@@ -436,10 +436,7 @@ func TestRealSchedulerSweep(t *testing.T) {
 // sweepInput is TestRealSchedulerSweep's input of a seed: one of the shapes of generatedCases, by seed mod 7.
 func sweepInput(seed int) fit.Input {
 	zones := []string{"zone-a", "zone-b", "zone-c"}
-	tainted := pool("batch", 7900, 30000, zones...)
-	tainted.Taints = []fit.Taint{{Key: "dedicated", Value: "batch", Effect: fit.EffectNoSchedule}}
-	arm := pool("arm", 3900, 15000, zones...)
-	arm.Labels["kubernetes.io/arch"] = "arm64"
+	tainted, arm := sidePools()
 	gp := func() fit.Pool { return pool("general", 7900, 30000, zones...) }
 	shapes := []func(seed uint64) fit.Input{
 		func(s uint64) fit.Input { return generated(s, 12, 30, []fit.Pool{gp()}) },
@@ -459,13 +456,9 @@ func sweepInput(seed int) fit.Input {
 // generatedCases shapes with a tainted and an arm64 pool beside the general one, by seed mod 4 (volume
 // claims, inter-pod terms, topology spread, priorities).
 func sweepInputPools(seed int) fit.Input {
-	zones := []string{"zone-a", "zone-b", "zone-c"}
 	pools := func() []fit.Pool {
-		tainted := pool("batch", 7900, 30000, zones...)
-		tainted.Taints = []fit.Taint{{Key: "dedicated", Value: "batch", Effect: fit.EffectNoSchedule}}
-		arm := pool("arm", 3900, 15000, zones...)
-		arm.Labels["kubernetes.io/arch"] = "arm64"
-		return []fit.Pool{pool("general", 7900, 30000, zones...), tainted, arm}
+		tainted, arm := sidePools()
+		return []fit.Pool{pool("general", 7900, 30000, "zone-a", "zone-b", "zone-c"), tainted, arm}
 	}
 	s := uint64(seed)
 	switch seed % 4 {
