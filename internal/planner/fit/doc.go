@@ -256,7 +256,7 @@
 // scheduler does. On 2026-12-07 fresh seeds again left no pod Pending beyond the model's: 210 inputs
 // (seeds 300–509) under the default profile, every planned order once, 960 real runs, and 140 (212–351)
 // under MostAllocated, 640 runs (the oracle's TestRealSchedulerSweep). Its three-pool shapes (a tainted
-// and an arm64 pool beside the general one; seeds 1000–1119, both profiles, 600 runs) left one pod Pending
+// and an arm64 pool beside the general one; seeds 1000–1179, both profiles, 1,800 runs) left one pod Pending
 // in two runs, both on plans that fail for another reason (a workload pinned to a pool it does not
 // tolerate) and on counts every run of the search had bound: seed 1038 (default profile, random order #2)
 // in 4 of 40 real runs, seed 1040 (MostAllocated, interleaved) in 1 of 30. On 1038 the model, given the
