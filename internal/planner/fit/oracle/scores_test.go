@@ -379,7 +379,8 @@ func realPending(t testing.TB, in fit.Input, res fit.Result, counts []int, o fit
 }
 
 // TestRealSchedulerSweep (diagnostic, ORACLE_SWEEP=<first seed>,<seeds>, ORACLE_SCORE_DEFAULT=1 for the
-// default profile, ORACLE_SWEEP_POOLS=3 for the three-pool shapes): generated inputs of the shapes of
+// default profile, ORACLE_SWEEP_POOLS=3 for the three-pool shapes, ORACLE_SWEEP_LARGE=1 for about 1,000 pods
+// on one pool): generated inputs of the shapes of
 // generatedCases with other seeds, under MostAllocated (or the default profile); every planned order is run
 // once by the real scheduler on kubefit's count and the failures are logged.
 func TestRealSchedulerSweep(t *testing.T) {
@@ -390,8 +391,11 @@ func TestRealSchedulerSweep(t *testing.T) {
 	fails, runs := 0, 0
 	for seed := first; seed < first+n; seed++ {
 		in, shape := sweepInput(seed), seed%7
-		if os.Getenv("ORACLE_SWEEP_POOLS") == "3" {
+		switch {
+		case os.Getenv("ORACLE_SWEEP_POOLS") == "3":
 			in, shape = sweepInputPools(seed), seed%4
+		case os.Getenv("ORACLE_SWEEP_LARGE") != "":
+			in, shape = sweepInputLarge(seed), 0
 		}
 		in.Scheduler = fit.ProfileMostAllocated
 		if os.Getenv("ORACLE_SCORE_DEFAULT") != "" {
@@ -473,13 +477,22 @@ func sweepInputPools(seed int) fit.Input {
 	}
 }
 
+// sweepInputLarge is TestRealSchedulerSweep's input of a seed with ORACLE_SWEEP_LARGE=1: generatedCases'
+// "about 1,000 pods, one 8-vCPU pool" with this seed (20 workloads of up to 99 replicas over three zones).
+func sweepInputLarge(seed int) fit.Input {
+	return generated(uint64(seed), 20, 99, []fit.Pool{pool("general", 7900, 30000, "zone-a", "zone-b", "zone-c")})
+}
+
 // diagInput is the input the diagnostic tests name by environment: ORACLE_SWEEP_SEED (sweepInput;
-// sweepInputPools with ORACLE_SWEEP_POOLS=3), ORACLE_RATE_MIX (<pods>,<8|16>,<constraints>: mixInput) or
+// sweepInputPools with ORACLE_SWEEP_POOLS=3, sweepInputLarge with ORACLE_SWEEP_LARGE=1), ORACLE_RATE_MIX (<pods>,<8|16>,<constraints>: mixInput) or
 // ORACLE_SCORE_CASE (generatedCases).
 func diagInput(t *testing.T) fit.Input {
 	if seed, err := strconv.Atoi(os.Getenv("ORACLE_SWEEP_SEED")); err == nil {
 		if os.Getenv("ORACLE_SWEEP_POOLS") == "3" {
 			return sweepInputPools(seed)
+		}
+		if os.Getenv("ORACLE_SWEEP_LARGE") != "" {
+			return sweepInputLarge(seed)
 		}
 		return sweepInput(seed)
 	}
