@@ -255,7 +255,8 @@
 // run given the oracle's node names (fit.Order.Nodes) and retry timing leaves Pending the pods the real
 // scheduler does. On 2026-12-07 fresh seeds again left no pod Pending beyond the model's: 210 inputs
 // (seeds 300–509) under the default profile, every planned order once, 960 real runs, and 140 (212–351)
-// under MostAllocated, 640 runs (the oracle's TestRealSchedulerSweep). Its three-pool shapes (a tainted
+// under MostAllocated, 640 runs (the oracle's TestRealSchedulerSweep), and 80 inputs of about 1,000 pods on
+// one pool (seeds 2000–2079, both profiles, 640 runs). Its three-pool shapes (a tainted
 // and an arm64 pool beside the general one; seeds 1000–1179, both profiles, 1,800 runs) left one pod Pending
 // in two runs, both on plans that fail for another reason (a workload pinned to a pool it does not
 // tolerate) and on counts every run of the search had bound: seed 1038 (default profile, random order #2)
