@@ -390,13 +390,7 @@ func TestRealSchedulerSweep(t *testing.T) {
 	}
 	fails, runs := 0, 0
 	for seed := first; seed < first+n; seed++ {
-		in, shape := sweepInput(seed), seed%7
-		switch {
-		case os.Getenv("ORACLE_SWEEP_POOLS") == "3":
-			in, shape = sweepInputPools(seed), seed%4
-		case os.Getenv("ORACLE_SWEEP_LARGE") != "":
-			in, shape = sweepInputLarge(seed), 0
-		}
+		in, shape := sweepInputFor(seed)
 		in.Scheduler = fit.ProfileMostAllocated
 		if os.Getenv("ORACLE_SCORE_DEFAULT") != "" {
 			in.Scheduler = fit.ProfileDefault
@@ -477,6 +471,18 @@ func sweepInputPools(seed int) fit.Input {
 	}
 }
 
+// sweepInputFor is the sweep's input of a seed in the shapes the environment names (ORACLE_SWEEP_POOLS=3:
+// sweepInputPools, ORACLE_SWEEP_LARGE=1: sweepInputLarge, else sweepInput) and the index of its shape.
+func sweepInputFor(seed int) (fit.Input, int) {
+	switch {
+	case os.Getenv("ORACLE_SWEEP_POOLS") == "3":
+		return sweepInputPools(seed), seed % 4
+	case os.Getenv("ORACLE_SWEEP_LARGE") != "":
+		return sweepInputLarge(seed), 0
+	}
+	return sweepInput(seed), seed % 7
+}
+
 // sweepInputLarge is TestRealSchedulerSweep's input of a seed with ORACLE_SWEEP_LARGE=1: generatedCases'
 // "about 1,000 pods, one 8-vCPU pool" with this seed (20 workloads of up to 99 replicas over three zones).
 func sweepInputLarge(seed int) fit.Input {
@@ -488,13 +494,8 @@ func sweepInputLarge(seed int) fit.Input {
 // ORACLE_SCORE_CASE (generatedCases).
 func diagInput(t *testing.T) fit.Input {
 	if seed, err := strconv.Atoi(os.Getenv("ORACLE_SWEEP_SEED")); err == nil {
-		if os.Getenv("ORACLE_SWEEP_POOLS") == "3" {
-			return sweepInputPools(seed)
-		}
-		if os.Getenv("ORACLE_SWEEP_LARGE") != "" {
-			return sweepInputLarge(seed)
-		}
-		return sweepInput(seed)
+		in, _ := sweepInputFor(seed)
+		return in
 	}
 	if mix := os.Getenv("ORACLE_RATE_MIX"); mix != "" {
 		var pods, cpus int
