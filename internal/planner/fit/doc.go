@@ -309,6 +309,17 @@
 // nodes (empty ones beyond MaxNodes when first fit needs fewer). ScenarioResult.BoundBy names the
 // binding order.
 //
+// The search is skipped when its answer is known without it (anyFitCounts): when every workload with pods may
+// use one pool only and has no hard rule beyond resources and one pod per node, and each pool's best-packing
+// count holds the any-fit bound of its pods (AnyFitNodes; so it is when a pool's pods are alike, a pool per
+// workload), any scheduler binds them there in any order whatever node it picks, so every order binds under
+// every tie-break and the search would end where it starts. One run of the first order then gives the
+// placement, as the search reports it; a pool the best packing took beyond MaxNodes keeps its maximum when the bound
+// fits within it, and the best packing's count when its maximum is below the fewest nodes any placement of its
+// pods needs (leastNodes); otherwise the search runs.
+// TestAnyFitSkipsSearchSameResult compares both on drawn inputs (the same results); one workload of 10,000 pods
+// went from 1.6 s to 0.09 s (BenchmarkPlan10kOneWorkload).
+//
 // Work budget: the model filters and scores at most 60 million nodes per scenario (about a second and a
 // half); a node scored counts again, and a node counts once more per 8 inter-pod terms and spread
 // constraints the pod's filter and score read there (its own, and the other pods' terms that match it). A

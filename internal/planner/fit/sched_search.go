@@ -57,7 +57,19 @@ func (m *model) realistic(sc Scenario, best *sim) (*sim, string) {
 		counts[p] = len(best.pools[p].in.ids) + len(best.pools[p].over.ids)
 		nodes += counts[p]
 	}
-	if first := int64(len(orders)) * cl.roundCost(orders[0].pods, counts); m.in.Unmodelled || first > schedulerBudget {
+	// When any scheduler binds every pod on the best packing's counts, every order does under every tie-break:
+	// the search has nothing to find, and one run gives the placement (as the search, which starts from these
+	// counts and keeps them, reports its first order's).
+	var known []int
+	if anyFitSkipsSearch && excess == nil {
+		known = m.anyFitCounts(classes, counts)
+	}
+	anyFit := known != nil
+	runs := int64(len(orders))
+	if anyFit {
+		runs = 1
+	}
+	if first := runs * cl.roundCost(orders[0].pods, counts); m.in.Unmodelled || first > schedulerBudget {
 		best.note = fmt.Sprintf("the scheduler model was not run: %s pods on %s nodes exceed its work budget, so the "+
 			"counts are those on which any scheduler binds the pods (split the workloads over several plans to have "+
 			"them modelled)", FormatCount(int64(len(orders[0].pods))), FormatCount(int64(nodes)))
@@ -70,7 +82,9 @@ func (m *model) realistic(sc Scenario, best *sim) (*sim, string) {
 	// The packer keeps a share for every zone of a pool, even one no node reaches within MaxNodes;
 	// the scheduler knows only the zones its nodes are in. So the pools at most at their maximum may
 	// hold what the packer sent beyond it.
-	if capped := cappedCounts(m, counts); !slices.Equal(capped, counts) && cl.passes(orders, capped, &worst, m.in.Scheduler) {
+	if anyFit {
+		counts = known
+	} else if capped := cappedCounts(m, counts); !slices.Equal(capped, counts) && cl.passes(orders, capped, &worst, m.in.Scheduler) {
 		counts = capped
 	}
 	// The search grows and narrows on the orders that failed so far (all of them in the first round),
@@ -83,7 +97,7 @@ func (m *model) realistic(sc Scenario, best *sim) (*sim, string) {
 	active := orders
 	note, stopped := "", false
 	start := slices.Clone(counts) // the best packing's, as the search starts from them
-	for pass := 0; ; pass++ {
+	for pass := 0; !anyFit; pass++ {
 		active, note, stopped = cl.grow(m, orders, active, counts, &fail, &worst, nodes)
 		if fail != nil && note == "" {
 			counts = cl.narrow(orders, fail, counts, worst, m.in.Scheduler)
@@ -161,6 +175,90 @@ func (m *model) realistic(sc Scenario, best *sim) (*sim, string) {
 	}
 	s.work = cl.evals
 	return s, bound
+}
+
+// anyFitSkipsSearch lets realistic skip the node-count search when anyFitCounts gives its answer; tests clear it
+// to compare the two.
+var anyFitSkipsSearch = true
+
+// anyFitCounts returns the counts on which the node-count search would end, when it is known without running the
+// model, else nil: any scheduler that binds a pod whenever a node passes its filters binds every pod of classes on
+// the best packing's counts, whatever the order and the node it picks (AnyFitNodes), so every order does under
+// every tie-break. That needs every class with pods to use one pool only, fit an empty node of it and have no hard
+// rule beyond resources and one pod per node (anyFitRules), and every pool to hold the any-fit bound of its pods,
+// as it does when the pool's pods are all alike (a pool per workload: the bound is then the best packing's
+// count). A pool the best packing took beyond its maximum must be known to bind at its maximum (the bound within
+// it: the search then keeps the maximums) or, for one of them, known not to (leastNodes beyond it: the search
+// keeps the counts).
+func (m *model) anyFitCounts(classes []classSim, counts []int) []int {
+	groups := make([][]PodGroup, len(m.pools))
+	for w := range classes {
+		c := &classes[w]
+		if c.n == 0 {
+			continue
+		}
+		if len(c.pools) != 1 || !m.fitsEmpty(c.w, c.pools[0]) || !anyFitRules(&m.in.Workloads[c.w], c.spread) {
+			return nil
+		}
+		p := c.pools[0]
+		groups[p] = append(groups[p], PodGroup{Requests: c.req.resources(), Count: int64(c.n), OnePerNode: c.spread == SpreadNode})
+	}
+	capped := cappedCounts(m, counts)
+	bindCapped, failCapped := true, false
+	for p, g := range groups {
+		if g == nil {
+			continue
+		}
+		w := m.pools[p].walloc.resources()
+		bound := AnyFitNodes(w, g)
+		if bound > int64(counts[p]) {
+			return nil
+		}
+		if capped[p] < counts[p] {
+			bindCapped = bindCapped && bound <= int64(capped[p])
+			failCapped = failCapped || leastNodes(w, g) > int64(capped[p])
+		}
+	}
+	switch {
+	case bindCapped:
+		return capped
+	case failCapped:
+		return counts
+	}
+	return nil
+}
+
+// leastNodes is a number of nodes of workload allocatable alloc fewer than which hold the pods of groups in no
+// placement: each resource's total over the allocatable, each one-per-node group's pods, and for one group the
+// nodes of as many pods as an empty node holds.
+func leastNodes(alloc Resources, groups []PodGroup) int64 {
+	w := toVec(alloc)
+	var total vec
+	least := int64(0)
+	for _, g := range groups {
+		q := toVec(g.Requests)
+		for r := range nRes {
+			total[r] = satAdd(total[r], satMul(q[r], g.Count))
+		}
+		if g.OnePerNode {
+			least = max(least, g.Count)
+		}
+	}
+	if len(groups) == 1 {
+		spread := SpreadNone
+		if groups[0].OnePerNode {
+			spread = SpreadNode
+		}
+		if k := perNode(toVec(groups[0].Requests), w, spread); k > 0 {
+			least = max(least, ceilDiv(groups[0].Count, k))
+		}
+	}
+	for r := range nRes {
+		if w[r] > 0 {
+			least = max(least, ceilDiv(total[r], w[r]))
+		}
+	}
+	return least
 }
 
 // tieMargin is the nodes added to each pool the search grew when the model could sample the scheduler's
