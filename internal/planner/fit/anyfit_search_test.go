@@ -100,3 +100,44 @@ func TestAnyFitSkipsSearchSameResult(t *testing.T) {
 	}
 	t.Logf("the shortcut applied to %d of 150 cases, %d with a pool beyond its maximum", skipped, cappedSkipped)
 }
+
+// TestAnyFitNodesExactForAlikePods checks the claim anyFitCounts rests on: for pods of one size, split over
+// several workloads or not, the any-fit bound is the fewest nodes that hold them, ceil(pods / pods per node), which
+// leastNodes also gives; one pod per node needs a node per pod.
+func TestAnyFitNodesExactForAlikePods(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 23))
+	for i := range 2000 {
+		alloc := Resources{CPUMillicores: int64(1000 + rng.IntN(31000)), MemoryBytes: int64(1024+rng.IntN(64000)) * mi,
+			Pods: int64(1 + rng.IntN(110)), Volumes: int64(rng.IntN(3) * 16)}
+		req := Resources{CPUMillicores: int64(rng.IntN(4000)), MemoryBytes: int64(rng.IntN(8000)) * mi, Pods: 1}
+		if alloc.Volumes > 0 && rng.IntN(2) == 0 {
+			req.Volumes = int64(1 + rng.IntN(3))
+		}
+		if !toVec(req).fits(toVec(alloc)) {
+			continue
+		}
+		onePerNode := rng.IntN(5) == 0
+		var groups []PodGroup
+		pods := int64(0)
+		for range 1 + rng.IntN(4) {
+			n := int64(1 + rng.IntN(300))
+			groups = append(groups, PodGroup{Requests: req, Count: n})
+			pods += n
+		}
+		spread := SpreadNone
+		if onePerNode {
+			groups, spread = groups[:1], SpreadNode
+			groups[0].OnePerNode, pods = true, groups[0].Count
+		}
+		want := ceilDiv(pods, perNode(toVec(req), toVec(alloc), spread))
+		got := AnyFitNodes(alloc, groups)
+		if got != want {
+			t.Fatalf("case %d: AnyFitNodes(%+v, %+v) = %d, want %d", i, alloc, groups, got, want)
+		}
+		if len(groups) == 1 {
+			if least := leastNodes(alloc, groups); least != want {
+				t.Fatalf("case %d: leastNodes(%+v, %+v) = %d, want %d", i, alloc, groups, least, want)
+			}
+		}
+	}
+}

@@ -236,10 +236,7 @@ func leastNodes(alloc Resources, groups []PodGroup) int64 {
 	var total vec
 	least := int64(0)
 	for _, g := range groups {
-		q := toVec(g.Requests)
-		for r := range nRes {
-			total[r] = satAdd(total[r], satMul(q[r], g.Count))
-		}
+		total = total.add(toVec(g.Requests).scale(g.Count))
 		if g.OnePerNode {
 			least = max(least, g.Count)
 		}
