@@ -100,6 +100,7 @@ type schedClass struct {
 	prefer     []int64 // per pool: PreferNoSchedule taints the pod does not tolerate
 	anyPrefer  bool    // some pool has one
 	requested  []int   // the resources the pod requests (fitsResources)
+	limit      []vec   // per pool: the most of each requested resource a node may hold before the pod, walloc − request
 }
 
 // schedNode is one node of the modelled cluster.
@@ -163,8 +164,7 @@ type cluster struct {
 	evals     int64 // node visits so far (nodeCost per node filtered and per node scored), for the work budget
 	// The resource scores of class and node at a node version (scoreCache).
 	clock        uint64
-	cacheVer     []uint64
-	cacheVal     []int64
+	cache        []scoreEntry
 	cacheProfile SchedulerProfile
 	// A disruption scenario's state (disrupt.go): nodes that are lost or not yet added, and the zone the
 	// pod being scheduled is pinned to by its volumes (-1: none).
@@ -251,6 +251,10 @@ func newCluster(m *model, classes []classSim) *cluster {
 			if c.req[r] > 0 {
 				sc.requested = append(sc.requested, r)
 			}
+		}
+		sc.limit = make([]vec, len(m.pools))
+		for p := range m.pools {
+			sc.limit[p] = m.pools[p].walloc.sub(c.req)
 		}
 		sc.hasPorts = len(wl.HostPorts) > 0
 		for o := range classes {
@@ -399,6 +403,15 @@ func resize[T int32 | int64](buf []T, n int) []T {
 	buf = buf[:n]
 	clear(buf)
 	return buf
+}
+
+// scratch returns a slice of n elements, reusing buf's array when it is large enough, without clearing it: for
+// buffers whose every element is written before it is read (the cycle's scores).
+func scratch(buf []int64, n int) []int64 {
+	if cap(buf) < n {
+		return make([]int64, n)
+	}
+	return buf[:n]
 }
 
 // wake records a binding of a pod of class b at the run's tick (the pods of the order handled so far):
@@ -707,7 +720,7 @@ func (cl *cluster) best(w int, feasible []int32, profile SchedulerProfile) int32
 func (cl *cluster) scores(w int, feasible []int32, profile SchedulerProfile) (resS, spreadS, taintS, podS []int64) {
 	sc := &cl.classes[w]
 	for k := range cl.raw {
-		cl.raw[k] = resize(cl.raw[k], len(feasible))
+		cl.raw[k] = scratch(cl.raw[k], len(feasible))
 	}
 	resS, spreadS, taintS = cl.raw[0], cl.raw[2], cl.raw[3]
 	cache := cl.scoreCache(profile)

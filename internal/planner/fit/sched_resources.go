@@ -9,9 +9,9 @@ import "math"
 // fitsResources is NodeResourcesFit's Filter: the pod's requests fit the node's allocatable less what
 // its DaemonSets and pods request, pod slots included.
 func (cl *cluster) fitsResources(sc *schedClass, nd *schedNode) bool {
-	free := &cl.m.pools[nd.pool].walloc
+	limit := &sc.limit[nd.pool]
 	for _, r := range sc.requested {
-		if nd.used[r]+sc.c.req[r] > free[r] {
+		if nd.used[r] > limit[r] {
 			return false
 		}
 	}
@@ -69,7 +69,7 @@ func balance(alloc vec, cpu, mem int64) int64 {
 	return int64((1 - math.Abs((fc-fm)/2)) * maxNodeScore)
 }
 
-// maxScoreCache bounds the entries (classes × nodes) of the resource score cache: 16 bytes each. Tests set it
+// maxScoreCache bounds the entries (classes × nodes) of the resource score cache: 16 bytes each (scoreEntry). Tests set it
 // to 0 to check that the cache changes no placement.
 var maxScoreCache = 1 << 21
 
@@ -88,14 +88,20 @@ func (cl *cluster) scoreCache(profile SchedulerProfile) bool {
 		return false
 	}
 	if profile != cl.cacheProfile {
-		clear(cl.cacheVer)
+		clear(cl.cache)
 		cl.cacheProfile = profile
 	}
-	if len(cl.cacheVer) < n {
-		cl.cacheVer = make([]uint64, n)
-		cl.cacheVal = make([]int64, n)
+	if len(cl.cache) < n {
+		cl.cache = make([]scoreEntry, n)
 	}
 	return true
+}
+
+// scoreEntry is one entry of the resource score cache: the score and the node version it was computed at, side by
+// side so that a lookup reads one cache line.
+type scoreEntry struct {
+	ver uint64
+	val int64
 }
 
 // resourceScores is the weighted sum of NodeResourcesFit's and NodeResourcesBalancedAllocation's scores of
@@ -112,10 +118,10 @@ func (cl *cluster) resourceScores(sc *schedClass, nd *schedNode, profile Schedul
 // class only the nodes that took a pod change, so most scores of a cycle are the previous cycle's.
 func (cl *cluster) cachedResourceScores(w int, id int32, nd *schedNode, profile SchedulerProfile) int64 {
 	k := w*len(cl.nodes) + int(id)
-	if cl.cacheVer[k] == nd.ver {
-		return cl.cacheVal[k]
+	if e := &cl.cache[k]; e.ver == nd.ver {
+		return e.val
 	}
 	v := cl.resourceScores(&cl.classes[w], nd, profile)
-	cl.cacheVer[k], cl.cacheVal[k] = nd.ver, v
+	cl.cache[k] = scoreEntry{ver: nd.ver, val: v}
 	return v
 }
