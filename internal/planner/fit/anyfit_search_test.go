@@ -10,7 +10,8 @@ import (
 // anyFitCase draws an input of pools that each take the workloads pinned to them: often a pool per workload or
 // alike workloads (where the any-fit bound is the best packing's count and realistic skips its search), sometimes
 // mixed sizes, a maximum below the best packing, a zone-spread or multi-pool workload (where it must not skip),
-// DaemonSets, either profile, any arrival order and sometimes a lost node.
+// DaemonSets, either profile, any arrival order and sometimes a disruption (a lost node or zone, spot loss or a
+// node upgrade, some workloads with a PodDisruptionBudget).
 func anyFitCase(rng *rand.Rand) Input {
 	in := Input{Arrival: []ArrivalOrder{ArrivalRollout, ArrivalInOrder, ArrivalLargestFirst}[rng.IntN(3)]}
 	if rng.IntN(2) == 0 {
@@ -48,8 +49,16 @@ func anyFitCase(rng *rand.Rand) Input {
 		in.DaemonSets = []DaemonSet{{Name: "agent", Requests: Resources{CPUMillicores: int64(50 + rng.IntN(300)),
 			MemoryBytes: int64(50+rng.IntN(400)) * mi}, TakesPodSlot: true}}
 	}
-	if rng.IntN(6) == 0 {
-		in.Disruptions = []DisruptionKind{DisruptNodeLoss}
+	if rng.IntN(5) == 0 {
+		in.Disruptions = []DisruptionKind{DisruptionKinds[rng.IntN(len(DisruptionKinds))]}
+		if in.Disruptions[0] == DisruptSpotLoss {
+			in.Pools[rng.IntN(len(in.Pools))].CapacityType = CapacitySpot
+		}
+		for i := range in.Workloads {
+			if rng.IntN(2) == 0 {
+				in.Workloads[i].DisruptionBudget = &DisruptionBudget{MaxUnavailable: &IntOrPercent{Value: 1}}
+			}
+		}
 	}
 	return in
 }
