@@ -141,7 +141,10 @@ func (d *nodePoolSizingDataSource) Schema(_ context.Context, _ datasource.Schema
 			"the order they reach its queue, on the node its profile scores best (the default profile spreads pods, " +
 			"`LeastAllocated`), and `nodes_required` is the fewest nodes on which it binds every pod in every planned " +
 			"arrival order (`arrival_order`), plus 2 nodes (one per 250 on pools above 500) for each pool the scheduler needed beyond the best packing when " +
-			"the model could check only a few of kube-scheduler's tie-break draws (the report says so). Beyond the model's work " +
+			"the model could check only a few of kube-scheduler's tie-break draws (the report says so). When each pool's pods " +
+			"are alike (a pool per workload, none free to use several pools or with a hard rule beyond resources and one pod per " +
+			"node), that count is the fewest nodes that hold them, on which any scheduler binds them in any order, and the " +
+			"model only places them. Beyond the model's work " +
 			"budget (tens of thousands of pods in one plan) it is not run: each pool then gets the nodes on which any scheduler " +
 			"binds the pods that may use it, whatever their order (safe, and well above the best packing), with a warning, and " +
 			"workloads with other hard rules (zone or topology spread, required inter-pod terms, host ports, node affinity) or " +
