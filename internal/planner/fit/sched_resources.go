@@ -69,8 +69,8 @@ func balance(alloc vec, cpu, mem int64) int64 {
 	return int64((1 - math.Abs((fc-fm)/2)) * maxNodeScore)
 }
 
-// maxScoreCache bounds the entries (classes × nodes) of the resource score cache: 16 bytes each (scoreEntry). Tests set it
-// to 0 to check that the cache changes no placement.
+// maxScoreCache bounds the entries (classes × nodes) of the resource score cache: 16 bytes each (scoreEntry).
+// Tests set it to 0 to check that the cache changes no placement.
 var maxScoreCache = 1 << 21
 
 // scoreCache reports whether the resource scores are cached for this cluster's classes and nodes, sizing
