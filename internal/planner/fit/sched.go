@@ -140,6 +140,7 @@ type cluster struct {
 	// draws how long each node's filtering takes (parallelRoot); else nil.
 	parRNG     *rand.PCG
 	parWorkers int
+	parStagger bool // the second goroutine starts late (staggerBase)
 	// The eager retries (retryWoken): per class the classes a binding of its pods may let in, a count of
 	// bindings, when each class was last woken (in that count, and in pods of the order handled) and when
 	// each waiting pod was last tried.

@@ -450,6 +450,12 @@ func tieBreakVariants(orders []arrival, seeds int) []arrival {
 		for k := uint64(1); k <= uint64(seeds); k++ {
 			out = append(out, arrival{name: o.name + fmt.Sprintf(" (other random tie-breaks, #%d)", k), pods: o.pods, seed: o.seed + 1000*k})
 		}
+		// Small inputs, checked under many seeds, also get a quarter as many staggered ones (staggerBase).
+		if seeds >= tieMarginSeeds {
+			for k := uint64(staggerBase + 1); k <= uint64(staggerBase+seeds/4); k++ {
+				out = append(out, arrival{name: o.name + fmt.Sprintf(" (other random tie-breaks, #%d)", k), pods: o.pods, seed: o.seed + 1000*k})
+			}
+		}
 	}
 	return out
 }

@@ -251,6 +251,9 @@ func TestPendingCausePlan(t *testing.T) {
 	t.Logf("kubefit %v nodes (best packing %d), bound by %q; note %q", finalCounts(in, sr), sr.NodesOptimal, sr.BoundBy, sr.SchedulerNote)
 }
 
+// staggerBase is fit's: the variants with k = seed/1000 above it run the staggered tie-break mode.
+const staggerBase = 1 << 12
+
 // TestFirstPicks (diagnostic; the input as diagInput names it, ORACLE_SCORE_DEFAULT=1 for the default profile,
 // ORACLE_CAUSE_ORDER=<order index>, ORACLE_FIRST_PICKS=<real runs>, ORACLE_FIRST_CYCLES=<cycles, default 3>): the
 // node each of the first scheduling cycles of one planned order on kubefit's count chose, tallied over that many
@@ -315,11 +318,16 @@ func TestFirstPicks(t *testing.T) {
 	}
 	names := NodeNameOrder(in, counts)
 	modes := map[string][]map[string]int{}
-	for s := range runs * 4 {
+	for s := range runs * 5 {
 		oo := o
 		oo.Seed, oo.Nodes = o.Seed+1000*uint64(s+1), names
+		if s >= runs*4 {
+			oo.Seed = o.Seed + 1000*uint64(staggerBase+1+s-runs*4)
+		}
 		mode := "heap in list order"
 		switch k := oo.Seed / 1000; {
+		case k > staggerBase:
+			mode = "staggered"
 		case k%4 == 0:
 			mode = "random"
 		case k%2 == 1:
