@@ -138,7 +138,10 @@ const quietFor = 200 * time.Millisecond
 //     are retried only on the cluster events their rejecting plugins registered for, as in
 //     kube-scheduler; the 5-minute podMaxInUnschedulablePodsDuration flush is not waited for.
 //   - Then it stops the scheduling loop, the queue, the plugins and the informers (waiting for their
-//     goroutines) and reads every pod's spec.nodeName from the fake's object tracker.
+//     goroutines) and reads every pod's spec.nodeName from the fake's object tracker; a pod no longer there
+//     was deleted by the scheduler's preemption (DefaultPreemption, for a higher-priority pod that found no
+//     node) and counts as Pending, as its ReplicaSet's replacement would be ("deleted by preemption" in
+//     WithReasons).
 //
 // Among nodes of equal total score the scheduler picks one at random (each scored node carries a
 // random tie-breaker, framework.NewSortedScoredNodes); that randomness is left as it is, so only the
@@ -276,6 +279,16 @@ func Schedule(ctx context.Context, profile Profile, nodes []*corev1.Node, pods [
 	out := make(map[string]string, len(toCreate))
 	for _, p := range toCreate {
 		obj, err := client.Tracker().Get(podsResource, p.Namespace, p.Name)
+		if apierrors.IsNotFound(err) {
+			// Deleted by the scheduler's preemption (DefaultPreemption evicts lower-priority pods for a pod that
+			// finds no node): in a real cluster its ReplicaSet recreates it, and it waits for a node like a
+			// Pending pod.
+			out[p.Name] = ""
+			if o.reasons != nil {
+				o.reasons[p.Name] = "deleted by preemption"
+			}
+			continue
+		}
 		if err != nil {
 			return nil, fmt.Errorf("oracle: reading pod %s: %w", p.Name, err)
 		}
