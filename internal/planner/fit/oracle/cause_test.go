@@ -12,6 +12,38 @@ import (
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/fit"
 )
 
+// diagOrder is the diagnostics' input (diagInput) under the profile the environment names (ORACLE_SCORE_DEFAULT=1
+// for the default, else MostAllocated), kubefit's plan of it, its final counts (ORACLE_SCORE_DELTA=<nodes> more on
+// the first pool) and the planned order ORACLE_CAUSE_ORDER=<index> names.
+func diagOrder(t *testing.T) (fit.Input, Profile, fit.Result, []int, fit.Order) {
+	in := diagInput(t)
+	in.Scheduler = fit.ProfileMostAllocated
+	prof := ProfileMostAllocated
+	if os.Getenv("ORACLE_SCORE_DEFAULT") != "" {
+		in.Scheduler, prof = fit.ProfileDefault, ProfileDefault
+	}
+	oi, _ := strconv.Atoi(os.Getenv("ORACLE_CAUSE_ORDER"))
+	res, counts, orders := planOrders(t, in)
+	if d, err := strconv.Atoi(os.Getenv("ORACLE_SCORE_DELTA")); err == nil {
+		counts[0] += d
+	}
+	return in, prof, res, counts, orders[oi]
+}
+
+// planOrders is kubefit's plan of in, its final counts and its planned orders of the steady scenario.
+func planOrders(t *testing.T, in fit.Input) (fit.Result, []int, []fit.Order) {
+	t.Helper()
+	res, err := fit.Plan(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	orders, err := fit.Orders(in, fit.ScenarioSteady)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res, finalCounts(in, res.Scenarios[0]), orders
+}
+
 // TestPendingCause (diagnostic; the input as diagInput names it, ORACLE_SCORE_DEFAULT=1 for the default profile,
 // ORACLE_CAUSE_ORDER=<order index>, ORACLE_CAUSE_RUNS=<real runs>, ORACLE_SCORE_DELTA=<nodes more>): runs one
 // planned order of kubefit's count through the real scheduler many times and, for every run that leaves pods
@@ -26,26 +58,7 @@ func TestPendingCause(t *testing.T) {
 	if err != nil {
 		t.Skip("ORACLE_CAUSE_RUNS not set")
 	}
-	in := diagInput(t)
-	in.Scheduler = fit.ProfileMostAllocated
-	prof := ProfileMostAllocated
-	if os.Getenv("ORACLE_SCORE_DEFAULT") != "" {
-		in.Scheduler, prof = fit.ProfileDefault, ProfileDefault
-	}
-	oi, _ := strconv.Atoi(os.Getenv("ORACLE_CAUSE_ORDER"))
-	res, err := fit.Plan(in)
-	if err != nil {
-		t.Fatal(err)
-	}
-	counts := finalCounts(in, res.Scenarios[0])
-	if d, err := strconv.Atoi(os.Getenv("ORACLE_SCORE_DELTA")); err == nil {
-		counts[0] += d
-	}
-	orders, err := fit.Orders(in, fit.ScenarioSteady)
-	if err != nil {
-		t.Fatal(err)
-	}
-	o := orders[oi]
+	in, prof, res, counts, o := diagOrder(t)
 	c := FromPlan(in, res, fit.ScenarioSteady, counts, o)
 	wlOf := map[string]int{} // pod name -> workload
 	posOf := map[string]int{}
@@ -269,23 +282,7 @@ func TestFirstPicks(t *testing.T) {
 	if n, err := strconv.Atoi(os.Getenv("ORACLE_FIRST_CYCLES")); err == nil {
 		cycles = n
 	}
-	in := diagInput(t)
-	in.Scheduler = fit.ProfileMostAllocated
-	prof := ProfileMostAllocated
-	if os.Getenv("ORACLE_SCORE_DEFAULT") != "" {
-		in.Scheduler, prof = fit.ProfileDefault, ProfileDefault
-	}
-	oi, _ := strconv.Atoi(os.Getenv("ORACLE_CAUSE_ORDER"))
-	res, err := fit.Plan(in)
-	if err != nil {
-		t.Fatal(err)
-	}
-	counts := finalCounts(in, res.Scenarios[0])
-	orders, err := fit.Orders(in, fit.ScenarioSteady)
-	if err != nil {
-		t.Fatal(err)
-	}
-	o := orders[oi]
+	in, prof, res, counts, o := diagOrder(t)
 	c := FromPlan(in, res, fit.ScenarioSteady, counts, o)
 	tally := func(m []map[string]int, k int, node string) {
 		if k < len(m) {

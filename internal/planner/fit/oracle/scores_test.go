@@ -250,15 +250,7 @@ func TestScoresAndTiesMatchRealScheduler(t *testing.T) {
 			t.Run(cases[k].name+"/"+string(prof), func(t *testing.T) {
 				in := cases[k].in
 				in.Scheduler = prof
-				res, err := fit.Plan(in)
-				if err != nil {
-					t.Fatal(err)
-				}
-				counts := finalCounts(in, res.Scenarios[0])
-				orders, err := fit.Orders(in, fit.ScenarioSteady)
-				if err != nil {
-					t.Fatal(err)
-				}
+				_, counts, orders := planOrders(t, in)
 				r := compareScores(t, in, counts, orders[0], 10)
 				if r.scoreDiffs > 0 || r.lower > 0 || 2*r.heapMisses > r.scored {
 					t.Errorf("%d pods with other scores or feasible nodes; %d on a node the model scores below its best; %d of %d placed off the heap's root",
