@@ -36,8 +36,8 @@ func runMode(seed uint64) (randomTies, eager bool, delay int64) {
 // heap on the nodes in the order two goroutines of its parallel Filter find them, the second starting late
 // (parallelRoot with cl.parStagger). Measured with the real kube-scheduler v1.37.2 on two cores
 // (TestFirstPicks, 60 to 100 runs of the first three cycles of five inputs), a cycle took the list's heap root
-// in 85 to 99 % of runs and otherwise the node the second goroutine's chunk finds first: the model's other modes
-// take the root always (the list's order) or in only 20 to 45 % of cycles (two goroutines at once), so neither
+// in 79 to 99 % of runs and otherwise the node the second goroutine's chunk finds first: the model's other modes
+// take the root always (the list's order) or in only 20 to 50 % of cycles (two goroutines at once), so neither
 // samples a rare early deviation followed by the list's order, which left a pod Pending in about 3 % of real
 // runs of one input whose count every other mode had bound (seed 1038 of the oracle's three-pool sweep).
 const staggerBase = 1 << 12
