@@ -2,6 +2,8 @@ package nodegroup
 
 import (
 	"context"
+	"maps"
+	"slices"
 	"strings"
 	"testing"
 
@@ -11,10 +13,13 @@ import (
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/catalog"
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/field"
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/fit"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/overhead"
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/sizing"
 )
 
 func intp(n int) *int { return &n }
+
+func ptr64(n int64) *int64 { return &n }
 
 // phpGroup is the field report's load test: an HPA-scaled PHP workload at 2,500m on c5.xlarge nodes.
 func phpGroup(maxSize *int) Request {
@@ -125,6 +130,70 @@ func TestRenderAWS(t *testing.T) {
 	limits := out.KarpenterNodePool["spec"].(map[string]any)["limits"].(map[string]any)
 	if limits["cpu"] != "160" || !strings.Contains(out.KarpenterYAML, "EC2NodeClass") || !strings.Contains(out.KarpenterYAML, "spot") {
 		t.Errorf("karpenter limits %v:\n%s", limits, out.KarpenterYAML)
+	}
+}
+
+// TestKubeletConfigOnlyPlannedFields: kubelet_config_yaml and the AL2023 launch template's NodeConfig hold max
+// pods, the reservations and the eviction thresholds, and nothing else: no field of the KubeletConfiguration type
+// at its zero value (syncFrequency: 0s, containerRuntimeEndpoint: "" and two dozen more were rendered before),
+// which nodeadm would merge over its own configuration. Every key is a field of the typed configuration.
+func TestKubeletConfigOnlyPlannedFields(t *testing.T) {
+	p := sizing.NewPlanner(sizing.EmbeddedCatalog())
+	for _, tc := range []struct {
+		name  string
+		setup func(*Request)
+		want  []string
+	}{
+		{"defaults", func(*Request) {}, []string{"apiVersion", "evictionHard", "kind", "kubeReserved", "maxPods"}},
+		{"system reserved and max pods", func(r *Request) {
+			r.Pool.Overhead.MaxPods = 50
+			r.Pool.Overhead.SystemReserved = overhead.Reservation{MemoryBytes: ptr64(100 << 20)}
+		}, []string{"apiVersion", "evictionHard", "kind", "kubeReserved", "maxPods", "systemReserved"}},
+	} {
+		req := phpGroup(nil)
+		tc.setup(&req)
+		req.Pool.Overhead.Profile = overhead.EKSAL2023
+		r, err := Size(context.Background(), p, req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, err := Render(req, r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var kc kubeletv1beta1.KubeletConfiguration
+		if err := yaml.UnmarshalStrict([]byte(out.KubeletConfigYAML), &kc); err != nil || kc.MaxPods != int32(r.MaxPods) {
+			t.Errorf("%s: kubelet config %v: %s", tc.name, err, out.KubeletConfigYAML)
+		}
+		var doc map[string]any
+		if err := yaml.Unmarshal([]byte(out.KubeletConfigYAML), &doc); err != nil {
+			t.Fatal(err)
+		}
+		if got := slices.Sorted(maps.Keys(doc)); !slices.Equal(got, tc.want) {
+			t.Errorf("%s: kubelet config keys %v, want %v:\n%s", tc.name, got, tc.want, out.KubeletConfigYAML)
+		}
+		lt := out.EKSLaunchTemplate
+		if lt == nil {
+			// The launch template only carries settings other than EKS's defaults.
+			continue
+		}
+		if lt.UserDataFormat != "nodeadm" {
+			t.Fatalf("%s: launch template %+v, want nodeadm user data", tc.name, lt)
+		}
+		var nc struct {
+			Spec struct {
+				Kubelet struct {
+					Config map[string]any `json:"config"`
+				} `json:"kubelet"`
+			} `json:"spec"`
+		}
+		if err := yaml.Unmarshal([]byte(lt.Settings), &nc); err != nil {
+			t.Fatal(err)
+		}
+		want := slices.DeleteFunc(slices.Clone(tc.want), func(k string) bool { return k == "apiVersion" || k == "kind" })
+		if got := slices.Sorted(maps.Keys(nc.Spec.Kubelet.Config)); !slices.Equal(got, want) {
+			t.Errorf("%s: NodeConfig kubelet.config keys %v, want %v:\n%s", tc.name, got, want, lt.Settings)
+		}
 	}
 }
 

@@ -10,7 +10,6 @@ import (
 
 	"k8s.io/apimachinery/pkg/api/validate/content"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	kubeletv1beta1 "k8s.io/kubelet/config/v1beta1"
 	kubeletapis "k8s.io/kubelet/pkg/apis"
 	"sigs.k8s.io/yaml"
 
@@ -597,7 +596,6 @@ func karpenter(req Request, r *Result) (map[string]any, string, error) {
 // sets; a partial evictionHard leaves the others unset, so every signal is listed.
 var kubeletEvictionDefaults = map[string]string{"nodefs.inodesFree": "5%", "imagefs.available": "15%", "imagefs.inodesFree": "5%"}
 
-// kubeletConfig renders the group's reservations, eviction thresholds and max pods as a KubeletConfiguration.
 // quantities spells a reservation as the kubelet's resource map ("cpu": "70m"), leaving out zero amounts.
 func quantities(l resource.List) map[string]string {
 	m := map[string]string{}
@@ -613,9 +611,23 @@ func quantities(l resource.List) map[string]string {
 	return m
 }
 
+// kubeletFragment is the KubeletConfiguration kubefit renders: only the fields it sets. The typed
+// kubeletv1beta1.KubeletConfiguration marshals its other fields as zero values (syncFrequency: 0s,
+// containerRuntimeEndpoint: "", …), which nodeadm would merge over its own configuration and a --config file
+// would hand the kubelet; every field here is one of that type's (TestKubeletConfigOnlyPlannedFields decodes
+// it strictly into it).
+type kubeletFragment struct {
+	APIVersion     string            `json:"apiVersion"`
+	Kind           string            `json:"kind"`
+	MaxPods        int32             `json:"maxPods"`
+	KubeReserved   map[string]string `json:"kubeReserved,omitempty"`
+	SystemReserved map[string]string `json:"systemReserved,omitempty"`
+	EvictionHard   map[string]string `json:"evictionHard,omitempty"`
+}
+
+// kubeletConfig renders the group's reservations, eviction thresholds and max pods as a KubeletConfiguration.
 func kubeletConfig(r *Result) (string, error) {
 	o := r.Pool.Overhead
-	res := quantities
 	ev := map[string]string{}
 	for k, v := range kubeletEvictionDefaults {
 		ev[k] = v
@@ -626,10 +638,8 @@ func kubeletConfig(r *Result) (string, error) {
 	if o.MaxPods > 1<<31-1 {
 		return "", fmt.Errorf("max pods %d does not fit a kubelet configuration", o.MaxPods)
 	}
-	kc := kubeletv1beta1.KubeletConfiguration{
-		TypeMeta: metav1.TypeMeta{APIVersion: "kubelet.config.k8s.io/v1beta1", Kind: "KubeletConfiguration"},
-		MaxPods:  int32(o.MaxPods), KubeReserved: res(o.KubeReserved), SystemReserved: res(o.SystemReserved), EvictionHard: ev,
-	}
-	b, err := yaml.Marshal(kc)
+	b, err := yaml.Marshal(kubeletFragment{APIVersion: "kubelet.config.k8s.io/v1beta1", Kind: "KubeletConfiguration",
+		MaxPods: int32(o.MaxPods), KubeReserved: quantities(o.KubeReserved), SystemReserved: quantities(o.SystemReserved),
+		EvictionHard: ev})
 	return string(b), err
 }
