@@ -223,6 +223,7 @@ func placeOnGroups(in *Check) field.Errors {
 					errs = append(errs, field.Invalid(p, g, "%s already names node group %s (its node group capacity)", strconv.Quote(id), strconv.Quote(s.NodeGroup)))
 					continue
 				}
+				s.placed = s.NodeGroup == ""
 				s.NodeGroup = g
 			}
 		}
@@ -342,12 +343,13 @@ func autoscalers(in Check) []autoscaler {
 }
 
 // ownSurgeWarning reports whether the object that made summary s, alone on group g, has already given KCAP-W1
-// for it: its summary names g (it was checked against its node group capacity) and its own check (checkNodeGroup)
+// for it: its summary names g (it was checked against its node group capacity, not placed there by the check's
+// NodeGroupOf) and its own check (checkNodeGroup)
 // finds the peak within the group and the peak with its surge beyond it. The capacity check does not give the
 // same warning a second time; where the scheduler model finds a rollout short that the object's check does not,
 // it still does.
 func ownSurgeWarning(g NodeGroupCapacity, s Summary) bool {
-	if s.NodeGroup != g.Name || s.PodRequests == nil || s.Surge <= 0 {
+	if s.NodeGroup != g.Name || s.placed || s.PodRequests == nil || s.Surge <= 0 {
 		return false
 	}
 	per, _ := perNode(g, *s.PodRequests, nil)

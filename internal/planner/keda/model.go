@@ -260,6 +260,9 @@ type Summary struct {
 	ConnectionsPerPod   *int64
 	DNSLookupsPerSecond *float64
 	NodeGroup           string
+	// placed is set when the check's NodeGroupOf put the object on NodeGroup (placeOnGroups): the object itself was
+	// not checked against the group, so it gave none of the group's warnings.
+	placed bool
 	// TransferHPAOwnership is the scaledobject.keda.sh/transfer-hpa-ownership: "true" annotation on a
 	// ScaledObject that sets a custom HPA name: KEDA hands over an existing HPA only when it is named in
 	// advanced.horizontalPodAutoscalerConfig.name (its default name does not count).

@@ -4,7 +4,9 @@ import "testing"
 
 // TestSurgeWarningOnce: a ScaledObject alone on its node group, whose rollout at peak needs more nodes than the
 // group has, gets KCAP-W1 from its own check; the capacity check, given its summary and the same group, does not
-// give it a second time. With a second workload on the group the shared finding is the capacity check's.
+// give it a second time. With a second workload on the group the shared finding is the capacity check's. A
+// ScaledObject without a node group capacity of its own, placed on the group by the check's NodeGroupOf, gave no
+// warning itself: the capacity check gives KCAP-W1 (it gave none before).
 func TestSurgeWarningOnce(t *testing.T) {
 	so := base()
 	so.MaxReplicaCount = ptr(int64(30))
@@ -30,9 +32,23 @@ func TestSurgeWarningOnce(t *testing.T) {
 	if err != nil || count(res) != 0 {
 		t.Fatalf("the capacity check repeats KCAP-W1 (%d times; %v)", count(res), err)
 	}
+	group := *so.NodeGroupCapacity
+	so.NodeGroupCapacity = nil
+	placed, err := Plan(so)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, w := codes(nil, placed.Warnings); has(w, "KCAP-W1") || placed.Summary.NodeGroup != "" {
+		t.Fatalf("without a node group capacity the ScaledObject's own check gives KCAP-W1 (%v) or names a group (%q)", w, placed.Summary.NodeGroup)
+	}
+	res, err = CheckAll(Check{ScaledObjects: []Summary{placed.Summary}, NodeGroups: []NodeGroupCapacity{group},
+		NodeGroupOf: map[string]string{placed.Summary.Namespace + "/" + placed.Summary.Name: "g"}})
+	if err != nil || count(res) != 1 {
+		t.Fatalf("placed by NodeGroupOf: KCAP-W1 %d times, want once (%v)", count(res), err)
+	}
 	other := own.Summary
 	other.Name, other.HPAName, other.TargetName, other.PeakReplicas = "small", "keda-hpa-small", "small", 1
-	wider := *so.NodeGroupCapacity
+	wider := group
 	wider.MaxNodes = 11 // 31 pods at 3 per node fit 11 nodes; with the surge of 8 they need 13
 	res, err = CheckAll(Check{ScaledObjects: []Summary{own.Summary, other}, NodeGroups: []NodeGroupCapacity{wider}})
 	if err != nil || count(res) != 1 {
