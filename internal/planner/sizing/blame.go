@@ -183,8 +183,10 @@ func (pl *Plan) capacityMisfits() []Failure {
 			pp.Name, pp.Instance.Name, pr.NodesRequired, sc, pp.MaxNodes, pr.Shortfall)
 		if len(blamed) > 0 {
 			msg += " Counting the workloads in list order, each earlier one already running: " + field.JoinAnd(blamed) + "."
-		} else {
-			msg += " Pods that do not fit: " + pl.leftOver(pp.Name, sc) + "."
+		} else if left := pl.leftOver(pp.Name, sc); left != "" {
+			// Without pods beyond the maximum (the count is over it by the scheduler margin only) the shortfall
+			// says so.
+			msg += " Pods that do not fit: " + left + "."
 		}
 		if pr.Explanation != "" {
 			msg += " " + pr.Explanation

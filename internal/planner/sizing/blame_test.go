@@ -2,6 +2,7 @@ package sizing
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -91,4 +92,53 @@ func hasWarning(pl *Plan, code string) bool {
 		}
 	}
 	return false
+}
+
+// TestMarginOnlyMisfitNamesNoPods: a pool whose count is over its maximum by the scheduler model's margin alone,
+// every pod placed within the maximum, says so and lists no pods (it said "Pods that do not fit: ." before).
+// The workloads are a user's 40 generated ones on m5.large over three zones.
+func TestMarginOnlyMisfitNamesNoPods(t *testing.T) {
+	req := func(maxNodes int) Request {
+		r := Request{Pools: []Pool{{Name: "a", Cloud: catalog.AWS, InstanceTypes: []string{"m5.large"}, MaxNodes: maxNodes,
+			Zones: []string{"a", "b", "c"}}},
+			DaemonSets: []DaemonSet{{Name: "aws-node", Requests: fit.Resources{CPUMillicores: 25}, TakesPodSlot: true},
+				{Name: "kube-proxy", Requests: fit.Resources{CPUMillicores: 100}, TakesPodSlot: true}}}
+		for i := range 40 {
+			w := Workload{Name: fmt.Sprintf("w%d", i), MinReplicas: intp(1 + i%4), MaxReplicas: intp(4 + (i*7)%13),
+				MaxSurge: fit.IntOrPercent{Value: 25, Percent: true},
+				Requests: fit.Resources{CPUMillicores: int64(100 + (i*137)%900), MemoryBytes: int64(128+(i*331)%2048) << 20}}
+			if i%5 == 0 {
+				w.Spread = fit.Spread{Type: fit.SpreadZone, MaxSkew: 1}
+			}
+			r.Workloads = append(r.Workloads, w)
+		}
+		return r
+	}
+	p := NewPlanner(EmbeddedCatalog())
+	plan, err := p.Solve(context.Background(), req(1000))
+	if err != nil || !plan.Fits {
+		t.Fatalf("fits %v, err %v", plan.Fits, err)
+	}
+	// The margin is the pool's nodes beyond the count the model bound every pod on; any maximum in between fails
+	// on the margin alone.
+	need := plan.Pools[0].Peak.NodesRequired
+	found := false
+	for m := need - 1; m >= need-3 && !found; m-- {
+		plan, err := p.Solve(context.Background(), req(m))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range plan.Misfits() {
+			if !strings.Contains(f.Message, "carries the margin") {
+				continue
+			}
+			found = true
+			if strings.Contains(f.Message, "do not fit: .") || strings.Contains(f.Message, "Pods that do not fit") {
+				t.Errorf("max %d: a margin-only misfit lists pods:\n%s", m, f.Message)
+			}
+		}
+	}
+	if !found {
+		t.Fatalf("no maximum from %d down to %d fails on the margin alone", need-1, need-3)
+	}
 }
