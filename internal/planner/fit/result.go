@@ -121,7 +121,8 @@ type PoolResult struct {
 	NodesOptimal  int
 	// Fits is true when NodesRequired ≤ MaxNodes and the pool's DaemonSets leave room for pods.
 	Fits bool
-	// LowerBound is a lower bound on the nodes any packing of the pool's pods needs (fit.lower-bound);
+	// LowerBound is a lower bound on the nodes any packing of the pool's pods (those the placement puts on it, which
+	// with workloads free to use several pools can differ from the best packing's) needs (fit.lower-bound);
 	// LowerBoundBy names the binding term: a resource ("cpu"), "workload \"x\"" (pods of one workload
 	// per node, or its spread) or "min-nodes".
 	LowerBound   int
