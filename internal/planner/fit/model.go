@@ -160,20 +160,50 @@ func (m *model) tooLarge(w, p int) string {
 			"choose a larger instance type or fewer DaemonSets", poolLabel(pm.p), wl.Name, m.daemonSetShortage(p))
 	}
 	req := m.req[w]
-	var wants, haves []string
+	var wants, haves, remedies []string
 	for r := range nRes {
 		if req[r] <= pm.walloc[r] {
 			continue
 		}
 		wants = append(wants, formatAmount(ResourceNames[r], req[r]))
-		if pm.alloc[r] == 0 {
+		switch {
+		case pm.alloc[r] == 0:
 			haves = append(haves, "no "+resourceWords[r])
-		} else {
+		case pm.ds[r] > 0:
+			haves = append(haves, formatAmount(ResourceNames[r], pm.walloc[r])+" left after DaemonSets")
+		default:
 			haves = append(haves, formatAmount(ResourceNames[r], pm.walloc[r]))
 		}
+		remedies = appendNew(remedies, tooLargeRemedy(r, pm.alloc[r]))
 	}
-	return fmt.Sprintf("pod of workload %q requests %s but %s has %s left after DaemonSets; choose a "+
-		"larger instance type or lower the requests", wl.Name, field.JoinAnd(wants), nodeOf(pm.p), field.JoinAnd(haves))
+	return fmt.Sprintf("pod of workload %q requests %s but %s has %s; %s", wl.Name, field.JoinAnd(wants), nodeOf(pm.p),
+		field.JoinAnd(haves), strings.Join(remedies, "; "))
+}
+
+// tooLargeRemedy says what lets a pod that requests more of resource r than an empty node has (alloc of it) fit.
+// A larger size of a family often attaches no more volumes (EBS and Azure disks share the node's attachment slots
+// with its network interfaces), and a node without GPUs gets none from a larger size.
+func tooLargeRemedy(r int, alloc int64) string {
+	switch {
+	case r == rGPU && alloc == 0:
+		return "choose an instance type with GPUs (a GPU family) or drop the GPU request"
+	case r == rGPU:
+		return "choose an instance type with more GPUs or request fewer"
+	case r == rVol:
+		return "choose an instance type that attaches more volumes per node (a larger size of a family often attaches no " +
+			"more) or give each pod fewer volume claims"
+	case r == rEph:
+		return "give the nodes a larger disk or lower the ephemeral-storage request"
+	}
+	return "choose a larger instance type or lower the requests"
+}
+
+// appendNew appends s to list unless it is there already.
+func appendNew(list []string, s string) []string {
+	if slices.Contains(list, s) {
+		return list
+	}
+	return append(list, s)
 }
 
 // daemonSetShortage describes the resources in which a pool's DaemonSets leave no room.

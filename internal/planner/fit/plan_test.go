@@ -461,6 +461,7 @@ func TestFailureReasons(t *testing.T) {
 	general := pool("general", 1580, 6000, 0, 3)
 	general.InstanceType = "m5.large"
 	general.Labels = map[string]string{"kubernetes.io/arch": "amd64"}
+	general.Allocatable.Volumes = 24
 	gpu := pool("gpu", 8000, 30000, 0, 1)
 	gpu.Labels = map[string]string{"kubernetes.io/arch": "amd64"}
 	gpu.Taints = []Taint{{Key: "nvidia.com/gpu", Value: "present", Effect: EffectNoSchedule}}
@@ -481,7 +482,7 @@ func TestFailureReasons(t *testing.T) {
 			}(),
 			map[string][2]string{
 				"general": {"too-large", `pod of workload "big" requests 2,000m CPU but a node of pool "general" ` +
-					`(m5.large) has 1,580m CPU left after DaemonSets`},
+					`(m5.large) has 1,580m CPU; choose a larger instance type or lower the requests`},
 				"gpu":   {"taint", `"nvidia.com/gpu=present:NoSchedule"`},
 				"batch": {"selector", "kubernetes.io/arch=amd64 (the pool has kubernetes.io/arch=arm64)"},
 			},
@@ -505,7 +506,25 @@ func TestFailureReasons(t *testing.T) {
 			}(),
 			map[string][2]string{
 				"general": {"too-large", `pod of workload "train" requests 7,000 MiB memory and 1 GPU but a node of ` +
-					`pool "general" (m5.large) has 6,000 MiB memory and no GPUs left after DaemonSets`},
+					`pool "general" (m5.large) has 6,000 MiB memory and no GPUs; choose a larger instance type or lower the ` +
+					`requests; choose an instance type with GPUs (a GPU family) or drop the GPU request`},
+			},
+		},
+		{
+			// A larger size of a family often attaches no more volumes: the remedy is another family or fewer claims.
+			"too many volume claims",
+			func() Workload {
+				w := wl("db", 1, 100, 100)
+				for i := range 26 {
+					w.VolumeClaims = append(w.VolumeClaims, VolumeClaim{Name: fmt.Sprintf("d%d", i), AccessModes: []AccessMode{ReadWriteOnce}})
+				}
+				w.Pools = []string{"general"}
+				return w
+			}(),
+			map[string][2]string{
+				"general": {"too-large", `requests 26 volume attachments but a node of pool "general" (m5.large) has 24 ` +
+					`volume attachments; choose an instance type that attaches more volumes per node (a larger size of a ` +
+					`family often attaches no more) or give each pod fewer volume claims`},
 			},
 		},
 	}
@@ -670,5 +689,19 @@ func TestPlanReusesNoVisibleState(t *testing.T) {
 		if got := fmt.Sprintf("%#v", first[i]); got != snap[i] {
 			t.Errorf("the result of input %d changed after later plans", i)
 		}
+	}
+}
+
+// TestTooLargeAfterDaemonSets: a pod larger than what a pool's DaemonSets leave of an empty node is told the room
+// left after them, in the resource they request only.
+func TestTooLargeAfterDaemonSets(t *testing.T) {
+	in := Input{Pools: []Pool{pool("p", 2000, 4000, 0, 3)},
+		DaemonSets: []DaemonSet{{Name: "agent", Requests: Resources{CPUMillicores: 300}, TakesPodSlot: true}},
+		Workloads:  []Workload{wl("big", 1, 1800, 5000)}}
+	f, ok := failuresOf(mustPlan(t, in), ScenarioSteady, "big")["p"]
+	want := `requests 1,800m CPU and 5,000 MiB memory but a node of pool "p" has 1,700m CPU left after DaemonSets and ` +
+		`4,000 MiB memory; choose a larger instance type or lower the requests`
+	if !ok || f.Reason != ReasonTooLarge || !strings.Contains(f.Message, want) {
+		t.Fatalf("failure %+v, want too-large with %q", f, want)
 	}
 }

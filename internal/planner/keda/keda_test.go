@@ -779,3 +779,19 @@ func BenchmarkCheckAllMillionPods(b *testing.B) {
 		_, _ = CheckAll(in)
 	}
 }
+
+// TestPodNeedsDeviceTheGroupLacks: a target pod requesting a GPU on a node group without GPUs is told to use an
+// instance type that has them (a larger size of the same type has none either), not a larger instance type.
+func TestPodNeedsDeviceTheGroupLacks(t *testing.T) {
+	so := base()
+	withWorkload(&so, Container{Name: "app", Requests: map[string]string{"cpu": "1", "nvidia.com/gpu": "1"}})
+	so.NodeGroupCapacity = &NodeGroupCapacity{Name: "cpu-only", MaxNodes: 10,
+		WorkloadAllocatable: Allocatable{CPUMillicores: 1930, MemoryBytes: 7 << 30}, WorkloadPods: 29}
+	_, err := Plan(so)
+	es := field.As(err)
+	if len(es) != 1 || !strings.Contains(es[0].Detail, "1 nvidia.com/gpu against 0") ||
+		!strings.Contains(es[0].Detail, "use an instance type whose nodes have nvidia.com/gpu or drop that request") ||
+		strings.Contains(es[0].Detail, "larger instance type") {
+		t.Fatalf("err = %v", err)
+	}
+}

@@ -189,18 +189,27 @@ func (c *peakChecker) checkNodeGroup(req resource.List, ext map[string]int64, su
 	if req.EphemeralStorageBytes > a.EphemeralBytes {
 		short = append(short, fmt.Sprintf("%s ephemeral storage against %s", resource.HumanBytes(req.EphemeralStorageBytes), resource.HumanBytes(a.EphemeralBytes)))
 	}
+	remedy := "lower the pod's requests or use a larger instance type"
+	var none []string
 	for _, k := range sortedKeys(ext) {
 		if ext[k] > a.Extended[k] {
 			short = append(short, fmt.Sprintf("%d %s against %d", ext[k], k, a.Extended[k]))
+			if a.Extended[k] == 0 {
+				none = append(none, k)
+			}
 		}
+	}
+	if len(none) > 0 {
+		// A larger size of a type without the device has none either.
+		remedy = fmt.Sprintf("use an instance type whose nodes have %s or drop that request", field.JoinAnd(none))
 	}
 	if g.WorkloadPods < 1 {
 		short = append(short, "no pod slot left for workloads")
 	}
 	if len(short) > 0 {
 		c.fail("KCAP-E1", field.NewPath("TargetWorkload", "PodTemplate"), "",
-			"one pod of the target does not fit a node of node group %s (per node, after DaemonSets): %s; no scale-up can help, so lower the pod's requests or use a larger instance type",
-			name, field.JoinAnd(short))
+			"one pod of the target does not fit a node of node group %s (per node, after DaemonSets): %s; no scale-up can help, so %s",
+			name, field.JoinAnd(short), remedy)
 		return
 	}
 	per, by := perNode(*g, req, ext)
