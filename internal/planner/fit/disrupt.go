@@ -431,8 +431,8 @@ func riseText(m *model, kind DisruptionKind, lc lossCase, bump int) string {
 }
 
 // pendingWhy says, per workload left Pending after a loss, what keeps its pods off the nodes there are: no
-// node in the zone its volumes pin it to, one pod per node already on every node that has room, or no
-// room.
+// node in the zone its volumes pin it to, one pod per node already on every node that has room, no room, or
+// the filters that turn it away from the nodes with room (roomRejections).
 func (cl *cluster) pendingWhy(m *model, kind DisruptionKind, lc lossCase, left []evictee, order []int32) string {
 	seen := map[int]bool{}
 	var parts []string
@@ -467,10 +467,46 @@ func (cl *cluster) pendingWhy(m *model, kind DisruptionKind, lc lossCase, left [
 		case room == 0:
 			parts = append(parts, fmt.Sprintf("workload %q: no node it may use has room for one more pod", name))
 		default:
-			parts = append(parts, fmt.Sprintf("workload %q: its spread rule keeps its pods off the nodes with room", name))
+			parts = append(parts, fmt.Sprintf("workload %q: of the %s with room for one of its pods, %s", name,
+				Plural(room, "node", "nodes"), cl.roomRejections(w, e.pin)))
 		}
 	}
 	return strings.Join(parts, "; ")
+}
+
+// roomRejections says how many of the live nodes with room for a pod of class w (in zone pin when pin ≥ 0) each
+// filter turns it away from, as explain does: host ports, topology or zone spread, inter-pod terms, node spread.
+func (cl *cluster) roomRejections(w int, pin int32) string {
+	minMatch := cl.minMatch(w)
+	if cl.ss.any {
+		cl.mins = cl.spreadMins(w, cl.mins)
+	}
+	type tally struct {
+		why   rejection
+		nodes int
+	}
+	var ts []tally
+	for id := range cl.nodes {
+		nd := &cl.nodes[id]
+		if cl.dead[id] || !cl.classes[w].allowed[nd.pool] || (pin >= 0 && nd.zone != pin) || !cl.fitsResources(&cl.classes[w], nd) {
+			continue
+		}
+		why := cl.whyNot(w, int32(id), minMatch)
+		i := slices.IndexFunc(ts, func(t tally) bool { return t.why == why })
+		if i < 0 {
+			ts = append(ts, tally{why: why})
+			i = len(ts) - 1
+		}
+		ts[i].nodes++
+	}
+	parts := make([]string, len(ts))
+	for i, t := range ts {
+		parts[i] = fmt.Sprintf("%d %s", t.nodes, t.why.many)
+		if t.nodes == 1 {
+			parts[i] = "1 " + t.why.one
+		}
+	}
+	return field.JoinAnd(parts)
 }
 
 func (cl *cluster) workloadCounts(m *model, perClass []int) []WorkloadCount {
@@ -499,19 +535,27 @@ func lossMessage(r DisruptionResult, why string) string {
 	movable := r.Evicted - countPods(r.Stuck)
 	switch {
 	case len(r.Pending) > 0:
-		fmt.Fprintf(&b, "; %s bind nowhere: %s (%s)", Plural(countPods(r.Pending), "pod", "pods"), countsText(r.Pending), why)
+		fmt.Fprintf(&b, "; %s nowhere: %s (%s)", podsBind(countPods(r.Pending)), countsText(r.Pending), why)
 	case movable > 0 && r.Kind == DisruptSpotLoss:
-		fmt.Fprintf(&b, "; %s bind on the on-demand pools, each growing within its maximum node count", Plural(movable, "pod", "pods"))
+		fmt.Fprintf(&b, "; %s on the on-demand pools, each growing within its maximum node count", podsBind(movable))
 	case movable > 0 && r.Kind == DisruptNodeLoss:
-		fmt.Fprintf(&b, "; %s bind on the other nodes, the pool growing within its maximum node count less the lost node", Plural(movable, "pod", "pods"))
+		fmt.Fprintf(&b, "; %s on the other nodes, the pool growing within its maximum node count less the lost node", podsBind(movable))
 	case movable > 0:
-		fmt.Fprintf(&b, "; %s bind on the nodes of the other zones, within the pools' maximum node counts", Plural(movable, "pod", "pods"))
+		fmt.Fprintf(&b, "; %s on the nodes of the other zones, within the pools' maximum node counts", podsBind(movable))
 	}
 	if len(r.Stuck) > 0 {
 		fmt.Fprintf(&b, "; %s stay with their volumes in the lost zone until it returns (by design: no node elsewhere can mount a zonal volume): %s",
 			Plural(countPods(r.Stuck), "pod", "pods"), countsText(r.Stuck))
 	}
 	return b.String()
+}
+
+// podsBind is "1 pod binds" or "n pods bind".
+func podsBind(n int) string {
+	if n == 1 {
+		return "1 pod binds"
+	}
+	return fmt.Sprintf("%d pods bind", n)
 }
 
 func countsText(ws []WorkloadCount) string {

@@ -109,3 +109,24 @@ func TestDisruptionsValidate(t *testing.T) {
 		t.Errorf("got %v", err)
 	}
 }
+
+// TestDisruptionPendingNamesTheFilter: a pod left Pending after a node loss by its host port, on nodes with room,
+// is said to be turned away by the port, not by a spread rule it does not have.
+func TestDisruptionPendingNamesTheFilter(t *testing.T) {
+	web := func(name string) Workload {
+		return Workload{Name: name, Replicas: 3, MaxReplicas: 3, Requests: Resources{CPUMillicores: 100, MemoryBytes: 64 << 20},
+			HostPorts: []HostPort{{Port: 80}}}
+	}
+	in := Input{Pools: []Pool{{Name: "edge", Allocatable: Resources{CPUMillicores: 4000, MemoryBytes: 16 << 30, Pods: 110},
+		MinNodes: 6, MaxNodes: 6}}, Disruptions: []DisruptionKind{DisruptNodeLoss},
+		Workloads: []Workload{web("ing1"), web("ing2")}}
+	res, err := Plan(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := res.Disruptions[0]
+	if d.Fits || countPods(d.Pending) != 1 || strings.Contains(d.Message, "spread") ||
+		!strings.Contains(d.Message, "of the 5 nodes with room for one of its pods, 5 already run a pod on its host ports") {
+		t.Fatalf("node_loss: fits %v, pending %v: %s", d.Fits, d.Pending, d.Message)
+	}
+}

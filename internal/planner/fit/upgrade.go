@@ -325,7 +325,7 @@ func (cl *cluster) upgradeFailure(m *model, r DisruptionResult, b, batches int, 
 			"its evicted pods have not bound elsewhere (%d healthy)", budget, wl.Name, wl.DisruptionBudget.Text(), desired[wi], wl.Replicas, Plural(n, "pod", "pods"), healthy[wi]))
 	}
 	if len(pending) > 0 {
-		parts = append(parts, fmt.Sprintf("%s bind nowhere: %s (%s)", Plural(countPods(r.Pending), "pod", "pods"), countsText(r.Pending),
+		parts = append(parts, fmt.Sprintf("%s nowhere: %s (%s)", podsBind(countPods(r.Pending)), countsText(r.Pending),
 			cl.pendingWhy(m, DisruptNodeUpgrade, lossCase{pool: -1, node: -1, zone: -1}, pending, order)))
 	}
 	return strings.Join(parts, "; ")
