@@ -306,7 +306,7 @@ func (r *nodeGroupResource) Schema(_ context.Context, _ resource.SchemaRequest, 
 	attrs["allocatable"] = resourceAttribute(resourcesAttribute("Allocatable of one node."))
 	attrs["overhead_evidence"] = resourceAttribute(evidenceAttribute("one node's allocatable"))
 	attrs["workload_allocatable"] = resourceAttribute(resourcesAttribute("What one node offers workloads after the group's DaemonSets."))
-	attrs["free_at_max"] = resourceAttribute(resourcesAttribute("What `max_size` nodes leave free after the peak scenario's pods."))
+	attrs["free_at_max"] = resourceAttribute(resourcesAttribute("What `max_size` nodes leave free after the peak scenario's pods: their workload allocatable less the pods' requests, negative by the shortfall when the peak's pods request more than those nodes hold."))
 	attrs["capacity"] = computedObject("The group's capacity envelope, for `node_group_capacity` of `kubefit_keda_scaled_object` and "+
 		"`kubefit_horizontal_pod_autoscaler`, and for `kubefit_capacity_check.node_groups`; with `misfits_reported_by = \"capacity_check\"` it also carries the group's misfits (`failures`).",
 		computedAttrs(capacityAttrTypes, nodeGroupDescriptions))

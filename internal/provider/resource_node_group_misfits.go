@@ -94,7 +94,10 @@ func nodeGroupMisfits(m nodeGroupModel, res *nodegroup.Result) []groupMisfit {
 		}
 		g := groupMisfit{reason: f.Reason, path: p, title: "Workloads Do Not Fit the Node Group",
 			message: fmt.Sprintf("node group %q: %s.", m.Name.ValueString(), strings.TrimRight(f.Message, "."))}
-		if f.LargestFit >= 0 {
+		switch {
+		case f.OthersMisfit:
+			g.remedy = fmt.Sprintf("No replica count of workload %q makes the group fit: without its pods the other workloads still do not.", f.Workload)
+		case f.LargestFit >= 0:
 			g.remedy = fmt.Sprintf("The largest replica count of workload %q that fits is %d.", f.Workload, f.LargestFit)
 		}
 		out = append(out, g)

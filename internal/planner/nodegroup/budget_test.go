@@ -55,6 +55,36 @@ func TestLargestFitBudget(t *testing.T) {
 	}
 }
 
+// TestOthersMisfit: a workload blamed on a group that does not fit even without its pods (another workload needs
+// more nodes on its own) gets no largest count, but OthersMisfit: "the largest count that fits is 0" read as if
+// zero replicas of it were the remedy.
+func TestOthersMisfit(t *testing.T) {
+	p := sizing.NewPlanner(sizing.EmbeddedCatalog())
+	req := Request{Pool: sizing.Pool{Name: "web", Cloud: catalog.AWS, InstanceTypes: []string{"m5.large"}}, MinSize: intp(3), MaxSize: intp(3),
+		Workloads: []sizing.Workload{
+			{Name: "api", MinReplicas: intp(3), MaxReplicas: intp(9), MaxSurge: fit.IntOrPercent{Value: 25, Percent: true},
+				Requests: fit.Resources{CPUMillicores: 500, MemoryBytes: 256 << 20}},
+			{Name: "worker", Replicas: intp(4), Requests: fit.Resources{CPUMillicores: 1000, MemoryBytes: 512 << 20}},
+		}}
+	r, err := Size(context.Background(), p, req)
+	if err != nil || r.Fits || len(r.Failures) == 0 {
+		t.Fatalf("4 workers of 1 CPU on 3 m5.large must not fit: %v %+v", err, r.Failures)
+	}
+	api := 0
+	for _, f := range r.Failures {
+		if f.Workload != "api" {
+			continue
+		}
+		api++
+		if !f.OthersMisfit || f.LargestFit != -1 {
+			t.Errorf("api: largest fit %d, others misfit %v; want -1 and true", f.LargestFit, f.OthersMisfit)
+		}
+	}
+	if api == 0 {
+		t.Fatalf("no failure blames api (the first in list order): %+v", r.Failures)
+	}
+}
+
 // TestSpareCheckBudget: a group without a spare node is planned again to say what a node's loss strands only
 // when its plan's work is within spareCheckBudget; beyond it the warning says the loss was not checked.
 func TestSpareCheckBudget(t *testing.T) {

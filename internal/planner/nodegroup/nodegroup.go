@@ -129,8 +129,10 @@ type Result struct {
 // workload at fault that would fit (when a workload is at fault).
 type Failure struct {
 	sizing.Failure
-	// LargestFit is the largest peak replica count of Workload that fits the group; -1 when not computed.
-	LargestFit int
+	// LargestFit is the largest peak replica count of Workload that fits the group; -1 when not computed, or when
+	// OthersMisfit: the group does not fit even without Workload's pods, so no count of it is the remedy.
+	LargestFit   int
+	OthersMisfit bool
 }
 
 // Size sizes a node group with the planner.
@@ -196,6 +198,8 @@ func Size(ctx context.Context, p *sizing.Planner, req Request) (*Result, error) 
 			switch {
 			case errors.Is(err, sizing.ErrWorkBudget):
 				skipped++
+			case errors.Is(err, sizing.ErrNoCountFits):
+				nf.OthersMisfit = true
 			case err != nil:
 				return nil, prefixPool(err, req.Pool.InstanceTypes)
 			default:

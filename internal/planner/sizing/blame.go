@@ -115,6 +115,10 @@ func (p *Planner) blame(ctx context.Context, req Request, pl *Plan) ([]Blame, er
 		r := req
 		r.Workloads = ws[:k+1]
 		n, err := largestFit(r, k, solve)
+		if errors.Is(err, ErrNoCountFits) {
+			// Not so: the workloads before k fit (the bisection's lo).
+			n, err = 0, nil
+		}
 		if err != nil {
 			return out, err
 		}

@@ -8,11 +8,15 @@ import (
 
 // LargestFit returns the largest peak replica count of workload w with which the whole request fits, every
 // other input unchanged: for a fixed workload its replica count, for an autoscaled one its maximum (its
-// minimum lowered with it when needed). It returns 0 when the request does not fit even without the
+// minimum lowered with it when needed). It returns ErrNoCountFits when the request does not fit even without the
 // workload's pods. It calls Solve about log2(current count) times.
 func (p *Planner) LargestFit(ctx context.Context, req Request, w int) (int, error) {
 	return largestFit(req, w, func(r Request) (*Plan, error) { return p.solve(ctx, r) })
 }
+
+// ErrNoCountFits is LargestFit's error when the request does not fit even with none of the workload's pods: no
+// count of it is the remedy.
+var ErrNoCountFits = errors.New("the request does not fit even without the workload's pods")
 
 // ErrWorkBudget is LargestFitWithin's error when its work budget ran out.
 var ErrWorkBudget = errors.New("the scheduler model's work budget for the search ran out")
@@ -73,6 +77,9 @@ func largestFit(req Request, w int, solve func(Request) (*Plan, error)) (int, er
 		return plan.Fits, nil
 	}
 	if ok, err := fits(0); err != nil || !ok {
+		if err == nil {
+			err = ErrNoCountFits
+		}
 		return 0, err
 	}
 	if ok, err := fits(top); err != nil || ok {

@@ -210,6 +210,12 @@ func TestLargestFit(t *testing.T) {
 	if _, err := p.LargestFit(context.Background(), req, 3); err == nil {
 		t.Fatal("want an error for a bad index")
 	}
+	// Another workload needs 30 nodes of the 20 on its own: no count of php is the remedy.
+	req.Pools[0].MaxNodes = 20
+	req.Workloads = append(req.Workloads, Workload{Name: "batch", Replicas: intp(30), Requests: fit.Resources{CPUMillicores: 2500}})
+	if got, err := p.LargestFit(context.Background(), req, 0); !errors.Is(err, ErrNoCountFits) || got != 0 {
+		t.Fatalf("LargestFit beside a workload that cannot fit = %d, %v; want ErrNoCountFits", got, err)
+	}
 }
 
 // TestSolveWithoutNodes checks that WithoutNodes changes nothing but the node lists: the same plan with
