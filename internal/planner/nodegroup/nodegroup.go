@@ -80,7 +80,8 @@ type Request struct {
 	// DiskSizeGiB and DiskType describe each node's root volume; 0 and "" mean the consumer's default.
 	DiskSizeGiB int
 	DiskType    string
-	// NodeClassName names the Karpenter EC2NodeClass the NodePool refers to; "" means "default".
+	// NodeClassName names the Karpenter EC2NodeClass the NodePool refers to (EKS Auto Mode's NodeClass for its node
+	// group kind); "" means "default".
 	NodeClassName string
 	// Scheduler and Arrival are the cluster's kube-scheduler profile and the pods' arrival order, as in
 	// sizing.Request: the group's sizes follow the scheduler model under them.

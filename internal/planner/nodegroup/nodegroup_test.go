@@ -197,6 +197,38 @@ func TestKubeletConfigOnlyPlannedFields(t *testing.T) {
 	}
 }
 
+// TestRenderAutoMode: an EKS Auto Mode group renders only its NodePool, which refers to Auto Mode's NodeClass
+// (eks.amazonaws.com); a managed node group, its module entry, its launch template or an eksctl one would launch
+// nodes of another kind than the ones planned.
+func TestRenderAutoMode(t *testing.T) {
+	p := sizing.NewPlanner(sizing.EmbeddedCatalog())
+	req := phpGroup(nil)
+	req.Pool.Overhead.EKS.Kind = overhead.AutoMode
+	r, err := Size(context.Background(), p, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := Render(req, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.EKS != nil || out.EKSModule != nil || out.EKSLaunchTemplate != nil || out.EksctlYAML != "" {
+		t.Errorf("auto mode renders managed shapes: eks %v, module %v, launch template %v, eksctl %q", out.EKS, out.EKSModule, out.EKSLaunchTemplate, out.EksctlYAML)
+	}
+	ref, _ := out.KarpenterNodePool["spec"].(map[string]any)["template"].(map[string]any)["spec"].(map[string]any)["nodeClassRef"].(map[string]any)
+	if ref["group"] != "eks.amazonaws.com" || ref["kind"] != "NodeClass" || ref["name"] != "default" {
+		t.Errorf("nodeClassRef %v, want eks.amazonaws.com NodeClass default:\n%s", ref, out.KarpenterYAML)
+	}
+	// A managed group keeps Karpenter's EC2NodeClass.
+	req.Pool.Overhead.EKS.Kind = overhead.Managed
+	if r, err = Size(context.Background(), p, req); err != nil {
+		t.Fatal(err)
+	}
+	if out, err = Render(req, r); err != nil || out.EKS == nil || !strings.Contains(out.KarpenterYAML, "kind: EC2NodeClass") {
+		t.Errorf("managed: %v, eks %v:\n%s", err, out.EKS, out.KarpenterYAML)
+	}
+}
+
 func TestRenderAKS(t *testing.T) {
 	p := sizing.NewPlanner(sizing.EmbeddedCatalog())
 	req := Request{

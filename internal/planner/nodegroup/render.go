@@ -151,8 +151,12 @@ func Render(req Request, r *Result) (Rendered, error) {
 	if out.KubeletConfigYAML, err = kubeletConfig(r); err != nil {
 		return out, err
 	}
-	switch req.Pool.Cloud {
-	case catalog.AWS:
+	switch {
+	case req.Pool.Cloud == catalog.AWS && req.Pool.Overhead.EKS.Kind == overhead.AutoMode:
+		// EKS Auto Mode launches its nodes from NodePools only: a managed node group or an eksctl one would launch
+		// nodes of another kind, with the managed nodes' reservations and pods, not the ones planned.
+		out.KarpenterNodePool, out.KarpenterYAML, err = karpenter(req, r)
+	case req.Pool.Cloud == catalog.AWS:
 		out.EKS = eksNodeGroup(req, r)
 		var warns []field.Warning
 		if out.EKSLaunchTemplate, warns, err = eksLaunchTemplate(req, r, out.KubeletConfigYAML); err != nil {
@@ -167,10 +171,10 @@ func Render(req Request, r *Result) (Rendered, error) {
 			return out, err
 		}
 		out.KarpenterNodePool, out.KarpenterYAML, err = karpenter(req, r)
-	case catalog.Azure:
+	case req.Pool.Cloud == catalog.Azure:
 		out.AKS = aksNodePool(req, r)
 		out.AKSModule, out.Warnings = aksModuleNodePool(req, r, out.AKS)
-	case catalog.GCP:
+	case req.Pool.Cloud == catalog.GCP:
 		out.GKE = gkeNodePool(req, r)
 		out.GKEModule = gkeModuleNodePool(req, out.GKE)
 	}
@@ -559,10 +563,15 @@ func karpenter(req Request, r *Result) (map[string]any, string, error) {
 	if r.Pool.Instance.Architecture == catalog.ArchARM64 {
 		arch = "arm64"
 	}
+	ref := karpenterNodeClassRef{Group: "karpenter.k8s.aws", Kind: "EC2NodeClass", Name: class}
+	if req.Pool.Overhead.EKS.Kind == overhead.AutoMode {
+		// EKS Auto Mode's NodePools refer to its own NodeClass (eks.amazonaws.com/v1).
+		ref.Group, ref.Kind = "eks.amazonaws.com", "NodeClass"
+	}
 	np := karpenterNodePool{APIVersion: "karpenter.sh/v1", Kind: "NodePool", Metadata: metav1.ObjectMeta{Name: KarpenterName(req.Pool.Name)}}
 	np.Spec.Template.Metadata.Labels = req.Pool.Labels
 	np.Spec.Template.Spec = karpenterTemplateSpec{
-		NodeClassRef: karpenterNodeClassRef{Group: "karpenter.k8s.aws", Kind: "EC2NodeClass", Name: class},
+		NodeClassRef: ref,
 		Requirements: []karpenterRequirement{
 			{Key: "node.kubernetes.io/instance-type", Operator: "In", Values: memberNames(r)},
 			{Key: "karpenter.sh/capacity-type", Operator: "In", Values: []string{capType}},
