@@ -250,8 +250,11 @@ func Conflicts(lrs []corev1.LimitRange) []string {
 // podLevelDefaults defaults pod-level requests from pod-level limits (the API server's defaultPodRequests).
 func podLevelDefaults(p *corev1.Pod) []string {
 	r := p.Spec.Resources
-	if r == nil || len(r.Limits) == 0 {
+	switch {
+	case r == nil || len(r.Limits) == 0 && len(r.Requests) == 0:
 		return nil
+	case len(r.Limits) == 0:
+		return []string{"pod-level requests " + Format(r.Requests) + " replace the containers' for those resources"}
 	}
 	reqs := r.Requests
 	if reqs == nil {

@@ -66,3 +66,18 @@ func TestRequestsPodLevelBeforeOrAfterAdmission(t *testing.T) {
 		t.Errorf("cpu = %v (steps %q), want 4, the larger of the two orders", got.Cpu(), steps)
 	}
 }
+
+// TestRequestsPodLevelRequestsOnly: pod-level requests without pod-level limits replace the containers' requests, and
+// the derivation says so (it named no pod-level step before).
+func TestRequestsPodLevelRequestsOnly(t *testing.T) {
+	spec := &corev1.PodSpec{Resources: &corev1.ResourceRequirements{Requests: rl("cpu", "2")},
+		Containers: []corev1.Container{{Name: "a", Resources: corev1.ResourceRequirements{Requests: rl("cpu", "500m")}}}}
+	got, steps := Requests(spec, Defaults{})
+	found := false
+	for _, s := range steps {
+		found = found || strings.Contains(s, "pod-level requests cpu 2 replace the containers'")
+	}
+	if got.Cpu().String() != "2" || !found {
+		t.Errorf("cpu = %v, steps %q; want 2 and a pod-level step", got.Cpu(), steps)
+	}
+}

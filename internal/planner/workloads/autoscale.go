@@ -138,9 +138,17 @@ func (r *reader) autoscale() error {
 		}
 		used[key] = true
 		lo, hi := s.min, s.max
+		zero := w.Replicas != nil && *w.Replicas == 0
 		w.Replicas, w.MinReplicas, w.MaxReplicas = nil, &lo, &hi
 		w.Autoscaler = &Autoscaler{Kind: s.o.src.Kind, Namespace: s.o.src.Namespace, Name: s.o.src.Name, MinReplicas: lo, MaxReplicas: hi}
 		note := fmt.Sprintf("%s %s scales it from %d to %d replicas (its replicas field is ignored)", s.o.src.Kind, field.Quote(s.o.src.Name), lo, hi)
+		if zero && lo > 0 && s.o.src.Kind == "HorizontalPodAutoscaler" {
+			// The HPA controller leaves a target scaled to 0 alone (horizontal.go: ScalingDisabled) until it is
+			// scaled up; the plan holds for when it is.
+			note = fmt.Sprintf("%s %s scales it from %d to %d replicas once it runs: at its replicas field's 0 the HPA "+
+				"controller leaves it at 0 (scaling disabled) until it is scaled up, and the plan is for then", s.o.src.Kind,
+				field.Quote(s.o.src.Name), lo, hi)
+		}
 		if s.defaults != "" {
 			note += "; " + s.defaults
 		}

@@ -475,6 +475,13 @@ func (r *reader) override() error {
 					*n += o.ExtraReplicas
 				}
 			}
+			if o.ExtraReplicas > 0 {
+				to := "the replica count"
+				if w.Replicas == nil {
+					to = "both autoscaling bounds"
+				}
+				w.Pod.Derivation = append(w.Pod.Derivation, fmt.Sprintf("overrides: %d extra replicas, added to %s", o.ExtraReplicas, to))
+			}
 			continue
 		}
 		if d, ok := dsByName[k]; ok {

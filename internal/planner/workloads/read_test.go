@@ -3,6 +3,7 @@ package workloads
 import (
 	"fmt"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -250,6 +251,19 @@ func TestReadAutoscalers(t *testing.T) {
 		t.Errorf("queue = min %d max %d, want KEDA's defaults 0 and 100", deref(q.MinReplicas), deref(q.MaxReplicas))
 	}
 
+	// A Deployment scaled to 0 under an HPA: the HPA controller leaves it at 0 (ScalingDisabled) until it is scaled
+	// up; the plan is for then, and the derivation says so rather than that the field is ignored.
+	parked := deployment("parked", "0", "{requests: {cpu: 100m, memory: 100Mi}}", "")
+	res = mustRead(t, Input{Manifests: parked + "---\n" + hpa("parked", "parked", "2", 10)})
+	p := workload(t, res, "parked")
+	if deref(p.MinReplicas) != 2 || deref(p.MaxReplicas) != 10 || len(p.Pod.Derivation) == 0 ||
+		!strings.Contains(p.Pod.Derivation[0], "the HPA controller leaves it at 0 (scaling disabled) until it is scaled up") {
+		t.Errorf("parked = min %d max %d, derivation %q", deref(p.MinReplicas), deref(p.MaxReplicas), p.Pod.Derivation)
+	}
+	if d := workload(t, mustRead(t, Input{Manifests: web + "---\n" + hpa("web", "web", "", 9)}), "web").Pod.Derivation; !strings.Contains(d[0], "its replicas field is ignored") {
+		t.Errorf("web's derivation %q", d)
+	}
+
 	res = mustRead(t, Input{Manifests: hpa("ghost", "nowhere", "2", 4)})
 	if !hasWarning(res, WarnAutoscalerTargetMissing, "ghost") {
 		t.Errorf("no warning for an HPA without target: %+v", res.Warnings)
@@ -428,8 +442,9 @@ func TestReadFiltersOverridesNames(t *testing.T) {
 	if got := []string{res.Workloads[0].Name, res.Workloads[1].Name, res.Workloads[2].Name}; got[0] != "default/web" || got[1] != "other/web" || got[2] != "api" {
 		t.Errorf("names = %v, want default/web, other/web, api (namespaces only where names clash)", got)
 	}
-	if w := res.Workloads[0]; deref(w.Replicas) != 5 || w.CPUUsageMillicores != 40 {
-		t.Errorf("override: replicas %d usage %d, want 5 and 40", deref(w.Replicas), w.CPUUsageMillicores)
+	if w := res.Workloads[0]; deref(w.Replicas) != 5 || w.CPUUsageMillicores != 40 ||
+		!slices.Contains(w.Pod.Derivation, "overrides: 3 extra replicas, added to the replica count") {
+		t.Errorf("override: replicas %d usage %d, derivation %q; want 5, 40 and the extra replicas' step", deref(w.Replicas), w.CPUUsageMillicores, w.Pod.Derivation)
 	}
 	res = mustRead(t, Input{Manifests: m, Include: []Filter{{Names: []string{"we*"}}}, Exclude: []Filter{{Labels: map[string]string{"tier": "edge"}}}})
 	if len(res.Workloads) != 1 || res.Workloads[0].Name != "web" || res.Workloads[0].Source.Namespace != "default" {
