@@ -14,6 +14,7 @@ import (
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/field"
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/fit"
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/overhead"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/resource"
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/sizing"
 )
 
@@ -226,6 +227,37 @@ func TestRenderAutoMode(t *testing.T) {
 	}
 	if out, err = Render(req, r); err != nil || out.EKS == nil || !strings.Contains(out.KarpenterYAML, "kind: EC2NodeClass") {
 		t.Errorf("managed: %v, eks %v:\n%s", err, out.EKS, out.KarpenterYAML)
+	}
+}
+
+// TestKarpenterLimitsMixedGroup: a NodePool of several instance types may launch any of them, so its limits are the
+// largest member's capacity per node times the nodes it needs: the smallest member's would let Karpenter launch
+// fewer nodes of the larger ones than the plan needs.
+func TestKarpenterLimitsMixedGroup(t *testing.T) {
+	p := sizing.NewPlanner(sizing.EmbeddedCatalog())
+	req := phpGroup(intp(10))
+	req.Pool.InstanceTypes = []string{"c5.xlarge", "m5.xlarge"}
+	r, err := Size(context.Background(), p, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := Render(req, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	one := phpGroup(intp(10))
+	one.Pool.InstanceTypes = []string{"m5.xlarge"}
+	m5, err := Size(context.Background(), p, one)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Pool.Instance.Name != "c5.xlarge" || m5.Pool.Overhead.Capacity.MemoryBytes <= r.Pool.Overhead.Capacity.MemoryBytes {
+		t.Fatalf("planned on %s (%d bytes), m5.xlarge %d: want the smaller c5.xlarge", r.Pool.Instance.Name, r.Pool.Overhead.Capacity.MemoryBytes, m5.Pool.Overhead.Capacity.MemoryBytes)
+	}
+	n := int64(max(r.MaxSize, r.Karpenter.LimitNodes))
+	limits := out.KarpenterNodePool["spec"].(map[string]any)["limits"].(map[string]any)
+	if want := resource.QuantityBytes(n * m5.Pool.Overhead.Capacity.MemoryBytes); limits["memory"] != want {
+		t.Errorf("memory limit %v, want %s: %d nodes of m5.xlarge", limits["memory"], want, n)
 	}
 }
 

@@ -585,7 +585,8 @@ func karpenter(req Request, r *Result) (map[string]any, string, error) {
 		np.Spec.Template.Spec.Requirements = append(np.Spec.Template.Spec.Requirements,
 			karpenterRequirement{Key: "topology.kubernetes.io/zone", Operator: "In", Values: zones})
 	}
-	c := r.Pool.Overhead.Capacity
+	// Karpenter may launch any member: limits of n nodes of the largest let any n of them launch.
+	c := r.Pool.LargestCapacity
 	n := int64(max(r.MaxSize, r.Karpenter.LimitNodes))
 	np.Spec.Limits = map[string]string{"cpu": resource.QuantityCPU(c.CPUMillicores * n), "memory": resource.QuantityBytes(c.MemoryBytes * n)}
 	b, err := json.Marshal(np)

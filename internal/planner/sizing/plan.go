@@ -9,6 +9,7 @@ import (
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/field"
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/fit"
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/overhead"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/resource"
 )
 
 // Plan is the answer to a Request.
@@ -49,8 +50,11 @@ type PoolPlan struct {
 	Note string
 	// Overhead is the overhead model's result for one node of Instance, without DaemonSets.
 	Overhead overhead.Result
-	MinNodes int
-	MaxNodes int
+	// LargestCapacity is, per resource, the largest capacity of a node of any member (Overhead.Capacity for a
+	// single type): what a node of the pool may count towards a capacity limit such as a Karpenter NodePool's.
+	LargestCapacity resource.List
+	MinNodes        int
+	MaxNodes        int
 	// Allocatable is one node's allocatable as packed (pods: the slots workloads and DaemonSets may use);
 	// WorkloadAllocatable is what remains for workloads after the pool's DaemonSets.
 	Allocatable         fit.Resources

@@ -305,6 +305,11 @@ func (s *solve) pool(i int, dsNames []string) (fit.Pool, error) {
 	k := overhead.Smallest(results)
 	pp.Instance, pp.Overhead = pp.Members[k], results[k]
 	for _, r := range results {
+		c := &pp.LargestCapacity
+		c.CPUMillicores, c.MemoryBytes = max(c.CPUMillicores, r.Capacity.CPUMillicores), max(c.MemoryBytes, r.Capacity.MemoryBytes)
+		c.EphemeralStorageBytes, c.Pods = max(c.EphemeralStorageBytes, r.Capacity.EphemeralStorageBytes), max(c.Pods, r.Capacity.Pods)
+	}
+	for _, r := range results {
 		// A mixed pool's node may be any member: it attaches what the member with the lowest limit does.
 		if r.Volumes.Count < pp.Overhead.Volumes.Count {
 			pp.Overhead.Volumes, pp.Overhead.Allocatable.Volumes = r.Volumes, r.Allocatable.Volumes
