@@ -237,7 +237,9 @@ func (d *workloadsDataSource) Schema(_ context.Context, _ datasource.SchemaReque
 			"Each pod's request is what the scheduler compares with a node's allocatable, computed as Kubernetes does: API " +
 			"defaulting (a limit stands in for a missing request), the namespace's `LimitRange` defaults, pod-level resources, " +
 			"the `RuntimeClass` overhead, then `k8s.io/component-helpers` `resource.PodRequests` (the larger of the init " +
-			"containers and the app containers, sidecars added). Replica bounds come from the `HorizontalPodAutoscaler` " +
+			"containers and the app containers, sidecars added). Pods the API server would refuse after that (a request above its " +
+			"limit, a `LimitRange`'s min, max or limit-to-request ratio broken, pod-level requests below the containers') get a " +
+			"warning: they would never run. Replica bounds come from the `HorizontalPodAutoscaler` " +
 			"(`autoscaling/v2` or `v1`) or KEDA `ScaledObject` that targets a workload, with their defaults; `max_surge` from the " +
 			"Deployment's strategy (default 25 %). Helm hooks (test Pods, install Jobs) are not steady load and go to `skipped` " +
 			"unless `include_helm_hooks = true`.\n\n" +
@@ -461,6 +463,7 @@ var workloadsWarningTitles = map[string]string{
 	workloads.WarnUnknownField:            "Unknown Fields",
 	workloads.WarnCustomKind:              "Custom Kind Read as a Workload",
 	workloads.WarnRuntimeClass:            "RuntimeClass Missing",
+	workloads.WarnPodRefused:              "Pods the API Server Would Refuse",
 	workloads.WarnExtendedResource:        "Resources Sizing Does Not Model",
 	workloads.WarnClaimMissing:            "Volume Claim Missing",
 	workloads.WarnSharedRWOClaim:          "ReadWriteOnce Claim Shared by Replicas",

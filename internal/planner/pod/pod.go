@@ -66,6 +66,12 @@ func Requests(spec *corev1.PodSpec, d Defaults) (corev1.ResourceList, []string) 
 
 // requests runs the steps on a copy of spec; early runs the pod-level defaulting before admission.
 func requests(spec *corev1.PodSpec, d Defaults, early bool) (corev1.ResourceList, []string) {
+	p, steps := admitted(spec, d, early)
+	return helpers.PodRequests(p, helpers.PodResourcesOptions{}), steps
+}
+
+// admitted returns a pod of spec as defaulting and admission leave it, and the steps that changed its requests.
+func admitted(spec *corev1.PodSpec, d Defaults, early bool) (*corev1.Pod, []string) {
 	p := &corev1.Pod{Spec: *spec.DeepCopy()}
 	var steps []string
 	steps = append(steps, requestsFromLimits(p.Spec.InitContainers, "init container")...)
@@ -86,7 +92,7 @@ func requests(spec *corev1.PodSpec, d Defaults, early bool) (corev1.ResourceList
 	if n := len(p.Spec.InitContainers); n > 0 {
 		steps = append(steps, initStep(p))
 	}
-	return helpers.PodRequests(p, helpers.PodResourcesOptions{}), steps
+	return p, steps
 }
 
 // requestsFromLimits is SetDefaults_Pod's rule: a limit stands in for a missing request.

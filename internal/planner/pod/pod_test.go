@@ -81,3 +81,29 @@ func TestRequestsPodLevelRequestsOnly(t *testing.T) {
 		t.Errorf("cpu = %v, steps %q; want 2 and a pod-level step", got.Cpu(), steps)
 	}
 }
+
+// TestRefusals: the API server refuses a pod whose request is above its limit, one a LimitRange's default limit puts
+// below its request, and one below a LimitRange's min; it admits one within them. (The oracle module checks Refusals
+// against the API server's own validation, TestWorkloads/refused.)
+func TestRefusals(t *testing.T) {
+	c := func(req, lim corev1.ResourceList) corev1.PodSpec {
+		return corev1.PodSpec{Containers: []corev1.Container{{Name: "a", Resources: corev1.ResourceRequirements{Requests: req, Limits: lim}}}}
+	}
+	withLR := Defaults{LimitRanges: []corev1.LimitRange{lr("d", corev1.LimitRangeItem{Default: rl("cpu", "200m"), Min: rl("cpu", "20m")})}}
+	for _, tc := range []struct {
+		name string
+		spec corev1.PodSpec
+		d    Defaults
+		want string
+	}{
+		{"within", c(rl("cpu", "100m"), nil), withLR, ""},
+		{"request above limit", c(rl("cpu", "2"), rl("cpu", "1")), Defaults{}, `container "a" requests cpu 2 above its limit 1`},
+		{"default limit below request", c(rl("cpu", "500m"), nil), withLR, `container "a" requests cpu 500m above its limit 200m`},
+		{"below min", c(rl("cpu", "10m"), nil), withLR, `LimitRange "d": container "a" must request at least 20m cpu, and requests 10m`},
+	} {
+		got := Refusals(&tc.spec, tc.d)
+		if tc.want == "" && len(got) > 0 || tc.want != "" && (len(got) != 1 || got[0] != tc.want) {
+			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}

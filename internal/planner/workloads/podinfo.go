@@ -58,6 +58,10 @@ func (r *reader) podInfo(o object, ow *owned) (PodInfo, placement) {
 	}
 	reqs, steps := pod.Requests(spec, d)
 	info.Derivation = steps
+	if refused := pod.Refusals(spec, d); len(refused) > 0 {
+		r.warn(o.src, WarnPodRefused, "the API server would refuse to create its pods (%s), so none would run; fix the "+
+			"requests and limits (or the LimitRange); the plan counts the pods as if it admitted them", strings.Join(refused, "; "))
+	}
 	info.Requests, info.Extended = r.vector(o, reqs)
 	if info.Requests.CPUMillicores == 0 && info.Requests.MemoryBytes == 0 {
 		r.warn(o.src, WarnNoRequests, "its pods request no CPU and no memory, so they pack as zero; set resources.requests on its containers (or a LimitRange default)")

@@ -27,6 +27,7 @@ const (
 	WarnNodeCordoned            = "workloads.node-cordoned"
 	WarnNodeInstanceType        = "workloads.node-instance-type"
 	WarnPDBOverlap              = "workloads.pdb-overlap"
+	WarnPodRefused              = "workloads.pod-refused"
 	WarnRuntimeClass            = "workloads.runtime-class"
 	WarnSharedRWOClaim          = "workloads.shared-rwo-claim"
 	WarnStaticPod               = "workloads.static-pod"

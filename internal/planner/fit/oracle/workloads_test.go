@@ -321,7 +321,7 @@ func TestWorkloads(t *testing.T) {
 		}
 		fixtures = append(fixtures, fixture{c, c, string(b)})
 	}
-	fixtures = append(fixtures, fixture{"synthetic", "synthetic", wlSynthetic})
+	fixtures = append(fixtures, fixture{"synthetic", "synthetic", wlSynthetic}, fixture{"refused", "refused", wlRefused})
 
 	for _, f := range fixtures {
 		t.Run(f.name, func(t *testing.T) {
@@ -331,6 +331,13 @@ func TestWorkloads(t *testing.T) {
 			}
 			o := wlNewOracle(t, f.manifests, f.ns)
 			wlCompare(t, o, res)
+			refused := wlRefusals(t, o, res)
+			if f.name != "refused" && refused > 0 {
+				t.Errorf("%d of the fixture's objects have pods the API server would refuse", refused)
+			}
+			if f.name == "refused" && refused != 10 {
+				t.Errorf("%d of the refused fixture's objects are refused, want 10", refused)
+			}
 			if f.name == "synthetic" {
 				wlSensitivity(t, o)
 			}
@@ -358,6 +365,8 @@ type wlOwner struct {
 	dsSurge  *intstr.IntOrString
 	// requests is the oracle's effective request with no step skipped.
 	requests fit.Resources
+	// refused holds why the API server would refuse its pod (LimitRanger's validation, the create validation).
+	refused []error
 }
 
 type wlOracle struct {
@@ -498,9 +507,7 @@ func wlNewOracle(t *testing.T, manifests, ns string) *wlOracle {
 
 	for _, ow := range o.owners {
 		r, errs := o.requests(ow, wlSkip{}, true)
-		for _, err := range errs {
-			t.Errorf("%s: the API server would not admit its pod: %v", ow.key, err)
-		}
+		ow.refused = errs
 		// The reader does not know the cluster's release, so it plans the larger of the 1.37 and the
 		// 1.34–1.36 defaulting orders; the oracle runs both with the API server's own code.
 		early, _ := o.requests(ow, wlSkip{before136: true}, false)
@@ -791,4 +798,100 @@ func wlSensitivity(t *testing.T, o *wlOracle) {
 		}
 		t.Logf("a reader with %s would fail on: %s", c.name, strings.Join(changed, "; "))
 	}
+}
+
+// wlRefused holds pods the API server refuses, one rule each, beside pods it admits in the same namespaces (a
+// container without a memory limit there gets the LimitRange's max, 1Gi, which its ratio then refuses): a
+// LimitRange's default limit below a container's request, its min, max and maxLimitRequestRatio on containers, a
+// Pod item's max on the containers' totals, a request above its limit, an extended resource whose request is not
+// its limit, and pod-level requests below the containers'.
+var wlRefused = `
+apiVersion: v1
+kind: LimitRange
+metadata: {name: defaults, namespace: refused}
+spec:
+  limits:
+  - type: Container
+    default: {cpu: 200m}
+    min: {cpu: 20m}
+    max: {memory: 1Gi}
+    maxLimitRequestRatio: {memory: "2"}
+---
+apiVersion: v1
+kind: LimitRange
+metadata: {name: pod-max, namespace: refused-pod}
+spec:
+  limits:
+  - type: Pod
+    max: {cpu: "1"}
+---
+` + wlDeploy("ok", "refused", "[{name: a, image: x, resources: {requests: {cpu: 100m, memory: 300Mi}, limits: {memory: 500Mi}}}]", "") +
+	wlDeploy("over-default-limit", "refused", "[{name: a, image: x, resources: {requests: {cpu: 500m, memory: 300Mi}, limits: {memory: 500Mi}}}]", "") +
+	wlDeploy("below-min", "refused", "[{name: a, image: x, resources: {requests: {cpu: 10m, memory: 300Mi}, limits: {memory: 500Mi}}}]", "") +
+	wlDeploy("above-max", "refused", "[{name: a, image: x, resources: {requests: {cpu: 100m, memory: 1536Mi}, limits: {memory: 2Gi}}}]", "") +
+	wlDeploy("ratio", "refused", "[{name: a, image: x, resources: {requests: {cpu: 100m, memory: 100Mi}, limits: {memory: 500Mi}}}]", "") +
+	wlDeploy("init-over-limit", "refused", "[{name: a, image: x, resources: {requests: {cpu: 100m, memory: 300Mi}, limits: {memory: 500Mi}}}]",
+		"[{name: i, image: x, resources: {requests: {cpu: 300m, memory: 300Mi}, limits: {memory: 500Mi}}}]") +
+	wlDeploy("pod-ok", "refused-pod", "[{name: a, image: x, resources: {limits: {cpu: 400m}}}, {name: b, image: x, resources: {limits: {cpu: 500m}}}]", "") +
+	wlDeploy("pod-over", "refused-pod", "[{name: a, image: x, resources: {limits: {cpu: 600m}}}, {name: b, image: x, resources: {limits: {cpu: 600m}}}]", "") +
+	wlDeploy("pod-no-limit", "refused-pod", "[{name: a, image: x, resources: {requests: {cpu: 100m}}}]", "") +
+	wlDeploy("request-over-limit", "plain", "[{name: a, image: x, resources: {requests: {cpu: \"2\"}, limits: {cpu: \"1\"}}}]", "") +
+	wlDeploy("gpu-unequal", "plain", "[{name: a, image: x, resources: {requests: {cpu: 100m, nvidia.com/gpu: \"1\"}, limits: {nvidia.com/gpu: \"2\"}}}]", "") +
+	wlDeploy("gpu-ok", "plain", "[{name: a, image: x, resources: {limits: {nvidia.com/gpu: \"1\"}, requests: {cpu: 100m}}}]", "") +
+	wlDeployPodLevel("pod-level-below", "plain", "{requests: {cpu: 200m}}", "[{name: a, image: x, resources: {requests: {cpu: 300m}}}]") +
+	wlDeployPodLevel("pod-level-ok", "plain", "{requests: {cpu: 500m}, limits: {cpu: \"1\"}}", "[{name: a, image: x, resources: {requests: {cpu: 300m}}}]")
+
+// wlDeploy is a Deployment of one replica with the given containers and init containers (YAML flow lists).
+func wlDeploy(name, ns, containers, initContainers string) string {
+	init := ""
+	if initContainers != "" {
+		init = "\n      initContainers: " + initContainers
+	}
+	return fmt.Sprintf(`apiVersion: apps/v1
+kind: Deployment
+metadata: {name: %[1]s, namespace: %[2]s}
+spec:
+  replicas: 1
+  selector: {matchLabels: {app: %[1]s}}
+  template:
+    metadata: {labels: {app: %[1]s}}
+    spec:
+      containers: %[3]s%[4]s
+---
+`, name, ns, containers, init)
+}
+
+// wlDeployPodLevel is wlDeploy with pod-level resources.
+func wlDeployPodLevel(name, ns, resources, containers string) string {
+	return strings.Replace(wlDeploy(name, ns, containers, ""), "    spec:\n", "    spec:\n      resources: "+resources+"\n", 1)
+}
+
+// wlRefusals checks that the reader warns that the API server would refuse an object's pods exactly when the
+// API server's own code (the oracle's LimitRanger validation and create validation) refuses them, and returns
+// how many objects are refused.
+func wlRefusals(t *testing.T, o *wlOracle, res workloads.Result) int {
+	warned := map[wlKey]string{}
+	for _, w := range res.Warnings {
+		if w.Code == workloads.WarnPodRefused {
+			warned[wlKey{w.Source.Kind, w.Source.Namespace, w.Source.Name}] = w.Message
+		}
+	}
+	refused := 0
+	for _, ow := range o.owners {
+		if ow.hook {
+			continue
+		}
+		msg, ok := warned[ow.key]
+		switch {
+		case len(ow.refused) > 0 && !ok:
+			t.Errorf("%s: the API server refuses its pod (%v); the reader does not warn", ow.key, ow.refused)
+		case len(ow.refused) == 0 && ok:
+			t.Errorf("%s: the API server admits its pod; the reader warns: %s", ow.key, msg)
+		}
+		if len(ow.refused) > 0 {
+			refused++
+			t.Logf("%s: refused: %s", ow.key, msg)
+		}
+	}
+	return refused
 }
