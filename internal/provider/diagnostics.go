@@ -147,6 +147,7 @@ var warningTitles = map[string]string{
 	sizing.WarnSharedVolume:                "Shared Volume Claim",
 	sizing.WarnDiskShare:                   "Volumes Exceed the Node's Disk Limits",
 	sizing.WarnAffinityUnknownLabel:        "Node Affinity on Labels Planned Nodes Lack",
+	sizing.WarnMemoryInBytes:               "Memory Request in Bytes",
 	selector.WarnDiskNotChecked:            "Node Disk Demand Not Checked",
 	selector.WarnModelBudget:               "Cheapest Candidates Not All Modelled",
 	selector.WarnPackBudget:                "Candidates Not All Packed",

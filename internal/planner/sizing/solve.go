@@ -29,6 +29,9 @@ const (
 	// WarnAffinityUnknownLabel: a node affinity expression holds on every planned node only because the
 	// planner does not set its label (NotIn or DoesNotExist on a hostname or region).
 	WarnAffinityUnknownLabel = "sizing.affinity-unknown-label"
+	// WarnMemoryInBytes: a workload's memory request is under 1 MiB, almost surely a quantity written without its
+	// suffix ("2" is 2 bytes).
+	WarnMemoryInBytes = "sizing.memory-in-bytes"
 	// WarnSharedVolume: the pods of a workload share one ReadWriteOnce claim (they can only run on the node
 	// its volume is attached to), or a rolling update's surge pod needs a ReadWriteOncePod claim its old pod
 	// still holds.
@@ -400,6 +403,11 @@ func (s *solve) workload(i int) fit.Workload {
 		if w.MaxReplicas != nil {
 			fw.MaxReplicas = *w.MaxReplicas
 		}
+	}
+	if m := w.Requests.MemoryBytes; m > 0 && m < 1<<20 {
+		s.warnings = append(s.warnings, field.Warning{Code: WarnMemoryInBytes, Path: p.Child("Requests", "MemoryBytes"),
+			Message: fmt.Sprintf("workload %q requests %s of memory: a quantity without a suffix is bytes, and no container "+
+				"runs in under 1 MiB; write it with Mi or Gi (%dMi, %dGi)", w.Name, fit.Plural(int(m), "byte", "bytes"), m, m)})
 	}
 	if fw.Spread.Type == fit.SpreadZone && fw.Spread.MaxSkew == 0 {
 		fw.Spread.MaxSkew = 1

@@ -379,3 +379,32 @@ func TestSolveWithoutHeadroomAndReport(t *testing.T) {
 		t.Errorf("the plans differ beyond the headroom and the report:\n%+v\n%+v", full, brief)
 	}
 }
+
+// TestMemoryInBytesWarns: a memory request under 1 MiB (memory = "2", read as 2 bytes) warns on the request and
+// says to write the suffix; 1 MiB does not.
+func TestMemoryInBytesWarns(t *testing.T) {
+	p := NewPlanner(EmbeddedCatalog())
+	for _, tc := range []struct {
+		mem  int64
+		warn bool
+	}{{2, true}, {1<<20 - 1, true}, {1 << 20, false}, {0, false}} {
+		req := Request{Pools: []Pool{pool("web", "m5.large", 10)},
+			Workloads: []Workload{{Name: "api", Replicas: intp(2), Requests: fit.Resources{CPUMillicores: 100, MemoryBytes: tc.mem}}}}
+		plan, err := p.Solve(context.Background(), req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		found := false
+		for _, w := range plan.Warnings {
+			if w.Code == WarnMemoryInBytes {
+				found = true
+				if w.Path.String() != "Workloads[0].Requests.MemoryBytes" || !strings.Contains(w.Message, "write it with Mi or Gi") {
+					t.Errorf("memory %d: warning %+v", tc.mem, w)
+				}
+			}
+		}
+		if found != tc.warn {
+			t.Errorf("memory %d bytes: warned %v, want %v", tc.mem, found, tc.warn)
+		}
+	}
+}
