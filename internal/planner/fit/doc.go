@@ -234,8 +234,8 @@
 // goroutines' timing), and so does the moment it retries a waiting pod, so on a tight count one draw can
 // bind every pod and another leave one Pending. The planned orders break ties at random over the nodes
 // in creation order and retry waiting pods after the last pod. Once every order binds, the search checks
-// the counts again under other seeds of every order (tieBreakCount: 8 to 128) and grows on when one of
-// them fails: variant k = 4, 8, … breaks ties at random again, the others as the scheduler does on a
+// the counts again under other seeds of every order (tieBreakCount: 8 to 128; on the best packing's counts, which
+// get no margin, up to four times as many, tieBreakChecks) and grows on when one of them fails: variant k = 4, 8, … breaks ties at random again, the others as the scheduler does on a
 // drawn order of the names, those of odd k with 2, 4, 8 or 16 of the parallel Filter's goroutines at
 // once (filterWorkers) and retrying waiting pods right after the binding that lets them in or a pod or
 // two later (runMode). Small inputs (64 seeds or more) also get a quarter as many staggered variants: the heap

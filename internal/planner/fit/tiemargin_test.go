@@ -29,9 +29,12 @@ func TestTieMargin(t *testing.T) {
 			t.Fatal(err)
 		}
 		if m := full.Scenarios[0].Margin; m != "" {
-			var seeds int
-			if _, err := fmt.Sscanf(m[strings.Index(m, "under ")+len("under "):], "%d draws", &seeds); err != nil || seeds >= tieMarginSeeds {
-				t.Errorf("trial %d: a margin with %d variants per order: %q", trial, seeds, m)
+			// The margin goes by tieBreakCount's variants; the message gives the ones checked: as many, or
+			// tieBreakChecks' when the best packing's counts were checked under more before the search grew on.
+			seeds, checks := marginSeeds(t, rc.in, full.Scenarios[0])
+			var draws int
+			if _, err := fmt.Sscanf(m[strings.Index(m, "under ")+len("under "):], "%d draws", &draws); err != nil || seeds >= tieMarginSeeds || draws != checks && draws != seeds {
+				t.Errorf("trial %d: a margin with %d variants per order by the margin's count, %d checked: %q", trial, seeds, checks, m)
 			}
 		} else if full.Scenarios[0].BoundBy != "" {
 			plain++
@@ -47,9 +50,10 @@ func TestTieMargin(t *testing.T) {
 			continue
 		}
 		found++
-		var seeds int
-		if _, err := fmt.Sscanf(sr.Margin, "plus 2 nodes per pool the search grew: the model checked the count under %d draws", &seeds); err != nil || seeds >= tieMarginSeeds {
-			t.Errorf("trial %d: margin %q (%d draws, %v)", trial, sr.Margin, seeds, err)
+		var draws int
+		seeds, checks := marginSeeds(t, rc.in, sr)
+		if _, err := fmt.Sscanf(sr.Margin, "plus 2 nodes per pool the search grew: the model checked the count under %d draws", &draws); err != nil || seeds >= tieMarginSeeds || draws != checks && draws != seeds {
+			t.Errorf("trial %d: margin %q (%d draws, %d by the margin's count, %v)", trial, sr.Margin, draws, seeds, err)
 		}
 		if note := SchedulerNote(res.Scenarios); !strings.Contains(note, sr.BoundBy+", "+sr.Margin) {
 			t.Errorf("trial %d: the report's note %q does not give the margin after the worst order", trial, note)
@@ -79,6 +83,21 @@ func TestTieMargin(t *testing.T) {
 	}
 }
 
+// marginSeeds returns the variants per order the margin of the steady scenario sr of in goes by (tieBreakCount) and
+// those checked (tieBreakChecks), on the best packing's nodes as the search counts them.
+func marginSeeds(t *testing.T, in Input, sr ScenarioResult) (seeds, checks int) {
+	t.Helper()
+	orders, err := Orders(in, ScenarioSteady)
+	if err != nil {
+		t.Fatal(err)
+	}
+	nodes := 0
+	for _, p := range sr.Pools {
+		nodes += p.NodesOptimal
+	}
+	return tieBreakCount(len(orders), sr.Pods, nodes), tieBreakChecks(len(orders), sr.Pods, nodes)
+}
+
 // TestTieMarginInReport: the report's node table says its counts carry the margin exactly when a scenario has
 // one.
 func TestTieMarginInReport(t *testing.T) {
@@ -100,5 +119,19 @@ func TestTieMarginNodes(t *testing.T) {
 		if got := tieMarginNodes(c.n); got != c.want {
 			t.Errorf("tieMarginNodes(%d) = %d, want %d", c.n, got, c.want)
 		}
+	}
+}
+
+// TestTieBreakChecks: the best packing's counts, which get no margin, are checked under up to four times the
+// variants the margin goes by, never fewer, at most maxTieBreakSeeds.
+func TestTieBreakChecks(t *testing.T) {
+	for _, tc := range []struct{ orders, pods, nodes int }{{8, 252, 32}, {4, 1000, 100}, {4, 30, 5}, {8, 100_000, 10_000}, {1, 0, 0}} {
+		seeds, checks := tieBreakCount(tc.orders, tc.pods, tc.nodes), tieBreakChecks(tc.orders, tc.pods, tc.nodes)
+		if checks < seeds || checks > maxTieBreakSeeds || checks > 4*seeds+4 && checks != maxTieBreakSeeds {
+			t.Errorf("%+v: %d checks for %d seeds", tc, checks, seeds)
+		}
+	}
+	if s, c := tieBreakCount(8, 252, 32), tieBreakChecks(8, 252, 32); s != 29 || c != 116 {
+		t.Errorf("seed 496's input: %d seeds, %d checks; want 29 and 116", s, c)
 	}
 }
