@@ -524,18 +524,16 @@ func checkDatabases(in Check, all []autoscaler, res *CheckResult) field.Errors {
 	return errs
 }
 
-// checkZones runs §9.2 for the workloads on g together: in the fullest zone, every workload with a zonal
-// DoNotSchedule spread needs at least ceil((R − (z − 1) × skew) / z) pods, and those pods must pack onto
-// the zone's nodes (max nodes per zone, else floor(max nodes / zones)).
+// checkZones runs §9.2 for the workloads on g together: every workload with a zonal DoNotSchedule spread has at
+// least ceil(R / z) pods in some zone, and kube-scheduler, balancing each workload on its own, can put every
+// workload's fullest share in one zone, so those pods must pack onto the nodes of the zone with the fewest
+// (zoneNodeCaps).
 func checkZones(in Check, all []autoscaler, g NodeGroupCapacity, gp field.Path, idx []int) field.Errors {
 	z := int64(len(g.Zones))
 	if z == 0 {
 		return nil
 	}
-	perZone := g.MaxNodes / z
-	if g.MaxNodesPerZone != nil {
-		perZone = *g.MaxNodesPerZone
-	}
+	perZone := slices.Min(zoneNodeCaps(g))
 	var loads []groupLoad
 	var parts []string
 	for _, i := range idx {
@@ -545,7 +543,7 @@ func checkZones(in Check, all []autoscaler, g NodeGroupCapacity, gp field.Path, 
 			if sc.TopologyKey != ZoneKey || sc.WhenUnsatisfiable != "DoNotSchedule" {
 				continue
 			}
-			need = max(need, resource.CeilDiv(s.PeakReplicas-(z-1)*max(sc.MaxSkew, 1), z))
+			need = resource.CeilDiv(s.PeakReplicas, z)
 		}
 		if need <= 0 {
 			continue
@@ -564,7 +562,7 @@ func checkZones(in Check, all []autoscaler, g NodeGroupCapacity, gp field.Path, 
 	}
 	if !pl.fits || pl.peak > perZone {
 		return field.Errors{rule("KCAP-E3", gp.Child("MaxNodesPerZone"), g.Name,
-			"node group %s has at most %d nodes per zone, but with their zone spread the workloads need at least %s pods in every zone: %s",
+			"node group %s has at most %d nodes in its smallest zone, but with their zone spread the workloads can put at least %s pods in one zone: %s",
 			strconv.Quote(g.Name), perZone, field.JoinAnd(parts), placedText(pl, in))}
 	}
 	return nil

@@ -724,6 +724,20 @@ func TestSharedZones(t *testing.T) {
 	if _, err := CheckAll(in); err != nil {
 		t.Fatalf("2 nodes per zone: %v", err)
 	}
+	// One workload of 29 replicas at 3 per node on 3 zones of 3 nodes: some zone gets 10 pods, which its 3 nodes do
+	// not hold (it passed with skew 1: the rule bounded the emptiest zone only); 27 fit.
+	one := mk("a")
+	one.PeakReplicas = 29
+	one.PodRequests = &resource.List{CPUMillicores: 500, MemoryBytes: 256 << 20, Pods: 1}
+	in = Check{ScaledObjects: []Summary{one}, NodeGroups: []NodeGroupCapacity{{Name: "g", MaxNodes: 10, Zones: []string{"a", "b", "c"},
+		MaxNodesPerZone: ptr(int64(3)), WorkloadAllocatable: Allocatable{CPUMillicores: 1930, MemoryBytes: 7408903782}, WorkloadPods: 29}}}
+	if _, err := CheckAll(in); err == nil || !strings.HasPrefix(err.Error(), "KCAP-E3") {
+		t.Fatalf("29 replicas on 3 zones of 3 nodes: %v", err)
+	}
+	in.ScaledObjects[0].PeakReplicas = 27
+	if _, err := CheckAll(in); err != nil {
+		t.Fatalf("27 replicas on 3 zones of 3 nodes: %v", err)
+	}
 }
 
 // TestGroupsPlacedAsTheSchedulerPlaces: 20 pods of 1,500m and 40 of 700m on 3,920m nodes. The best packing needs
@@ -793,5 +807,49 @@ func TestPodNeedsDeviceTheGroupLacks(t *testing.T) {
 		!strings.Contains(es[0].Detail, "use an instance type whose nodes have nvidia.com/gpu or drop that request") ||
 		strings.Contains(es[0].Detail, "larger instance type") {
 		t.Fatalf("err = %v", err)
+	}
+}
+
+// TestZoneSpreadCapacity: a DoNotSchedule zone spread holds at most what the zones do, whatever its skew: 3 zones of 3
+// nodes at 3 pods each hold 27 pods, so 29 replicas fail KCAP-E3 (they passed with max skew 1 and 5: the rule bounded
+// only the emptiest zone), and KCAP-E2's remedy is the same 27. With 10 nodes of at most 4 per zone (4, 3 and 3),
+// skew 1 holds 9 + 9 + 10 = 28 and skew 5 all 30.
+func TestZoneSpreadCapacity(t *testing.T) {
+	plan := func(replicas, maxNodes, perZone, skew int64) (*Result, error) {
+		so := base()
+		so.MaxReplicaCount = ptr(replicas)
+		withWorkload(&so, Container{Name: "app", Requests: map[string]string{"cpu": "500m", "memory": "256Mi"}})
+		so.TargetWorkload.Rollout = &Rollout{Strategy: "Recreate"}
+		so.TargetWorkload.TopologySpread = []SpreadConstraint{{TopologyKey: ZoneKey, MaxSkew: skew, WhenUnsatisfiable: "DoNotSchedule"}}
+		so.NodeGroupCapacity = &NodeGroupCapacity{Name: "general", MaxNodes: maxNodes, MaxNodesPerZone: &perZone, Zones: []string{"a", "b", "c"},
+			WorkloadAllocatable: Allocatable{CPUMillicores: 1930, MemoryBytes: 7408903782}, WorkloadPods: 29}
+		return Plan(so)
+	}
+	for _, tc := range []struct {
+		replicas, maxNodes, perZone, skew int64
+		safe                              int64 // 0: fits
+	}{
+		{27, 10, 3, 1, 0}, {29, 10, 3, 1, 27}, {29, 10, 3, 5, 27}, {28, 10, 4, 1, 0}, {29, 10, 4, 1, 28}, {30, 10, 4, 5, 0},
+	} {
+		_, err := plan(tc.replicas, tc.maxNodes, tc.perZone, tc.skew)
+		es := field.As(err)
+		if tc.safe == 0 {
+			if err != nil {
+				t.Errorf("%+v: %v", tc, err)
+			}
+			continue
+		}
+		e3 := false
+		for _, e := range es {
+			if strings.HasPrefix(e.Detail, "KCAP-E3") || strings.Contains(e.Detail, "KCAP-E3") {
+				e3 = true
+			}
+			if want := fmt.Sprintf("the largest safe maxReplicaCount is %d", tc.safe); !strings.Contains(e.Detail, want) {
+				t.Errorf("%+v: %q lacks %q", tc, e.Detail, want)
+			}
+		}
+		if !e3 {
+			t.Errorf("%+v: no KCAP-E3 in %v", tc, err)
+		}
 	}
 }

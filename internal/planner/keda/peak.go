@@ -2,6 +2,7 @@ package keda
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -214,9 +215,18 @@ func (c *peakChecker) checkNodeGroup(req resource.List, ext map[string]int64, su
 	}
 	per, by := perNode(*g, req, ext)
 	nodes := resource.CeilDiv(peak, per)
-	safe := per * g.MaxNodes
+	total := per * g.MaxNodes
+	safe := total
+	if z := int64(len(g.Zones)); z > 0 && c.p.Workload != nil {
+		// A zone spread caps what the zones hold (KCAP-E3): the remedy must pass it too.
+		for _, sc := range c.p.Workload.TopologySpread {
+			if sc.TopologyKey == ZoneKey && sc.WhenUnsatisfiable == "DoNotSchedule" {
+				safe = min(safe, zoneRoom(zoneNodeCaps(*g), per, max(sc.MaxSkew, 1)))
+			}
+		}
+	}
 	if nodes > g.MaxNodes {
-		shortPods := peak - safe
+		shortPods := peak - total
 		c.fail("KCAP-E2", mp, itoa(peak),
 			"node group %s cannot hold %d replicas: %s a node (limited by %s: %s CPU, %s memory and %d pod slots free per node against %s CPU and %s memory per pod), so the peak needs %d nodes but the group has at most %d; short by %d nodes (%d pods, %s CPU); the largest safe %s is %d, or raise the group's maximum size to %d",
 			name, peak, podsFit(per), by, resource.HumanCPU(a.CPUMillicores), resource.HumanBytes(a.MemoryBytes), g.WorkloadPods,
@@ -232,23 +242,64 @@ func (c *peakChecker) checkNodeGroup(req resource.List, ext map[string]int64, su
 	if z == 0 || c.p.Workload == nil {
 		return
 	}
-	perZoneNodes := g.MaxNodes / z
-	if g.MaxNodesPerZone != nil {
-		perZoneNodes = *g.MaxNodesPerZone
-	}
-	zoneCap := perZoneNodes * per
+	caps := zoneNodeCaps(*g)
 	for i, sc := range c.p.Workload.TopologySpread {
 		if sc.TopologyKey != ZoneKey || sc.WhenUnsatisfiable != "DoNotSchedule" {
 			continue
 		}
 		k := max(sc.MaxSkew, 1)
-		need := resource.CeilDiv(peak-(z-1)*k, z)
-		if need > zoneCap {
+		if room := zoneRoom(caps, per, k); peak > room {
 			c.fail("KCAP-E3", field.NewPath("TargetWorkload", "TopologySpread").At(i), itoa(sc.MaxSkew),
-				"node group %s spreads over %d zones with at most %d nodes per zone (%d pods of the target per zone); with a zone spread skew of %d, %d replicas need at least %d pods in every zone; the largest safe %s is %d",
-				name, z, perZoneNodes, zoneCap, k, peak, need, maxName, min(safe, z*zoneCap+(z-1)*k))
+				"node group %s spreads over %d zones with at most %s nodes per zone (%s pods of the target per zone); with a zone spread skew of %d a zone holds at most %d more pods than the emptiest, so the zones hold %d pods in all, short of %d replicas; the largest safe %s is %d",
+				name, z, joinInts(caps, 1), joinInts(caps, per), k, k, room, peak, maxName, min(safe, room))
 		}
 	}
+}
+
+// zoneNodeCaps is the most nodes the group has in each of its zones (keda.md §9.2): MaxNodes spread over the zones as
+// evenly as the group balances them, each at most MaxNodesPerZone when the group declares it; without it, floor(MaxNodes /
+// zones) in every zone (the share of the zones with one node fewer, as a group need not balance).
+func zoneNodeCaps(g NodeGroupCapacity) []int64 {
+	z := int64(len(g.Zones))
+	caps := make([]int64, z)
+	for i := range caps {
+		caps[i] = g.MaxNodes / z
+		if g.MaxNodesPerZone != nil {
+			if int64(i) < g.MaxNodes%z {
+				caps[i]++
+			}
+			caps[i] = min(caps[i], *g.MaxNodesPerZone)
+		}
+	}
+	return caps
+}
+
+// zoneRoom is the most pods of a workload, per per node, that zones of caps nodes hold under a DoNotSchedule zone
+// spread of skew k: no zone holds more than its nodes do, nor more than k beyond the emptiest, so the emptiest
+// zone's room bounds the others (Σ min(room_i, min room + k)). kube-scheduler reaches it: while some zone has room the
+// emptiest does, and a pod there keeps the skew.
+func zoneRoom(caps []int64, per, k int64) int64 {
+	if len(caps) == 0 {
+		return 0
+	}
+	least := slices.Min(caps) * per
+	var room int64
+	for _, c := range caps {
+		room += min(c*per, least+k)
+	}
+	return room
+}
+
+// joinInts spells counts times unit, "3" when they are equal, else "4, 3 and 3".
+func joinInts(counts []int64, unit int64) string {
+	parts := make([]string, len(counts))
+	for i, c := range counts {
+		parts[i] = itoa(c * unit)
+	}
+	if slices.Min(counts) == slices.Max(counts) {
+		return parts[0]
+	}
+	return field.JoinAnd(parts)
 }
 
 // checkDatabase runs KCAP-E4 and KCAP-W2 for this workload alone against db.
