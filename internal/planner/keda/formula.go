@@ -2,6 +2,7 @@ package keda
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 
@@ -94,6 +95,15 @@ func (c *checker) modifiers() {
 		c.fail("KSO-E9", p.Child("Target"), "", "scalingModifiers formula is given but target is empty")
 	} else if f, err := strconv.ParseFloat(target, 64); err != nil || !(f > 0) {
 		c.fail("KSO-E9", p.Child("Target"), target, "scalingModifiers target %s must be a number greater than 0", field.Quote(target))
+	} else if f*1000 >= math.MaxInt64 {
+		// KEDA writes the composite metric's HPA target as resource.NewMilliQuantity(int64(target × 1000))
+		// (controllers/keda/hpa.go): beyond int64 the conversion gives a negative target.
+		c.fail("KSO-E9", p.Child("Target"), target, "scalingModifiers target %s is too large: KEDA writes the HPA's target in "+
+			"milli-units as a 64-bit integer, which overflows to a negative target the API server rejects", field.Quote(target))
+	} else if int64(f*1000) < 1 {
+		// The same conversion truncates: below 0.001 the target is 0, and the API server rejects a zero target.
+		c.fail("KSO-E9", p.Child("Target"), target, "scalingModifiers target %s becomes 0 milli-units in the HPA KEDA creates "+
+			"(it truncates to thousandths), which the API server rejects: use at least 0.001", field.Quote(target))
 	}
 	if mt := m.MetricType; mt != nil && *mt != "AverageValue" && *mt != "Value" {
 		c.fail("KSO-E9", p.Child("MetricType"), *mt, "scalingModifiers metricType %s must be AverageValue or Value", field.Quote(*mt))

@@ -517,6 +517,14 @@ func ruleCases() []ruleCase {
 			s.Triggers = []Trigger{prom("a")}
 			s.Advanced = &Advanced{ScalingModifiers: &ScalingModifiers{Formula: ptr("a"), Target: ptr("0")}}
 		}, "KSO-E9", "Advanced.ScalingModifiers.Target", false},
+		{"modifiers target below a thousandth", func(s *ScaledObject) {
+			s.Triggers = []Trigger{prom("a")}
+			s.Advanced = &Advanced{ScalingModifiers: &ScalingModifiers{Formula: ptr("a"), Target: ptr("0.0009")}}
+		}, "KSO-E9", "Advanced.ScalingModifiers.Target", false},
+		{"modifiers target Inf", func(s *ScaledObject) {
+			s.Triggers = []Trigger{prom("a")}
+			s.Advanced = &Advanced{ScalingModifiers: &ScalingModifiers{Formula: ptr("a"), Target: ptr("Inf")}}
+		}, "KSO-E9", "Advanced.ScalingModifiers.Target", false},
 		{"modifiers activation target", func(s *ScaledObject) {
 			s.Triggers = []Trigger{prom("a")}
 			s.Advanced = &Advanced{ScalingModifiers: &ScalingModifiers{Formula: ptr("a"), Target: ptr("2"), ActivationTarget: ptr("x")}}

@@ -39,8 +39,10 @@ func admissionRule(so ScaledObject, e *field.Error) bool {
 			return false
 		case strings.Contains(e.Detail, "does not return a number"): // the result type matters at runtime
 			return false
-		case strings.HasSuffix(p, ".Target"): // the webhook lets NaN through (it only rejects f <= 0)
-			if f, err := strconv.ParseFloat(e.Value, 64); err == nil && math.IsNaN(f) {
+		case strings.HasSuffix(p, ".Target"):
+			// The webhook lets NaN through (it only rejects f <= 0), and a positive target whose milli-units the
+			// controller's HPA cannot take (below 0.001, or beyond int64) fails when the HPA is made.
+			if f, err := strconv.ParseFloat(e.Value, 64); err == nil && (math.IsNaN(f) || f > 0) {
 				return false
 			}
 		case strings.HasSuffix(p, ".MetricType"): // the CRD enum
