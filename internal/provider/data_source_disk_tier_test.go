@@ -301,6 +301,7 @@ size_gib = 1
 required_iops = 5000
 required_throughput_mbps = 200
 concurrent_requirements = true
+fail_on_unmet = false # a 1 GiB disk does not sustain them: read the recommendation
 iops_io = { block_size_kib = 8, pattern = "random" }
 io = { queue_depth = 16, latency_ms = 2.5 }`)
 	resource.UnitTest(t, resource.TestCase{
@@ -410,6 +411,27 @@ func TestAccDiskTier_requirementRejections(t *testing.T) {
 					"io = { queue_depth = 16, latency_ms = 2.5 }\ninstance_type = \"Standard_D4s_v5\""),
 				ConfigStateChecks: []statecheck.StateCheck{expectDisk("x", "verdict", knownvalue.StringExact("warn"))},
 			},
+		},
+	})
+}
+
+// TestAccDiskTier_unmetFailsByDefault: a volume whose baseline does not sustain the requirement (a P20's 2,300 IOPS
+// against 5,000, beyond any credit burst) fails the plan by default, as fail_on_unmet says (FIT-V1 was a warning
+// titled as a burst-only fit), and only warns with fail_on_unmet = false.
+func TestAccDiskTier_unmetFailsByDefault(t *testing.T) {
+	spec := `cloud = "azure"
+type = "Premium_LRS"
+size_gib = 512
+required_iops = 5000
+io = { queue_depth = 8 }`
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{Config: diskTier("p20", spec), ExpectError: regexp.MustCompile(`Disk Requirement Not Met \(FIT-V1\)`)},
+			{Config: diskTier("p20", spec+"\nfail_on_unmet = false"), ConfigStateChecks: []statecheck.StateCheck{
+				expectDisk("p20", "verdict", knownvalue.StringExact("fail")),
+				expectDiskPath("p20", tfjsonpath.New("recommended").AtMapKey("tier"), knownvalue.StringExact("P30")),
+			}},
 		},
 	})
 }

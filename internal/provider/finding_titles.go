@@ -57,7 +57,7 @@ var ruleTitles = map[string]findingTitle{
 	"HPA-W5":  {"Metric Selector the HPA Controller Rejects", rankShortfall},
 	"HPA-W6":  {"No Metric: CPU at 80 % Applies", rankNote},
 	"HPA-W7":  {"Metric the HPA Controller Fails On", rankShortfall},
-	"FIT-V1":  {"Volume Meets the Need Only in Bursts", rankShortfall},
+	"FIT-V1":  {"Volume Does Not Sustain the Requirement", rankShortfall},
 	"FIT-N1":  {"Node Sustains the Disks Only in Bursts", rankShortfall},
 	"FIT-N0":  {"Node Disk Limits Unknown", rankUnchecked},
 	"FIT-A1":  {"Disk Latency Assumed", rankUnchecked},

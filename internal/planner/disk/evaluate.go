@@ -575,9 +575,10 @@ func (r *Result) checkVolume(at field.Path, recErr error, hddRandom bool) {
 		r.add(Pass, warnf("AZD-P3", pathSpec.Join(pathBursting), "%s; %s is met only with on-demand bursting, which has no time "+
 			"limit but is billed per burst transaction plus an hourly fee (Azure managed disk types); %s", have, need, fix))
 	case burst && v.BurstUnlimited:
+		// Unmet like any shortfall: an error unless fail_on_unmet is false (disks.md §7.6: fail).
 		f := warnf("FIT-V1", pathSpec.Join(pathSize), "%s; %s exceeds the planned rate and only best-effort bursts reach "+
 			"it (Amazon EBS volume types); %s", have, need, fix)
-		f.Unmet = true
+		f.Severity, f.Unmet = SeverityError, true
 		r.add(Fail, f)
 	case burst:
 		rule := "FIT-B1"
@@ -588,7 +589,7 @@ func (r *Result) checkVolume(at field.Path, recErr error, hddRandom bool) {
 			"and %s for %s from a full bucket, then back to the baseline); %s", have, need, resource.Group(v.BurstIOPS),
 			rate(float64(v.BurstBytesPerSec), u), fmtDuration(v.BurstDuration), fix))
 	default:
-		r.add(Fail, Finding{Rule: "FIT-V1", Severity: SeverityWarning, Path: pathSpec.Join(pathSize), Unmet: true,
+		r.add(Fail, Finding{Rule: "FIT-V1", Severity: SeverityError, Path: pathSpec.Join(pathSize), Unmet: true,
 			Message: fmt.Sprintf("%s, short of %s; %s", have, strings.TrimSuffix(need, ","), fix)})
 	}
 }

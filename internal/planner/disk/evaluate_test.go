@@ -217,11 +217,12 @@ func TestEvaluateRequirement(t *testing.T) {
 		{name: "P15 meets 1,000", q: Query{Spec: Spec{Type: PremiumLRS, SizeGiB: 256}, Access: qd(4), Requirement: Requirement{IOPS: 1000}},
 			verdict: Pass, rules: "", recSize: 256, recTier: "P15"},
 		// 5,000 IOPS is above every credit burst (3,500) and P30's 5,000 is the first baseline → FIT-V1, P30.
+		// Unmet: an error, as every unmet requirement (the plan fails unless fail_on_unmet is false).
 		{name: "P20 short", q: Query{Spec: Spec{Type: PremiumLRS, SizeGiB: 512}, Access: qd(8), Requirement: Requirement{IOPS: 5000}},
-			verdict: Fail, rules: "FIT-V1/warning", recSize: 1024, recTier: "P30"},
+			verdict: Fail, rules: "FIT-V1/error", recSize: 1024, recTier: "P30", wantField: "Spec.SizeGiB"},
 		// 25,000 IOPS: no baseline (P80: 20,000); P30 with on-demand bursting (30,000).
 		{name: "on-demand bursting recommended", q: Query{Spec: Spec{Type: PremiumLRS, SizeGiB: 1024}, Access: qd(64),
-			Requirement: Requirement{IOPS: 25000}}, verdict: Fail, rules: "FIT-V1/warning", recSize: 1024, recTier: "P30"},
+			Requirement: Requirement{IOPS: 25000}}, verdict: Fail, rules: "FIT-V1/error", recSize: 1024, recTier: "P30", wantField: "Spec.SizeGiB"},
 		{name: "on-demand bursting enabled", q: Query{Spec: Spec{Type: PremiumLRS, SizeGiB: 1024, Bursting: true}, Access: qd(64),
 			Requirement: Requirement{IOPS: 25000}}, verdict: Pass, rules: "AZD-P3/warning", recSize: 1024, recTier: "P30"},
 		// 50,000 IOPS: no Premium tier even with bursting → FIT-V2 on required_iops.
