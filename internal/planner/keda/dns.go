@@ -251,6 +251,15 @@ func checkDNS(in Check, all []autoscaler, res *CheckResult) field.Errors {
 		r.Binding, r.Utilization = CeilingCoreDNS, uCore
 	}
 	res.DNS = r
+	if d.NodeLocalDNSCache && nodes == 0 && r.ResolverPPS > 0 {
+		// Each node sends its own upstream queries, at 1,024 packets per second per interface: without a node
+		// group the check cannot count them, so the resolver's ceiling is not checked (CoreDNS's still is).
+		res.Warnings = append(res.Warnings, field.Warning{Code: "KCAP-W6", Path: pathDNS, Message: fmt.Sprintf(
+			"KCAP-W6: with NodeLocal DNSCache each node sends its own queries to the VPC resolver (1,024 packets per second "+
+				"per network interface), and the check has no node group to count the nodes of, so the %s packets per second "+
+				"at peak are not checked against it (they need the interfaces of at least %s); list the node groups the "+
+				"workloads run on", num(r.ResolverPPS), nodesText(int64(math.Ceil(r.ResolverPPS/ResolverPPS))))})
+	}
 	switch {
 	case r.Utilization > 1:
 		return field.Errors{rule("KCAP-E7", pathDNS, "", "%s", dnsText(d, r, lookups, nodes, qpr, uRes, uCore))}
@@ -333,6 +342,14 @@ func dnsText(d *DNS, r *DNSResult, lookups float64, nodes int64, qpr, uRes, uCor
 	fixes = append(fixes, "reuse connections to cut lookups")
 	b.WriteString(" Remedies: " + strings.Join(fixes, "; ") + ".")
 	return b.String()
+}
+
+// nodesText is "1 node" or "n nodes".
+func nodesText(n int64) string {
+	if n == 1 {
+		return "1 node"
+	}
+	return fmt.Sprintf("%d nodes", n)
 }
 
 func unchecked(d *DNS, nodes int64) string {

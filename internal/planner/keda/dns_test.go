@@ -131,3 +131,28 @@ func TestDNSInvalid(t *testing.T) {
 		}
 	}
 }
+
+// TestDNSResolverUncheckedWarns: with NodeLocal DNSCache each node sends its own upstream queries; a check without
+// node groups cannot count them, so it warns (KCAP-W6) that the resolver's ceiling is not checked instead of
+// passing it silently at a budget of 0.
+func TestDNSResolverUncheckedWarns(t *testing.T) {
+	lookups := 10.0
+	in := Check{ScaledObjects: []Summary{{Namespace: "shop", Name: "a", HPAName: "keda-hpa-a", TargetName: "a", PeakReplicas: 10, Surge: 2,
+		DNSLookupsPerSecond: &lookups}}, DNS: &DNS{NodeLocalDNSCache: true, CoreDNSReplicas: 1, CacheHitRatio: 0.25}}
+	res, err := CheckAll(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, w := range res.Warnings {
+		if w.Code == "KCAP-W6" {
+			found = strings.Contains(w.Message, "the 360 packets per second at peak are not checked") && strings.Contains(w.Message, "at least 1 node)")
+			if !found {
+				t.Errorf("message: %s", w.Message)
+			}
+		}
+	}
+	if !found || res.DNS == nil || res.DNS.ResolverPPS != 360 {
+		t.Fatalf("warnings %v, dns %+v: want KCAP-W6 for 360 packets per second", res.Warnings, res.DNS)
+	}
+}
