@@ -39,6 +39,7 @@ var ruleTitles = map[string]findingTitle{
 	"KCAP-W4": {"DNS Load Near Its Ceiling", rankShortfall},
 	"KCAP-W5": {"Node Groups Placed Without the Scheduler Model", rankUnchecked},
 	"KCAP-W6": {"DNS Resolver Ceiling Not Checked", rankUnchecked},
+	"KCAP-W7": {"Argo Rollout Planned as Blue-Green", rankUnchecked},
 	"KSO-W1":  {"Polling Interval Has No Effect", rankNote},
 	"KSO-W2":  {"Cooldown Period Has No Effect", rankNote},
 	"KSO-W3":  {"Idle Replica Count Other Than 0 Does Not Work", rankShortfall},

@@ -221,7 +221,7 @@ func workloadAttributes() map[string]schema.Attribute {
 				"overhead": kedaStrMap("RuntimeClass overhead, quantities by resource name."),
 			}},
 		"rollout": schema.SingleNestedAttribute{Optional: true,
-			MarkdownDescription: "Update strategy; a Deployment without it surges 25 %.",
+			MarkdownDescription: "Update strategy; a Deployment without it surges 25 %, an Argo `Rollout` as a blue-green rollout does (a preview ReplicaSet as large as the active one, `KCAP-W7`): for a canary give `RollingUpdate` with its max surge.",
 			Attributes: map[string]schema.Attribute{
 				"strategy":  str(false, "`RollingUpdate` (default) or `Recreate`."),
 				"max_surge": str(false, "An integer or a percentage; default `25%`."),

@@ -77,6 +77,13 @@ func CheckPeak(p Peak) PeakCheck {
 		c.out.Errors = append(c.out.Errors, serr)
 	}
 	c.out.Surge = surge
+	if p.workloadKind() == argoRollout && (p.Workload == nil || p.Workload.Rollout == nil) && surge > 0 {
+		c.warn("KCAP-W7", field.NewPath("TargetWorkload", "Rollout"),
+			"the target is an Argo Rollout whose strategy is not given, so the peak is planned as a blue-green rollout's, whose "+
+				"preview ReplicaSet runs as many pods as the active one (%d surge pods at %d replicas); a canary adds only its "+
+				"maxSurge (Argo's default 25 %%): give the rollout (strategy RollingUpdate with the canary's max surge) to plan that",
+			surge, p.Replicas)
+	}
 	w := p.Workload
 	if w == nil {
 		if p.NodeGroup != nil {
@@ -117,7 +124,11 @@ func (p Peak) workloadKind() string {
 	return p.TargetKind
 }
 
-// surgeFor returns the extra pods a rollout adds at r replicas: 0 for StatefulSets and Recreate;
+// argoRollout is the kind of an Argo Rollouts Rollout (argoproj.io/v1alpha1).
+const argoRollout = "Rollout"
+
+// surgeFor returns the extra pods a rollout adds at r replicas: 0 for StatefulSets and Recreate; r for an Argo
+// Rollout without a rollout (a blue-green preview);
 // maxSurge (an integer, or ceil(pct × r / 100), default 25 %) for a RollingUpdate Deployment. Kinds other
 // than Deployment surge only when a rollout is given.
 func (p Peak) surgeFor(r int64) (int64, *field.Error) {
@@ -125,6 +136,11 @@ func (p Peak) surgeFor(r int64) (int64, *field.Error) {
 	var ro *Rollout
 	if p.Workload != nil {
 		ro = p.Workload.Rollout
+	}
+	if ro == nil && kind == argoRollout {
+		// An Argo Rollout's strategy is its own (canary or blueGreen): without it the worst is planned, a blue-green
+		// preview ReplicaSet as large as the active one (CheckPeak warns, KCAP-W7).
+		return r, nil
 	}
 	if kind == "StatefulSet" || (ro == nil && kind != "Deployment") {
 		return 0, nil

@@ -55,3 +55,26 @@ func TestSurgeWarningOnce(t *testing.T) {
 		t.Fatalf("two workloads on the group: KCAP-W1 %d times, want once (%v)", count(res), err)
 	}
 }
+
+// TestArgoRolloutSurge: an Argo Rollout target without a rollout is planned at its worst, a blue-green preview as
+// large as the active ReplicaSet, with KCAP-W7 (it surged by 0 before); given a rollout, its max surge.
+func TestArgoRolloutSurge(t *testing.T) {
+	so := base()
+	so.ScaleTargetRef.APIVersion, so.ScaleTargetRef.Kind = ptr("argoproj.io/v1alpha1"), ptr("Rollout")
+	so.MaxReplicaCount = ptr(int64(20))
+	withWorkload(&so, Container{Name: "app", Requests: map[string]string{"cpu": "500m", "memory": "256Mi"}})
+	res, err := Plan(so)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, w := codes(nil, res.Warnings); !has(w, "KCAP-W7") || res.Summary.Surge != 20 {
+		t.Fatalf("surge %d, warnings %v: want 20 and KCAP-W7", res.Summary.Surge, w)
+	}
+	so.TargetWorkload.Rollout = &Rollout{Strategy: "RollingUpdate", MaxSurge: ptr("25%")}
+	if res, err = Plan(so); err != nil {
+		t.Fatal(err)
+	}
+	if _, w := codes(nil, res.Warnings); has(w, "KCAP-W7") || res.Summary.Surge != 5 {
+		t.Fatalf("canary: surge %d, warnings %v: want 5 and no KCAP-W7", res.Summary.Surge, w)
+	}
+}
