@@ -123,7 +123,7 @@ func TestAccNodeGroup_nodeUpgrade(t *testing.T) {
 		Steps: []resource.TestStep{
 			{Config: cfg(`upgrade_max_surge = "0"
   upgrade_max_unavailable = "1"`), ExpectError: regexp.MustCompile(`(?s)Disruption Not Absorbed.*group\s+"web":\s+node_upgrade.*` +
-				errRe(`1`, `pod`, `bind`, `nowhere`).String() + `.*` + errRe(`With`, `max`, `unavailable`, `0`, `and`, `a`, `max`, `surge`, `of`, `1`).String())},
+				errRe(`1`, `pod`, `binds`, `nowhere`).String() + `.*` + errRe(`With`, `max`, `unavailable`, `0`, `and`, `a`, `max`, `surge`, `of`, `1`).String())},
 			{Config: cfg(`upgrade_max_surge = "50%"`), ExpectError: regexp.MustCompile(`(?s)upgrade_max_surge.*` + errRe(`GKE's`, `surge`, `upgrade`, `settings`, `are`, `node`, `counts`).String())},
 			{Config: cfg(""), ConfigPlanChecks: emptyPlanAfterApply, ConfigStateChecks: []statecheck.StateCheck{
 				statecheck.ExpectKnownValue("kubefit_node_group.g", tfjsonpath.New("disruption_results").AtMapKey("node_upgrade").AtMapKey("fits"), knownvalue.Bool(true)),

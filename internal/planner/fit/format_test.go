@@ -32,9 +32,10 @@ func TestFormatBytes(t *testing.T) {
 		{1669 * mi, "1,669 MiB"},
 		// 1,814,948 KiB = 1,772.41 MiB (the DS1_v2 allocatable of overhead.md §12.5).
 		{1814948 * 1024, "1,772.4 MiB"},
-		{mi / 2, "0.5 MiB"},
-		{52428, "0 MiB"},   // 0.049999… MiB (0.05 MiB is 52,428.8 bytes) rounds down
-		{52429, "0.1 MiB"}, // 0.0500002 MiB rounds half up
+		{mi / 2, "512 KiB"},
+		{52428, "51.2 KiB"}, // under 1 MiB in KiB (it said "0 MiB")
+		{52429, "51.2 KiB"},
+		{2, "2 bytes"},
 		{10*gb - 1, "10,240 MiB"},
 		{10 * gb, "10 GiB"},
 		{15*gb + 300*mi, "15.3 GiB"},

@@ -128,8 +128,21 @@ func HumanBytes(b int64) string {
 	neg := b < 0
 	u := magnitude(b)
 	unit, suffix := mib, " MiB"
-	if u >= 10*gib {
+	switch {
+	case u >= 10*gib:
 		unit, suffix = gib, " GiB"
+	case u > 0 && u < 1024:
+		// Under a KiB, in bytes: "0 MiB" said nothing of a request of a few bytes (memory = "2").
+		s := groupUint(u) + " bytes"
+		if u == 1 {
+			s = "1 byte"
+		}
+		if neg {
+			s = "-" + s
+		}
+		return s
+	case u > 0 && u < mib:
+		unit, suffix = 1024, " KiB"
 	}
 	q, r := u/unit, u%unit
 	tenths := (r*10 + unit/2) / unit // 0..10

@@ -21,7 +21,7 @@ func TestFormat(t *testing.T) {
 	tests := []struct{ got, want string }{
 		{QuantityCPU(2000), "2"}, {QuantityCPU(1930), "1930m"}, {QuantityCPU(0), "0"},
 		{QuantityBytes(601882624), "574Mi"}, {QuantityBytes(1814948 * 1024), "1814948Ki"}, {QuantityBytes(0), "0"}, {QuantityBytes(1000), "1000"},
-		{HumanCPU(1580), "1,580m"}, {HumanBytes(1669 << 20), "1,669 MiB"}, {HumanBytes(-(1 << 20)), "-1 MiB"},
+		{HumanCPU(1580), "1,580m"}, {HumanBytes(1669 << 20), "1,669 MiB"}, {HumanBytes(2), "2 bytes"}, {HumanBytes(1), "1 byte"}, {HumanBytes(1536), "1.5 KiB"}, {HumanBytes(0), "0 MiB"}, {HumanBytes(-(1 << 20)), "-1 MiB"},
 		{HumanBytes(15*(1<<30) + 3*(1<<30)/10), "15.3 GiB"}, {HumanBytes(math.MinInt64), "-8,589,934,592 GiB"},
 		{Group(1024), "1,024"}, {Group(-1234567), "-1,234,567"}, {Group(999), "999"},
 		{Human(Pods, 1), "1 pod slot"}, {Human(Pods, 3), "3 pod slots"}, {Human(GPU, 2), "2 GPUs"}, {Human(Volumes, 25), "25 volume attachments"}, {Human(Volumes, 1), "1 volume attachment"}, {Human(CPU, 235), "235m CPU"},
