@@ -244,14 +244,14 @@ func (c *peakChecker) checkNodeGroup(req resource.List, ext map[string]int64, su
 	if nodes > g.MaxNodes {
 		shortPods := peak - total
 		c.fail("KCAP-E2", mp, itoa(peak),
-			"node group %s cannot hold %d replicas: %s a node (limited by %s: %s CPU, %s memory and %d pod slots free per node against %s CPU and %s memory per pod), so the peak needs %d nodes but the group has at most %d; short by %d nodes (%d pods, %s CPU); the largest safe %s is %d, or raise the group's maximum size to %d",
-			name, peak, podsFit(per), by, resource.HumanCPU(a.CPUMillicores), resource.HumanBytes(a.MemoryBytes), g.WorkloadPods,
-			resource.HumanCPU(req.CPUMillicores), resource.HumanBytes(req.MemoryBytes), nodes, g.MaxNodes,
-			nodes-g.MaxNodes, shortPods, resource.HumanCPU(shortPods*req.CPUMillicores), maxName, safe, nodes)
+			"node group %s cannot hold %s replicas: %s a node (limited by %s: %s CPU, %s memory and %s pod slots free per node against %s CPU and %s memory per pod), so the peak needs %s nodes but the group has at most %s; short by %s nodes (%s pods, %s CPU); the largest safe %s is %s, or raise the group's maximum size to %s",
+			name, resource.Group(peak), podsFit(per), by, resource.HumanCPU(a.CPUMillicores), resource.HumanBytes(a.MemoryBytes), resource.Group(g.WorkloadPods),
+			resource.HumanCPU(req.CPUMillicores), resource.HumanBytes(req.MemoryBytes), resource.Group(nodes), resource.Group(g.MaxNodes),
+			resource.Group(nodes-g.MaxNodes), resource.Group(shortPods), resource.HumanCPU(shortPods*req.CPUMillicores), maxName, resource.Group(safe), resource.Group(nodes))
 	} else if withSurge := resource.CeilDiv(peak+surge, per); surge > 0 && withSurge > g.MaxNodes {
 		c.warn("KCAP-W1", mp,
-			"node group %s holds the peak of %d replicas on %d of its %d nodes, but a rollout at peak adds %d surge pods and needs %d nodes: the rollout will stall or run slowly at full scale",
-			name, peak, nodes, g.MaxNodes, surge, withSurge)
+			"node group %s holds the peak of %s replicas on %s of its %s nodes, but a rollout at peak adds %s surge pods and needs %s nodes: the rollout will stall or run slowly at full scale",
+			name, resource.Group(peak), resource.Group(nodes), resource.Group(g.MaxNodes), resource.Group(surge), resource.Group(withSurge))
 	}
 	// KCAP-E3: zonal spread.
 	z := int64(len(g.Zones))
@@ -266,8 +266,8 @@ func (c *peakChecker) checkNodeGroup(req resource.List, ext map[string]int64, su
 		k := max(sc.MaxSkew, 1)
 		if room := zoneRoom(caps, per, k); peak > room {
 			c.fail("KCAP-E3", field.NewPath("TargetWorkload", "TopologySpread").At(i), itoa(sc.MaxSkew),
-				"node group %s spreads over %d zones with at most %s nodes per zone (%s pods of the target per zone); with a zone spread skew of %d a zone holds at most %d more pods than the emptiest, so the zones hold %d pods in all, short of %d replicas; the largest safe %s is %d",
-				name, z, joinInts(caps, 1), joinInts(caps, per), k, k, room, peak, maxName, min(safe, room))
+				"node group %s spreads over %d zones with at most %s nodes per zone (%s pods of the target per zone); with a zone spread skew of %d a zone holds at most %d more pods than the emptiest, so the zones hold %s pods in all, short of %s replicas; the largest safe %s is %s",
+				name, z, joinInts(caps, 1), joinInts(caps, per), k, k, resource.Group(room), resource.Group(peak), maxName, resource.Group(min(safe, room)))
 		}
 	}
 }
@@ -310,7 +310,7 @@ func zoneRoom(caps []int64, per, k int64) int64 {
 func joinInts(counts []int64, unit int64) string {
 	parts := make([]string, len(counts))
 	for i, c := range counts {
-		parts[i] = itoa(c * unit)
+		parts[i] = resource.Group(c * unit)
 	}
 	if slices.Min(counts) == slices.Max(counts) {
 		return parts[0]
