@@ -40,6 +40,7 @@ var ruleTitles = map[string]findingTitle{
 	"KCAP-W5": {"Node Groups Placed Without the Scheduler Model", rankUnchecked},
 	"KCAP-W6": {"DNS Resolver Ceiling Not Checked", rankUnchecked},
 	"KCAP-W7": {"Argo Rollout Planned as Blue-Green", rankUnchecked},
+	"KCAP-W8": {"Target Workload Kind Differs From the Scale Target", rankUnchecked},
 	"KSO-W1":  {"Polling Interval Has No Effect", rankNote},
 	"KSO-W2":  {"Cooldown Period Has No Effect", rankNote},
 	"KSO-W3":  {"Idle Replica Count Other Than 0 Does Not Work", rankShortfall},

@@ -85,6 +85,11 @@ func CheckPeak(p Peak) PeakCheck {
 			surge, p.Replicas)
 	}
 	w := p.Workload
+	if w != nil && w.Kind != "" && w.Kind != normKind(p.TargetKind) {
+		c.warn("KCAP-W8", field.NewPath("TargetWorkload", "Kind"),
+			"the target workload is a %s but the scale target is a %s: the peak's surge follows the target workload's kind; "+
+				"describe the object the autoscaler scales", w.Kind, normKind(p.TargetKind))
+	}
 	if w == nil {
 		if p.NodeGroup != nil {
 			c.fail("KCAP-E2", field.NewPath("NodeGroupCapacity"), "",

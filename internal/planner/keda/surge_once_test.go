@@ -78,3 +78,25 @@ func TestArgoRolloutSurge(t *testing.T) {
 		t.Fatalf("canary: surge %d, warnings %v: want 5 and no KCAP-W7", res.Summary.Surge, w)
 	}
 }
+
+// TestTargetKindMismatchWarns: a target workload described as a StatefulSet for a scale target that is a Deployment
+// (KEDA's default) warns, on the workload's kind (KCAP-W8); the same kinds do not.
+func TestTargetKindMismatchWarns(t *testing.T) {
+	so := base()
+	withWorkload(&so, Container{Name: "app", Requests: map[string]string{"cpu": "500m", "memory": "256Mi"}})
+	so.TargetWorkload.Kind = "StatefulSet"
+	res, err := Plan(so)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, w := codes(nil, res.Warnings); !has(w, "KCAP-W8") {
+		t.Fatalf("warnings %v: want KCAP-W8", w)
+	}
+	so.TargetWorkload.Kind = "Deployment"
+	if res, err = Plan(so); err != nil {
+		t.Fatal(err)
+	}
+	if _, w := codes(nil, res.Warnings); has(w, "KCAP-W8") {
+		t.Fatalf("the same kind warns: %v", w)
+	}
+}
