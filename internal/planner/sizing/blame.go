@@ -186,7 +186,7 @@ func (pl *Plan) capacityMisfits() []Failure {
 		msg := fmt.Sprintf("pool %q (%s) needs %d nodes in the %s scenario but its maximum node count is %d. %s",
 			pp.Name, pp.Instance.Name, pr.NodesRequired, sc, pp.MaxNodes, pr.Shortfall)
 		if len(blamed) > 0 {
-			msg += " Counting the workloads in list order, each earlier one already running: " + field.JoinAnd(blamed) + "."
+			msg += " Counting the workloads in list order at their largest replica counts, each earlier one already running: " + field.JoinAnd(blamed) + "."
 		} else if left := pl.leftOver(pp.Name, sc); left != "" {
 			// Without pods beyond the maximum (the count is over it by the scheduler margin only) the shortfall
 			// says so.
