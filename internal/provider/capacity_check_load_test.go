@@ -94,7 +94,9 @@ var hpaLoadTestGroupDefers = regexp.MustCompile(`workloads = \[\{ name = "cron"`
 
 // TestAccCapacityCheck_groupMisfitInOnePlan: ONE plan lists every failing check of the load test: the node
 // group's own misfit (KCAP-E8 on node_groups[0]: 24 workers need 24 nodes of 20, the largest count that fits
-// is 20), the HPA's shortfall on the group (KCAP-E2), the database's (KCAP-E4) and the DNS budget's (KCAP-E7),
+// is 20), the HPA's shortfall on the group with the group's own workers and cron beside it (KCAP-E2: 40 + 24 + 1
+// pods on 64 nodes; no count of the HPA alone is a remedy, since the workers alone do not fit), the database's
+// (KCAP-E4) and the DNS budget's (KCAP-E7),
 // each with its remedy, in that order. Without the capacity check the group plans (its misfit is in
 // capacity.failures, with the attribute at fault and the remedy); with fail_on_misfit = false the mode is
 // refused; without the mode the group fails alone and hides the check.
@@ -111,7 +113,8 @@ func TestAccCapacityCheck_groupMisfitInOnePlan(t *testing.T) {
 					`KCAP-E8:\s+node\s+group\s+"web"\s+does\s+not\s+carry\s+its\s+own\s+workloads\s+\(reported\s+here,\s+as\s+its\s+` +
 					`misfits_reported_by\s+=\s+"capacity_check"\s+asks;\s+at\s+fault:\s+its\s+max_size\):\s+pool\s+"web"\s+\(c5.xlarge\)\s+needs\s+24\s+nodes` +
 					`.*Raise\s+the\s+pool's\s+maximum\s+node\s+count\s+to\s+24.*The\s+largest\s+replica\s+count\s+of\s+workload\s+"worker"\s+that\s+fits\s+is\s+20` +
-					`.*KCAP-E2:\s+node\s+group\s+"web"\s+cannot\s+hold.*largest\s+safe\s+maxReplicas\s+of\s+HPA\s+"shop/api".*is\s+20` +
+					`.*KCAP-E2:\s+node\s+group\s+"web"\s+cannot\s+hold\s+the\s+peak\s+of\s+HPA\s+"shop/api"\s+and\s+the\s+group's\s+own\s+workloads\s+"worker"\s+and\s+"cron"` +
+					`.*on\s+64\s+nodes.*raise\s+the\s+group's\s+maximum\s+size\s+to\s+64\s+nodes` +
 					`.*KCAP-E7:.*the\s+VPC\s+resolver\s+is\s+the\s+binding\s+DNS\s+ceiling.*Remedies:`),
 			},
 			{

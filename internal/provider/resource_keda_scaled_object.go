@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/keda"
+	plannerresource "github.com/kubefit/terraform-provider-kubefit/internal/planner/resource"
 )
 
 var _ resource.ResourceWithModifyPlan = (*kedaScaledObjectResource)(nil)
@@ -173,6 +174,15 @@ type nodeGroupCapacityModel struct {
 	WorkloadAllocatable *capacityAllocatableModel `tfsdk:"workload_allocatable"`
 	WorkloadPods        *int64                    `tfsdk:"workload_pods"`
 	Failures            []groupFailureModel       `tfsdk:"failures"`
+	Workloads           []groupWorkloadModel      `tfsdk:"workloads"`
+}
+
+// groupWorkloadModel is one of a node group's own workloads at peak (capacity.workloads).
+type groupWorkloadModel struct {
+	Name     *string                   `tfsdk:"name"`
+	Requests *capacityAllocatableModel `tfsdk:"requests"`
+	Replicas *int64                    `tfsdk:"replicas"`
+	Surge    *int64                    `tfsdk:"surge"`
 }
 
 // groupFailureModel is one misfit a node group leaves to the capacity check (capacity.failures).
@@ -452,6 +462,14 @@ func (g nodeGroupCapacityModel) capacity() keda.NodeGroupCapacity {
 	}
 	for _, f := range g.Failures {
 		c.Failures = append(c.Failures, keda.GroupFailure{Reason: deref(f.Reason), Attribute: deref(f.Attribute), Message: deref(f.Message), Remedy: deref(f.Remedy)})
+	}
+	for _, w := range g.Workloads {
+		gw := keda.GroupWorkload{Name: deref(w.Name), Replicas: max(deref(w.Replicas), 0), Surge: max(deref(w.Surge), 0)}
+		if r := w.Requests; r != nil {
+			gw.Requests = plannerresource.List{CPUMillicores: max(deref(r.CPUMillicores), 0), MemoryBytes: max(deref(r.MemoryBytes), 0),
+				EphemeralStorageBytes: max(deref(r.EphemeralBytes), 0), Pods: 1}
+		}
+		c.Workloads = append(c.Workloads, gw)
 	}
 	return c
 }

@@ -76,6 +76,23 @@ func nodeGroupCapacityAttributes(failuresDesc string) map[string]schema.Attribut
 		"workload_pods": schema.Int64Attribute{Optional: true,
 			MarkdownDescription: "Per node: maxPods minus DaemonSet pods (already limited by pod IPs on EKS). Required.",
 			Validators:          []validator.Int64{requiredValue{}}},
+		"workloads": schema.ListNestedAttribute{Optional: true,
+			MarkdownDescription: "The group's own workloads at peak. `kubefit_capacity_check` places those no autoscaler of the " +
+				"check stands for (its scale target's name, or namespace/name) beside the autoscalers' pods; an autoscaler " +
+				"checked alone against the group warns that it does not (`KCAP-W9`).",
+			NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+				"name": schema.StringAttribute{Optional: true, MarkdownDescription: "The workload's name."},
+				"requests": schema.SingleNestedAttribute{Optional: true, MarkdownDescription: "One pod's requests.",
+					Attributes: map[string]schema.Attribute{
+						"cpu_millicores":  kedaOptInt("CPU in millicores."),
+						"memory_bytes":    kedaOptInt("Memory in bytes."),
+						"ephemeral_bytes": kedaOptInt("Ephemeral storage in bytes."),
+						"extended": schema.MapAttribute{Optional: true, ElementType: types.Int64Type,
+							MarkdownDescription: "Extended resources by name (not placed)."},
+					}},
+				"replicas": kedaOptInt("Its replicas at peak."),
+				"surge":    kedaOptInt("The surge pods a rollout at peak adds."),
+			}}},
 	}
 }
 

@@ -139,7 +139,11 @@ var (
 	capacityAttrTypes = map[string]attr.Type{"name": types.StringType, "max_nodes": types.Int64Type,
 		"zones": types.ListType{ElemType: types.StringType}, "max_nodes_per_zone": types.Int64Type,
 		"workload_allocatable": types.ObjectType{AttrTypes: capacityAllocAttrTypes}, "workload_pods": types.Int64Type,
-		"failures": types.ListType{ElemType: types.ObjectType{AttrTypes: groupFailureAttrTypes}}}
+		"failures":  types.ListType{ElemType: types.ObjectType{AttrTypes: groupFailureAttrTypes}},
+		"workloads": types.ListType{ElemType: types.ObjectType{AttrTypes: groupWorkloadAttrTypes}}}
+	// groupWorkloadAttrTypes are one of the group's own workloads at peak (capacity.workloads).
+	groupWorkloadAttrTypes = map[string]attr.Type{"name": types.StringType, "requests": types.ObjectType{AttrTypes: capacityAllocAttrTypes},
+		"replicas": types.Int64Type, "surge": types.Int64Type}
 	// groupFailureAttrTypes are one misfit a group hands to the capacity check (misfits_reported_by).
 	groupFailureAttrTypes = map[string]attr.Type{"reason": types.StringType, "attribute": types.StringType,
 		"message": types.StringType, "remedy": types.StringType}
@@ -567,6 +571,21 @@ func taintList(ts []nodegroup.Taint) types.List {
 
 func signedResources(l plres.List) types.Object { return fitResources(l) }
 
+// groupWorkloadsValue is capacity.workloads: the group's own workloads at peak.
+func groupWorkloadsValue(ws []nodegroup.CapacityWorkload) types.List {
+	vals := make([]attr.Value, len(ws))
+	for i, w := range ws {
+		vals[i] = types.ObjectValueMust(groupWorkloadAttrTypes, map[string]attr.Value{
+			"name": types.StringValue(w.Name),
+			"requests": types.ObjectValueMust(capacityAllocAttrTypes, map[string]attr.Value{
+				"cpu_millicores": types.Int64Value(w.Requests.CPUMillicores), "memory_bytes": types.Int64Value(w.Requests.MemoryBytes),
+				"ephemeral_bytes": types.Int64Value(w.Requests.EphemeralStorageBytes), "extended": extendedValue(w.Requests.GPU)}),
+			"replicas": types.Int64Value(int64(w.Replicas)), "surge": types.Int64Value(int64(w.Surge)),
+		})
+	}
+	return types.ListValueMust(types.ObjectType{AttrTypes: groupWorkloadAttrTypes}, vals)
+}
+
 func flattenNodeGroup(m *nodeGroupModel, res *nodegroup.Result, out nodegroup.Rendered, diags *diag.Diagnostics) {
 	m.MinSize, m.MaxSize, m.DesiredSize = types.Int64Value(int64(res.MinSize)), types.Int64Value(int64(res.MaxSize)), types.Int64Value(int64(res.DesiredSize))
 	m.MaxPods = types.Int64Value(res.MaxPods)
@@ -580,7 +599,8 @@ func flattenNodeGroup(m *nodeGroupModel, res *nodegroup.Result, out nodegroup.Re
 		"workload_allocatable": types.ObjectValueMust(capacityAllocAttrTypes, map[string]attr.Value{
 			"cpu_millicores": types.Int64Value(c.WorkloadAllocatable.CPUMillicores), "memory_bytes": types.Int64Value(c.WorkloadAllocatable.MemoryBytes),
 			"ephemeral_bytes": types.Int64Value(c.WorkloadAllocatable.EphemeralStorageBytes), "extended": extendedValue(c.WorkloadAllocatable.GPU)}),
-		"failures": types.ListValueMust(types.ObjectType{AttrTypes: groupFailureAttrTypes}, []attr.Value{}),
+		"failures":  types.ListValueMust(types.ObjectType{AttrTypes: groupFailureAttrTypes}, []attr.Value{}),
+		"workloads": groupWorkloadsValue(c.Workloads),
 	})
 	m.EKSNodeGroup, m.AKSNodePool, m.GKENodePool = types.ObjectNull(eksNodeGroupAttrTypes), types.ObjectNull(aksNodePoolAttrTypes), types.ObjectNull(gkeNodePoolAttrTypes)
 	if e := out.EKS; e != nil {

@@ -114,7 +114,7 @@ func (c *checker) summary() keda.Summary {
 	if h.MaxReplicas < 1 || h.MaxReplicas > maxInt32 {
 		return s // HPA-E4 already blames maxReplicas; a peak out of range checks nothing
 	}
-	pc := keda.CheckPeak(keda.Peak{Replicas: h.MaxReplicas, TargetKind: r.Kind, Workload: h.TargetWorkload,
+	pc := keda.CheckPeak(keda.Peak{Replicas: h.MaxReplicas, TargetKind: r.Kind, TargetNamespace: h.Namespace, TargetName: r.Name, Workload: h.TargetWorkload,
 		NodeGroup: h.NodeGroupCapacity, Database: h.Database, MaxPath: field.NewPath("MaxReplicas"), MaxName: "maxReplicas"})
 	c.errs = append(c.errs, pc.Errors...)
 	c.warnings = append(c.warnings, pc.Warnings...)

@@ -359,19 +359,6 @@ func ownSurgeWarning(g NodeGroupCapacity, s Summary) bool {
 	return resource.CeilDiv(s.PeakReplicas, per) <= g.MaxNodes && resource.CeilDiv(s.PeakReplicas+s.Surge, per) > g.MaxNodes
 }
 
-func surgeSum(in Check, all []autoscaler, idx []int) int64 {
-	var sum, largest int64
-	for _, i := range idx {
-		s := all[i].Surge
-		sum += s
-		largest = max(largest, s)
-	}
-	if in.ConcurrentRollouts == "all" {
-		return sum
-	}
-	return largest
-}
-
 // checkGroups places every workload on a group at peak with the placement model (place), within at most
 // MaxNodes nodes of the group's workload allocatable, then the rollout surge on top.
 func checkGroups(in Check, all []autoscaler, res *CheckResult) field.Errors {
@@ -390,15 +377,27 @@ func checkGroups(in Check, all []autoscaler, res *CheckResult) field.Errors {
 		for _, i := range idx {
 			names = append(names, all[i].label())
 		}
+		if own := ownWorkloads(all, idx, g); len(own) > 0 {
+			var ws []string
+			for _, w := range own {
+				ws = append(ws, strconv.Quote(w.Name))
+			}
+			what := "workload"
+			if len(own) > 1 {
+				what = "workloads"
+			}
+			names = append(names, "the group's own "+what+" "+field.JoinAnd(ws))
+		}
 		gp := field.NewPath("NodeGroups").At(gi)
-		pl, err := place(g, groupLoads(in, all, idx), in)
+		loads := groupLoads(in, all, idx, g)
+		pl, err := place(g, loads, in)
 		if err != nil {
 			errs = append(errs, rule("KCAP-E2", gp, g.Name, "%s", err.Error()))
 			continue
 		}
 		res.PeakNodes[g.Name] = pl.peak
 		if !pl.fits || pl.peak > g.MaxNodes {
-			if exact, ok := needed(in, g, groupLoads(in, all, idx)); pl.atLeast && ok {
+			if exact, ok := needed(in, g, loads); pl.atLeast && ok {
 				pl = exact // the nodes the peak needs, not only a lower bound from the totals
 			}
 			errs = append(errs, rule("KCAP-E2", gp, g.Name,
@@ -407,7 +406,11 @@ func checkGroups(in Check, all []autoscaler, res *CheckResult) field.Errors {
 			continue
 		}
 		errs = append(errs, checkZones(in, all, g, gp, idx)...)
-		if extra := surgeSum(in, all, idx); extra > 0 && pl.surge > g.MaxNodes && !(len(idx) == 1 && ownSurgeWarning(g, all[idx[0]].Summary)) {
+		var extra int64
+		for _, l := range loads {
+			extra += l.surge
+		}
+		if extra > 0 && pl.surge > g.MaxNodes && !(len(idx) == 1 && len(ownWorkloads(all, idx, g)) == 0 && ownSurgeWarning(g, all[idx[0]].Summary)) {
 			res.Warnings = append(res.Warnings, field.Warning{Code: "KCAP-W1", Path: gp, Message: fmt.Sprintf(
 				"KCAP-W1: node group %s holds the peak of %s on %d of its %d nodes, but a rollout at peak (%d surge pods, concurrent rollouts %q) needs %d nodes: rollouts at full scale will stall",
 				strconv.Quote(g.Name), field.JoinAnd(names), pl.peak, g.MaxNodes, extra, rolloutMode(in), pl.surge)})
@@ -416,24 +419,51 @@ func checkGroups(in Check, all []autoscaler, res *CheckResult) field.Errors {
 	return errs
 }
 
-// groupLoads is the peak of the ScaledObjects idx on one group, with the rollout surge the check counts: the
-// largest single surge (concurrent rollouts "one"), on the ScaledObject that has it, or every surge ("all").
-func groupLoads(in Check, all []autoscaler, idx []int) []groupLoad {
-	loads := make([]groupLoad, len(idx))
-	largest := -1
-	for k, i := range idx {
+// groupLoads is the peak of the autoscalers idx on group g, then of the group's own workloads no autoscaler of idx
+// stands for (ownWorkloads), with the rollout surge the check counts: the largest single surge (concurrent rollouts
+// "one"), on the workload that has it, or every surge ("all"). The first len(idx) loads are the autoscalers', in
+// order.
+func groupLoads(in Check, all []autoscaler, idx []int, g NodeGroupCapacity) []groupLoad {
+	loads := make([]groupLoad, 0, len(idx)+len(g.Workloads))
+	surges := make([]int64, 0, cap(loads))
+	for _, i := range idx {
 		s := all[i]
-		loads[k] = groupLoad{name: s.loadName(), req: *s.PodRequests, count: s.PeakReplicas}
+		loads = append(loads, groupLoad{name: s.loadName(), req: *s.PodRequests, count: s.PeakReplicas})
+		surges = append(surges, s.Surge)
+	}
+	for _, w := range ownWorkloads(all, idx, g) {
+		loads = append(loads, groupLoad{name: "workload " + strconv.Quote(w.Name) + " of the group", req: w.Requests, count: w.Replicas})
+		surges = append(surges, w.Surge)
+	}
+	largest := -1
+	for k := range loads {
 		if in.ConcurrentRollouts == "all" {
-			loads[k].surge = s.Surge
-		} else if largest < 0 || s.Surge > loads[largest].surge {
-			if largest >= 0 {
-				loads[largest].surge = 0
-			}
-			loads[k].surge, largest = s.Surge, k
+			loads[k].surge = surges[k]
+		} else if largest < 0 || surges[k] > surges[largest] {
+			largest = k
 		}
 	}
+	if largest >= 0 {
+		loads[largest].surge = surges[largest]
+	}
 	return loads
+}
+
+// ownWorkloads returns the workloads of group g that no autoscaler of idx stands for: none scales a target of that
+// name (or namespace/name).
+func ownWorkloads(all []autoscaler, idx []int, g NodeGroupCapacity) []GroupWorkload {
+	var out []GroupWorkload
+	for _, w := range g.Workloads {
+		stood := false
+		for _, i := range idx {
+			s := all[i]
+			stood = stood || w.Name == s.TargetName || w.Name == s.Namespace+"/"+s.TargetName
+		}
+		if !stood && w.Replicas+w.Surge > 0 {
+			out = append(out, w)
+		}
+	}
+	return out
 }
 
 // placedText says how many nodes the placement needs, and by which model.

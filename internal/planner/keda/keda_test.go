@@ -759,7 +759,7 @@ func TestGroupsPlacedAsTheSchedulerPlaces(t *testing.T) {
 	}
 	g := NodeGroupCapacity{Name: "g", MaxNodes: 100, WorkloadAllocatable: Allocatable{CPUMillicores: 3920, MemoryBytes: 14 << 30}, WorkloadPods: 58}
 	in := Check{ScaledObjects: []Summary{mk("a", 1500, 20), mk("b", 700, 40)}, NodeGroups: []NodeGroupCapacity{g}}
-	loads := groupLoads(in, autoscalers(in), []int{0, 1})
+	loads := groupLoads(in, autoscalers(in), []int{0, 1}, g)
 	pl, err := place(g, loads, Check{})
 	if err != nil || !pl.fits || pl.optimal >= pl.peak {
 		t.Fatalf("placement %+v, %v: the case needs a scheduler count above the best packing", pl, err)
@@ -859,5 +859,38 @@ func TestZoneSpreadCapacity(t *testing.T) {
 		if !e3 {
 			t.Errorf("%+v: no KCAP-E3 in %v", tc, err)
 		}
+	}
+}
+
+// TestGroupOwnWorkloadsPlaced: a capacity check places a node group's own workloads beside the autoscalers' pods
+// (it left them out, so 6 workers of 1 CPU passed on 3 nodes of 3,920m that the group's 3 pods of 3 CPU fill); a
+// group workload an autoscaler stands for (its scale target's name) is not counted twice; a ScaledObject checked
+// alone against the group warns that it does not place them (KCAP-W9).
+func TestGroupOwnWorkloadsPlaced(t *testing.T) {
+	g := NodeGroupCapacity{Name: "g", MaxNodes: 3, WorkloadAllocatable: Allocatable{CPUMillicores: 3820, MemoryBytes: 14 << 30}, WorkloadPods: 56,
+		Workloads: []GroupWorkload{{Name: "app", Requests: resource.List{CPUMillicores: 3000, MemoryBytes: 1 << 30}, Replicas: 3}}}
+	worker := Summary{Namespace: "default", Name: "worker", HPAName: "keda-hpa-worker", TargetName: "worker", PeakReplicas: 6,
+		PodRequests: &resource.List{CPUMillicores: 1000, MemoryBytes: 1 << 30, Pods: 1}, NodeGroup: "g"}
+	_, err := CheckAll(Check{ScaledObjects: []Summary{worker}, NodeGroups: []NodeGroupCapacity{g}})
+	if err == nil || !strings.HasPrefix(err.Error(), "KCAP-E2") || !strings.Contains(err.Error(), `the group's own workload "app"`) {
+		t.Fatalf("6 workers beside the group's 3 pods of 3 CPU on 3 nodes: %v", err)
+	}
+	// The autoscaler of app itself: app's pods are its own, counted once: 3 pods on 3 nodes fit.
+	app := worker
+	app.Name, app.HPAName, app.TargetName, app.PeakReplicas = "app", "keda-hpa-app", "app", 3
+	app.PodRequests = &resource.List{CPUMillicores: 3000, MemoryBytes: 1 << 30, Pods: 1}
+	if _, err := CheckAll(Check{ScaledObjects: []Summary{app}, NodeGroups: []NodeGroupCapacity{g}}); err != nil {
+		t.Fatalf("app's own autoscaler: %v", err)
+	}
+	so := base()
+	so.MaxReplicaCount = ptr(int64(6))
+	withWorkload(&so, Container{Name: "w", Requests: map[string]string{"cpu": "1", "memory": "1Gi"}})
+	so.NodeGroupCapacity = &g
+	res, err := Plan(so)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, w := codes(nil, res.Warnings); !has(w, "KCAP-W9") {
+		t.Fatalf("warnings %v: want KCAP-W9", w)
 	}
 }

@@ -196,6 +196,19 @@ type NodeGroupCapacity struct {
 	// Failures are the group's own misfits, left to the capacity check (misfits_reported_by = "capacity_check"
 	// on the group): CheckAll raises each as KCAP-E8 on the group, beside its other findings (keda.md §8.3).
 	Failures []GroupFailure
+	// Workloads are the group's own workloads at peak. CheckAll places those no autoscaler of the check stands for
+	// (its scale target's name, or namespace/name) beside the autoscalers' pods; CheckPeak warns that it does not
+	// (KCAP-W9).
+	Workloads []GroupWorkload
+}
+
+// GroupWorkload is one of a node group's own workloads: one pod's requests, its peak replicas and the surge pods a
+// rollout at peak adds.
+type GroupWorkload struct {
+	Name     string
+	Requests resource.List
+	Replicas int64
+	Surge    int64
 }
 
 // GroupFailure is one misfit a node group leaves to the capacity check, worded by the group.

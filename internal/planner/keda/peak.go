@@ -18,9 +18,12 @@ type Peak struct {
 	Replicas int64
 	// TargetKind is the scale target's kind ("Deployment", "StatefulSet", …); the workload's own kind wins.
 	TargetKind string
-	Workload   *Workload
-	NodeGroup  *NodeGroupCapacity
-	Database   *Database
+	// TargetNamespace and TargetName name the scale target: a node group workload of that name (or
+	// namespace/name) is the target itself, the group's others are not placed beside it (KCAP-W9).
+	TargetNamespace, TargetName string
+	Workload                    *Workload
+	NodeGroup                   *NodeGroupCapacity
+	Database                    *Database
 	// MaxPath is the path of the autoscaler's maximum replica count, which a peak too large blames; MaxName
 	// is that count's name in messages ("maxReplicaCount", "maxReplicas").
 	MaxPath field.Path
@@ -77,6 +80,23 @@ func CheckPeak(p Peak) PeakCheck {
 		c.out.Errors = append(c.out.Errors, serr)
 	}
 	c.out.Surge = surge
+	if g := p.NodeGroup; g != nil {
+		var others []string
+		var pods int64
+		for _, w := range g.Workloads {
+			if w.Name != p.TargetName && w.Name != p.TargetNamespace+"/"+p.TargetName && w.Replicas+w.Surge > 0 {
+				others = append(others, strconv.Quote(w.Name))
+				pods += w.Replicas
+			}
+		}
+		if len(others) > 0 {
+			c.warn("KCAP-W9", field.NewPath("NodeGroupCapacity"),
+				"node group %s also runs %s (%s pods at peak), which this check does not place beside the target's pods, so "+
+					"its verdict holds only if they leave the group's nodes free; pass this object's summary and the group's "+
+					"capacity to a kubefit_capacity_check, which places them together", strconv.Quote(g.Name), field.JoinAnd(others),
+				resource.Group(pods))
+		}
+	}
 	if p.workloadKind() == argoRollout && (p.Workload == nil || p.Workload.Rollout == nil) && surge > 0 {
 		c.warn("KCAP-W7", field.NewPath("TargetWorkload", "Rollout"),
 			"the target is an Argo Rollout whose strategy is not given, so the peak is planned as a blue-green rollout's, whose "+

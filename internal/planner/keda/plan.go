@@ -102,6 +102,6 @@ func (c *checker) summary() Summary {
 // peak is the ScaledObject's worst case for the capacity checks.
 func (so ScaledObject) peak(replicas int64) Peak {
 	_, kind := so.normalisedTarget()
-	return Peak{Replicas: replicas, TargetKind: kind, Workload: so.TargetWorkload, NodeGroup: so.NodeGroupCapacity,
+	return Peak{Replicas: replicas, TargetKind: kind, TargetNamespace: so.Namespace, TargetName: so.ScaleTargetRef.Name, Workload: so.TargetWorkload, NodeGroup: so.NodeGroupCapacity,
 		Database: so.Database, MaxPath: field.NewPath("MaxReplicaCount"), MaxName: "maxReplicaCount"}
 }

@@ -9,7 +9,7 @@ import (
 // the largest safe maximum of each of them with the others unchanged, and the nodes the peak needs, each
 // placed as the check places them (place); "" when no placement can say.
 func groupRemedies(in Check, all []autoscaler, idx []int, g NodeGroupCapacity, pl placement) string {
-	loads := groupLoads(in, all, idx)
+	loads := groupLoads(in, all, idx, g)
 	holds := func(ls []groupLoad) bool {
 		if b := in.budget; b != nil {
 			for _, l := range ls {

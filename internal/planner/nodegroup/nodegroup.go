@@ -101,6 +101,31 @@ type Capacity struct {
 	// WorkloadAllocatable is one node's allocatable less the DaemonSets' requests (of the smallest member
 	// of a mixed group); its Pods are the pod slots left for workloads.
 	WorkloadAllocatable resource.List
+	// Workloads are the group's own workloads at peak: a capacity check places them beside the autoscalers' pods
+	// (those it does not stand for).
+	Workloads []CapacityWorkload
+}
+
+// CapacityWorkload is one of a group's own workloads as a capacity check places it: one pod's requests, its peak
+// replica count and the surge pods a rollout at peak adds.
+type CapacityWorkload struct {
+	Name     string
+	Requests fit.Resources
+	Replicas int
+	Surge    int
+}
+
+// peakReplicas is a workload's fixed count, else its maximum, else its minimum.
+func peakReplicas(w sizing.Workload) int {
+	switch {
+	case w.Replicas != nil:
+		return *w.Replicas
+	case w.MaxReplicas != nil:
+		return *w.MaxReplicas
+	case w.MinReplicas != nil:
+		return *w.MinReplicas
+	}
+	return 0
 }
 
 // Result is a sized node group.
@@ -179,6 +204,13 @@ func Size(ctx context.Context, p *sizing.Planner, req Request) (*Result, error) 
 	walloc := pp.WorkloadAllocatable
 	r.FreeAtMax = scale(walloc, int64(r.MaxSize)).Sub(pp.Peak.Requested)
 	r.Capacity = Capacity{Name: req.Pool.Name, MaxNodes: r.MaxSize, Zones: req.Pool.Zones, WorkloadAllocatable: walloc}
+	for _, wp := range plan.Workloads {
+		if w := workloadIndex(req, wp.Name); w >= 0 {
+			top := peakReplicas(req.Workloads[w])
+			r.Capacity.Workloads = append(r.Capacity.Workloads, CapacityWorkload{Name: wp.Name, Requests: req.Workloads[w].Requests,
+				Replicas: top, Surge: max(wp.PeakReplicas-top, 0)})
+		}
+	}
 	if n := KarpenterName(req.Pool.Name); req.Pool.Cloud == catalog.AWS && n != req.Pool.Name {
 		r.Warnings = append(r.Warnings, field.Warning{Code: WarnKarpenterName, Path: field.NewPath("Name"), Message: fmt.Sprintf(
 			"the Karpenter NodePool of node group %s is named %s: a NodePool's name must be a lowercase RFC 1123 subdomain", field.Quote(req.Pool.Name), field.Quote(n))})
