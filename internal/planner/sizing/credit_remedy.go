@@ -3,6 +3,7 @@ package sizing
 import (
 	"cmp"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/burst"
@@ -26,9 +27,13 @@ func (s *solve) creditRemedies(i int, pp *PoolPlan) string {
 		total += m
 	}
 	if sustained := r.SustainedMillicores; sustained > 0 && total > 0 {
-		n := resource.CeilDiv(total, sustained)
-		parts = append(parts, fmt.Sprintf("spread the %dm of expected use over at least %d nodes of %dm sustained each (a higher minimum node count)",
-			total, n, sustained))
+		switch n, ds, ok := s.spreadNodes(pp, sustained); {
+		case !ok:
+			parts = append(parts, fmt.Sprintf("no node count helps: one pod's expected use and the DaemonSets' %dm exceed the %dm a node sustains", ds, sustained))
+		default:
+			parts = append(parts, fmt.Sprintf("spread the %dm of expected use over at least %d nodes of %dm sustained each (the pods whole, beside "+
+				"the DaemonSets' %dm on every node; a higher minimum node count)", total, n, sustained, ds))
+		}
 	}
 	if r.Mode == burst.Standard && r.Budget.HasCredits() {
 		b, _, _ := s.cat.CreditBudget(s.ctx, s.req.Pools[i].Cloud, pp.Instance.Name)
@@ -44,6 +49,51 @@ func (s *solve) creditRemedies(i int, pp *PoolPlan) string {
 		parts = append(parts, "or move the steadily busy pods to a pool of a fixed-performance type")
 	}
 	return " Remedies: " + strings.Join(parts, "; ") + "."
+}
+
+// spreadNodes is the fewest nodes over which pool pp's steady pods keep every node's expected CPU use within
+// sustained: the pods whole, packed first-fit by decreasing use beside the DaemonSets' use every node carries (ds,
+// the busiest node's use less its pods'). ok is false when one pod does not fit a node beside them. The load can be
+// spread that way; the scheduler, which places by requests, may need more (the count was total ÷ sustained before,
+// which neither whole pods nor each node's DaemonSets respect: following it left the busiest node throttled).
+func (s *solve) spreadNodes(pp *PoolPlan, sustained int64) (n int, ds int64, ok bool) {
+	use := map[string]int64{}
+	for _, w := range s.req.Workloads {
+		use[w.Name] = w.CPUUsageMillicores
+	}
+	var pods []int64
+	for j, nd := range pp.Steady.Nodes {
+		var own int64
+		for _, wp := range nd.Workloads {
+			for range wp.Pods {
+				pods = append(pods, use[wp.Workload])
+			}
+			own += int64(wp.Pods) * use[wp.Workload]
+		}
+		if j == 0 || nd.CPUUsageMillicores-own > ds {
+			ds = nd.CPUUsageMillicores - own
+		}
+	}
+	room := sustained - ds
+	slices.SortFunc(pods, func(a, b int64) int { return cmp.Compare(b, a) })
+	var bins []int64
+	for _, u := range pods {
+		if u > room {
+			return 0, ds, false
+		}
+		placed := false
+		for k := range bins {
+			if bins[k]+u <= room {
+				bins[k] += u
+				placed = true
+				break
+			}
+		}
+		if !placed {
+			bins = append(bins, u)
+		}
+	}
+	return max(len(bins), 1), ds, true
 }
 
 // fixedAlternative names the smallest fixed-performance type (fewest vCPUs, then lowest price, then least

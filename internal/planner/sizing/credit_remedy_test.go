@@ -149,3 +149,29 @@ func TestSchedulerNoteOnce(t *testing.T) {
 			strings.Count(plan.Report, "kube-scheduler places pods"), plan.Report)
 	}
 }
+
+// TestCreditRemedySpreadsWholePods: 5 pods of 150m expected use and a DaemonSet of 20m on t4g.medium (400m
+// sustained) need 3 nodes: 2 pods a node beside the DaemonSet (380m room); the remedy said 2 (770m ÷ 400m), and on
+// 2 nodes the busiest still ran at 470m.
+func TestCreditRemedySpreadsWholePods(t *testing.T) {
+	for _, minNodes := range []int{0, 2} {
+		p := pool("arm", "t4g.medium", 4)
+		p.MinNodes, p.Credits.Mode = minNodes, burst.Standard
+		req := Request{Pools: []Pool{p},
+			DaemonSets: []DaemonSet{{Name: "agent", Requests: fit.Resources{CPUMillicores: 50, MemoryBytes: 64 << 20}, CPUUsageMillicores: 20, TakesPodSlot: true}},
+			Workloads: []Workload{{Name: "web", Replicas: intp(5), Requests: fit.Resources{CPUMillicores: 300, MemoryBytes: 512 << 20}, CPUUsageMillicores: 150}}}
+		plan, err := NewPlanner(EmbeddedCatalog()).Solve(context.Background(), req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var msg string
+		for _, f := range plan.Failures {
+			if f.Reason == ReasonCredits {
+				msg = f.Message
+			}
+		}
+		if !strings.Contains(msg, "over at least 3 nodes of 400m sustained each") || !strings.Contains(msg, "DaemonSets' 20m") {
+			t.Errorf("min nodes %d: %q", minNodes, msg)
+		}
+	}
+}
