@@ -415,6 +415,9 @@ func (cl *cluster) lossRemedy(m *model, kind DisruptionKind, lc lossCase, order 
 		}
 		return fmt.Sprintf(". Up to %d more nodes in the on-demand pools' maximum node counts do not bind them: let them use an on-demand pool (node selector, affinity, tolerations, pool list), or add one they may use", maxLossBump)
 	}
+	if kind == DisruptZoneLoss {
+		return fmt.Sprintf(". Up to %d more nodes in the maximum node counts do not bind them: no pool they may use has a node outside the lost zone, or their volumes or spread rules keep them in it", maxLossBump)
+	}
 	return fmt.Sprintf(". Up to %d more nodes in the maximum node count do not bind them: their volumes or spread rule keep them where no node can be added", maxLossBump)
 }
 
@@ -460,6 +463,8 @@ func (cl *cluster) pendingWhy(m *model, kind DisruptionKind, lc lossCase, left [
 		switch {
 		case kind == DisruptSpotLoss && inZone == 0 && e.pin < 0:
 			parts = append(parts, fmt.Sprintf("workload %q: no on-demand pool it may use (node selector, affinity, tolerations or pool list) has a node or may add one", name))
+		case kind == DisruptZoneLoss && inZone == 0 && e.pin < 0:
+			parts = append(parts, fmt.Sprintf("workload %q: every pool it may use (node selector, affinity, tolerations or pool list) has its nodes only in the lost zone; give one of them another zone", name))
 		case e.pin >= 0 && inZone == 0:
 			parts = append(parts, fmt.Sprintf("workload %q: its volumes keep its pods in zone %q, where no other node runs or may be added within the maximum node count", name, m.zoneNames[e.pin]))
 		case room > 0 && free == 0:

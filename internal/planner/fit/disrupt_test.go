@@ -130,3 +130,26 @@ func TestDisruptionPendingNamesTheFilter(t *testing.T) {
 		t.Fatalf("node_loss: fits %v, pending %v: %s", d.Fits, d.Pending, d.Message)
 	}
 }
+
+// TestZoneLossPoolsOnlyInLostZone: a workload whose only pool is in the lost zone is told so (it was told no node
+// had room, and that its volumes or spread rule kept it there: it has neither), and the report names no empty pool.
+func TestZoneLossPoolsOnlyInLostZone(t *testing.T) {
+	a := Pool{Name: "a", Allocatable: Resources{CPUMillicores: 1930, MemoryBytes: 7 << 30, Pods: 29}, MaxNodes: 6, Zones: []string{"z1", "z2"}}
+	b := Pool{Name: "b", Allocatable: Resources{CPUMillicores: 1930, MemoryBytes: 7 << 30, Pods: 29}, MaxNodes: 6, Zones: []string{"z1"},
+		Labels: map[string]string{"only": "b"}}
+	in := Input{Pools: []Pool{a, b}, Disruptions: []DisruptionKind{DisruptZoneLoss},
+		Workloads: []Workload{{Name: "pinned", Replicas: 2, MaxReplicas: 2, Requests: Resources{CPUMillicores: 500, MemoryBytes: 512 << 20},
+			NodeSelector: map[string]string{"only": "b"}}}}
+	res, err := Plan(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := res.Disruptions[0]
+	if d.Fits || !strings.Contains(d.Message, `workload "pinned": every pool it may use`) || strings.Contains(d.Message, "no node it may use has room") ||
+		!strings.Contains(d.Message, "no pool they may use has a node outside the lost zone") {
+		t.Fatalf("zone_loss: %s", d.Message)
+	}
+	if r := Report(res); strings.Contains(r, `on pool ""`) {
+		t.Errorf("the report names an empty pool:\n%s", r)
+	}
+}

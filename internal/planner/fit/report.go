@@ -95,7 +95,11 @@ func Report(res Result) string {
 			scope = string(f.Scenario)
 		}
 		subject := fmt.Sprintf("pool %q", f.Pool)
-		if f.Workload != "" {
+		switch {
+		case f.Workload != "" && f.Pool == "":
+			// A zone's loss (or a disruption over several pools) names no one pool.
+			subject = fmt.Sprintf("workload %q", f.Workload)
+		case f.Workload != "":
 			subject = fmt.Sprintf("workload %q on pool %q", f.Workload, f.Pool)
 		}
 		fmt.Fprintf(&b, "- [%s] %s: %s: %s\n", scope, subject, f.Reason, f.Message)
