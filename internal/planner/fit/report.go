@@ -147,11 +147,13 @@ func SchedulerNote(scs []ScenarioResult) string {
 		case packing:
 			// The profile already packs: what keeps it from the packing is the order, the nodes it scores and, where
 			// pools are shared, pods free to use several pools taking the nodes added for pods that may use fewer.
-			b.WriteString(": most-allocated takes pods as they arrive and scores only part of the nodes, so it does not reach the " +
+			b.WriteString(": most-allocated takes pods as they arrive (and from 100 nodes on scores only part of them), so it does not reach the " +
 				"packing either; pods arriving largest first, a descheduler, or workloads kept to pools of their own (pods free " +
 				"to use several pools take the nodes added to the pools of workloads that may use fewer) come closer")
 		case more:
-			b.WriteString(": a bin-packing profile (most-allocated), pods arriving largest first or a descheduler come closer to the packing")
+			b.WriteString(": a bin-packing profile (most-allocated), pods arriving largest first or a descheduler can come closer to the " +
+				"packing, though not on every input (a profile that fills the fullest nodes can strand what the emptiest would hold): " +
+				"plan with that profile or order to see")
 		}
 	}
 	if len(unmodelled.order) > 0 {
