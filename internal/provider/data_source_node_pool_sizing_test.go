@@ -85,7 +85,7 @@ func TestAccNodePoolSizing_smallAKS(t *testing.T) {
 			{
 				// Four pods of 200m do not: the plan fails naming CPU and the pool.
 				Config:      smallAKS(`    { name = "more", replicas = 4, requests = { cpu = "200m", memory = "16Mi" } },`+"\n", true),
-				ExpectError: regexp.MustCompile(`(?s)Workloads Do Not Fit.*pool\s+"agentpool".*short\s+by\s+235m\s+CPU.*2\s+pods\s+of\s+workload\s+"more"\s+do\s+not\s+fit\s+\(at\s+most\s+2\s+of\s+its\s+4\s+replicas\s+fit\)`),
+				ExpectError: regexp.MustCompile(`(?s)Workloads Do Not Fit.*pool\s+"agentpool".*short\s+by\s+235m\s+CPU.*2\s+replicas\s+of\s+workload\s+"more"\s+do\s+not\s+fit\s+\(at\s+most\s+2\s+of\s+its\s+4\s+fit\)`),
 			},
 			{
 				// fail_on_misfit = false only warns and reports.

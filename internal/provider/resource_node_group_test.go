@@ -349,7 +349,7 @@ resource "kubefit_keda_scaled_object" "php" {
 func TestAccExamples_misfitsFail(t *testing.T) {
 	var steps []resource.TestStep
 	for _, c := range []struct{ file, want string }{
-		{"../../examples/misfit/main.tf", `(?s)Error: Workloads Do Not Fit.*short\s+by\s+235m\s+CPU.*2\s+pods\s+of\s+workload\s+"new-service"\s+do\s+not\s+fit\s+\(at\s+most\s+2\s+of\s+its\s+4\s+replicas\s+fit\)`},
+		{"../../examples/misfit/main.tf", `(?s)Error: Workloads Do Not Fit.*short\s+by\s+235m\s+CPU.*2\s+replicas\s+of\s+workload\s+"new-service"\s+do\s+not\s+fit\s+\(at\s+most\s+2\s+of\s+its\s+4\s+fit\)`},
 		{"../../examples/misfit-keda/main.tf", `(?s)KCAP-E2: node\s+group\s+"php"\s+cannot\s+hold\s+40\s+replicas.*largest\s+safe\s+maxReplicaCount\s+is\s+20`},
 	} {
 		src, err := os.ReadFile(c.file)

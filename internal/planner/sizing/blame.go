@@ -180,8 +180,9 @@ func (pl *Plan) capacityMisfits() []Failure {
 			if b.Replicas-b.Fit == 1 {
 				verb = "does"
 			}
-			blamed = append(blamed, fmt.Sprintf("%s of workload %q %s not fit (at most %d of its %d replicas fit)",
-				plural(b.Replicas-b.Fit, "pod"), b.Workload, verb, b.Fit, b.Replicas))
+			// Replicas, not pods: an autoscaled workload's count is its maximum, and its surge pods come on top.
+			blamed = append(blamed, fmt.Sprintf("%s of workload %q %s not fit (at most %d of its %d fit)",
+				plural(b.Replicas-b.Fit, "replica"), b.Workload, verb, b.Fit, b.Replicas))
 		}
 		msg := fmt.Sprintf("pool %q (%s) needs %d nodes in the %s scenario but its maximum node count is %d. %s",
 			pp.Name, pp.Instance.Name, pr.NodesRequired, sc, pp.MaxNodes, pr.Shortfall)

@@ -55,7 +55,7 @@ func TestBlameNamesTheLastWorkloads(t *testing.T) {
 		t.Fatalf("want one misfit for the pool and cause, got %d: %+v", len(misfits), misfits)
 	}
 	m := misfits[0]
-	for _, want := range []string{`workload "new-service" do not fit`, "short by 235m CPU", "replicas fit", `pool "agentpool"`} {
+	for _, want := range []string{`2 replicas of workload "new-service" do not fit (at most 2 of its 4 fit)`, "short by 235m CPU", `pool "agentpool"`} {
 		if !strings.Contains(m.Message, want) {
 			t.Errorf("message lacks %q:\n%s", want, m.Message)
 		}
