@@ -159,7 +159,7 @@ func TestCreditRemedySpreadsWholePods(t *testing.T) {
 		p.MinNodes, p.Credits.Mode = minNodes, burst.Standard
 		req := Request{Pools: []Pool{p},
 			DaemonSets: []DaemonSet{{Name: "agent", Requests: fit.Resources{CPUMillicores: 50, MemoryBytes: 64 << 20}, CPUUsageMillicores: 20, TakesPodSlot: true}},
-			Workloads: []Workload{{Name: "web", Replicas: intp(5), Requests: fit.Resources{CPUMillicores: 300, MemoryBytes: 512 << 20}, CPUUsageMillicores: 150}}}
+			Workloads:  []Workload{{Name: "web", Replicas: intp(5), Requests: fit.Resources{CPUMillicores: 300, MemoryBytes: 512 << 20}, CPUUsageMillicores: 150}}}
 		plan, err := NewPlanner(EmbeddedCatalog()).Solve(context.Background(), req)
 		if err != nil {
 			t.Fatal(err)
