@@ -432,7 +432,9 @@ func groupLoads(in Check, all []autoscaler, idx []int, g NodeGroupCapacity) []gr
 		surges = append(surges, s.Surge)
 	}
 	for _, w := range ownWorkloads(all, idx, g) {
-		loads = append(loads, groupLoad{name: "workload " + strconv.Quote(w.Name) + " of the group", req: w.Requests, count: w.Replicas})
+		req := w.Requests
+		req.Pods = max(req.Pods, 1) // each pod takes a slot
+		loads = append(loads, groupLoad{name: "workload " + strconv.Quote(w.Name) + " of the group", req: req, count: w.Replicas})
 		surges = append(surges, w.Surge)
 	}
 	largest := -1
