@@ -41,6 +41,7 @@ var ruleTitles = map[string]findingTitle{
 	"KCAP-W6": {"DNS Resolver Ceiling Not Checked", rankUnchecked},
 	"KCAP-W7": {"Argo Rollout Planned as Blue-Green", rankUnchecked},
 	"KCAP-W8": {"Target Workload Kind Differs From the Scale Target", rankUnchecked},
+	"KCAP-W9": {"Node Group's Own Workloads Not Placed", rankUnchecked},
 	"KSO-W1":  {"Polling Interval Has No Effect", rankNote},
 	"KSO-W2":  {"Cooldown Period Has No Effect", rankNote},
 	"KSO-W3":  {"Idle Replica Count Other Than 0 Does Not Work", rankShortfall},
