@@ -210,7 +210,7 @@ func TestAccWorkloads_badInput(t *testing.T) {
 			{Config: cfg(regexp.MustCompile(`cpu: 100m`).ReplaceAllString(dep, "cpu: lots"), ""), ExpectError: errRe(`container`, `"app",`, `spec.template.spec.containers[0].resources.requests.cpu`, `is`, `"lots"`)},
 			{Config: cfg(dep+"---\napiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\nmetadata: {name: web}\nspec:\n  scaleTargetRef: {kind: Deployment, name: web}\n  minReplicas: 5\n  maxReplicas: 2\n", ""),
 				ExpectError: errRe("minimum", "replica", "count", "5", "is", "above", "the", "maximum", "2")},
-			{Config: cfg(dep, `overrides = { nope = { extra_replicas = 1 } }`), ExpectError: errRe(`No`, `workload`, `or`, `DaemonSet`, `read`, `from`, `the`, `manifests`, `is`, `named`, `"nope";`, `the`, `names`, `are`, `"web"`)},
+			{Config: cfg(dep, `overrides = { nope = { extra_replicas = 1 } }`), ExpectError: regexp.MustCompile(`(?s)Invalid Override.*` + errRe(`No`, `workload`, `or`, `DaemonSet`, `read`, `from`, `the`, `manifests`, `is`, `named`, `"nope";`, `the`, `names`, `are`, `"web"`).String())},
 			{Config: cfg(dep, `include = [{ names = ["[x"] }]`), ExpectError: errRe(`name`, `pattern`, `"[x"`, `is`, `malformed`)},
 			{Config: cfg(dep, `overrides = { web = { cpu_usage = "lots" } }`), ExpectError: regexp.MustCompile(`cpu_usage`)},
 			{

@@ -109,6 +109,8 @@ func inputSummary(p field.Path, fallback string) string {
 			}
 		case "Pool": // a recommendation's pool template: Pool.Overhead…
 			steps = steps[1:]
+		case "Overrides": // kubefit_workloads' overrides, not its manifests
+			return "Invalid Override"
 		}
 	}
 	if len(steps) > 0 && steps[0].Kind == field.Name && (steps[0].Name == "Overhead" || steps[0].Name == "Credits") {
