@@ -359,30 +359,33 @@ const maxTieBreakSeeds = 128
 // maxTieBreakSeeds. Small clusters, where one draw decides most, get the most; from about 1,000 pods on
 // 100 nodes it is tieBreakSeeds.
 func tieBreakCount(orders, pods, nodes int) int {
+	return tieBreakSeedsFor(orders, pods, nodes, schedulerBudget/32, tieBreakSeeds)
+}
+
+// tieBreakSeedsFor is how many seeds of every order a share of the work budget pays for on nodes, between least and
+// maxTieBreakSeeds.
+func tieBreakSeedsFor(orders, pods, nodes int, share, least int64) int {
 	per := int64(orders) * int64(pods) * int64(min(nodes, 2*numFeasibleNodesToFind(nodes)))
 	if per <= 0 {
-		return tieBreakSeeds
+		return int(least)
 	}
-	return int(min(max(int64(schedulerBudget/32)/per, tieBreakSeeds), maxTieBreakSeeds))
+	return int(min(max(share/per, least), maxTieBreakSeeds))
 }
 
 // tieBreakChecks is how many other seeds every order is checked with when the search ends on the best packing's
 // counts, which no margin covers (tieMarginFor adds one only to pools the search grew): as many as an eighth of the
 // scheduler model's work budget (about 160 ms) pays for on those nodes, between tieBreakCount's and
-// maxTieBreakSeeds. The margin still goes by tieBreakCount's, a quarter of them, as measured. On the oracle's sweep seed 496 (one pool, priorities: 252
-// pods on the best packing's 32 nodes, priority-first random order #3), 29 seeds per order bound every pod where the real
-// kube-scheduler left one Pending in 1 of 30 runs; the model leaves one Pending under about 4 % of its draws there
-// (TestPendingCause with ORACLE_CAUSE_SEEDS=400: 15 of 400), which 29 seeds miss a third of the time and 116 one
-// time in a hundred; the plan now needs 35 nodes there. Over the sweep's inputs 360–509 (one pool) and 1300–1399 (three
-// pools), default profile, it raised 5 of 250 plans' counts, by 9 nodes of 7,632 in all (0.12 %), and the plans took
-// 0 to 18 % longer (2026-12-07; the checks at a quarter of the budget on every count, before the margin, raised 20 plans
-// by 30 nodes and took 30 to 45 % longer, and a ranking of 60 candidates of 600 pods ran out of its model budget).
+// maxTieBreakSeeds. The margin still goes by tieBreakCount's, a quarter of them, as measured. On the oracle's sweep
+// seed 496 (one pool, priorities: 252 pods on the best packing's 32 nodes, priority-first random order #3), 29 seeds
+// per order bound every pod where the real kube-scheduler left one Pending in 1 of 30 runs; the model leaves one
+// Pending under about 4 % of its draws there (TestPendingCause with ORACLE_CAUSE_SEEDS=400: 15 of 400), which 29
+// seeds miss a third of the time and 116 one time in a hundred; the plan now needs 35 nodes there. Over the sweep's
+// inputs 360–509 (one pool) and 1300–1399 (three pools), default profile, it raised 5 of 250 plans' counts, by 9
+// nodes of 7,632 in all (0.12 %), and the plans took 0 to 18 % longer (2026-12-07; the checks at a quarter of the
+// budget on every count, before the margin, raised 20 plans by 30 nodes and took 30 to 45 % longer, and a ranking
+// of 60 candidates of 600 pods ran out of its model budget).
 func tieBreakChecks(orders, pods, nodes int) int {
-	per := int64(orders) * int64(pods) * int64(min(nodes, 2*numFeasibleNodesToFind(nodes)))
-	if per <= 0 {
-		return tieBreakSeeds
-	}
-	return int(min(max(int64(schedulerBudget/8)/per, int64(tieBreakCount(orders, pods, nodes))), maxTieBreakSeeds))
+	return tieBreakSeedsFor(orders, pods, nodes, schedulerBudget/8, int64(tieBreakCount(orders, pods, nodes)))
 }
 
 // tieBreakVariants returns every order again with seeds other seeds of the scheduler's random tie-breaks.

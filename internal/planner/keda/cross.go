@@ -377,7 +377,8 @@ func checkGroups(in Check, all []autoscaler, res *CheckResult) field.Errors {
 		for _, i := range idx {
 			names = append(names, all[i].label())
 		}
-		if own := ownWorkloads(all, idx, g); len(own) > 0 {
+		own := ownWorkloads(all, idx, g)
+		if len(own) > 0 {
 			var ws []string
 			for _, w := range own {
 				ws = append(ws, strconv.Quote(w.Name))
@@ -410,7 +411,7 @@ func checkGroups(in Check, all []autoscaler, res *CheckResult) field.Errors {
 		for _, l := range loads {
 			extra += l.surge
 		}
-		if extra > 0 && pl.surge > g.MaxNodes && !(len(idx) == 1 && len(ownWorkloads(all, idx, g)) == 0 && ownSurgeWarning(g, all[idx[0]].Summary)) {
+		if extra > 0 && pl.surge > g.MaxNodes && !(len(idx) == 1 && len(own) == 0 && ownSurgeWarning(g, all[idx[0]].Summary)) {
 			res.Warnings = append(res.Warnings, field.Warning{Code: "KCAP-W1", Path: gp, Message: fmt.Sprintf(
 				"KCAP-W1: node group %s holds the peak of %s on %d of its %d nodes, but a rollout at peak (%d surge pods, concurrent rollouts %q) needs %d nodes: rollouts at full scale will stall",
 				strconv.Quote(g.Name), field.JoinAnd(names), pl.peak, g.MaxNodes, extra, rolloutMode(in), pl.surge)})
@@ -451,6 +452,12 @@ func groupLoads(in Check, all []autoscaler, idx []int, g NodeGroupCapacity) []gr
 	return loads
 }
 
+// standsFor reports whether a node group's workload named name is the scale target namespace/target of an autoscaler:
+// its name is the target's, or namespace/name.
+func standsFor(name, namespace, target string) bool {
+	return name == target || name == namespace+"/"+target
+}
+
 // ownWorkloads returns the workloads of group g that no autoscaler of idx stands for: none scales a target of that
 // name (or namespace/name).
 func ownWorkloads(all []autoscaler, idx []int, g NodeGroupCapacity) []GroupWorkload {
@@ -458,8 +465,7 @@ func ownWorkloads(all []autoscaler, idx []int, g NodeGroupCapacity) []GroupWorkl
 	for _, w := range g.Workloads {
 		stood := false
 		for _, i := range idx {
-			s := all[i]
-			stood = stood || w.Name == s.TargetName || w.Name == s.Namespace+"/"+s.TargetName
+			stood = stood || standsFor(w.Name, all[i].Namespace, all[i].TargetName)
 		}
 		if !stood && w.Replicas+w.Surge > 0 {
 			out = append(out, w)

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/field"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/fit"
 )
 
 // DNS describes how pods' external lookups reach CoreDNS and the AWS VPC resolver (dns.md).
@@ -258,7 +259,7 @@ func checkDNS(in Check, all []autoscaler, res *CheckResult) field.Errors {
 			"KCAP-W6: with NodeLocal DNSCache each node sends its own queries to the VPC resolver (1,024 packets per second "+
 				"per network interface), and the check has no node group to count the nodes of, so the %s packets per second "+
 				"at peak are not checked against it (they need the interfaces of at least %s); list the node groups the "+
-				"workloads run on", num(r.ResolverPPS), nodesText(int64(math.Ceil(r.ResolverPPS/ResolverPPS))))})
+				"workloads run on", num(r.ResolverPPS), fit.Plural(int(math.Ceil(r.ResolverPPS/ResolverPPS)), "node", "nodes"))})
 	}
 	switch {
 	case r.Utilization > 1:
@@ -342,14 +343,6 @@ func dnsText(d *DNS, r *DNSResult, lookups float64, nodes int64, qpr, uRes, uCor
 	fixes = append(fixes, "reuse connections to cut lookups")
 	b.WriteString(" Remedies: " + strings.Join(fixes, "; ") + ".")
 	return b.String()
-}
-
-// nodesText is "1 node" or "n nodes".
-func nodesText(n int64) string {
-	if n == 1 {
-		return "1 node"
-	}
-	return fmt.Sprintf("%d nodes", n)
 }
 
 func unchecked(d *DNS, nodes int64) string {

@@ -84,7 +84,7 @@ func CheckPeak(p Peak) PeakCheck {
 		var others []string
 		var pods int64
 		for _, w := range g.Workloads {
-			if w.Name != p.TargetName && w.Name != p.TargetNamespace+"/"+p.TargetName && w.Replicas+w.Surge > 0 {
+			if !standsFor(w.Name, p.TargetNamespace, p.TargetName) && w.Replicas+w.Surge > 0 {
 				others = append(others, strconv.Quote(w.Name))
 				pods += w.Replicas
 			}
@@ -93,7 +93,7 @@ func CheckPeak(p Peak) PeakCheck {
 			c.warn("KCAP-W9", field.NewPath("NodeGroupCapacity"),
 				"node group %s also runs %s (%s pods at peak), which this check does not place beside the target's pods, so "+
 					"its verdict holds only if they leave the group's nodes free; pass this object's summary and the group's "+
-					"capacity to a kubefit_capacity_check, which places them together", strconv.Quote(g.Name), field.JoinAnd(others),
+					"capacity to a capacity check, which places them together", strconv.Quote(g.Name), field.JoinAnd(others),
 				resource.Group(pods))
 		}
 	}

@@ -115,19 +115,6 @@ type CapacityWorkload struct {
 	Surge    int
 }
 
-// peakReplicas is a workload's fixed count, else its maximum, else its minimum.
-func peakReplicas(w sizing.Workload) int {
-	switch {
-	case w.Replicas != nil:
-		return *w.Replicas
-	case w.MaxReplicas != nil:
-		return *w.MaxReplicas
-	case w.MinReplicas != nil:
-		return *w.MinReplicas
-	}
-	return 0
-}
-
 // Result is a sized node group.
 type Result struct {
 	Plan *sizing.Plan
@@ -206,7 +193,7 @@ func Size(ctx context.Context, p *sizing.Planner, req Request) (*Result, error) 
 	r.Capacity = Capacity{Name: req.Pool.Name, MaxNodes: r.MaxSize, Zones: req.Pool.Zones, WorkloadAllocatable: walloc}
 	for _, wp := range plan.Workloads {
 		if w := workloadIndex(req, wp.Name); w >= 0 {
-			top := peakReplicas(req.Workloads[w])
+			top := sizing.PeakReplicas(req.Workloads[w])
 			r.Capacity.Workloads = append(r.Capacity.Workloads, CapacityWorkload{Name: wp.Name, Requests: req.Workloads[w].Requests,
 				Replicas: top, Surge: max(wp.PeakReplicas-top, 0)})
 		}

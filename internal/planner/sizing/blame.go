@@ -122,7 +122,7 @@ func (p *Planner) blame(ctx context.Context, req Request, pl *Plan) ([]Blame, er
 		if err != nil {
 			return out, err
 		}
-		b := Blame{Workload: ws[k].Name, Replicas: replicaCount(ws[k]), Fit: n}
+		b := Blame{Workload: ws[k].Name, Replicas: PeakReplicas(ws[k]), Fit: n}
 		out = append(out, b)
 		ws[k] = withReplicas(ws[k], n)
 		start = k + 1
@@ -130,8 +130,8 @@ func (p *Planner) blame(ctx context.Context, req Request, pl *Plan) ([]Blame, er
 	return out, nil
 }
 
-// replicaCount is a workload's fixed count or its maximum.
-func replicaCount(w Workload) int {
+// PeakReplicas is a workload's fixed count, else its maximum, else its minimum: its replicas at peak, before surge.
+func PeakReplicas(w Workload) int {
 	switch {
 	case w.Replicas != nil:
 		return *w.Replicas

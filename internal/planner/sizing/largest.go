@@ -47,15 +47,7 @@ func largestFit(req Request, w int, solve func(Request) (*Plan, error)) (int, er
 		return 0, fmt.Errorf("workload index %d out of range", w)
 	}
 	orig := req.Workloads[w]
-	top := 0
-	switch {
-	case orig.Replicas != nil:
-		top = *orig.Replicas
-	case orig.MaxReplicas != nil:
-		top = *orig.MaxReplicas
-	case orig.MinReplicas != nil:
-		top = *orig.MinReplicas
-	}
+	top := PeakReplicas(orig)
 	fits := func(n int) (bool, error) {
 		wl := orig
 		if orig.Replicas != nil {
