@@ -7,9 +7,16 @@ import (
 )
 
 // headroom computes, for every workload in input order, how many more replicas of that workload alone
-// fit in this (peak) packing within MaxNodes (fit.headroom).
-func (s *sim) headroom() []Headroom {
-	ix := &roomIndex{s: s, views: map[*nodeList]*[2]sortedNodes{}}
+// fit in this (peak) packing within each pool's maximum: maxima[p], or MaxNodes when maxima is nil
+// (fit.headroom).
+func (s *sim) headroom(maxima []int) []Headroom {
+	if maxima == nil {
+		maxima = make([]int, len(s.m.pools))
+		for p := range s.m.pools {
+			maxima[p] = s.m.pools[p].p.MaxNodes
+		}
+	}
+	ix := &roomIndex{s: s, views: map[*nodeList]*[2]sortedNodes{}, maxima: maxima}
 	out := make([]Headroom, len(s.classes))
 	for w := range s.classes {
 		out[w] = Headroom{Workload: s.m.in.Workloads[w].Name, Replicas: ix.extra(&s.classes[w]),
@@ -23,8 +30,9 @@ func (s *sim) headroom() []Headroom {
 // per-block bounds, so a request scans only the nodes with enough of its scarcer resource and skips
 // blocks whose bound cannot hold it.
 type roomIndex struct {
-	s     *sim
-	views map[*nodeList]*[2]sortedNodes
+	s      *sim
+	views  map[*nodeList]*[2]sortedNodes
+	maxima []int // per pool, the node count the room is counted within
 }
 
 type sortedNodes struct {
@@ -110,7 +118,7 @@ func (ix *roomIndex) extra(c *classSim) int64 {
 		pm := &s.m.pools[p]
 		ps := &s.pools[p]
 		total = satAdd(total, ix.room(c, &ps.in, pm.walloc, held))
-		fresh := int64(max(pm.p.MaxNodes-len(ps.in.ids), 0))
+		fresh := int64(max(ix.maxima[p]-len(ps.in.ids), 0))
 		total = satAdd(total, satMul(fresh, c.perNode[pp]))
 	}
 	return total
@@ -128,7 +136,7 @@ func (ix *roomIndex) zoneExtra(c *classSim) int64 {
 				continue
 			}
 			room[d] = satAdd(room[d], ix.room(c, &ps.inZ[lz], pm.walloc, nil))
-			fresh := zoneCapacity(pm.p.MaxNodes, pm.nz, lz) - zoneCapacity(len(ps.in.ids), pm.nz, lz)
+			fresh := zoneCapacity(ix.maxima[p], pm.nz, lz) - zoneCapacity(len(ps.in.ids), pm.nz, lz)
 			room[d] = satAdd(room[d], satMul(int64(max(fresh, 0)), c.perNode[pp]))
 		}
 	}

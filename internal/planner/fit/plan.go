@@ -64,6 +64,15 @@ func Plan(in Input) (Result, error) {
 			res.Headroom = o.headroom
 		}
 	}
+	if m.maxFromPeak() {
+		maxima := m.computedMaxima(&res)
+		for _, o := range outs {
+			if o.peak != nil {
+				res.Headroom = o.peak.headroom(maxima)
+				m.recycle(o.peak)
+			}
+		}
+	}
 	for _, d := range res.Disruptions {
 		res.Fits = res.Fits && d.Fits
 		if !d.Fits {
@@ -87,6 +96,7 @@ type scenarioOutcome struct {
 	disruptions []DisruptionResult // the steady scenario's
 	spare       *DisruptionResult  // the steady scenario's node-loss warning
 	headroom    []Headroom         // the peak scenario's
+	peak        *sim               // the peak scenario's placement, when its headroom waits for the pools' maxima (Plan)
 }
 
 // planScenario packs one scenario, places it as the scheduler would and reads its results.
@@ -113,8 +123,47 @@ func (m *model) planScenario(sc Scenario) scenarioOutcome {
 		out.disruptions, out.spare = m.disruptionResults(s)
 	}
 	if sc == ScenarioPeak && !m.in.OmitHeadroom {
-		out.headroom = s.headroom()
+		if m.maxFromPeak() {
+			// The maximum the headroom is counted within needs the steady scenario's counts too (Plan).
+			out.peak = s
+			return out
+		}
+		out.headroom = s.headroom(nil)
 	}
 	m.recycle(s) // its results are read; the next packings reuse its arrays
 	return out
+}
+
+// maxFromPeak reports whether some pool's maximum follows from the plan (Pool.MaxFromPeak).
+func (m *model) maxFromPeak() bool {
+	return slices.ContainsFunc(m.in.Pools, func(p Pool) bool { return p.MaxFromPeak })
+}
+
+// computedMaxima sets the reported maximum of the pools whose maximum follows from the plan (Pool.MaxFromPeak)
+// in every scenario, and returns each pool's maximum: the computed one, or MaxNodes.
+func (m *model) computedMaxima(res *Result) []int {
+	maxima := make([]int, len(m.in.Pools))
+	for p, pool := range m.in.Pools {
+		maxima[p] = pool.MaxNodes
+		if !pool.MaxFromPeak {
+			continue
+		}
+		var steady, peak int
+		for _, sr := range res.Scenarios {
+			switch sr.Scenario {
+			case ScenarioSteady:
+				steady = sr.Pools[p].NodesRequired
+			case ScenarioPeak:
+				peak = sr.Pools[p].NodesRequired
+			}
+		}
+		maxima[p] = min(MaxFromPeakNodes(peak, steady, pool.MinNodes, pool.MaxFromPeakPercent), pool.MaxNodes)
+		if peak > pool.MaxNodes {
+			maxima[p] = pool.MaxNodes // the pods do not fit the bound: it is the maximum
+		}
+		for _, sr := range res.Scenarios {
+			sr.Pools[p].MaxNodes = maxima[p]
+		}
+	}
+	return maxima
 }

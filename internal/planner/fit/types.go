@@ -198,6 +198,20 @@ type Pool struct {
 	CapacityType CapacityType
 	// Upgrade is how a rolling node upgrade replaces the pool's nodes (the node_upgrade disruption).
 	Upgrade Upgrade
+	// MaxFromPeak says the pool's maximum is not given but follows from the plan (a node group's max_size left
+	// unset): the pods are sized within MaxNodes, the search's bound, and the maximum the result reports
+	// (PoolResult.MaxNodes, both scenarios) and the headroom is counted within is MaxFromPeakNodes of the
+	// pool's counts.
+	MaxFromPeak bool
+	// MaxFromPeakPercent raises the computed maximum above the peak's node count (MaxFromPeakNodes).
+	MaxFromPeakPercent int
+}
+
+// MaxFromPeakNodes is a computed maximum node count: the peak scenario's nodes raised by percent and rounded
+// up, at least the steady scenario's nodes and minNodes, and at least 1.
+func MaxFromPeakNodes(peak, steady, minNodes, percent int) int {
+	raised := (int64(peak)*int64(100+percent) + 99) / 100
+	return int(max(raised, int64(steady), int64(minNodes), 1))
 }
 
 // Upgrade is a pool's surge upgrade settings, as GKE and AKS name them: MaxSurge new nodes are added, then

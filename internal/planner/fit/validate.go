@@ -143,6 +143,10 @@ func (v *validator) pools(pools []Pool) map[string]int {
 				sumReported = true
 			}
 		}
+		if p.MaxFromPeakPercent < 0 || p.MaxFromPeakPercent > 1000 {
+			v.add(f.Child("MaxFromPeakPercent"), itoa(p.MaxFromPeakPercent), "the headroom %d%% above the peak of pool %q must be between 0 and 1000",
+				p.MaxFromPeakPercent, p.Name)
+		}
 		v.zones(f, p)
 		v.labels(f.Child("Labels"), "pool "+strconv.Quote(p.Name), p.Labels)
 		for j, t := range p.Taints {

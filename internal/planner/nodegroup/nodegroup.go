@@ -165,7 +165,9 @@ func Size(ctx context.Context, p *sizing.Planner, req Request) (*Result, error) 
 	r := &Result{Plan: plan, Pool: pp, SteadyNodes: pp.Steady.NodesRequired, PeakNodes: pp.Peak.NodesRequired,
 		MaxPods: pp.Overhead.MaxPods, Allocatable: pp.Allocatable, WorkloadAllocatable: pp.WorkloadAllocatable, Fits: plan.Fits,
 		Warnings: groupWarnings(plan.Warnings)}
-	r.MinSize, r.MaxSize = r.SteadyNodes, int(resource.CeilDiv(int64(r.PeakNodes)*int64(100+req.HeadroomPercent), 100))
+	// A computed maximum is the plan's (fit.MaxFromPeakNodes): the peak's nodes raised by the headroom, at least
+	// the minimum and the steady scenario's nodes; the report and the headroom are counted within it.
+	r.MinSize, r.MaxSize = r.SteadyNodes, pp.Peak.MaxNodes
 	if req.MinSize != nil {
 		r.MinSize = *req.MinSize
 	}
@@ -296,6 +298,8 @@ func request(req Request) sizing.Request {
 	}
 	if req.MaxSize != nil {
 		pool.MaxNodes = *req.MaxSize
+	} else {
+		pool.MaxFromPeak, pool.MaxFromPeakPercent = true, req.HeadroomPercent
 	}
 	if req.Pool.Cloud == catalog.Azure && req.CapacityType == Spot {
 		// AKS taints and labels every node of a Spot pool; only pods that tolerate the taint land there.

@@ -2,6 +2,7 @@ package nodegroup
 
 import (
 	"context"
+	"fmt"
 	"maps"
 	"slices"
 	"strings"
@@ -60,6 +61,37 @@ func TestSizeFieldReport(t *testing.T) {
 	req.HeadroomPercent = 10
 	if r, _ := Size(context.Background(), p, req); r.MaxSize != 44 {
 		t.Errorf("10%% headroom over 40 nodes = %d, want 44", r.MaxSize)
+	}
+}
+
+// TestComputedMaxSizeReported: a group without max_size is sized within the planner's bound, but its report and
+// headroom speak of the max_size it gets (the peak's 40 nodes raised by headroom_percent), not of the bound: with one
+// 2,500m pod a c5.xlarge, 50 % headroom is 60 nodes and 20 more replicas, and none without it; a set max_size of 45
+// leaves 5.
+func TestComputedMaxSizeReported(t *testing.T) {
+	p := sizing.NewPlanner(sizing.EmbeddedCatalog())
+	for _, c := range []struct {
+		headroom, max int
+		maxSize       *int
+		more          int64
+	}{{0, 40, nil, 0}, {50, 60, nil, 20}, {50, 45, intp(45), 5}} {
+		req := phpGroup(c.maxSize)
+		req.HeadroomPercent = c.headroom
+		r, err := Size(context.Background(), p, req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.MaxSize != c.max || r.Pool.MaxNodes != c.max || r.Pool.Peak.MaxNodes != c.max || r.Pool.Steady.MaxNodes != c.max {
+			t.Errorf("headroom %d%%: max size %d, pool %d, scenarios %d/%d; want %d", c.headroom, r.MaxSize, r.Pool.MaxNodes,
+				r.Pool.Steady.MaxNodes, r.Pool.Peak.MaxNodes, c.max)
+		}
+		if got := r.Plan.Workloads[0].Headroom; got != c.more {
+			t.Errorf("headroom %d%%: %d more replicas, want %d", c.headroom, got, c.more)
+		}
+		row := fmt.Sprintf("peak      php   40     %-4d", c.max)
+		if !strings.Contains(r.Plan.Report, row) || strings.Contains(r.Plan.Report, fmt.Sprint(UnboundedNodes)) {
+			t.Errorf("headroom %d%%: report lacks %q or shows the planner's bound:\n%s", c.headroom, row, r.Plan.Report)
+		}
 	}
 }
 

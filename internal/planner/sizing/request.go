@@ -49,6 +49,11 @@ type Pool struct {
 	// (upgrade.go); nil means the cloud's default.
 	UpgradeMaxSurge       *fit.IntOrPercent
 	UpgradeMaxUnavailable *fit.IntOrPercent
+	// MaxFromPeak and MaxFromPeakPercent say the pool's maximum follows from the plan: MaxNodes bounds the
+	// search, and the maximum reported and the headroom counted within is the peak's nodes raised by the percent
+	// (fit.Pool.MaxFromPeak; a node group's max_size left unset).
+	MaxFromPeak        bool
+	MaxFromPeakPercent int
 }
 
 // AKS labels and taints every node of a Spot pool (MicrosoftDocs/azure-aks-docs spot-node-pool.md: the

@@ -364,7 +364,7 @@ func (s *solve) pool(i int, dsNames []string) (fit.Pool, error) {
 		Allocatable: r.Allocatable, SystemPods: r.SystemPods, PodIPs: r.PodIPs,
 		MinNodes: rp.MinNodes, MaxNodes: rp.MaxNodes, Zones: rp.Zones, Labels: labels, Taints: taints,
 		Weight: rp.Weight, PricePerHour: pp.Instance.PriceUSDPerHour, CapacityType: rp.CapacityType,
-		Upgrade: s.upgrade(i),
+		Upgrade: s.upgrade(i), MaxFromPeak: rp.MaxFromPeak, MaxFromPeakPercent: rp.MaxFromPeakPercent,
 	}
 	// The node's disk limits, shared by its volumes (unknown on GCP: not checked). A mixed pool is
 	// planned on its smallest member, whose limits are taken.
@@ -442,6 +442,7 @@ func (s *solve) plan(res fit.Result) (*Plan, error) {
 				pp.Peak = sc.Pools[i]
 			}
 		}
+		pp.MaxNodes = pp.Peak.MaxNodes // a maximum that follows from the plan (Pool.MaxFromPeak) is the plan's
 		if err := s.credits(i, pp); err != nil {
 			return nil, err
 		}
