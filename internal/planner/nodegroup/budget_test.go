@@ -8,6 +8,7 @@ import (
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/catalog"
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/field"
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/fit"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/overhead"
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/sizing"
 )
 
@@ -31,7 +32,9 @@ func TestKarpenterBudget(t *testing.T) {
 	saved := karpenterBudget
 	karpenterBudget = 10
 	defer func() { karpenterBudget = saved }()
-	r, err = Size(context.Background(), p, phpGroup(nil))
+	req := phpGroup(nil)
+	req.Pool.Overhead.EKS.Kind = overhead.Karpenter
+	r, err = Size(context.Background(), p, req)
 	if err != nil || !strings.Contains(r.Karpenter.Unmodelled, "within its work budget") || r.Karpenter.LimitNodes != r.MaxSize ||
 		!hasCode(r.Warnings, WarnKarpenterUnmodelled) {
 		t.Fatalf("out of budget the limits must cover the max size, with a warning: %v %+v %+v", err, r.Karpenter, r.Warnings)

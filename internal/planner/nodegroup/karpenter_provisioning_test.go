@@ -9,6 +9,7 @@ import (
 
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/catalog"
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/fit"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/overhead"
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/sizing"
 )
 
@@ -134,6 +135,7 @@ func TestKarpenterLimits(t *testing.T) {
 	// The oracle's generated group of seed 6: kubefit's scheduler model needs 15 m5.xlarge, Karpenter launches 16.
 	group := func(mut func(*Request)) Request {
 		r := generatedGroup("m5.xlarge", 6)
+		r.Pool.Overhead.EKS.Kind = overhead.Karpenter
 		if mut != nil {
 			mut(&r)
 		}
@@ -149,6 +151,8 @@ func TestKarpenterLimits(t *testing.T) {
 			maxSize: 4, claims: 4, limit: 4, boundBy: BoundByKubefit},
 		{name: "mixed pods: Karpenter's count", req: group(nil),
 			maxSize: 15, claims: 16, limit: 16, boundBy: BoundByKarpenter, warn: WarnKarpenterLimits},
+		{name: "managed group: the same limits, no warning about a NodePool it does not run", req: group(func(r *Request) { r.Pool.Overhead.EKS.Kind = overhead.Managed }),
+			maxSize: 15, claims: 16, limit: 16, boundBy: BoundByKarpenter},
 		{name: "headroom on both counts", req: group(func(r *Request) { r.HeadroomPercent = 20 }),
 			maxSize: 18, claims: 16, limit: 20, boundBy: BoundByKarpenter, warn: WarnKarpenterLimits},
 		{name: "max_size given below Karpenter's count", req: group(func(r *Request) { r.MaxSize = intp(15) }),

@@ -20,6 +20,7 @@ import (
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/catalog"
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/field"
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/fit"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/overhead"
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/resource"
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/sizing"
 )
@@ -200,7 +201,7 @@ func Size(ctx context.Context, p *sizing.Planner, req Request) (*Result, error) 
 				Replicas: top, Surge: max(wp.PeakReplicas-top, 0)})
 		}
 	}
-	if n := KarpenterName(req.Pool.Name); req.Pool.Cloud == catalog.AWS && n != req.Pool.Name {
+	if n := KarpenterName(req.Pool.Name); karpenterLaunches(req) && n != req.Pool.Name {
 		r.Warnings = append(r.Warnings, field.Warning{Code: WarnKarpenterName, Path: field.NewPath("Name"), Message: fmt.Sprintf(
 			"the Karpenter NodePool of node group %s is named %s: a NodePool's name must be a lowercase RFC 1123 subdomain", field.Quote(req.Pool.Name), field.Quote(n))})
 	}
@@ -210,7 +211,9 @@ func Size(ctx context.Context, p *sizing.Planner, req Request) (*Result, error) 
 			return nil, err
 		}
 		r.Karpenter = k
-		r.Warnings = append(r.Warnings, warns...)
+		if karpenterLaunches(req) {
+			r.Warnings = append(r.Warnings, warns...)
+		}
 	}
 	budget, skipped := largestFitBudget, 0
 	for _, f := range plan.Misfits() {
@@ -254,6 +257,15 @@ func Size(ctx context.Context, p *sizing.Planner, req Request) (*Result, error) 
 		}
 	}
 	return r, nil
+}
+
+// karpenterLaunches reports whether the group's nodes are launched by Karpenter or EKS Auto Mode (its node group
+// kind), so that its NodePool output is what runs: the warnings about the NodePool (its limits, its name) are for
+// those groups; a managed or self-managed group's NodePool is an alternative rendering, whose warnings would be
+// noise to a group that never runs one.
+func karpenterLaunches(req Request) bool {
+	k := req.Pool.Overhead.EKS.Kind
+	return req.Pool.Cloud == catalog.AWS && (k == overhead.Karpenter || k == overhead.AutoMode)
 }
 
 // disruptions checks the disruption scenarios on the group as sized: min_size to max_size nodes.
