@@ -239,6 +239,25 @@ func (r *kedaScaledObjectResource) Metadata(_ context.Context, req resource.Meta
 	resp.TypeName = req.ProviderTypeName + "_keda_scaled_object"
 }
 
+// knownHPAName is the name of the HPA KEDA creates when the ScaledObject's name and custom HPA name are known
+// (keda.ScaledObject.HPAName), whatever else is unknown: a resource that reads hpa_name then plans with it. Unknown
+// otherwise.
+func knownHPAName(ctx context.Context, config tfsdk.Config) types.String {
+	var name, custom types.String
+	if config.GetAttribute(ctx, path.Root("name"), &name).HasError() || name.IsUnknown() || name.IsNull() {
+		return types.StringUnknown()
+	}
+	at := path.Root("advanced").AtName("horizontal_pod_autoscaler_config").AtName("name")
+	if config.GetAttribute(ctx, at, &custom).HasError() || custom.IsUnknown() {
+		return types.StringUnknown()
+	}
+	so := keda.ScaledObject{Name: name.ValueString()}
+	if v := custom.ValueString(); !custom.IsNull() {
+		so.Advanced = &keda.Advanced{HorizontalPodAutoscalerConfig: &keda.HPAConfig{Name: &v}}
+	}
+	return types.StringValue(so.HPAName())
+}
+
 // ModifyPlan checks and renders the ScaledObject during plan. With any input unknown it checks only the
 // replica counts and periods (when they are known); manifest keeps its structure with unknown leaves
 // where it can (keda.md §8.4), id is known when name and namespace are, and the other rendered values
@@ -249,6 +268,7 @@ func (r *kedaScaledObjectResource) ModifyPlan(ctx context.Context, req resource.
 	}
 	if !req.Config.Raw.IsFullyKnown() {
 		planUnknownAutoscaler(ctx, req, resp, partialManifest, kedaEffectiveAttrTypes, kedaSummaryAttrTypes, "yaml", "hpa_name")
+		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("hpa_name"), knownHPAName(ctx, req.Config))...)
 		checkKnownCounts(ctx, req.Config, &resp.Diagnostics)
 		return
 	}

@@ -118,7 +118,7 @@ func (r *kedaScaledObjectResource) Schema(_ context.Context, _ resource.SchemaRe
 			"The resource is plan-only: it never contacts a cluster. `manifest` is the object for `kubernetes_manifest`, `yaml` " +
 			"the same object as YAML (`yamldecode(yaml) == manifest`). Unset fields are omitted, never filled with KEDA's " +
 			"defaults (`effective` states those); the one exception is `fallback.behavior`, rendered as `static` as the CRD " +
-			"stores it. When an input is unknown at plan time the rendered values are unknown, and of the rules only the replica-count and period ones run (when those counts are known).",
+			"stores it. When an input is unknown at plan time the rendered values are unknown (`id` and `hpa_name` are known when the names they are made of are), and of the rules only the replica-count and period ones run (when those counts are known).",
 		Attributes: map[string]schema.Attribute{
 			"id":          computedStr("`<namespace>/<name>`."),
 			"name":        str(true, "ScaledObject name: a DNS-1123 subdomain of at most 63 characters (`KSO-E1`), 54 without a custom HPA name (`KSO-E2`)."),

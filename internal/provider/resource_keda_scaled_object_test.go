@@ -300,6 +300,15 @@ resource "kubefit_keda_scaled_object" "test" {
   node_group_capacity = length(terraform_data.id.id) > 0 ? {
     name = "general", max_nodes = 10, workload_allocatable = { cpu_millicores = 3620, memory_bytes = 6442450944 }, workload_pods = 54
   } : null
+}
+resource "kubefit_keda_scaled_object" "custom" {
+  name      = "third"
+  namespace = "default"
+  scale_target_ref  = { name = "other" }
+  min_replica_count = 1
+  max_replica_count = 4
+  advanced = { horizontal_pod_autoscaler_config = { name = "hpa-${terraform_data.id.id}" } }
+  triggers = [{ type = "cpu", metric_type = "Utilization", metadata = { value = "60" } }]
 }`,
 			ConfigPlanChecks: resource.ConfigPlanChecks{
 				PreApply: []plancheck.PlanCheck{
@@ -313,6 +322,9 @@ resource "kubefit_keda_scaled_object" "test" {
 					plancheck.ExpectUnknownValue(soAddr, tfjsonpath.New("manifest").AtMapKey("spec").AtMapKey("maxReplicaCount")),
 					plancheck.ExpectKnownValue(soAddr, tfjsonpath.New("manifest").AtMapKey("apiVersion"), knownvalue.StringExact("keda.sh/v1alpha1")),
 					plancheck.ExpectKnownValue(soAddr, tfjsonpath.New("id"), knownvalue.StringExact("default/second")),
+					// The HPA's name needs only the name and the custom HPA name: known although other inputs are not.
+					plancheck.ExpectKnownValue(soAddr, tfjsonpath.New("hpa_name"), knownvalue.StringExact("keda-hpa-second")),
+					plancheck.ExpectUnknownValue("kubefit_keda_scaled_object.custom", tfjsonpath.New("hpa_name")),
 				},
 				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 			},
