@@ -79,7 +79,7 @@ func nodeGroupMisfits(m nodeGroupModel, res *nodegroup.Result) []groupMisfit {
 			continue
 		case sizing.Reason(fit.ReasonDisruption):
 			out = append(out, groupMisfit{reason: f.Reason, path: path.Root("disruptions"), title: "Disruption Not Absorbed",
-				message: fmt.Sprintf("node group %q: %s.", m.Name.ValueString(), strings.TrimRight(f.Message, "."))})
+				message: groupMessage(m.Name.ValueString(), f.Message)})
 			continue
 		}
 		p := path.Root("max_size")
@@ -93,7 +93,7 @@ func nodeGroupMisfits(m nodeGroupModel, res *nodegroup.Result) []groupMisfit {
 			}
 		}
 		g := groupMisfit{reason: f.Reason, path: p, title: "Workloads Do Not Fit the Node Group",
-			message: fmt.Sprintf("node group %q: %s.", m.Name.ValueString(), strings.TrimRight(f.Message, "."))}
+			message: groupMessage(m.Name.ValueString(), f.Message)}
 		switch {
 		case f.OthersMisfit:
 			g.remedy = fmt.Sprintf("No replica count of workload %q makes the group fit: without its pods the other workloads still do not.", f.Workload)
@@ -103,6 +103,16 @@ func nodeGroupMisfits(m nodeGroupModel, res *nodegroup.Result) []groupMisfit {
 		out = append(out, g)
 	}
 	return out
+}
+
+// groupMessage is a misfit's message led by the group it is about: as it is when the planner's message begins with
+// the group, else with `node group "name": ` before it.
+func groupMessage(name, msg string) string {
+	msg = strings.TrimRight(msg, ".") + "."
+	if lead := fmt.Sprintf("node group %q", name); strings.HasPrefix(msg, lead) {
+		return msg
+	}
+	return fmt.Sprintf("node group %q: %s", name, msg)
 }
 
 // reportNodeGroup reports the group's misfits (errors, warnings with fail_on_misfit = false, or one warning

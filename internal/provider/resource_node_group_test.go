@@ -55,7 +55,7 @@ output "same_object" {
 		Steps: []resource.TestStep{
 			{
 				Config:      phpNodeGroup("max_size = 20"),
-				ExpectError: regexp.MustCompile(`(?s)Node\s+group\s+"php".*needs\s+40\s+nodes.*maximum\s+node\s+count\s+is\s+20.*largest\s+replica\s+count\s+of\s+workload\s+"php"\s+that\s+fits\s+is\s+20`),
+				ExpectError: regexp.MustCompile(`(?s)Node\s+group\s+"php".*needs\s+40\s+nodes.*maximum\s+size\s+is\s+20.*largest\s+replica\s+count\s+of\s+workload\s+"php"\s+that\s+fits\s+is\s+20`),
 			},
 			{
 				Config: phpNodeGroup("") + outputs,
@@ -478,7 +478,7 @@ func TestAccNodeGroup_disruptions(t *testing.T) {
 	resource.UnitTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
-			{Config: cfg(""), ExpectError: regexp.MustCompile(`(?s)Disruption Not Absorbed.*group\s+"clickhouse":\s+node_loss.*maximum\s+node\s+count\s+of\s+4`)},
+			{Config: cfg(""), ExpectError: regexp.MustCompile(`(?s)Disruption Not Absorbed.*group\s+"clickhouse":\s+node_loss.*maximum\s+size\s+of\s+4\s+for\s+node\s+group\s+"clickhouse"`)},
 			{
 				Config:           cfg("max_size = 4"),
 				ConfigPlanChecks: emptyPlanAfterApply,

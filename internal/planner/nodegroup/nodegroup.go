@@ -14,7 +14,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/catalog"
@@ -165,7 +167,7 @@ func Size(ctx context.Context, p *sizing.Planner, req Request) (*Result, error) 
 	}
 	r := &Result{Plan: plan, Pool: pp, SteadyNodes: pp.Steady.NodesRequired, PeakNodes: pp.Peak.NodesRequired,
 		MaxPods: pp.Overhead.MaxPods, Allocatable: pp.Allocatable, WorkloadAllocatable: pp.WorkloadAllocatable, Fits: plan.Fits,
-		Warnings: groupWarnings(plan.Warnings)}
+		Warnings: groupWarnings(plan.Warnings, req.Pool.Name)}
 	// A computed maximum is the plan's (fit.MaxFromPeakNodes): the peak's nodes raised by the headroom, at least
 	// the minimum and the steady scenario's nodes; the report and the headroom are counted within it.
 	r.MinSize, r.MaxSize = r.SteadyNodes, pp.Peak.MaxNodes
@@ -217,6 +219,7 @@ func Size(ctx context.Context, p *sizing.Planner, req Request) (*Result, error) 
 	}
 	budget, skipped := largestFitBudget, 0
 	for _, f := range plan.Misfits() {
+		f.Message = inGroupWords(f.Message, req.Pool.Name)
 		nf := Failure{Failure: f, LargestFit: -1}
 		if w := workloadIndex(req, f.Workload); w >= 0 && (f.Reason == sizing.Reason(fit.ReasonMaxNodes) || f.Reason == sizing.Reason(fit.ReasonSpread)) {
 			n, err := p.LargestFitWithin(ctx, sreq, w, plan.ModelWork(), &budget)
@@ -285,7 +288,7 @@ func disruptions(ctx context.Context, p *sizing.Planner, req Request, r *Result)
 		}
 	}
 	if req.MaxSize == nil {
-		for _, w := range groupWarnings(plan.Warnings) {
+		for _, w := range groupWarnings(plan.Warnings, req.Pool.Name) {
 			if w.Code == sizing.WarnNoSpareNode {
 				r.Warnings = append(r.Warnings, w)
 			}
@@ -293,6 +296,7 @@ func disruptions(ctx context.Context, p *sizing.Planner, req Request, r *Result)
 	}
 	for _, f := range plan.Failures {
 		if f.Reason == sizing.Reason(fit.ReasonDisruption) {
+			f.Message = inGroupWords(f.Message, req.Pool.Name)
 			r.Failures = append(r.Failures, Failure{Failure: f, LargestFit: -1})
 			r.Fits = false
 		}
@@ -381,15 +385,36 @@ func prefixPool(err error, types []string) error {
 }
 
 // groupWarnings moves sizing's pool paths (Pools["name"].X) to the group's root (X).
-func groupWarnings(ws []field.Warning) []field.Warning {
+func groupWarnings(ws []field.Warning, name string) []field.Warning {
 	out := make([]field.Warning, len(ws))
 	for i, w := range ws {
 		if steps := w.Path.Steps(); len(steps) >= 2 && steps[0].Name == "Pools" {
 			w.Path = w.Path.Drop(2)
 		}
+		w.Message = inGroupWords(w.Message, name)
 		out[i] = w
 	}
 	return out
+}
+
+// inGroupWords says a sizing message about the group's one pool in a node group's words: the node group, not the
+// pool, and its maximum size, not the pool's maximum node count.
+func inGroupWords(msg, name string) string {
+	q := strconv.Quote(name)
+	// "its pools allow at most 5 (pool "web" at most 5 nodes)" lists the pools a workload may use: one here.
+	msg = regexp.MustCompile(` \(pool `+regexp.QuoteMeta(q)+` at most [0-9,]+ nodes?\)`).ReplaceAllString(msg, "")
+	return strings.NewReplacer(
+		"Raise the pool's maximum node count", "Raise the group's maximum size",
+		"raise the maximum node count of pool "+q, "raise the maximum size of node group "+q,
+		"maximum node count", "maximum size",
+		"The pool's", "The group's",
+		"the pool's", "the group's",
+		"The pool ", "The group ",
+		"the pool ", "the group ",
+		"its pools allow", "its node group allows",
+		"Pool "+q, "Node group "+q,
+		"pool "+q, "node group "+q,
+	).Replace(msg)
 }
 
 func workloadIndex(req Request, name string) int {
