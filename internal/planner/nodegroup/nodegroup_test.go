@@ -325,3 +325,25 @@ func TestKarpenterName(t *testing.T) {
 		}
 	}
 }
+
+// TestWindowsPodIPs: an EKS Windows node gives pods the IPs of its one ENI, 9 on an m5.large (10 IPv4 addresses
+// less the node's own), whatever its max pods of 110: 20 small pods need 3 nodes, and a group of at most 1 does not
+// hold them.
+func TestWindowsPodIPs(t *testing.T) {
+	req := Request{
+		Pool:      sizing.Pool{Name: "win", Cloud: catalog.AWS, InstanceTypes: []string{"m5.large"}, Overhead: overhead.Input{Profile: overhead.EKSWindows}},
+		Workloads: []sizing.Workload{{Name: "iis", Replicas: intp(20), Requests: fit.Resources{CPUMillicores: 10, MemoryBytes: 16 << 20}}},
+	}
+	p := sizing.NewPlanner(sizing.EmbeddedCatalog())
+	r, err := Size(context.Background(), p, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.WorkloadAllocatable.Pods != 9 || r.SteadyNodes != 3 || r.MaxSize != 3 {
+		t.Errorf("workload pod slots %d, steady nodes %d, max size %d; want 9, 3, 3", r.WorkloadAllocatable.Pods, r.SteadyNodes, r.MaxSize)
+	}
+	req.MaxSize = intp(1)
+	if r, err = Size(context.Background(), p, req); err != nil || r.Fits {
+		t.Errorf("20 pods on one Windows m5.large (9 pod IPs) must not fit: fits %v, %v", r != nil && r.Fits, err)
+	}
+}

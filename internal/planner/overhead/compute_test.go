@@ -590,7 +590,9 @@ func TestSystemPods(t *testing.T) {
 		{"eks managed", Input{Profile: EKSAL2023, Instance: m5large}, []string{"aws-node", "kube-proxy"}, 27},
 		{"eks bottlerocket", Input{Profile: EKSBottlerocket, Instance: m5large}, []string{"aws-node", "kube-proxy"}, 27},
 		{"eks auto mode", Input{Profile: EKSAL2023, Instance: m5large, EKS: EKSOptions{Kind: AutoMode}}, nil, 27},
-		{"eks windows", Input{Profile: EKSWindows, Instance: m5large}, nil, 0},
+		// Windows: one ENI, 10 − 1 = 9 pod IPs (awsdocs windows-support), 16 /28 prefixes each with prefix delegation.
+		{"eks windows", Input{Profile: EKSWindows, Instance: m5large}, nil, 9},
+		{"eks windows prefix delegation", Input{Profile: EKSWindows, Instance: m5large, EKS: EKSOptions{PrefixDelegation: true}}, nil, 144},
 		{"aks", Input{Profile: AKSLinux, Instance: d2sv5, MaxPods: 30}, nil, 0},
 	} {
 		r, err := Compute(tt.in)

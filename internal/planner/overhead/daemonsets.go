@@ -26,8 +26,8 @@ func (c *calc) daemonSets() {
 				"no DaemonSets given: kubefit counts the pod slots of aws-node and kube-proxy but not their requests; list your DaemonSets for a true workload capacity")
 		}
 	}
-	if in.Profile.isEKS() && in.Profile != EKSWindows {
-		r.PodIPs = r.IPCap
+	if in.Profile.isEKS() && (in.Profile != EKSWindows || in.Instance.IPv4PerENI > 0) {
+		r.PodIPs = r.IPCap // Windows: the IPs of its one ENI (maxPods)
 	}
 	r.DaemonSetOverhead, r.Available = fit.DaemonSetLoad(r.Allocatable, r.SystemPods, r.PodIPs, in.DaemonSets)
 	slots := r.DaemonSetOverhead.Pods

@@ -69,6 +69,14 @@ func (c *calc) eksMaxPods() {
 		c.res.IPCap = max(c.res.IPCap, 0)
 		c.setMaxPods(110, FMaxPodsEKSWindows, "EKS Windows (Karpenter's model)")
 		c.podP = c.res.MaxPods
+		// A Windows node gives pods the IPs of its one ENI (awsdocs/amazon-eks-user-guide windows-support: "the
+		// number of Pods that you can run per Windows node is equal to the number of IP addresses available per
+		// elastic network interface for the node's instance type, minus one"); kube-proxy and the CNI run on the host.
+		if ip > 0 && c.res.MaxPods > c.res.IPCap {
+			c.warn(CodeMaxPodsAboveIPs, field.NewPath("MaxPods"),
+				"max pods %d exceeds the %d pod IPs of a Windows node of %q (one ENI, %d IPv4 addresses less the node's own): extra pods would schedule but never start; kubefit counts only %d workload-capable slots",
+				c.res.MaxPods, c.res.IPCap, inst.Name, ip, c.res.IPCap)
+		}
 		return
 	}
 	if e == 0 || ip == 0 {
