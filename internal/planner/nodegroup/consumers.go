@@ -9,6 +9,7 @@ import (
 
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/catalog"
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/field"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/fit"
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/overhead"
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/sizing"
 )
@@ -126,6 +127,7 @@ func kubernetesMinor(v string) int {
 // "strictly enforced by the AKS service"; azurerm itself does not validate max_pods).
 const (
 	aksMaxCount           = 1000
+	aksMaxOSDiskGB        = 2048 // the AKS API's agentPools osDiskSizeGB: maxValue 2048 (Azure/bicep-types-az, Microsoft.ContainerService)
 	aksSpotKey            = sizing.AKSSpotLabel
 	aksSpotValue          = sizing.AKSSpotValue
 	aksPoolNameMax        = 12
@@ -183,13 +185,25 @@ func aksInputErrors(req Request) field.Errors {
 		if k == aksSpotKey && req.Pool.Labels[k] == aksSpotValue && req.CapacityType == Spot {
 			continue
 		}
+		reserved := false
 		for _, pre := range aksReservedLabelPrefixes {
 			if strings.HasPrefix(k, pre) {
+				reserved = true
 				errs = append(errs, field.Invalid(field.NewPath("Labels").Key(k), k,
 					"label %s of Azure node group %q is under %s, a prefix AKS reserves (\"can't be used for any node\"); use a label of your own domain",
 					field.Quote(k), req.Pool.Name, pre))
 			}
 		}
+		if why := kubeletRestricted(k); why != "" && !reserved {
+			// AKS refuses them too: "node label keys in the 'kubernetes.io' or 'k8s.io' namespace must begin with an
+			// allowed prefix (kubelet.kubernetes.io, node.kubernetes.io)" (Azure/AKS#2866).
+			errs = append(errs, field.Invalid(field.NewPath("Labels").Key(k), k, "label %s of Azure node group %q %s", field.Quote(k), req.Pool.Name, why))
+		}
+	}
+	if req.DiskSizeGiB > aksMaxOSDiskGB {
+		errs = append(errs, field.Invalid(field.NewPath("DiskSizeGiB"), fmt.Sprint(req.DiskSizeGiB),
+			"Azure node group %q has a %d GiB OS disk, but AKS takes an agent pool's osDiskSizeGB of at most %d; give at most %d",
+			req.Pool.Name, req.DiskSizeGiB, aksMaxOSDiskGB, aksMaxOSDiskGB))
 	}
 	for i, t := range req.Pool.Taints {
 		if t.Value == "" && t != aksSpotTaint {
@@ -274,6 +288,9 @@ func aksOSSKU(req Request, windows bool) string {
 // are all Required (node_config.go, the taint block).
 const gkeMinDiskGB = 10
 
+// gkeReservedLabelPrefix is the label prefix GKE keeps for the node labels it manages.
+const gkeReservedLabelPrefix = "cloud.google.com/"
+
 // gkeInputErrors refuses what google_container_node_pool refuses at plan: a boot disk under 10 GB and a taint
 // without a value.
 func gkeInputErrors(req Request) field.Errors {
@@ -282,6 +299,17 @@ func gkeInputErrors(req Request) field.Errors {
 		errs = append(errs, field.Invalid(field.NewPath("DiskSizeGiB"), fmt.Sprint(req.DiskSizeGiB),
 			"GCP node group %q has a %d GiB boot disk, but google_container_node_pool takes disk_size_gb of at least %d; give at least %d (GKE's default is 100)",
 			req.Pool.Name, req.DiskSizeGiB, gkeMinDiskGB, gkeMinDiskGB))
+	}
+	for _, k := range slices.Sorted(maps.Keys(req.Pool.Labels)) {
+		why := kubeletRestricted(k)
+		if why == "" && strings.HasPrefix(k, gkeReservedLabelPrefix) {
+			why = "is under " + gkeReservedLabelPrefix + ", whose node labels GKE manages (\"Node labels with key ... are managed by GKE or Kubernetes and must not be manually specified\"); use a label of your own domain"
+		}
+		if why != "" {
+			// GKE refuses kubernetes.io labels as the kubelet does ("Applying kubernetes label is not allowed",
+			// hashicorp/terraform-provider-google#6003) and its own cloud.google.com/ keys (#19677).
+			errs = append(errs, field.Invalid(field.NewPath("Labels").Key(k), k, "label %s of GCP node group %q %s", field.Quote(k), req.Pool.Name, why))
+		}
 	}
 	for i, t := range req.Pool.Taints {
 		if t.Value == "" {
@@ -330,8 +358,94 @@ func eksInputErrors(req Request) field.Errors {
 			errs = append(errs, field.Invalid(field.NewPath("Taints").At(i), t.Key, "taint %s of AWS node group %q is longer than the EKS API takes (key 1 to %d characters, value up to %d); shorten it", field.Quote(field.Shorten(t.Key, 70)), name, eksMaxLabelLen, eksMaxTaintValueLen))
 		}
 	}
+	if kind := req.Pool.Overhead.EKS.Kind; kind == "" || kind == overhead.Managed {
+		for _, k := range slices.Sorted(maps.Keys(req.Pool.Labels)) {
+			if domain, _, ok := strings.Cut(k, "/"); ok && inDomain(domain, eksReservedLabelDomain) != "" {
+				// The EKS API: "Label cannot contain reserved prefixes [kubernetes.io/, k8s.io/, eks.amazonaws.com/]"
+				// (eksctl-io/eksctl#4007).
+				errs = append(errs, field.Invalid(field.NewPath("Labels").Key(k), k,
+					"label %s of AWS node group %q is in the %s domain, which the EKS API reserves for a managed node group's labels; use a label of your own domain",
+					field.Quote(k), name, eksReservedLabelDomain))
+			}
+		}
+	}
+	if req.Pool.Overhead.EKS.Kind != overhead.AutoMode { // Auto Mode's NodeClass sizes its own ephemeral storage
+		errs = append(errs, ebsErrors(req)...)
+	}
 	if n := len(req.Pool.InstanceTypes); n > eksMaxInstanceTypes {
 		errs = append(errs, field.Invalid(field.NewPath("InstanceTypes"), fmt.Sprint(n), "AWS node group %q lists %d instance types, and an EKS managed node group takes at most %d; drop %d, or split the group", name, n, eksMaxInstanceTypes, n-eksMaxInstanceTypes))
+	}
+	return errs
+}
+
+// EBS volume types and their sizes in GiB (docs.aws.amazon.com/ebs/latest/userguide/ebs-volume-types.html: gp2 and
+// gp3 1–16,384; io1 4–16,384; io2 Block Express 4–65,536; st1 and sc1 125–16,384, and "cannot be a boot volume";
+// standard (magnetic) 1–1,024). The EKS AMIs' root snapshots are 20 GiB (AL2023, AL2; Bottlerocket's data
+// volume) and 50 GiB (Windows), and EC2 refuses a volume smaller than its snapshot, which is why EKS's
+// disk_size defaults to 20 and 50.
+var ebsSizes = map[string][2]int{"gp2": {1, 16384}, "gp3": {1, 16384}, "io1": {4, 16384}, "io2": {4, 65536},
+	"st1": {125, 16384}, "sc1": {125, 16384}, "standard": {1, 1024}}
+
+// eksReservedLabelDomain is the label domain the EKS API keeps for its own labels of managed nodes.
+const eksReservedLabelDomain = "eks.amazonaws.com"
+
+// ebsErrors refuses a root volume EC2 refuses: an unknown or non-boot EBS type, a size outside its type's range or
+// below the AMI's snapshot.
+func ebsErrors(req Request) field.Errors {
+	var errs field.Errors
+	typ := req.DiskType
+	if typ == "" {
+		typ = "gp3"
+	}
+	size, ok := ebsSizes[typ]
+	switch {
+	case !ok:
+		return field.Errors{field.Invalid(field.NewPath("DiskType"), req.DiskType,
+			"disk type %s of AWS node group %q is not an EBS volume type; give one of %s", field.Quote(req.DiskType), req.Pool.Name,
+			field.QuoteList(slices.Sorted(maps.Keys(ebsSizes))))}
+	case typ == "st1" || typ == "sc1":
+		return field.Errors{field.Invalid(field.NewPath("DiskType"), req.DiskType,
+			"disk type %s of AWS node group %q cannot hold the node's root volume: EBS st1 and sc1 volumes cannot be boot volumes; give gp3 (the default) or another SSD type",
+			field.Quote(req.DiskType), req.Pool.Name)}
+	}
+	if req.DiskSizeGiB == 0 {
+		return nil
+	}
+	snapshot, image := DefaultEKSDiskGiB, "an EKS Linux AMI's root snapshot"
+	switch req.Pool.Overhead.Profile {
+	case overhead.EKSWindows:
+		snapshot, image = DefaultEKSWindowsDiskGiB, "an EKS Windows AMI's root snapshot"
+	case overhead.EKSBottlerocket:
+		image = "a Bottlerocket AMI's data volume snapshot"
+	}
+	lo, hi := max(size[0], snapshot), size[1]
+	if req.DiskSizeGiB < lo || req.DiskSizeGiB > hi {
+		why := fmt.Sprintf("an EBS %s volume holds %s to %s GiB", typ, fit.FormatCount(int64(size[0])), fit.FormatCount(int64(hi)))
+		if req.DiskSizeGiB < snapshot {
+			why = fmt.Sprintf("EC2 refuses a volume smaller than its snapshot, and %s is %d GiB", image, snapshot)
+		}
+		errs = append(errs, field.Invalid(field.NewPath("DiskSizeGiB"), fmt.Sprint(req.DiskSizeGiB),
+			"AWS node group %q has a %s GiB root volume, but %s; give %s to %s GiB", req.Pool.Name, fit.FormatCount(int64(req.DiskSizeGiB)),
+			why, fit.FormatCount(int64(lo)), fit.FormatCount(int64(hi))))
+	}
+	return errs
+}
+
+// taintErrors refuses two taints with the same key and effect: the API server refuses such a node (pkg/apis/core/
+// validation validateNodeTaints: "taints must be unique by key and effect pair"), and the consumers keyed by both
+// (terraform-aws-modules/eks's taints map) would keep only one.
+func taintErrors(req Request) field.Errors {
+	var errs field.Errors
+	seen := map[[2]string]int{}
+	for i, t := range req.Pool.Taints {
+		k := [2]string{t.Key, string(t.Effect)}
+		if j, dup := seen[k]; dup {
+			errs = append(errs, field.Invalid(field.NewPath("Taints").At(i), t.Key,
+				"taints %d and %d of node group %q have the same key %s and effect %s, and a node's taints must be unique by key and effect; merge them",
+				j, i, req.Pool.Name, field.Quote(t.Key), t.Effect))
+			continue
+		}
+		seen[k] = i
 	}
 	return errs
 }

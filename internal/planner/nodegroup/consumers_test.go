@@ -361,6 +361,15 @@ func TestEKSInputRules(t *testing.T) {
 			q.Pool.Taints = []fit.Taint{{Key: "example.com/" + strings.Repeat("k", 52), Value: "v", Effect: fit.EffectNoSchedule}}
 		}, "Taints[0]", "key 1 to 63 characters"},
 		{"21 instance types", func(q *Request) { q.Pool.InstanceTypes = many(21) }, "InstanceTypes", "at most 20"},
+		{"eks.amazonaws.com label", func(q *Request) { q.Pool.Labels = map[string]string{"eks.amazonaws.com/team": "x"} }, `Labels["eks.amazonaws.com/team"]`, "reserves for a managed node group's labels"},
+		{"duplicate taint", func(q *Request) {
+			q.Pool.Taints = []fit.Taint{{Key: "dup", Value: "1", Effect: fit.EffectNoSchedule}, {Key: "dup", Value: "2", Effect: fit.EffectNoSchedule}}
+		}, "Taints[1]", "unique by key and effect"},
+		{"disk over gp3's 16,384 GiB", func(q *Request) { q.DiskSizeGiB = 30000 }, "DiskSizeGiB", "gp3 volume holds 1 to 16,384 GiB"},
+		{"disk below the AMI's snapshot", func(q *Request) { q.DiskSizeGiB = 8 }, "DiskSizeGiB", "smaller than its snapshot"},
+		{"Windows disk below its snapshot", func(q *Request) { q.DiskSizeGiB = 30; q.Pool.Overhead.Profile = overhead.EKSWindows }, "DiskSizeGiB", "Windows AMI's root snapshot is 50 GiB"},
+		{"st1 root volume", func(q *Request) { q.DiskType = "st1" }, "DiskType", "cannot be boot volumes"},
+		{"not an EBS type", func(q *Request) { q.DiskType = "ssd" }, "DiskType", "not an EBS volume type"},
 	} {
 		q := smallGroup("", "", "m5.xlarge")
 		tc.mod(&q)
@@ -368,6 +377,20 @@ func TestEKSInputRules(t *testing.T) {
 		if es := field.As(err); len(es) != 1 || es[0].Path.String() != tc.path || !strings.Contains(es[0].Detail, tc.want) {
 			t.Errorf("%s: %v", tc.name, err)
 		}
+	}
+	// What the EKS API and EC2 take is accepted: io2 up to 64 TiB, node.kubernetes.io labels (the kubelet allows
+	// them), the same taint key with two effects, and eks.amazonaws.com labels on a Karpenter group's NodePool.
+	ok := smallGroup("", "", "m5.xlarge")
+	ok.DiskType, ok.DiskSizeGiB = "io2", 60000
+	ok.Pool.Labels = map[string]string{"node.kubernetes.io/lifecycle": "normal"}
+	ok.Pool.Taints = []fit.Taint{{Key: "dup", Value: "1", Effect: fit.EffectNoSchedule}, {Key: "dup", Value: "1", Effect: fit.EffectNoExecute}}
+	if _, err := Size(ctx, p, ok); err != nil {
+		t.Errorf("accepted by EKS and EC2: %v", err)
+	}
+	ok.Pool.Labels = map[string]string{"eks.amazonaws.com/team": "x"}
+	ok.Pool.Overhead.EKS.Kind = overhead.Karpenter
+	if _, err := Size(ctx, p, ok); err != nil {
+		t.Errorf("a Karpenter group's label: %v", err)
 	}
 	big := smallGroup("", "", "m5.xlarge")
 	big.MaxSize = intp(500)
@@ -469,5 +492,47 @@ func TestEKSLaunchTemplate(t *testing.T) {
 	r, _ := Size(ctx, p, plain)
 	if out, _ := Render(plain, r); out.EKSLaunchTemplate != nil || out.EKS.DiskSize != DefaultEKSDiskGiB || out.EKSModule.UseCustomLaunchTemplate {
 		t.Errorf("a group with default kubelet settings: %+v", out.EKSLaunchTemplate)
+	}
+}
+
+// TestLabelDomainsByCloud: AKS and GKE set a pool's labels through the kubelet's --node-labels too, and refuse the
+// kubernetes.io and k8s.io keys a node may not set on itself (AKS: "must begin with an allowed prefix
+// (kubelet.kubernetes.io, node.kubernetes.io)"; GKE: "Applying kubernetes label is not allowed"); GKE also keeps
+// cloud.google.com/ for itself, and AKS caps the OS disk at 2,048 GB.
+func TestLabelDomainsByCloud(t *testing.T) {
+	p := sizing.NewPlanner(sizing.EmbeddedCatalog())
+	group := func(cloud catalog.Cloud, typ string, labels map[string]string) Request {
+		return Request{Pool: sizing.Pool{Name: "g", Cloud: cloud, InstanceTypes: []string{typ}, Labels: labels},
+			Workloads: []sizing.Workload{{Name: "w", Replicas: intp(2), Requests: fit.Resources{CPUMillicores: 100, MemoryBytes: 64 << 20}}}}
+	}
+	for _, tc := range []struct {
+		cloud     catalog.Cloud
+		typ       string
+		key, want string // want "" when the label is accepted
+	}{
+		{catalog.Azure, "Standard_D4s_v5", "node-role.kubernetes.io/worker", "reserved kubernetes.io domain"},
+		{catalog.Azure, "Standard_D4s_v5", "example.k8s.io/x", "reserved k8s.io domain"},
+		{catalog.Azure, "Standard_D4s_v5", "kubernetes.io/role", "a prefix AKS reserves"},
+		{catalog.Azure, "Standard_D4s_v5", "node.kubernetes.io/lifecycle", ""},
+		{catalog.Azure, "Standard_D4s_v5", "team", ""},
+		{catalog.GCP, "e2-standard-4", "node-role.kubernetes.io/worker", "reserved kubernetes.io domain"},
+		{catalog.GCP, "e2-standard-4", "k8s.io/x", "reserved k8s.io domain"},
+		{catalog.GCP, "e2-standard-4", "cloud.google.com/compute-class", "managed by GKE"},
+		{catalog.GCP, "e2-standard-4", "example.com/team", ""},
+	} {
+		_, err := Size(context.Background(), p, group(tc.cloud, tc.typ, map[string]string{tc.key: "x"}))
+		es := field.As(err)
+		switch {
+		case tc.want == "" && err != nil:
+			t.Errorf("%s %s: %v", tc.cloud, tc.key, err)
+		case tc.want != "" && (len(es) != 1 || es[0].Path.String() != `Labels["`+tc.key+`"]` || !strings.Contains(es[0].Detail, tc.want)):
+			t.Errorf("%s %s: %v, want one error %q", tc.cloud, tc.key, err, tc.want)
+		}
+	}
+	disk := group(catalog.Azure, "Standard_D4s_v5", nil)
+	disk.DiskSizeGiB = 10000
+	if es := field.As(func() error { _, err := Size(context.Background(), p, disk); return err }()); len(es) != 1 || es[0].Path.String() != "DiskSizeGiB" ||
+		!strings.Contains(es[0].Detail, "at most 2048") {
+		t.Errorf("a 10,000 GiB AKS OS disk: %v", es)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/catalog"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/field"
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/fit"
 )
 
@@ -94,6 +95,10 @@ func TestSolveUpgradeDefaults(t *testing.T) {
 		{name: "gke", pool: Pool{Cloud: catalog.GCP, InstanceTypes: []string{"e2-standard-4"}}, want: "1 at a time with 1 surge node"},
 		{name: "gke unavailable", pool: Pool{Cloud: catalog.GCP, InstanceTypes: []string{"e2-standard-4"}, UpgradeMaxUnavailable: cnt(2)}, want: "3 at a time with 1 surge node"},
 		{name: "eks surge", pool: Pool{Cloud: catalog.AWS, InstanceTypes: []string{"m5.xlarge"}, UpgradeMaxSurge: cnt(2)}, wantErrMsg: "an EKS managed node group takes no max surge"},
+		{name: "eks max unavailable above 100", pool: Pool{Cloud: catalog.AWS, InstanceTypes: []string{"m5.xlarge"}, UpgradeMaxUnavailable: cnt(200)}, wantErrMsg: "max unavailable is 1 to 100 nodes or 1% to 100%"},
+		{name: "eks max unavailable 150%", pool: Pool{Cloud: catalog.AWS, InstanceTypes: []string{"m5.xlarge"}, UpgradeMaxUnavailable: pct(150)}, wantErrMsg: "max unavailable is 1 to 100 nodes"},
+		{name: "eks max unavailable 0", pool: Pool{Cloud: catalog.AWS, InstanceTypes: []string{"m5.xlarge"}, UpgradeMaxUnavailable: cnt(0)}, wantErrMsg: "max unavailable is 1 to 100 nodes"},
+		{name: "aks max unavailable 150%", pool: Pool{Cloud: catalog.Azure, InstanceTypes: []string{"Standard_D4s_v5"}, UpgradeMaxUnavailable: pct(150)}, wantErrMsg: "upgrade's max unavailable 150% is not"},
 		{name: "nothing at a time", pool: Pool{Cloud: catalog.GCP, InstanceTypes: []string{"e2-standard-4"}, UpgradeMaxSurge: cnt(0)}, wantErrMsg: "would replace no node at a time"},
 	}
 	for _, tt := range tests {
@@ -103,8 +108,8 @@ func TestSolveUpgradeDefaults(t *testing.T) {
 				Workloads: []Workload{{Name: "web", Replicas: intp(12), Requests: fit.Resources{CPUMillicores: 500, MemoryBytes: 256 << 20}}}}
 			plan, err := NewPlanner(EmbeddedCatalog()).Solve(context.Background(), req)
 			if tt.wantErrMsg != "" {
-				if err == nil || !strings.Contains(err.Error(), tt.wantErrMsg) {
-					t.Errorf("got %v, want %q", err, tt.wantErrMsg)
+				if err == nil || !strings.Contains(err.Error(), tt.wantErrMsg) || len(field.As(err)) != 1 {
+					t.Errorf("got %v, want one error %q", err, tt.wantErrMsg)
 				}
 				return
 			}

@@ -23,6 +23,10 @@ import (
 //   - GKE surge upgrades: maxSurge 1, maxUnavailable 0 by default (cloud.google.com/kubernetes-engine/docs/
 //     concepts/node-pool-upgrade-strategies); "(maxUnavailable + maxSurge) determines the level of
 //     parallelism" (google.container.v1.NodePool.UpgradeSettings).
+//
+// eksMaxUnavailable is the most an EKS managed node group's max unavailable may be, as a count or a percentage.
+const eksMaxUnavailable = 100
+
 var (
 	eksDefaultMaxUnavailable = fit.IntOrPercent{Value: 1}
 	aksDefaultMaxSurge       = fit.IntOrPercent{Value: 10, Percent: true}
@@ -40,8 +44,14 @@ func (s *solve) upgrade(i int) fit.Upgrade {
 				"pool %q: an EKS managed node group takes no max surge (EKS adds up to twice its zones' count of nodes, at least its max unavailable); set its max unavailable only", rp.Name))
 		}
 		u.MaxSurge = eksDefaultMaxUnavailable
-		if rp.UpgradeMaxUnavailable != nil {
-			u.MaxSurge = *rp.UpgradeMaxUnavailable
+		if v := rp.UpgradeMaxUnavailable; v != nil {
+			u.MaxSurge = *v
+			if v.Value < 1 || v.Value > eksMaxUnavailable {
+				// aws_eks_node_group's update_config: max_unavailable and max_unavailable_percentage are both
+				// validation.IntBetween(1, 100) (hashicorp/terraform-provider-aws internal/service/eks/node_group.go).
+				s.errs = append(s.errs, field.Invalid(s.poolPath(i).Child("UpgradeMaxUnavailable"), intOrPercentText(*v),
+					"pool %q: an EKS managed node group's max unavailable is 1 to 100 nodes or 1%% to 100%% (aws_eks_node_group update_config); give a value within that", rp.Name))
+			}
 		}
 	default:
 		u.MaxSurge = gkeDefaultMaxSurge
@@ -66,7 +76,18 @@ func (s *solve) upgrade(i int) fit.Upgrade {
 			}
 		}
 	}
-	if u.MaxSurge.Value == 0 && u.MaxUnavailable.Value == 0 {
+	if rp.Cloud != catalog.AWS {
+		for _, f := range []struct {
+			name, what string
+			v          *fit.IntOrPercent
+		}{{"UpgradeMaxSurge", "max surge", rp.UpgradeMaxSurge}, {"UpgradeMaxUnavailable", "max unavailable", rp.UpgradeMaxUnavailable}} {
+			if f.v != nil && (f.v.Value < 0 || f.v.Percent && f.v.Value > 100) {
+				s.errs = append(s.errs, field.Invalid(s.poolPath(i).Child(f.name), intOrPercentText(*f.v),
+					"pool %q: an upgrade's %s %s is not a node count of 0 or more or a percentage of 0%% to 100%%; give one", rp.Name, f.what, intOrPercentText(*f.v)))
+			}
+		}
+	}
+	if rp.Cloud != catalog.AWS && u.MaxSurge.Value == 0 && u.MaxUnavailable.Value == 0 { // AWS: refused above
 		s.errs = append(s.errs, field.Invalid(s.poolPath(i).Child("UpgradeMaxUnavailable"), "0",
 			"pool %q: its node upgrade would replace no node at a time (max surge and max unavailable both 0); give one of them above 0", rp.Name))
 	}
