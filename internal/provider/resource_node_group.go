@@ -256,8 +256,13 @@ func (r *nodeGroupResource) Schema(_ context.Context, _ resource.SchemaRequest, 
 			"named in `planned_instance_type`, so the group holds its workloads whichever member the cloud launches."
 		attrs["instance_types"] = it
 	}
+	if z, ok := attrs["zones"].(schema.ListAttribute); ok {
+		z.MarkdownDescription += " The cloud's zone names, in one region: `us-east-1a` (AWS; Local Zones such as `us-west-2-lax-1a` too), " +
+			"`europe-west4-b` (GCP), `1`, `2`, `3` (Azure; `westeurope-2` is read as `2`)."
+		attrs["zones"] = z
+	}
 	attrs["id"] = schema.StringAttribute{Computed: true, MarkdownDescription: "The node group name."}
-	attrs["name"] = schema.StringAttribute{Required: true, MarkdownDescription: "Node group name; the eksctl group and the Karpenter NodePool are named after it. A NodePool's name must be a lowercase RFC 1123 subdomain, so a name such as `Web_Pool` gives a NodePool named `web-pool` (with a warning for `eks.node_group_kind` `karpenter` or `auto_mode`). AWS groups may not set labels a Karpenter NodePool restricts: `kubernetes.io/hostname`, `karpenter.sh/nodepool`, and other labels of the `karpenter.sh` and `karpenter.k8s.aws` domains that are not Karpenter's well-known labels (such as `karpenter.sh/capacity-type` or `karpenter.k8s.aws/instance-family`). Nor may they set labels of the `kubernetes.io` and `k8s.io` domains a node may not set on itself (such as `node-role.kubernetes.io/worker`): the kubelet and eksctl refuse them; `node.kubernetes.io/…` and the well-known labels are fine.",
+	attrs["name"] = schema.StringAttribute{Required: true, MarkdownDescription: "Node group name; the eksctl group and the Karpenter NodePool are named after it. A NodePool's name must be a lowercase RFC 1123 subdomain, so a name such as `Web_Pool` gives a NodePool named `web-pool` (with a warning for `eks.node_group_kind` `karpenter` or `auto_mode`). AWS groups may not set labels a Karpenter NodePool restricts: `kubernetes.io/hostname`, `karpenter.sh/nodepool`, and other labels of the `karpenter.sh` and `karpenter.k8s.aws` domains that are not Karpenter's well-known labels (such as `karpenter.sh/capacity-type` or `karpenter.k8s.aws/instance-family`). Nor may any group set labels of the `kubernetes.io` and `k8s.io` domains a node may not set on itself (such as `node-role.kubernetes.io/worker`): the kubelet, eksctl, AKS and GKE refuse them; `node.kubernetes.io/…` and the well-known labels are fine. Managed EKS groups may not set `eks.amazonaws.com/…` labels, GKE groups `cloud.google.com/…` ones, AKS groups `kubernetes.azure.com/…` ones.",
 		Validators: []validator.String{stringvalidator.LengthBetween(1, 63)}}
 	attrs["min_size"] = schema.Int64Attribute{Optional: true, Computed: true, MarkdownDescription: "Minimum nodes. Default: the nodes the steady scenario needs, at most a set `max_size` (a steady scenario beyond it is a misfit).",
 		Validators: []validator.Int64{int64validator.AtLeast(0)}}
@@ -278,7 +283,9 @@ func (r *nodeGroupResource) Schema(_ context.Context, _ resource.SchemaRequest, 
 		Validators: []validator.Int64{int64validator.Between(1, 65536)}}
 	attrs["disk_type"] = schema.StringAttribute{Optional: true, MarkdownDescription: "AWS groups: the EBS type of the volume `disk_size_gib` sizes (e.g. `gp3`), passed to eksctl's `volumeType` and to " +
 		"`ebs.volume_type` of `eks_launch_template` and `eks_module_node_group`'s `block_device_mappings` (which default to `gp3`). " +
-		"`aws_eks_node_group` takes no volume type, and AKS and GKE pools are emitted without one (their provider's default)."}
+		"`aws_eks_node_group` takes no volume type, and AKS and GKE pools are emitted without one (their provider's default). " +
+		"One of EBS's types: `gp3`, `gp2`, `io1`, `io2` or `standard` (`st1` and `sc1` cannot be boot volumes), with `disk_size_gib` within the type's sizes " +
+		"(gp2/gp3 up to 16,384 GiB, io2 65,536, standard 1,024) and at least the AMI's snapshot (20 GiB, Windows 50); AKS takes an OS disk of at most 2,048 GB."}
 	attrs["node_class_name"] = schema.StringAttribute{Optional: true, MarkdownDescription: "Name of the Karpenter `EC2NodeClass` the NodePool refers to (default `default`); with `eks.node_group_kind = \"auto_mode\"`, of the EKS Auto Mode `NodeClass` (`eks.amazonaws.com/v1`)."}
 	attrs["fail_on_misfit"] = schema.BoolAttribute{Optional: true, MarkdownDescription: "Fail the plan when the workloads do not fit (default `true`); `false` reports misfits as warnings. " +
 		"Where the failure is raised is `misfits_reported_by`'s choice."}

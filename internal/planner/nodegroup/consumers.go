@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"maps"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -429,6 +430,64 @@ func ebsErrors(req Request) field.Errors {
 			why, fit.FormatCount(int64(lo)), fit.FormatCount(int64(hi))))
 	}
 	return errs
+}
+
+// Zone names as each cloud spells them: an AWS availability zone is its region and a letter (us-east-1a; a Local
+// Zone's or Wavelength Zone's name carries more after the region: us-west-2-lax-1a), a GCP zone its region and a
+// letter (europe-west4-b), and AKS takes zones 1, 2 and 3 (kubefit also reads "westeurope-2" as zone 2).
+var (
+	awsZoneRule = regexp.MustCompile(`^([a-z]{2}(?:-gov|-iso[a-z]*)?-[a-z]+-[0-9]+)(?:[a-z]|-[a-z0-9-]+[a-z0-9])$`)
+	gcpZoneRule = regexp.MustCompile(`^([a-z]+-[a-z]+[0-9]+)-[a-z]$`)
+	aksZoneRule = regexp.MustCompile(`^(?:([a-z0-9]+)-)?([1-3])$`)
+)
+
+// zoneErrors refuses a zone its cloud has no name like (eksctl, Karpenter's zone requirement, google_container_node_pool's
+// node_locations and azurerm's zones take only real zones) and zones of two regions (a node group lives in one).
+func zoneErrors(req Request) field.Errors {
+	var rule *regexp.Regexp
+	example := ""
+	switch req.Pool.Cloud {
+	case catalog.AWS:
+		rule, example = awsZoneRule, `"us-east-1a"`
+	case catalog.GCP:
+		rule, example = gcpZoneRule, `"europe-west4-b"`
+	case catalog.Azure:
+		rule, example = aksZoneRule, `"1", "2" or "3"`
+	default:
+		return nil
+	}
+	var errs field.Errors
+	region, first := "", -1
+	for i, z := range req.Pool.Zones {
+		m := rule.FindStringSubmatch(z)
+		if m == nil {
+			errs = append(errs, field.Invalid(field.NewPath("Zones").At(i), z, "zone %s of %s node group %q is not a zone name %s uses; give names such as %s",
+				field.Quote(z), cloudLabel(req.Pool.Cloud), req.Pool.Name, cloudLabel(req.Pool.Cloud), example))
+			continue
+		}
+		switch {
+		case m[1] == "":
+		case first < 0:
+			region, first = m[1], i
+		case m[1] != region:
+			errs = append(errs, field.Invalid(field.NewPath("Zones").At(i), z, "zone %s of %s node group %q is in region %s, but zone %s is in %s, and a node group's nodes are in one region; give zones of one region",
+				field.Quote(z), cloudLabel(req.Pool.Cloud), req.Pool.Name, field.Quote(m[1]), field.Quote(req.Pool.Zones[first]), field.Quote(region)))
+		}
+	}
+	return errs
+}
+
+// cloudLabel is how messages name a cloud: AWS, Azure, GCP.
+func cloudLabel(c catalog.Cloud) string {
+	switch c {
+	case catalog.AWS:
+		return "AWS"
+	case catalog.Azure:
+		return "Azure"
+	case catalog.GCP:
+		return "GCP"
+	}
+	return string(c)
 }
 
 // taintErrors refuses two taints with the same key and effect: the API server refuses such a node (pkg/apis/core/

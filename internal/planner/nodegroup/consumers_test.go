@@ -3,6 +3,7 @@ package nodegroup
 import (
 	"context"
 	"encoding/base64"
+	"fmt"
 	"io"
 	"mime/multipart"
 	"slices"
@@ -534,5 +535,42 @@ func TestLabelDomainsByCloud(t *testing.T) {
 	if es := field.As(func() error { _, err := Size(context.Background(), p, disk); return err }()); len(es) != 1 || es[0].Path.String() != "DiskSizeGiB" ||
 		!strings.Contains(es[0].Detail, "at most 2048") {
 		t.Errorf("a 10,000 GiB AKS OS disk: %v", es)
+	}
+}
+
+// TestZoneNames: a group's zones are its cloud's zone names, in one region: eksctl, Karpenter's zone requirement,
+// node_locations and azurerm's zones take nothing else ("1" on AWS matches no offering; "us-east-1a" is no GKE zone).
+func TestZoneNames(t *testing.T) {
+	p := sizing.NewPlanner(sizing.EmbeddedCatalog())
+	for _, tc := range []struct {
+		cloud catalog.Cloud
+		typ   string
+		zones []string
+		bad   int // the zone at fault, -1 when accepted
+		want  string
+	}{
+		{catalog.AWS, "m5.xlarge", []string{"us-east-1a", "us-east-1b"}, -1, ""},
+		{catalog.AWS, "m5.xlarge", []string{"us-west-2-lax-1a", "us-west-2a"}, -1, ""},
+		{catalog.AWS, "m5.xlarge", []string{"us-gov-west-1a"}, -1, ""},
+		{catalog.AWS, "m5.xlarge", []string{"1", "us-east-1b"}, 0, "not a zone name AWS uses"},
+		{catalog.AWS, "m5.xlarge", []string{"us-east-1a", "eu-west-1b"}, 1, "in one region"},
+		{catalog.GCP, "e2-standard-4", []string{"europe-west4-a", "europe-west4-b"}, -1, ""},
+		{catalog.GCP, "e2-standard-4", []string{"us-east-1a"}, 0, "not a zone name GCP uses"},
+		{catalog.GCP, "e2-standard-4", []string{"us-central1-a", "us-east1-b"}, 1, "in one region"},
+		{catalog.Azure, "Standard_D4s_v5", []string{"1", "2", "3"}, -1, ""},
+		{catalog.Azure, "Standard_D4s_v5", []string{"westeurope-1", "westeurope-2"}, -1, ""},
+		{catalog.Azure, "Standard_D4s_v5", []string{"1", "us-east-1a"}, 1, "not a zone name Azure uses"},
+		{catalog.Azure, "Standard_D4s_v5", []string{"4"}, 0, "not a zone name Azure uses"},
+	} {
+		req := Request{Pool: sizing.Pool{Name: "g", Cloud: tc.cloud, InstanceTypes: []string{tc.typ}, Zones: tc.zones},
+			Workloads: []sizing.Workload{{Name: "w", Replicas: intp(2), Requests: fit.Resources{CPUMillicores: 100, MemoryBytes: 64 << 20}}}}
+		_, err := Size(context.Background(), p, req)
+		es := field.As(err)
+		switch {
+		case tc.bad < 0 && err != nil:
+			t.Errorf("%s %q: %v", tc.cloud, tc.zones, err)
+		case tc.bad >= 0 && (len(es) != 1 || es[0].Path.String() != fmt.Sprintf("Zones[%d]", tc.bad) || !strings.Contains(es[0].Detail, tc.want)):
+			t.Errorf("%s %q: %v, want one error on Zones[%d] %q", tc.cloud, tc.zones, err, tc.bad, tc.want)
+		}
 	}
 }

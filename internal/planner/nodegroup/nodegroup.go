@@ -352,6 +352,7 @@ func validate(req Request) field.Errors {
 	}
 	errs = append(errs, maxPodsErrors(req)...)
 	errs = append(errs, taintErrors(req)...)
+	errs = append(errs, zoneErrors(req)...)
 	switch req.Pool.Cloud {
 	case catalog.AWS:
 		errs = append(errs, labelErrors(req)...)
