@@ -154,6 +154,7 @@ var warningTitles = map[string]string{
 	selector.WarnModelBudget:               "Cheapest Candidates Not All Modelled",
 	selector.WarnPackBudget:                "Candidates Not All Packed",
 	nodegroup.WarnKarpenterName:            "Karpenter NodePool Renamed",
+	nodegroup.WarnEksctlName:               "eksctl Node Group Renamed",
 	nodegroup.WarnKarpenterLimits:          "Karpenter NodePool Limits Above Max Size",
 	nodegroup.WarnKarpenterUnmodelled:      "Karpenter Provisioning Not Modelled",
 	nodegroup.WarnAKSMaxUnavailable:        "AKS Max Unavailable Not in the Node Pool Arguments",

@@ -44,6 +44,10 @@ const (
 // is named differently (KarpenterName).
 const WarnKarpenterName = "nodegroup.karpenter-name"
 
+// WarnEksctlName: an AWS group's name holds characters a CloudFormation stack name may not, so its eksctl entry
+// takes EksctlName.
+const WarnEksctlName = "nodegroup.eksctl-name"
+
 // WarnAKSMaxUnavailable: an Azure group sets a max unavailable, which kubefit plans with but
 // azurerm_kubernetes_cluster_node_pool's upgrade_settings cannot carry (max_surge only).
 const WarnAKSMaxUnavailable = "nodegroup.aks-max-unavailable"
@@ -202,6 +206,11 @@ func Size(ctx context.Context, p *sizing.Planner, req Request) (*Result, error) 
 			r.Capacity.Workloads = append(r.Capacity.Workloads, CapacityWorkload{Name: wp.Name, Requests: req.Workloads[w].Requests,
 				Replicas: top, Surge: max(wp.PeakReplicas-top, 0)})
 		}
+	}
+	if n := EksctlName(req.Pool.Name); req.Pool.Cloud == catalog.AWS && req.Pool.Overhead.EKS.Kind != overhead.AutoMode && n != req.Pool.Name {
+		r.Warnings = append(r.Warnings, field.Warning{Code: WarnEksctlName, Path: field.NewPath("Name"), Message: fmt.Sprintf(
+			"the eksctl entry of node group %s is named %s: eksctl names its CloudFormation stack after it, and a stack name holds only letters, digits and hyphens",
+			field.Quote(req.Pool.Name), field.Quote(n))})
 	}
 	if n := KarpenterName(req.Pool.Name); karpenterLaunches(req) && n != req.Pool.Name {
 		r.Warnings = append(r.Warnings, field.Warning{Code: WarnKarpenterName, Path: field.NewPath("Name"), Message: fmt.Sprintf(

@@ -326,6 +326,29 @@ func TestKarpenterName(t *testing.T) {
 	}
 }
 
+// TestEksctlName: the eksctl entry's name holds only letters, digits and hyphens (its CloudFormation stack's name),
+// with a warning when it differs from the group's; the EKS node group keeps the group's name, which EKS takes.
+func TestEksctlName(t *testing.T) {
+	for in, want := range map[string]string{"php": "php", "Web_Pool": "Web-Pool", "web-x86.v2": "web-x86-v2", "a1": "a1"} {
+		if got := EksctlName(in); got != want {
+			t.Errorf("EksctlName(%q) = %q, want %q", in, got, want)
+		}
+	}
+	req := phpGroup(nil)
+	req.Pool.Name = "Web_Pool"
+	r, err := Size(context.Background(), sizing.NewPlanner(sizing.EmbeddedCatalog()), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := Render(req, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.EksctlYAML, "name: Web-Pool") || !hasCode(r.Warnings, WarnEksctlName) || hasCode(r.Warnings, WarnKarpenterName) {
+		t.Errorf("eksctl %q, warnings %+v: want the entry named Web-Pool, with the eksctl warning only (a managed group runs no NodePool)", out.EksctlYAML, r.Warnings)
+	}
+}
+
 // TestWindowsPodIPs: an EKS Windows node gives pods the IPs of its one ENI, 9 on an m5.large (10 IPv4 addresses
 // less the node's own), whatever its max pods of 110: 20 small pods need 3 nodes, and a group of at most 1 does not
 // hold them.

@@ -396,7 +396,7 @@ func eksctlAMIFamily(p overhead.Profile) string {
 
 func eksctl(req Request, r *Result) (string, error) {
 	g := eksNodeGroup(req, r)
-	ng := eksctlNodeGroup{Name: req.Pool.Name, AMIFamily: eksctlAMIFamily(r.Pool.Overhead.Profile), InstanceTypes: g.InstanceTypes,
+	ng := eksctlNodeGroup{Name: EksctlName(req.Pool.Name), AMIFamily: eksctlAMIFamily(r.Pool.Overhead.Profile), InstanceTypes: g.InstanceTypes,
 		DesiredCapacity: r.DesiredSize, MinSize: r.MinSize, MaxSize: r.MaxSize, VolumeSize: g.DiskSize, VolumeType: req.DiskType,
 		MaxPodsPerNode: r.MaxPods, Spot: req.CapacityType == Spot, AvailabilityZones: req.Pool.Zones, Labels: req.Pool.Labels,
 		Taints: kubeTaints(req.Pool.Taints)}
@@ -530,6 +530,20 @@ func karpenterRestricted(k string) string {
 // Kubernetes object name (a lowercase RFC 1123 subdomain), else the name lower-cased with every character
 // but a-z, 0-9 and '-' written as '-' and the ends trimmed ("Web_Pool" → "web-pool"). EKS allows names a
 // NodePool does not, so the group keeps its name and only the NodePool differs.
+// EksctlName is a group's name as an eksctl managedNodeGroups entry takes it: eksctl names the entry's CloudFormation
+// stack eksctl-<cluster>-nodegroup-<name>, and a stack name holds only letters, digits and hyphens (eksctl's own
+// rule for nodeGroups names, pkg/apis/eksctl.io/v1alpha5 validation.go IsInvalidNameArg: [^a-zA-Z0-9\-]), so
+// every other character becomes a hyphen.
+func EksctlName(name string) string {
+	b := []byte(name)
+	for i, c := range b {
+		if (c < 'a' || c > 'z') && (c < 'A' || c > 'Z') && (c < '0' || c > '9') && c != '-' {
+			b[i] = '-'
+		}
+	}
+	return string(b)
+}
+
 func KarpenterName(name string) string {
 	if len(content.IsDNS1123Subdomain(name)) == 0 {
 		return name
