@@ -46,8 +46,13 @@ const lastAL2Minor = 32
 // one (aws_eks_node_group's ami_type): the same architecture and the same kind of accelerator as the first
 // member. The odd member is named on its own instance_types entry.
 func memberErrors(req Request, members []catalog.InstanceType) field.Errors {
-	if req.Pool.Cloud != catalog.AWS || len(members) < 2 {
+	if req.Pool.Cloud != catalog.AWS || len(members) < 2 || karpenterLaunches(req) {
+		// A Karpenter or Auto Mode NodePool picks an AMI per node: its members may differ (oneAMI).
 		return nil
+	}
+	group := "an EKS managed node group runs one AMI type"
+	if req.Pool.Overhead.EKS.Kind == overhead.SelfManaged {
+		group = "a self-managed node group's launch template runs one AMI"
 	}
 	var errs field.Errors
 	first := members[0]
@@ -61,11 +66,27 @@ func memberErrors(req Request, members []catalog.InstanceType) field.Errors {
 		}
 		if why != "" {
 			errs = append(errs, field.Invalid(field.NewPath("InstanceTypes").At(i+1), m.Name,
-				"instance type %s of node group %q %s: an EKS managed node group runs one AMI type, so its instance types must share the "+
-					"architecture and the kind of accelerator; put %s in a group of its own", field.Quote(m.Name), req.Pool.Name, why, field.Quote(m.Name)))
+				"instance type %s of node group %q %s: %s, so its instance types must share the "+
+					"architecture and the kind of accelerator; put %s in a group of its own", field.Quote(m.Name), req.Pool.Name, why, group, field.Quote(m.Name)))
 		}
 	}
 	return errs
+}
+
+// oneAMI reports whether a group's members can share one EKS AMI type and fit one managed node group: the same
+// architecture and kind of accelerator, at most 20 of them (memberErrors, eksInputErrors). A Karpenter or Auto Mode
+// group may have members that do not: only its NodePool is rendered then.
+func oneAMI(r *Result) bool {
+	ms := r.Pool.Members
+	if len(ms) > eksMaxInstanceTypes {
+		return false
+	}
+	for _, m := range ms {
+		if m.Architecture != ms[0].Architecture || accelerator(m) != accelerator(ms[0]) {
+			return false
+		}
+	}
+	return true
 }
 
 // imageErrors refuses the profile × architecture × accelerator × version combinations for which EKS
@@ -373,7 +394,7 @@ func eksInputErrors(req Request) field.Errors {
 	if req.Pool.Overhead.EKS.Kind != overhead.AutoMode { // Auto Mode's NodeClass sizes its own ephemeral storage
 		errs = append(errs, ebsErrors(req)...)
 	}
-	if n := len(req.Pool.InstanceTypes); n > eksMaxInstanceTypes {
+	if n := len(req.Pool.InstanceTypes); n > eksMaxInstanceTypes && !karpenterLaunches(req) {
 		errs = append(errs, field.Invalid(field.NewPath("InstanceTypes"), fmt.Sprint(n), "AWS node group %q lists %d instance types, and an EKS managed node group takes at most %d; drop %d, or split the group", name, n, eksMaxInstanceTypes, n-eksMaxInstanceTypes))
 	}
 	return errs

@@ -370,3 +370,35 @@ func TestWindowsPodIPs(t *testing.T) {
 		t.Errorf("20 pods on one Windows m5.large (9 pod IPs) must not fit: fits %v, %v", r != nil && r.Fits, err)
 	}
 }
+
+// TestKarpenterMixedArchitectures: a Karpenter NodePool picks an AMI per node, so a Karpenter group may mix
+// architectures and list more than the 20 instance types a managed node group takes; only its NodePool is rendered,
+// requiring every member's architecture. A managed group with the same members is refused on the odd member.
+func TestKarpenterMixedArchitectures(t *testing.T) {
+	p := sizing.NewPlanner(sizing.EmbeddedCatalog())
+	req := phpGroup(nil)
+	req.Pool.InstanceTypes = []string{"m5.xlarge", "m6g.xlarge"}
+	if _, err := Size(context.Background(), p, req); err == nil || !strings.Contains(err.Error(), "an EKS managed node group runs one AMI type") {
+		t.Errorf("managed group of two architectures: %v", err)
+	}
+	req.Pool.Overhead.EKS.Kind = overhead.Karpenter
+	r, err := Size(context.Background(), p, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := Render(req, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.EKS != nil || out.EKSModule != nil || out.EksctlYAML != "" || !strings.Contains(out.KarpenterYAML, "- amd64\n") || !strings.Contains(out.KarpenterYAML, "- arm64\n") {
+		t.Errorf("Karpenter group of two architectures: eks %v, module %v, eksctl %q, NodePool:\n%s", out.EKS, out.EKSModule, out.EksctlYAML, out.KarpenterYAML)
+	}
+	var many []string
+	for _, f := range []string{"m5", "m5a", "m5d", "m5n", "m6i", "m6a", "m7i", "c5", "c5a", "c6i", "r5", "r5a", "r6i"} {
+		many = append(many, f+".xlarge", f+".2xlarge")
+	}
+	req.Pool.InstanceTypes = many
+	if _, err := Size(context.Background(), p, req); err != nil {
+		t.Errorf("Karpenter group of %d instance types: %v", len(many), err)
+	}
+}

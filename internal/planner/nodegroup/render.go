@@ -152,9 +152,11 @@ func Render(req Request, r *Result) (Rendered, error) {
 		return out, err
 	}
 	switch {
-	case req.Pool.Cloud == catalog.AWS && req.Pool.Overhead.EKS.Kind == overhead.AutoMode:
+	case req.Pool.Cloud == catalog.AWS && (req.Pool.Overhead.EKS.Kind == overhead.AutoMode || karpenterLaunches(req) && !oneAMI(r)):
 		// EKS Auto Mode launches its nodes from NodePools only: a managed node group or an eksctl one would launch
-		// nodes of another kind, with the managed nodes' reservations and pods, not the ones planned.
+		// nodes of another kind, with the managed nodes' reservations and pods, not the ones planned. A Karpenter
+		// group whose members need several AMIs (architectures, accelerators) or are more than a managed node group
+		// takes has no managed shape either.
 		out.KarpenterNodePool, out.KarpenterYAML, err = karpenter(req, r)
 	case req.Pool.Cloud == catalog.AWS:
 		out.EKS = eksNodeGroup(req, r)
@@ -573,10 +575,17 @@ func karpenter(req Request, r *Result) (map[string]any, string, error) {
 	if req.CapacityType == Spot {
 		capType = "spot"
 	}
-	arch := "amd64"
-	if r.Pool.Instance.Architecture == catalog.ArchARM64 {
-		arch = "arm64"
+	var arches []string // the members' architectures, as Kubernetes spells them
+	for _, m := range r.Pool.Members {
+		arch := "amd64"
+		if m.Architecture == catalog.ArchARM64 {
+			arch = "arm64"
+		}
+		if !slices.Contains(arches, arch) {
+			arches = append(arches, arch)
+		}
 	}
+	sort.Strings(arches)
 	ref := karpenterNodeClassRef{Group: "karpenter.k8s.aws", Kind: "EC2NodeClass", Name: class}
 	if req.Pool.Overhead.EKS.Kind == overhead.AutoMode {
 		// EKS Auto Mode's NodePools refer to its own NodeClass (eks.amazonaws.com/v1).
@@ -589,7 +598,7 @@ func karpenter(req Request, r *Result) (map[string]any, string, error) {
 		Requirements: []karpenterRequirement{
 			{Key: "node.kubernetes.io/instance-type", Operator: "In", Values: memberNames(r)},
 			{Key: "karpenter.sh/capacity-type", Operator: "In", Values: []string{capType}},
-			{Key: "kubernetes.io/arch", Operator: "In", Values: []string{arch}},
+			{Key: "kubernetes.io/arch", Operator: "In", Values: arches},
 		},
 		Taints: kubeTaints(req.Pool.Taints),
 	}
