@@ -120,7 +120,8 @@ var (
 		"capacity_type": types.StringType, "disk_size": types.Int64Type, "use_custom_launch_template": types.BoolType,
 		"labels": types.MapType{ElemType: types.StringType}, "taints": types.MapType{ElemType: types.ObjectType{AttrTypes: taintAttrTypes}},
 		"block_device_mappings": types.MapType{ElemType: types.ObjectType{AttrTypes: blockDeviceAttrTypes}},
-		"cloudinit_pre_nodeadm": types.ListType{ElemType: types.ObjectType{AttrTypes: cloudinitAttrTypes}}, "bootstrap_extra_args": types.StringType}
+		"cloudinit_pre_nodeadm": types.ListType{ElemType: types.ObjectType{AttrTypes: cloudinitAttrTypes}}, "bootstrap_extra_args": types.StringType,
+		"update_config": types.ObjectType{AttrTypes: eksUpdateConfigAttrTypes}}
 	blockDeviceAttrTypes    = map[string]attr.Type{"device_name": types.StringType, "ebs": types.ObjectType{AttrTypes: ebsAttrTypes}}
 	ebsAttrTypes            = map[string]attr.Type{"volume_size": types.Int64Type, "volume_type": types.StringType}
 	cloudinitAttrTypes      = map[string]attr.Type{"content": types.StringType, "content_type": types.StringType}
@@ -129,7 +130,6 @@ var (
 	aksModuleAttrTypes = func() map[string]attr.Type {
 		t := maps.Clone(aksNodePoolAttrTypes)
 		t["name"], t["create_before_destroy"] = types.StringType, types.BoolType
-		delete(t, "upgrade_settings") // not checked against the module's node_pools variable: left out
 		return t
 	}()
 	gkeModuleAttrTypes = map[string]attr.Type{"node_pool": types.MapType{ElemType: types.StringType},
@@ -217,7 +217,7 @@ var nodeGroupDescriptions = map[string]string{
 	"max_pods_per_node":          "The max pods kubefit planned with, when `max_pods` is set (null: the cluster's default, 110).",
 	"spot":                       "Whether the nodes are Spot VMs (`capacity_type = \"spot\"`).",
 	"node_config":                "Machine type, disk, labels, taints and Spot.",
-	"update_config":              "Set when the group sets `upgrade_max_unavailable` (null: EKS's default, 1 node): one of `max_unavailable` and `max_unavailable_percentage`.",
+	"update_config":              "One of `max_unavailable` and `max_unavailable_percentage`. In `eks_node_group`, set when the group sets `upgrade_max_unavailable` (null: EKS's default, 1 node); in `eks_module_node_group` always set, to the same or to EKS's 1 node, since the module's own default is 33 % (`default_update_config`), which kubefit does not plan with.",
 	"max_unavailable":            "Nodes unavailable at once during an upgrade, as planned by the `node_upgrade` disruption.",
 	"max_unavailable_percentage": "The same as a percentage of the group's nodes.",
 	"upgrade_settings":           "Set when the group sets `upgrade_max_surge` (or, on GKE, `upgrade_max_unavailable`); null leaves the cloud's default (AKS `10%` surge, GKE 1 surge node), which is what kubefit plans with.",
@@ -736,11 +736,10 @@ func flattenModules(m *nodeGroupModel, out nodegroup.Rendered) {
 			"capacity_type": types.StringValue(e.CapacityType), "disk_size": optInt(int64(e.DiskSize)),
 			"use_custom_launch_template": types.BoolValue(e.UseCustomLaunchTemplate), "labels": stringMapValue(e.Labels),
 			"taints": types.MapValueMust(types.ObjectType{AttrTypes: taintAttrTypes}, taints), "block_device_mappings": bdm,
-			"cloudinit_pre_nodeadm": cloudinit, "bootstrap_extra_args": optString(e.BootstrapExtraArgs)})
+			"cloudinit_pre_nodeadm": cloudinit, "bootstrap_extra_args": optString(e.BootstrapExtraArgs), "update_config": eksUpdateConfigValue(&e.UpdateConfig)})
 	}
 	if a := out.AKSModule; a != nil {
 		v := aksNodePoolValue(&a.AKSNodePool).Attributes()
-		delete(v, "upgrade_settings")
 		v["name"], v["node_count"], v["create_before_destroy"] = types.StringValue(a.Name), int64Ptr(a.NodeCount), types.BoolValue(a.CreateBeforeDestroy)
 		m.AKSModuleNodePool = types.ObjectValueMust(aksModuleAttrTypes, v)
 	}

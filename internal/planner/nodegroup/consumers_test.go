@@ -574,3 +574,42 @@ func TestZoneNames(t *testing.T) {
 		}
 	}
 }
+
+// TestModulesCarryUpgradeSettings: the community modules' entries carry the upgrade settings the node_upgrade
+// disruption is planned with: terraform-aws-modules/eks's own default is 33 % unavailable, so its entry always names
+// EKS's 1 node or the group's setting; kubernetes-engine's node_pools take max_surge and max_unavailable keys; Azure/aks
+// takes the pool's upgrade_settings as they are.
+func TestModulesCarryUpgradeSettings(t *testing.T) {
+	p := sizing.NewPlanner(sizing.EmbeddedCatalog())
+	render := func(req Request) Rendered {
+		t.Helper()
+		r, err := Size(context.Background(), p, req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, err := Render(req, r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	eks := smallGroup("", "", "m5.xlarge")
+	if u := render(eks).EKSModule.UpdateConfig; u.MaxUnavailable == nil || *u.MaxUnavailable != 1 || u.MaxUnavailablePercentage != nil {
+		t.Errorf("EKS module default update_config %+v, want max_unavailable 1", u)
+	}
+	eks.Pool.UpgradeMaxUnavailable = &fit.IntOrPercent{Value: 25, Percent: true}
+	if u := render(eks).EKSModule.UpdateConfig; u.MaxUnavailablePercentage == nil || *u.MaxUnavailablePercentage != 25 || u.MaxUnavailable != nil {
+		t.Errorf("EKS module update_config %+v, want max_unavailable_percentage 25", u)
+	}
+	gke := Request{Pool: sizing.Pool{Name: "g", Cloud: catalog.GCP, InstanceTypes: []string{"e2-standard-4"},
+		UpgradeMaxSurge: &fit.IntOrPercent{Value: 2}, UpgradeMaxUnavailable: &fit.IntOrPercent{Value: 1}},
+		Workloads: []sizing.Workload{{Name: "w", Replicas: intp(2), Requests: fit.Resources{CPUMillicores: 100, MemoryBytes: 64 << 20}}}}
+	if m := render(gke).GKEModule.Pool; m["max_surge"] != "2" || m["max_unavailable"] != "1" {
+		t.Errorf("GKE module node pool %v, want max_surge 2 and max_unavailable 1", m)
+	}
+	aks := aksGroup(4, false)
+	aks.Pool.UpgradeMaxSurge = &fit.IntOrPercent{Value: 33, Percent: true}
+	if u := render(aks).AKSModule.UpgradeSettings; u == nil || u.MaxSurge != "33%" {
+		t.Errorf("AKS module upgrade_settings %+v, want max_surge 33%%", u)
+	}
+}

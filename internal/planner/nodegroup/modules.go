@@ -34,6 +34,9 @@ type EKSModuleNodeGroup struct {
 	UseCustomLaunchTemplate       bool
 	Labels                        map[string]string
 	Taints                        map[string]Taint
+	// UpdateConfig is always set: the module's own default is a max unavailable of 33 % (its node_groups.tf
+	// default_update_config), not EKS's 1 node, and the node_upgrade disruption is planned with EKS's or the group's.
+	UpdateConfig EKSUpdateConfig
 }
 
 // BlockDevice is one of the module's block_device_mappings.
@@ -80,6 +83,12 @@ type GKEModuleNodePool struct {
 func eksModuleNodeGroup(req Request, e *EKSNodeGroup, lt *EKSLaunchTemplate) *EKSModuleNodeGroup {
 	m := &EKSModuleNodeGroup{Name: req.Pool.Name, InstanceTypes: e.InstanceTypes, MinSize: e.MinSize, MaxSize: e.MaxSize, DesiredSize: e.DesiredSize,
 		AMIType: e.AMIType, CapacityType: e.CapacityType, DiskSize: e.DiskSize, Labels: e.Labels, Taints: map[string]Taint{}}
+	if e.UpdateConfig != nil {
+		m.UpdateConfig = *e.UpdateConfig
+	} else {
+		one := eksDefaultMaxUnavailable
+		m.UpdateConfig.MaxUnavailable = &one
+	}
 	if lt != nil {
 		m.UseCustomLaunchTemplate, m.DiskSize = true, 0
 		m.BlockDeviceMappings = map[string]BlockDevice{strings.TrimPrefix(lt.DeviceName, "/dev/"): {DeviceName: lt.DeviceName, VolumeType: lt.VolumeType, VolumeSize: lt.VolumeSize}}
@@ -150,6 +159,11 @@ func gkeModuleNodePool(req Request, g *GKENodePool) *GKEModuleNodePool {
 	}
 	if g.MaxPodsPerNode != nil {
 		pool["max_pods_per_node"] = strconv.FormatInt(*g.MaxPodsPerNode, 10)
+	}
+	if u := g.UpgradeSettings; u != nil {
+		// kubernetes-engine's cluster.tf: upgrade_settings max_surge = lookup(each.value, "max_surge", 1) and
+		// max_unavailable = lookup(each.value, "max_unavailable", 0) under the SURGE strategy.
+		pool["max_surge"], pool["max_unavailable"] = strconv.Itoa(u.MaxSurge), strconv.Itoa(u.MaxUnavailable)
 	}
 	return &GKEModuleNodePool{Pool: pool, Labels: g.Labels, Taints: g.Taints}
 }

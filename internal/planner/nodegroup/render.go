@@ -50,6 +50,10 @@ type EKSNodeGroup struct {
 }
 
 // EKSUpdateConfig is an aws_eks_node_group update_config: one of a node count and a percentage.
+// eksDefaultMaxUnavailable is EKS's max unavailable of a managed node group without an update config: 1 node
+// (sizing plans its node_upgrade disruption with it).
+const eksDefaultMaxUnavailable = 1
+
 type EKSUpdateConfig struct {
 	MaxUnavailable, MaxUnavailablePercentage *int
 }
