@@ -97,6 +97,8 @@ var sizingRenames = renames{
 	"MeasuredCapacity.CPUMillicores": "cpu", "MeasuredCapacity.MemoryBytes": "memory", "MeasuredCapacity.EphemeralStorageBytes": "ephemeral_storage",
 	"Instance": "instance_type", "VMMemoryOverheadBP": "vm_memory_overhead_percent", "Spread.Type": "type",
 	"DisruptionBudget": "pod_disruption_budget", "Upgrade": "", "Upgrade.MaxSurge": "upgrade_max_surge", "Upgrade.MaxUnavailable": "upgrade_max_unavailable",
+	"EKS.Kind": "node_group_kind", "EKS.ReservedENIs": "reserved_enis",
+	"MeasuredAllocatable.CPUMillicores": "cpu", "MeasuredAllocatable.MemoryBytes": "memory", "MeasuredAllocatable.EphemeralStorageBytes": "ephemeral_storage",
 }
 
 // expandSizing converts kubefit_node_pool_sizing's configuration into one sizing request. Pools are sorted by

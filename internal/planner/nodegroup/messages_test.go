@@ -64,3 +64,14 @@ func TestMessagesInGroupWords(t *testing.T) {
 		}
 	}
 }
+
+// TestInputErrorsInGroupWords: an input error the sizing planner finds in the group's pool (a label, a taint) names
+// the node group, not a pool.
+func TestInputErrorsInGroupWords(t *testing.T) {
+	req := phpGroup(nil)
+	req.Pool.Taints = []fit.Taint{{Key: "bad key", Value: "x", Effect: fit.EffectNoSchedule}}
+	_, err := Size(context.Background(), sizing.NewPlanner(sizing.EmbeddedCatalog()), req)
+	if err == nil || strings.Contains(err.Error(), `pool "php"`) || !strings.Contains(err.Error(), `node group "php"`) {
+		t.Errorf("got %v, want an error naming node group \"php\" and no pool", err)
+	}
+}

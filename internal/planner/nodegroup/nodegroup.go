@@ -163,7 +163,7 @@ func Size(ctx context.Context, p *sizing.Planner, req Request) (*Result, error) 
 	sreq := request(req)
 	plan, err := p.Solve(ctx, sreq)
 	if err != nil {
-		return nil, prefixPool(err, req.Pool.InstanceTypes)
+		return nil, prefixPool(err, req.Pool)
 	}
 	pp := &plan.Pools[0]
 	if errs := memberErrors(req, pp.Members); len(errs) > 0 {
@@ -238,7 +238,7 @@ func Size(ctx context.Context, p *sizing.Planner, req Request) (*Result, error) 
 			case errors.Is(err, sizing.ErrNoCountFits):
 				nf.OthersMisfit = true
 			case err != nil:
-				return nil, prefixPool(err, req.Pool.InstanceTypes)
+				return nil, prefixPool(err, req.Pool)
 			default:
 				nf.LargestFit = n
 			}
@@ -287,7 +287,7 @@ func disruptions(ctx context.Context, p *sizing.Planner, req Request, r *Result)
 	dreq.Disruptions = req.Disruptions
 	plan, err := p.Solve(ctx, dreq)
 	if err != nil {
-		return prefixPool(err, req.Pool.InstanceTypes)
+		return prefixPool(err, req.Pool)
 	}
 	r.Disruptions = plan.Packing.Disruptions
 	for _, head := range []string{"\nDisruptions (", "\nNo spare node ("} {
@@ -375,22 +375,23 @@ func validate(req Request) field.Errors {
 }
 
 // prefixPool moves sizing's pool paths (Pools["name"].X) to the group's root (X), since a group is one pool,
-// and an error about the instance type the overhead model planned on to that type's InstanceTypes entry.
-func prefixPool(err error, types []string) error {
+// and an error about the instance type the overhead model planned on to that type's InstanceTypes entry; its words
+// are the group's (inGroupWords).
+func prefixPool(err error, pool sizing.Pool) error {
 	errs := field.As(err)
 	if len(errs) == 0 {
 		return err
 	}
 	out := make(field.Errors, 0, len(errs))
 	for _, e := range errs {
-		steps := e.Path.Steps()
-		if len(steps) >= 2 && steps[0].Name == "Pools" {
-			e = &field.Error{Path: e.Path.Drop(2), Value: e.Value, Detail: e.Detail}
+		at := e.Path
+		if steps := at.Steps(); len(steps) >= 2 && steps[0].Name == "Pools" {
+			at = at.Drop(2)
 		}
-		if i := slices.Index(types, e.Value); i >= 0 && e.Path.String() == "Overhead.Instance" {
-			e = &field.Error{Path: field.NewPath("InstanceTypes").At(i), Value: e.Value, Detail: e.Detail}
+		if i := slices.Index(pool.InstanceTypes, e.Value); i >= 0 && at.String() == "Overhead.Instance" {
+			at = field.NewPath("InstanceTypes").At(i)
 		}
-		out = append(out, e)
+		out = append(out, &field.Error{Path: at, Value: e.Value, Detail: inGroupWords(e.Detail, pool.Name)})
 	}
 	return out
 }
