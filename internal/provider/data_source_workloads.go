@@ -250,7 +250,9 @@ func (d *workloadsDataSource) Schema(_ context.Context, _ datasource.SchemaReque
 			"claim but a ReadWriteMany one taking one of its node's volume attachments); every other constraint is reported in a " +
 			"warning naming the workload, never dropped silently.\n\n" +
 			"Documents are decoded with client-go's scheme into `k8s.io/api` types; unknown fields of a known kind are a warning, " +
-			"as `kubectl apply` gives. At most 64 MiB and 100,000 documents are read.",
+			"as `kubectl apply` gives. A built-in kind in a version no Kubernetes release serves (`apps/V1`, `apps/v1beta1`, a " +
+			"DaemonSet at `v1` or `app/v1`) is an error, as `kubectl apply` refuses it; a kind of a group of its own (a dotted group " +
+			"client-go does not know, such as `argoproj.io`) is a custom kind. At most 64 MiB and 100,000 documents are read.",
 		Attributes: map[string]schema.Attribute{
 			"manifests": schema.StringAttribute{Optional: true,
 				MarkdownDescription: "One or more YAML documents separated by `---`, or JSON values (a `kubectl get -o json` List); `List` kinds are unwrapped. At least one of `manifests` and `cluster`.",

@@ -9,11 +9,13 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/runtime/serializer"
+	"k8s.io/apimachinery/pkg/version"
 	"k8s.io/client-go/kubernetes/scheme"
 	kjson "sigs.k8s.io/json"
 	"sigs.k8s.io/yaml"
@@ -282,6 +284,13 @@ func decode(j []byte, src Source) (decoded, error) {
 		out.objects = append(out.objects, object{src: src, typed: obj, meta: m})
 		return out, nil
 	}
+	if mistyped, want := builtinMismatch(gvk); mistyped {
+		if m := head.Metadata; m != nil && m.Name != "" {
+			src.Namespace, src.Name = m.Namespace, m.Name
+		}
+		return out, field.Invalid(inputPath(src), head.APIVersion, "%s has apiVersion %s and kind %s, which no Kubernetes release serves: kubectl apply refuses it (no matches for kind %q in version %q); %s",
+			nameOrDoc(src), head.APIVersion, head.Kind, head.Kind, head.APIVersion, writeInstead(head.Kind, want))
+	}
 	u := &unstructured.Unstructured{}
 	if err := u.UnmarshalJSON(j); err != nil {
 		return out, field.Invalid(inputPath(src), "", "%s does not decode: %v", docName(src), err)
@@ -289,6 +298,79 @@ func decode(j []byte, src Source) (decoded, error) {
 	src.Namespace, src.Name = u.GetNamespace(), u.GetName()
 	out.objects = append(out.objects, object{src: src, u: u, meta: u})
 	return out, nil
+}
+
+// builtinMismatch reports whether gvk, which the scheme does not recognise, is a typo of a built-in kind's
+// apiVersion (apps/V1, app/v1, apps/v2, a DaemonSet at v1) rather than a custom resource, and the apiVersion to
+// write ("" when no built-in group has the kind). A group the scheme registers (core, apps, batch, policy,
+// autoscaling, networking.k8s.io, …) holds no custom kinds, and a group without a dot cannot be a custom
+// resource's (apiextensions validation, ValidateCustomResourceDefinitionSpec: spec.group "should be a domain
+// with at least one dot"), so either is a version the API server does not serve, which kubectl apply refuses
+// ("no matches for kind ... in version ..."). A dotted group of its own is a custom kind, whatever its kind.
+func builtinMismatch(gvk schema.GroupVersionKind) (bool, string) {
+	builtinOnce.Do(indexBuiltins)
+	if !builtinGroups[gvk.Group] && strings.Contains(gvk.Group, ".") {
+		return false, ""
+	}
+	if want, ok := servedVersions[gvk.Kind]; ok {
+		return true, want[0]
+	}
+	// Prefer the group written, then the core group, then the highest version (v1 over v1beta1).
+	better := func(a, b schema.GroupVersion) bool {
+		if (a.Group == gvk.Group) != (b.Group == gvk.Group) {
+			return a.Group == gvk.Group
+		}
+		if (a.Group == "") != (b.Group == "") {
+			return a.Group == ""
+		}
+		return version.CompareKubeAwareVersionStrings(a.Version, b.Version) > 0
+	}
+	gvs := builtinKinds[gvk.Kind]
+	if len(gvs) == 0 {
+		return true, ""
+	}
+	best := gvs[0]
+	for _, gv := range gvs[1:] {
+		if better(gv, best) {
+			best = gv
+		}
+	}
+	return true, best.String()
+}
+
+var (
+	builtinOnce sync.Once
+	// builtinGroups are the API groups client-go's scheme registers; builtinKinds the group versions that
+	// serve each of their kinds.
+	builtinGroups map[string]bool
+	builtinKinds  map[string][]schema.GroupVersion
+)
+
+func indexBuiltins() {
+	builtinGroups, builtinKinds = map[string]bool{}, map[string][]schema.GroupVersion{}
+	for gvk := range scheme.Scheme.AllKnownTypes() {
+		if gvk.Version == runtime.APIVersionInternal {
+			continue
+		}
+		builtinGroups[gvk.Group] = true
+		builtinKinds[gvk.Kind] = append(builtinKinds[gvk.Kind], gvk.GroupVersion())
+	}
+}
+
+// writeInstead says what to write for a built-in kind in a version no release serves.
+func writeInstead(kind, want string) string {
+	if want == "" {
+		return "no built-in API group has kind " + kind + ", so check the kind and the apiVersion"
+	}
+	return "write apiVersion " + want
+}
+
+// nameOrDoc names an object by kind and name when it has a name, else its document.
+func nameOrDoc(src Source) string {
+	if src.Name != "" {
+		return objName(src)
+	}
+	return docName(src)
 }
 
 // strictMessage lists the strict-decoding findings in one line.

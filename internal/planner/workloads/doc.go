@@ -4,7 +4,8 @@
 //
 // Read decodes YAML or JSON documents ("---"-separated, List kinds unwrapped) with client-go's scheme into
 // k8s.io/api types (sigs.k8s.io/yaml for YAML, strict decoding so unknown fields are warnings), and turns
-// every pod-owning object into a sizing.Workload or fit.DaemonSet:
+// every pod-owning object into a sizing.Workload or fit.DaemonSet (a built-in kind in a version no release
+// serves, apps/V1 or a DaemonSet at v1, is refused as kubectl apply refuses it, not read as a custom kind):
 //
 //   - Deployment, StatefulSet, ReplicaSet and ReplicationController not controlled by another listed object,
 //     Job and CronJob (the pods of one run: parallelism, at most completions), bare Pods, DaemonSets, and
