@@ -275,7 +275,7 @@ func (d *workloadsDataSource) Schema(_ context.Context, _ datasource.SchemaReque
 
 			"pools": poolsOutputAttribute(),
 			"workloads": schema.ListNestedAttribute{Computed: true,
-				MarkdownDescription: "Pod-owning objects other than DaemonSets (Deployment, StatefulSet, ReplicaSet and ReplicationController not owned by a listed object, Job and CronJob by parallelism, bare Pods, and custom kinds with a pod template at `spec.template`), in the input shape of `workloads` plus what was read with them. Named by the object's name; `namespace/name` (then `namespace/Kind/name`) where names clash.",
+				MarkdownDescription: "Pod-owning objects other than DaemonSets (Deployment, StatefulSet, ReplicaSet and ReplicationController not owned by a listed object, Job and CronJob by parallelism, bare Pods, and custom kinds with a pod template at `spec.template`; an Argo Rollout with `spec.workloadRef` runs its replicas of the referenced Deployment's template, and a warning names a referenced Deployment missing from `manifests`), in the input shape of `workloads` plus what was read with them. Named by the object's name; `namespace/name` (then `namespace/Kind/name`) where names clash.",
 				NestedObject:        schema.NestedAttributeObject{Attributes: w}},
 			"daemonsets": schema.ListNestedAttribute{Computed: true,
 				MarkdownDescription: "DaemonSets, in the input shape of `daemonsets` plus what was read with them.",
@@ -477,6 +477,7 @@ var workloadsWarningTitles = map[string]string{
 	workloads.WarnNodeCloud:               "Node Cloud Unknown",
 	workloads.WarnNodeInstanceType:        "Node Instance Type Unknown",
 	workloads.WarnStaticPod:               "Static Pods Read as DaemonSets",
+	workloads.WarnWorkloadRefMissing:      "Rollout Workload Reference Missing",
 }
 
 // flattenWorkloads converts what was read into the output attributes.

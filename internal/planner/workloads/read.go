@@ -291,7 +291,7 @@ func (r *reader) fileCustom(o object) {
 		}
 		return
 	}
-	if hasField(o.u.Object, "spec", "template", "spec") {
+	if hasField(o.u.Object, "spec", "template", "spec") || isRollout(o) && hasField(o.u.Object, "spec", "workloadRef") {
 		r.owners = append(r.owners, o)
 		return
 	}

@@ -33,6 +33,7 @@ const (
 	WarnStaticPod               = "workloads.static-pod"
 	WarnUnknownField            = "workloads.unknown-field"
 	WarnUnmodelledConstraint    = "workloads.unmodelled-constraint"
+	WarnWorkloadRefMissing      = "workloads.workload-ref-missing"
 )
 
 // Input is the manifests to read and how to read them.

@@ -34,6 +34,8 @@ type owned struct {
 	claims  []corev1.PersistentVolumeClaim
 	// notes explain the replica count and the surge.
 	notes []string
+	// skip says why the object is not read after all (its pods cannot be counted), "" when it is read.
+	skip string
 }
 
 // readAll reads every pod-owning object that is neither a hook (unless asked) nor owned by another listed
@@ -86,6 +88,10 @@ func (r *reader) readOwner(o object) bool {
 	ow, err := r.podOwner(o)
 	if err != nil {
 		r.errs = append(r.errs, field.As(err)...)
+		return false
+	}
+	if ow.skip != "" {
+		r.skip(o, ow.skip)
 		return false
 	}
 	if ow.replicas < 0 {
@@ -210,19 +216,34 @@ func jobOwner(spec batchv1.JobSpec, kind string) owned {
 	return ow
 }
 
-// customOwner reads a custom kind with a pod template at spec.template (Argo Rollouts, OpenKruise).
+// isRollout reports whether o is an Argo Rollout.
+func isRollout(o object) bool {
+	return groupOf(o.src.APIVersion) == "argoproj.io" && o.src.Kind == "Rollout"
+}
+
+// customOwner reads a custom kind with a pod template at spec.template (Argo Rollouts, OpenKruise), or an Argo
+// Rollout whose spec.workloadRef names the Deployment that holds its pod template.
 func (r *reader) customOwner(o object) (owned, error) {
-	tm, _, _ := unstructured.NestedMap(o.u.Object, "spec", "template")
 	var tpl corev1.PodTemplateSpec
-	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(tm, &tpl); err != nil {
-		return owned{}, field.Invalid(inputPath(o.src), o.src.Name, "%s: spec.template is not a pod template: %v; fix the template", objName(o.src), err)
+	var notes []string
+	if isRollout(o) && hasField(o.u.Object, "spec", "workloadRef") {
+		t, note, skip := r.workloadRef(o)
+		if skip != "" {
+			return owned{skip: skip}, nil
+		}
+		tpl, notes = t, []string{note}
+	} else {
+		tm, _, _ := unstructured.NestedMap(o.u.Object, "spec", "template")
+		if err := runtime.DefaultUnstructuredConverter.FromUnstructured(tm, &tpl); err != nil {
+			return owned{}, field.Invalid(inputPath(o.src), o.src.Name, "%s: spec.template is not a pod template: %v; fix the template", objName(o.src), err)
+		}
 	}
-	ow := owned{template: tpl, replicas: 1}
+	ow := owned{template: tpl, replicas: 1, notes: notes}
 	if n, ok, _ := unstructured.NestedInt64(o.u.Object, "spec", "replicas"); ok {
 		ow.replicas = int(n)
 	}
 	switch {
-	case groupOf(o.src.APIVersion) == "argoproj.io" && o.src.Kind == "Rollout" && hasField(o.u.Object, "spec", "strategy", "blueGreen"):
+	case isRollout(o) && hasField(o.u.Object, "spec", "strategy", "blueGreen"):
 		ow.surge = fit.IntOrPercent{Value: 100, Percent: true}
 		ow.notes = append(ow.notes, "Argo Rollout blueGreen: the preview ReplicaSet runs beside the active one, a 100% surge")
 	default:
@@ -241,8 +262,44 @@ func (r *reader) customOwner(o object) (owned, error) {
 		ow.surge = s
 		ow.notes = append(ow.notes, "maxSurge "+surge)
 	}
-	r.warn(o.src, WarnCustomKind, "a %s kind, read as a workload from its spec.template and spec.replicas; check that its controller creates pods that way", o.src.APIVersion)
+	from := "spec.template"
+	if len(notes) > 0 {
+		from = "spec.workloadRef's pod template"
+	}
+	r.warn(o.src, WarnCustomKind, "a %s kind, read as a workload from its %s and spec.replicas; check that its controller creates pods that way", o.src.APIVersion, from)
 	return ow, nil
+}
+
+// workloadRef resolves an Argo Rollout's spec.workloadRef: the Rollout runs spec.replicas pods of the referenced
+// Deployment's pod template with its own strategy (Argo Rollouts docs, "Migrating to Rollouts: Reference
+// Deployment From Rollout"; rollout/templateref.go copies the workload's template into the Rollout). The
+// Deployment is read as its own workload too, with its own replicas: usually 0, but workloadRef.scaleDown never,
+// onsuccess or progressively leaves it running beside the Rollout until (or while) the Rollout becomes healthy,
+// so counting both is the safe side. A referenced Deployment that is not among the manifests leaves the
+// Rollout's pods uncounted: skip says so, with a warning.
+func (r *reader) workloadRef(o object) (tpl corev1.PodTemplateSpec, note, skip string) {
+	ref, _, _ := unstructured.NestedStringMap(o.u.Object, "spec", "workloadRef")
+	kind, name := ref["kind"], ref["name"]
+	if kind == "" {
+		kind = "Deployment"
+	}
+	group := groupOf(ref["apiVersion"])
+	if ref["apiVersion"] == "" {
+		group = "apps"
+	}
+	if t, ok := r.keys[group+"/"+kind+"/"+o.src.Namespace+"/"+name]; ok {
+		if d, ok := t.typed.(*appsv1.Deployment); ok {
+			scaleDown := ref["scaleDown"]
+			if scaleDown == "" {
+				scaleDown = "not set"
+			}
+			return d.Spec.Template, fmt.Sprintf("Argo Rollout workloadRef: the pod template of Deployment %s, at the Rollout's replicas and strategy; the Deployment's own replicas "+
+				"are planned as its own workload (workloadRef.scaleDown %s)", field.Quote(name), scaleDown), ""
+		}
+	}
+	r.warn(o.src, WarnWorkloadRefMissing, "its spec.workloadRef names %s %s, which is not among the manifests (missing, filtered out or not a Deployment), so its pods "+
+		"cannot be counted; add that Deployment to the manifests", kind, field.Quote(name))
+	return tpl, "", fmt.Sprintf("its pod template comes from %s %s (spec.workloadRef), which is not among the manifests: its pods are not counted", kind, field.Quote(name))
 }
 
 // surgeOf converts a maxSurge to the planner's count or percentage.
