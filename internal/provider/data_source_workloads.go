@@ -211,7 +211,7 @@ func (d *workloadsDataSource) Schema(_ context.Context, _ datasource.SchemaReque
 	}
 	w["autoscaler"] = schema.SingleNestedAttribute{Computed: true, MarkdownDescription: "The HorizontalPodAutoscaler or KEDA ScaledObject that sets `min_replicas`/`max_replicas` (null for a fixed count).",
 		Attributes: map[string]schema.Attribute{
-			"kind":         schema.StringAttribute{Computed: true, MarkdownDescription: "`HorizontalPodAutoscaler` or `ScaledObject`."},
+			"kind":         schema.StringAttribute{Computed: true, MarkdownDescription: "`HorizontalPodAutoscaler`, `ScaledObject`, or `ScaledJob` (the workload itself: its `min_replicas`/`max_replicas` count Jobs, the workload's count their pods)."},
 			"name":         schema.StringAttribute{Computed: true, MarkdownDescription: "Its name."},
 			"min_replicas": schema.Int64Attribute{Computed: true, MarkdownDescription: "Its effective minimum (HPA default 1, KEDA default 0)."},
 			"max_replicas": schema.Int64Attribute{Computed: true, MarkdownDescription: "Its effective maximum (KEDA default 100)."},
@@ -275,7 +275,7 @@ func (d *workloadsDataSource) Schema(_ context.Context, _ datasource.SchemaReque
 
 			"pools": poolsOutputAttribute(),
 			"workloads": schema.ListNestedAttribute{Computed: true,
-				MarkdownDescription: "Pod-owning objects other than DaemonSets (Deployment, StatefulSet, ReplicaSet and ReplicationController not owned by a listed object, Job and CronJob by parallelism, bare Pods, and custom kinds with a pod template at `spec.template`; an Argo Rollout with `spec.workloadRef` runs its replicas of the referenced Deployment's template, and a warning names a referenced Deployment missing from `manifests`), in the input shape of `workloads` plus what was read with them. Named by the object's name; `namespace/name` (then `namespace/Kind/name`) where names clash.",
+				MarkdownDescription: "Pod-owning objects other than DaemonSets (Deployment, StatefulSet, ReplicaSet and ReplicationController not owned by a listed object, Job and CronJob by parallelism, KEDA `ScaledJob` as `min_replicas`/`max_replicas` of minReplicaCount (default 0) to maxReplicaCount (default 100) Jobs times each Job's parallelism, bare Pods, and custom kinds with a pod template at `spec.template`; an Argo Rollout with `spec.workloadRef` runs its replicas of the referenced Deployment's template, and a warning names a referenced Deployment missing from `manifests`), in the input shape of `workloads` plus what was read with them. Named by the object's name; `namespace/name` (then `namespace/Kind/name`) where names clash.",
 				NestedObject:        schema.NestedAttributeObject{Attributes: w}},
 			"daemonsets": schema.ListNestedAttribute{Computed: true,
 				MarkdownDescription: "DaemonSets, in the input shape of `daemonsets` plus what was read with them.",

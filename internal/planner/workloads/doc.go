@@ -8,7 +8,8 @@
 // serves, apps/V1 or a DaemonSet at v1, is refused as kubectl apply refuses it, not read as a custom kind):
 //
 //   - Deployment, StatefulSet, ReplicaSet and ReplicationController not controlled by another listed object,
-//     Job and CronJob (the pods of one run: parallelism, at most completions), bare Pods, DaemonSets, and
+//     Job and CronJob (the pods of one run: parallelism, at most completions), KEDA ScaledJobs (minReplicaCount
+//     to maxReplicaCount Jobs of that many pods, autoscaled), bare Pods, DaemonSets, and
 //     custom kinds with a pod template at spec.template (Argo Rollouts, OpenKruise; a Rollout's spec.workloadRef
 //     names the Deployment whose template it runs), with the API server's defaults (replicas 1, maxSurge 25 %);
 //   - each pod's effective request by the planner's one rule (package pod: API defaulting, the namespace's

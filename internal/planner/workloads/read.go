@@ -291,6 +291,10 @@ func (r *reader) fileCustom(o object) {
 		}
 		return
 	}
+	if groupOf(o.src.APIVersion) == "keda.sh" && o.src.Kind == "ScaledJob" {
+		r.owners = append(r.owners, o)
+		return
+	}
 	if hasField(o.u.Object, "spec", "template", "spec") || isRollout(o) && hasField(o.u.Object, "spec", "workloadRef") {
 		r.owners = append(r.owners, o)
 		return

@@ -34,6 +34,10 @@ type owned struct {
 	claims  []corev1.PersistentVolumeClaim
 	// notes explain the replica count and the surge.
 	notes []string
+	// bounds are the pods' autoscaled minimum and maximum (a KEDA ScaledJob), nil for a fixed count; scaler
+	// is what sets them.
+	bounds *[2]int
+	scaler *Autoscaler
 	// skip says why the object is not read after all (its pods cannot be counted), "" when it is read.
 	skip string
 }
@@ -116,6 +120,11 @@ func (r *reader) add(o object, ow owned) {
 	w := Workload{Source: o.src, Pod: info, Workload: sizing.Workload{Name: o.src.Name, Replicas: &n, Requests: info.Requests,
 		NodeSelector: pl.selector, NodeAffinity: pl.affinity, HostPorts: pl.ports, Tolerations: tolerations(ow.template.Spec.Tolerations), MaxSurge: ow.surge, Spread: pl.spread,
 		Namespace: o.src.Namespace, Labels: ow.template.Labels, PodAffinity: pl.pod, TopologySpread: pl.topology}}
+	if b := ow.bounds; b != nil {
+		lo, hi := b[0], b[1]
+		w.Replicas, w.MinReplicas, w.MaxReplicas = nil, &lo, &hi
+		w.Autoscaler = ow.scaler
+	}
 	w.Pod.Derivation = append(ow.notes, w.Pod.Derivation...)
 	w.DisruptionBudget = r.budgetFor(o, ow.template.Labels)
 	w.Workload.DisruptionBudget = w.DisruptionBudget.Budget()
@@ -194,6 +203,9 @@ func (r *reader) podOwner(o object) (owned, error) {
 		}
 		return ow, nil
 	case nil:
+		if groupOf(o.src.APIVersion) == "keda.sh" && o.src.Kind == "ScaledJob" {
+			return scaledJob(o)
+		}
 		return r.customOwner(o)
 	}
 	return owned{}, field.Invalid(inputPath(o.src), o.src.Name, "%s: kind %s is not read as a workload", objName(o.src), o.src.Kind)
