@@ -240,7 +240,9 @@ func (d *workloadsDataSource) Schema(_ context.Context, _ datasource.SchemaReque
 			"containers and the app containers, sidecars added). Pods the API server would refuse after that (a request above its " +
 			"limit, a `LimitRange`'s min, max or limit-to-request ratio broken, pod-level requests below the containers') get a " +
 			"warning: they would never run. Replica bounds come from the `HorizontalPodAutoscaler` " +
-			"(`autoscaling/v2` or `v1`) or KEDA `ScaledObject` that targets a workload, with their defaults; `max_surge` from the " +
+			"(`autoscaling/v2` or `v1`) or KEDA `ScaledObject` that targets a workload, with their defaults (a ScaledObject's " +
+			"`autoscaling.keda.sh/paused-replicas` pins both bounds at its count; `autoscaling.keda.sh/paused` freezes a count " +
+			"the manifests do not tell, planned steady at the maximum); `max_surge` from the " +
 			"Deployment's strategy (default 25 %). Helm hooks (test Pods, install Jobs) are not steady load and go to `skipped` " +
 			"unless `include_helm_hooks = true`.\n\n" +
 			"Scheduling constraints are carried as written in `constraints`. Those sizing models become its inputs: node " +

@@ -2,6 +2,7 @@ package workloads
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	batchv1 "k8s.io/api/batch/v1"
@@ -21,6 +22,8 @@ type scaler struct {
 	defaults string
 	// dropped says why the autoscaler is not used (another one stands for it), "" when it is.
 	dropped string
+	// paused marks a ScaledObject a pause annotation pins (min and max are then the paused count).
+	paused bool
 }
 
 // KEDA's pause annotations (apis/keda/v1alpha1/scaledobject_types.go PausedReplicasAnnotation, PausedAnnotation).
@@ -60,11 +63,24 @@ func scaledObject(o object) (scaler, error) {
 	if err != nil {
 		return s, err
 	}
-	if v, ok := o.meta.GetAnnotations()[kedaPausedReplicas]; ok {
-		var n int
-		if _, err := fmt.Sscan(v, &n); err == nil && n > s.max {
-			s.max = n
-			defaults = append(defaults, fmt.Sprintf("paused at %d replicas (autoscaling.keda.sh/paused-replicas), above maxReplicaCount", n))
+	// KEDA's pause annotations (apis/keda/v1alpha1/scaledobject_types.go NeedToBePausedByAnnotation): paused-replicas
+	// wins over paused; the ScaledObject controller scales the target to exactly that count and stops autoscaling,
+	// whatever minReplicaCount and maxReplicaCount say. paused (any value but a false boolean) freezes the count
+	// the target has, which the manifests do not tell: it is planned steady at the maximum, the safe side.
+	ann := o.meta.GetAnnotations()
+	if v, ok := ann[kedaPausedReplicas]; ok {
+		n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 32)
+		if err != nil || n < 0 {
+			return s, field.Invalid(inputPath(o.src), v, "%s: annotation %s is %s, not a replica count; KEDA cannot pause at it, so give a whole number, 0 or more",
+				objName(o.src), kedaPausedReplicas, field.Quote(v))
+		}
+		s.min, s.max, s.paused = int(n), int(n), true
+		defaults = []string{fmt.Sprintf("paused at exactly %d replicas (%s): KEDA holds the target there, whatever minReplicaCount and maxReplicaCount say", n, kedaPausedReplicas)}
+	} else if v, ok := ann[kedaPaused]; ok {
+		if pause, err := strconv.ParseBool(strings.TrimSpace(v)); err != nil || pause {
+			s.min, s.paused = s.max, true
+			defaults = append(defaults, fmt.Sprintf("paused (%s: %s): KEDA freezes the replica count the target has, which the manifests do not tell, so it is planned steady at the maximum %d (the safe side)",
+				kedaPaused, field.Quote(v), s.max))
 		}
 	}
 	if len(defaults) > 0 {
@@ -148,7 +164,7 @@ func (r *reader) autoscale() error {
 	for i := range r.scalers {
 		s := &r.scalers[i]
 		what := s.o.src.Kind
-		if s.max < 1 {
+		if s.max < 1 && !s.paused {
 			errs = append(errs, field.Invalid(inputPath(s.o.src), fmt.Sprint(s.max), "%s: the maximum replica count is %d; the API server requires at least 1, raise it", objName(s.o.src), s.max))
 			continue
 		}

@@ -50,3 +50,47 @@ func TestReadScaledJob(t *testing.T) {
 		t.Errorf("a ScaledJob without jobTargetRef: err = %v", err)
 	}
 }
+
+// TestReadScaledObjectPaused checks KEDA's pause annotations on a ScaledObject: paused-replicas pins the target at
+// exactly that count whatever the bounds say (and wins over paused); paused freezes a count the manifests do not
+// tell, planned steady at the maximum.
+func TestReadScaledObjectPaused(t *testing.T) {
+	so := func(annotations, bounds string) string {
+		s := "apiVersion: keda.sh/v1alpha1\nkind: ScaledObject\nmetadata:\n  name: so\n"
+		if annotations != "" {
+			s += "  annotations: {" + annotations + "}\n"
+		}
+		return s + "spec:\n  scaleTargetRef: {name: web}\n" + bounds + "  triggers: [{type: cpu, metadata: {value: \"50\"}}]\n"
+	}
+	web := deployment("web", "3", "{requests: {cpu: 100m, memory: 100Mi}}", "") + "---\n"
+	tests := []struct {
+		name             string
+		doc              string
+		wantMin, wantMax int
+		wantNote         string
+	}{
+		{"paused-replicas within the bounds", so(`autoscaling.keda.sh/paused-replicas: "5"`, "  minReplicaCount: 0\n  maxReplicaCount: 10\n"), 5, 5, "paused at exactly 5 replicas (autoscaling.keda.sh/paused-replicas)"},
+		{"paused-replicas above the maximum", so(`autoscaling.keda.sh/paused-replicas: "40"`, "  maxReplicaCount: 20\n"), 40, 40, "paused at exactly 40"},
+		{"paused-replicas below the minimum", so(`autoscaling.keda.sh/paused-replicas: "1"`, "  minReplicaCount: 4\n  maxReplicaCount: 20\n"), 1, 1, "paused at exactly 1"},
+		{"paused-replicas 0", so(`autoscaling.keda.sh/paused-replicas: "0"`, ""), 0, 0, "paused at exactly 0"},
+		{"paused-replicas wins over paused", so(`autoscaling.keda.sh/paused: "true", autoscaling.keda.sh/paused-replicas: "2"`, "  maxReplicaCount: 20\n"), 2, 2, "paused at exactly 2"},
+		{"paused: steady at the maximum", so(`autoscaling.keda.sh/paused: "true"`, "  maxReplicaCount: 10\n"), 10, 10, "planned steady at the maximum 10 (the safe side)"},
+		{"paused with a value that is not a boolean pauses too", so(`autoscaling.keda.sh/paused: "yes"`, "  maxReplicaCount: 10\n"), 10, 10, "planned steady at the maximum 10"},
+		{"paused false does not pause", so(`autoscaling.keda.sh/paused: "false"`, "  maxReplicaCount: 10\n"), 0, 10, "ScaledObject \"so\" scales it from 0 to 10 replicas"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			w := workload(t, mustRead(t, Input{Manifests: web + tt.doc}), "web")
+			if w.Replicas != nil || deref(w.MinReplicas) != tt.wantMin || deref(w.MaxReplicas) != tt.wantMax {
+				t.Errorf("replicas %v min %d max %d, want %d to %d", w.Replicas, deref(w.MinReplicas), deref(w.MaxReplicas), tt.wantMin, tt.wantMax)
+			}
+			if len(w.Pod.Derivation) == 0 || !strings.Contains(w.Pod.Derivation[0], tt.wantNote) {
+				t.Errorf("derivation %q, want %q", w.Pod.Derivation, tt.wantNote)
+			}
+		})
+	}
+	if _, err := Read(Input{Manifests: web + so(`autoscaling.keda.sh/paused-replicas: "five"`, "")}); err == nil ||
+		!strings.Contains(err.Error(), `annotation autoscaling.keda.sh/paused-replicas is "five", not a replica count`) {
+		t.Errorf("paused-replicas five: err = %v", err)
+	}
+}
