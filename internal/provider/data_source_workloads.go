@@ -243,7 +243,8 @@ func (d *workloadsDataSource) Schema(_ context.Context, _ datasource.SchemaReque
 			"(`autoscaling/v2` or `v1`) or KEDA `ScaledObject` that targets a workload, with their defaults (a ScaledObject's " +
 			"`autoscaling.keda.sh/paused-replicas` pins both bounds at its count; `autoscaling.keda.sh/paused` freezes a count " +
 			"the manifests do not tell, planned steady at the maximum); `max_surge` from the " +
-			"Deployment's strategy (default 25 %). Helm hooks (test Pods, install Jobs) are not steady load and go to `skipped` " +
+			"Deployment's strategy (default 25 %), an Argo Rollout's from its strategy (100 % for blueGreen and for a canary with " +
+			"`trafficRouting` and without `dynamicStableScale`, whose stable ReplicaSet stays at full size while the canary grows). Helm hooks (test Pods, install Jobs) are not steady load and go to `skipped` " +
 			"unless `include_helm_hooks = true`.\n\n" +
 			"Scheduling constraints are carried as written in `constraints`. Those sizing models become its inputs: node " +
 			"selector, tolerations, required node affinity (as `node_affinity`), inter-pod affinity and anti-affinity, required " +

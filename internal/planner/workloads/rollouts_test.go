@@ -3,6 +3,8 @@ package workloads
 import (
 	"strings"
 	"testing"
+
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/fit"
 )
 
 // rollout returns an Argo Rollout document with the given spec lines (indented for spec, 2 spaces).
@@ -68,6 +70,42 @@ func TestReadRolloutWorkloadRef(t *testing.T) {
 			}
 			if tt.wantSkip != "" && !strings.Contains(skipped, tt.wantSkip) || tt.wantSkip == "" && tt.wantRollout >= 0 && skipped != "" {
 				t.Errorf("Rollout skipped with %q, want %q", skipped, tt.wantSkip)
+			}
+		})
+	}
+}
+
+// TestReadRolloutCanaryTrafficRouting checks an Argo Rollout canary's surge: with trafficRouting and without
+// dynamicStableScale the stable ReplicaSet stays at full size while the canary grows to its weight (100 % at
+// promotion); with dynamicStableScale, or without traffic routing, the canary's maxSurge (default 25 %).
+func TestReadRolloutCanaryTrafficRouting(t *testing.T) {
+	spec := func(canary string) string {
+		return "  replicas: 10\n  selector: {matchLabels: {app: r}}\n  template:\n    metadata: {labels: {app: r}}\n" +
+			"    spec:\n      containers: [{name: c, image: c, resources: {requests: {cpu: \"1\", memory: 1Gi}}}]\n" +
+			"  strategy:\n    canary:\n" + canary + "      steps: [{setWeight: 20}, {pause: {}}, {setWeight: 100}]\n"
+	}
+	nginx := "      trafficRouting: {nginx: {stableIngress: r}}\n"
+	tests := []struct {
+		name     string
+		canary   string
+		want     fit.IntOrPercent
+		wantNote string
+	}{
+		{"traffic routing: 100%", nginx, fit.IntOrPercent{Value: 100, Percent: true}, "the stable ReplicaSet stays at full size"},
+		{"traffic routing with maxSurge set: still 100%", nginx + "      maxSurge: 1\n", fit.IntOrPercent{Value: 100, Percent: true}, "a 100% surge at promotion"},
+		{"dynamicStableScale false is the default", nginx + "      dynamicStableScale: false\n", fit.IntOrPercent{Value: 100, Percent: true}, "without dynamicStableScale"},
+		{"dynamicStableScale: the canary's maxSurge", nginx + "      dynamicStableScale: true\n      maxSurge: 2\n", fit.IntOrPercent{Value: 2}, "maxSurge 2"},
+		{"dynamicStableScale without maxSurge: 25%", nginx + "      dynamicStableScale: true\n", fit.IntOrPercent{Value: 25, Percent: true}, "maxSurge 25%"},
+		{"no traffic routing: the canary's maxSurge", "      maxSurge: 50%\n", fit.IntOrPercent{Value: 50, Percent: true}, "maxSurge 50%"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			w := workload(t, mustRead(t, Input{Manifests: rollout("r", spec(tt.canary))}), "r")
+			if w.MaxSurge != tt.want || deref(w.Replicas) != 10 {
+				t.Errorf("surge %+v replicas %d, want %+v and 10", w.MaxSurge, deref(w.Replicas), tt.want)
+			}
+			if !strings.Contains(strings.Join(w.Pod.Derivation, "|"), tt.wantNote) {
+				t.Errorf("derivation %q, want %q", w.Pod.Derivation, tt.wantNote)
 			}
 		})
 	}

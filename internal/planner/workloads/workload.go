@@ -258,6 +258,13 @@ func (r *reader) customOwner(o object) (owned, error) {
 	case isRollout(o) && hasField(o.u.Object, "spec", "strategy", "blueGreen"):
 		ow.surge = fit.IntOrPercent{Value: 100, Percent: true}
 		ow.notes = append(ow.notes, "Argo Rollout blueGreen: the preview ReplicaSet runs beside the active one, a 100% surge")
+	case isRollout(o) && hasField(o.u.Object, "spec", "strategy", "canary", "trafficRouting") && !dynamicStableScale(o):
+		// With traffic routing the canary ReplicaSet is scaled to its weight and the stable one left at 100 %
+		// (Argo Rollouts utils/replicaset/canary.go CalculateReplicaCountsForTrafficRoutedCanary: "Stable should be
+		// left fully scaled (100%)" unless dynamicStableScale), so at full weight, at the latest on promotion, both
+		// run at full size; maxSurge does not apply.
+		ow.surge = fit.IntOrPercent{Value: 100, Percent: true}
+		ow.notes = append(ow.notes, "Argo Rollout canary with trafficRouting and without dynamicStableScale: the stable ReplicaSet stays at full size while the canary scales to its weight, a 100% surge at promotion")
 	default:
 		surge := "25%"
 		for _, p := range [][]string{{"spec", "strategy", "canary", "maxSurge"}, {"spec", "strategy", "rollingUpdate", "maxSurge"},
@@ -280,6 +287,13 @@ func (r *reader) customOwner(o object) (owned, error) {
 	}
 	r.warn(o.src, WarnCustomKind, "a %s kind, read as a workload from its %s and spec.replicas; check that its controller creates pods that way", o.src.APIVersion, from)
 	return ow, nil
+}
+
+// dynamicStableScale reports whether an Argo Rollout's canary scales its stable ReplicaSet down as the canary's
+// weight grows (spec.strategy.canary.dynamicStableScale).
+func dynamicStableScale(o object) bool {
+	b, _, _ := unstructured.NestedBool(o.u.Object, "spec", "strategy", "canary", "dynamicStableScale")
+	return b
 }
 
 // workloadRef resolves an Argo Rollout's spec.workloadRef: the Rollout runs spec.replicas pods of the referenced
