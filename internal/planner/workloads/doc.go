@@ -10,7 +10,8 @@
 //   - Deployment, StatefulSet, ReplicaSet and ReplicationController not controlled by another listed object,
 //     Job and CronJob (the pods of one run: parallelism, at most completions), KEDA ScaledJobs (minReplicaCount
 //     to maxReplicaCount Jobs of that many pods, autoscaled), bare Pods, DaemonSets, and
-//     custom kinds with a pod template at spec.template (Argo Rollouts, OpenKruise; a Rollout's spec.workloadRef
+//     custom kinds with a pod template at spec.template, a spec with a containers list (Argo Rollouts,
+//     OpenKruise; not a Karpenter NodePool or a Cluster API machine template; a Rollout's spec.workloadRef
 //     names the Deployment whose template it runs), with the API server's defaults (replicas 1, maxSurge 25 %);
 //   - each pod's effective request by the planner's one rule (package pod: API defaulting, the namespace's
 //     LimitRanges, pod-level resources, the RuntimeClass overhead, then component-helpers' PodRequests);

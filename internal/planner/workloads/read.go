@@ -17,6 +17,7 @@ import (
 	nodev1 "k8s.io/api/node/v1"
 	policyv1 "k8s.io/api/policy/v1"
 	schedulingv1 "k8s.io/api/scheduling/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/field"
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/pod"
@@ -295,11 +296,24 @@ func (r *reader) fileCustom(o object) {
 		r.owners = append(r.owners, o)
 		return
 	}
-	if hasField(o.u.Object, "spec", "template", "spec") || isRollout(o) && hasField(o.u.Object, "spec", "workloadRef") {
+	if podTemplate(o) || isRollout(o) && hasField(o.u.Object, "spec", "workloadRef") {
 		r.owners = append(r.owners, o)
 		return
 	}
+	if hasField(o.u.Object, "spec", "template", "spec") {
+		r.skip(o, "a kind ("+o.src.APIVersion+") whose spec.template is not a pod template (no spec.template.spec.containers list, as in a Karpenter NodePool or a Cluster API MachineDeployment): it creates no pods")
+		return
+	}
 	r.skip(o, "a kind ("+o.src.APIVersion+") without a pod template at spec.template")
+}
+
+// podTemplate reports whether a custom kind has a pod template at spec.template: a spec.template.spec with a
+// containers list, which every pod spec has (core validation requires one container at least). Other templates
+// (a Karpenter NodePool's node claim template, a Cluster API MachineDeployment's machine template) create no pods.
+func podTemplate(o object) bool {
+	v, ok, _ := unstructured.NestedFieldNoCopy(o.u.Object, "spec", "template", "spec", "containers")
+	_, list := v.([]any)
+	return ok && list
 }
 
 func groupOf(apiVersion string) string {
