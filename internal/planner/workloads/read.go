@@ -249,8 +249,14 @@ func (r *reader) file(o object) {
 		return
 	}
 	switch t := o.typed.(type) {
+	case *corev1.Pod:
+		if reason := finished(t); reason != "" {
+			r.skip(o, reason)
+			return
+		}
+		r.owners = append(r.owners, o)
 	case *appsv1.Deployment, *appsv1.StatefulSet, *appsv1.DaemonSet, *appsv1.ReplicaSet, *corev1.ReplicationController,
-		*corev1.Pod, *batchv1.Job, *batchv1.CronJob:
+		*batchv1.Job, *batchv1.CronJob:
 		r.owners = append(r.owners, o)
 	case *corev1.LimitRange:
 		r.limitRanges[ns] = append(r.limitRanges[ns], *t)
