@@ -9,7 +9,8 @@
 //
 //   - Deployment, StatefulSet, ReplicaSet and ReplicationController not controlled by another listed object,
 //     Job and CronJob (the pods of one run: parallelism, at most completions), KEDA ScaledJobs (minReplicaCount
-//     to maxReplicaCount Jobs of that many pods, autoscaled), bare Pods (not finished ones), DaemonSets, and
+//     to maxReplicaCount Jobs of that many pods, autoscaled), bare Pods (not finished ones, not a DaemonSet's,
+//     not those of an unlisted ReplicaSet of a listed Deployment, found as the cluster input finds them), DaemonSets, and
 //     custom kinds with a pod template at spec.template, a spec with a containers list (Argo Rollouts,
 //     OpenKruise; not a Karpenter NodePool or a Cluster API machine template; a Rollout's spec.workloadRef
 //     names the Deployment whose template it runs), with the API server's defaults (replicas 1, maxSurge 25 %);

@@ -1,6 +1,8 @@
 package workloads
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 )
 
@@ -51,4 +53,64 @@ func jsonOf(t *testing.T, doc string) string {
 		t.Fatal(err)
 	}
 	return string(j)
+}
+
+// TestReadPodsOfUnlistedOwners checks pods whose controller is not among the manifests (kubectl get deploy,pods
+// lists no ReplicaSets): a ReplicaSet's pod whose ReplicaSet name less its pod-template-hash is a listed
+// Deployment is that Deployment's, not counted again; any other is its own load; a DaemonSet's pod is never a
+// workload of its own, whether its DaemonSet is listed or not.
+func TestReadPodsOfUnlistedOwners(t *testing.T) {
+	pod := func(name, ns, hash, ownerKind, owner string) string {
+		s := "apiVersion: v1\nkind: Pod\nmetadata:\n  name: " + name + "\n  namespace: " + ns + "\n"
+		if hash != "" {
+			s += "  labels: {app: web, pod-template-hash: " + hash + "}\n"
+		}
+		s += "  ownerReferences: [{apiVersion: apps/v1, kind: " + ownerKind + ", name: " + owner + ", uid: u, controller: true}]\n" +
+			"spec:\n  nodeName: node-1\n  containers: [{name: c, image: x, resources: {requests: {cpu: 100m, memory: 64Mi}}}]\nstatus: {phase: Running}\n"
+		return s
+	}
+	web := strings.Replace(deployment("web", "2", "{requests: {cpu: 100m, memory: 64Mi}}", ""), "  name: web\n", "  name: web\n  namespace: shop\n", 1)
+	ds := "apiVersion: apps/v1\nkind: DaemonSet\nmetadata: {name: agent, namespace: kube-system%s}\nspec:\n  selector: {matchLabels: {app: a}}\n  template:\n    metadata: {labels: {app: a}}\n" +
+		"    spec:\n      containers: [{name: a, image: a, resources: {requests: {cpu: 50m, memory: 64Mi}}}]\n"
+	tests := []struct {
+		name          string
+		docs          []string
+		wantWorkloads map[string]int // name → replicas
+		wantSkipped   map[string]string
+	}{
+		{"kubectl get deploy,pods: the pods are the Deployment's",
+			[]string{web, pod("web-7c9f8b6d4f-x1", "shop", "7c9f8b6d4f", "ReplicaSet", "web-7c9f8b6d4f"), pod("web-7c9f8b6d4f-x2", "shop", "7c9f8b6d4f", "ReplicaSet", "web-7c9f8b6d4f"),
+				pod("agent-abcde", "kube-system", "", "DaemonSet", "agent")},
+			map[string]int{"web": 2},
+			map[string]string{"web-7c9f8b6d4f-x1": `owned by Deployment "web" (through its ReplicaSet "web-7c9f8b6d4f", not listed), which is read instead`,
+				"agent-abcde": `a pod of DaemonSet "agent": a DaemonSet runs one pod per matching node`}},
+		{"no Deployment of that name: the pod is load", []string{pod("api-5d4f-x1", "shop", "5d4f", "ReplicaSet", "api-5d4f")}, map[string]int{"api-5d4f-x1": 1}, nil},
+		{"the Deployment in another namespace: the pod is load", []string{web, pod("web-7c9f-x1", "other", "7c9f", "ReplicaSet", "web-7c9f")}, map[string]int{"web": 2, "web-7c9f-x1": 1}, nil},
+		{"no pod-template-hash label: the pod is load", []string{web, pod("web-7c9f-x1", "shop", "", "ReplicaSet", "web-7c9f")}, map[string]int{"web": 2, "web-7c9f-x1": 1}, nil},
+		{"a listed DaemonSet's pod", []string{fmt.Sprintf(ds, ""), pod("agent-abcde", "kube-system", "", "DaemonSet", "agent")}, map[string]int{},
+			map[string]string{"agent-abcde": `owned by DaemonSet "agent", which is read instead`}},
+		{"a DaemonSet that is a Helm hook: its pod is still no workload", []string{fmt.Sprintf(ds, ", annotations: {helm.sh/hook: test}"), pod("agent-abcde", "kube-system", "", "DaemonSet", "agent")}, map[string]int{},
+			map[string]string{"agent-abcde": `a pod of DaemonSet "agent"`}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res := mustRead(t, Input{Manifests: strings.Join(tt.docs, "---\n")})
+			got := map[string]int{}
+			for _, w := range res.Workloads {
+				got[w.Name] = deref(w.Replicas)
+			}
+			if fmt.Sprint(got) != fmt.Sprint(tt.wantWorkloads) {
+				t.Errorf("workloads %v, want %v", got, tt.wantWorkloads)
+			}
+			reasons := map[string]string{}
+			for _, s := range res.Skipped {
+				reasons[s.Source.Name] = s.Reason
+			}
+			for name, want := range tt.wantSkipped {
+				if !strings.Contains(reasons[name], want) {
+					t.Errorf("%s skipped with %q, want %q", name, reasons[name], want)
+				}
+			}
+		})
+	}
 }

@@ -56,6 +56,10 @@ func (r *reader) readAll() {
 			owned = append(owned, o)
 			continue
 		}
+		if reason := daemonPod(o); reason != "" {
+			r.skip(o, reason)
+			continue
+		}
 		if r.readOwner(o) {
 			read[objectKey(o)] = true
 		}
@@ -78,8 +82,23 @@ func (r *reader) readAll() {
 		owned = rest
 	}
 	for _, o := range owned {
+		if reason := daemonPod(o); reason != "" {
+			r.skip(o, reason)
+			continue
+		}
 		r.readOwner(o)
 	}
+}
+
+// daemonPod says why a pod a DaemonSet controls is not a workload of its own, "" for any other object: a
+// DaemonSet runs one pod per matching node, which is planned from the DaemonSet (when it is among the manifests)
+// and never as a floating one-replica workload.
+func daemonPod(o object) string {
+	ref := controllerOf(o)
+	if _, pod := o.typed.(*corev1.Pod); !pod || ref == nil || ref.Kind != "DaemonSet" {
+		return ""
+	}
+	return "a pod of DaemonSet " + field.Quote(ref.Name) + ": a DaemonSet runs one pod per matching node, planned from the DaemonSet, not as a workload of its own (add the DaemonSet to the manifests to plan it)"
 }
 
 // objectKey is the key of an object among r.keys.
@@ -142,6 +161,16 @@ func (r *reader) ownerOf(o object) (key, name string) {
 	key = groupOf(ref.APIVersion) + "/" + ref.Kind + "/" + o.src.Namespace + "/" + ref.Name
 	if _, ok := r.keys[key]; ok {
 		return key, ref.Kind + " " + field.Quote(ref.Name)
+	}
+	// A pod of a ReplicaSet that is not listed (kubectl get deploy,pods lists no ReplicaSets) belongs to the
+	// Deployment whose name is the ReplicaSet's less the pod-template-hash, as a running pod does (podOwner).
+	if p, ok := o.typed.(*corev1.Pod); ok && ref.Kind == "ReplicaSet" {
+		if kind, name, apiVersion := podOwner(p); kind == "Deployment" {
+			key = groupOf(apiVersion) + "/Deployment/" + o.src.Namespace + "/" + name
+			if _, ok := r.keys[key]; ok {
+				return key, "Deployment " + field.Quote(name) + " (through its ReplicaSet " + field.Quote(ref.Name) + ", not listed)"
+			}
+		}
 	}
 	return "", ""
 }
