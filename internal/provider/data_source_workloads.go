@@ -258,7 +258,7 @@ func (d *workloadsDataSource) Schema(_ context.Context, _ datasource.SchemaReque
 			"client-go does not know, such as `argoproj.io`) is a custom kind. At most 64 MiB and 100,000 documents are read.",
 		Attributes: map[string]schema.Attribute{
 			"manifests": schema.StringAttribute{Optional: true,
-				MarkdownDescription: "One or more YAML documents separated by `---`, or JSON values (a `kubectl get -o json` List); `List` kinds are unwrapped. At least one of `manifests` and `cluster`.",
+				MarkdownDescription: "One or more YAML documents separated by `---` (JSON documents too: `jsonencode` objects joined with `\"\\n---\\n\"` are a YAML stream), or JSON values one after the other (a `kubectl get -o json` List); `List` kinds are unwrapped. At least one of `manifests` and `cluster`.",
 				Validators:          []validator.String{stringvalidator.AtLeastOneOf(path.MatchRoot("cluster"))}},
 			"cluster": schema.StringAttribute{Optional: true,
 				MarkdownDescription: "A running cluster: the JSON (or YAML) of `kubectl get nodes,pods,pvc -A -o json` (HPAs, ScaledObjects and LimitRanges may be included). " +

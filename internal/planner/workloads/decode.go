@@ -96,14 +96,14 @@ func inputName(origin string) string {
 }
 
 // split cuts the input into documents: "---"-separated YAML, or JSON values one after the other when
-// the input starts with "{" or "[". Documents holding only comments and blank lines are dropped.
+// the input starts with "{" or "[" and has no "---" line. Documents holding only comments and blank lines are dropped.
 func split(in, origin string) ([]document, error) {
 	if len(in) > MaxBytes {
 		return nil, field.Invalid(originPath(origin), "", "%s are %s bytes, more than the %s bytes kubefit reads at once; split them over several reads",
 			inputName(origin), groupDigits(int64(len(in))), groupDigits(MaxBytes))
 	}
 	trimmed := strings.TrimLeft(in, " \t\r\n\ufeff")
-	if strings.HasPrefix(trimmed, "{") || strings.HasPrefix(trimmed, "[") {
+	if (strings.HasPrefix(trimmed, "{") || strings.HasPrefix(trimmed, "[")) && !hasMarker(in) {
 		return splitJSON(trimmed, origin)
 	}
 	var docs []document
@@ -124,7 +124,7 @@ func split(in, origin string) ([]document, error) {
 			next = i + j + 1
 		}
 		l := strings.TrimRight(in[i:next], "\r\n")
-		if l == "---" || strings.HasPrefix(l, "--- ") || strings.HasPrefix(l, "---\t") || l == "..." {
+		if marker(l) || l == "..." {
 			if err := flush(i); err != nil {
 				return nil, err
 			}
@@ -141,6 +141,23 @@ func split(in, origin string) ([]document, error) {
 		return nil, err
 	}
 	return docs, nil
+}
+
+// marker reports whether a line is a YAML document marker ("---", alone or before a comment or a document).
+func marker(l string) bool {
+	return l == "---" || strings.HasPrefix(l, "--- ") || strings.HasPrefix(l, "---\t")
+}
+
+// hasMarker reports whether the input has a YAML document marker line: JSON values joined with "\n---\n"
+// (jsonencode objects joined as the docs join yamlencode ones) are a YAML stream, since JSON is YAML, and kubectl
+// apply reads them so. No JSON text has such a line (a JSON string holds no raw line break).
+func hasMarker(in string) bool {
+	for _, l := range strings.Split(in, "\n") {
+		if marker(strings.TrimRight(l, "\r")) {
+			return true
+		}
+	}
+	return false
 }
 
 func tooMany(origin string) error {
