@@ -238,7 +238,8 @@ func (d *workloadsDataSource) Schema(_ context.Context, _ datasource.SchemaReque
 			"defaulting (a limit stands in for a missing request), the namespace's `LimitRange` defaults, pod-level resources, " +
 			"the `RuntimeClass` overhead, then `k8s.io/component-helpers` `resource.PodRequests` (the larger of the init " +
 			"containers and the app containers, sidecars added). Pods the API server would refuse after that (a request above its " +
-			"limit, a `LimitRange`'s min, max or limit-to-request ratio broken, pod-level requests below the containers') get a " +
+			"limit, a `LimitRange`'s min, max or limit-to-request ratio broken, pod-level requests below the containers', an extended " +
+			"resource such as `nvidia.com/gpu` that is not a whole number) get a " +
 			"warning: they would never run. Replica bounds come from the `HorizontalPodAutoscaler` " +
 			"(`autoscaling/v2` or `v1`) or KEDA `ScaledObject` that targets a workload, with their defaults (a ScaledObject's " +
 			"`autoscaling.keda.sh/paused-replicas` pins both bounds at its count; `autoscaling.keda.sh/paused` freezes a count " +

@@ -114,3 +114,29 @@ func TestReadPodsOfUnlistedOwners(t *testing.T) {
 		})
 	}
 }
+
+// TestReadFractionalExtendedResource checks that an extended resource's request or limit that is not a whole
+// number (nvidia.com/gpu: 0.5), which the API server refuses, is reported as a refused pod, not rounded up silently.
+func TestReadFractionalExtendedResource(t *testing.T) {
+	tests := []struct {
+		name, resources, want string
+	}{
+		{"a fractional GPU limit", `{limits: {nvidia.com/gpu: "0.5"}, requests: {cpu: "1", memory: 1Gi}}`, `container "app" limit of nvidia.com/gpu 500m, which must be a whole number for an extended resource`},
+		{"a fractional device request", `{requests: {cpu: "1", memory: 1Gi, example.com/dev: 1500m}, limits: {example.com/dev: 1500m}}`, `container "app" requests example.com/dev 1500m, which must be a whole number`},
+		{"whole GPUs are admitted", `{limits: {nvidia.com/gpu: 1}, requests: {cpu: "1", memory: 1Gi}}`, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res := mustRead(t, Input{Manifests: deployment("w", "1", tt.resources, "")})
+			var msg string
+			for _, w := range res.Warnings {
+				if w.Code == WarnPodRefused {
+					msg = w.Message
+				}
+			}
+			if tt.want == "" && msg != "" || !strings.Contains(msg, tt.want) {
+				t.Errorf("refused-pod warning %q, want %q", msg, tt.want)
+			}
+		})
+	}
+}
