@@ -140,3 +140,35 @@ func TestReadFractionalExtendedResource(t *testing.T) {
 		})
 	}
 }
+
+// TestReadSuspendedJobs checks that a suspended Job or CronJob keeps its pods counted (a queue such as Kueue
+// resumes it when it admits it: the safe side) and that its derivation says so.
+func TestReadSuspendedJobs(t *testing.T) {
+	job := "apiVersion: batch/v1\nkind: Job\nmetadata: {name: j}\nspec:\n  suspend: %s\n  parallelism: 10\n  template:\n    spec:\n      restartPolicy: Never\n" +
+		"      containers: [{name: c, image: c, resources: {requests: {cpu: 100m}}}]\n"
+	cron := "apiVersion: batch/v1\nkind: CronJob\nmetadata: {name: j}\nspec:\n  schedule: \"* * * * *\"\n  concurrencyPolicy: Forbid\n  suspend: %s\n  jobTemplate:\n    spec:\n      parallelism: 4\n" +
+		"      template:\n        spec:\n          restartPolicy: Never\n          containers: [{name: c, image: c, resources: {requests: {cpu: 100m}}}]\n"
+	tests := []struct {
+		name     string
+		doc      string
+		want     int
+		wantNote string // "" for no suspend note
+	}{
+		{"suspended Job", fmt.Sprintf(job, "true"), 10, "suspend: true: the Job controller creates no pods until it is resumed (a queue such as Kueue resumes it on admission); counted as if it runs, the safe side"},
+		{"running Job", fmt.Sprintf(job, "false"), 10, ""},
+		{"suspended CronJob", fmt.Sprintf(cron, "true"), 4, "CronJob suspend: true: no new runs start until it is resumed; one run is counted, the safe side"},
+		{"running CronJob", fmt.Sprintf(cron, "false"), 4, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			w := workload(t, mustRead(t, Input{Manifests: tt.doc}), "j")
+			if deref(w.Replicas) != tt.want {
+				t.Errorf("replicas %d, want %d", deref(w.Replicas), tt.want)
+			}
+			all := strings.Join(w.Pod.Derivation, "|")
+			if tt.wantNote == "" && strings.Contains(all, "suspend") || !strings.Contains(all, tt.wantNote) {
+				t.Errorf("derivation %q, want %q", w.Pod.Derivation, tt.wantNote)
+			}
+		})
+	}
+}

@@ -227,6 +227,11 @@ func (r *reader) podOwner(o object) (owned, error) {
 		return jobOwner(t.Spec, "Job"), nil
 	case *batchv1.CronJob:
 		ow := jobOwner(t.Spec.JobTemplate.Spec, "CronJob")
+		if t.Spec.Suspend != nil && *t.Spec.Suspend {
+			// batch/v1 CronJobSpec.suspend: no new runs until it is cleared; a run may still be going, and it may
+			// be resumed, so one run is counted, the safe side.
+			ow.notes = append(ow.notes, "CronJob suspend: true: no new runs start until it is resumed; one run is counted, the safe side")
+		}
 		if t.Spec.ConcurrencyPolicy == "" || t.Spec.ConcurrencyPolicy == batchv1.AllowConcurrent {
 			ow.notes = append(ow.notes, "concurrencyPolicy Allow: runs that overlap add their pods; sizing counts one run")
 		}
@@ -254,6 +259,11 @@ func jobOwner(spec batchv1.JobSpec, kind string) owned {
 	}
 	ow.replicas = n
 	ow.notes = append(ow.notes, note+")")
+	if spec.Suspend != nil && *spec.Suspend {
+		// batch/v1 JobSpec.suspend: the Job controller creates no pods until suspend is cleared, which a queue
+		// such as Kueue does when it admits the Job; counting its pods is the safe side.
+		ow.notes = append(ow.notes, "suspend: true: the Job controller creates no pods until it is resumed (a queue such as Kueue resumes it on admission); counted as if it runs, the safe side")
+	}
 	return ow
 }
 
