@@ -253,13 +253,13 @@ func (d *workloadsDataSource) Schema(_ context.Context, _ datasource.SchemaReque
 			"constraints (as `topology_spread`), host ports, and volume claims (as `volume_claims`, each " +
 			"claim but a ReadWriteMany one taking one of its node's volume attachments); every other constraint is reported in a " +
 			"warning naming the workload, never dropped silently.\n\n" +
-			"Documents are decoded with client-go's scheme into `k8s.io/api` types; unknown fields of a known kind are a warning, " +
-			"as `kubectl apply` gives. A built-in kind in a version no Kubernetes release serves (`apps/V1`, `apps/v1beta1`, a " +
+			"Documents are decoded with client-go's scheme into `k8s.io/api` types; unknown fields of a known kind are a warning " +
+			"naming them, though `kubectl apply` (strict field validation, its default since kubectl 1.27) and Helm refuse them. A built-in kind in a version no Kubernetes release serves (`apps/V1`, `apps/v1beta1`, a " +
 			"DaemonSet at `v1` or `app/v1`) is an error, as `kubectl apply` refuses it; a kind of a group of its own (a dotted group " +
 			"client-go does not know, such as `argoproj.io`) is a custom kind. At most 64 MiB and 100,000 documents are read.",
 		Attributes: map[string]schema.Attribute{
 			"manifests": schema.StringAttribute{Optional: true,
-				MarkdownDescription: "One or more YAML documents separated by `---` (JSON documents too: `jsonencode` objects joined with `\"\\n---\\n\"` are a YAML stream), or JSON values one after the other (a `kubectl get -o json` List); `List` kinds are unwrapped. At least one of `manifests` and `cluster`.",
+				MarkdownDescription: "One or more YAML documents separated by `---` (JSON documents too: `jsonencode` objects joined with `\"\\n---\\n\"` are a YAML stream), or JSON values one after the other (a `kubectl get -o json` List); `List` kinds, a top-level JSON array and a top-level YAML sequence (`yamlencode([obj1, obj2])`) are unwrapped. At least one of `manifests` and `cluster`.",
 				Validators:          []validator.String{stringvalidator.AtLeastOneOf(path.MatchRoot("cluster"))}},
 			"cluster": schema.StringAttribute{Optional: true,
 				MarkdownDescription: "A running cluster: the JSON (or YAML) of `kubectl get nodes,pods,pvc -A -o json` (HPAs, ScaledObjects and LimitRanges may be included). " +

@@ -24,7 +24,8 @@ import (
 )
 
 // codecs decode the built-in kinds into k8s.io/api types. Strict decoding reports unknown and duplicate
-// fields after decoding the object in full, so they can be warnings (kubectl's fieldValidation=Warn).
+// fields after decoding the object in full, so they can be warnings naming them (kubectl apply, whose
+// --validate is strict by default since 1.27, and Helm refuse them; the API server's fieldValidation=Warn drops them).
 var codecs = serializer.NewCodecFactory(scheme.Scheme, serializer.EnableStrict)
 
 // readKinds are the built-in kinds decoded in full (any version: an unserved version is refused later).
@@ -104,7 +105,7 @@ func split(in, origin string) ([]document, error) {
 	}
 	trimmed := strings.TrimLeft(in, " \t\r\n\ufeff")
 	if (strings.HasPrefix(trimmed, "{") || strings.HasPrefix(trimmed, "[")) && !hasMarker(in) {
-		return splitJSON(trimmed, origin)
+		return splitJSON(trimmed, origin, int64(len(in)-len(trimmed)))
 	}
 	var docs []document
 	start, startLine, line := 0, 1, 1
@@ -177,7 +178,8 @@ func hasContent(d string) bool {
 }
 
 // splitJSON reads JSON values one after the other; a top-level array is a list of objects.
-func splitJSON(in, origin string) ([]document, error) {
+// skipped is how many bytes of the input precede in (blanks and a byte order mark), for error offsets.
+func splitJSON(in, origin string, skipped int64) ([]document, error) {
 	dec := json.NewDecoder(strings.NewReader(in))
 	var docs []document
 	for i := 0; ; i++ {
@@ -187,7 +189,14 @@ func splitJSON(in, origin string) ([]document, error) {
 			return docs, nil
 		}
 		if err != nil {
-			return nil, field.Invalid(originPath(origin), "", "JSON value %d of %s is not valid JSON: %v; check the value at byte %d", i, inputName(origin), err, dec.InputOffset())
+			// The decoder's InputOffset after a failed Decode is where the value started; a syntax error knows
+			// where it broke (after Offset bytes of the trimmed input).
+			at := dec.InputOffset()
+			var se *json.SyntaxError
+			if errors.As(err, &se) {
+				at = se.Offset
+			}
+			return nil, field.Invalid(originPath(origin), "", "JSON value %d of %s is not valid JSON: %v; check the value at byte %d", i, inputName(origin), err, skipped+at)
 		}
 		if bytes.HasPrefix(bytes.TrimSpace(raw), []byte("[")) {
 			var items []json.RawMessage
@@ -244,6 +253,22 @@ func decode(j []byte, src Source) (decoded, error) {
 	if bytes.Equal(bytes.TrimSpace(j), []byte("null")) {
 		return out, nil
 	}
+	if t := bytes.TrimSpace(j); len(t) > 0 && t[0] == '[' && !src.InList {
+		// A top-level sequence (yamlencode([obj1, obj2])) is a list of objects, as a top-level JSON array is.
+		var items []json.RawMessage
+		if err := json.Unmarshal(t, &items); err != nil {
+			return out, field.Invalid(inputPath(src), "", "%s is a list that does not decode: %v", docName(src), err)
+		}
+		for k, it := range items {
+			d, err := decode(it, Source{Document: src.Document, Line: src.Line, Origin: src.Origin, Item: k, InList: true})
+			if err != nil {
+				return out, err
+			}
+			out.objects = append(out.objects, d.objects...)
+			out.warnings = append(out.warnings, d.warnings...)
+		}
+		return out, nil
+	}
 	var head struct {
 		APIVersion string            `json:"apiVersion"`
 		Kind       string            `json:"kind"`
@@ -251,7 +276,7 @@ func decode(j []byte, src Source) (decoded, error) {
 		Metadata   *metaOnly         `json:"metadata"`
 	}
 	if err := kjson.UnmarshalCaseSensitivePreserveInts(j, &head); err != nil {
-		return out, field.Invalid(inputPath(src), "", "%s is not a Kubernetes object (a mapping with apiVersion and kind): %v", docName(src), err)
+		return out, field.Invalid(inputPath(src), "", "%s is not a Kubernetes object (a mapping with apiVersion and kind)%s", docName(src), notObject(j, err))
 	}
 	if head.Kind == "" || head.APIVersion == "" {
 		return out, field.Invalid(inputPath(src), "", "%s has no %s; every Kubernetes object names its apiVersion and kind", docName(src),
@@ -296,7 +321,8 @@ func decode(j []byte, src Source) (decoded, error) {
 		src.Namespace, src.Name = m.GetNamespace(), m.GetName()
 		if err != nil {
 			out.warnings = append(out.warnings, Warning{Code: WarnUnknownField, Source: src,
-				Message: fmt.Sprintf("%s: %s; the API server would drop these fields (kubectl apply warns the same way)", objName(src), strictMessage(err))})
+				Message: fmt.Sprintf("%s: %s; kubectl apply (strict field validation, its default since kubectl 1.27) and Helm refuse an object with unknown fields, so fix or remove them (kubefit reads the object without them)",
+					objName(src), strictMessage(err))})
 		}
 		out.objects = append(out.objects, object{src: src, typed: obj, meta: m})
 		return out, nil
@@ -315,6 +341,21 @@ func decode(j []byte, src Source) (decoded, error) {
 	src.Namespace, src.Name = u.GetNamespace(), u.GetName()
 	out.objects = append(out.objects, object{src: src, u: u, meta: u})
 	return out, nil
+}
+
+// notObject says what a document that is not a mapping is instead: ": it is a string", or the decoder's error
+// without Go's type names.
+func notObject(j []byte, err error) string {
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) && te.Field == "" {
+		if what, ok := map[string]string{"string": "a string", "number": "a number", "bool": "a boolean", "array": "a list"}[te.Value]; ok {
+			return ": it is " + what
+		}
+	}
+	if errors.As(err, &te) {
+		return fmt.Sprintf(": its %s is %s, not what Kubernetes expects there", te.Field, te.Value)
+	}
+	return ": " + err.Error()
 }
 
 // builtinMismatch reports whether gvk, which the scheme does not recognise, is a typo of a built-in kind's

@@ -3,7 +3,8 @@
 // hand-typed copy that drifts.
 //
 // Read decodes YAML or JSON documents ("---"-separated, List kinds unwrapped) with client-go's scheme into
-// k8s.io/api types (sigs.k8s.io/yaml for YAML, strict decoding so unknown fields are warnings), and turns
+// k8s.io/api types (sigs.k8s.io/yaml for YAML; a top-level sequence is a list of objects; strict decoding so
+// unknown fields are warnings naming them, though kubectl apply and Helm refuse them), and turns
 // every pod-owning object into a sizing.Workload or fit.DaemonSet (a built-in kind in a version no release
 // serves, apps/V1 or a DaemonSet at v1, is refused as kubectl apply refuses it, not read as a custom kind):
 //

@@ -1,6 +1,7 @@
 package workloads
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -33,5 +34,46 @@ func TestReadJSONDocumentsSeparatedByMarkers(t *testing.T) {
 				t.Errorf("workloads %v, want %v", got, tt.wantNames)
 			}
 		})
+	}
+}
+
+// TestReadCosmetics checks the messages and forms a review found wrong: "an" before a vowel, the byte where a JSON
+// syntax error is, a top-level YAML sequence read as a list (as a top-level JSON array is), what a document that is
+// not an object is without Go's type names, and the unknown-field warning saying kubectl apply and Helm refuse them.
+func TestReadCosmetics(t *testing.T) {
+	dep := deployment("a", "1", "{requests: {cpu: 100m, memory: 64Mi}}", "")
+	argo := rollout("r", "  replicas: 1\n  template:\n    spec:\n      containers: [{name: c, image: c, resources: {requests: {cpu: 100m, memory: 64Mi}}}]\n")
+	res := mustRead(t, Input{Manifests: argo})
+	if len(res.Warnings) != 1 || !strings.Contains(res.Warnings[0].Message, "an argoproj.io/v1alpha1 kind, read as a workload") {
+		t.Errorf("custom-kind warning %+v, want \"an argoproj.io/v1alpha1 kind\"", res.Warnings)
+	}
+
+	bad := `{"apiVersion":"v1","kind":"List","items":[{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"}},]}`
+	for _, lead := range []string{"", "\n  "} {
+		_, err := Read(Input{Manifests: lead + bad})
+		want := fmt.Sprintf("check the value at byte %d", len(lead)+strings.Index(bad, "]}")+1)
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("JSON syntax error with %q before it: %v, want %q", lead, err, want)
+		}
+	}
+
+	j := jsonOf(t, dep)
+	for name, in := range map[string]string{
+		"a top-level YAML sequence (yamlencode([obj1, obj2]))": "- " + j + "\n- " + strings.Replace(j, `"name":"a"`, `"name":"b"`, 1) + "\n",
+		"a JSON array, then a YAML document":                   "[" + j + "]\n---\n" + strings.Replace(dep, "name: a", "name: b", 1),
+	} {
+		res := mustRead(t, Input{Manifests: in})
+		if len(res.Workloads) != 2 || res.Workloads[0].Name != "a" || res.Workloads[1].Name != "b" {
+			t.Errorf("%s: workloads %+v, want a and b", name, res.Workloads)
+		}
+	}
+	if _, err := Read(Input{Manifests: "- just a string\n"}); err == nil || !strings.Contains(err.Error(), "item 0 of the List in document 0 of the manifests is not a Kubernetes object (a mapping with apiVersion and kind): it is a string") ||
+		strings.Contains(err.Error(), "Go") {
+		t.Errorf("a sequence of strings: %v", err)
+	}
+
+	res = mustRead(t, Input{Manifests: strings.Replace(dep, "  replicas: 1\n", "  replicaz: 1\n", 1)})
+	if len(res.Warnings) != 1 || !strings.Contains(res.Warnings[0].Message, "kubectl apply (strict field validation, its default since kubectl 1.27) and Helm refuse an object with unknown fields") {
+		t.Errorf("unknown-field warning %+v", res.Warnings)
 	}
 }

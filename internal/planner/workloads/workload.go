@@ -2,6 +2,7 @@ package workloads
 
 import (
 	"fmt"
+	"strings"
 
 	appsv1 "k8s.io/api/apps/v1"
 	batchv1 "k8s.io/api/batch/v1"
@@ -324,7 +325,7 @@ func (r *reader) customOwner(o object) (owned, error) {
 	if len(notes) > 0 {
 		from = "spec.workloadRef's pod template"
 	}
-	r.warn(o.src, WarnCustomKind, "a %s kind, read as a workload from its %s and spec.replicas; check that its controller creates pods that way", o.src.APIVersion, from)
+	r.warn(o.src, WarnCustomKind, "%s %s kind, read as a workload from its %s and spec.replicas; check that its controller creates pods that way", article(o.src.APIVersion), o.src.APIVersion, from)
 	return ow, nil
 }
 
@@ -365,6 +366,14 @@ func (r *reader) workloadRef(o object) (tpl corev1.PodTemplateSpec, note, skip s
 	r.warn(o.src, WarnWorkloadRefMissing, "its spec.workloadRef names %s %s, which is not among the manifests (missing, filtered out or not a Deployment), so its pods "+
 		"cannot be counted; add that Deployment to the manifests", kind, field.Quote(name))
 	return tpl, "", fmt.Sprintf("its pod template comes from %s %s (spec.workloadRef), which is not among the manifests: its pods are not counted", kind, field.Quote(name))
+}
+
+// article is "an" before a word read with a vowel sound at its start ("an argoproj.io/v1alpha1 kind"), else "a".
+func article(word string) string {
+	if word != "" && strings.ContainsRune("aeiouAEIOU", rune(word[0])) {
+		return "an"
+	}
+	return "a"
 }
 
 // surgeOf converts a maxSurge to the planner's count or percentage.
