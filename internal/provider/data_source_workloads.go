@@ -398,7 +398,7 @@ func (d *workloadsDataSource) Read(ctx context.Context, req datasource.ReadReque
 		return
 	}
 	res, err := workloads.Read(in)
-	if addPlannerErrors(&resp.Diagnostics, path.Empty(), err, workloadsRenames, "Invalid Manifests") {
+	if addPlannerErrors(&resp.Diagnostics, path.Empty(), oneErrorPerInput(err), workloadsRenames, "Invalid Manifests") {
 		return
 	}
 	addWorkloadsWarnings(&resp.Diagnostics, res.Warnings)
@@ -407,6 +407,40 @@ func (d *workloadsDataSource) Read(ctx context.Context, req datasource.ReadReque
 	m.Pools, diags = flattenPools(ctx, res.Pools)
 	resp.Diagnostics.Append(diags...)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+}
+
+// oneErrorPerInput joins the reader's errors on one input (manifests, cluster: several broken documents) into one
+// error that lists them all. The protocol server keeps one error per configured value (nameAttributes drops a
+// second, as a validator's and the object's check of one bad value), which would show the first broken document
+// only and leave the others for the next plans. Errors on different paths (overrides, filters) stay apart.
+func oneErrorPerInput(err error) error {
+	es := field.As(err)
+	if len(es) < 2 {
+		return err
+	}
+	var order []string
+	by := map[string]field.Errors{}
+	for _, e := range es {
+		k := e.Path.String()
+		if _, ok := by[k]; !ok {
+			order = append(order, k)
+		}
+		by[k] = append(by[k], e)
+	}
+	out := make(field.Errors, 0, len(order))
+	for _, k := range order {
+		g := by[k]
+		if len(g) == 1 {
+			out = append(out, g[0])
+			continue
+		}
+		items := make([]string, len(g))
+		for i, e := range g {
+			items[i] = "- " + sentence(e.Detail)
+		}
+		out = append(out, &field.Error{Path: g[0].Path, Detail: fmt.Sprintf("%d problems, each to fix:\n\n%s", len(g), strings.Join(items, "\n\n"))})
+	}
+	return out
 }
 
 // expandWorkloadsInput converts the configuration into the reader's input.

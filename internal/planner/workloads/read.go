@@ -112,10 +112,13 @@ func parse(manifests, origin string) ([]object, []Warning, error) {
 	var objs []object
 	var warns []Warning
 	var errs field.Errors
+	more := 0
 	for _, s := range slots {
 		if s.err != nil {
 			if len(errs) < maxErrors {
 				errs = append(errs, field.As(s.err)...)
+			} else {
+				more++
 			}
 			continue
 		}
@@ -124,6 +127,9 @@ func parse(manifests, origin string) ([]object, []Warning, error) {
 		if len(objs) > MaxDocuments {
 			return nil, nil, tooMany(origin)
 		}
+	}
+	if more > 0 {
+		errs = append(errs, field.Invalid(originPath(origin), "", "%d more documents of %s have errors; fix the ones above and plan again to see them", more, inputName(origin)))
 	}
 	return objs, warns, errs.Err()
 }

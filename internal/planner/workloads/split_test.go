@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/field"
 )
 
 // TestReadJSONDocumentsSeparatedByMarkers checks that JSON documents joined with "\n---\n" (jsonencode objects
@@ -75,5 +77,31 @@ func TestReadCosmetics(t *testing.T) {
 	res = mustRead(t, Input{Manifests: strings.Replace(dep, "  replicas: 1\n", "  replicaz: 1\n", 1)})
 	if len(res.Warnings) != 1 || !strings.Contains(res.Warnings[0].Message, "kubectl apply (strict field validation, its default since kubectl 1.27) and Helm refuse an object with unknown fields") {
 		t.Errorf("unknown-field warning %+v", res.Warnings)
+	}
+}
+
+// TestReadReportsEveryBrokenDocument checks that each broken document gets its own error, up to maxErrors, and
+// that the rest are counted rather than dropped silently.
+func TestReadReportsEveryBrokenDocument(t *testing.T) {
+	bad := func(i int) string {
+		return deployment(fmt.Sprintf("d%d", i), "1", "{requests: {memory: 1Gb}}", "")
+	}
+	for _, n := range []int{2, maxErrors, maxErrors + 3} {
+		docs := make([]string, n)
+		for i := range docs {
+			docs[i] = bad(i)
+		}
+		_, err := Read(Input{Manifests: strings.Join(docs, "---\n")})
+		es := field.As(err)
+		want := min(n, maxErrors)
+		if n > maxErrors {
+			want++
+		}
+		if len(es) != want {
+			t.Fatalf("%d broken documents: %d errors, want %d: %v", n, len(es), want, err)
+		}
+		if n > maxErrors && es[len(es)-1].Detail != "3 more documents of the manifests have errors; fix the ones above and plan again to see them" {
+			t.Errorf("last error %q", es[len(es)-1].Detail)
+		}
 	}
 }
