@@ -211,7 +211,7 @@ func (d *workloadsDataSource) Schema(_ context.Context, _ datasource.SchemaReque
 	}
 	w["autoscaler"] = schema.SingleNestedAttribute{Computed: true, MarkdownDescription: "The HorizontalPodAutoscaler or KEDA ScaledObject that sets `min_replicas`/`max_replicas` (null for a fixed count).",
 		Attributes: map[string]schema.Attribute{
-			"kind":         schema.StringAttribute{Computed: true, MarkdownDescription: "`HorizontalPodAutoscaler` or `ScaledObject`."},
+			"kind":         schema.StringAttribute{Computed: true, MarkdownDescription: "`HorizontalPodAutoscaler`, `ScaledObject`, or `ScaledJob` (the workload itself: its `min_replicas`/`max_replicas` count Jobs, the workload's count their pods)."},
 			"name":         schema.StringAttribute{Computed: true, MarkdownDescription: "Its name."},
 			"min_replicas": schema.Int64Attribute{Computed: true, MarkdownDescription: "Its effective minimum (HPA default 1, KEDA default 0)."},
 			"max_replicas": schema.Int64Attribute{Computed: true, MarkdownDescription: "Its effective maximum (KEDA default 100)."},
@@ -238,10 +238,14 @@ func (d *workloadsDataSource) Schema(_ context.Context, _ datasource.SchemaReque
 			"defaulting (a limit stands in for a missing request), the namespace's `LimitRange` defaults, pod-level resources, " +
 			"the `RuntimeClass` overhead, then `k8s.io/component-helpers` `resource.PodRequests` (the larger of the init " +
 			"containers and the app containers, sidecars added). Pods the API server would refuse after that (a request above its " +
-			"limit, a `LimitRange`'s min, max or limit-to-request ratio broken, pod-level requests below the containers') get a " +
+			"limit, a `LimitRange`'s min, max or limit-to-request ratio broken, pod-level requests below the containers', an extended " +
+			"resource such as `nvidia.com/gpu` that is not a whole number) get a " +
 			"warning: they would never run. Replica bounds come from the `HorizontalPodAutoscaler` " +
-			"(`autoscaling/v2` or `v1`) or KEDA `ScaledObject` that targets a workload, with their defaults; `max_surge` from the " +
-			"Deployment's strategy (default 25 %). Helm hooks (test Pods, install Jobs) are not steady load and go to `skipped` " +
+			"(`autoscaling/v2` or `v1`) or KEDA `ScaledObject` that targets a workload, with their defaults (a ScaledObject's " +
+			"`autoscaling.keda.sh/paused-replicas` pins both bounds at its count; `autoscaling.keda.sh/paused` freezes a count " +
+			"the manifests do not tell, planned steady at the maximum); `max_surge` from the " +
+			"Deployment's strategy (default 25 %), an Argo Rollout's from its strategy (100 % for blueGreen and for a canary with " +
+			"`trafficRouting` and without `dynamicStableScale`, whose stable ReplicaSet stays at full size while the canary grows). Helm hooks (test Pods, install Jobs) are not steady load and go to `skipped` " +
 			"unless `include_helm_hooks = true`.\n\n" +
 			"Scheduling constraints are carried as written in `constraints`. Those sizing models become its inputs: node " +
 			"selector, tolerations, required node affinity (as `node_affinity`), inter-pod affinity and anti-affinity, required " +
@@ -249,11 +253,13 @@ func (d *workloadsDataSource) Schema(_ context.Context, _ datasource.SchemaReque
 			"constraints (as `topology_spread`), host ports, and volume claims (as `volume_claims`, each " +
 			"claim but a ReadWriteMany one taking one of its node's volume attachments); every other constraint is reported in a " +
 			"warning naming the workload, never dropped silently.\n\n" +
-			"Documents are decoded with client-go's scheme into `k8s.io/api` types; unknown fields of a known kind are a warning, " +
-			"as `kubectl apply` gives. At most 64 MiB and 100,000 documents are read.",
+			"Documents are decoded with client-go's scheme into `k8s.io/api` types; unknown fields of a known kind are a warning " +
+			"naming them, though `kubectl apply` (strict field validation, its default since kubectl 1.27) and Helm refuse them. A built-in kind in a version no Kubernetes release serves (`apps/V1`, `apps/v1beta1`, a " +
+			"DaemonSet at `v1` or `app/v1`) is an error, as `kubectl apply` refuses it; a kind of a group of its own (a dotted group " +
+			"client-go does not know, such as `argoproj.io`) is a custom kind. At most 64 MiB and 100,000 documents are read.",
 		Attributes: map[string]schema.Attribute{
 			"manifests": schema.StringAttribute{Optional: true,
-				MarkdownDescription: "One or more YAML documents separated by `---`, or JSON values (a `kubectl get -o json` List); `List` kinds are unwrapped. At least one of `manifests` and `cluster`.",
+				MarkdownDescription: "One or more YAML documents separated by `---` (JSON documents too: `jsonencode` objects joined with `\"\\n---\\n\"` are a YAML stream), or JSON values one after the other (a `kubectl get -o json` List); `List` kinds, a top-level JSON array and a top-level YAML sequence (`yamlencode([obj1, obj2])`) are unwrapped. At least one of `manifests` and `cluster`.",
 				Validators:          []validator.String{stringvalidator.AtLeastOneOf(path.MatchRoot("cluster"))}},
 			"cluster": schema.StringAttribute{Optional: true,
 				MarkdownDescription: "A running cluster: the JSON (or YAML) of `kubectl get nodes,pods,pvc -A -o json` (HPAs, ScaledObjects and LimitRanges may be included). " +
@@ -273,7 +279,7 @@ func (d *workloadsDataSource) Schema(_ context.Context, _ datasource.SchemaReque
 
 			"pools": poolsOutputAttribute(),
 			"workloads": schema.ListNestedAttribute{Computed: true,
-				MarkdownDescription: "Pod-owning objects other than DaemonSets (Deployment, StatefulSet, ReplicaSet and ReplicationController not owned by a listed object, Job and CronJob by parallelism, bare Pods, and custom kinds with a pod template at `spec.template`), in the input shape of `workloads` plus what was read with them. Named by the object's name; `namespace/name` (then `namespace/Kind/name`) where names clash.",
+				MarkdownDescription: "Pod-owning objects other than DaemonSets (Deployment, StatefulSet, ReplicaSet and ReplicationController not owned by a listed object, Job and CronJob by parallelism (a suspended one too, with a note: a queue such as Kueue resumes it when it admits it), KEDA `ScaledJob` as `min_replicas`/`max_replicas` of minReplicaCount (default 0) to maxReplicaCount (default 100) Jobs times each Job's parallelism, bare Pods (not finished ones, `status.phase` Succeeded or Failed, which take no node resources; not a DaemonSet's pods, listed or not; not pods of an unlisted ReplicaSet whose name less its `pod-template-hash` is a listed Deployment, which are that Deployment's), and custom kinds with a pod template at `spec.template`, one whose `spec` has a `containers` list (a Karpenter NodePool's or a Cluster API machine template is skipped: it creates no pods); an Argo Rollout with `spec.workloadRef` runs its replicas of the referenced Deployment's template, and a warning names a referenced Deployment missing from `manifests`), in the input shape of `workloads` plus what was read with them. Named by the object's name; `namespace/name` (then `namespace/Kind/name`) where names clash.",
 				NestedObject:        schema.NestedAttributeObject{Attributes: w}},
 			"daemonsets": schema.ListNestedAttribute{Computed: true,
 				MarkdownDescription: "DaemonSets, in the input shape of `daemonsets` plus what was read with them.",
@@ -392,7 +398,7 @@ func (d *workloadsDataSource) Read(ctx context.Context, req datasource.ReadReque
 		return
 	}
 	res, err := workloads.Read(in)
-	if addPlannerErrors(&resp.Diagnostics, path.Empty(), err, workloadsRenames, "Invalid Manifests") {
+	if addPlannerErrors(&resp.Diagnostics, path.Empty(), oneErrorPerInput(err), workloadsRenames, "Invalid Manifests") {
 		return
 	}
 	addWorkloadsWarnings(&resp.Diagnostics, res.Warnings)
@@ -401,6 +407,40 @@ func (d *workloadsDataSource) Read(ctx context.Context, req datasource.ReadReque
 	m.Pools, diags = flattenPools(ctx, res.Pools)
 	resp.Diagnostics.Append(diags...)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+}
+
+// oneErrorPerInput joins the reader's errors on one input (manifests, cluster: several broken documents) into one
+// error that lists them all. The protocol server keeps one error per configured value (nameAttributes drops a
+// second, as a validator's and the object's check of one bad value), which would show the first broken document
+// only and leave the others for the next plans. Errors on different paths (overrides, filters) stay apart.
+func oneErrorPerInput(err error) error {
+	es := field.As(err)
+	if len(es) < 2 {
+		return err
+	}
+	var order []string
+	by := map[string]field.Errors{}
+	for _, e := range es {
+		k := e.Path.String()
+		if _, ok := by[k]; !ok {
+			order = append(order, k)
+		}
+		by[k] = append(by[k], e)
+	}
+	out := make(field.Errors, 0, len(order))
+	for _, k := range order {
+		g := by[k]
+		if len(g) == 1 {
+			out = append(out, g[0])
+			continue
+		}
+		items := make([]string, len(g))
+		for i, e := range g {
+			items[i] = "- " + sentence(e.Detail)
+		}
+		out = append(out, &field.Error{Path: g[0].Path, Detail: fmt.Sprintf("%d problems, each to fix:\n\n%s", len(g), strings.Join(items, "\n\n"))})
+	}
+	return out
 }
 
 // expandWorkloadsInput converts the configuration into the reader's input.
@@ -475,6 +515,7 @@ var workloadsWarningTitles = map[string]string{
 	workloads.WarnNodeCloud:               "Node Cloud Unknown",
 	workloads.WarnNodeInstanceType:        "Node Instance Type Unknown",
 	workloads.WarnStaticPod:               "Static Pods Read as DaemonSets",
+	workloads.WarnWorkloadRefMissing:      "Rollout Workload Reference Missing",
 }
 
 // flattenWorkloads converts what was read into the output attributes.

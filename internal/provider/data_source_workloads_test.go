@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/compare"
@@ -208,6 +209,9 @@ func TestAccWorkloads_badInput(t *testing.T) {
 			{Config: cfg(dep+"---\nkind: Pod\nmetadata: {name: [x\n", ""), ExpectError: errRe("Document", "1", "of", "the", "manifests", "(line", "11)", "is", "not", "valid", "YAML")},
 			{Config: cfg(dep+"---\n"+dep, ""), ExpectError: errRe(`Deployment`, `"web"`, `in`, `namespace`, `"default"`, `(document`, `1,`, `line`, `11)`, `is`, `listed`, `twice`)},
 			{Config: cfg(regexp.MustCompile(`cpu: 100m`).ReplaceAllString(dep, "cpu: lots"), ""), ExpectError: errRe(`container`, `"app",`, `spec.template.spec.containers[0].resources.requests.cpu`, `is`, `"lots"`)},
+			// Every broken document is reported, in one diagnostic on manifests (the server keeps one error per value).
+			{Config: cfg(regexp.MustCompile(`cpu: 100m`).ReplaceAllString(dep, "cpu: lots")+"---\n"+strings.NewReplacer("web", "api", "100m", "heaps").Replace(dep), ""),
+				ExpectError: regexp.MustCompile(`(?s)` + errRe(`2`, `problems,`, `each`, `to`, `fix:`).String() + `.*` + errRe(`is`, `"lots"`).String() + `.*` + errRe(`Deployment`, `"api"`).String() + `.*` + errRe(`is`, `"heaps"`).String())},
 			{Config: cfg(dep+"---\napiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\nmetadata: {name: web}\nspec:\n  scaleTargetRef: {kind: Deployment, name: web}\n  minReplicas: 5\n  maxReplicas: 2\n", ""),
 				ExpectError: errRe("minimum", "replica", "count", "5", "is", "above", "the", "maximum", "2")},
 			{Config: cfg(dep, `overrides = { nope = { extra_replicas = 1 } }`), ExpectError: regexp.MustCompile(`(?s)Invalid Override.*` + errRe(`No`, `workload`, `or`, `DaemonSet`, `read`, `from`, `the`, `manifests`, `is`, `named`, `"nope";`, `the`, `names`, `are`, `"web"`).String())},

@@ -100,9 +100,13 @@ func TestRefusals(t *testing.T) {
 		{"request above limit", c(rl("cpu", "2"), rl("cpu", "1")), Defaults{}, `container "a" requests cpu 2 above its limit 1`},
 		{"default limit below request", c(rl("cpu", "500m"), nil), withLR, `container "a" requests cpu 500m above its limit 200m`},
 		{"below min", c(rl("cpu", "10m"), nil), withLR, `LimitRange "d": container "a" must request at least 20m cpu, and requests 10m`},
+		{"a fractional GPU", c(nil, rl("nvidia.com/gpu", "0.5")), Defaults{}, `container "a" requests nvidia.com/gpu 500m, which must be a whole number for an extended resource; container "a" limit of nvidia.com/gpu 500m, which must be a whole number for an extended resource`},
+		{"a whole GPU", c(rl("nvidia.com/gpu", "2"), rl("nvidia.com/gpu", "2")), Defaults{}, ""},
+		{"fractional CPU and memory are fine", c(rl("cpu", "0.5"), rl("memory", "0.5Gi")), Defaults{}, ""},
+		{"a fractional kubernetes.io resource is no extended one", c(rl("example.kubernetes.io/x", "0.5"), rl("example.kubernetes.io/x", "0.5")), Defaults{}, ""},
 	} {
 		got := Refusals(&tc.spec, tc.d)
-		if tc.want == "" && len(got) > 0 || tc.want != "" && (len(got) != 1 || got[0] != tc.want) {
+		if tc.want == "" && len(got) > 0 || tc.want != "" && strings.Join(got, "; ") != tc.want {
 			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
 		}
 	}

@@ -3,9 +3,11 @@ package pod
 import (
 	"fmt"
 	"sort"
+	"strings"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
+	"k8s.io/apimachinery/pkg/util/validation"
 	helpers "k8s.io/component-helpers/resource"
 )
 
@@ -13,8 +15,8 @@ import (
 // Requests runs them, Kubernetes 1.37's order): the checks of its resources that the LimitRanger admission plugin's
 // validation (plugin/pkg/admission/limitranger PodValidateLimitFunc: each LimitRange's Container and Pod min, max
 // and maxLimitRequestRatio) and the pod's create validation (pkg/apis/core/validation: a request above its limit, a
-// non-overcommittable resource whose request is not its limit, pod-level requests below the containers' or limits
-// below a container's) make. Empty when it admits the pod. A workload whose pods are refused never runs them: its
+// non-overcommittable resource whose request is not its limit, an extended resource that is not a whole number,
+// pod-level requests below the containers' or limits below a container's) make. Empty when it admits the pod. A workload whose pods are refused never runs them: its
 // controller retries and the pods never exist.
 func Refusals(spec *corev1.PodSpec, d Defaults) []string {
 	p, _ := admitted(spec, d, false)
@@ -33,6 +35,7 @@ func Refusals(spec *corev1.PodSpec, d Defaults) []string {
 	}
 	for _, c := range cs {
 		out = append(out, requestsWithinLimits(c.what, c.c.Resources)...)
+		out = append(out, wholeNumbers(c.what, c.c.Resources)...)
 	}
 	if r := p.Spec.Resources; r != nil {
 		out = append(out, requestsWithinLimits("the pod-level resources", *r)...)
@@ -87,6 +90,34 @@ func requestsWithinLimits(what string, r corev1.ResourceRequirements) []string {
 		}
 	}
 	return out
+}
+
+// wholeNumbers is the create validation's rule for an extended resource (nvidia.com/gpu, any resource outside
+// kubernetes.io): its request and limit must be whole numbers (pkg/apis/core/validation
+// ValidateResourceQuantityValue: IsIntegerResourceName, "must be an integer"), since devices are not shared.
+func wholeNumbers(what string, r corev1.ResourceRequirements) []string {
+	var out []string
+	for _, l := range []struct {
+		name string
+		list corev1.ResourceList
+	}{{"requests", r.Requests}, {"limit of", r.Limits}} {
+		for _, k := range sortedNames(l.list) {
+			if q := l.list[k]; extended(k) && q.MilliValue()%1000 != 0 {
+				out = append(out, fmt.Sprintf("%s %s %s %s, which must be a whole number for an extended resource", what, l.name, k, q.String()))
+			}
+		}
+	}
+	return out
+}
+
+// extended reports whether n is an extended resource (corev1helper.IsExtendedResourceName): not native, not a
+// quota's requests.* name, and a qualified name once prefixed with "requests.".
+func extended(n corev1.ResourceName) bool {
+	s := string(n)
+	if native(n) || strings.HasPrefix(s, corev1.DefaultResourceRequestsPrefix) {
+		return false
+	}
+	return len(validation.IsQualifiedName(corev1.DefaultResourceRequestsPrefix+s)) == 0
 }
 
 // limitRangeItem is LimitRanger's validation of one LimitRange item against requests and limits (a container's, or

@@ -2,9 +2,13 @@ package workloads
 
 import (
 	"fmt"
+	"strconv"
+	"strings"
 
+	batchv1 "k8s.io/api/batch/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
 
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/field"
 )
@@ -18,7 +22,15 @@ type scaler struct {
 	defaults string
 	// dropped says why the autoscaler is not used (another one stands for it), "" when it is.
 	dropped string
+	// paused marks a ScaledObject a pause annotation pins (min and max are then the paused count).
+	paused bool
 }
+
+// KEDA's pause annotations (apis/keda/v1alpha1/scaledobject_types.go PausedReplicasAnnotation, PausedAnnotation).
+const (
+	kedaPausedReplicas = "autoscaling.keda.sh/paused-replicas"
+	kedaPaused         = "autoscaling.keda.sh/paused"
+)
 
 // hpa reads an HPA (autoscaling/v2 or v1): its target and bounds, minReplicas defaulting to 1
 // (SetDefaults_HorizontalPodAutoscaler).
@@ -47,31 +59,28 @@ func scaledObject(o object) (scaler, error) {
 			s.targetKind = ks
 		}
 	}
-	var defaults []string
-	for _, b := range []struct {
-		key  string
-		dst  *int
-		name string
-	}{{"minReplicaCount", &s.min, "minReplicaCount not set: 0 (the KEDA default)"}, {"maxReplicaCount", &s.max, "maxReplicaCount not set: 100 (the KEDA default)"}} {
-		v, ok, _ := unstructured.NestedFieldNoCopy(m, "spec", b.key)
-		if !ok {
-			defaults = append(defaults, b.name)
-			continue
-		}
-		n, isNum := v.(int64)
-		if f, isFloat := v.(float64); isFloat && f == float64(int64(f)) {
-			n, isNum = int64(f), true
-		}
-		if !isNum || n < 0 || n > 1<<31-1 {
-			return s, field.Invalid(inputPath(o.src), fmt.Sprint(v), "%s: spec.%s is %v; give a whole number of replicas, 0 or more", objName(o.src), b.key, v)
-		}
-		*b.dst = int(n)
+	defaults, err := kedaBounds(o, &s.min, &s.max)
+	if err != nil {
+		return s, err
 	}
-	if v, ok := o.meta.GetAnnotations()["autoscaling.keda.sh/paused-replicas"]; ok {
-		var n int
-		if _, err := fmt.Sscan(v, &n); err == nil && n > s.max {
-			s.max = n
-			defaults = append(defaults, fmt.Sprintf("paused at %d replicas (autoscaling.keda.sh/paused-replicas), above maxReplicaCount", n))
+	// KEDA's pause annotations (apis/keda/v1alpha1/scaledobject_types.go NeedToBePausedByAnnotation): paused-replicas
+	// wins over paused; the ScaledObject controller scales the target to exactly that count and stops autoscaling,
+	// whatever minReplicaCount and maxReplicaCount say. paused (any value but a false boolean) freezes the count
+	// the target has, which the manifests do not tell: it is planned steady at the maximum, the safe side.
+	ann := o.meta.GetAnnotations()
+	if v, ok := ann[kedaPausedReplicas]; ok {
+		n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 32)
+		if err != nil || n < 0 {
+			return s, field.Invalid(inputPath(o.src), v, "%s: annotation %s is %s, not a replica count; KEDA cannot pause at it, so give a whole number, 0 or more",
+				objName(o.src), kedaPausedReplicas, field.Quote(v))
+		}
+		s.min, s.max, s.paused = int(n), int(n), true
+		defaults = []string{fmt.Sprintf("paused at exactly %d replicas (%s): KEDA holds the target there, whatever minReplicaCount and maxReplicaCount say", n, kedaPausedReplicas)}
+	} else if v, ok := ann[kedaPaused]; ok {
+		if pause, err := strconv.ParseBool(strings.TrimSpace(v)); err != nil || pause {
+			s.min, s.paused = s.max, true
+			defaults = append(defaults, fmt.Sprintf("paused (%s: %s): KEDA freezes the replica count the target has, which the manifests do not tell, so it is planned steady at the maximum %d (the safe side)",
+				kedaPaused, field.Quote(v), s.max))
 		}
 	}
 	if len(defaults) > 0 {
@@ -83,6 +92,71 @@ func scaledObject(o object) (scaler, error) {
 	return s, nil
 }
 
+// kedaBounds reads a ScaledObject's or ScaledJob's spec.minReplicaCount and spec.maxReplicaCount into min and
+// max, which hold KEDA's defaults (0 and 100), and says which were defaulted.
+func kedaBounds(o object, min, max *int) ([]string, error) {
+	var defaults []string
+	for _, b := range []struct {
+		key  string
+		dst  *int
+		name string
+	}{{"minReplicaCount", min, "minReplicaCount not set: 0 (the KEDA default)"}, {"maxReplicaCount", max, "maxReplicaCount not set: 100 (the KEDA default)"}} {
+		v, ok, _ := unstructured.NestedFieldNoCopy(o.u.Object, "spec", b.key)
+		if !ok {
+			defaults = append(defaults, b.name)
+			continue
+		}
+		n, isNum := v.(int64)
+		if f, isFloat := v.(float64); isFloat && f == float64(int64(f)) {
+			n, isNum = int64(f), true
+		}
+		if !isNum || n < 0 || n > 1<<31-1 {
+			return nil, field.Invalid(inputPath(o.src), fmt.Sprint(v), "%s: spec.%s is %v; give a whole number of replicas, 0 or more", objName(o.src), b.key, v)
+		}
+		*b.dst = int(n)
+	}
+	return defaults, nil
+}
+
+// scaledJob reads a KEDA ScaledJob: Jobs of spec.jobTargetRef (a batch/v1 JobSpec), each running parallelism
+// pods at once (default 1, at most completions), from minReplicaCount (default 0) to maxReplicaCount (default
+// 100) Jobs at a time. KEDA's apis/keda/v1alpha1/scaledjob_types.go gives the defaults (MinReplicaCount,
+// MaxReplicaCount; a minimum above the maximum is lowered to it), and pkg/scaling/executor/scale_jobs.go keeps
+// the minimum's Jobs running and creates at most maxReplicaCount less the running ones (getScalingDecision,
+// GetEffectiveMaxScale), so at most maxReplicaCount Jobs run at once: min × pods to max × pods pods.
+func scaledJob(o object) (owned, error) {
+	jm, ok, _ := unstructured.NestedMap(o.u.Object, "spec", "jobTargetRef")
+	if !ok {
+		return owned{}, field.Invalid(inputPath(o.src), o.src.Name, "%s has no spec.jobTargetRef; give the Job spec whose Jobs it creates", objName(o.src))
+	}
+	var spec batchv1.JobSpec
+	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(jm, &spec); err != nil {
+		return owned{}, field.Invalid(inputPath(o.src), o.src.Name, "%s: spec.jobTargetRef is not a Job spec: %v; fix it", objName(o.src), err)
+	}
+	lo, hi := 0, 100
+	defaults, err := kedaBounds(o, &lo, &hi)
+	if err != nil {
+		return owned{}, err
+	}
+	if lo > hi {
+		defaults = append(defaults, fmt.Sprintf("minReplicaCount %d above maxReplicaCount %d: KEDA lowers it to %d", lo, hi, hi))
+		lo = hi
+	}
+	ow := jobOwner(spec, "each Job")
+	per := ow.replicas
+	ow.bounds = &[2]int{lo * per, hi * per}
+	ow.scaler = &Autoscaler{Kind: o.src.Kind, Namespace: o.src.Namespace, Name: o.src.Name, MinReplicas: lo, MaxReplicas: hi}
+	note := fmt.Sprintf("KEDA ScaledJob: %d to %d Jobs at once, %d pod(s) each: %d to %d pods", lo, hi, per, lo*per, hi*per)
+	if len(defaults) > 0 {
+		note += " (" + strings.Join(defaults, "; ") + ")"
+	}
+	ow.notes = append([]string{note}, ow.notes...)
+	if v, ok := o.meta.GetAnnotations()[kedaPaused]; ok {
+		ow.notes = append(ow.notes, fmt.Sprintf("%s: %q: KEDA creates no new Jobs while paused; planned at its bounds, the safe side", kedaPaused, v))
+	}
+	return ow, nil
+}
+
 // autoscale gives each targeted workload the bounds of its autoscaler, and checks the autoscalers.
 func (r *reader) autoscale() error {
 	by := map[string]*scaler{}
@@ -90,7 +164,7 @@ func (r *reader) autoscale() error {
 	for i := range r.scalers {
 		s := &r.scalers[i]
 		what := s.o.src.Kind
-		if s.max < 1 {
+		if s.max < 1 && !s.paused {
 			errs = append(errs, field.Invalid(inputPath(s.o.src), fmt.Sprint(s.max), "%s: the maximum replica count is %d; the API server requires at least 1, raise it", objName(s.o.src), s.max))
 			continue
 		}

@@ -71,8 +71,8 @@ func (r *reader) indexCluster(objs []object) {
 			}
 			r.nodePool[t.Name] = [2]string{name, by}
 		case *corev1.Pod:
-			if t.Status.Phase == corev1.PodSucceeded || t.Status.Phase == corev1.PodFailed {
-				r.skip(o, "a finished pod ("+string(t.Status.Phase)+"): no load")
+			if reason := finished(t); reason != "" {
+				r.skip(o, reason)
 				continue
 			}
 			kind, name, apiVersion := podOwner(t)
@@ -315,6 +315,16 @@ func allTaints(nodes []*corev1.Node) []fit.Taint {
 		}
 	}
 	return out
+}
+
+// finished says why a pod that has terminated (status.phase Succeeded or Failed) is no load, "" for any other:
+// the scheduler's pod informer leaves terminal pods out (pkg/scheduler/scheduler.go newPodInformer, field selector
+// status.phase!=Succeeded,status.phase!=Failed), so they take no node resources.
+func finished(p *corev1.Pod) string {
+	if p.Status.Phase == corev1.PodSucceeded || p.Status.Phase == corev1.PodFailed {
+		return "a finished pod (" + string(p.Status.Phase) + "): no load"
+	}
+	return ""
 }
 
 // podOwner names the object a running pod belongs to: a ReplicaSet's pod by its Deployment (the

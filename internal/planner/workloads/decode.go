@@ -9,11 +9,13 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/runtime/serializer"
+	"k8s.io/apimachinery/pkg/version"
 	"k8s.io/client-go/kubernetes/scheme"
 	kjson "sigs.k8s.io/json"
 	"sigs.k8s.io/yaml"
@@ -22,7 +24,8 @@ import (
 )
 
 // codecs decode the built-in kinds into k8s.io/api types. Strict decoding reports unknown and duplicate
-// fields after decoding the object in full, so they can be warnings (kubectl's fieldValidation=Warn).
+// fields after decoding the object in full, so they can be warnings naming them (kubectl apply, whose
+// --validate is strict by default since 1.27, and Helm refuse them; the API server's fieldValidation=Warn drops them).
 var codecs = serializer.NewCodecFactory(scheme.Scheme, serializer.EnableStrict)
 
 // readKinds are the built-in kinds decoded in full (any version: an unserved version is refused later).
@@ -94,15 +97,15 @@ func inputName(origin string) string {
 }
 
 // split cuts the input into documents: "---"-separated YAML, or JSON values one after the other when
-// the input starts with "{" or "[". Documents holding only comments and blank lines are dropped.
+// the input starts with "{" or "[" and has no "---" line. Documents holding only comments and blank lines are dropped.
 func split(in, origin string) ([]document, error) {
 	if len(in) > MaxBytes {
 		return nil, field.Invalid(originPath(origin), "", "%s are %s bytes, more than the %s bytes kubefit reads at once; split them over several reads",
 			inputName(origin), groupDigits(int64(len(in))), groupDigits(MaxBytes))
 	}
 	trimmed := strings.TrimLeft(in, " \t\r\n\ufeff")
-	if strings.HasPrefix(trimmed, "{") || strings.HasPrefix(trimmed, "[") {
-		return splitJSON(trimmed, origin)
+	if (strings.HasPrefix(trimmed, "{") || strings.HasPrefix(trimmed, "[")) && !hasMarker(in) {
+		return splitJSON(trimmed, origin, int64(len(in)-len(trimmed)))
 	}
 	var docs []document
 	start, startLine, line := 0, 1, 1
@@ -122,7 +125,7 @@ func split(in, origin string) ([]document, error) {
 			next = i + j + 1
 		}
 		l := strings.TrimRight(in[i:next], "\r\n")
-		if l == "---" || strings.HasPrefix(l, "--- ") || strings.HasPrefix(l, "---\t") || l == "..." {
+		if marker(l) || l == "..." {
 			if err := flush(i); err != nil {
 				return nil, err
 			}
@@ -139,6 +142,23 @@ func split(in, origin string) ([]document, error) {
 		return nil, err
 	}
 	return docs, nil
+}
+
+// marker reports whether a line is a YAML document marker ("---", alone or before a comment or a document).
+func marker(l string) bool {
+	return l == "---" || strings.HasPrefix(l, "--- ") || strings.HasPrefix(l, "---\t")
+}
+
+// hasMarker reports whether the input has a YAML document marker line: JSON values joined with "\n---\n"
+// (jsonencode objects joined as the docs join yamlencode ones) are a YAML stream, since JSON is YAML, and kubectl
+// apply reads them so. No JSON text has such a line (a JSON string holds no raw line break).
+func hasMarker(in string) bool {
+	for _, l := range strings.Split(in, "\n") {
+		if marker(strings.TrimRight(l, "\r")) {
+			return true
+		}
+	}
+	return false
 }
 
 func tooMany(origin string) error {
@@ -158,7 +178,8 @@ func hasContent(d string) bool {
 }
 
 // splitJSON reads JSON values one after the other; a top-level array is a list of objects.
-func splitJSON(in, origin string) ([]document, error) {
+// skipped is how many bytes of the input precede in (blanks and a byte order mark), for error offsets.
+func splitJSON(in, origin string, skipped int64) ([]document, error) {
 	dec := json.NewDecoder(strings.NewReader(in))
 	var docs []document
 	for i := 0; ; i++ {
@@ -168,7 +189,14 @@ func splitJSON(in, origin string) ([]document, error) {
 			return docs, nil
 		}
 		if err != nil {
-			return nil, field.Invalid(originPath(origin), "", "JSON value %d of %s is not valid JSON: %v; check the value at byte %d", i, inputName(origin), err, dec.InputOffset())
+			// The decoder's InputOffset after a failed Decode is where the value started; a syntax error knows
+			// where it broke (after Offset bytes of the trimmed input).
+			at := dec.InputOffset()
+			var se *json.SyntaxError
+			if errors.As(err, &se) {
+				at = se.Offset
+			}
+			return nil, field.Invalid(originPath(origin), "", "JSON value %d of %s is not valid JSON: %v; check the value at byte %d", i, inputName(origin), err, skipped+at)
 		}
 		if bytes.HasPrefix(bytes.TrimSpace(raw), []byte("[")) {
 			var items []json.RawMessage
@@ -225,6 +253,22 @@ func decode(j []byte, src Source) (decoded, error) {
 	if bytes.Equal(bytes.TrimSpace(j), []byte("null")) {
 		return out, nil
 	}
+	if t := bytes.TrimSpace(j); len(t) > 0 && t[0] == '[' && !src.InList {
+		// A top-level sequence (yamlencode([obj1, obj2])) is a list of objects, as a top-level JSON array is.
+		var items []json.RawMessage
+		if err := json.Unmarshal(t, &items); err != nil {
+			return out, field.Invalid(inputPath(src), "", "%s is a list that does not decode: %v", docName(src), err)
+		}
+		for k, it := range items {
+			d, err := decode(it, Source{Document: src.Document, Line: src.Line, Origin: src.Origin, Item: k, InList: true})
+			if err != nil {
+				return out, err
+			}
+			out.objects = append(out.objects, d.objects...)
+			out.warnings = append(out.warnings, d.warnings...)
+		}
+		return out, nil
+	}
 	var head struct {
 		APIVersion string            `json:"apiVersion"`
 		Kind       string            `json:"kind"`
@@ -232,7 +276,7 @@ func decode(j []byte, src Source) (decoded, error) {
 		Metadata   *metaOnly         `json:"metadata"`
 	}
 	if err := kjson.UnmarshalCaseSensitivePreserveInts(j, &head); err != nil {
-		return out, field.Invalid(inputPath(src), "", "%s is not a Kubernetes object (a mapping with apiVersion and kind): %v", docName(src), err)
+		return out, field.Invalid(inputPath(src), "", "%s is not a Kubernetes object (a mapping with apiVersion and kind)%s", docName(src), notObject(j, err))
 	}
 	if head.Kind == "" || head.APIVersion == "" {
 		return out, field.Invalid(inputPath(src), "", "%s has no %s; every Kubernetes object names its apiVersion and kind", docName(src),
@@ -277,10 +321,18 @@ func decode(j []byte, src Source) (decoded, error) {
 		src.Namespace, src.Name = m.GetNamespace(), m.GetName()
 		if err != nil {
 			out.warnings = append(out.warnings, Warning{Code: WarnUnknownField, Source: src,
-				Message: fmt.Sprintf("%s: %s; the API server would drop these fields (kubectl apply warns the same way)", objName(src), strictMessage(err))})
+				Message: fmt.Sprintf("%s: %s; kubectl apply (strict field validation, its default since kubectl 1.27) and Helm refuse an object with unknown fields, so fix or remove them (kubefit reads the object without them)",
+					objName(src), strictMessage(err))})
 		}
 		out.objects = append(out.objects, object{src: src, typed: obj, meta: m})
 		return out, nil
+	}
+	if mistyped, want := builtinMismatch(gvk); mistyped {
+		if m := head.Metadata; m != nil && m.Name != "" {
+			src.Namespace, src.Name = m.Namespace, m.Name
+		}
+		return out, field.Invalid(inputPath(src), head.APIVersion, "%s has apiVersion %s and kind %s, which no Kubernetes release serves: kubectl apply refuses it (no matches for kind %q in version %q); %s",
+			nameOrDoc(src), head.APIVersion, head.Kind, head.Kind, head.APIVersion, writeInstead(head.Kind, want))
 	}
 	u := &unstructured.Unstructured{}
 	if err := u.UnmarshalJSON(j); err != nil {
@@ -289,6 +341,94 @@ func decode(j []byte, src Source) (decoded, error) {
 	src.Namespace, src.Name = u.GetNamespace(), u.GetName()
 	out.objects = append(out.objects, object{src: src, u: u, meta: u})
 	return out, nil
+}
+
+// notObject says what a document that is not a mapping is instead: ": it is a string", or the decoder's error
+// without Go's type names.
+func notObject(j []byte, err error) string {
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) && te.Field == "" {
+		if what, ok := map[string]string{"string": "a string", "number": "a number", "bool": "a boolean", "array": "a list"}[te.Value]; ok {
+			return ": it is " + what
+		}
+	}
+	if errors.As(err, &te) {
+		return fmt.Sprintf(": its %s is %s, not what Kubernetes expects there", te.Field, te.Value)
+	}
+	return ": " + err.Error()
+}
+
+// builtinMismatch reports whether gvk, which the scheme does not recognise, is a typo of a built-in kind's
+// apiVersion (apps/V1, app/v1, apps/v2, a DaemonSet at v1) rather than a custom resource, and the apiVersion to
+// write ("" when no built-in group has the kind). A group the scheme registers (core, apps, batch, policy,
+// autoscaling, networking.k8s.io, …) holds no custom kinds, and a group without a dot cannot be a custom
+// resource's (apiextensions validation, ValidateCustomResourceDefinitionSpec: spec.group "should be a domain
+// with at least one dot"), so either is a version the API server does not serve, which kubectl apply refuses
+// ("no matches for kind ... in version ..."). A dotted group of its own is a custom kind, whatever its kind.
+func builtinMismatch(gvk schema.GroupVersionKind) (bool, string) {
+	builtinOnce.Do(indexBuiltins)
+	if !builtinGroups[gvk.Group] && strings.Contains(gvk.Group, ".") {
+		return false, ""
+	}
+	if want, ok := servedVersions[gvk.Kind]; ok {
+		return true, want[0]
+	}
+	// Prefer the group written, then the core group, then the highest version (v1 over v1beta1).
+	better := func(a, b schema.GroupVersion) bool {
+		if (a.Group == gvk.Group) != (b.Group == gvk.Group) {
+			return a.Group == gvk.Group
+		}
+		if (a.Group == "") != (b.Group == "") {
+			return a.Group == ""
+		}
+		return version.CompareKubeAwareVersionStrings(a.Version, b.Version) > 0
+	}
+	gvs := builtinKinds[gvk.Kind]
+	if len(gvs) == 0 {
+		return true, ""
+	}
+	best := gvs[0]
+	for _, gv := range gvs[1:] {
+		if better(gv, best) {
+			best = gv
+		}
+	}
+	return true, best.String()
+}
+
+var (
+	builtinOnce sync.Once
+	// builtinGroups are the API groups client-go's scheme registers; builtinKinds the group versions that
+	// serve each of their kinds.
+	builtinGroups map[string]bool
+	builtinKinds  map[string][]schema.GroupVersion
+)
+
+func indexBuiltins() {
+	builtinGroups, builtinKinds = map[string]bool{}, map[string][]schema.GroupVersion{}
+	for gvk := range scheme.Scheme.AllKnownTypes() {
+		if gvk.Version == runtime.APIVersionInternal {
+			continue
+		}
+		builtinGroups[gvk.Group] = true
+		builtinKinds[gvk.Kind] = append(builtinKinds[gvk.Kind], gvk.GroupVersion())
+	}
+}
+
+// writeInstead says what to write for a built-in kind in a version no release serves.
+func writeInstead(kind, want string) string {
+	if want == "" {
+		return "no built-in API group has kind " + kind + ", so check the kind and the apiVersion"
+	}
+	return "write apiVersion " + want
+}
+
+// nameOrDoc names an object by kind and name when it has a name, else its document.
+func nameOrDoc(src Source) string {
+	if src.Name != "" {
+		return objName(src)
+	}
+	return docName(src)
 }
 
 // strictMessage lists the strict-decoding findings in one line.

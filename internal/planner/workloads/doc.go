@@ -3,18 +3,23 @@
 // hand-typed copy that drifts.
 //
 // Read decodes YAML or JSON documents ("---"-separated, List kinds unwrapped) with client-go's scheme into
-// k8s.io/api types (sigs.k8s.io/yaml for YAML, strict decoding so unknown fields are warnings), and turns
-// every pod-owning object into a sizing.Workload or fit.DaemonSet:
+// k8s.io/api types (sigs.k8s.io/yaml for YAML; a top-level sequence is a list of objects; strict decoding so
+// unknown fields are warnings naming them, though kubectl apply and Helm refuse them), and turns
+// every pod-owning object into a sizing.Workload or fit.DaemonSet (a built-in kind in a version no release
+// serves, apps/V1 or a DaemonSet at v1, is refused as kubectl apply refuses it, not read as a custom kind):
 //
 //   - Deployment, StatefulSet, ReplicaSet and ReplicationController not controlled by another listed object,
-//     Job and CronJob (the pods of one run: parallelism, at most completions), bare Pods, DaemonSets, and
-//     custom kinds with a pod template at spec.template (Argo Rollouts, OpenKruise), with the API server's
-//     defaults (replicas 1, maxSurge 25 %);
+//     Job and CronJob (the pods of one run: parallelism, at most completions), KEDA ScaledJobs (minReplicaCount
+//     to maxReplicaCount Jobs of that many pods, autoscaled), bare Pods (not finished ones, not a DaemonSet's,
+//     not those of an unlisted ReplicaSet of a listed Deployment, found as the cluster input finds them), DaemonSets, and
+//     custom kinds with a pod template at spec.template, a spec with a containers list (Argo Rollouts,
+//     OpenKruise; not a Karpenter NodePool or a Cluster API machine template; a Rollout's spec.workloadRef
+//     names the Deployment whose template it runs), with the API server's defaults (replicas 1, maxSurge 25 %);
 //   - each pod's effective request by the planner's one rule (package pod: API defaulting, the namespace's
 //     LimitRanges, pod-level resources, the RuntimeClass overhead, then component-helpers' PodRequests);
 //   - replica bounds from the HorizontalPodAutoscaler (autoscaling/v2, v1; minReplicas defaults to 1) or KEDA
-//     ScaledObject (minReplicaCount 0, maxReplicaCount 100 by default) that targets the workload by kind and
-//     name; the PodDisruptionBudget whose selector matches its pods; its volume claims per pod
+//     ScaledObject (minReplicaCount 0, maxReplicaCount 100 by default; its paused-replicas annotation pins both
+//     bounds, its paused annotation plans them at the maximum) that targets the workload by kind and name; the PodDisruptionBudget whose selector matches its pods; its volume claims per pod
 //     (volumeClaimTemplates, named claims, generic ephemeral volumes); its priority;
 //   - its scheduling constraints as written, each marked modelled (the node selector, required node affinity,
 //     tolerations, a required hostname anti-affinity or a zone DoNotSchedule spread on the pods' own labels,

@@ -17,6 +17,7 @@ import (
 	nodev1 "k8s.io/api/node/v1"
 	policyv1 "k8s.io/api/policy/v1"
 	schedulingv1 "k8s.io/api/scheduling/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/field"
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/pod"
@@ -111,10 +112,13 @@ func parse(manifests, origin string) ([]object, []Warning, error) {
 	var objs []object
 	var warns []Warning
 	var errs field.Errors
+	more := 0
 	for _, s := range slots {
 		if s.err != nil {
 			if len(errs) < maxErrors {
 				errs = append(errs, field.As(s.err)...)
+			} else {
+				more++
 			}
 			continue
 		}
@@ -123,6 +127,9 @@ func parse(manifests, origin string) ([]object, []Warning, error) {
 		if len(objs) > MaxDocuments {
 			return nil, nil, tooMany(origin)
 		}
+	}
+	if more > 0 {
+		errs = append(errs, field.Invalid(originPath(origin), "", "%d more documents of %s have errors; fix the ones above and plan again to see them", more, inputName(origin)))
 	}
 	return objs, warns, errs.Err()
 }
@@ -248,8 +255,14 @@ func (r *reader) file(o object) {
 		return
 	}
 	switch t := o.typed.(type) {
+	case *corev1.Pod:
+		if reason := finished(t); reason != "" {
+			r.skip(o, reason)
+			return
+		}
+		r.owners = append(r.owners, o)
 	case *appsv1.Deployment, *appsv1.StatefulSet, *appsv1.DaemonSet, *appsv1.ReplicaSet, *corev1.ReplicationController,
-		*corev1.Pod, *batchv1.Job, *batchv1.CronJob:
+		*batchv1.Job, *batchv1.CronJob:
 		r.owners = append(r.owners, o)
 	case *corev1.LimitRange:
 		r.limitRanges[ns] = append(r.limitRanges[ns], *t)
@@ -291,11 +304,28 @@ func (r *reader) fileCustom(o object) {
 		}
 		return
 	}
-	if hasField(o.u.Object, "spec", "template", "spec") {
+	if groupOf(o.src.APIVersion) == "keda.sh" && o.src.Kind == "ScaledJob" {
 		r.owners = append(r.owners, o)
 		return
 	}
+	if podTemplate(o) || isRollout(o) && hasField(o.u.Object, "spec", "workloadRef") {
+		r.owners = append(r.owners, o)
+		return
+	}
+	if hasField(o.u.Object, "spec", "template", "spec") {
+		r.skip(o, "a kind ("+o.src.APIVersion+") whose spec.template is not a pod template (no spec.template.spec.containers list, as in a Karpenter NodePool or a Cluster API MachineDeployment): it creates no pods")
+		return
+	}
 	r.skip(o, "a kind ("+o.src.APIVersion+") without a pod template at spec.template")
+}
+
+// podTemplate reports whether a custom kind has a pod template at spec.template: a spec.template.spec with a
+// containers list, which every pod spec has (core validation requires one container at least). Other templates
+// (a Karpenter NodePool's node claim template, a Cluster API MachineDeployment's machine template) create no pods.
+func podTemplate(o object) bool {
+	v, ok, _ := unstructured.NestedFieldNoCopy(o.u.Object, "spec", "template", "spec", "containers")
+	_, list := v.([]any)
+	return ok && list
 }
 
 func groupOf(apiVersion string) string {

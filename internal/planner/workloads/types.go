@@ -33,6 +33,7 @@ const (
 	WarnStaticPod               = "workloads.static-pod"
 	WarnUnknownField            = "workloads.unknown-field"
 	WarnUnmodelledConstraint    = "workloads.unmodelled-constraint"
+	WarnWorkloadRefMissing      = "workloads.workload-ref-missing"
 )
 
 // Input is the manifests to read and how to read them.
@@ -120,8 +121,8 @@ type Workload struct {
 	sizing.Workload
 	Source Source
 	Pod    PodInfo
-	// Autoscaler is the HorizontalPodAutoscaler or ScaledObject that sets MinReplicas and MaxReplicas
-	// (nil for a fixed count).
+	// Autoscaler is the HorizontalPodAutoscaler or ScaledObject that sets MinReplicas and MaxReplicas, or
+	// the KEDA ScaledJob itself with its bounds in Jobs (nil for a fixed count).
 	Autoscaler *Autoscaler
 	// DisruptionBudget is the PodDisruptionBudget whose selector matches the pods (nil when none does).
 	DisruptionBudget *DisruptionBudget

@@ -2,6 +2,7 @@ package workloads
 
 import (
 	"fmt"
+	"strings"
 
 	appsv1 "k8s.io/api/apps/v1"
 	batchv1 "k8s.io/api/batch/v1"
@@ -34,6 +35,12 @@ type owned struct {
 	claims  []corev1.PersistentVolumeClaim
 	// notes explain the replica count and the surge.
 	notes []string
+	// bounds are the pods' autoscaled minimum and maximum (a KEDA ScaledJob), nil for a fixed count; scaler
+	// is what sets them.
+	bounds *[2]int
+	scaler *Autoscaler
+	// skip says why the object is not read after all (its pods cannot be counted), "" when it is read.
+	skip string
 }
 
 // readAll reads every pod-owning object that is neither a hook (unless asked) nor owned by another listed
@@ -48,6 +55,10 @@ func (r *reader) readAll() {
 		}
 		if key, _ := r.ownerOf(o); key != "" {
 			owned = append(owned, o)
+			continue
+		}
+		if reason := daemonPod(o); reason != "" {
+			r.skip(o, reason)
 			continue
 		}
 		if r.readOwner(o) {
@@ -72,8 +83,23 @@ func (r *reader) readAll() {
 		owned = rest
 	}
 	for _, o := range owned {
+		if reason := daemonPod(o); reason != "" {
+			r.skip(o, reason)
+			continue
+		}
 		r.readOwner(o)
 	}
+}
+
+// daemonPod says why a pod a DaemonSet controls is not a workload of its own, "" for any other object: a
+// DaemonSet runs one pod per matching node, which is planned from the DaemonSet (when it is among the manifests)
+// and never as a floating one-replica workload.
+func daemonPod(o object) string {
+	ref := controllerOf(o)
+	if _, pod := o.typed.(*corev1.Pod); !pod || ref == nil || ref.Kind != "DaemonSet" {
+		return ""
+	}
+	return "a pod of DaemonSet " + field.Quote(ref.Name) + ": a DaemonSet runs one pod per matching node, planned from the DaemonSet, not as a workload of its own (add the DaemonSet to the manifests to plan it)"
 }
 
 // objectKey is the key of an object among r.keys.
@@ -86,6 +112,10 @@ func (r *reader) readOwner(o object) bool {
 	ow, err := r.podOwner(o)
 	if err != nil {
 		r.errs = append(r.errs, field.As(err)...)
+		return false
+	}
+	if ow.skip != "" {
+		r.skip(o, ow.skip)
 		return false
 	}
 	if ow.replicas < 0 {
@@ -110,6 +140,11 @@ func (r *reader) add(o object, ow owned) {
 	w := Workload{Source: o.src, Pod: info, Workload: sizing.Workload{Name: o.src.Name, Replicas: &n, Requests: info.Requests,
 		NodeSelector: pl.selector, NodeAffinity: pl.affinity, HostPorts: pl.ports, Tolerations: tolerations(ow.template.Spec.Tolerations), MaxSurge: ow.surge, Spread: pl.spread,
 		Namespace: o.src.Namespace, Labels: ow.template.Labels, PodAffinity: pl.pod, TopologySpread: pl.topology}}
+	if b := ow.bounds; b != nil {
+		lo, hi := b[0], b[1]
+		w.Replicas, w.MinReplicas, w.MaxReplicas = nil, &lo, &hi
+		w.Autoscaler = ow.scaler
+	}
 	w.Pod.Derivation = append(ow.notes, w.Pod.Derivation...)
 	w.DisruptionBudget = r.budgetFor(o, ow.template.Labels)
 	w.Workload.DisruptionBudget = w.DisruptionBudget.Budget()
@@ -127,6 +162,16 @@ func (r *reader) ownerOf(o object) (key, name string) {
 	key = groupOf(ref.APIVersion) + "/" + ref.Kind + "/" + o.src.Namespace + "/" + ref.Name
 	if _, ok := r.keys[key]; ok {
 		return key, ref.Kind + " " + field.Quote(ref.Name)
+	}
+	// A pod of a ReplicaSet that is not listed (kubectl get deploy,pods lists no ReplicaSets) belongs to the
+	// Deployment whose name is the ReplicaSet's less the pod-template-hash, as a running pod does (podOwner).
+	if p, ok := o.typed.(*corev1.Pod); ok && ref.Kind == "ReplicaSet" {
+		if kind, name, apiVersion := podOwner(p); kind == "Deployment" {
+			key = groupOf(apiVersion) + "/Deployment/" + o.src.Namespace + "/" + name
+			if _, ok := r.keys[key]; ok {
+				return key, "Deployment " + field.Quote(name) + " (through its ReplicaSet " + field.Quote(ref.Name) + ", not listed)"
+			}
+		}
 	}
 	return "", ""
 }
@@ -183,11 +228,19 @@ func (r *reader) podOwner(o object) (owned, error) {
 		return jobOwner(t.Spec, "Job"), nil
 	case *batchv1.CronJob:
 		ow := jobOwner(t.Spec.JobTemplate.Spec, "CronJob")
+		if t.Spec.Suspend != nil && *t.Spec.Suspend {
+			// batch/v1 CronJobSpec.suspend: no new runs until it is cleared; a run may still be going, and it may
+			// be resumed, so one run is counted, the safe side.
+			ow.notes = append(ow.notes, "CronJob suspend: true: no new runs start until it is resumed; one run is counted, the safe side")
+		}
 		if t.Spec.ConcurrencyPolicy == "" || t.Spec.ConcurrencyPolicy == batchv1.AllowConcurrent {
 			ow.notes = append(ow.notes, "concurrencyPolicy Allow: runs that overlap add their pods; sizing counts one run")
 		}
 		return ow, nil
 	case nil:
+		if groupOf(o.src.APIVersion) == "keda.sh" && o.src.Kind == "ScaledJob" {
+			return scaledJob(o)
+		}
 		return r.customOwner(o)
 	}
 	return owned{}, field.Invalid(inputPath(o.src), o.src.Name, "%s: kind %s is not read as a workload", objName(o.src), o.src.Kind)
@@ -207,24 +260,51 @@ func jobOwner(spec batchv1.JobSpec, kind string) owned {
 	}
 	ow.replicas = n
 	ow.notes = append(ow.notes, note+")")
+	if spec.Suspend != nil && *spec.Suspend {
+		// batch/v1 JobSpec.suspend: the Job controller creates no pods until suspend is cleared, which a queue
+		// such as Kueue does when it admits the Job; counting its pods is the safe side.
+		ow.notes = append(ow.notes, "suspend: true: the Job controller creates no pods until it is resumed (a queue such as Kueue resumes it on admission); counted as if it runs, the safe side")
+	}
 	return ow
 }
 
-// customOwner reads a custom kind with a pod template at spec.template (Argo Rollouts, OpenKruise).
+// isRollout reports whether o is an Argo Rollout.
+func isRollout(o object) bool {
+	return groupOf(o.src.APIVersion) == "argoproj.io" && o.src.Kind == "Rollout"
+}
+
+// customOwner reads a custom kind with a pod template at spec.template (Argo Rollouts, OpenKruise), or an Argo
+// Rollout whose spec.workloadRef names the Deployment that holds its pod template.
 func (r *reader) customOwner(o object) (owned, error) {
-	tm, _, _ := unstructured.NestedMap(o.u.Object, "spec", "template")
 	var tpl corev1.PodTemplateSpec
-	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(tm, &tpl); err != nil {
-		return owned{}, field.Invalid(inputPath(o.src), o.src.Name, "%s: spec.template is not a pod template: %v; fix the template", objName(o.src), err)
+	var notes []string
+	if isRollout(o) && hasField(o.u.Object, "spec", "workloadRef") {
+		t, note, skip := r.workloadRef(o)
+		if skip != "" {
+			return owned{skip: skip}, nil
+		}
+		tpl, notes = t, []string{note}
+	} else {
+		tm, _, _ := unstructured.NestedMap(o.u.Object, "spec", "template")
+		if err := runtime.DefaultUnstructuredConverter.FromUnstructured(tm, &tpl); err != nil {
+			return owned{}, field.Invalid(inputPath(o.src), o.src.Name, "%s: spec.template is not a pod template: %v; fix the template", objName(o.src), err)
+		}
 	}
-	ow := owned{template: tpl, replicas: 1}
+	ow := owned{template: tpl, replicas: 1, notes: notes}
 	if n, ok, _ := unstructured.NestedInt64(o.u.Object, "spec", "replicas"); ok {
 		ow.replicas = int(n)
 	}
 	switch {
-	case groupOf(o.src.APIVersion) == "argoproj.io" && o.src.Kind == "Rollout" && hasField(o.u.Object, "spec", "strategy", "blueGreen"):
+	case isRollout(o) && hasField(o.u.Object, "spec", "strategy", "blueGreen"):
 		ow.surge = fit.IntOrPercent{Value: 100, Percent: true}
 		ow.notes = append(ow.notes, "Argo Rollout blueGreen: the preview ReplicaSet runs beside the active one, a 100% surge")
+	case isRollout(o) && hasField(o.u.Object, "spec", "strategy", "canary", "trafficRouting") && !dynamicStableScale(o):
+		// With traffic routing the canary ReplicaSet is scaled to its weight and the stable one left at 100 %
+		// (Argo Rollouts utils/replicaset/canary.go CalculateReplicaCountsForTrafficRoutedCanary: "Stable should be
+		// left fully scaled (100%)" unless dynamicStableScale), so at full weight, at the latest on promotion, both
+		// run at full size; maxSurge does not apply.
+		ow.surge = fit.IntOrPercent{Value: 100, Percent: true}
+		ow.notes = append(ow.notes, "Argo Rollout canary with trafficRouting and without dynamicStableScale: the stable ReplicaSet stays at full size while the canary scales to its weight, a 100% surge at promotion")
 	default:
 		surge := "25%"
 		for _, p := range [][]string{{"spec", "strategy", "canary", "maxSurge"}, {"spec", "strategy", "rollingUpdate", "maxSurge"},
@@ -241,8 +321,59 @@ func (r *reader) customOwner(o object) (owned, error) {
 		ow.surge = s
 		ow.notes = append(ow.notes, "maxSurge "+surge)
 	}
-	r.warn(o.src, WarnCustomKind, "a %s kind, read as a workload from its spec.template and spec.replicas; check that its controller creates pods that way", o.src.APIVersion)
+	from := "spec.template"
+	if len(notes) > 0 {
+		from = "spec.workloadRef's pod template"
+	}
+	r.warn(o.src, WarnCustomKind, "%s %s kind, read as a workload from its %s and spec.replicas; check that its controller creates pods that way", article(o.src.APIVersion), o.src.APIVersion, from)
 	return ow, nil
+}
+
+// dynamicStableScale reports whether an Argo Rollout's canary scales its stable ReplicaSet down as the canary's
+// weight grows (spec.strategy.canary.dynamicStableScale).
+func dynamicStableScale(o object) bool {
+	b, _, _ := unstructured.NestedBool(o.u.Object, "spec", "strategy", "canary", "dynamicStableScale")
+	return b
+}
+
+// workloadRef resolves an Argo Rollout's spec.workloadRef: the Rollout runs spec.replicas pods of the referenced
+// Deployment's pod template with its own strategy (Argo Rollouts docs, "Migrating to Rollouts: Reference
+// Deployment From Rollout"; rollout/templateref.go copies the workload's template into the Rollout). The
+// Deployment is read as its own workload too, with its own replicas: usually 0, but workloadRef.scaleDown never,
+// onsuccess or progressively leaves it running beside the Rollout until (or while) the Rollout becomes healthy,
+// so counting both is the safe side. A referenced Deployment that is not among the manifests leaves the
+// Rollout's pods uncounted: skip says so, with a warning.
+func (r *reader) workloadRef(o object) (tpl corev1.PodTemplateSpec, note, skip string) {
+	ref, _, _ := unstructured.NestedStringMap(o.u.Object, "spec", "workloadRef")
+	kind, name := ref["kind"], ref["name"]
+	if kind == "" {
+		kind = "Deployment"
+	}
+	group := groupOf(ref["apiVersion"])
+	if ref["apiVersion"] == "" {
+		group = "apps"
+	}
+	if t, ok := r.keys[group+"/"+kind+"/"+o.src.Namespace+"/"+name]; ok {
+		if d, ok := t.typed.(*appsv1.Deployment); ok {
+			scaleDown := ref["scaleDown"]
+			if scaleDown == "" {
+				scaleDown = "not set"
+			}
+			return d.Spec.Template, fmt.Sprintf("Argo Rollout workloadRef: the pod template of Deployment %s, at the Rollout's replicas and strategy; the Deployment's own replicas "+
+				"are planned as its own workload (workloadRef.scaleDown %s)", field.Quote(name), scaleDown), ""
+		}
+	}
+	r.warn(o.src, WarnWorkloadRefMissing, "its spec.workloadRef names %s %s, which is not among the manifests (missing, filtered out or not a Deployment), so its pods "+
+		"cannot be counted; add that Deployment to the manifests", kind, field.Quote(name))
+	return tpl, "", fmt.Sprintf("its pod template comes from %s %s (spec.workloadRef), which is not among the manifests: its pods are not counted", kind, field.Quote(name))
+}
+
+// article is "an" before a word read with a vowel sound at its start ("an argoproj.io/v1alpha1 kind"), else "a".
+func article(word string) string {
+	if word != "" && strings.ContainsRune("aeiouAEIOU", rune(word[0])) {
+		return "an"
+	}
+	return "a"
 }
 
 // surgeOf converts a maxSurge to the planner's count or percentage.

@@ -1,0 +1,46 @@
+package workloads
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestReadCustomKindsWithoutPodTemplate checks that a custom kind whose spec.template.spec holds no containers
+// list (a Karpenter NodePool, a Cluster API MachineDeployment or machine template) is skipped as creating no pods,
+// with no workload and no warning, while one with a pod template is read.
+func TestReadCustomKindsWithoutPodTemplate(t *testing.T) {
+	tests := []struct {
+		name, doc  string
+		wantRead   bool
+		wantReason string
+	}{
+		{"Karpenter NodePool", "apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata: {name: default}\nspec:\n  template:\n    metadata: {labels: {team: a}}\n" +
+			"    spec:\n      nodeClassRef: {group: karpenter.k8s.aws, kind: EC2NodeClass, name: default}\n      requirements: [{key: kubernetes.io/arch, operator: In, values: [amd64]}]\n  limits: {cpu: \"1000\"}\n",
+			false, "a kind (karpenter.sh/v1) whose spec.template is not a pod template (no spec.template.spec.containers list"},
+		{"Cluster API MachineDeployment", "apiVersion: cluster.x-k8s.io/v1beta1\nkind: MachineDeployment\nmetadata: {name: md-0}\nspec:\n  clusterName: c1\n  replicas: 3\n" +
+			"  template:\n    spec:\n      clusterName: c1\n      version: v1.30.0\n      infrastructureRef: {kind: AWSMachineTemplate, name: md-0}\n",
+			false, "it creates no pods"},
+		{"AWSMachineTemplate", "apiVersion: infrastructure.cluster.x-k8s.io/v1beta2\nkind: AWSMachineTemplate\nmetadata: {name: md-0}\nspec:\n  template:\n    spec: {instanceType: m6i.large}\n",
+			false, "it creates no pods"},
+		{"containers not a list", "apiVersion: example.com/v1\nkind: Thing\nmetadata: {name: t}\nspec:\n  template:\n    spec: {containers: app}\n", false, "is not a pod template"},
+		{"OpenKruise CloneSet", "apiVersion: apps.kruise.io/v1alpha1\nkind: CloneSet\nmetadata: {name: cs}\nspec:\n  replicas: 2\n  template:\n    spec:\n" +
+			"      containers: [{name: c, image: c, resources: {requests: {cpu: 100m, memory: 100Mi}}}]\n", true, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res := mustRead(t, Input{Manifests: tt.doc})
+			if got := len(res.Workloads) == 1; got != tt.wantRead || len(res.Workloads) > 1 {
+				t.Fatalf("workloads %+v, want read %v", res.Workloads, tt.wantRead)
+			}
+			if tt.wantRead {
+				return
+			}
+			if len(res.Warnings) > 0 {
+				t.Errorf("warnings %+v, want none for a kind that creates no pods", res.Warnings)
+			}
+			if len(res.Skipped) != 1 || !strings.Contains(res.Skipped[0].Reason, tt.wantReason) {
+				t.Errorf("skipped %+v, want the reason %q", res.Skipped, tt.wantReason)
+			}
+		})
+	}
+}
