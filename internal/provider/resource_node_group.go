@@ -17,10 +17,13 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
 
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/catalog"
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/field"
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/fit"
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/nodegroup"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/overhead"
 	plres "github.com/kubefit/terraform-provider-kubefit/internal/planner/resource"
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/sizing"
 )
@@ -436,6 +439,36 @@ func nodeGroupKnown(m nodeGroupModel) bool {
 	return fullyKnown(m.MinSize) && fullyKnown(m.MaxSize)
 }
 
+// checkKnownIdentity checks the group's name, labels, taints and zones against its consumers' rules
+// (nodegroup.IdentityErrors) while other inputs are unknown, when those and the cloud and EKS options are known: a
+// label the consumer refuses fails this plan, not the apply after it.
+func checkKnownIdentity(ctx context.Context, m nodeGroupModel, diags *diag.Diagnostics) {
+	for _, v := range []attr.Value{m.Name, m.Cloud, m.Labels, m.Taints, m.Zones, m.EKS} {
+		if !fullyKnown(v) {
+			return
+		}
+	}
+	var local diag.Diagnostics
+	pool := sizing.Pool{Name: m.Name.ValueString(), Cloud: catalog.Cloud(strings.ToLower(m.Cloud.ValueString())), Labels: expandStringMap(ctx, m.Labels, &local)}
+	local.Append(listElementsAs(ctx, m.Zones, &pool.Zones, false)...)
+	var taints []taintModel
+	local.Append(listElementsAs(ctx, m.Taints, &taints, false)...)
+	for _, t := range taints {
+		pool.Taints = append(pool.Taints, fit.Taint{Key: t.Key.ValueString(), Value: t.Value.ValueString(), Effect: fit.TaintEffect(t.Effect.ValueString())})
+	}
+	if !m.EKS.IsNull() {
+		var e eksOptionsModel
+		local.Append(m.EKS.As(ctx, &e, basetypes.ObjectAsOptions{})...)
+		pool.Overhead.EKS.Kind = overhead.NodeGroupKind(e.NodeGroupKind.ValueString())
+	}
+	if local.HasError() {
+		return // the full plan reports what does not read
+	}
+	if errs := nodegroup.IdentityErrors(nodegroup.Request{Pool: pool}); len(errs) > 0 {
+		addNodeGroupErrors(diags, m, errs)
+	}
+}
+
 // expandNodeGroup converts the model into a nodegroup request.
 func expandNodeGroup(ctx context.Context, m nodeGroupModel, diags *diag.Diagnostics) nodegroup.Request {
 	oo := m.overheadOptionsModel
@@ -482,6 +515,7 @@ func expandNodeGroup(ctx context.Context, m nodeGroupModel, diags *diag.Diagnost
 func (r *nodeGroupResource) plan(ctx context.Context, m *nodeGroupModel, diags *diag.Diagnostics) bool {
 	m.ID = m.Name
 	if !nodeGroupKnown(*m) {
+		checkKnownIdentity(ctx, *m, diags)
 		if fullyKnown(m.MinSize) && fullyKnown(m.MaxSize) && !m.MinSize.IsNull() && !m.MaxSize.IsNull() && m.MinSize.ValueInt64() > m.MaxSize.ValueInt64() {
 			diags.AddAttributeError(path.Root("min_size"), "Invalid Node Group Size", fmt.Sprintf("min_size %d is greater than max_size %d (min > max); lower min_size or raise max_size.",
 				m.MinSize.ValueInt64(), m.MaxSize.ValueInt64()))

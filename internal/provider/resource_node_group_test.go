@@ -289,6 +289,31 @@ workloads = [{ name = "php", replicas = 4, requests = { cpu = "2500m" } }]`),
 	})
 }
 
+// TestAccNodeGroup_unknownInputsKnownLabels: a label the consumers refuse fails the plan although the instance type
+// is not known yet (it used to pass the plan and fail the apply); a good one plans with the rest deferred.
+func TestAccNodeGroup_unknownInputsKnownLabels(t *testing.T) {
+	cfg := func(label string) string {
+		return `resource "terraform_data" "type" {
+  input = "c5.xlarge"
+}
+` + nodeGroup(`name = "late"
+cloud = "aws"
+instance_type = terraform_data.type.output
+labels = { "`+label+`" = "x" }
+workloads = [{ name = "php", replicas = 4, requests = { cpu = "2500m" } }]`)
+	}
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{Config: cfg("node-role.kubernetes.io/worker"), PlanOnly: true, ExpectError: regexp.MustCompile(`(?si)label\s+"node-role.kubernetes.io/worker".*reserved\s+kubernetes.io\s+domain`)},
+			{Config: cfg("team"), ConfigPlanChecks: resource.ConfigPlanChecks{
+				PreApply:             []plancheck.PlanCheck{plancheck.ExpectUnknownValue(ngAddr, tfjsonpath.New("max_size"))},
+				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+			}},
+		},
+	})
+}
+
 // TestAccNodeGroup_example applies the documentation example.
 func TestAccNodeGroup_example(t *testing.T) {
 	src, err := os.ReadFile("../../examples/resources/kubefit_node_group/resource.tf")

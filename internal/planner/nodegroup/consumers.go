@@ -198,10 +198,20 @@ var aksReservedLabelPrefixes = []string{"kubernetes.azure.com/", "kubernetes.io/
 // aksSpotTaint is the taint AKS puts on every node of a Spot pool.
 var aksSpotTaint = sizing.AKSSpotTaint
 
-// aksInputErrors refuses the labels and taints AKS would refuse: labels under its reserved prefixes (save the
-// Spot label on a Spot group, which AKS sets itself and kubefit emits anyway), and taints without a value (AKS
-// takes node taints as key=value:Effect).
+// aksInputErrors refuses what AKS refuses beyond the group's identity (aksLabelErrors): an OS disk above its cap.
 func aksInputErrors(req Request) field.Errors {
+	if req.DiskSizeGiB > aksMaxOSDiskGB {
+		return field.Errors{field.Invalid(field.NewPath("DiskSizeGiB"), fmt.Sprint(req.DiskSizeGiB),
+			"Azure node group %q has a %d GiB OS disk, but AKS takes an agent pool's osDiskSizeGB of at most %d; give at most %d",
+			req.Pool.Name, req.DiskSizeGiB, aksMaxOSDiskGB, aksMaxOSDiskGB)}
+	}
+	return nil
+}
+
+// aksLabelErrors refuses the labels and taints AKS would refuse: labels under its reserved prefixes (save the
+// Spot label on a Spot group, which AKS sets itself and kubefit emits anyway) or the kubelet's, and taints without a
+// value (AKS takes node taints as key=value:Effect).
+func aksLabelErrors(req Request) field.Errors {
 	var errs field.Errors
 	for _, k := range slices.Sorted(maps.Keys(req.Pool.Labels)) {
 		if k == aksSpotKey && req.Pool.Labels[k] == aksSpotValue && req.CapacityType == Spot {
@@ -221,11 +231,6 @@ func aksInputErrors(req Request) field.Errors {
 			// allowed prefix (kubelet.kubernetes.io, node.kubernetes.io)" (Azure/AKS#2866).
 			errs = append(errs, field.Invalid(field.NewPath("Labels").Key(k), k, "label %s of Azure node group %q %s", field.Quote(k), req.Pool.Name, why))
 		}
-	}
-	if req.DiskSizeGiB > aksMaxOSDiskGB {
-		errs = append(errs, field.Invalid(field.NewPath("DiskSizeGiB"), fmt.Sprint(req.DiskSizeGiB),
-			"Azure node group %q has a %d GiB OS disk, but AKS takes an agent pool's osDiskSizeGB of at most %d; give at most %d",
-			req.Pool.Name, req.DiskSizeGiB, aksMaxOSDiskGB, aksMaxOSDiskGB))
 	}
 	for i, t := range req.Pool.Taints {
 		if t.Value == "" && t != aksSpotTaint {
@@ -313,8 +318,8 @@ const gkeMinDiskGB = 10
 // gkeReservedLabelPrefix is the label prefix GKE keeps for the node labels it manages.
 const gkeReservedLabelPrefix = "cloud.google.com/"
 
-// gkeInputErrors refuses what google_container_node_pool refuses at plan: a boot disk under 10 GB and a taint
-// without a value.
+// gkeInputErrors refuses what google_container_node_pool refuses at plan beyond the group's identity
+// (gkeLabelErrors): a boot disk under 10 GB.
 func gkeInputErrors(req Request) field.Errors {
 	var errs field.Errors
 	if req.DiskSizeGiB > 0 && req.DiskSizeGiB < gkeMinDiskGB {
@@ -322,6 +327,13 @@ func gkeInputErrors(req Request) field.Errors {
 			"GCP node group %q has a %d GiB boot disk, but google_container_node_pool takes disk_size_gb of at least %d; give at least %d (GKE's default is 100)",
 			req.Pool.Name, req.DiskSizeGiB, gkeMinDiskGB, gkeMinDiskGB))
 	}
+	return errs
+}
+
+// gkeLabelErrors refuses the labels GKE refuses and a taint without a value, which google_container_node_pool
+// refuses.
+func gkeLabelErrors(req Request) field.Errors {
+	var errs field.Errors
 	for _, k := range slices.Sorted(maps.Keys(req.Pool.Labels)) {
 		why := kubeletRestricted(k)
 		if why == "" && strings.HasPrefix(k, gkeReservedLabelPrefix) {
@@ -359,8 +371,22 @@ const (
 // WarnEKSNodeQuota: an AWS group's maximum size exceeds the default quota of nodes per managed node group.
 const WarnEKSNodeQuota = "nodegroup.eks-node-quota"
 
-// eksInputErrors refuses what the EKS API refuses for a managed node group's labels, taints and instance types.
+// eksInputErrors refuses what EKS and EC2 refuse beyond the group's identity (eksLabelErrors): its root volume and
+// more instance types than a managed node group takes.
 func eksInputErrors(req Request) field.Errors {
+	var errs field.Errors
+	name := req.Pool.Name
+	if req.Pool.Overhead.EKS.Kind != overhead.AutoMode { // Auto Mode's NodeClass sizes its own ephemeral storage
+		errs = append(errs, ebsErrors(req)...)
+	}
+	if n := len(req.Pool.InstanceTypes); n > eksMaxInstanceTypes && !karpenterLaunches(req) {
+		errs = append(errs, field.Invalid(field.NewPath("InstanceTypes"), fmt.Sprint(n), "AWS node group %q lists %d instance types, and an EKS managed node group takes at most %d; drop %d, or split the group", name, n, eksMaxInstanceTypes, n-eksMaxInstanceTypes))
+	}
+	return errs
+}
+
+// eksLabelErrors refuses what the EKS API refuses for a managed node group's labels and taints.
+func eksLabelErrors(req Request) field.Errors {
 	var errs field.Errors
 	name := req.Pool.Name
 	for _, k := range slices.Sorted(maps.Keys(req.Pool.Labels)) {
@@ -390,12 +416,6 @@ func eksInputErrors(req Request) field.Errors {
 					field.Quote(k), name, eksReservedLabelDomain))
 			}
 		}
-	}
-	if req.Pool.Overhead.EKS.Kind != overhead.AutoMode { // Auto Mode's NodeClass sizes its own ephemeral storage
-		errs = append(errs, ebsErrors(req)...)
-	}
-	if n := len(req.Pool.InstanceTypes); n > eksMaxInstanceTypes && !karpenterLaunches(req) {
-		errs = append(errs, field.Invalid(field.NewPath("InstanceTypes"), fmt.Sprint(n), "AWS node group %q lists %d instance types, and an EKS managed node group takes at most %d; drop %d, or split the group", name, n, eksMaxInstanceTypes, n-eksMaxInstanceTypes))
 	}
 	return errs
 }

@@ -338,7 +338,7 @@ func request(req Request) sizing.Request {
 }
 
 func validate(req Request) field.Errors {
-	errs := nameErrors(req)
+	errs := IdentityErrors(req)
 	if req.MinSize != nil && *req.MinSize < 0 {
 		errs = append(errs, field.Invalid(field.NewPath("MinSize"), fmt.Sprint(*req.MinSize), "the minimum size %d of node group %q must be at least 0", *req.MinSize, req.Pool.Name))
 	}
@@ -360,16 +360,32 @@ func validate(req Request) field.Errors {
 		errs = append(errs, field.Invalid(field.NewPath("DiskSizeGiB"), fmt.Sprint(req.DiskSizeGiB), "the disk size %d GiB of node group %q must be between 1 and 65,536", req.DiskSizeGiB, req.Pool.Name))
 	}
 	errs = append(errs, maxPodsErrors(req)...)
-	errs = append(errs, taintErrors(req)...)
-	errs = append(errs, zoneErrors(req)...)
 	switch req.Pool.Cloud {
 	case catalog.AWS:
-		errs = append(errs, labelErrors(req)...)
 		errs = append(errs, eksInputErrors(req)...)
 	case catalog.Azure:
 		errs = append(errs, aksInputErrors(req)...)
 	case catalog.GCP:
 		errs = append(errs, gkeInputErrors(req)...)
+	}
+	return errs
+}
+
+// IdentityErrors checks what names and marks the group's nodes against its consumers' rules: its name, labels,
+// taints and zones (with its cloud and, on AWS, its node group kind). It reads nothing else of req, so a caller
+// can check these while other inputs are not known yet; Size runs it too.
+func IdentityErrors(req Request) field.Errors {
+	errs := nameErrors(req)
+	errs = append(errs, taintErrors(req)...)
+	errs = append(errs, zoneErrors(req)...)
+	switch req.Pool.Cloud {
+	case catalog.AWS:
+		errs = append(errs, labelErrors(req)...)
+		errs = append(errs, eksLabelErrors(req)...)
+	case catalog.Azure:
+		errs = append(errs, aksLabelErrors(req)...)
+	case catalog.GCP:
+		errs = append(errs, gkeLabelErrors(req)...)
 	}
 	return errs
 }
