@@ -621,3 +621,80 @@ func deref(p *int) int {
 	}
 	return *p
 }
+
+// TestEksctlSelfManagedAndReservations: a self-managed group's eksctl entry is a nodeGroups entry that eksctl's own
+// defaulting and validation accept (single type, mixed, spot; AL2023 with kubeletExtraConfig carrying the planned
+// reservations, Bottlerocket with its settings), and its managed shapes are left out; a managed Bottlerocket group
+// planned with custom reservations carries them in its managedNodeGroups entry's bottlerocket settings.
+func TestEksctlSelfManagedAndReservations(t *testing.T) {
+	reserved := func(r *Request) {
+		cpu, mem := int64(200), int64(1<<30)
+		r.Pool.Overhead.KubeReserved = overhead.Reservation{CPUMillicores: &cpu, MemoryBytes: &mem}
+	}
+	self := func(profile overhead.Profile, types []string, capType CapacityType, mods ...func(*Request)) Request {
+		r := phpGroup(nil)
+		r.Pool.InstanceTypes, r.CapacityType = types, capType
+		r.Pool.Overhead.Profile, r.Pool.Overhead.EKS.Kind = profile, overhead.SelfManaged
+		for _, m := range mods {
+			m(&r)
+		}
+		return r
+	}
+	meta := &eksctlapi.ClusterMeta{Name: "kubefit", Region: "us-east-1", Version: eksctlapi.DefaultVersion}
+	for name, req := range map[string]Request{
+		"al2023 one type":              self(overhead.EKSAL2023, []string{"c5.xlarge"}, OnDemand),
+		"al2023 mixed reserved":        self(overhead.EKSAL2023, []string{"c5.xlarge", "c5a.xlarge"}, OnDemand, reserved),
+		"al2023 spot":                  self(overhead.EKSAL2023, []string{"c5.xlarge"}, Spot),
+		"bottlerocket reserved":        self(overhead.EKSBottlerocket, []string{"c5.xlarge"}, OnDemand, reserved),
+		"al2 reserved (kubeletExtras)": self(overhead.EKSAL2, []string{"c5.xlarge"}, OnDemand, reserved),
+	} {
+		t.Run(name, func(t *testing.T) {
+			r, out := renderAWS(t, req)
+			if out.EKS != nil || out.EKSModule != nil {
+				t.Errorf("a self-managed group renders managed shapes: %+v %+v", out.EKS, out.EKSModule)
+			}
+			var cfg eksctlapi.ClusterConfig
+			if err := yaml.UnmarshalStrict([]byte(out.EksctlYAML), &cfg); err != nil || len(cfg.NodeGroups) != 1 || len(cfg.ManagedNodeGroups) != 0 {
+				t.Fatalf("want one nodeGroups entry (%v):\n%s", err, out.EksctlYAML)
+			}
+			ng := cfg.NodeGroups[0]
+			if int64(ng.MaxPodsPerNode) != r.MaxPods || deref(ng.MaxSize) != r.MaxSize {
+				t.Errorf("max pods %d, max size %d; want %d, %d", ng.MaxPodsPerNode, deref(ng.MaxSize), r.MaxPods, r.MaxSize)
+			}
+			if customKubelet(req) {
+				want := "200m"
+				if ng.KubeletExtraConfig != nil {
+					if got := fmt.Sprint((*ng.KubeletExtraConfig)["kubeReserved"]); !strings.Contains(got, want) {
+						t.Errorf("kubeletExtraConfig kubeReserved %s, want cpu %s", got, want)
+					}
+				} else if ng.Bottlerocket == nil || !strings.Contains(fmt.Sprint(*ng.Bottlerocket.Settings), want) {
+					t.Errorf("no reservations in the entry:\n%s", out.EksctlYAML)
+				}
+			}
+			if err := eksctlapi.SetNodeGroupDefaults(ng, meta, false); err != nil {
+				t.Fatalf("eksctl defaulting: %v", err)
+			}
+			if err := eksctlapi.ValidateNodeGroup(0, ng, &eksctlapi.ClusterConfig{Metadata: meta}); err != nil {
+				t.Errorf("eksctl rejects the entry: %v\n%s", err, out.EksctlYAML)
+			}
+		})
+	}
+	managed := phpGroup(nil)
+	managed.Pool.Overhead.Profile = overhead.EKSBottlerocket
+	reserved(&managed)
+	_, out := renderAWS(t, managed)
+	var cfg eksctlapi.ClusterConfig
+	if err := yaml.UnmarshalStrict([]byte(out.EksctlYAML), &cfg); err != nil || len(cfg.ManagedNodeGroups) != 1 {
+		t.Fatalf("managed Bottlerocket entry (%v):\n%s", err, out.EksctlYAML)
+	}
+	ng := cfg.ManagedNodeGroups[0]
+	if ng.Bottlerocket == nil || !strings.Contains(fmt.Sprint(*ng.Bottlerocket.Settings), "200m") {
+		t.Errorf("managed Bottlerocket entry without its reservations:\n%s", out.EksctlYAML)
+	}
+	if err := eksctlapi.SetManagedNodeGroupDefaults(ng, meta, false); err != nil {
+		t.Fatal(err)
+	}
+	if err := eksctlapi.ValidateManagedNodeGroup(0, ng); err != nil {
+		t.Errorf("eksctl rejects the managed Bottlerocket entry: %v\n%s", err, out.EksctlYAML)
+	}
+}

@@ -102,6 +102,6 @@ func bottlerocketSettings(r *Result) string {
 	}
 	table("kube-reserved", quantities(o.KubeReserved))
 	table("system-reserved", quantities(o.SystemReserved))
-	table("eviction-hard", o.EvictionHard)
+	table("eviction-hard", fullEvictionHard(o.EvictionHard))
 	return b.String()
 }

@@ -176,6 +176,11 @@ func Render(req Request, r *Result) (Rendered, error) {
 		if out.EksctlYAML, err = eksctl(req, r); err != nil {
 			return out, err
 		}
+		if req.Pool.Overhead.EKS.Kind == overhead.SelfManaged {
+			// aws_eks_node_group and the module's eks_managed_node_groups make managed nodes, with EKS's max-pods cap
+			// and defaults, not the self-managed nodes planned: their shapes are left out.
+			out.EKS, out.EKSModule = nil, nil
+		}
 		out.KarpenterNodePool, out.KarpenterYAML, err = karpenter(req, r)
 	case req.Pool.Cloud == catalog.Azure:
 		out.AKS = aksNodePool(req, r)
@@ -385,6 +390,9 @@ type eksctlNodeGroup struct {
 	AvailabilityZones []string          `json:"availabilityZones,omitempty"`
 	Labels            map[string]string `json:"labels,omitempty"`
 	Taints            []Taint           `json:"taints,omitempty"`
+	// Bottlerocket carries a Bottlerocket group's planned reservations (managedNodeGroups take no kubeletExtraConfig:
+	// an AL2023 group's reservations need eks_launch_template).
+	Bottlerocket *eksctlBottlerocketConf `json:"bottlerocket,omitempty"`
 }
 
 // eksctlAMIFamily is eksctl's amiFamily for a profile.
@@ -400,12 +408,102 @@ func eksctlAMIFamily(p overhead.Profile) string {
 	return "AmazonLinux2023"
 }
 
+// eksctlSelfManaged is one eksctl.io/v1alpha5 nodeGroups entry (a self-managed group: eksctl's own Auto Scaling
+// group and launch template), with the fields kubefit sets. A single on-demand type is instanceType; several types
+// or spot go through instancesDistribution (eksctl refuses instanceType beside it). kubeletExtraConfig carries the
+// planned reservations on AL2 and AL2023 (eksctl refuses it on Windows and Bottlerocket, whose settings carry them).
+type eksctlSelfManaged struct {
+	Name                  string                  `json:"name"`
+	AMIFamily             string                  `json:"amiFamily"`
+	InstanceType          string                  `json:"instanceType,omitempty"`
+	InstancesDistribution *eksctlDistribution     `json:"instancesDistribution,omitempty"`
+	DesiredCapacity       int                     `json:"desiredCapacity"`
+	MinSize               int                     `json:"minSize"`
+	MaxSize               int                     `json:"maxSize"`
+	VolumeSize            int                     `json:"volumeSize"`
+	VolumeType            string                  `json:"volumeType,omitempty"`
+	MaxPodsPerNode        int64                   `json:"maxPodsPerNode"`
+	AvailabilityZones     []string                `json:"availabilityZones,omitempty"`
+	Labels                map[string]string       `json:"labels,omitempty"`
+	Taints                []Taint                 `json:"taints,omitempty"`
+	KubeletExtraConfig    map[string]any          `json:"kubeletExtraConfig,omitempty"`
+	Bottlerocket          *eksctlBottlerocketConf `json:"bottlerocket,omitempty"`
+}
+
+// eksctlDistribution is a nodeGroups entry's instancesDistribution: all on-demand, or all spot.
+type eksctlDistribution struct {
+	InstanceTypes                       []string `json:"instanceTypes"`
+	OnDemandBaseCapacity                int      `json:"onDemandBaseCapacity"`
+	OnDemandPercentageAboveBaseCapacity int      `json:"onDemandPercentageAboveBaseCapacity"`
+	SpotAllocationStrategy              string   `json:"spotAllocationStrategy,omitempty"`
+}
+
+// eksctlBottlerocketConf is an entry's bottlerocket block: its settings.kubernetes reservations and eviction
+// thresholds (max pods go in maxPodsPerNode: eksctl refuses max-pods there, checkBottlerocketSettings).
+type eksctlBottlerocketConf struct {
+	Settings map[string]any `json:"settings"`
+}
+
+// eksctlKubelet is the group's planned kubelet settings as eksctl takes them: kubeletExtraConfig (AL2, AL2023)
+// or Bottlerocket settings, both nil without custom settings (the image's defaults are what was planned).
+func eksctlKubelet(req Request, r *Result) (map[string]any, *eksctlBottlerocketConf) {
+	if !customKubelet(req) {
+		return nil, nil
+	}
+	o := r.Pool.Overhead
+	switch o.Profile {
+	case overhead.EKSBottlerocket:
+		kube := map[string]any{}
+		for name, m := range map[string]map[string]string{"kube-reserved": quantities(o.KubeReserved), "system-reserved": quantities(o.SystemReserved), "eviction-hard": fullEvictionHard(o.EvictionHard)} {
+			if len(m) > 0 {
+				kube[name] = m
+			}
+		}
+		if len(kube) == 0 {
+			return nil, nil
+		}
+		return nil, &eksctlBottlerocketConf{Settings: map[string]any{"kubernetes": kube}}
+	case overhead.EKSAL2, overhead.EKSAL2023:
+		cfg := map[string]any{}
+		if m := quantities(o.KubeReserved); len(m) > 0 {
+			cfg["kubeReserved"] = m
+		}
+		if m := quantities(o.SystemReserved); len(m) > 0 {
+			cfg["systemReserved"] = m
+		}
+		cfg["evictionHard"] = fullEvictionHard(o.EvictionHard)
+		if len(cfg) == 0 {
+			return nil, nil
+		}
+		return cfg, nil
+	}
+	return nil, nil
+}
+
+// eksctl renders the group's eksctl entry: managedNodeGroups, or nodeGroups for a self-managed group.
 func eksctl(req Request, r *Result) (string, error) {
 	g := eksNodeGroup(req, r)
+	kubelet, bottlerocket := eksctlKubelet(req, r)
+	if req.Pool.Overhead.EKS.Kind == overhead.SelfManaged {
+		ng := eksctlSelfManaged{Name: EksctlName(req.Pool.Name), AMIFamily: eksctlAMIFamily(r.Pool.Overhead.Profile),
+			DesiredCapacity: r.DesiredSize, MinSize: r.MinSize, MaxSize: r.MaxSize, VolumeSize: g.DiskSize, VolumeType: req.DiskType,
+			MaxPodsPerNode: r.MaxPods, AvailabilityZones: req.Pool.Zones, Labels: req.Pool.Labels, Taints: kubeTaints(req.Pool.Taints),
+			KubeletExtraConfig: kubelet, Bottlerocket: bottlerocket}
+		switch {
+		case req.CapacityType == Spot:
+			ng.InstancesDistribution = &eksctlDistribution{InstanceTypes: g.InstanceTypes, SpotAllocationStrategy: "price-capacity-optimized"}
+		case len(g.InstanceTypes) > 1:
+			ng.InstancesDistribution = &eksctlDistribution{InstanceTypes: g.InstanceTypes, OnDemandPercentageAboveBaseCapacity: 100}
+		default:
+			ng.InstanceType = g.InstanceTypes[0]
+		}
+		b, err := yaml.Marshal(map[string]any{"nodeGroups": []eksctlSelfManaged{ng}})
+		return string(b), err
+	}
 	ng := eksctlNodeGroup{Name: EksctlName(req.Pool.Name), AMIFamily: eksctlAMIFamily(r.Pool.Overhead.Profile), InstanceTypes: g.InstanceTypes,
 		DesiredCapacity: r.DesiredSize, MinSize: r.MinSize, MaxSize: r.MaxSize, VolumeSize: g.DiskSize, VolumeType: req.DiskType,
 		MaxPodsPerNode: r.MaxPods, Spot: req.CapacityType == Spot, AvailabilityZones: req.Pool.Zones, Labels: req.Pool.Labels,
-		Taints: kubeTaints(req.Pool.Taints)}
+		Taints: kubeTaints(req.Pool.Taints), Bottlerocket: bottlerocket}
 	b, err := yaml.Marshal(map[string]any{"managedNodeGroups": []eksctlNodeGroup{ng}})
 	return string(b), err
 }
@@ -629,6 +727,14 @@ func karpenter(req Request, r *Result) (map[string]any, string, error) {
 	return obj, string(y), err
 }
 
+// fullEvictionHard is the planned hard-eviction thresholds with the kubelet's other default signals: a partial
+// evictionHard map leaves the signals it does not name unset (no eviction on them), wherever it is written.
+func fullEvictionHard(planned map[string]string) map[string]string {
+	ev := maps.Clone(kubeletEvictionDefaults)
+	maps.Copy(ev, planned)
+	return ev
+}
+
 // kubeletEvictionDefaults are the kubelet's default hard-eviction signals besides those the overhead model
 // sets; a partial evictionHard leaves the others unset, so every signal is listed.
 var kubeletEvictionDefaults = map[string]string{"nodefs.inodesFree": "5%", "imagefs.available": "15%", "imagefs.inodesFree": "5%"}
@@ -665,13 +771,7 @@ type kubeletFragment struct {
 // kubeletConfig renders the group's reservations, eviction thresholds and max pods as a KubeletConfiguration.
 func kubeletConfig(r *Result) (string, error) {
 	o := r.Pool.Overhead
-	ev := map[string]string{}
-	for k, v := range kubeletEvictionDefaults {
-		ev[k] = v
-	}
-	for k, v := range o.EvictionHard {
-		ev[k] = v
-	}
+	ev := fullEvictionHard(o.EvictionHard)
 	if o.MaxPods > 1<<31-1 {
 		return "", fmt.Errorf("max pods %d does not fit a kubelet configuration", o.MaxPods)
 	}
