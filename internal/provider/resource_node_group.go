@@ -215,7 +215,7 @@ var nodeGroupDescriptions = map[string]string{
 	"autoscaling":          "Autoscaling bounds as exact totals over the pool's locations (`total_min_node_count`, `total_max_node_count`), whatever the number of zones.",
 	"total_min_node_count": "The group's minimum size, in total.", "total_max_node_count": "The group's maximum size, in total.",
 	"location_policy":            "`BALANCED` (GKE's default for on-demand pools), or `ANY` for Spot pools.",
-	"initial_node_count":         "Nodes per zone the pool is created with: the desired size spread over the zones, within the maximum (1 without zones). ForceNew in google_container_node_pool: put it under `ignore_changes`, or a changed desired size replaces the pool.",
+	"initial_node_count":         "Nodes per zone the pool is created with: the desired size spread over the zones, rounded up, within the maximum per zone (1 without zones; 0 when the maximum is below the zone count, and the autoscaler adds the nodes the pods need). ForceNew in google_container_node_pool: put it under `ignore_changes`, or a changed desired size replaces the pool.",
 	"node_locations":             "The group's zones; null when none are given (the cluster's locations apply).",
 	"max_pods_per_node":          "The max pods kubefit planned with, when `max_pods` is set (null: the cluster's default, 110).",
 	"spot":                       "Whether the nodes are Spot VMs (`capacity_type = \"spot\"`).",
