@@ -247,9 +247,25 @@ func knownHPAName(ctx context.Context, config tfsdk.Config) types.String {
 	if config.GetAttribute(ctx, path.Root("name"), &name).HasError() || name.IsUnknown() || name.IsNull() {
 		return types.StringUnknown()
 	}
-	at := path.Root("advanced").AtName("horizontal_pod_autoscaler_config").AtName("name")
-	if config.GetAttribute(ctx, at, &custom).HasError() || custom.IsUnknown() {
-		return types.StringUnknown()
+	// Each parent must be known: the framework reads a leaf under an unknown object as null, which would plan the
+	// default name where a custom one is coming.
+	at := path.Root("advanced")
+	for _, step := range []string{"horizontal_pod_autoscaler_config", ""} {
+		var parent types.Object
+		if config.GetAttribute(ctx, at, &parent).HasError() || parent.IsUnknown() {
+			return types.StringUnknown()
+		}
+		if parent.IsNull() {
+			custom = types.StringNull()
+			break
+		}
+		if step == "" {
+			if config.GetAttribute(ctx, at.AtName("name"), &custom).HasError() || custom.IsUnknown() {
+				return types.StringUnknown()
+			}
+			break
+		}
+		at = at.AtName(step)
 	}
 	so := keda.ScaledObject{Name: name.ValueString()}
 	if v := custom.ValueString(); !custom.IsNull() {

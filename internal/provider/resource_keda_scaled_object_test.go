@@ -309,6 +309,15 @@ resource "kubefit_keda_scaled_object" "custom" {
   max_replica_count = 4
   advanced = { horizontal_pod_autoscaler_config = { name = "hpa-${terraform_data.id.id}" } }
   triggers = [{ type = "cpu", metric_type = "Utilization", metadata = { value = "60" } }]
+}
+resource "kubefit_keda_scaled_object" "parent" {
+  name      = "fourth"
+  namespace = "default"
+  scale_target_ref  = { name = "other" }
+  min_replica_count = 1
+  max_replica_count = 4
+  advanced = length(terraform_data.id.id) > 0 ? { horizontal_pod_autoscaler_config = { name = "custom-hpa" } } : null
+  triggers = [{ type = "cpu", metric_type = "Utilization", metadata = { value = "60" } }]
 }`,
 			ConfigPlanChecks: resource.ConfigPlanChecks{
 				PreApply: []plancheck.PlanCheck{
@@ -325,6 +334,8 @@ resource "kubefit_keda_scaled_object" "custom" {
 					// The HPA's name needs only the name and the custom HPA name: known although other inputs are not.
 					plancheck.ExpectKnownValue(soAddr, tfjsonpath.New("hpa_name"), knownvalue.StringExact("keda-hpa-second")),
 					plancheck.ExpectUnknownValue("kubefit_keda_scaled_object.custom", tfjsonpath.New("hpa_name")),
+					// advanced itself unknown: its custom name may come, so the name is not the default.
+					plancheck.ExpectUnknownValue("kubefit_keda_scaled_object.parent", tfjsonpath.New("hpa_name")),
 				},
 				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 			},

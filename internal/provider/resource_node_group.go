@@ -443,7 +443,7 @@ func nodeGroupKnown(m nodeGroupModel) bool {
 // (nodegroup.IdentityErrors) while other inputs are unknown, when those and the cloud and EKS options are known: a
 // label the consumer refuses fails this plan, not the apply after it.
 func checkKnownIdentity(ctx context.Context, m nodeGroupModel, diags *diag.Diagnostics) {
-	for _, v := range []attr.Value{m.Name, m.Cloud, m.Labels, m.Taints, m.Zones, m.EKS} {
+	for _, v := range []attr.Value{m.Name, m.Cloud, m.Labels, m.Taints, m.Zones, m.EKS, m.CapacityType} {
 		if !fullyKnown(v) {
 			return
 		}
@@ -464,7 +464,7 @@ func checkKnownIdentity(ctx context.Context, m nodeGroupModel, diags *diag.Diagn
 	if local.HasError() {
 		return // the full plan reports what does not read
 	}
-	if errs := nodegroup.IdentityErrors(nodegroup.Request{Pool: pool}); len(errs) > 0 {
+	if errs := nodegroup.IdentityErrors(nodegroup.Request{Pool: pool, CapacityType: nodegroup.CapacityType(m.CapacityType.ValueString())}); len(errs) > 0 {
 		addNodeGroupErrors(diags, m, errs)
 	}
 }

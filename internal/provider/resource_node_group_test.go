@@ -306,6 +306,17 @@ workloads = [{ name = "php", replicas = 4, requests = { cpu = "2500m" } }]`)
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
 			{Config: cfg("node-role.kubernetes.io/worker"), PlanOnly: true, ExpectError: regexp.MustCompile(`(?si)label\s+"node-role.kubernetes.io/worker".*reserved\s+kubernetes.io\s+domain`)},
+			// An AKS Spot group may carry the Spot label AKS sets: known capacity type, unknown instance type.
+			{Config: `resource "terraform_data" "type" {
+  input = "Standard_D4s_v5"
+}
+` + nodeGroup(`name = "spot"
+cloud = "azure"
+capacity_type = "spot"
+instance_type = terraform_data.type.output
+labels = { "kubernetes.azure.com/scalesetpriority" = "spot" }
+workloads = [{ name = "w", replicas = 2, requests = { cpu = "100m" }, tolerations = [{ key = "kubernetes.azure.com/scalesetpriority", operator = "Equal", value = "spot", effect = "NoSchedule" }] }]`),
+				PlanOnly: true, ExpectNonEmptyPlan: true},
 			{Config: cfg("team"), ConfigPlanChecks: resource.ConfigPlanChecks{
 				PreApply:             []plancheck.PlanCheck{plancheck.ExpectUnknownValue(ngAddr, tfjsonpath.New("max_size"))},
 				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},

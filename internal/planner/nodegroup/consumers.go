@@ -389,8 +389,17 @@ func eksInputErrors(req Request) field.Errors {
 func eksLabelErrors(req Request) field.Errors {
 	var errs field.Errors
 	name := req.Pool.Name
+	managed := req.Pool.Overhead.EKS.Kind == "" || req.Pool.Overhead.EKS.Kind == overhead.Managed
 	for _, k := range slices.Sorted(maps.Keys(req.Pool.Labels)) {
 		v := req.Pool.Labels[k]
+		if domain, _, ok := strings.Cut(k, "/"); ok && managed && inDomain(domain, eksReservedLabelDomain) != "" {
+			// The EKS API: "Label cannot contain reserved prefixes [kubernetes.io/, k8s.io/, eks.amazonaws.com/]"
+			// (eksctl-io/eksctl#4007).
+			errs = append(errs, field.Invalid(field.NewPath("Labels").Key(k), k,
+				"label %s of AWS node group %q is in the %s domain, which the EKS API reserves for a managed node group's labels; use a label of your own domain",
+				field.Quote(k), name, eksReservedLabelDomain))
+			continue
+		}
 		switch {
 		case len(k) > eksMaxLabelLen:
 			errs = append(errs, field.Invalid(field.NewPath("Labels").Key(k), k, "label key %s of AWS node group %q has %d characters, and the EKS API takes label keys of 1 to %d; shorten it", field.Quote(field.Shorten(k, 70)), name, len(k), eksMaxLabelLen))
@@ -404,17 +413,6 @@ func eksLabelErrors(req Request) field.Errors {
 	for i, t := range req.Pool.Taints {
 		if len(t.Key) > eksMaxLabelLen || len(t.Value) > eksMaxTaintValueLen {
 			errs = append(errs, field.Invalid(field.NewPath("Taints").At(i), t.Key, "taint %s of AWS node group %q is longer than the EKS API takes (key 1 to %d characters, value up to %d); shorten it", field.Quote(field.Shorten(t.Key, 70)), name, eksMaxLabelLen, eksMaxTaintValueLen))
-		}
-	}
-	if kind := req.Pool.Overhead.EKS.Kind; kind == "" || kind == overhead.Managed {
-		for _, k := range slices.Sorted(maps.Keys(req.Pool.Labels)) {
-			if domain, _, ok := strings.Cut(k, "/"); ok && inDomain(domain, eksReservedLabelDomain) != "" {
-				// The EKS API: "Label cannot contain reserved prefixes [kubernetes.io/, k8s.io/, eks.amazonaws.com/]"
-				// (eksctl-io/eksctl#4007).
-				errs = append(errs, field.Invalid(field.NewPath("Labels").Key(k), k,
-					"label %s of AWS node group %q is in the %s domain, which the EKS API reserves for a managed node group's labels; use a label of your own domain",
-					field.Quote(k), name, eksReservedLabelDomain))
-			}
 		}
 	}
 	return errs
@@ -477,7 +475,7 @@ func ebsErrors(req Request) field.Errors {
 // Zone's or Wavelength Zone's name carries more after the region: us-west-2-lax-1a), a GCP zone its region and a
 // letter (europe-west4-b), and AKS takes zones 1, 2 and 3 (kubefit also reads "westeurope-2" as zone 2).
 var (
-	awsZoneRule = regexp.MustCompile(`^([a-z]{2}(?:-gov|-iso[a-z]*)?-[a-z]+-[0-9]+)(?:[a-z]|-[a-z0-9-]+[a-z0-9])$`)
+	awsZoneRule = regexp.MustCompile(`^([a-z]{2,4}(?:-[a-z]+)+-[0-9]+)(?:[a-z]|-[a-z0-9-]+[a-z0-9])$`) // us-gov-west-1a, eusc-de-east-1a (the European Sovereign Cloud)
 	gcpZoneRule = regexp.MustCompile(`^([a-z]+-[a-z]+[0-9]+)-[a-z]$`)
 	aksZoneRule = regexp.MustCompile(`^(?:([a-z0-9]+)-)?([1-3])$`)
 )
@@ -542,7 +540,7 @@ func taintErrors(req Request) field.Errors {
 		if j, dup := seen[k]; dup {
 			errs = append(errs, field.Invalid(field.NewPath("Taints").At(i), t.Key,
 				"taints %d and %d of node group %q have the same key %s and effect %s, and a node's taints must be unique by key and effect; merge them",
-				j, i, req.Pool.Name, field.Quote(t.Key), t.Effect))
+				j+1, i+1, req.Pool.Name, field.Quote(t.Key), t.Effect))
 			continue
 		}
 		seen[k] = i

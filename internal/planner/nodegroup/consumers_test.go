@@ -363,9 +363,10 @@ func TestEKSInputRules(t *testing.T) {
 		}, "Taints[0]", "key 1 to 63 characters"},
 		{"21 instance types", func(q *Request) { q.Pool.InstanceTypes = many(21) }, "InstanceTypes", "at most 20"},
 		{"eks.amazonaws.com label", func(q *Request) { q.Pool.Labels = map[string]string{"eks.amazonaws.com/team": "x"} }, `Labels["eks.amazonaws.com/team"]`, "reserves for a managed node group's labels"},
+		{"eks.amazonaws.com label without a value: one error", func(q *Request) { q.Pool.Labels = map[string]string{"eks.amazonaws.com/x": ""} }, `Labels["eks.amazonaws.com/x"]`, "reserves for a managed node group's labels"},
 		{"duplicate taint", func(q *Request) {
 			q.Pool.Taints = []fit.Taint{{Key: "dup", Value: "1", Effect: fit.EffectNoSchedule}, {Key: "dup", Value: "2", Effect: fit.EffectNoSchedule}}
-		}, "Taints[1]", "unique by key and effect"},
+		}, "Taints[1]", "taints 1 and 2 of node group"},
 		{"disk over gp3's 16,384 GiB", func(q *Request) { q.DiskSizeGiB = 30000 }, "DiskSizeGiB", "gp3 volume holds 1 to 16,384 GiB"},
 		{"disk below the AMI's snapshot", func(q *Request) { q.DiskSizeGiB = 8 }, "DiskSizeGiB", "smaller than its snapshot"},
 		{"Windows disk below its snapshot", func(q *Request) { q.DiskSizeGiB = 30; q.Pool.Overhead.Profile = overhead.EKSWindows }, "DiskSizeGiB", "Windows AMI's root snapshot is 50 GiB"},
@@ -552,6 +553,7 @@ func TestZoneNames(t *testing.T) {
 		{catalog.AWS, "m5.xlarge", []string{"us-east-1a", "us-east-1b"}, -1, ""},
 		{catalog.AWS, "m5.xlarge", []string{"us-west-2-lax-1a", "us-west-2a"}, -1, ""},
 		{catalog.AWS, "m5.xlarge", []string{"us-gov-west-1a"}, -1, ""},
+		{catalog.AWS, "m5.xlarge", []string{"eusc-de-east-1a", "eusc-de-east-1b"}, -1, ""},
 		{catalog.AWS, "m5.xlarge", []string{"1", "us-east-1b"}, 0, "not a zone name AWS uses"},
 		{catalog.AWS, "m5.xlarge", []string{"us-east-1a", "eu-west-1b"}, 1, "in one region"},
 		{catalog.GCP, "e2-standard-4", []string{"europe-west4-a", "europe-west4-b"}, -1, ""},

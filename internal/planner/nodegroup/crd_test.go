@@ -653,6 +653,9 @@ func TestEksctlSelfManagedAndReservations(t *testing.T) {
 			if out.EKS != nil || out.EKSModule != nil {
 				t.Errorf("a self-managed group renders managed shapes: %+v %+v", out.EKS, out.EKSModule)
 			}
+			if hasCode(out.Warnings, WarnKubeletSettingsNeedImage) {
+				t.Errorf("eksctl carries the settings of a self-managed %s group, yet it warns: %+v", req.Pool.Overhead.Profile, out.Warnings)
+			}
 			var cfg eksctlapi.ClusterConfig
 			if err := yaml.UnmarshalStrict([]byte(out.EksctlYAML), &cfg); err != nil || len(cfg.NodeGroups) != 1 || len(cfg.ManagedNodeGroups) != 0 {
 				t.Fatalf("want one nodeGroups entry (%v):\n%s", err, out.EksctlYAML)

@@ -79,9 +79,16 @@ func eksLaunchTemplate(req Request, r *Result, kubelet string) (*EKSLaunchTempla
 			"\nContent-Type: application/node.eks.aws\n\n---\n" + string(nc) + "\n--" + boundary + "--\n"
 		lt.UserDataFormat, lt.Settings, lt.UserData = "nodeadm", string(nc), base64.StdEncoding.EncodeToString([]byte(mime))
 	default:
+		group := "an EKS managed node group"
+		if req.Pool.Overhead.EKS.Kind == overhead.SelfManaged {
+			if r.Pool.Overhead.Profile == overhead.EKSAL2 {
+				return nil, nil, nil // eksctl_yaml's kubeletExtraConfig carries them (bootstrap.sh's --kubelet-extra-args otherwise)
+			}
+			group = "a self-managed node group"
+		}
 		return nil, []field.Warning{{Code: WarnKubeletSettingsNeedImage, Path: field.NewPath("MaxPods"), Message: fmt.Sprintf(
-			"node group %q was planned with custom kubelet settings (max pods, reservations or eviction thresholds), which the nodes of an EKS managed node group on %s run only from a custom AMI's bootstrap: without one they run EKS's defaults and the plan does not hold; use the eks-al2023 or eks-bottlerocket profile, whose settings eks_launch_template carries",
-			req.Pool.Name, r.Pool.Overhead.Profile)}}, nil
+			"node group %q was planned with custom kubelet settings (max pods, reservations or eviction thresholds), which the nodes of %s on %s run only from a custom AMI's bootstrap: without one they run EKS's defaults and the plan does not hold; use the eks-al2023 or eks-bottlerocket profile, whose settings eks_launch_template carries",
+			req.Pool.Name, group, r.Pool.Overhead.Profile)}}, nil
 	}
 	return lt, nil, nil
 }

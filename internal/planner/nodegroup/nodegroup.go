@@ -207,7 +207,7 @@ func Size(ctx context.Context, p *sizing.Planner, req Request) (*Result, error) 
 				Replicas: top, Surge: max(wp.PeakReplicas-top, 0)})
 		}
 	}
-	if n := EksctlName(req.Pool.Name); req.Pool.Cloud == catalog.AWS && req.Pool.Overhead.EKS.Kind != overhead.AutoMode && n != req.Pool.Name {
+	if n := EksctlName(req.Pool.Name); rendersEksctl(req, r) && n != req.Pool.Name {
 		r.Warnings = append(r.Warnings, field.Warning{Code: WarnEksctlName, Path: field.NewPath("Name"), Message: fmt.Sprintf(
 			"the eksctl entry of node group %s is named %s: eksctl names its CloudFormation stack after it, and a stack name holds only letters, digits and hyphens",
 			field.Quote(req.Pool.Name), field.Quote(n))})
@@ -269,6 +269,12 @@ func Size(ctx context.Context, p *sizing.Planner, req Request) (*Result, error) 
 		}
 	}
 	return r, nil
+}
+
+// rendersEksctl reports whether the group gets an eksctl entry: an AWS group with managed shapes (not Auto Mode, nor
+// a Karpenter group whose members need several AMIs; Render).
+func rendersEksctl(req Request, r *Result) bool {
+	return req.Pool.Cloud == catalog.AWS && req.Pool.Overhead.EKS.Kind != overhead.AutoMode && !(karpenterLaunches(req) && !oneAMI(r))
 }
 
 // karpenterLaunches reports whether the group's nodes are launched by Karpenter or EKS Auto Mode (its node group
@@ -372,7 +378,7 @@ func validate(req Request) field.Errors {
 }
 
 // IdentityErrors checks what names and marks the group's nodes against its consumers' rules: its name, labels,
-// taints and zones (with its cloud and, on AWS, its node group kind). It reads nothing else of req, so a caller
+// taints and zones (with its cloud, its capacity type and, on AWS, its node group kind). It reads nothing else of req, so a caller
 // can check these while other inputs are not known yet; Size runs it too.
 func IdentityErrors(req Request) field.Errors {
 	errs := nameErrors(req)

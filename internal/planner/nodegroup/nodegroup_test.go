@@ -393,6 +393,11 @@ func TestKarpenterMixedArchitectures(t *testing.T) {
 	if out.EKS != nil || out.EKSModule != nil || out.EksctlYAML != "" || !strings.Contains(out.KarpenterYAML, "- amd64\n") || !strings.Contains(out.KarpenterYAML, "- arm64\n") {
 		t.Errorf("Karpenter group of two architectures: eks %v, module %v, eksctl %q, NodePool:\n%s", out.EKS, out.EKSModule, out.EksctlYAML, out.KarpenterYAML)
 	}
+	// Only the NodePool is rendered, so no warning names an eksctl entry.
+	req.Pool.Name = "php_web"
+	if r, err := Size(context.Background(), p, req); err != nil || hasCode(r.Warnings, WarnEksctlName) {
+		t.Errorf("a Karpenter group with no eksctl entry warns about its eksctl name: %v %+v", err, r.Warnings)
+	}
 	var many []string
 	for _, f := range []string{"m5", "m5a", "m5d", "m5n", "m6i", "m6a", "m7i", "c5", "c5a", "c6i", "r5", "r5a", "r6i"} {
 		many = append(many, f+".xlarge", f+".2xlarge")

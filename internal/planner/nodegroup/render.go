@@ -156,7 +156,7 @@ func Render(req Request, r *Result) (Rendered, error) {
 		return out, err
 	}
 	switch {
-	case req.Pool.Cloud == catalog.AWS && (req.Pool.Overhead.EKS.Kind == overhead.AutoMode || karpenterLaunches(req) && !oneAMI(r)):
+	case req.Pool.Cloud == catalog.AWS && !rendersEksctl(req, r):
 		// EKS Auto Mode launches its nodes from NodePools only: a managed node group or an eksctl one would launch
 		// nodes of another kind, with the managed nodes' reservations and pods, not the ones planned. A Karpenter
 		// group whose members need several AMIs (architectures, accelerators) or are more than a managed node group
@@ -630,11 +630,7 @@ func karpenterRestricted(k string) string {
 	return ""
 }
 
-// KarpenterName is the name of the Karpenter NodePool of a group: the group's name when it is a valid
-// Kubernetes object name (a lowercase RFC 1123 subdomain), else the name lower-cased with every character
-// but a-z, 0-9 and '-' written as '-' and the ends trimmed ("Web_Pool" → "web-pool"). EKS allows names a
-// NodePool does not, so the group keeps its name and only the NodePool differs.
-// EksctlName is a group's name as an eksctl managedNodeGroups entry takes it: eksctl names the entry's CloudFormation
+// EksctlName is a group's name as an eksctl entry (managedNodeGroups or nodeGroups) takes it: eksctl names the entry's CloudFormation
 // stack eksctl-<cluster>-nodegroup-<name>, and a stack name holds only letters, digits and hyphens (eksctl's own
 // rule for nodeGroups names, pkg/apis/eksctl.io/v1alpha5 validation.go IsInvalidNameArg: [^a-zA-Z0-9\-]), so
 // every other character becomes a hyphen.
@@ -648,6 +644,10 @@ func EksctlName(name string) string {
 	return string(b)
 }
 
+// KarpenterName is the name of the Karpenter NodePool of a group: the group's name when it is a valid
+// Kubernetes object name (a lowercase RFC 1123 subdomain), else the name lower-cased with every character
+// but a-z, 0-9 and '-' written as '-' and the ends trimmed ("Web_Pool" → "web-pool"). EKS allows names a
+// NodePool does not, so the group keeps its name and only the NodePool differs.
 func KarpenterName(name string) string {
 	if len(content.IsDNS1123Subdomain(name)) == 0 {
 		return name

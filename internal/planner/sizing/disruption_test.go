@@ -99,6 +99,7 @@ func TestSolveUpgradeDefaults(t *testing.T) {
 		{name: "eks max unavailable 150%", pool: Pool{Cloud: catalog.AWS, InstanceTypes: []string{"m5.xlarge"}, UpgradeMaxUnavailable: pct(150)}, wantErrMsg: "max unavailable is 1 to 100 nodes"},
 		{name: "eks max unavailable 0", pool: Pool{Cloud: catalog.AWS, InstanceTypes: []string{"m5.xlarge"}, UpgradeMaxUnavailable: cnt(0)}, wantErrMsg: "max unavailable is 1 to 100 nodes"},
 		{name: "aks max unavailable 150%", pool: Pool{Cloud: catalog.Azure, InstanceTypes: []string{"Standard_D4s_v5"}, UpgradeMaxUnavailable: pct(150)}, wantErrMsg: "upgrade's max unavailable 150% is not"},
+		{name: "gke max surge 150%: one error", pool: Pool{Cloud: catalog.GCP, InstanceTypes: []string{"e2-standard-4"}, UpgradeMaxSurge: pct(150)}, wantErrMsg: "node counts, not percentages"},
 		{name: "nothing at a time", pool: Pool{Cloud: catalog.GCP, InstanceTypes: []string{"e2-standard-4"}, UpgradeMaxSurge: cnt(0)}, wantErrMsg: "would replace no node at a time"},
 	}
 	for _, tt := range tests {

@@ -81,7 +81,7 @@ func (s *solve) upgrade(i int) fit.Upgrade {
 			name, what string
 			v          *fit.IntOrPercent
 		}{{"UpgradeMaxSurge", "max surge", rp.UpgradeMaxSurge}, {"UpgradeMaxUnavailable", "max unavailable", rp.UpgradeMaxUnavailable}} {
-			if f.v != nil && (f.v.Value < 0 || f.v.Percent && f.v.Value > 100) {
+			if f.v != nil && (f.v.Value < 0 || f.v.Percent && f.v.Value > 100) && !(rp.Cloud == catalog.GCP && f.v.Percent) { // GCP: refused above as a percentage
 				s.errs = append(s.errs, field.Invalid(s.poolPath(i).Child(f.name), intOrPercentText(*f.v),
 					"pool %q: an upgrade's %s %s is not a node count of 0 or more or a percentage of 0%% to 100%%; give one", rp.Name, f.what, intOrPercentText(*f.v)))
 			}

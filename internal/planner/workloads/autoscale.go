@@ -22,8 +22,10 @@ type scaler struct {
 	defaults string
 	// dropped says why the autoscaler is not used (another one stands for it), "" when it is.
 	dropped string
-	// paused marks a ScaledObject a pause annotation pins (min and max are then the paused count).
-	paused bool
+	// paused marks a ScaledObject a pause annotation pins (min and max are then the paused count); frozen, one
+	// paused at its current count (autoscaling.keda.sh/paused), planned at the larger of its maximum and the
+	// target's replicas field.
+	paused, frozen bool
 }
 
 // KEDA's pause annotations (apis/keda/v1alpha1/scaledobject_types.go PausedReplicasAnnotation, PausedAnnotation).
@@ -78,7 +80,7 @@ func scaledObject(o object) (scaler, error) {
 		defaults = []string{fmt.Sprintf("paused at exactly %d replicas (%s): KEDA holds the target there, whatever minReplicaCount and maxReplicaCount say", n, kedaPausedReplicas)}
 	} else if v, ok := ann[kedaPaused]; ok {
 		if pause, err := strconv.ParseBool(strings.TrimSpace(v)); err != nil || pause {
-			s.min, s.paused = s.max, true
+			s.min, s.paused, s.frozen = s.max, true, true
 			defaults = append(defaults, fmt.Sprintf("paused (%s: %s): KEDA freezes the replica count the target has, which the manifests do not tell, so it is planned steady at the maximum %d (the safe side)",
 				kedaPaused, field.Quote(v), s.max))
 		}
@@ -212,10 +214,17 @@ func (r *reader) autoscale() error {
 		}
 		used[key] = true
 		lo, hi := s.min, s.max
+		if s.frozen && w.Replicas != nil && *w.Replicas > hi {
+			// Paused, KEDA scales nothing: the target runs its own replicas field after an apply, above the maximum here.
+			lo, hi = *w.Replicas, *w.Replicas
+		}
 		zero := w.Replicas != nil && *w.Replicas == 0
 		w.Replicas, w.MinReplicas, w.MaxReplicas = nil, &lo, &hi
 		w.Autoscaler = &Autoscaler{Kind: s.o.src.Kind, Namespace: s.o.src.Namespace, Name: s.o.src.Name, MinReplicas: lo, MaxReplicas: hi}
 		note := fmt.Sprintf("%s %s scales it from %d to %d replicas (its replicas field is ignored)", s.o.src.Kind, field.Quote(s.o.src.Name), lo, hi)
+		if s.frozen && lo > s.max {
+			note = fmt.Sprintf("%s %s is paused, so nothing scales it: it runs its replicas field's %d, above the maximum %d", s.o.src.Kind, field.Quote(s.o.src.Name), lo, s.max)
+		}
 		if zero && lo > 0 && s.o.src.Kind == "HorizontalPodAutoscaler" {
 			// The HPA controller leaves a target scaled to 0 alone (horizontal.go: ScalingDisabled) until it is
 			// scaled up; the plan holds for when it is.

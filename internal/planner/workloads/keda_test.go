@@ -89,6 +89,12 @@ func TestReadScaledObjectPaused(t *testing.T) {
 			}
 		})
 	}
+	// Paused, nothing scales the target: it runs its replicas field, 20 here, above maxReplicaCount.
+	big := deployment("web", "20", "{requests: {cpu: 100m, memory: 100Mi}}", "") + "---\n"
+	w := workload(t, mustRead(t, Input{Manifests: big + so(`autoscaling.keda.sh/paused: "true"`, "  maxReplicaCount: 10\n")}), "web")
+	if deref(w.MinReplicas) != 20 || deref(w.MaxReplicas) != 20 || !strings.Contains(w.Pod.Derivation[0], "runs its replicas field's 20, above the maximum 10") {
+		t.Errorf("paused above its maximum: min %d max %d, derivation %q", deref(w.MinReplicas), deref(w.MaxReplicas), w.Pod.Derivation)
+	}
 	if _, err := Read(Input{Manifests: web + so(`autoscaling.keda.sh/paused-replicas: "five"`, "")}); err == nil ||
 		!strings.Contains(err.Error(), `annotation autoscaling.keda.sh/paused-replicas is "five", not a replica count`) {
 		t.Errorf("paused-replicas five: err = %v", err)
