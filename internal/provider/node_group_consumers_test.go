@@ -153,6 +153,8 @@ var (
 		"node_taints": opt(tfList(tfString)), "orchestrator_version": opt(tfString), "os_disk_size_gb": opt(tfNumber), "os_disk_type": opt(tfString),
 		"os_sku": opt(tfString), "os_type": opt(tfString), "priority": opt(tfString), "spot_max_price": opt(tfNumber), "zones": opt(tfSet(tfString)),
 		"create_before_destroy": opt(tfBool), "temporary_name_for_rotation": opt(tfString),
+		"upgrade_settings": opt(tfObject(map[string]tfAttr{"drain_timeout_in_minutes": opt(tfNumber), "node_soak_duration_in_minutes": opt(tfNumber),
+			"max_surge": opt(tfString), "max_unavailable": opt(tfString), "undrainable_node_behavior": opt(tfString)})),
 	})
 	gkeModuleV44Pool = tfObject(map[string]tfAttr{
 		"node_pool": req(tfMap(tfAny)), "labels": req(tfMap(tfString)),

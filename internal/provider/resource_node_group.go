@@ -282,13 +282,15 @@ func (r *nodeGroupResource) Schema(_ context.Context, _ resource.SchemaRequest, 
 		Validators: []validator.String{stringvalidator.OneOf(stringsOf(nodegroup.CapacityTypes)...)}}
 	attrs["disk_size_gib"] = schema.Int64Attribute{Optional: true, MarkdownDescription: "Size in GiB of the volume that holds the kubelet's root directory " +
 		"(the root volume; Bottlerocket's data volume), emitted to every consumer and planned with: the nodes' ephemeral storage comes from it " +
-		"unless `os_disk_gib` is given. Default: each consumer's own (EKS 20, Windows 50; AKS 128; GKE 100), which is also what kubefit plans with.",
+		"unless `os_disk_gib` is given. Default: each consumer's own (EKS 20, Windows 50; AKS 128; GKE 100), which is also what kubefit plans with. " +
+			"The plan checks it against the consumer: on AWS the EBS type's sizes (gp2 and gp3 up to 16,384 GiB, io2 65,536, standard 1,024) and the AMI's " +
+			"snapshot (20 GiB, Windows 50), on Azure AKS's 2,048 GB, on GCP GKE's 10 GB minimum.",
 		Validators: []validator.Int64{int64validator.Between(1, 65536)}}
 	attrs["disk_type"] = schema.StringAttribute{Optional: true, MarkdownDescription: "AWS groups: the EBS type of the volume `disk_size_gib` sizes (e.g. `gp3`), passed to eksctl's `volumeType` and to " +
 		"`ebs.volume_type` of `eks_launch_template` and `eks_module_node_group`'s `block_device_mappings` (which default to `gp3`). " +
 		"`aws_eks_node_group` takes no volume type, and AKS and GKE pools are emitted without one (their provider's default). " +
-		"One of EBS's types: `gp3`, `gp2`, `io1`, `io2` or `standard` (`st1` and `sc1` cannot be boot volumes), with `disk_size_gib` within the type's sizes " +
-		"(gp2/gp3 up to 16,384 GiB, io2 65,536, standard 1,024) and at least the AMI's snapshot (20 GiB, Windows 50); AKS takes an OS disk of at most 2,048 GB."}
+		"One of " + markdownList(nodegroup.BootVolumeTypes) + " (EBS's `st1` and `sc1` cannot be boot volumes).",
+		Validators: []validator.String{stringvalidator.OneOf(nodegroup.BootVolumeTypes...)}}
 	attrs["node_class_name"] = schema.StringAttribute{Optional: true, MarkdownDescription: "Name of the Karpenter `EC2NodeClass` the NodePool refers to (default `default`); with `eks.node_group_kind = \"auto_mode\"`, of the EKS Auto Mode `NodeClass` (`eks.amazonaws.com/v1`)."}
 	attrs["fail_on_misfit"] = schema.BoolAttribute{Optional: true, MarkdownDescription: "Fail the plan when the workloads do not fit (default `true`); `false` reports misfits as warnings. " +
 		"Where the failure is raised is `misfits_reported_by`'s choice."}

@@ -28,7 +28,7 @@ func plannedResourceConfigs() map[string][2]map[string]any {
 		return ws
 	}
 	group := func(n int, maxSize any) map[string]any {
-		return map[string]any{"name": "general", "cloud": "aws", "instance_types": []any{"m5.large"}, "zones": []any{"a", "b", "c"},
+		return map[string]any{"name": "general", "cloud": "aws", "instance_types": []any{"m5.large"}, "zones": []any{"us-east-1a", "us-east-1b", "us-east-1c"},
 			"workloads": workloads(n), "max_size": maxSize}
 	}
 	aks := map[string]any{"name": "user", "cloud": "azure", "instance_types": []any{"Standard_D4s_v5"}, "zones": []any{"1", "2", "3"}, "workloads": workloads(3)}

@@ -426,6 +426,9 @@ func eksLabelErrors(req Request) field.Errors {
 var ebsSizes = map[string][2]int{"gp2": {1, 16384}, "gp3": {1, 16384}, "io1": {4, 16384}, "io2": {4, 65536},
 	"st1": {125, 16384}, "sc1": {125, 16384}, "standard": {1, 1024}}
 
+// BootVolumeTypes are the EBS volume types a node's root volume may have (ebsSizes less st1 and sc1), gp3 first.
+var BootVolumeTypes = []string{"gp3", "gp2", "io1", "io2", "standard"}
+
 // eksReservedLabelDomain is the label domain the EKS API keeps for its own labels of managed nodes.
 const eksReservedLabelDomain = "eks.amazonaws.com"
 
