@@ -256,7 +256,11 @@ func (d *workloadsDataSource) Schema(_ context.Context, _ datasource.SchemaReque
 			"Documents are decoded with client-go's scheme into `k8s.io/api` types; unknown fields of a known kind are a warning " +
 			"naming them, though `kubectl apply` (strict field validation, its default since kubectl 1.27) and Helm refuse them. A built-in kind in a version no Kubernetes release serves (`apps/V1`, `apps/v1beta1`, a " +
 			"DaemonSet at `v1` or `app/v1`) is an error, as `kubectl apply` refuses it; a kind of a group of its own (a dotted group " +
-			"client-go does not know, such as `argoproj.io`) is a custom kind. At most 64 MiB and 100,000 documents are read.",
+			"client-go does not know, such as `argoproj.io`) is a custom kind. At most 64 MiB and 100,000 documents are read.\n\n" +
+			"Objects the API server refuses outright are errors at plan time, each naming the object and what to write instead, all of " +
+			"them reported at once (up to 20): a `metadata.name` that is not a lowercase DNS-1123 subdomain (`Web_App`; a label, no dots, for a " +
+			"StatefulSet; at most 52 characters for a CronJob; any custom resource's too), a `metadata.namespace` or `namespace` input that " +
+			"is not a DNS-1123 label.",
 		Attributes: map[string]schema.Attribute{
 			"manifests": schema.StringAttribute{Optional: true,
 				MarkdownDescription: "One or more YAML documents separated by `---` (JSON documents too: `jsonencode` objects joined with `\"\\n---\\n\"` are a YAML stream), or JSON values one after the other (a `kubectl get -o json` List); `List` kinds, a top-level JSON array and a top-level YAML sequence (`yamlencode([obj1, obj2])`) are unwrapped. At least one of `manifests` and `cluster`.",
@@ -266,7 +270,7 @@ func (d *workloadsDataSource) Schema(_ context.Context, _ datasource.SchemaReque
 					"Its nodes become measured `pools` (grouped by their node-group label, else by instance type; allocatable and capacity of the least roomy node; " +
 					"the labels and taints all of them carry; cordoned nodes left out) and its running and Pending pods the existing load, grouped back into their owners " +
 					"(a ReplicaSet's pods into their Deployment, DaemonSet pods into one DaemonSet). A pod owner also in `manifests` is read from `manifests` instead: the change being planned."},
-			"namespace": schema.StringAttribute{Optional: true, MarkdownDescription: "Namespace of namespaced objects that name none (default `default`; `helm template -n` sets one on most objects)."},
+			"namespace": schema.StringAttribute{Optional: true, MarkdownDescription: "Namespace of namespaced objects that name none (default `default`; `helm template -n` sets one on most objects); a lowercase DNS-1123 label, as every namespace is (`team-a`, not `Team A`)."},
 			"include":   include,
 			"exclude":   exclude,
 			"overrides": schema.MapNestedAttribute{Optional: true,

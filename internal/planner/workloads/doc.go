@@ -31,6 +31,9 @@
 // taints all its nodes carry) and its running pods the existing load, grouped into their owners; an owner
 // also in the manifests is read from the manifests.
 //
+// An object of the manifests the API server refuses outright is an error naming it and what to write instead
+// (validate.go): a name or namespace ValidateObjectMeta refuses. Every problem is reported, up to maxErrors.
+//
 // Input is bounded (MaxBytes, MaxDocuments) and decoding runs on every core; errors are field errors on
 // Manifests, Cluster, Include, Exclude or Overrides that name the document, object and field at fault.
 package workloads

@@ -59,6 +59,9 @@ func Read(in Input) (Result, error) {
 		warns = append(warns, cwarns...)
 	}
 	r := &reader{in: in, res: Result{Warnings: warns}}
+	if err := namespaceError(in.Namespace); err != nil {
+		r.errs = append(r.errs, field.As(err)...)
+	}
 	r.ns = in.Namespace
 	if r.ns == "" {
 		r.ns = "default"
@@ -68,21 +71,34 @@ func Read(in Input) (Result, error) {
 	}
 	r.indexCluster(cobjs)
 	if len(r.errs) > 0 {
-		return Result{}, r.errs.Err()
+		return Result{}, r.failed()
 	}
 	r.readAll()
 	r.readCluster()
 	if err := r.autoscale(); err != nil {
-		return Result{}, err
+		// Every problem at once: the workloads' own errors too.
+		r.errs = append(r.errs, field.As(err)...)
+		return Result{}, r.failed()
 	}
 	r.name()
 	if err := r.override(); err != nil {
-		return Result{}, err
+		r.errs = append(r.errs, field.As(err)...)
+		return Result{}, r.failed()
 	}
 	if len(r.errs) > 0 {
-		return Result{}, r.errs.Err()
+		return Result{}, r.failed()
 	}
 	return r.res, nil
+}
+
+// failed returns the read's errors, the first maxErrors of them and a count of the rest.
+func (r *reader) failed() error {
+	if len(r.errs) <= maxErrors {
+		return r.errs.Err()
+	}
+	more := len(r.errs) - maxErrors
+	errs := append(r.errs[:maxErrors:maxErrors], field.Invalid(field.NewPath("Manifests"), "", "%d more problems in the manifests; fix the ones above and plan again to see them", more))
+	return errs
 }
 
 // parse splits and decodes every document, on every core (documents are independent; the results are
@@ -189,6 +205,7 @@ func (r *reader) index(objs []object) error {
 			r.skip(o, reason)
 			continue
 		}
+		r.errs = append(r.errs, metaErrors(o)...)
 		key := groupOf(o.src.APIVersion) + "/" + o.src.Kind + "/" + o.src.Namespace + "/" + o.src.Name
 		if o.src.Name == "" {
 			g := o.meta.GetGenerateName()
@@ -210,7 +227,7 @@ func (r *reader) index(objs []object) error {
 		r.file(o)
 	}
 	if len(r.errs) > 0 {
-		return r.errs.Err()
+		return r.failed()
 	}
 	nss := make([]string, 0, len(r.limitRanges))
 	for ns := range r.limitRanges {

@@ -1,0 +1,76 @@
+package workloads
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/field"
+)
+
+// refusedCase is manifests the API server refuses, and what each of kubefit's errors must say (one substring per
+// expected error, in order).
+type refusedCase struct {
+	name      string
+	in        Input
+	want      []string
+	wantPaths []string // each error's path; "Manifests" when empty
+}
+
+func checkRefused(t *testing.T, cases []refusedCase) {
+	t.Helper()
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := Read(c.in)
+			es := field.As(err)
+			if len(es) != len(c.want) {
+				t.Fatalf("got %d errors (%v), want %d: %q", len(es), err, len(c.want), c.want)
+			}
+			for i, w := range c.want {
+				if !strings.Contains(es[i].Detail, w) {
+					t.Errorf("error %d: %q\nwant it to contain %q", i, es[i].Detail, w)
+				}
+				p := "Manifests"
+				if i < len(c.wantPaths) {
+					p = c.wantPaths[i]
+				}
+				if es[i].Path.String() != p {
+					t.Errorf("error %d is on %s, want %s", i, es[i].Path, p)
+				}
+			}
+		})
+	}
+}
+
+// TestReadRefusesInvalidNames checks that a name or namespace the API server refuses (ValidateObjectMeta with each
+// kind's name rule, ValidateCronJobCreate's 52 characters, ValidateNamespaceName) is an error naming the object and
+// the name to write, every one of them reported.
+func TestReadRefusesInvalidNames(t *testing.T) {
+	hpa := "apiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\nmetadata: {name: Web.HPA}\nspec: {scaleTargetRef: {kind: Deployment, name: web}, maxReplicas: 3}\n"
+	sts := "apiVersion: apps/v1\nkind: StatefulSet\nmetadata: {name: db.primary}\nspec:\n  selector: {matchLabels: {app: db}}\n  template:\n    metadata: {labels: {app: db}}\n    spec: {containers: [{name: db, image: pg}]}\n"
+	long := strings.Repeat("a", 53)
+	cron := "apiVersion: batch/v1\nkind: CronJob\nmetadata: {name: " + long + "}\nspec:\n  schedule: '* * * * *'\n  jobTemplate: {spec: {template: {spec: {restartPolicy: Never, containers: [{name: c, image: x}]}}}}\n"
+	rollout := "apiVersion: argoproj.io/v1alpha1\nkind: Rollout\nmetadata: {name: Canary}\nspec:\n  replicas: 1\n  template:\n    spec: {containers: [{name: c, image: x}]}\n"
+	checkRefused(t, []refusedCase{
+		{name: "deployment name", in: Input{Manifests: deployment("Web_App", "1", "", "")},
+			want: []string{`Deployment "Web_App" in namespace "default" (document 0, line 1): metadata.name "Web_App" is not a valid Deployment name (a lowercase RFC 1123 subdomain`}},
+		{name: "each object reported", in: Input{Manifests: deployment("Web_App", "1", "", "") + "---\n" + hpa + "---\n" + sts + "---\n" + cron},
+			want: []string{`metadata.name "Web_App"`, `HorizontalPodAutoscaler "Web.HPA"`, `StatefulSet "db.primary" in namespace "default" (document 2, line 21): metadata.name "db.primary" is not a valid StatefulSet name (must not contain dots); the API server refuses the object (ValidateObjectMeta), so write "db-primary"`,
+				`CronJob "` + long + `"`}},
+		{name: "write instead", in: Input{Manifests: deployment("Web_App", "1", "", "") + "---\n" + sts},
+			want: []string{`so write "web-app"`, `so write "db-primary"`}},
+		{name: "cronjob 52 characters", in: Input{Manifests: cron},
+			want: []string{`metadata.name is 53 characters; the API server refuses a CronJob name of more than 52 (ValidateCronJobCreate`}},
+		{name: "custom resource", in: Input{Manifests: rollout}, want: []string{`Rollout "Canary" in namespace "default" (document 0, line 1): metadata.name "Canary" is not a valid Rollout name`}},
+		{name: "generateName prefix", in: Input{Manifests: "apiVersion: batch/v1\nkind: Job\nmetadata: {generateName: Run_}\nspec: {template: {spec: {restartPolicy: Never, containers: [{name: c, image: x}]}}}\n"},
+			want: []string{`metadata.generateName "Run_" is not a valid Job name`}},
+		{name: "metadata.namespace", in: Input{Manifests: strings.Replace(deployment("web", "1", "", ""), "  name: web\n", "  name: web\n  namespace: Team_A\n", 1)},
+			want: []string{`Deployment "web" in namespace "Team_A" (document 0, line 1): metadata.namespace "Team_A" is not a valid namespace name (a lowercase RFC 1123 label`}},
+		{name: "namespace input", in: Input{Manifests: deployment("web", "1", "", ""), Namespace: "Team A"},
+			want: []string{`namespace "Team A" is not a valid namespace name (a lowercase RFC 1123 label`}, wantPaths: []string{"Namespace"}},
+	})
+	// Valid names, a trailing hyphen of a generateName prefix and a cluster-scoped kind's namespace are accepted.
+	mustRead(t, Input{Manifests: deployment("web-1.v2", "1", "", "") + "---\n" +
+		"apiVersion: batch/v1\nkind: Job\nmetadata: {generateName: run-}\nspec: {template: {spec: {restartPolicy: Never, containers: [{name: c, image: x}]}}}\n---\n" +
+		"apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: high, namespace: Not_Used}\nvalue: 10\n" +
+		"---\napiVersion: v1\nkind: Service\nmetadata: {name: Not_Checked}\n", Namespace: "team-a"})
+}
