@@ -206,6 +206,8 @@ func (r *reader) index(objs []object) error {
 			continue
 		}
 		r.errs = append(r.errs, metaErrors(o)...)
+		r.errs = append(r.errs, selectorErrors(o)...)
+		r.errs = append(r.errs, strategyErrors(o)...)
 		key := groupOf(o.src.APIVersion) + "/" + o.src.Kind + "/" + o.src.Namespace + "/" + o.src.Name
 		if o.src.Name == "" {
 			g := o.meta.GetGenerateName()

@@ -1,9 +1,16 @@
 package workloads
 
 import (
+	"fmt"
+	"sort"
+	"strconv"
 	"strings"
 
+	appsv1 "k8s.io/api/apps/v1"
 	apivalidation "k8s.io/apimachinery/pkg/api/validation"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/util/intstr"
 
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/field"
 )
@@ -110,4 +117,113 @@ func dnsName(s string, label, prefix bool) string {
 		return "app"
 	}
 	return out
+}
+
+// selectorErrors returns why the API server refuses an apps/v1 workload for its spec.selector: apps/v1 requires
+// one (ValidateDeploymentSpec, ValidateReplicaSetSpec, ValidateStatefulSetSpec: "Required value"; a DaemonSet's nil
+// selector selects nothing, so ValidateDaemonSetSpec finds it does not match), not empty ("empty selector is
+// invalid"), and matching the pod template's labels (ValidatePodTemplateSpecForReplicaSet,
+// ValidatePodTemplateSpecForStatefulSet, ValidateDaemonSetSpec: "`selector` does not match template `labels`").
+func selectorErrors(o object) field.Errors {
+	var sel *metav1.LabelSelector
+	var tpl map[string]string
+	switch t := o.typed.(type) {
+	case *appsv1.Deployment:
+		sel, tpl = t.Spec.Selector, t.Spec.Template.Labels
+	case *appsv1.ReplicaSet:
+		sel, tpl = t.Spec.Selector, t.Spec.Template.Labels
+	case *appsv1.StatefulSet:
+		sel, tpl = t.Spec.Selector, t.Spec.Template.Labels
+	case *appsv1.DaemonSet:
+		sel, tpl = t.Spec.Selector, t.Spec.Template.Labels
+	default:
+		return nil
+	}
+	refuse := func(value, format string, args ...any) field.Errors {
+		return field.Errors{field.Invalid(inputPath(o.src), value, "%s: %s", objName(o.src), fmt.Sprintf(format, args...))}
+	}
+	write := "selector: {matchLabels: " + labelsYAML(tpl) + "}"
+	if len(tpl) == 0 {
+		write = "labels under spec.template.metadata.labels and the same under spec.selector.matchLabels"
+	}
+	if sel == nil {
+		return refuse("", "spec.selector is missing; apps/v1 requires it (the API server refuses the %s: spec.selector: Required value), so write %s", o.src.Kind, write)
+	}
+	if len(sel.MatchLabels)+len(sel.MatchExpressions) == 0 {
+		return refuse("{}", "spec.selector is empty; the API server refuses it (empty selector is invalid for a %s), so write %s", o.src.Kind, write)
+	}
+	s, err := metav1.LabelSelectorAsSelector(sel)
+	if err != nil {
+		return refuse(specJSON(sel), "spec.selector is not a valid label selector (%v); the API server refuses it, so fix it", err)
+	}
+	if !s.Matches(labels.Set(tpl)) {
+		return refuse(s.String(), "spec.selector (%s) does not match the pod template's labels %s; the API server refuses the %s (`selector` does not match template `labels`), since it would not own its own pods: make spec.template.metadata.labels include what the selector asks",
+			s.String(), labelsYAML(tpl), o.src.Kind)
+	}
+	return nil
+}
+
+// labelsYAML renders labels as a YAML flow mapping, in key order: {app: web}.
+func labelsYAML(l map[string]string) string {
+	keys := make([]string, 0, len(l))
+	for k := range l {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = k + ": " + l[k]
+	}
+	return "{" + strings.Join(parts, ", ") + "}"
+}
+
+// strategyErrors returns why the API server refuses a Deployment for its spec.strategy, after apps/v1 defaulting
+// (SetDefaults_Deployment: type RollingUpdate, maxSurge and maxUnavailable 25 %): ValidateDeploymentStrategy refuses
+// a rollingUpdate with type Recreate and a type other than the two, ValidateRollingUpdateDeployment a maxUnavailable
+// of 0 when maxSurge is 0 too (counts or percentages: 0 and 0% alike), since such an update could never progress.
+func strategyErrors(o object) field.Errors {
+	d, ok := o.typed.(*appsv1.Deployment)
+	if !ok {
+		return nil
+	}
+	st := d.Spec.Strategy
+	refuse := func(value, format string, args ...any) field.Errors {
+		return field.Errors{field.Invalid(inputPath(o.src), value, "%s: %s", objName(o.src), fmt.Sprintf(format, args...))}
+	}
+	switch st.Type {
+	case appsv1.RecreateDeploymentStrategyType:
+		if st.RollingUpdate != nil {
+			return refuse("Recreate", "spec.strategy.rollingUpdate is set with type Recreate; the API server refuses it (ValidateDeploymentStrategy: may not be specified when strategy `type` is 'Recreate'), so remove rollingUpdate or write type: RollingUpdate")
+		}
+		return nil
+	case "", appsv1.RollingUpdateDeploymentStrategyType:
+	default:
+		return refuse(string(st.Type), "spec.strategy.type is %s; the API server takes only RollingUpdate or Recreate (ValidateDeploymentStrategy), so write one of them", field.Quote(string(st.Type)))
+	}
+	ru := st.RollingUpdate
+	if ru == nil {
+		return nil
+	}
+	surge, unavailable := intstr.FromString("25%"), intstr.FromString("25%")
+	if ru.MaxSurge != nil {
+		surge = *ru.MaxSurge
+	}
+	if ru.MaxUnavailable != nil {
+		unavailable = *ru.MaxUnavailable
+	}
+	if intOrPercentValue(surge) == 0 && intOrPercentValue(unavailable) == 0 {
+		return refuse(unavailable.String(), "spec.strategy.rollingUpdate has maxSurge %s and maxUnavailable %s; the API server refuses it (ValidateRollingUpdateDeployment: maxUnavailable may not be 0 when `maxSurge` is 0), since no update could start, so raise one of them (maxSurge: 1 keeps every replica available)",
+			surge.String(), unavailable.String())
+	}
+	return nil
+}
+
+// intOrPercentValue is apps validation's getIntOrPercentValue: a percentage's number, else the count.
+func intOrPercentValue(v intstr.IntOrString) int {
+	if v.Type == intstr.String && strings.HasSuffix(v.StrVal, "%") {
+		if n, err := strconv.Atoi(strings.TrimSuffix(v.StrVal, "%")); err == nil {
+			return n
+		}
+	}
+	return v.IntValue()
 }

@@ -74,3 +74,42 @@ func TestReadRefusesInvalidNames(t *testing.T) {
 		"apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: high, namespace: Not_Used}\nvalue: 10\n" +
 		"---\napiVersion: v1\nkind: Service\nmetadata: {name: Not_Checked}\n", Namespace: "team-a"})
 }
+
+// TestReadRefusesBadStrategyAndSelector checks the Deployment strategies ValidateDeploymentStrategy and
+// ValidateRollingUpdateDeployment refuse, and the selectors apps/v1 validation refuses (missing, empty, not matching
+// the template's labels) for each apps/v1 kind, every one reported.
+func TestReadRefusesBadStrategyAndSelector(t *testing.T) {
+	withStrategy := func(name, strategy string) string {
+		return deployment(name, "2", "", "") + "  strategy: " + strategy + "\n"
+	}
+	withSelector := func(kind, name, selector string) string {
+		s := "apiVersion: apps/v1\nkind: " + kind + "\nmetadata: {name: " + name + "}\nspec:\n"
+		if selector != "" {
+			s += "  selector: " + selector + "\n"
+		}
+		return s + "  template:\n    metadata: {labels: {app: " + name + ", tier: web}}\n    spec: {containers: [{name: c, image: x}]}\n"
+	}
+	checkRefused(t, []refusedCase{
+		{name: "both zero", in: Input{Manifests: withStrategy("web", "{rollingUpdate: {maxSurge: 0, maxUnavailable: 0}}")},
+			want: []string{`Deployment "web" in namespace "default" (document 0, line 1): spec.strategy.rollingUpdate has maxSurge 0 and maxUnavailable 0; the API server refuses it (ValidateRollingUpdateDeployment`}},
+		{name: "both zero percent", in: Input{Manifests: withStrategy("web", "{type: RollingUpdate, rollingUpdate: {maxSurge: 0%, maxUnavailable: '0%'}}")},
+			want: []string{`maxSurge 0% and maxUnavailable 0%`}},
+		{name: "recreate with rollingUpdate", in: Input{Manifests: withStrategy("web", "{type: Recreate, rollingUpdate: {maxSurge: 1}}")},
+			want: []string{`spec.strategy.rollingUpdate is set with type Recreate; the API server refuses it (ValidateDeploymentStrategy`}},
+		{name: "unknown type", in: Input{Manifests: withStrategy("web", "{type: Rolling}")},
+			want: []string{`spec.strategy.type is "Rolling"`}},
+		{name: "selector missing", in: Input{Manifests: withSelector("Deployment", "web", "")},
+			want: []string{`Deployment "web" in namespace "default" (document 0, line 1): spec.selector is missing; apps/v1 requires it (the API server refuses the Deployment: spec.selector: Required value), so write selector: {matchLabels: {app: web, tier: web}}`}},
+		{name: "selector empty", in: Input{Manifests: withSelector("StatefulSet", "db", "{}")},
+			want: []string{`StatefulSet "db" in namespace "default" (document 0, line 1): spec.selector is empty`}},
+		{name: "selector not matching", in: Input{Manifests: withSelector("ReplicaSet", "rs", "{matchLabels: {app: other}}")},
+			want: []string{`ReplicaSet "rs" in namespace "default" (document 0, line 1): spec.selector (app=other) does not match the pod template's labels {app: rs, tier: web}; the API server refuses the ReplicaSet`}},
+		{name: "every kind, every object", in: Input{Manifests: withSelector("Deployment", "a", "") + "---\n" + withSelector("StatefulSet", "b", "") + "---\n" +
+			withSelector("DaemonSet", "c", "") + "---\n" + withSelector("ReplicaSet", "d", "{matchExpressions: [{key: app, operator: In, values: [x]}]}") + "---\n" +
+			withStrategy("e", "{rollingUpdate: {maxSurge: '0', maxUnavailable: 0}}")},
+			want: []string{`Deployment "a"`, `StatefulSet "b"`, `DaemonSet "c" in namespace "default" (document 2, line 17): spec.selector is missing`, `ReplicaSet "d"`, `Deployment "e"`}},
+	})
+	// What the API server takes: one of the two at 0, Recreate alone, a selector on a subset of the labels.
+	mustRead(t, Input{Manifests: withStrategy("a", "{rollingUpdate: {maxSurge: 0}}") + "---\n" + withStrategy("b", "{rollingUpdate: {maxUnavailable: 0%}}") + "---\n" +
+		withStrategy("c", "{type: Recreate}") + "---\n" + withSelector("DaemonSet", "d", "{matchLabels: {tier: web}}")})
+}
