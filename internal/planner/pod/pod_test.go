@@ -111,3 +111,30 @@ func TestRefusals(t *testing.T) {
 		}
 	}
 }
+
+// TestSpecRefusals checks that the refusals of a pod spec as written (ValidatePodSpec, which ValidatePodTemplateSpec
+// runs on a workload's template) hold the request-above-limit and whole-number rules and none of what admission
+// adds: a LimitRange's default limit below a request refuses the pods, not the spec.
+func TestSpecRefusals(t *testing.T) {
+	c := func(req, lim corev1.ResourceList) corev1.PodSpec {
+		return corev1.PodSpec{Containers: []corev1.Container{{Name: "a", Resources: corev1.ResourceRequirements{Requests: req, Limits: lim}}}}
+	}
+	withLR := Defaults{LimitRanges: []corev1.LimitRange{lr("d", corev1.LimitRangeItem{Default: rl("cpu", "200m")})}}
+	for _, tc := range []struct {
+		name             string
+		spec             corev1.PodSpec
+		wantSpec, wantAd string
+	}{
+		{"request above limit", c(rl("cpu", "2"), rl("cpu", "1")), `container "a" requests cpu 2 above its limit 1`, `container "a" requests cpu 2 above its limit 1`},
+		{"a LimitRange default limit below the request", c(rl("cpu", "500m"), nil), "", `container "a" requests cpu 500m above its limit 200m`},
+		{"hugepages without a limit", c(rl("hugepages-2Mi", "2Mi"), nil), `container "a" requests hugepages-2Mi 2Mi without a limit, which a resource that cannot be overcommitted needs`, `container "a" requests hugepages-2Mi 2Mi without a limit, which a resource that cannot be overcommitted needs`},
+		{"a limit alone", c(nil, rl("cpu", "1")), "", ""},
+	} {
+		if got := strings.Join(SpecRefusals(&tc.spec), "; "); got != tc.wantSpec {
+			t.Errorf("%s: SpecRefusals %q, want %q", tc.name, got, tc.wantSpec)
+		}
+		if got := strings.Join(Refusals(&tc.spec, withLR), "; "); got != tc.wantAd {
+			t.Errorf("%s: Refusals %q, want %q", tc.name, got, tc.wantAd)
+		}
+	}
+}

@@ -3,6 +3,7 @@ package workloads
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -58,7 +59,21 @@ func (r *reader) podInfo(o object, ow *owned) (PodInfo, placement) {
 	}
 	reqs, steps := pod.Requests(spec, d)
 	info.Derivation = steps
-	if refused := pod.Refusals(spec, d); len(refused) > 0 {
+	refused := pod.Refusals(spec, d)
+	if o.typed != nil && o.src.Origin == OriginManifests {
+		// A built-in kind's pod template is validated as a pod's spec when the object is created
+		// (ValidatePodTemplateSpec in each kind's validation, ValidatePodSpec for a Pod): what that refuses, the API
+		// server refuses the object itself, so the whole apply fails. What only admission adds (a LimitRange) refuses
+		// the pods, which the object's controller then never gets to run.
+		written := pod.SpecRefusals(spec)
+		for _, msg := range written {
+			r.errs = append(r.errs, field.Invalid(inputPath(o.src), "", "%s: %s; the API server refuses the %s itself (%s validates its pod %s's resources), so fix the requests and limits",
+				objName(o.src), msg, o.src.Kind, map[bool]string{true: "ValidatePodSpec", false: "ValidatePodTemplateSpec"}[o.src.Kind == "Pod"],
+				map[bool]string{true: "spec", false: "template"}[o.src.Kind == "Pod"]))
+		}
+		refused = slices.DeleteFunc(refused, func(m string) bool { return slices.Contains(written, m) })
+	}
+	if len(refused) > 0 {
 		r.warn(o.src, WarnPodRefused, "the API server would refuse to create its pods (%s), so none would run; fix the "+
 			"requests and limits (or the LimitRange); the plan counts the pods as if it admitted them", strings.Join(refused, "; "))
 	}

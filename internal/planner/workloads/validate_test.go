@@ -113,3 +113,37 @@ func TestReadRefusesBadStrategyAndSelector(t *testing.T) {
 	mustRead(t, Input{Manifests: withStrategy("a", "{rollingUpdate: {maxSurge: 0}}") + "---\n" + withStrategy("b", "{rollingUpdate: {maxUnavailable: 0%}}") + "---\n" +
 		withStrategy("c", "{type: Recreate}") + "---\n" + withSelector("DaemonSet", "d", "{matchLabels: {tier: web}}")})
 }
+
+// TestReadRequestAboveLimit checks that a request above its limit in a built-in kind's pod template is an error on
+// the object, which the API server refuses itself (ValidatePodTemplateSpec; ValidatePodSpec for a Pod), and stays
+// the refused-pod warning where only the pods are refused: a LimitRange's default limit below the request
+// (LimitRanger admission) or a custom kind's template.
+func TestReadRequestAboveLimit(t *testing.T) {
+	over := `{requests: {cpu: "2", memory: 1Gi}, limits: {cpu: "1"}}`
+	pod := "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers: [{name: app, image: x, resources: " + over + "}]\n"
+	job := "apiVersion: batch/v1\nkind: Job\nmetadata: {name: j}\nspec:\n  template:\n    spec:\n      restartPolicy: Never\n      containers: [{name: app, image: x, resources: " + over + "}]\n"
+	checkRefused(t, []refusedCase{
+		{name: "deployment", in: Input{Manifests: deployment("web", "2", over, "")},
+			want: []string{`Deployment "web" in namespace "default" (document 0, line 1): container "app" requests cpu 2 above its limit 1; the API server refuses the Deployment itself (ValidatePodTemplateSpec validates its pod template's resources), so fix the requests and limits`}},
+		{name: "pod and job, each reported", in: Input{Manifests: pod + "---\n" + job},
+			want: []string{`Pod "p" in namespace "default" (document 0, line 1): container "app" requests cpu 2 above its limit 1; the API server refuses the Pod itself (ValidatePodSpec validates its pod spec's resources)`,
+				`Job "j" in namespace "default" (document 1, line 7): container "app" requests cpu 2 above its limit 1; the API server refuses the Job itself`}},
+	})
+	lr := "apiVersion: v1\nkind: LimitRange\nmetadata: {name: lr}\nspec:\n  limits: [{type: Container, default: {cpu: 200m}}]\n---\n"
+	rollout := "apiVersion: argoproj.io/v1alpha1\nkind: Rollout\nmetadata: {name: r}\nspec:\n  replicas: 1\n  template:\n    spec:\n      containers: [{name: app, image: x, resources: " + over + "}]\n"
+	for _, tc := range []struct{ name, manifests, want string }{
+		{"LimitRange default limit", lr + deployment("web", "2", `{requests: {cpu: 500m, memory: 1Gi}}`, ""), `Deployment "web" in namespace "default" (document 1, line 7): the API server would refuse to create its pods (container "app" requests cpu 500m above its limit 200m)`},
+		{"custom kind", rollout, `Rollout "r" in namespace "default" (document 0, line 1): the API server would refuse to create its pods (container "app" requests cpu 2 above its limit 1)`},
+	} {
+		res := mustRead(t, Input{Manifests: tc.manifests})
+		var got []string
+		for _, w := range res.Warnings {
+			if w.Code == WarnPodRefused {
+				got = append(got, w.Message)
+			}
+		}
+		if len(got) != 1 || !strings.HasPrefix(got[0], tc.want) {
+			t.Errorf("%s: refused-pod warnings %q, want one starting %q", tc.name, got, tc.want)
+		}
+	}
+}
