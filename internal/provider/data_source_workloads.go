@@ -263,7 +263,7 @@ func (d *workloadsDataSource) Schema(_ context.Context, _ datasource.SchemaReque
 			"StatefulSet; at most 52 characters for a CronJob; any custom resource's too), a `metadata.namespace` or `namespace` input that " +
 			"is not a DNS-1123 label; a Deployment, StatefulSet, DaemonSet or ReplicaSet without `spec.selector` (apps/v1 requires one), with an " +
 			"empty one or one that does not match its pod template's labels; a Deployment strategy with `maxSurge` and `maxUnavailable` both 0 " +
-			"(or `0%`), with `rollingUpdate` and `type: Recreate`, or of another type.",
+			"(or `0%`), with `rollingUpdate` and `type: Recreate`, or of another type; a built-in kind whose pod template has no containers.",
 		Attributes: map[string]schema.Attribute{
 			"manifests": schema.StringAttribute{Optional: true,
 				MarkdownDescription: "One or more YAML documents separated by `---` (JSON documents too: `jsonencode` objects joined with `\"\\n---\\n\"` are a YAML stream), or JSON values one after the other (a `kubectl get -o json` List); `List` kinds, a top-level JSON array and a top-level YAML sequence (`yamlencode([obj1, obj2])`) are unwrapped. At least one of `manifests` and `cluster`.",

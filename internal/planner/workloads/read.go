@@ -208,6 +208,7 @@ func (r *reader) index(objs []object) error {
 		r.errs = append(r.errs, metaErrors(o)...)
 		r.errs = append(r.errs, selectorErrors(o)...)
 		r.errs = append(r.errs, strategyErrors(o)...)
+		r.errs = append(r.errs, containersErrors(o)...)
 		key := groupOf(o.src.APIVersion) + "/" + o.src.Kind + "/" + o.src.Namespace + "/" + o.src.Name
 		if o.src.Name == "" {
 			g := o.meta.GetGenerateName()

@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	appsv1 "k8s.io/api/apps/v1"
+	batchv1 "k8s.io/api/batch/v1"
+	corev1 "k8s.io/api/core/v1"
 	apivalidation "k8s.io/apimachinery/pkg/api/validation"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
@@ -226,4 +228,37 @@ func intOrPercentValue(v intstr.IntOrString) int {
 		}
 	}
 	return v.IntValue()
+}
+
+// containersErrors returns the API server's refusal of a built-in pod-owning object whose pod template (a Pod's
+// spec) has no containers: ValidatePodTemplateSpec and ValidatePodSpec require at least one (validateContainers:
+// "spec.template.spec.containers: Required value").
+func containersErrors(o object) field.Errors {
+	var spec *corev1.PodSpec
+	at := "spec.template.spec.containers"
+	switch t := o.typed.(type) {
+	case *appsv1.Deployment:
+		spec = &t.Spec.Template.Spec
+	case *appsv1.StatefulSet:
+		spec = &t.Spec.Template.Spec
+	case *appsv1.DaemonSet:
+		spec = &t.Spec.Template.Spec
+	case *appsv1.ReplicaSet:
+		spec = &t.Spec.Template.Spec
+	case *corev1.ReplicationController:
+		if t.Spec.Template != nil {
+			spec = &t.Spec.Template.Spec
+		}
+	case *batchv1.Job:
+		spec = &t.Spec.Template.Spec
+	case *batchv1.CronJob:
+		spec, at = &t.Spec.JobTemplate.Spec.Template.Spec, "spec.jobTemplate.spec.template.spec.containers"
+	case *corev1.Pod:
+		spec, at = &t.Spec, "spec.containers"
+	}
+	if spec == nil || len(spec.Containers) > 0 {
+		return nil
+	}
+	return field.Errors{field.Invalid(inputPath(o.src), "", "%s: %s is empty; the API server refuses a %s whose pods run no container (ValidatePodTemplateSpec: %s: Required value), so give its containers (init containers alone do not count)",
+		objName(o.src), at, o.src.Kind, at)}
 }

@@ -147,3 +147,18 @@ func TestReadRequestAboveLimit(t *testing.T) {
 		}
 	}
 }
+
+// TestReadRefusesNoContainers checks that a built-in kind whose pod template has no containers, which the API server
+// refuses (ValidatePodSpec: containers Required value), is an error naming it, not a workload with a no-requests
+// warning.
+func TestReadRefusesNoContainers(t *testing.T) {
+	empty := "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: empty}\nspec:\n  selector: {matchLabels: {app: e}}\n  template:\n    metadata: {labels: {app: e}}\n    spec: {containers: []}\n"
+	initOnly := "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  initContainers: [{name: i, image: x}]\n"
+	cron := "apiVersion: batch/v1\nkind: CronJob\nmetadata: {name: c}\nspec:\n  schedule: '* * * * *'\n  jobTemplate: {spec: {template: {spec: {restartPolicy: Never}}}}\n"
+	checkRefused(t, []refusedCase{
+		{name: "deployment", in: Input{Manifests: empty},
+			want: []string{`Deployment "empty" in namespace "default" (document 0, line 1): spec.template.spec.containers is empty; the API server refuses a Deployment whose pods run no container (ValidatePodTemplateSpec: spec.template.spec.containers: Required value)`}},
+		{name: "pod and cronjob", in: Input{Manifests: initOnly + "---\n" + cron},
+			want: []string{`Pod "p" in namespace "default" (document 0, line 1): spec.containers is empty`, `CronJob "c" in namespace "default" (document 1, line 7): spec.jobTemplate.spec.template.spec.containers is empty`}},
+	})
+}
