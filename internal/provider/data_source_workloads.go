@@ -263,7 +263,9 @@ func (d *workloadsDataSource) Schema(_ context.Context, _ datasource.SchemaReque
 			"StatefulSet; at most 52 characters for a CronJob; any custom resource's too), a `metadata.namespace` or `namespace` input that " +
 			"is not a DNS-1123 label; a Deployment, StatefulSet, DaemonSet or ReplicaSet without `spec.selector` (apps/v1 requires one), with an " +
 			"empty one or one that does not match its pod template's labels; a Deployment strategy with `maxSurge` and `maxUnavailable` both 0 " +
-			"(or `0%`), with `rollingUpdate` and `type: Recreate`, or of another type; a built-in kind whose pod template has no containers.",
+			"(or `0%`), with `rollingUpdate` and `type: Recreate`, or of another type; a built-in kind whose pod template has no containers; a " +
+			"second PriorityClass with `globalDefault: true`. A `priorityClassName` that is neither among the manifests nor a system class gets a " +
+			"warning: the API server refuses the pods unless the class exists in the cluster, and `priority` is null, which sizing plans as 0.",
 		Attributes: map[string]schema.Attribute{
 			"manifests": schema.StringAttribute{Optional: true,
 				MarkdownDescription: "One or more YAML documents separated by `---` (JSON documents too: `jsonencode` objects joined with `\"\\n---\\n\"` are a YAML stream), or JSON values one after the other (a `kubectl get -o json` List); `List` kinds, a top-level JSON array and a top-level YAML sequence (`yamlencode([obj1, obj2])`) are unwrapped. At least one of `manifests` and `cluster`.",
@@ -346,7 +348,7 @@ func podOutputAttributes() map[string]schema.Attribute {
 				"spec":     schema.StringAttribute{Computed: true, MarkdownDescription: "The constraint's JSON as it appears in the pod spec."},
 			}}},
 		"priority_class_name": schema.StringAttribute{Computed: true, MarkdownDescription: "`priorityClassName` (null for none)."},
-		"priority":            schema.Int64Attribute{Computed: true, MarkdownDescription: "The priority value, when its PriorityClass (or a global default) is among the manifests or is a system class."},
+		"priority":            schema.Int64Attribute{Computed: true, MarkdownDescription: "The priority value, when its PriorityClass (or a global default) is among the manifests or is a system class; null otherwise (a warning names a class that is missing), which `kubefit_node_pool_sizing` takes as 0."},
 	}
 }
 
@@ -510,6 +512,7 @@ var workloadsWarningTitles = map[string]string{
 	workloads.WarnUnknownField:            "Unknown Fields",
 	workloads.WarnCustomKind:              "Custom Kind Read as a Workload",
 	workloads.WarnRuntimeClass:            "RuntimeClass Missing",
+	workloads.WarnPriorityClassMissing:    "PriorityClass Missing",
 	workloads.WarnPodRefused:              "Pods the API Server Would Refuse",
 	workloads.WarnExtendedResource:        "Resources Sizing Does Not Model",
 	workloads.WarnClaimMissing:            "Volume Claim Missing",

@@ -82,6 +82,13 @@ func (r *reader) podInfo(o object, ow *owned) (PodInfo, placement) {
 		r.warn(o.src, WarnNoRequests, "its pods request no CPU and no memory, so they pack as zero; set resources.requests on its containers (or a LimitRange default)")
 	}
 	info.Priority = r.priorityOf(spec)
+	if spec.Priority == nil && spec.PriorityClassName != "" && info.Priority == nil {
+		// The Priority admission plugin refuses a pod whose class does not exist (resolvePriorityClass: "no
+		// PriorityClass with name ... was found"); the class is cluster-scoped and may well exist already, so a warning,
+		// as for a missing RuntimeClass or claim.
+		r.warn(o.src, WarnPriorityClassMissing, "its pods name PriorityClass %s, which is not among the manifests nor a system class; the API server refuses its pods unless the class exists in the cluster (Priority admission: no PriorityClass with name %s was found), and its priority is unknown: priority is null, which kubefit_node_pool_sizing plans as 0; add the PriorityClass to the manifests",
+			field.Quote(spec.PriorityClassName), spec.PriorityClassName)
+	}
 	info.VolumeClaims = r.volumeClaims(o, ow)
 	pl := placement{selector: copyMap(spec.NodeSelector)}
 	info.Constraints = r.constraints(o, ow, &pl)

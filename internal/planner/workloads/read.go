@@ -182,6 +182,7 @@ type reader struct {
 	runtime     map[string]*nodev1.RuntimeClass
 	priority    map[string]int32
 	defaultPrio *schedulingv1.PriorityClass
+	defaultSrc  Source
 	claims      map[string]*corev1.PersistentVolumeClaim
 	budgets     map[string][]*policyv1.PodDisruptionBudget
 	scalers     []scaler
@@ -292,8 +293,13 @@ func (r *reader) file(o object) {
 		r.skip(o, "its pod overhead is added to the pods that name it")
 	case *schedulingv1.PriorityClass:
 		r.priority[t.Name] = t.Value
-		if t.GlobalDefault {
-			r.defaultPrio = t
+		if t.GlobalDefault && r.defaultPrio != nil {
+			// The Priority admission plugin's validatePriorityClass refuses a second default class ("PriorityClass
+			// ... is already marked as default. Only one default can exist").
+			r.errs = append(r.errs, field.Invalid(inputPath(o.src), t.Name, "%s has globalDefault: true, as PriorityClass %s in %s has; the API server refuses a second default class (Priority admission: only one default can exist), so keep globalDefault on one of them",
+				objName(o.src), field.Quote(r.defaultPrio.Name), docName(r.defaultSrc)))
+		} else if t.GlobalDefault {
+			r.defaultPrio, r.defaultSrc = t, o.src
 		}
 		r.skip(o, fmt.Sprintf("priority value %d", t.Value))
 	case *corev1.PersistentVolumeClaim:

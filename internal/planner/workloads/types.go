@@ -28,6 +28,7 @@ const (
 	WarnNodeInstanceType        = "workloads.node-instance-type"
 	WarnPDBOverlap              = "workloads.pdb-overlap"
 	WarnPodRefused              = "workloads.pod-refused"
+	WarnPriorityClassMissing    = "workloads.priority-class-missing"
 	WarnRuntimeClass            = "workloads.runtime-class"
 	WarnSharedRWOClaim          = "workloads.shared-rwo-claim"
 	WarnStaticPod               = "workloads.static-pod"

@@ -162,3 +162,45 @@ func TestReadRefusesNoContainers(t *testing.T) {
 			want: []string{`Pod "p" in namespace "default" (document 0, line 1): spec.containers is empty`, `CronJob "c" in namespace "default" (document 1, line 7): spec.jobTemplate.spec.template.spec.containers is empty`}},
 	})
 }
+
+// TestReadPriorityClasses checks that a priorityClassName absent from the manifests and not a system class warns
+// (the Priority admission plugin refuses the pods unless the class exists in the cluster; the priority is unknown,
+// planned as 0), and that a second globalDefault PriorityClass, which the API server refuses, is an error.
+func TestReadPriorityClasses(t *testing.T) {
+	pc := func(name, value, def string) string {
+		return "apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: " + name + "}\nvalue: " + value + "\nglobalDefault: " + def + "\n---\n"
+	}
+	named := func(name, class string) string {
+		return deployment(name, "1", "{requests: {cpu: 100m}}", "      priorityClassName: "+class+"\n")
+	}
+	for _, tc := range []struct {
+		name, manifests string
+		wantWarn        string // "" for no priority warning
+		wantPriority    int32  // -1 for null
+	}{
+		{"missing class", named("web", "does-not-exist"), `Deployment "web" in namespace "default" (document 0, line 1): its pods name PriorityClass "does-not-exist", which is not among the manifests nor a system class; the API server refuses its pods unless the class exists in the cluster (Priority admission: no PriorityClass with name does-not-exist was found), and its priority is unknown: priority is null, which kubefit_node_pool_sizing plans as 0`, -1},
+		{"listed class", pc("high", "1000", "false") + named("web", "high"), "", 1000},
+		{"system class", named("web", "system-node-critical"), "", 2000001000},
+		{"no class, a default", pc("base", "5", "true") + deployment("web", "1", "{requests: {cpu: 100m}}", ""), "", 5},
+	} {
+		res := mustRead(t, Input{Manifests: tc.manifests})
+		var got string
+		for _, w := range res.Warnings {
+			if w.Code == WarnPriorityClassMissing {
+				got = w.Message
+			}
+		}
+		if tc.wantWarn == "" && got != "" || !strings.HasPrefix(got, tc.wantWarn) {
+			t.Errorf("%s: warning %q, want %q", tc.name, got, tc.wantWarn)
+		}
+		p := int32(-1)
+		if w := workload(t, res, "web"); w.Pod.Priority != nil {
+			p = *w.Pod.Priority
+		}
+		if p != tc.wantPriority {
+			t.Errorf("%s: priority %d, want %d", tc.name, p, tc.wantPriority)
+		}
+	}
+	checkRefused(t, []refusedCase{{name: "two defaults", in: Input{Manifests: pc("a", "10", "true") + pc("b", "20", "true") + pc("c", "30", "false")},
+		want: []string{`PriorityClass "b" (document 1, line 7) has globalDefault: true, as PriorityClass "a" in document 0 of the manifests (line 1) has; the API server refuses a second default class (Priority admission: only one default can exist)`}}})
+}
