@@ -197,8 +197,11 @@ func (d *workloadsDataSource) Schema(_ context.Context, _ datasource.SchemaReque
 			"labels":     schema.MapAttribute{Optional: true, ElementType: types.StringType, MarkdownDescription: "Labels the object must carry, all of them, with these values."},
 		}}}
 	include, exclude := filter, filter
-	include.MarkdownDescription = "Read only the objects some filter matches (every given field of a filter must match). Default: all objects."
-	exclude.MarkdownDescription = "Then leave out the objects any filter matches. Filters apply to every document, autoscalers and LimitRanges included."
+	const filtersApply = " Filters apply to every document, autoscalers and LimitRanges included: `include = [{ kinds = [\"Deployment\"] }]` leaves out " +
+		"the HPA that scales a Deployment and the LimitRange that defaults its requests, so a warning names each autoscaler or LimitRange left out " +
+		"that concerns a workload read, and what it would have changed."
+	include.MarkdownDescription = "Read only the objects some filter matches (every given field of a filter must match). Default: all objects." + filtersApply
+	exclude.MarkdownDescription = "Then leave out the objects any filter matches." + filtersApply
 
 	w := computedAttributes(workloadsAttribute().NestedObject.Attributes)
 	for k, v := range podOutputAttributes() {
@@ -512,6 +515,7 @@ var workloadsWarningTitles = map[string]string{
 	workloads.WarnUnknownField:            "Unknown Fields",
 	workloads.WarnCustomKind:              "Custom Kind Read as a Workload",
 	workloads.WarnRuntimeClass:            "RuntimeClass Missing",
+	workloads.WarnFilteredOut:             "Filters Left Out What Shapes a Workload",
 	workloads.WarnPriorityClassMissing:    "PriorityClass Missing",
 	workloads.WarnPodRefused:              "Pods the API Server Would Refuse",
 	workloads.WarnExtendedResource:        "Resources Sizing Does Not Model",

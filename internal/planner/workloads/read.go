@@ -80,6 +80,7 @@ func Read(in Input) (Result, error) {
 		r.errs = append(r.errs, field.As(err)...)
 		return Result{}, r.failed()
 	}
+	r.warnFiltered()
 	r.name()
 	if err := r.override(); err != nil {
 		r.errs = append(r.errs, field.As(err)...)
@@ -190,6 +191,7 @@ type reader struct {
 	// nodePool maps a snapshot node's name to its pool's name and the label that groups it.
 	nodePool     map[string][2]string
 	workloadObjs []object // the object each res.Workloads element came from
+	filteredOut  []filteredOut
 }
 
 // index files every object by kind, defaults namespaces, filters, and rejects duplicates.
@@ -204,6 +206,7 @@ func (r *reader) index(objs []object) error {
 		r.defaultNamespace(&o)
 		if reason := r.filtered(o); reason != "" {
 			r.skip(o, reason)
+			r.keepFiltered(o, reason)
 			continue
 		}
 		r.errs = append(r.errs, metaErrors(o)...)
