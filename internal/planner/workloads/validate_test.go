@@ -204,3 +204,23 @@ func TestReadPriorityClasses(t *testing.T) {
 	checkRefused(t, []refusedCase{{name: "two defaults", in: Input{Manifests: pc("a", "10", "true") + pc("b", "20", "true") + pc("c", "30", "false")},
 		want: []string{`PriorityClass "b" (document 1, line 7) has globalDefault: true, as PriorityClass "a" in document 0 of the manifests (line 1) has; the API server refuses a second default class (Priority admission: only one default can exist)`}}})
 }
+
+// TestStatefulSetNote checks the StatefulSet's update note: one at a time by default, maxUnavailable at a time
+// where the feature is on (the report's c08 said one at a time with maxUnavailable 2), OnDelete.
+func TestStatefulSetNote(t *testing.T) {
+	sts := func(strategy string) string {
+		return "apiVersion: apps/v1\nkind: StatefulSet\nmetadata: {name: db}\nspec:\n  replicas: 4\n  selector: {matchLabels: {app: db}}\n" + strategy +
+			"  template:\n    metadata: {labels: {app: db}}\n    spec: {containers: [{name: db, image: pg, resources: {requests: {cpu: 100m}}}]}\n"
+	}
+	for _, tc := range []struct{ name, strategy, want string }{
+		{"default", "", "StatefulSet: pods are replaced one at a time, never surged"},
+		{"maxUnavailable 2", "  updateStrategy: {rollingUpdate: {maxUnavailable: 2}}\n", "StatefulSet: never surged (each pod is deleted before its replacement starts); up to maxUnavailable 2 pods are replaced at a time where the MaxUnavailableStatefulSet feature is on (on by default since Kubernetes 1.37), else one at a time"},
+		{"maxUnavailable 50%", "  updateStrategy: {type: RollingUpdate, rollingUpdate: {maxUnavailable: 50%}}\n", "up to maxUnavailable 50% pods are replaced at a time"},
+		{"OnDelete", "  updateStrategy: {type: OnDelete}\n", "StatefulSet updateStrategy OnDelete: a pod is replaced only when deleted, never surged"},
+	} {
+		w := workload(t, mustRead(t, Input{Manifests: sts(tc.strategy)}), "db")
+		if all := strings.Join(w.Pod.Derivation, "|"); !strings.Contains(all, tc.want) {
+			t.Errorf("%s: derivation %q, want %q", tc.name, w.Pod.Derivation, tc.want)
+		}
+	}
+}
