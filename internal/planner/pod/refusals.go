@@ -50,6 +50,7 @@ func SpecRefusals(spec *corev1.PodSpec) []string {
 	var out []string
 	add := func(format string, args ...any) { out = append(out, fmt.Sprintf(format, args...)) }
 	for _, c := range namedContainers(spec) {
+		out = append(out, negatives(c.what, c.c.Resources)...)
 		out = append(out, requestsWithinLimits(c.what, c.c.Resources)...)
 		out = append(out, wholeNumbers(c.what, c.c.Resources)...)
 	}
@@ -107,6 +108,23 @@ func requestsWithinLimits(what string, r corev1.ResourceRequirements) []string {
 			out = append(out, fmt.Sprintf("%s requests %s %s above its limit %s", what, k, req.String(), lim.String()))
 		case !ok && !overcommittable(k):
 			out = append(out, fmt.Sprintf("%s requests %s %s without a limit, which a resource that cannot be overcommitted needs", what, k, req.String()))
+		}
+	}
+	return out
+}
+
+// negatives is the create validation's rule that no request or limit is below 0 (pkg/apis/core/validation
+// ValidateResourceQuantityValue, ValidateNonnegativeQuantity: "must be greater than or equal to 0").
+func negatives(what string, r corev1.ResourceRequirements) []string {
+	var out []string
+	for _, l := range []struct {
+		name string
+		list corev1.ResourceList
+	}{{"requests", r.Requests}, {"limit of", r.Limits}} {
+		for _, k := range sortedNames(l.list) {
+			if q := l.list[k]; q.Sign() < 0 {
+				out = append(out, fmt.Sprintf("%s %s %s %s, which must be 0 or more", what, l.name, k, q.String()))
+			}
 		}
 	}
 	return out

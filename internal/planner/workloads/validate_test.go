@@ -224,3 +224,17 @@ func TestStatefulSetNote(t *testing.T) {
 		}
 	}
 }
+
+// TestReadNegativeRequest checks that a negative request names its container and is refused as the API server
+// refuses it (ValidateNonnegativeQuantity, on a Deployment's template), once; and that the pod-total bound, for a
+// custom kind, is said in the resource's unit (the report's c40: an unlabelled bound in millicores).
+func TestReadNegativeRequest(t *testing.T) {
+	neg := `{requests: {cpu: -500m, memory: 64Mi}}`
+	rollout := "apiVersion: argoproj.io/v1alpha1\nkind: Rollout\nmetadata: {name: r}\nspec:\n  replicas: 1\n  template:\n    spec:\n      containers: [{name: c, image: x, resources: " + neg + "}]\n"
+	checkRefused(t, []refusedCase{
+		{name: "deployment", in: Input{Manifests: deployment("neg", "1", neg, "")},
+			want: []string{`Deployment "neg" in namespace "default" (document 0, line 1): container "app" requests cpu -500m, which must be 0 or more; the API server refuses the Deployment itself`}},
+		{name: "custom kind", in: Input{Manifests: rollout},
+			want: []string{`Rollout "r" in namespace "default" (document 0, line 1): its pods request -500m cpu in all (-500 millicores), outside 0 to 1,125,899,906,842,624 millicores; fix its containers' requests`}},
+	})
+}
