@@ -197,8 +197,11 @@ func (d *workloadsDataSource) Schema(_ context.Context, _ datasource.SchemaReque
 			"labels":     schema.MapAttribute{Optional: true, ElementType: types.StringType, MarkdownDescription: "Labels the object must carry, all of them, with these values."},
 		}}}
 	include, exclude := filter, filter
-	include.MarkdownDescription = "Read only the objects some filter matches (every given field of a filter must match). Default: all objects."
-	exclude.MarkdownDescription = "Then leave out the objects any filter matches. Filters apply to every document, autoscalers and LimitRanges included."
+	const filtersApply = " Filters apply to every document, autoscalers and LimitRanges included: `include = [{ kinds = [\"Deployment\"] }]` leaves out " +
+		"the HPA that scales a Deployment and the LimitRange that defaults its requests, so a warning names each autoscaler or LimitRange left out " +
+		"that concerns a workload read, and what it would have changed."
+	include.MarkdownDescription = "Read only the objects some filter matches (every given field of a filter must match). Default: all objects." + filtersApply
+	exclude.MarkdownDescription = "Then leave out the objects any filter matches." + filtersApply
 
 	w := computedAttributes(workloadsAttribute().NestedObject.Attributes)
 	for k, v := range podOutputAttributes() {
@@ -237,10 +240,11 @@ func (d *workloadsDataSource) Schema(_ context.Context, _ datasource.SchemaReque
 			"Each pod's request is what the scheduler compares with a node's allocatable, computed as Kubernetes does: API " +
 			"defaulting (a limit stands in for a missing request), the namespace's `LimitRange` defaults, pod-level resources, " +
 			"the `RuntimeClass` overhead, then `k8s.io/component-helpers` `resource.PodRequests` (the larger of the init " +
-			"containers and the app containers, sidecars added). Pods the API server would refuse after that (a request above its " +
-			"limit, a `LimitRange`'s min, max or limit-to-request ratio broken, pod-level requests below the containers', an extended " +
-			"resource such as `nvidia.com/gpu` that is not a whole number) get a " +
-			"warning: they would never run. Replica bounds come from the `HorizontalPodAutoscaler` " +
+			"containers and the app containers, sidecars added). A pod template the API server refuses as written (a negative request, a request above " +
+			"its limit, pod-level requests below the containers', an extended resource such as `nvidia.com/gpu` that is not a whole " +
+			"number) is an error: it refuses the Deployment, Job or other built-in object itself. Pods refused only after admission " +
+			"(a `LimitRange`'s default limit below a request, its min, max or limit-to-request ratio broken) and a custom kind's " +
+			"pods that break those rules get a warning: they would never run. Replica bounds come from the `HorizontalPodAutoscaler` " +
 			"(`autoscaling/v2` or `v1`) or KEDA `ScaledObject` that targets a workload, with their defaults (a ScaledObject's " +
 			"`autoscaling.keda.sh/paused-replicas` pins both bounds at its count; `autoscaling.keda.sh/paused` freezes a count " +
 			"the manifests do not tell, planned steady at the maximum); `max_surge` from the " +
@@ -256,7 +260,15 @@ func (d *workloadsDataSource) Schema(_ context.Context, _ datasource.SchemaReque
 			"Documents are decoded with client-go's scheme into `k8s.io/api` types; unknown fields of a known kind are a warning " +
 			"naming them, though `kubectl apply` (strict field validation, its default since kubectl 1.27) and Helm refuse them. A built-in kind in a version no Kubernetes release serves (`apps/V1`, `apps/v1beta1`, a " +
 			"DaemonSet at `v1` or `app/v1`) is an error, as `kubectl apply` refuses it; a kind of a group of its own (a dotted group " +
-			"client-go does not know, such as `argoproj.io`) is a custom kind. At most 64 MiB and 100,000 documents are read.",
+			"client-go does not know, such as `argoproj.io`) is a custom kind. At most 64 MiB and 100,000 documents are read.\n\n" +
+			"Objects the API server refuses outright are errors at plan time, each naming the object and what to write instead, all of " +
+			"them reported at once (up to 20): a `metadata.name` that is not a lowercase DNS-1123 subdomain (`Web_App`; a label, no dots, for a " +
+			"StatefulSet; at most 52 characters for a CronJob; any custom resource's too), a `metadata.namespace` or `namespace` input that " +
+			"is not a DNS-1123 label; a Deployment, StatefulSet, DaemonSet or ReplicaSet without `spec.selector` (apps/v1 requires one), with an " +
+			"empty one or one that does not match its pod template's labels; a Deployment strategy with `maxSurge` and `maxUnavailable` both 0 " +
+			"(or `0%`), with `rollingUpdate` and `type: Recreate`, or of another type; a built-in kind whose pod template has no containers; a " +
+			"second PriorityClass with `globalDefault: true`. A `priorityClassName` that is neither among the manifests nor a system class gets a " +
+			"warning: the API server refuses the pods unless the class exists in the cluster, and `priority` is null, which sizing plans as 0.",
 		Attributes: map[string]schema.Attribute{
 			"manifests": schema.StringAttribute{Optional: true,
 				MarkdownDescription: "One or more YAML documents separated by `---` (JSON documents too: `jsonencode` objects joined with `\"\\n---\\n\"` are a YAML stream), or JSON values one after the other (a `kubectl get -o json` List); `List` kinds, a top-level JSON array and a top-level YAML sequence (`yamlencode([obj1, obj2])`) are unwrapped. At least one of `manifests` and `cluster`.",
@@ -266,7 +278,7 @@ func (d *workloadsDataSource) Schema(_ context.Context, _ datasource.SchemaReque
 					"Its nodes become measured `pools` (grouped by their node-group label, else by instance type; allocatable and capacity of the least roomy node; " +
 					"the labels and taints all of them carry; cordoned nodes left out) and its running and Pending pods the existing load, grouped back into their owners " +
 					"(a ReplicaSet's pods into their Deployment, DaemonSet pods into one DaemonSet). A pod owner also in `manifests` is read from `manifests` instead: the change being planned."},
-			"namespace": schema.StringAttribute{Optional: true, MarkdownDescription: "Namespace of namespaced objects that name none (default `default`; `helm template -n` sets one on most objects)."},
+			"namespace": schema.StringAttribute{Optional: true, MarkdownDescription: "Namespace of namespaced objects that name none (default `default`; `helm template -n` sets one on most objects); a lowercase DNS-1123 label, as every namespace is (`team-a`, not `Team A`)."},
 			"include":   include,
 			"exclude":   exclude,
 			"overrides": schema.MapNestedAttribute{Optional: true,
@@ -339,7 +351,7 @@ func podOutputAttributes() map[string]schema.Attribute {
 				"spec":     schema.StringAttribute{Computed: true, MarkdownDescription: "The constraint's JSON as it appears in the pod spec."},
 			}}},
 		"priority_class_name": schema.StringAttribute{Computed: true, MarkdownDescription: "`priorityClassName` (null for none)."},
-		"priority":            schema.Int64Attribute{Computed: true, MarkdownDescription: "The priority value, when its PriorityClass (or a global default) is among the manifests or is a system class."},
+		"priority":            schema.Int64Attribute{Computed: true, MarkdownDescription: "The priority value, when its PriorityClass (or a global default) is among the manifests or is a system class; null otherwise (a warning names a class that is missing), which `kubefit_node_pool_sizing` takes as 0."},
 	}
 }
 
@@ -503,6 +515,8 @@ var workloadsWarningTitles = map[string]string{
 	workloads.WarnUnknownField:            "Unknown Fields",
 	workloads.WarnCustomKind:              "Custom Kind Read as a Workload",
 	workloads.WarnRuntimeClass:            "RuntimeClass Missing",
+	workloads.WarnFilteredOut:             "Filters Left Out What Shapes a Workload",
+	workloads.WarnPriorityClassMissing:    "PriorityClass Missing",
 	workloads.WarnPodRefused:              "Pods the API Server Would Refuse",
 	workloads.WarnExtendedResource:        "Resources Sizing Does Not Model",
 	workloads.WarnClaimMissing:            "Volume Claim Missing",

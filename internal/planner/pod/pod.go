@@ -302,9 +302,12 @@ func native(n corev1.ResourceName) bool {
 	return !strings.Contains(s, "/") || strings.Contains(s, "kubernetes.io/")
 }
 
-// initStep says which of the init containers and the app containers set the pod's request.
+// initStep says which of the init containers and the app containers set the pod's request. As PodRequests
+// computes it (KEP-753), an init container runs beside the sidecars started before it, so its request counts with
+// theirs; the app containers run beside every sidecar.
 func initStep(p *corev1.Pod) string {
-	app, init := corev1.ResourceList{}, corev1.ResourceList{}
+	app, init, before := corev1.ResourceList{}, corev1.ResourceList{}, corev1.ResourceList{}
+	withSidecars := map[corev1.ResourceName]bool{}
 	sidecars := 0
 	for _, c := range p.Spec.Containers {
 		add(app, c.Resources.Requests)
@@ -313,18 +316,27 @@ func initStep(p *corev1.Pod) string {
 		if c.RestartPolicy != nil && *c.RestartPolicy == corev1.ContainerRestartPolicyAlways {
 			sidecars++
 			add(app, c.Resources.Requests)
+			add(before, c.Resources.Requests)
 			continue
 		}
 		for k, v := range c.Resources.Requests {
+			v = v.DeepCopy()
+			s, started := before[k]
+			if started {
+				v.Add(s)
+			}
 			if cur, ok := init[k]; !ok || v.Cmp(cur) > 0 {
-				init[k] = v.DeepCopy()
+				init[k] = v
+				withSidecars[k] = started && !s.IsZero()
 			}
 		}
 	}
 	var larger []string
+	beside := false
 	for k, v := range init {
 		if cur, ok := app[k]; !ok || v.Cmp(cur) > 0 {
 			larger = append(larger, string(k))
+			beside = beside || withSidecars[k]
 		}
 	}
 	sort.Strings(larger)
@@ -332,7 +344,10 @@ func initStep(p *corev1.Pod) string {
 	if sidecars > 0 {
 		s += fmt.Sprintf(" and %d sidecar(s) (restartPolicy Always, added to the app containers)", sidecars)
 	}
-	if len(larger) > 0 {
+	switch {
+	case len(larger) > 0 && beside:
+		return s + ": an init container's " + strings.Join(larger, ", ") + " request plus the sidecars started before it is larger than the app containers' and sets the pod's"
+	case len(larger) > 0:
 		return s + ": an init container's " + strings.Join(larger, ", ") + " request is larger than the app containers' and sets the pod's"
 	}
 	return s + ": the app containers' requests are the larger"

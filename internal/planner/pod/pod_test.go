@@ -1,6 +1,7 @@
 package pod
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -108,6 +109,70 @@ func TestRefusals(t *testing.T) {
 		got := Refusals(&tc.spec, tc.d)
 		if tc.want == "" && len(got) > 0 || tc.want != "" && strings.Join(got, "; ") != tc.want {
 			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}
+
+// TestSpecRefusals checks that the refusals of a pod spec as written (ValidatePodSpec, which ValidatePodTemplateSpec
+// runs on a workload's template) hold the request-above-limit and whole-number rules and none of what admission
+// adds: a LimitRange's default limit below a request refuses the pods, not the spec.
+func TestSpecRefusals(t *testing.T) {
+	c := func(req, lim corev1.ResourceList) corev1.PodSpec {
+		return corev1.PodSpec{Containers: []corev1.Container{{Name: "a", Resources: corev1.ResourceRequirements{Requests: req, Limits: lim}}}}
+	}
+	withLR := Defaults{LimitRanges: []corev1.LimitRange{lr("d", corev1.LimitRangeItem{Default: rl("cpu", "200m")})}}
+	for _, tc := range []struct {
+		name             string
+		spec             corev1.PodSpec
+		wantSpec, wantAd string
+	}{
+		{"request above limit", c(rl("cpu", "2"), rl("cpu", "1")), `container "a" requests cpu 2 above its limit 1`, `container "a" requests cpu 2 above its limit 1`},
+		{"a LimitRange default limit below the request", c(rl("cpu", "500m"), nil), "", `container "a" requests cpu 500m above its limit 200m`},
+		{"hugepages without a limit", c(rl("hugepages-2Mi", "2Mi"), nil), `container "a" requests hugepages-2Mi 2Mi without a limit, which a resource that cannot be overcommitted needs`, `container "a" requests hugepages-2Mi 2Mi without a limit, which a resource that cannot be overcommitted needs`},
+		{"a limit alone", c(nil, rl("cpu", "1")), "", ""},
+	} {
+		if got := strings.Join(SpecRefusals(&tc.spec), "; "); got != tc.wantSpec {
+			t.Errorf("%s: SpecRefusals %q, want %q", tc.name, got, tc.wantSpec)
+		}
+		if got := strings.Join(Refusals(&tc.spec, withLR), "; "); got != tc.wantAd {
+			t.Errorf("%s: Refusals %q, want %q", tc.name, got, tc.wantAd)
+		}
+	}
+}
+
+// TestInitStep checks the derivation's explanation of the init containers against the number PodRequests gives
+// (KEP-753): an init container counts with the sidecars started before it (the report's c02: sidecar 1 CPU, then
+// an init container of 2 CPU, app 1.5 CPU: the pod asks 3 CPU, from the init container plus the sidecar).
+func TestInitStep(t *testing.T) {
+	always := corev1.ContainerRestartPolicyAlways
+	ctr := func(name, cpu string, sidecar bool) corev1.Container {
+		c := corev1.Container{Name: name, Resources: corev1.ResourceRequirements{Requests: rl("cpu", cpu)}}
+		if sidecar {
+			c.RestartPolicy = &always
+		}
+		return c
+	}
+	for _, tc := range []struct {
+		name    string
+		init    []corev1.Container
+		app     string
+		wantCPU string
+		want    string
+	}{
+		{"sidecar before the init container", []corev1.Container{ctr("proxy", "1", true), ctr("late", "2", false)}, "1500m", "3",
+			"1 init container(s) and 1 sidecar(s) (restartPolicy Always, added to the app containers): an init container's cpu request plus the sidecars started before it is larger than the app containers' and sets the pod's"},
+		{"sidecar after the init container", []corev1.Container{ctr("early", "2", false), ctr("proxy", "1", true)}, "1500m", "2500m",
+			"1 init container(s) and 1 sidecar(s) (restartPolicy Always, added to the app containers): the app containers' requests are the larger"},
+		{"init container alone larger", []corev1.Container{ctr("big", "4", false), ctr("proxy", "1", true)}, "1", "4",
+			"1 init container(s) and 1 sidecar(s) (restartPolicy Always, added to the app containers): an init container's cpu request is larger than the app containers' and sets the pod's"},
+	} {
+		spec := corev1.PodSpec{InitContainers: tc.init, Containers: []corev1.Container{ctr("app", tc.app, false)}}
+		reqs, steps := Requests(&spec, Defaults{})
+		if q := reqs[corev1.ResourceCPU]; q.String() != tc.wantCPU {
+			t.Errorf("%s: cpu %s, want %s", tc.name, q.String(), tc.wantCPU)
+		}
+		if !slices.Contains(steps, tc.want) {
+			t.Errorf("%s: steps %q, want %q", tc.name, steps, tc.want)
 		}
 	}
 }

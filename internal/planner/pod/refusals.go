@@ -20,42 +20,8 @@ import (
 // controller retries and the pods never exist.
 func Refusals(spec *corev1.PodSpec, d Defaults) []string {
 	p, _ := admitted(spec, d, false)
-	var out []string
-	add := func(format string, args ...any) { out = append(out, fmt.Sprintf(format, args...)) }
-	type named struct {
-		what string
-		c    *corev1.Container
-	}
-	var cs []named
-	for i := range p.Spec.InitContainers {
-		cs = append(cs, named{fmt.Sprintf("init container %q", p.Spec.InitContainers[i].Name), &p.Spec.InitContainers[i]})
-	}
-	for i := range p.Spec.Containers {
-		cs = append(cs, named{fmt.Sprintf("container %q", p.Spec.Containers[i].Name), &p.Spec.Containers[i]})
-	}
-	for _, c := range cs {
-		out = append(out, requestsWithinLimits(c.what, c.c.Resources)...)
-		out = append(out, wholeNumbers(c.what, c.c.Resources)...)
-	}
-	if r := p.Spec.Resources; r != nil {
-		out = append(out, requestsWithinLimits("the pod-level resources", *r)...)
-		aggr := helpers.AggregateContainerRequests(p, helpers.PodResourcesOptions{})
-		for _, k := range sortedNames(aggr) {
-			q := aggr[k]
-			if req, ok := r.Requests[k]; ok && q.Cmp(req) > 0 {
-				add("the pod-level %s request %s is below its containers' %s", k, req.String(), q.String())
-			}
-		}
-		for i := range p.Spec.Containers {
-			c := &p.Spec.Containers[i]
-			for _, k := range sortedNames(c.Resources.Limits) {
-				q := c.Resources.Limits[k]
-				if lim, ok := r.Limits[k]; ok && q.Cmp(lim) > 0 {
-					add("container %q's %s limit %s is above the pod-level limit %s", c.Name, k, q.String(), lim.String())
-				}
-			}
-		}
-	}
+	out := SpecRefusals(&p.Spec)
+	cs := namedContainers(&p.Spec)
 	for _, lr := range d.LimitRanges {
 		lr = DefaultLimitRange(lr)
 		for _, it := range lr.Spec.Limits {
@@ -73,6 +39,61 @@ func Refusals(spec *corev1.PodSpec, d Defaults) []string {
 	return out
 }
 
+// SpecRefusals returns why the API server's validation refuses a pod spec as written, before any admission plugin:
+// the resource rules of ValidatePodSpec (pkg/apis/core/validation: ValidateResourceRequirements, a request at most
+// its limit and equal to it for a resource that may not be overcommitted; ValidateResourceQuantityValue, an
+// extended resource a whole number; pod-level requests not below the containers' and limits not below a
+// container's). ValidatePodTemplateSpec runs the same checks on a workload's pod template, so the API server refuses
+// a Deployment, a Job or any built-in kind whose template breaks one of them: the object itself, not only its pods.
+// Refusals adds what the pods' admission adds (LimitRange defaults, min, max and ratio). Empty when it takes the spec.
+func SpecRefusals(spec *corev1.PodSpec) []string {
+	var out []string
+	add := func(format string, args ...any) { out = append(out, fmt.Sprintf(format, args...)) }
+	for _, c := range namedContainers(spec) {
+		out = append(out, negatives(c.what, c.c.Resources)...)
+		out = append(out, requestsWithinLimits(c.what, c.c.Resources)...)
+		out = append(out, wholeNumbers(c.what, c.c.Resources)...)
+	}
+	if r := spec.Resources; r != nil {
+		out = append(out, requestsWithinLimits("the pod-level resources", *r)...)
+		aggr := helpers.AggregateContainerRequests(&corev1.Pod{Spec: *spec}, helpers.PodResourcesOptions{})
+		for _, k := range sortedNames(aggr) {
+			q := aggr[k]
+			if req, ok := r.Requests[k]; ok && q.Cmp(req) > 0 {
+				add("the pod-level %s request %s is below its containers' %s", k, req.String(), q.String())
+			}
+		}
+		for i := range spec.Containers {
+			c := &spec.Containers[i]
+			for _, k := range sortedNames(c.Resources.Limits) {
+				q := c.Resources.Limits[k]
+				if lim, ok := r.Limits[k]; ok && q.Cmp(lim) > 0 {
+					add("container %q's %s limit %s is above the pod-level limit %s", c.Name, k, q.String(), lim.String())
+				}
+			}
+		}
+	}
+	return out
+}
+
+// namedContainer is a container with the words that name it in a message.
+type namedContainer struct {
+	what string
+	c    *corev1.Container
+}
+
+// namedContainers lists the init containers, then the app containers.
+func namedContainers(spec *corev1.PodSpec) []namedContainer {
+	var cs []namedContainer
+	for i := range spec.InitContainers {
+		cs = append(cs, namedContainer{fmt.Sprintf("init container %q", spec.InitContainers[i].Name), &spec.InitContainers[i]})
+	}
+	for i := range spec.Containers {
+		cs = append(cs, namedContainer{fmt.Sprintf("container %q", spec.Containers[i].Name), &spec.Containers[i]})
+	}
+	return cs
+}
+
 // requestsWithinLimits is the create validation's rule for one set of requirements: a request at most its limit,
 // equal to it for a resource that may not be overcommitted, which needs a limit.
 func requestsWithinLimits(what string, r corev1.ResourceRequirements) []string {
@@ -87,6 +108,23 @@ func requestsWithinLimits(what string, r corev1.ResourceRequirements) []string {
 			out = append(out, fmt.Sprintf("%s requests %s %s above its limit %s", what, k, req.String(), lim.String()))
 		case !ok && !overcommittable(k):
 			out = append(out, fmt.Sprintf("%s requests %s %s without a limit, which a resource that cannot be overcommitted needs", what, k, req.String()))
+		}
+	}
+	return out
+}
+
+// negatives is the create validation's rule that no request or limit is below 0 (pkg/apis/core/validation
+// ValidateResourceQuantityValue, ValidateNonnegativeQuantity: "must be greater than or equal to 0").
+func negatives(what string, r corev1.ResourceRequirements) []string {
+	var out []string
+	for _, l := range []struct {
+		name string
+		list corev1.ResourceList
+	}{{"requests", r.Requests}, {"limit of", r.Limits}} {
+		for _, k := range sortedNames(l.list) {
+			if q := l.list[k]; q.Sign() < 0 {
+				out = append(out, fmt.Sprintf("%s %s %s %s, which must be 0 or more", what, l.name, k, q.String()))
+			}
 		}
 	}
 	return out

@@ -501,6 +501,9 @@ func objName(src Source) string {
 
 // groupDigits renders n with thousands separators.
 func groupDigits(n int64) string {
+	if n < 0 {
+		return "-" + groupDigits(-n)
+	}
 	s := strconv.FormatInt(n, 10)
 	for i := len(s) - 3; i > 0; i -= 3 {
 		s = s[:i] + "," + s[i:]

@@ -31,6 +31,11 @@
 // taints all its nodes carry) and its running pods the existing load, grouped into their owners; an owner
 // also in the manifests is read from the manifests.
 //
+// An object of the manifests the API server refuses outright is an error naming it and what to write instead
+// (validate.go): a name or namespace ValidateObjectMeta refuses, an apps/v1 selector missing, empty or not matching
+// its template's labels, a Deployment strategy ValidateDeploymentStrategy refuses, a pod template whose resources
+// ValidatePodTemplateSpec refuses or that has no containers (pod.SpecRefusals; what only the pods' admission refuses is a warning). Every problem is reported, up to maxErrors.
+//
 // Input is bounded (MaxBytes, MaxDocuments) and decoding runs on every core; errors are field errors on
 // Manifests, Cluster, Include, Exclude or Overrides that name the document, object and field at fault.
 package workloads

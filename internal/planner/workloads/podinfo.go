@@ -3,6 +3,7 @@ package workloads
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -58,15 +59,38 @@ func (r *reader) podInfo(o object, ow *owned) (PodInfo, placement) {
 	}
 	reqs, steps := pod.Requests(spec, d)
 	info.Derivation = steps
-	if refused := pod.Refusals(spec, d); len(refused) > 0 {
+	refused := pod.Refusals(spec, d)
+	var written []string
+	if o.typed != nil && o.src.Origin == OriginManifests {
+		// A built-in kind's pod template is validated as a pod's spec when the object is created
+		// (ValidatePodTemplateSpec in each kind's validation, ValidatePodSpec for a Pod): what that refuses, the API
+		// server refuses the object itself, so the whole apply fails. What only admission adds (a LimitRange) refuses
+		// the pods, which the object's controller then never gets to run.
+		written = pod.SpecRefusals(spec)
+		for _, msg := range written {
+			r.errs = append(r.errs, field.Invalid(inputPath(o.src), "", "%s: %s; the API server refuses the %s itself (%s validates its pod %s's resources), so fix the requests and limits",
+				objName(o.src), msg, o.src.Kind, map[bool]string{true: "ValidatePodSpec", false: "ValidatePodTemplateSpec"}[o.src.Kind == "Pod"],
+				map[bool]string{true: "spec", false: "template"}[o.src.Kind == "Pod"]))
+		}
+		refused = slices.DeleteFunc(refused, func(m string) bool { return slices.Contains(written, m) })
+	}
+	if len(refused) > 0 {
 		r.warn(o.src, WarnPodRefused, "the API server would refuse to create its pods (%s), so none would run; fix the "+
 			"requests and limits (or the LimitRange); the plan counts the pods as if it admitted them", strings.Join(refused, "; "))
 	}
-	info.Requests, info.Extended = r.vector(o, reqs)
+	// A refused template is reported above, naming the container; the pod's totals would only repeat it.
+	info.Requests, info.Extended = r.vector(o, reqs, len(written) > 0)
 	if info.Requests.CPUMillicores == 0 && info.Requests.MemoryBytes == 0 {
 		r.warn(o.src, WarnNoRequests, "its pods request no CPU and no memory, so they pack as zero; set resources.requests on its containers (or a LimitRange default)")
 	}
 	info.Priority = r.priorityOf(spec)
+	if spec.Priority == nil && spec.PriorityClassName != "" && info.Priority == nil {
+		// The Priority admission plugin refuses a pod whose class does not exist (resolvePriorityClass: "no
+		// PriorityClass with name ... was found"); the class is cluster-scoped and may well exist already, so a warning,
+		// as for a missing RuntimeClass or claim.
+		r.warn(o.src, WarnPriorityClassMissing, "its pods name PriorityClass %s, which is not among the manifests nor a system class; the API server refuses its pods unless the class exists in the cluster (Priority admission: no PriorityClass with name %s was found), and its priority is unknown: priority is null, which kubefit_node_pool_sizing plans as 0; add the PriorityClass to the manifests",
+			field.Quote(spec.PriorityClassName), spec.PriorityClassName)
+	}
 	info.VolumeClaims = r.volumeClaims(o, ow)
 	pl := placement{selector: copyMap(spec.NodeSelector)}
 	info.Constraints = r.constraints(o, ow, &pl)
@@ -75,7 +99,7 @@ func (r *reader) podInfo(o object, ow *owned) (PodInfo, placement) {
 
 // vector converts a Kubernetes resource list to the planner's exact integers; other resources are
 // carried by name. A quantity above resource.MaxQuantity is an error.
-func (r *reader) vector(o object, l corev1.ResourceList) (fit.Resources, map[string]string) {
+func (r *reader) vector(o object, l corev1.ResourceList, reported bool) (fit.Resources, map[string]string) {
 	var v fit.Resources
 	ext := map[string]string{}
 	names := make([]string, 0, len(l))
@@ -92,7 +116,14 @@ func (r *reader) vector(o object, l corev1.ResourceList) (fit.Resources, map[str
 			x = q.Value()
 		}
 		if x > resource.MaxQuantity || x < 0 {
-			r.errs = append(r.errs, field.Invalid(inputPath(o.src), q.String(), "%s: its pods request %s %s, outside 0 to %s; fix the request", objName(o.src), q.String(), n, groupDigits(resource.MaxQuantity)))
+			if !reported {
+				unit := map[string]string{"cpu": "millicores", "memory": "bytes", "ephemeral-storage": "bytes"}[n]
+				if unit == "" {
+					unit = "units"
+				}
+				r.errs = append(r.errs, field.Invalid(inputPath(o.src), q.String(), "%s: its pods request %s %s in all (%s %s), outside 0 to %s %s; fix its containers' requests",
+					objName(o.src), q.String(), n, groupDigits(x), unit, groupDigits(resource.MaxQuantity), unit))
+			}
 			continue
 		}
 		switch n {

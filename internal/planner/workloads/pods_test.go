@@ -116,26 +116,43 @@ func TestReadPodsOfUnlistedOwners(t *testing.T) {
 }
 
 // TestReadFractionalExtendedResource checks that an extended resource's request or limit that is not a whole
-// number (nvidia.com/gpu: 0.5), which the API server refuses, is reported as a refused pod, not rounded up silently.
+// number (nvidia.com/gpu: 0.5), which the API server refuses (ValidateResourceQuantityValue, run on a Deployment's
+// pod template by ValidatePodTemplateSpec), is an error on the Deployment, and a refused pod for a custom kind, whose
+// template only its controller's pods carry; never rounded up silently.
 func TestReadFractionalExtendedResource(t *testing.T) {
+	rollout := "apiVersion: argoproj.io/v1alpha1\nkind: Rollout\nmetadata: {name: w}\nspec:\n  replicas: 1\n  template:\n    spec:\n" +
+		"      containers: [{name: app, image: x, resources: %s}]\n"
 	tests := []struct {
-		name, resources, want string
+		name, manifests, wantErr, wantWarn string
 	}{
-		{"a fractional GPU limit", `{limits: {nvidia.com/gpu: "0.5"}, requests: {cpu: "1", memory: 1Gi}}`, `container "app" limit of nvidia.com/gpu 500m, which must be a whole number for an extended resource`},
-		{"a fractional device request", `{requests: {cpu: "1", memory: 1Gi, example.com/dev: 1500m}, limits: {example.com/dev: 1500m}}`, `container "app" requests example.com/dev 1500m, which must be a whole number`},
-		{"whole GPUs are admitted", `{limits: {nvidia.com/gpu: 1}, requests: {cpu: "1", memory: 1Gi}}`, ""},
+		{"a fractional GPU limit", deployment("w", "1", `{limits: {nvidia.com/gpu: "0.5"}, requests: {cpu: "1", memory: 1Gi}}`, ""),
+			`container "app" limit of nvidia.com/gpu 500m, which must be a whole number for an extended resource; the API server refuses the Deployment itself`, ""},
+		{"a fractional device request", deployment("w", "1", `{requests: {cpu: "1", memory: 1Gi, example.com/dev: 1500m}, limits: {example.com/dev: 1500m}}`, ""),
+			`container "app" requests example.com/dev 1500m, which must be a whole number`, ""},
+		{"whole GPUs are admitted", deployment("w", "1", `{limits: {nvidia.com/gpu: 1}, requests: {cpu: "1", memory: 1Gi}}`, ""), "", ""},
+		{"a custom kind's pods are refused", fmt.Sprintf(rollout, `{limits: {nvidia.com/gpu: "0.5"}, requests: {cpu: "1", memory: 1Gi}}`), "",
+			`container "app" limit of nvidia.com/gpu 500m, which must be a whole number for an extended resource`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			res := mustRead(t, Input{Manifests: deployment("w", "1", tt.resources, "")})
+			res, err := Read(Input{Manifests: tt.manifests})
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Errorf("error %v, want %q", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("Read: %v", err)
+			}
 			var msg string
 			for _, w := range res.Warnings {
 				if w.Code == WarnPodRefused {
 					msg = w.Message
 				}
 			}
-			if tt.want == "" && msg != "" || !strings.Contains(msg, tt.want) {
-				t.Errorf("refused-pod warning %q, want %q", msg, tt.want)
+			if tt.wantWarn == "" && msg != "" || !strings.Contains(msg, tt.wantWarn) {
+				t.Errorf("refused-pod warning %q, want %q", msg, tt.wantWarn)
 			}
 		})
 	}

@@ -59,6 +59,9 @@ func Read(in Input) (Result, error) {
 		warns = append(warns, cwarns...)
 	}
 	r := &reader{in: in, res: Result{Warnings: warns}}
+	if err := namespaceError(in.Namespace); err != nil {
+		r.errs = append(r.errs, field.As(err)...)
+	}
 	r.ns = in.Namespace
 	if r.ns == "" {
 		r.ns = "default"
@@ -68,21 +71,35 @@ func Read(in Input) (Result, error) {
 	}
 	r.indexCluster(cobjs)
 	if len(r.errs) > 0 {
-		return Result{}, r.errs.Err()
+		return Result{}, r.failed()
 	}
 	r.readAll()
 	r.readCluster()
 	if err := r.autoscale(); err != nil {
-		return Result{}, err
+		// Every problem at once: the workloads' own errors too.
+		r.errs = append(r.errs, field.As(err)...)
+		return Result{}, r.failed()
 	}
+	r.warnFiltered()
 	r.name()
 	if err := r.override(); err != nil {
-		return Result{}, err
+		r.errs = append(r.errs, field.As(err)...)
+		return Result{}, r.failed()
 	}
 	if len(r.errs) > 0 {
-		return Result{}, r.errs.Err()
+		return Result{}, r.failed()
 	}
 	return r.res, nil
+}
+
+// failed returns the read's errors, the first maxErrors of them and a count of the rest.
+func (r *reader) failed() error {
+	if len(r.errs) <= maxErrors {
+		return r.errs.Err()
+	}
+	more := len(r.errs) - maxErrors
+	errs := append(r.errs[:maxErrors:maxErrors], field.Invalid(field.NewPath("Manifests"), "", "%d more problems in the manifests; fix the ones above and plan again to see them", more))
+	return errs
 }
 
 // parse splits and decodes every document, on every core (documents are independent; the results are
@@ -166,6 +183,7 @@ type reader struct {
 	runtime     map[string]*nodev1.RuntimeClass
 	priority    map[string]int32
 	defaultPrio *schedulingv1.PriorityClass
+	defaultSrc  Source
 	claims      map[string]*corev1.PersistentVolumeClaim
 	budgets     map[string][]*policyv1.PodDisruptionBudget
 	scalers     []scaler
@@ -173,6 +191,7 @@ type reader struct {
 	// nodePool maps a snapshot node's name to its pool's name and the label that groups it.
 	nodePool     map[string][2]string
 	workloadObjs []object // the object each res.Workloads element came from
+	filteredOut  []filteredOut
 }
 
 // index files every object by kind, defaults namespaces, filters, and rejects duplicates.
@@ -187,8 +206,13 @@ func (r *reader) index(objs []object) error {
 		r.defaultNamespace(&o)
 		if reason := r.filtered(o); reason != "" {
 			r.skip(o, reason)
+			r.keepFiltered(o, reason)
 			continue
 		}
+		r.errs = append(r.errs, metaErrors(o)...)
+		r.errs = append(r.errs, selectorErrors(o)...)
+		r.errs = append(r.errs, strategyErrors(o)...)
+		r.errs = append(r.errs, containersErrors(o)...)
 		key := groupOf(o.src.APIVersion) + "/" + o.src.Kind + "/" + o.src.Namespace + "/" + o.src.Name
 		if o.src.Name == "" {
 			g := o.meta.GetGenerateName()
@@ -210,7 +234,7 @@ func (r *reader) index(objs []object) error {
 		r.file(o)
 	}
 	if len(r.errs) > 0 {
-		return r.errs.Err()
+		return r.failed()
 	}
 	nss := make([]string, 0, len(r.limitRanges))
 	for ns := range r.limitRanges {
@@ -272,8 +296,13 @@ func (r *reader) file(o object) {
 		r.skip(o, "its pod overhead is added to the pods that name it")
 	case *schedulingv1.PriorityClass:
 		r.priority[t.Name] = t.Value
-		if t.GlobalDefault {
-			r.defaultPrio = t
+		if t.GlobalDefault && r.defaultPrio != nil {
+			// The Priority admission plugin's validatePriorityClass refuses a second default class ("PriorityClass
+			// ... is already marked as default. Only one default can exist").
+			r.errs = append(r.errs, field.Invalid(inputPath(o.src), t.Name, "%s has globalDefault: true, as PriorityClass %s in %s has; the API server refuses a second default class (Priority admission: only one default can exist), so keep globalDefault on one of them",
+				objName(o.src), field.Quote(r.defaultPrio.Name), docName(r.defaultSrc)))
+		} else if t.GlobalDefault {
+			r.defaultPrio, r.defaultSrc = t, o.src
 		}
 		r.skip(o, fmt.Sprintf("priority value %d", t.Value))
 	case *corev1.PersistentVolumeClaim:

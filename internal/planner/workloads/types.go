@@ -20,6 +20,7 @@ const (
 	WarnCustomKind              = "workloads.custom-kind"
 	WarnDaemonsetSurge          = "workloads.daemonset-surge"
 	WarnExtendedResource        = "workloads.extended-resource"
+	WarnFilteredOut             = "workloads.filtered-out"
 	WarnHPAScaleToZero          = "workloads.hpa-scale-to-zero"
 	WarnLimitrangeConflict      = "workloads.limitrange-conflict"
 	WarnNoRequests              = "workloads.no-requests"
@@ -28,6 +29,7 @@ const (
 	WarnNodeInstanceType        = "workloads.node-instance-type"
 	WarnPDBOverlap              = "workloads.pdb-overlap"
 	WarnPodRefused              = "workloads.pod-refused"
+	WarnPriorityClassMissing    = "workloads.priority-class-missing"
 	WarnRuntimeClass            = "workloads.runtime-class"
 	WarnSharedRWOClaim          = "workloads.shared-rwo-claim"
 	WarnStaticPod               = "workloads.static-pod"
@@ -44,7 +46,8 @@ type Input struct {
 	// Namespace is the namespace of namespaced objects that name none ("default" when empty).
 	Namespace string
 	// Include keeps only the objects some filter matches (all when empty); Exclude then drops the
-	// objects any filter matches. Both apply to every document, autoscalers and LimitRanges included.
+	// objects any filter matches. Both apply to every document, autoscalers and LimitRanges included; one left
+	// out that concerns a workload read is a WarnFilteredOut warning.
 	Include []Filter
 	Exclude []Filter
 	// Overrides change a workload or DaemonSet read from the manifests, keyed by its output name.

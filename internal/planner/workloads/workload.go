@@ -206,7 +206,7 @@ func (r *reader) podOwner(o object) (owned, error) {
 		return ow, err
 	case *appsv1.StatefulSet:
 		ow := owned{template: t.Spec.Template, replicas: one(t.Spec.Replicas), claims: t.Spec.VolumeClaimTemplates}
-		ow.notes = append(ow.notes, "StatefulSet: pods are replaced one at a time, never surged")
+		ow.notes = append(ow.notes, statefulSetNote(t))
 		return ow, nil
 	case *appsv1.ReplicaSet:
 		return owned{template: t.Spec.Template, replicas: one(t.Spec.Replicas)}, nil
@@ -244,6 +244,22 @@ func (r *reader) podOwner(o object) (owned, error) {
 		return r.customOwner(o)
 	}
 	return owned{}, field.Invalid(inputPath(o.src), o.src.Name, "%s: kind %s is not read as a workload", objName(o.src), o.src.Kind)
+}
+
+// statefulSetNote says how a StatefulSet's pods are replaced: never surged (a pod is deleted before its
+// replacement is created), one at a time, or up to rollingUpdate.maxUnavailable at a time where the
+// MaxUnavailableStatefulSet feature is on (beta, on by default since Kubernetes 1.37; ignored before), or only when
+// deleted with updateStrategy OnDelete.
+func statefulSetNote(t *appsv1.StatefulSet) string {
+	st := t.Spec.UpdateStrategy
+	if st.Type == appsv1.OnDeleteStatefulSetStrategyType {
+		return "StatefulSet updateStrategy OnDelete: a pod is replaced only when deleted, never surged"
+	}
+	if ru := st.RollingUpdate; ru != nil && ru.MaxUnavailable != nil && ru.MaxUnavailable.String() != "1" {
+		return "StatefulSet: never surged (each pod is deleted before its replacement starts); up to maxUnavailable " + ru.MaxUnavailable.String() +
+			" pods are replaced at a time where the MaxUnavailableStatefulSet feature is on (on by default since Kubernetes 1.37), else one at a time"
+	}
+	return "StatefulSet: pods are replaced one at a time, never surged"
 }
 
 // jobOwner reads a Job's concurrent pods: parallelism (default 1), at most completions.
