@@ -283,8 +283,8 @@ func (r *nodeGroupResource) Schema(_ context.Context, _ resource.SchemaRequest, 
 	attrs["disk_size_gib"] = schema.Int64Attribute{Optional: true, MarkdownDescription: "Size in GiB of the volume that holds the kubelet's root directory " +
 		"(the root volume; Bottlerocket's data volume), emitted to every consumer and planned with: the nodes' ephemeral storage comes from it " +
 		"unless `os_disk_gib` is given. Default: each consumer's own (EKS 20, Windows 50; AKS 128; GKE 100), which is also what kubefit plans with. " +
-			"The plan checks it against the consumer: on AWS the EBS type's sizes (gp2 and gp3 up to 16,384 GiB, io2 65,536, standard 1,024) and the AMI's " +
-			"snapshot (20 GiB, Windows 50), on Azure AKS's 2,048 GB, on GCP GKE's 10 GB minimum.",
+		"The plan checks it against the consumer: on AWS the EBS type's sizes (gp2 and gp3 up to 16,384 GiB, io2 65,536, standard 1,024) and the AMI's " +
+		"snapshot (20 GiB, Windows 50), on Azure AKS's 2,048 GB, on GCP GKE's 10 GB minimum.",
 		Validators: []validator.Int64{int64validator.Between(1, 65536)}}
 	attrs["disk_type"] = schema.StringAttribute{Optional: true, MarkdownDescription: "AWS groups: the EBS type of the volume `disk_size_gib` sizes (e.g. `gp3`), passed to eksctl's `volumeType` and to " +
 		"`ebs.volume_type` of `eks_launch_template` and `eks_module_node_group`'s `block_device_mappings` (which default to `gp3`). " +
