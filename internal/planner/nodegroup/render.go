@@ -375,24 +375,29 @@ func kubeTaints(ts []fit.Taint) []Taint {
 	return out
 }
 
+// eksctlBase holds the fields both eksctl entries take (managedNodeGroups and nodeGroups share eksctl's
+// NodeGroupBase). Bottlerocket carries a Bottlerocket group's planned reservations (managedNodeGroups take no
+// kubeletExtraConfig: an AL2023 group's reservations need eks_launch_template).
+type eksctlBase struct {
+	Name              string                  `json:"name"`
+	AMIFamily         string                  `json:"amiFamily"`
+	DesiredCapacity   int                     `json:"desiredCapacity"`
+	MinSize           int                     `json:"minSize"`
+	MaxSize           int                     `json:"maxSize"`
+	VolumeSize        int                     `json:"volumeSize"`
+	VolumeType        string                  `json:"volumeType,omitempty"`
+	MaxPodsPerNode    int64                   `json:"maxPodsPerNode"`
+	AvailabilityZones []string                `json:"availabilityZones,omitempty"`
+	Labels            map[string]string       `json:"labels,omitempty"`
+	Taints            []Taint                 `json:"taints,omitempty"`
+	Bottlerocket      *eksctlBottlerocketConf `json:"bottlerocket,omitempty"`
+}
+
 // eksctlNodeGroup is one eksctl.io/v1alpha5 managedNodeGroups entry, with the fields eksctl accepts there.
 type eksctlNodeGroup struct {
-	Name              string            `json:"name"`
-	AMIFamily         string            `json:"amiFamily"`
-	InstanceTypes     []string          `json:"instanceTypes"`
-	DesiredCapacity   int               `json:"desiredCapacity"`
-	MinSize           int               `json:"minSize"`
-	MaxSize           int               `json:"maxSize"`
-	VolumeSize        int               `json:"volumeSize"`
-	VolumeType        string            `json:"volumeType,omitempty"`
-	MaxPodsPerNode    int64             `json:"maxPodsPerNode"`
-	Spot              bool              `json:"spot,omitempty"`
-	AvailabilityZones []string          `json:"availabilityZones,omitempty"`
-	Labels            map[string]string `json:"labels,omitempty"`
-	Taints            []Taint           `json:"taints,omitempty"`
-	// Bottlerocket carries a Bottlerocket group's planned reservations (managedNodeGroups take no kubeletExtraConfig:
-	// an AL2023 group's reservations need eks_launch_template).
-	Bottlerocket *eksctlBottlerocketConf `json:"bottlerocket,omitempty"`
+	eksctlBase
+	InstanceTypes []string `json:"instanceTypes"`
+	Spot          bool     `json:"spot,omitempty"`
 }
 
 // eksctlAMIFamily is eksctl's amiFamily for a profile.
@@ -413,21 +418,10 @@ func eksctlAMIFamily(p overhead.Profile) string {
 // or spot go through instancesDistribution (eksctl refuses instanceType beside it). kubeletExtraConfig carries the
 // planned reservations on AL2 and AL2023 (eksctl refuses it on Windows and Bottlerocket, whose settings carry them).
 type eksctlSelfManaged struct {
-	Name                  string                  `json:"name"`
-	AMIFamily             string                  `json:"amiFamily"`
-	InstanceType          string                  `json:"instanceType,omitempty"`
-	InstancesDistribution *eksctlDistribution     `json:"instancesDistribution,omitempty"`
-	DesiredCapacity       int                     `json:"desiredCapacity"`
-	MinSize               int                     `json:"minSize"`
-	MaxSize               int                     `json:"maxSize"`
-	VolumeSize            int                     `json:"volumeSize"`
-	VolumeType            string                  `json:"volumeType,omitempty"`
-	MaxPodsPerNode        int64                   `json:"maxPodsPerNode"`
-	AvailabilityZones     []string                `json:"availabilityZones,omitempty"`
-	Labels                map[string]string       `json:"labels,omitempty"`
-	Taints                []Taint                 `json:"taints,omitempty"`
-	KubeletExtraConfig    map[string]any          `json:"kubeletExtraConfig,omitempty"`
-	Bottlerocket          *eksctlBottlerocketConf `json:"bottlerocket,omitempty"`
+	eksctlBase
+	InstanceType          string              `json:"instanceType,omitempty"`
+	InstancesDistribution *eksctlDistribution `json:"instancesDistribution,omitempty"`
+	KubeletExtraConfig    map[string]any      `json:"kubeletExtraConfig,omitempty"`
 }
 
 // eksctlDistribution is a nodeGroups entry's instancesDistribution: all on-demand, or all spot.
@@ -484,11 +478,12 @@ func eksctlKubelet(req Request, r *Result) (map[string]any, *eksctlBottlerocketC
 func eksctl(req Request, r *Result) (string, error) {
 	g := eksNodeGroup(req, r)
 	kubelet, bottlerocket := eksctlKubelet(req, r)
+	base := eksctlBase{Name: EksctlName(req.Pool.Name), AMIFamily: eksctlAMIFamily(r.Pool.Overhead.Profile),
+		DesiredCapacity: r.DesiredSize, MinSize: r.MinSize, MaxSize: r.MaxSize, VolumeSize: g.DiskSize, VolumeType: req.DiskType,
+		MaxPodsPerNode: r.MaxPods, AvailabilityZones: req.Pool.Zones, Labels: req.Pool.Labels, Taints: kubeTaints(req.Pool.Taints),
+		Bottlerocket: bottlerocket}
 	if req.Pool.Overhead.EKS.Kind == overhead.SelfManaged {
-		ng := eksctlSelfManaged{Name: EksctlName(req.Pool.Name), AMIFamily: eksctlAMIFamily(r.Pool.Overhead.Profile),
-			DesiredCapacity: r.DesiredSize, MinSize: r.MinSize, MaxSize: r.MaxSize, VolumeSize: g.DiskSize, VolumeType: req.DiskType,
-			MaxPodsPerNode: r.MaxPods, AvailabilityZones: req.Pool.Zones, Labels: req.Pool.Labels, Taints: kubeTaints(req.Pool.Taints),
-			KubeletExtraConfig: kubelet, Bottlerocket: bottlerocket}
+		ng := eksctlSelfManaged{eksctlBase: base, KubeletExtraConfig: kubelet}
 		switch {
 		case req.CapacityType == Spot:
 			ng.InstancesDistribution = &eksctlDistribution{InstanceTypes: g.InstanceTypes, SpotAllocationStrategy: "price-capacity-optimized"}
@@ -500,10 +495,7 @@ func eksctl(req Request, r *Result) (string, error) {
 		b, err := yaml.Marshal(map[string]any{"nodeGroups": []eksctlSelfManaged{ng}})
 		return string(b), err
 	}
-	ng := eksctlNodeGroup{Name: EksctlName(req.Pool.Name), AMIFamily: eksctlAMIFamily(r.Pool.Overhead.Profile), InstanceTypes: g.InstanceTypes,
-		DesiredCapacity: r.DesiredSize, MinSize: r.MinSize, MaxSize: r.MaxSize, VolumeSize: g.DiskSize, VolumeType: req.DiskType,
-		MaxPodsPerNode: r.MaxPods, Spot: req.CapacityType == Spot, AvailabilityZones: req.Pool.Zones, Labels: req.Pool.Labels,
-		Taints: kubeTaints(req.Pool.Taints), Bottlerocket: bottlerocket}
+	ng := eksctlNodeGroup{eksctlBase: base, InstanceTypes: g.InstanceTypes, Spot: req.CapacityType == Spot}
 	b, err := yaml.Marshal(map[string]any{"managedNodeGroups": []eksctlNodeGroup{ng}})
 	return string(b), err
 }
