@@ -116,14 +116,26 @@ func requestsWithinLimits(what string, r corev1.ResourceRequirements) []string {
 // negatives is the create validation's rule that no request or limit is below 0 (pkg/apis/core/validation
 // ValidateResourceQuantityValue, ValidateNonnegativeQuantity: "must be greater than or equal to 0").
 func negatives(what string, r corev1.ResourceRequirements) []string {
+	return eachQuantity(what, r, func(k corev1.ResourceName, q resource.Quantity) string {
+		if q.Sign() < 0 {
+			return "which must be 0 or more"
+		}
+		return ""
+	})
+}
+
+// eachQuantity applies a rule to every request and limit of r, in order, and says "<what> requests <name> <q>,
+// <why>" for each the rule refuses (a non-empty why).
+func eachQuantity(what string, r corev1.ResourceRequirements, rule func(corev1.ResourceName, resource.Quantity) string) []string {
 	var out []string
 	for _, l := range []struct {
 		name string
 		list corev1.ResourceList
 	}{{"requests", r.Requests}, {"limit of", r.Limits}} {
 		for _, k := range sortedNames(l.list) {
-			if q := l.list[k]; q.Sign() < 0 {
-				out = append(out, fmt.Sprintf("%s %s %s %s, which must be 0 or more", what, l.name, k, q.String()))
+			q := l.list[k]
+			if why := rule(k, q); why != "" {
+				out = append(out, fmt.Sprintf("%s %s %s %s, %s", what, l.name, k, q.String(), why))
 			}
 		}
 	}
@@ -134,18 +146,12 @@ func negatives(what string, r corev1.ResourceRequirements) []string {
 // kubernetes.io): its request and limit must be whole numbers (pkg/apis/core/validation
 // ValidateResourceQuantityValue: IsIntegerResourceName, "must be an integer"), since devices are not shared.
 func wholeNumbers(what string, r corev1.ResourceRequirements) []string {
-	var out []string
-	for _, l := range []struct {
-		name string
-		list corev1.ResourceList
-	}{{"requests", r.Requests}, {"limit of", r.Limits}} {
-		for _, k := range sortedNames(l.list) {
-			if q := l.list[k]; extended(k) && q.MilliValue()%1000 != 0 {
-				out = append(out, fmt.Sprintf("%s %s %s %s, which must be a whole number for an extended resource", what, l.name, k, q.String()))
-			}
+	return eachQuantity(what, r, func(k corev1.ResourceName, q resource.Quantity) string {
+		if extended(k) && q.MilliValue()%1000 != 0 {
+			return "which must be a whole number for an extended resource"
 		}
-	}
-	return out
+		return ""
+	})
 }
 
 // extended reports whether n is an extended resource (corev1helper.IsExtendedResourceName): not native, not a

@@ -259,15 +259,7 @@ func decode(j []byte, src Source) (decoded, error) {
 		if err := json.Unmarshal(t, &items); err != nil {
 			return out, field.Invalid(inputPath(src), "", "%s is a list that does not decode: %v", docName(src), err)
 		}
-		for k, it := range items {
-			d, err := decode(it, Source{Document: src.Document, Line: src.Line, Origin: src.Origin, Item: k, InList: true})
-			if err != nil {
-				return out, err
-			}
-			out.objects = append(out.objects, d.objects...)
-			out.warnings = append(out.warnings, d.warnings...)
-		}
-		return out, nil
+		return decodeItems(items, src)
 	}
 	var head struct {
 		APIVersion string            `json:"apiVersion"`
@@ -284,15 +276,7 @@ func decode(j []byte, src Source) (decoded, error) {
 	}
 	src.APIVersion, src.Kind = head.APIVersion, head.Kind
 	if strings.HasSuffix(head.Kind, "List") && head.Items != nil {
-		for k, it := range head.Items {
-			d, err := decode(it, Source{Document: src.Document, Line: src.Line, Origin: src.Origin, Item: k, InList: true})
-			if err != nil {
-				return out, err
-			}
-			out.objects = append(out.objects, d.objects...)
-			out.warnings = append(out.warnings, d.warnings...)
-		}
-		return out, nil
+		return decodeItems(head.Items, src)
 	}
 	gv, err := schema.ParseGroupVersion(head.APIVersion)
 	if err != nil {
@@ -340,6 +324,21 @@ func decode(j []byte, src Source) (decoded, error) {
 	}
 	src.Namespace, src.Name = u.GetNamespace(), u.GetName()
 	out.objects = append(out.objects, object{src: src, u: u, meta: u})
+	return out, nil
+}
+
+// decodeItems decodes the items of a list document (a List kind's items, or a top-level sequence), each an object
+// of its own.
+func decodeItems(items []json.RawMessage, src Source) (decoded, error) {
+	var out decoded
+	for k, it := range items {
+		d, err := decode(it, Source{Document: src.Document, Line: src.Line, Origin: src.Origin, Item: k, InList: true})
+		if err != nil {
+			return out, err
+		}
+		out.objects = append(out.objects, d.objects...)
+		out.warnings = append(out.warnings, d.warnings...)
+	}
 	return out, nil
 }
 
