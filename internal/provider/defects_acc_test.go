@@ -135,6 +135,15 @@ resource "kubefit_node_group" "t" {
   profile       = "eks-windows"
   workloads     = [` + okWorkload + `]
 }`, `type "m6g.large" is Arm (arm64), and EKS has no Windows AMI for Arm`},
+		{"AKS Windows group on kubenet", `
+resource "kubefit_node_group" "t" {
+  name          = "win"
+  cloud         = "azure"
+  instance_type = "Standard_D4s_v5"
+  profile       = "aks-windows"
+  aks           = { network_plugin = "kubenet" }
+  workloads     = [` + okWorkload + `]
+}`, `AKS runs Windows node pools only with Azure CNI, not kubenet`},
 	})
 }
 

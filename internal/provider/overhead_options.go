@@ -153,7 +153,7 @@ func overheadOptionAttributes() map[string]schema.Attribute {
 			Attributes: map[string]schema.Attribute{
 				"network_plugin": schema.StringAttribute{Optional: true,
 					MarkdownDescription: "Network plugin: " + markdownList(overhead.NetworkPlugins) + ". Default `azure_cni_overlay` (250 pods); " +
-						"`azure_cni_pod_subnet` and `kubenet` default to 110 pods, `azure_cni_node_subnet` to 30.",
+						"`azure_cni_pod_subnet` and `kubenet` default to 110 pods, `azure_cni_node_subnet` to 30. Windows pools (`aks-windows`) run only with an Azure CNI plugin.",
 					Validators: []validator.String{stringvalidator.OneOf(stringsOf(overhead.NetworkPlugins)...)}},
 			}},
 		"kube_reserved": schema.MapAttribute{Optional: true, ElementType: types.StringType,

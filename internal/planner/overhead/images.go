@@ -33,6 +33,12 @@ func imageErrors(in *Input) field.Errors {
 		return bad("instance type %s has %s, and EKS has no Windows AMI type with their drivers; choose a type without accelerators for Windows nodes, or a Linux profile", field.Quote(inst.Name), accel)
 	case in.Profile == AKSWindows && arm:
 		return bad("instance type %s is Arm (arm64), and AKS Windows node pools do not run Arm64 VM sizes; choose an x86_64 size for Windows nodes, or the aks-linux profile", field.Quote(inst.Name))
+	case in.Profile == AKSWindows && in.AKS.NetworkPlugin == Kubenet:
+		// "Azure CNI is a prerequisite for some Azure Kubernetes Service features, including Azure network policies,
+		// Windows node pools and virtual nodes add-on" (Azure/azure-policy AKS_EnableCNI.json; the AKS Windows FAQ).
+		return field.Errors{field.Invalid(field.NewPath("AKS", "NetworkPlugin"), string(Kubenet),
+			"AKS runs Windows node pools only with Azure CNI, not kubenet; give an Azure CNI network plugin (%s), or the aks-linux profile",
+			field.QuoteList([]string{string(AzureCNIOverlay), string(AzureCNIPodSubnet), string(AzureCNINodeSubnet)}))}
 	}
 	return nil
 }
