@@ -94,7 +94,7 @@ func (d *instanceTypeDataSource) Schema(_ context.Context, _ datasource.SchemaRe
 			"vcpu":                         i64("vCPUs the guest sees (Azure: available vCPUs of constrained-core sizes)."),
 			"memory_mib":                   i64("Nominal memory in MiB."),
 			"architecture":                 str("CPU architecture: `x86_64` or `arm64`; empty when unknown."),
-			"gpu_count":                    i64("Number of GPUs."),
+			"gpu_count":                    i64("Number of GPUs, of any maker. Pods requesting `nvidia.com/gpu` bind only on NVIDIA GPUs current drivers support, which kubefit plans with: not AWS g4ad (AMD), dl1 (Habana) or the Kepler g2 and p2, nor Azure NVv4 and ND MI300X (AMD), NP (Xilinx FPGAs) or the Kepler NC."),
 			"burstable":                    schema.BoolAttribute{Computed: true, MarkdownDescription: "Whether the type earns and spends CPU credits (AWS T family, Azure B series)."},
 			"shared_core":                  schema.BoolAttribute{Computed: true, MarkdownDescription: "Whether the type is a GCP shared-core machine (e2-micro/small/medium, f1-micro, g1-small)."},
 			"hypervisor":                   str("AWS hypervisor: `nitro` or `xen`; empty for bare metal or other clouds."),

@@ -380,3 +380,36 @@ func TestParseTableErrors(t *testing.T) {
 		t.Error("parseHeader accepted a header without price-date")
 	}
 }
+
+// TestNVIDIAGPUs: a pod's nvidia.com/gpu binds only on NVIDIA GPUs current drivers support: AMD (g4ad, NVv4, ND
+// MI300X), Habana (dl1), Xilinx FPGAs (NP) and Kepler (g2, p2, NC6) GPUs advertise none; Pascal and later do.
+func TestNVIDIAGPUs(t *testing.T) {
+	for _, c := range []struct {
+		cloud          Cloud
+		name, vendor   string
+		gpus, nvidiaOK int
+	}{
+		{AWS, "g4dn.xlarge", VendorNVIDIA, 1, 1},
+		{AWS, "p3.2xlarge", VendorNVIDIA, 1, 1},
+		{AWS, "g4ad.xlarge", VendorAMD, 1, 0},
+		{AWS, "dl1.24xlarge", VendorHabana, 8, 0},
+		{AWS, "p2.xlarge", VendorNVIDIA, 1, 0},
+		{AWS, "g2.2xlarge", VendorNVIDIA, 1, 0},
+		{AWS, "m5.large", "", 0, 0},
+		{Azure, "Standard_NC6s_v3", VendorNVIDIA, 1, 1},
+		{Azure, "Standard_NC6", VendorNVIDIA, 1, 0},
+		{Azure, "Standard_NC24r", VendorNVIDIA, 4, 0},
+		{Azure, "Standard_NC64as_T4_v3", VendorNVIDIA, 4, 4},
+		{Azure, "Standard_NV8as_v4", VendorAMD, 1, 0},
+		{Azure, "Standard_ND96isr_MI300X_v5", VendorAMD, 8, 0},
+		{Azure, "Standard_NP10s", VendorXilinx, 1, 0},
+	} {
+		it, err := Lookup(c.cloud, c.name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if it.GPUCount != c.gpus || it.GPUVendor() != c.vendor || it.NVIDIAGPUs() != c.nvidiaOK {
+			t.Errorf("%s: %d GPUs by %q, %d nvidia.com/gpu; want %d by %q, %d", c.name, it.GPUCount, it.GPUVendor(), it.NVIDIAGPUs(), c.gpus, c.vendor, c.nvidiaOK)
+		}
+	}
+}

@@ -33,6 +33,8 @@
 // per-file headers list every source's commit date.
 package catalog
 
+import "strings"
+
 // Cloud names a cloud provider.
 type Cloud string
 
@@ -106,4 +108,59 @@ type InstanceType struct {
 	PriceDate       string // YYYY-MM-DD of the price source
 
 	Sources string // comma-separated source ids of the row (see the generated file's header)
+}
+
+// GPU vendors (GPUVendor).
+const (
+	VendorNVIDIA = "NVIDIA"
+	VendorAMD    = "AMD"
+	VendorHabana = "Habana"
+	VendorXilinx = "Xilinx"
+)
+
+// nonNVIDIAGPUs are the catalog's GPU rows whose accelerators are not NVIDIA GPUs, by the prefix of their name:
+// AWS g4ad (AMD Radeon Pro V520: DescribeInstanceTypes GpuInfo Manufacturer "AMD", the moto data the AWS rows come
+// from) and dl1 (Habana Gaudi: aws.amazon.com/ec2/instance-types/dl1); Azure NVv4 (AMD Radeon Instinct MI25:
+// learn.microsoft.com nvv4-series), ND MI300X v5 (AMD Instinct MI300X) and NP (Xilinx U250 FPGAs, which the
+// cluster-autoscaler table counts as GPUs). Their devices are amd.com/gpu, habana.ai/gaudi or FPGA resources, never
+// nvidia.com/gpu.
+var nonNVIDIAGPUs = []struct{ prefix, vendor string }{
+	{"g4ad.", VendorAMD}, {"dl1.", VendorHabana},
+	{"Standard_NV4as_v4", VendorAMD}, {"Standard_NV8as_v4", VendorAMD}, {"Standard_NV16as_v4", VendorAMD}, {"Standard_NV32as_v4", VendorAMD},
+	{"Standard_ND96isr_MI300X", VendorAMD}, {"Standard_NP", VendorXilinx},
+}
+
+// keplerGPUs are NVIDIA GPU rows of the Kepler generation (AWS g2: GRID K520, p2: K80; Azure NC6/NC12/NC24/NC24r:
+// K80), which NVIDIA's drivers dropped after the R470 branch: the EKS and AKS GPU images ship later drivers, so
+// their GPUs are never advertised as nvidia.com/gpu.
+var keplerGPUs = []string{"g2.", "p2.", "Standard_NC6", "Standard_NC12", "Standard_NC24"}
+
+// GPUVendor is the maker of the row's GPUs ("" without GPUs): VendorNVIDIA unless the row is one of the few with
+// other accelerators (nonNVIDIAGPUs).
+func (t InstanceType) GPUVendor() string {
+	if t.GPUCount == 0 {
+		return ""
+	}
+	for _, r := range nonNVIDIAGPUs {
+		if strings.HasPrefix(t.Name, r.prefix) {
+			return r.vendor
+		}
+	}
+	return VendorNVIDIA
+}
+
+// NVIDIAGPUs is how many nvidia.com/gpu a node of the row advertises with the clouds' GPU images: its GPUs when
+// they are NVIDIA GPUs that current drivers support, else 0 (GPUVendor, keplerGPUs). A pod requesting
+// nvidia.com/gpu binds only where this is enough.
+func (t InstanceType) NVIDIAGPUs() int {
+	if t.GPUVendor() != VendorNVIDIA {
+		return 0
+	}
+	for _, p := range keplerGPUs {
+		// NC6s_v2/v3 and their kind are Pascal and Volta, not Kepler: only the names without a version suffix.
+		if strings.HasPrefix(t.Name, p) && !strings.Contains(t.Name, "_v") {
+			return 0
+		}
+	}
+	return t.GPUCount
 }

@@ -186,7 +186,7 @@ func (m *model) tooLarge(w, p int) string {
 func tooLargeRemedy(r int, alloc int64) string {
 	switch {
 	case r == rGPU && alloc == 0:
-		return "choose an instance type with GPUs (a GPU family) or drop the GPU request"
+		return "choose an instance type with NVIDIA GPUs that current drivers support (nvidia.com/gpu; AMD, Habana and Kepler GPUs advertise none) or drop the GPU request"
 	case r == rGPU:
 		return "choose an instance type with more GPUs or request fewer"
 	case r == rVol:

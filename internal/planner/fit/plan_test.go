@@ -507,7 +507,7 @@ func TestFailureReasons(t *testing.T) {
 			map[string][2]string{
 				"general": {"too-large", `pod of workload "train" requests 7,000 MiB memory and 1 GPU but a node of ` +
 					`pool "general" (m5.large) has 6,000 MiB memory and no GPUs; choose a larger instance type or lower the ` +
-					`requests; choose an instance type with GPUs (a GPU family) or drop the GPU request`},
+					`requests; choose an instance type with NVIDIA GPUs that current drivers support (nvidia.com/gpu; AMD, Habana and Kepler GPUs advertise none) or drop the GPU request`},
 			},
 		},
 		{

@@ -16,13 +16,13 @@ import (
 )
 
 // accelerator names the kind of accelerator an AWS instance type carries, which decides its EKS AMI type: ""
-// (none), "nvidia" (a GPU; the catalog's AWS GPU types that EKS's accelerated AMIs drive) or "neuron" (AWS
-// Inferentia and Trainium: the inf and trn families).
+// (none, or one EKS has no accelerated AMI for: AMD, Habana, and Kepler GPUs current drivers dropped), "nvidia" (the
+// NVIDIA GPUs EKS's accelerated AMIs drive) or "neuron" (AWS Inferentia and Trainium: the inf and trn families).
 func accelerator(t catalog.InstanceType) string {
 	switch {
 	case strings.HasPrefix(t.Family, "inf") || strings.HasPrefix(t.Family, "trn"):
 		return "neuron"
-	case t.GPUCount > 0:
+	case t.NVIDIAGPUs() > 0:
 		return "nvidia"
 	}
 	return ""

@@ -129,7 +129,7 @@ func InstanceFromCatalog(t catalog.InstanceType) Instance {
 		Cloud: t.Cloud, Name: t.Name, Family: t.Family, VCPU: vcpu, MemoryMiB: t.MemoryMiB,
 		Architecture: t.Architecture, SharedCore: t.SharedCore, Hypervisor: t.Hypervisor, BareMetal: t.BareMetal,
 		MaxENIs: int64(t.MaxENIs), IPv4PerENI: int64(t.IPv4PerENI), ENIMaxPods: int64(t.ENIMaxPods),
-		GPU: int64(t.GPUCount), MaxDataDisks: int64(t.MaxDataDisks),
+		GPU: int64(t.NVIDIAGPUs()), MaxDataDisks: int64(t.MaxDataDisks), // the nvidia.com/gpu a pod can request
 	}
 }
 

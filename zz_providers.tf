@@ -1,0 +1,5 @@
+terraform {
+  required_providers {
+    kubefit = { source = "kubefit/kubefit" }
+  }
+}
