@@ -65,7 +65,7 @@ func (d *nodePoolRecommendationDataSource) Metadata(_ context.Context, req datas
 var rankingAttrTypes = map[string]attr.Type{
 	"instance_type": types.StringType, "sized": types.BoolType, "nodes_required": types.Int64Type,
 	"nodes_optimal": types.Int64Type, "scheduler_modelled": types.BoolType, "modelled_as": types.StringType,
-	"price_per_hour": types.Float64Type, "monthly_cost": types.Float64Type, "price_source": types.StringType,
+	"price_per_hour": types.Float64Type, "monthly_cost": types.Float64Type, "surplus_cost_per_month": types.Float64Type, "price_source": types.StringType,
 	"utilization": types.ObjectType{AttrTypes: utilAttrTypes}, "stranded": types.ObjectType{AttrTypes: strandedAttrTypes},
 	"stranded_share": types.Float64Type, "credit_verdict": types.StringType, "excluded": types.BoolType,
 	"reason": types.StringType, "message": types.StringType,
@@ -137,7 +137,9 @@ func (d *nodePoolRecommendationDataSource) Schema(_ context.Context, _ datasourc
 					"modelled_as":        computed("The candidate of the same node shape (allocatable, pod limits, architecture, accelerators, volume attachments) whose scheduler-model sizing this one took, since the model places the pods alike on both; empty when the candidate was modelled itself or not at all."),
 					"price_per_hour":     schema.Float64Attribute{Computed: true, MarkdownDescription: "Price of one node in USD per hour (0 when unknown): see `price_source`."},
 					"monthly_cost": schema.Float64Attribute{Computed: true,
-						MarkdownDescription: fmt.Sprintf("`nodes_required × price_per_hour × %d`, in USD, at the reference price of `price_source`'s region and date, or your price.", selector.HoursPerMonth)},
+						MarkdownDescription: fmt.Sprintf("`nodes_required × price_per_hour × %d`, in USD, at the reference price of `price_source`'s region and date, or your price, plus `surplus_cost_per_month`.", selector.HoursPerMonth)},
+					"surplus_cost_per_month": schema.Float64Attribute{Computed: true,
+						MarkdownDescription: "A burstable candidate in unlimited mode: what its nodes pay each month for surplus CPU credits, each at its expected use (the busiest node's for every node when the ranking sized without node lists), in USD; 0 otherwise. Part of `monthly_cost` and of the ranking."},
 					"price_source": computed("Where the price comes from: the catalog's reference on-demand price with its region and date, or your `prices`."),
 					"utilization": schema.SingleNestedAttribute{Computed: true, MarkdownDescription: "Requested ÷ workload allocatable of the required nodes, 0–1.",
 						Attributes: map[string]schema.Attribute{
@@ -320,7 +322,7 @@ func flattenRanking(m *nodePoolRecommendationModel, rk *selector.Ranking) {
 			"nodes_required": types.Int64Value(int64(c.NodesRequired)), "nodes_optimal": types.Int64Value(int64(c.NodesOptimal)),
 			"scheduler_modelled": types.BoolValue(c.Scheduled), "modelled_as": types.StringValue(c.ModelledAs),
 			"price_per_hour": types.Float64Value(c.PricePerHour),
-			"monthly_cost":   types.Float64Value(round4(c.MonthlyCost)), "price_source": types.StringValue(c.PriceSource),
+			"monthly_cost":   types.Float64Value(round4(c.MonthlyCost)), "surplus_cost_per_month": types.Float64Value(round4(c.SurplusCostPerMonth)), "price_source": types.StringValue(c.PriceSource),
 			"utilization": types.ObjectValueMust(utilAttrTypes, map[string]attr.Value{
 				"cpu": types.Float64Value(round4(c.Utilization.CPU)), "memory": types.Float64Value(round4(c.Utilization.Memory)),
 				"pods": types.Float64Value(round4(c.Utilization.Pods))}),

@@ -110,8 +110,11 @@ type Candidate struct {
 	// catalog's reference price with its region and date, or the caller's price).
 	PricePerHour float64
 	PriceSource  string
-	// MonthlyCost is NodesRequired × PricePerHour × HoursPerMonth, in USD.
+	// MonthlyCost is NodesRequired × PricePerHour × HoursPerMonth, in USD, plus SurplusCostPerMonth.
 	MonthlyCost float64
+	// SurplusCostPerMonth is what a burstable pool in unlimited mode pays for surplus CPU credits each month, every
+	// node at its own expected use (sizing.CreditCheck); 0 otherwise.
+	SurplusCostPerMonth float64
 	// Utilization and Stranded are the chosen scenario's, as sizing reports them.
 	Utilization fit.Utilization
 	Stranded    fit.Resources
@@ -549,6 +552,10 @@ func (r *Ranker) candidate(req *Request, t catalog.InstanceType, o *outcome) Can
 		ratio(s.Stranded.MemoryBytes, s.WorkloadAllocatable.MemoryBytes)) / 2
 	if o.credits != nil {
 		c.CreditVerdict, c.CreditDetail = o.credits.Result.Verdict, o.credits.Result.Detail
+		// Unlimited mode bills the surplus credits on top of the nodes (AWS: per vCPU-hour): part of what the
+		// workloads really cost, so part of the ranking.
+		c.MonthlyCost += o.credits.SurplusCostPerMonth
+		c.SurplusCostPerMonth = o.credits.SurplusCostPerMonth
 	}
 	switch {
 	case !o.fits && o.misfit != nil:

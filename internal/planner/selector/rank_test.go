@@ -2,6 +2,7 @@ package selector
 
 import (
 	"context"
+	"math"
 	"fmt"
 	"reflect"
 	"runtime"
@@ -205,6 +206,56 @@ func TestRankBurstableCredits(t *testing.T) {
 		if strings.HasPrefix(c.InstanceType, "t3") && (c.Excluded || c.CreditVerdict != burst.VerdictSurplusCharged) {
 			t.Errorf("unlimited %s: excluded %v, verdict %s", c.InstanceType, c.Excluded, c.CreditVerdict)
 		}
+		// The surplus credits are part of the cost: the nodes' price plus, per node above its baseline, its surplus.
+		nodes := float64(c.NodesRequired) * c.PricePerHour * HoursPerMonth
+		if strings.HasPrefix(c.InstanceType, "t3") && (c.SurplusCostPerMonth <= 0 || math.Abs(c.MonthlyCost-nodes-c.SurplusCostPerMonth) > 0.01) ||
+			!strings.HasPrefix(c.InstanceType, "t3") && c.SurplusCostPerMonth != 0 {
+			t.Errorf("unlimited %s: monthly %.2f, nodes %.2f, surplus %.2f", c.InstanceType, c.MonthlyCost, nodes, c.SurplusCostPerMonth)
+		}
+	}
+	// Each t3 node's surplus, summed, is what sizing's credit check of the pool says.
+	p, err := sizing.NewPlanner(sizing.EmbeddedCatalog()).Solve(context.Background(), sizing.Request{Pools: []sizing.Pool{func() sizing.Pool {
+		pl := req.Pool
+		pl.InstanceTypes = []string{"t3.xlarge"}
+		return pl
+	}()}, Workloads: req.Workloads})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sum float64
+	for _, u := range p.Pools[0].Credits.NodeMillicores {
+		b, _, _ := sizing.EmbeddedCatalog().CreditBudget(context.Background(), catalog.AWS, "t3.xlarge")
+		r, err := burst.Evaluate(b, burst.Input{Load: burst.Load{SustainedMillicores: u}, Mode: burst.Unlimited, MinHours: burst.DefaultMinHours})
+		if err != nil {
+			t.Fatal(err)
+		}
+		sum += r.SurplusCostPerMonth
+	}
+	if sum <= 0 || math.Abs(sum-p.Pools[0].Credits.SurplusCostPerMonth) > 0.01 {
+		t.Errorf("pool surplus %.2f, per node summed %.2f", p.Pools[0].Credits.SurplusCostPerMonth, sum)
+	}
+}
+
+// TestRankCountsSurplusCredits: the field report's shape (four pods of 900m using 800m each): a t4g.medium pool in
+// unlimited mode pays for surplus credits beyond its nodes, which makes it dearer than c6g.large; the ranking must
+// not pick it for its node price alone.
+func TestRankCountsSurplusCredits(t *testing.T) {
+	req := Request{
+		Candidates: []string{"t4g.medium", "c6g.large"},
+		Pool:       sizing.Pool{Name: "web", Cloud: catalog.AWS, MaxNodes: 20, Credits: sizing.CreditOptions{Mode: burst.Unlimited}},
+		Workloads: []sizing.Workload{
+			{Name: "api", Replicas: intp(4), Requests: fit.Resources{CPUMillicores: 900, MemoryBytes: 512 << 20}, CPUUsageMillicores: 800},
+		},
+	}
+	rk, err := NewRanker(sizing.EmbeddedCatalog()).Rank(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range rk.Candidates {
+		t.Logf("%s: %d nodes, %.2f USD/month (surplus %.2f), verdict %s", c.InstanceType, c.NodesRequired, c.MonthlyCost, c.SurplusCostPerMonth, c.CreditVerdict)
+	}
+	if rk.Best != "c6g.large" {
+		t.Errorf("best %s, want c6g.large once t4g.medium's surplus credits are counted", rk.Best)
 	}
 }
 

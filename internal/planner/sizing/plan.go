@@ -75,6 +75,10 @@ type CreditCheck struct {
 	// NodeMillicores is the expected CPU use of every node, in node order.
 	NodeMillicores []int64
 	Result         burst.Result
+	// SurplusCostPerMonth is what the steady scenario's nodes pay for surplus credits in unlimited mode each month,
+	// each node at its own expected use (Result.SurplusCostPerMonth is the busiest node's), or every node at the
+	// busiest one's when the plan lists no nodes (Planner.WithoutNodes); 0 in standard mode.
+	SurplusCostPerMonth float64
 }
 
 // WorkloadPlan is where one workload's pods went.

@@ -556,6 +556,24 @@ func (s *solve) credits(i int, pp *PoolPlan) error {
 		return nil
 	}
 	c.Result = r
+	if r.SurplusCostPerMonth > 0 && len(c.NodeMillicores) == 0 {
+		// Without the per-node list (a planner WithoutNodes), every node is counted at the busiest one's surplus: an
+		// upper bound of the bill.
+		c.SurplusCostPerMonth = r.SurplusCostPerMonth * float64(pp.Steady.NodesRequired)
+	} else if r.SurplusCostPerMonth > 0 {
+		// Every node above its baseline pays for its own surplus credits: the pool's sum, each node at its own use.
+		for _, u := range c.NodeMillicores {
+			if u == c.BusiestNodeMillicores {
+				c.SurplusCostPerMonth += r.SurplusCostPerMonth
+				continue
+			}
+			node := in
+			node.Load.SustainedMillicores = u
+			if nr, err := burst.Evaluate(b, node); err == nil {
+				c.SurplusCostPerMonth += nr.SurplusCostPerMonth
+			}
+		}
+	}
 	pp.Credits = c
 	return nil
 }
