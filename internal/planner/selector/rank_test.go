@@ -2,8 +2,8 @@ package selector
 
 import (
 	"context"
-	"math"
 	"fmt"
+	"math"
 	"reflect"
 	"runtime"
 	"strings"
