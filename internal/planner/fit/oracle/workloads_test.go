@@ -42,7 +42,9 @@ import (
 	resourcehelper "k8s.io/component-helpers/resource"
 	"k8s.io/kubernetes/pkg/api/legacyscheme"
 	podutil "k8s.io/kubernetes/pkg/api/pod"
+	"k8s.io/kubernetes/pkg/apis/apps"
 	_ "k8s.io/kubernetes/pkg/apis/apps/install"
+	appsvalidation "k8s.io/kubernetes/pkg/apis/apps/validation"
 	_ "k8s.io/kubernetes/pkg/apis/autoscaling/install"
 	_ "k8s.io/kubernetes/pkg/apis/batch/install"
 	api "k8s.io/kubernetes/pkg/apis/core"
@@ -335,13 +337,44 @@ func TestWorkloads(t *testing.T) {
 			if f.name != "refused" && refused > 0 {
 				t.Errorf("%d of the fixture's objects have pods the API server would refuse", refused)
 			}
-			if f.name == "refused" && refused != 10 {
-				t.Errorf("%d of the refused fixture's objects are refused, want 10", refused)
+			if f.name == "refused" && refused != 7 {
+				t.Errorf("%d of the refused fixture's objects are refused, want 7", refused)
 			}
 			if f.name == "synthetic" {
 				wlSensitivity(t, o)
 			}
 		})
+	}
+}
+
+// TestWorkloadsRefusedObjects: the reader refuses (an error naming it) exactly the Deployments the API server's own
+// Deployment validation refuses, as the registry runs it on create (pkg/registry/apps/deployment strategy.go:
+// ValidateDeployment with the template's pod validation options), and reads the others.
+func TestWorkloadsRefusedObjects(t *testing.T) {
+	_, err := workloads.Read(workloads.Input{Manifests: wlRefusedObjects})
+	dec := legacyscheme.Codecs.UniversalDeserializer()
+	refused := 0
+	for i, doc := range wlDocs(t, wlRefusedObjects) {
+		obj, _, derr := dec.Decode(doc, nil, nil)
+		if derr != nil {
+			t.Fatalf("document %d: %v", i, derr)
+		}
+		legacyscheme.Scheme.Default(obj)
+		var d apps.Deployment
+		if err := legacyscheme.Scheme.Convert(obj, &d, nil); err != nil {
+			t.Fatal(err)
+		}
+		el := appsvalidation.ValidateDeployment(&d, podutil.GetValidationOptionsFromPodTemplate(&d.Spec.Template, nil))
+		named := err != nil && strings.Contains(err.Error(), fmt.Sprintf("Deployment %q", d.Name))
+		if (len(el) > 0) != named {
+			t.Errorf("Deployment %s: the API server's validation says %v; the reader's error names it: %v (%v)", d.Name, el.ToAggregate(), named, err)
+		}
+		if len(el) > 0 {
+			refused++
+		}
+	}
+	if refused != 3 {
+		t.Errorf("%d Deployments refused by the API server, want 3", refused)
 	}
 }
 
@@ -835,7 +868,14 @@ spec:
 	wlDeploy("pod-ok", "refused-pod", "[{name: a, image: x, resources: {limits: {cpu: 400m}}}, {name: b, image: x, resources: {limits: {cpu: 500m}}}]", "") +
 	wlDeploy("pod-over", "refused-pod", "[{name: a, image: x, resources: {limits: {cpu: 600m}}}, {name: b, image: x, resources: {limits: {cpu: 600m}}}]", "") +
 	wlDeploy("pod-no-limit", "refused-pod", "[{name: a, image: x, resources: {requests: {cpu: 100m}}}]", "") +
-	wlDeploy("request-over-limit", "plain", "[{name: a, image: x, resources: {requests: {cpu: \"2\"}, limits: {cpu: \"1\"}}}]", "") +
+	wlDeploy("gpu-ok", "plain", "[{name: a, image: x, resources: {limits: {nvidia.com/gpu: \"1\"}, requests: {cpu: 100m}}}]", "") +
+	wlDeployPodLevel("pod-level-ok", "plain", "{requests: {cpu: 500m}, limits: {cpu: \"1\"}}", "[{name: a, image: x, resources: {requests: {cpu: 300m}}}]")
+
+// wlRefusedObjects holds Deployments whose pod template the API server's own Deployment validation refuses (the
+// object, not only its pods: ValidateDeployment validates the template's resources), beside ones it admits: a
+// request above its limit, an extended resource whose request is not its limit, pod-level requests below the
+// containers'.
+var wlRefusedObjects = wlDeploy("request-over-limit", "plain", "[{name: a, image: x, resources: {requests: {cpu: \"2\"}, limits: {cpu: \"1\"}}}]", "") +
 	wlDeploy("gpu-unequal", "plain", "[{name: a, image: x, resources: {requests: {cpu: 100m, nvidia.com/gpu: \"1\"}, limits: {nvidia.com/gpu: \"2\"}}}]", "") +
 	wlDeploy("gpu-ok", "plain", "[{name: a, image: x, resources: {limits: {nvidia.com/gpu: \"1\"}, requests: {cpu: 100m}}}]", "") +
 	wlDeployPodLevel("pod-level-below", "plain", "{requests: {cpu: 200m}}", "[{name: a, image: x, resources: {requests: {cpu: 300m}}}]") +
