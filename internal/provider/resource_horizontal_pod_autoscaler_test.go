@@ -349,3 +349,26 @@ func TestAccHorizontalPodAutoscaler_example(t *testing.T) {
 		}},
 	})
 }
+
+// TestAccHorizontalPodAutoscaler_nullRequest: a null resource in a target container's requests (a conditional, or a
+// workloads output's unset memory) is an unset request, not a provider error ("Value Conversion Error"); the pod's
+// request is its CPU alone, checked against the group as usual.
+func TestAccHorizontalPodAutoscaler_nullRequest(t *testing.T) {
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: `resource "kubefit_horizontal_pod_autoscaler" "x" {
+  name             = "x"
+  namespace        = "shop"
+  min_replicas     = 1
+  max_replicas     = 3
+  scale_target_ref = { api_version = "apps/v1", kind = "Deployment", name = "x" }
+  metrics          = [{ type = "Resource", resource = { name = "cpu", target = { type = "Utilization", average_utilization = 70 } } }]
+  target_workload = {
+    pod_template = { containers = [{ name = "app", requests = { cpu = "100m", memory = null }, limits = { memory = null } }] }
+  }
+}`,
+			ConfigPlanChecks: emptyPlanAfterApply,
+		}},
+	})
+}

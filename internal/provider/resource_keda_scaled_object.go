@@ -135,23 +135,40 @@ type kedaWorkloadModel struct {
 	DNSLookupsPerSecond  *float64              `tfsdk:"dns_lookups_per_second"`
 }
 
+// The resource maps hold *string: a null value (requests = { memory = null }, or a conditional) is an unset
+// resource, not a provider error (quantities).
 type kedaPodTemplateModel struct {
 	Containers     []kedaContainerModel  `tfsdk:"containers"`
 	InitContainers []kedaContainerModel  `tfsdk:"init_containers"`
 	PodResources   *kedaPodResourceModel `tfsdk:"pod_resources"`
-	Overhead       map[string]string     `tfsdk:"overhead"`
+	Overhead       map[string]*string    `tfsdk:"overhead"`
 }
 
 type kedaContainerModel struct {
-	Name          string            `tfsdk:"name"`
-	Requests      map[string]string `tfsdk:"requests"`
-	Limits        map[string]string `tfsdk:"limits"`
-	RestartPolicy *string           `tfsdk:"restart_policy"`
+	Name          string             `tfsdk:"name"`
+	Requests      map[string]*string `tfsdk:"requests"`
+	Limits        map[string]*string `tfsdk:"limits"`
+	RestartPolicy *string            `tfsdk:"restart_policy"`
 }
 
 type kedaPodResourceModel struct {
-	Requests map[string]string `tfsdk:"requests"`
-	Limits   map[string]string `tfsdk:"limits"`
+	Requests map[string]*string `tfsdk:"requests"`
+	Limits   map[string]*string `tfsdk:"limits"`
+}
+
+// quantities is a resource map without its null values; nil when it had none.
+func quantities(m map[string]*string) map[string]string {
+	var out map[string]string
+	for k, v := range m {
+		if v == nil {
+			continue
+		}
+		if out == nil {
+			out = map[string]string{}
+		}
+		out[k] = *v
+	}
+	return out
 }
 
 type kedaRolloutModel struct {
@@ -464,13 +481,13 @@ func (w kedaWorkloadModel) workload() *keda.Workload {
 		conv := func(cs []kedaContainerModel) []keda.Container {
 			var out []keda.Container
 			for _, c := range cs {
-				out = append(out, keda.Container{Name: c.Name, Requests: c.Requests, Limits: c.Limits, RestartPolicy: c.RestartPolicy})
+				out = append(out, keda.Container{Name: c.Name, Requests: quantities(c.Requests), Limits: quantities(c.Limits), RestartPolicy: c.RestartPolicy})
 			}
 			return out
 		}
-		out.PodTemplate = keda.PodTemplate{Containers: conv(t.Containers), InitContainers: conv(t.InitContainers), Overhead: t.Overhead}
+		out.PodTemplate = keda.PodTemplate{Containers: conv(t.Containers), InitContainers: conv(t.InitContainers), Overhead: quantities(t.Overhead)}
 		if p := t.PodResources; p != nil {
-			out.PodTemplate.PodResources = &keda.PodResources{Requests: p.Requests, Limits: p.Limits}
+			out.PodTemplate.PodResources = &keda.PodResources{Requests: quantities(p.Requests), Limits: quantities(p.Limits)}
 		}
 	}
 	if ro := w.Rollout; ro != nil {
