@@ -530,6 +530,7 @@ var workloadsWarningTitles = map[string]string{
 	workloads.WarnNodeInstanceType:        "Node Instance Type Unknown",
 	workloads.WarnStaticPod:               "Static Pods Read as DaemonSets",
 	workloads.WarnWorkloadRefMissing:      "Rollout Workload Reference Missing",
+	workloads.WarnCustomPodsUncounted:     "Operator Pods Not Counted",
 }
 
 // flattenWorkloads converts what was read into the output attributes.

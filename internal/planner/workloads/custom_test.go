@@ -44,3 +44,28 @@ func TestReadCustomKindsWithoutPodTemplate(t *testing.T) {
 		})
 	}
 }
+
+// TestReadOperatorResourcesWarn: an operator's custom resource that asks for replicas or resources (a Prometheus of
+// kube-prometheus-stack) runs pods kubefit cannot read from it: it is skipped with a warning that its pods are not
+// counted, never silently; a custom resource that asks for none (a cert-manager Certificate) is skipped quietly.
+func TestReadOperatorResourcesWarn(t *testing.T) {
+	prom := "apiVersion: monitoring.coreos.com/v1\nkind: Prometheus\nmetadata: {name: k8s, namespace: monitoring}\nspec:\n  replicas: 2\n" +
+		"  resources: {requests: {cpu: \"1\", memory: 8Gi}}\n  storage: {volumeClaimTemplate: {spec: {resources: {requests: {storage: 100Gi}}}}}\n"
+	cert := "---\napiVersion: cert-manager.io/v1\nkind: Certificate\nmetadata: {name: web}\nspec: {secretName: web-tls, dnsNames: [example.com]}\n"
+	res := mustRead(t, Input{Manifests: prom + cert})
+	if len(res.Workloads) != 0 || len(res.Skipped) != 2 {
+		t.Fatalf("workloads %d, skipped %+v; want both skipped", len(res.Workloads), res.Skipped)
+	}
+	var warned []string
+	for _, w := range res.Warnings {
+		if w.Code == WarnCustomPodsUncounted {
+			warned = append(warned, w.Source.Kind)
+			if !strings.Contains(w.Message, "2 replicas (spec.replicas) and resources (spec.resources)") || !strings.Contains(w.Message, "not counted") {
+				t.Errorf("message %q", w.Message)
+			}
+		}
+	}
+	if len(warned) != 1 || warned[0] != "Prometheus" {
+		t.Errorf("warned about %v, want the Prometheus only", warned)
+	}
+}

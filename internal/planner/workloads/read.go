@@ -346,6 +346,21 @@ func (r *reader) fileCustom(o object) {
 		return
 	}
 	r.skip(o, "a kind ("+o.src.APIVersion+") without a pod template at spec.template")
+	// An operator's custom resource (a Prometheus, an Alertmanager, a database cluster) runs pods kubefit cannot
+	// read from it: its spec's replicas or resources say so, and dropping them would plan without that load.
+	var hints []string
+	if n, ok, _ := unstructured.NestedInt64(o.u.Object, "spec", "replicas"); ok {
+		hints = append(hints, fmt.Sprintf("%d replicas (spec.replicas)", n))
+	}
+	if hasField(o.u.Object, "spec", "resources") {
+		hints = append(hints, "resources (spec.resources)")
+	}
+	if len(hints) > 0 {
+		r.warn(o.src, WarnCustomPodsUncounted, "its operator runs pods for it (it asks for %s), but kubefit reads no pod template from %s %s kind, so those pods "+
+			"are not counted and the plan is without their load; add them as a workload yourself (kubefit_node_pool_sizing or kubefit_node_group workloads, "+
+			"with the requests its operator gives them), or give the operator's rendered StatefulSet or Deployment",
+			strings.Join(hints, " and "), article(o.src.APIVersion), o.src.APIVersion)
+	}
 }
 
 // podTemplate reports whether a custom kind has a pod template at spec.template: a spec.template.spec with a

@@ -18,6 +18,7 @@ const (
 	WarnAutoscalerTargetMissing = "workloads.autoscaler-target-missing"
 	WarnClaimMissing            = "workloads.claim-missing"
 	WarnCustomKind              = "workloads.custom-kind"
+	WarnCustomPodsUncounted     = "workloads.custom-pods-uncounted"
 	WarnDaemonsetSurge          = "workloads.daemonset-surge"
 	WarnExtendedResource        = "workloads.extended-resource"
 	WarnFilteredOut             = "workloads.filtered-out"
