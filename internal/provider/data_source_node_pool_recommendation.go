@@ -107,7 +107,7 @@ func (d *nodePoolRecommendationDataSource) Schema(_ context.Context, _ datasourc
 				MarkdownDescription: "Scenario whose nodes are priced: `peak` (default: `max_replicas` plus surge) or `steady` (`replicas` / `min_replicas`). A candidate must fit both either way.",
 				Validators:          []validator.String{stringvalidator.OneOf(string(fit.ScenarioPeak), string(fit.ScenarioSteady))}},
 			"prices": schema.MapAttribute{Optional: true, ElementType: types.Float64Type,
-				MarkdownDescription: "Your own price per node in USD per hour, by instance type name (a discount, a reserved or spot price); it replaces the reference price of those types.",
+				MarkdownDescription: "Your own price per node in USD per hour, by instance type name (a discount, a reserved or spot price); it replaces the reference price of those types. Each name is a candidate's, as the catalog spells it: a price for no candidate is an error, not dropped.",
 				Validators:          []validator.Map{mapvalidator.ValueFloat64sAre(float64validator.AtLeast(0))}},
 			"scheduler_profile": schedulerProfileAttribute(),
 			"arrival_order":     arrivalOrderAttribute(),

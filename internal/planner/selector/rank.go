@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"runtime"
 	"slices"
@@ -196,9 +197,23 @@ func (r *Ranker) Rank(ctx context.Context, req Request) (*Ranking, error) {
 		return nil, field.Errors{field.Invalid(field.NewPath("Scenario"), string(req.Scenario),
 			"unknown scenario %s: use %q or %q", field.Quote(string(req.Scenario)), fit.ScenarioPeak, fit.ScenarioSteady)}
 	}
-	for name, p := range req.Prices {
-		if p < 0 {
+	for _, name := range slices.Sorted(maps.Keys(req.Prices)) {
+		if p := req.Prices[name]; p < 0 {
 			return nil, field.Errors{field.Invalid(field.NewPath("Prices").Key(name), fmt.Sprint(p), "the price of %q is negative (%v USD per hour)", name, p)}
+		}
+		// A price for no candidate would be dropped silently, the negotiated price lost: the name must be a
+		// candidate's, as the catalog spells it.
+		if !slices.ContainsFunc(rows, func(t catalog.InstanceType) bool { return t.Name == name }) {
+			hint := ""
+			for _, t := range rows {
+				if strings.EqualFold(t.Name, name) {
+					hint = fmt.Sprintf(": did you mean %q?", t.Name)
+				}
+			}
+			if hint == "" {
+				hint = "; give prices by candidate name as the catalog spells it"
+			}
+			return nil, field.Errors{field.Invalid(field.NewPath("Prices").Key(name), name, "a price is given for %q, which is not one of the candidates%s", name, hint)}
 		}
 	}
 	if req.NodeDisk.IOPS < 0 {

@@ -294,6 +294,8 @@ func TestRankPricesAndErrors(t *testing.T) {
 		{"pool", func(r *Request) { r.Pool.MinNodes = 20 }, "Pool.MinNodes", "greater than its maximum node count 10"},
 		{"scenario", func(r *Request) { r.Scenario = "busy" }, "Scenario", `unknown scenario "busy"`},
 		{"price", func(r *Request) { r.Prices = map[string]float64{"m6i.large": -1} }, `Prices["m6i.large"]`, "negative"},
+		{"price for no candidate, letter case", func(r *Request) { r.Prices = map[string]float64{"m6i.Large": 0.01} }, `Prices["m6i.Large"]`, `did you mean "m6i.large"?`},
+		{"price for no candidate", func(r *Request) { r.Prices = map[string]float64{"m5.xlarge": 0.01} }, `Prices["m5.xlarge"]`, "not one of the candidates"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
