@@ -84,7 +84,8 @@ func (d *nodePoolRecommendationDataSource) Schema(_ context.Context, _ datasourc
 			"the share of capacity they strand. A candidate that cannot work is listed with the reason: one pod does not fit a node " +
 			"(`too-large`), the pool's `max_nodes` or max pods is too small (`max-nodes`, `spread`, `daemonsets`), a node selector or " +
 			"taint rules it out, the busiest node runs out of CPU credits (`burst-credits`), its disks cannot sustain `node_disk` " +
-			"(`disk-cap`), or no price is known (`unknown-price`).\n\n" +
+			"(`disk-cap`), AKS creates no nodes on it (`invalid`: VM sizes under 2 vCPUs), or no price is known (`unknown-price`). The cost of " +
+			"a burstable candidate in unlimited mode includes its nodes' surplus CPU credits.\n\n" +
 			"For each candidate, `nodes_required` is what `kubefit_node_pool_sizing` reports for a pool of that type alone. Costs are " +
 			fmt.Sprintf("`nodes_required × price_per_hour × %d` hours, ", selector.HoursPerMonth) +
 			"from the catalog's **reference on-demand prices of one region at one date** (each entry's `price_source` says which), " +
@@ -118,8 +119,9 @@ func (d *nodePoolRecommendationDataSource) Schema(_ context.Context, _ datasourc
 			"node_disk": schema.SingleNestedAttribute{Optional: true,
 				MarkdownDescription: "Disk I/O one node must sustain across all its volumes (for example, the sum of the volumes of the pods it runs). " +
 					"A candidate whose own sustained disk limits are lower is excluded with reason `disk-cap`: on AWS the EBS-optimized baseline " +
-					"(Amazon EC2 EBS-optimized instances), on Azure the VM's uncached disk limits (Azure VM sizes). kubefit has no per-VM limits for GCP " +
-					"machine types, so there it is not checked (a warning says so). Per-volume limits are `kubefit_disk_tier`'s.",
+					"(Amazon EC2 EBS-optimized instances), on Azure the VM's uncached disk limits (Azure VM sizes); an AWS or Azure type without published limits " +
+					"(an older type without dedicated disk bandwidth, such as t2 or m3) is excluded too, since nothing says it sustains the demand. kubefit has no " +
+					"per-VM limits for GCP machine types, so there it is not checked (a warning says so). Per-volume limits are `kubefit_disk_tier`'s.",
 				Attributes: map[string]schema.Attribute{
 					"iops": schema.Int64Attribute{Optional: true, MarkdownDescription: "Sustained IOPS.",
 						Validators: []validator.Int64{int64validator.AtLeast(0)}},

@@ -34,8 +34,9 @@ type outcome struct {
 	boundOK bool
 	// cut is true when the packing's work budget left it unsized (rankPackBudget).
 	cut bool
-	// diskShort says why the type's disks cannot sustain the node disk demand; it was then not sized.
-	diskShort string
+	// diskShort says why the type's disks cannot sustain the node disk demand, or cannot be known to (reason
+	// ReasonDiskCap); invalid why the type cannot be a node at all (ReasonInvalid). Either way it was not sized.
+	diskShort, invalid string
 	// work is the scheduler model's work on the candidate (fit.ScenarioResult.ModelWork, both scenarios).
 	work int64
 }

@@ -82,8 +82,12 @@ const (
 	ReasonDiskCap Reason = "disk-cap"
 )
 
-// WarnDiskNotChecked: Request.NodeDisk is set but kubefit has no per-node disk limits for some
-// candidates (every GCP machine type, AWS types missing from the EBS-optimized table).
+// WarnDiskNotChecked: Request.NodeDisk is set but kubefit has no per-node disk limits for some GCP candidates
+// (GCP's limits are per VM and disk type, not modelled); AWS and Azure types without limits are excluded
+// (ReasonDiskCap).
+
+// aksMinVCPU is the fewest vCPUs of a VM size AKS creates nodes on.
+const aksMinVCPU = 2
 const WarnDiskNotChecked = "selector.disk-not-checked"
 
 // ExclusionReasons lists every reason a candidate can be excluded for.
@@ -226,13 +230,27 @@ func (r *Ranker) Rank(ctx context.Context, req Request) (*Ranking, error) {
 	diskShort := make([]string, len(rows))
 	var sizable []catalog.InstanceType
 	var unchecked []string
+	invalid := make([]string, len(rows))
 	for i, t := range rows {
 		short, checked := diskCap(req.NodeDisk, t)
+		if !checked && t.Cloud != catalog.GCP {
+			// An AWS or Azure type without published disk limits (an AWS type that is not EBS-optimized, such as
+			// t2 or m3): whether it sustains the demand is unknown, so it is not recommended (never optimistic).
+			short = fmt.Sprintf("kubefit knows no sustained disk limits of %s (not in the %s table: an older type without "+
+				"dedicated disk bandwidth), so it cannot tell that a node sustains the demand", t.Name, map[catalog.Cloud]string{
+				catalog.AWS: "EBS-optimized", catalog.Azure: "uncached disk limits"}[t.Cloud])
+			checked = true
+		}
 		diskShort[i] = short
 		if !checked {
 			unchecked = append(unchecked, t.Name)
 		}
-		if short == "" {
+		if t.Cloud == catalog.Azure && t.VCPU > 0 && t.VCPU < aksMinVCPU {
+			// "VM sizes with less than 2 CPUs may not be used with AKS" (learn.microsoft.com/azure/aks/quotas-skus-regions);
+			// a 2019 cluster ran them, so planning an existing pool of one is allowed, but none is recommended.
+			invalid[i] = fmt.Sprintf("%s has %d vCPU, and AKS does not create nodes on VM sizes with fewer than %d vCPUs", t.Name, t.VCPU, aksMinVCPU)
+		}
+		if short == "" && invalid[i] == "" {
 			sizable = append(sizable, t)
 		}
 	}
@@ -242,8 +260,8 @@ func (r *Ranker) Rank(ctx context.Context, req Request) (*Ranking, error) {
 	}
 	outs := make([]outcome, len(rows))
 	for i, k := 0, 0; i < len(rows); i++ {
-		if diskShort[i] != "" {
-			outs[i] = outcome{diskShort: diskShort[i]}
+		if diskShort[i] != "" || invalid[i] != "" {
+			outs[i] = outcome{diskShort: diskShort[i], invalid: invalid[i]}
 			continue
 		}
 		outs[i] = sized[k]
@@ -253,7 +271,7 @@ func (r *Ranker) Rank(ctx context.Context, req Request) (*Ranking, error) {
 	var first field.Errors
 	all := false
 	for _, o := range outs {
-		if o.unsized || o.diskShort != "" {
+		if o.unsized || o.diskShort != "" || o.invalid != "" {
 			continue
 		}
 		if o.errs == nil {
@@ -528,6 +546,10 @@ func (r *Ranker) candidate(req *Request, t catalog.InstanceType, o *outcome) Can
 	priced := c.PriceSource != ""
 	if !priced {
 		c.PriceSource = fmt.Sprintf("none: the kubefit catalog (%s) has no price for %s", r.cat.Date(), t.Name)
+	}
+	if o.invalid != "" {
+		c.Excluded, c.Reason, c.Message = true, ReasonInvalid, o.invalid
+		return c
 	}
 	if o.diskShort != "" {
 		c.Excluded, c.Reason, c.Message = true, ReasonDiskCap, o.diskShort

@@ -86,6 +86,14 @@ func TestRankEqualsSizing(t *testing.T) {
 				if i < ScheduledTop && !c.Excluded && !c.Scheduled {
 					t.Errorf("%s: rank %d without the scheduler model", c.InstanceType, i+1)
 				}
+				if req.Pool.Cloud == catalog.Azure && c.Row.VCPU < 2 {
+					// AKS creates no nodes on VM sizes under 2 vCPUs: not recommended, whatever sizing says.
+					if !c.Excluded || c.Reason != ReasonInvalid || !strings.Contains(c.Message, "AKS does not create nodes on VM sizes with fewer than 2 vCPUs") {
+						t.Errorf("%s: excluded %v, %s %q; want excluded as an AKS VM size under 2 vCPUs", c.InstanceType, c.Excluded, c.Reason, c.Message)
+					}
+					excluded++
+					continue
+				}
 				planner := sizing.NewPlanner(cat).WithoutBlame()
 				if !c.Scheduled {
 					planner = planner.PackingOnly()
@@ -471,6 +479,19 @@ func TestRankDiskCaps(t *testing.T) {
 				}
 			}
 		})
+	}
+	// AWS types without EBS-optimized limits (t2, m3): whether they sustain the demand is unknown, so they are not
+	// recommended.
+	old := base
+	old.Candidates, old.NodeDisk = []string{"t2.large", "m3.large", "m6i.2xlarge"}, NodeDisk{IOPS: 4000, ThroughputMBps: 80}
+	if rk, err := NewRanker(sizing.EmbeddedCatalog()).Rank(ctx, old); err != nil || rk.Best != "m6i.2xlarge" {
+		t.Errorf("types without disk limits: best %v, %v", rk, err)
+	} else {
+		for _, c := range rk.Candidates {
+			if c.InstanceType != "m6i.2xlarge" && (c.Reason != ReasonDiskCap || !strings.Contains(c.Message, "knows no sustained disk limits")) {
+				t.Errorf("%s: reason %s %q, want disk-cap: limits unknown", c.InstanceType, c.Reason, c.Message)
+			}
+		}
 	}
 	gcp := Request{Candidates: []string{"e2-standard-4"}, Pool: sizing.Pool{Name: "p", Cloud: catalog.GCP, MaxNodes: 5},
 		Workloads: base.Workloads, NodeDisk: NodeDisk{IOPS: 1_000_000}}
