@@ -256,6 +256,7 @@ func expandRecommendation(ctx context.Context, m nodePoolRecommendationModel, cl
 	for i, w := range ws {
 		req.Workloads = append(req.Workloads, expandWorkload(ctx, path.Root("workloads").AtListIndex(i), w, diags))
 	}
+	qualifyWorkloadNames(req.Workloads)
 	if !m.Prices.IsNull() {
 		req.Prices = map[string]float64{}
 		diags.Append(m.Prices.ElementsAs(ctx, &req.Prices, false)...)

@@ -590,3 +590,29 @@ func TestReportNodeGroupDefersMisfits(t *testing.T) {
 		t.Errorf("failures without the mode %v", l)
 	}
 }
+
+// TestAccNodeGroup_sameNameTwoNamespaces: two kubefit_workloads reads concatenated give a redis in team-a and one in
+// team-b: two workloads, both planned (named team-a/redis and team-b/redis), not a duplicate; the same name twice in
+// one namespace still is.
+func TestAccNodeGroup_sameNameTwoNamespaces(t *testing.T) {
+	cfg := func(ns2 string) string {
+		return nodeGroup(`name = "g"
+cloud = "aws"
+instance_type = "m5.large"
+workloads = [
+  { name = "redis", namespace = "team-a", replicas = 2, requests = { cpu = "1" } },
+  { name = "redis", namespace = "` + ns2 + `", replicas = 2, requests = { cpu = "1" } },
+]`)
+	}
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{Config: cfg("team-a"), PlanOnly: true, ExpectError: regexp.MustCompile(`(?s)Duplicate\s+workload.*names\s+within\s+a\s+namespace\s+must\s+be\s+unique`)},
+			{Config: cfg("team-b"), ConfigPlanChecks: emptyPlanAfterApply, ConfigStateChecks: []statecheck.StateCheck{
+				// Four pods of 1 CPU on m5.large (1,930m for workloads): four nodes.
+				expectNG(tfjsonpath.New("desired_size"), knownvalue.Int64Exact(4)),
+				expectNG(tfjsonpath.New("report"), knownvalue.StringRegexp(regexp.MustCompile(`team-a/redis[\s\S]*team-b/redis`))),
+			}},
+		},
+	})
+}

@@ -22,6 +22,7 @@ import (
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/field"
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/fit"
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/overhead"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/sizing"
 )
 
 // sizingPoolAttributes returns the options of one node pool, shared by every object that sizes a pool. With
@@ -337,7 +338,12 @@ func resourceAttribute(a schema.Attribute) rschema.Attribute {
 
 // uniqueNames rejects a second element of a list of objects with the same known name: a DaemonSet or
 // workload listed twice would be counted twice. It runs during validation, whatever else is unknown.
-type uniqueNames struct{ what, why string }
+type uniqueNames struct {
+	what, why string
+	// byNamespace keys the names by the element's namespace too: workloads of one name in two namespaces (two
+	// kubefit_workloads reads concatenated) are two workloads (qualifyWorkloadNames names them apart).
+	byNamespace bool
+}
 
 func (v uniqueNames) Description(context.Context) string {
 	return v.what + " names must be unique"
@@ -359,6 +365,12 @@ func (v uniqueNames) ValidateList(_ context.Context, req validator.ListRequest, 
 		if !ok || name.IsNull() || name.IsUnknown() {
 			return "", false
 		}
+		if ns, ok := obj.Attributes()["namespace"].(types.String); v.byNamespace && ok {
+			if ns.IsUnknown() {
+				return "", false
+			}
+			return ns.ValueString() + "/" + name.ValueString(), true
+		}
 		return name.ValueString(), true
 	}, &resp.Diagnostics)
 }
@@ -379,6 +391,16 @@ func (v uniqueNames) validateRaw(p path.Path, tv tftypes.Value, diags *diag.Diag
 		if n, ok := attrs["name"]; !ok || !n.IsKnown() || n.IsNull() || n.As(&name) != nil {
 			return "", false
 		}
+		if ns, ok := attrs["namespace"]; v.byNamespace && ok {
+			var s string
+			if !ns.IsKnown() {
+				return "", false
+			}
+			if !ns.IsNull() && ns.As(&s) != nil {
+				return "", false
+			}
+			return s + "/" + name, true
+		}
 		return name, true
 	}, diags)
 }
@@ -393,9 +415,13 @@ func (v uniqueNames) check(p path.Path, n int, name func(i int) (string, bool), 
 		}
 		at := p.AtListIndex(i).AtName("name")
 		if j, dup := seen[nm]; dup {
+			what := "names"
+			if v.byNamespace {
+				what = "names within a namespace"
+			}
 			diags.AddAttributeError(at, "Duplicate "+v.what,
-				fmt.Sprintf("%s %s is also the name of %s; %s names must be unique, %s.", at, field.Quote(nm),
-					p.AtListIndex(j).AtName("name"), v.what, v.why))
+				fmt.Sprintf("%s %s is also the name of %s; %s %s must be unique, %s.", at, field.Quote(strings.TrimPrefix(nm, "/")),
+					p.AtListIndex(j).AtName("name"), v.what, what, v.why))
 			continue
 		}
 		seen[nm] = i
@@ -403,9 +429,26 @@ func (v uniqueNames) check(p path.Path, n int, name func(i int) (string, bool), 
 }
 
 var (
-	uniqueDaemonSets = uniqueNames{"DaemonSet", "or the node would count the same pods twice"}
-	uniqueWorkloads  = uniqueNames{"workload", "or its pods would be counted twice"}
+	uniqueDaemonSets = uniqueNames{what: "DaemonSet", why: "or the node would count the same pods twice"}
+	uniqueWorkloads  = uniqueNames{what: "workload", why: "or its pods would be counted twice", byNamespace: true}
 )
+
+// qualifyWorkloadNames names workloads of one name in several namespaces apart, as kubefit_workloads does within
+// one read ("team-a/redis"), so that the planner, which knows a workload by its name, counts each.
+func qualifyWorkloadNames(ws []sizing.Workload) {
+	namespaces := map[string]map[string]bool{}
+	for _, w := range ws {
+		if namespaces[w.Name] == nil {
+			namespaces[w.Name] = map[string]bool{}
+		}
+		namespaces[w.Name][w.Namespace] = true
+	}
+	for i := range ws {
+		if len(namespaces[ws[i].Name]) > 1 && ws[i].Namespace != "" {
+			ws[i].Name = ws[i].Namespace + "/" + ws[i].Name
+		}
+	}
+}
 
 // schedulerProfileAttribute is the input naming the cluster's kube-scheduler profile.
 func schedulerProfileAttribute() schema.StringAttribute {
