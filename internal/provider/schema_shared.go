@@ -97,7 +97,7 @@ func daemonSetsAttribute() schema.ListNestedAttribute {
 func workloadsAttribute() schema.ListNestedAttribute {
 	return schema.ListNestedAttribute{Required: true, MarkdownDescription: "Workloads: sets of identical pods.", Validators: []validator.List{uniqueWorkloads},
 		NestedObject: schema.NestedAttributeObject{Attributes: addMisplacedRequests(map[string]schema.Attribute{
-			"name":          schema.StringAttribute{Required: true, MarkdownDescription: "Workload name (unique)."},
+			"name":          schema.StringAttribute{Required: true, MarkdownDescription: "Workload name, unique within its `namespace` (workloads of one name in two namespaces are planned as `namespace/name`)."},
 			"replicas":      schema.Int64Attribute{Optional: true, MarkdownDescription: "Fixed replica count (or give `min_replicas`/`max_replicas`).", Validators: []validator.Int64{int64validator.AtLeast(0)}},
 			"min_replicas":  schema.Int64Attribute{Optional: true, MarkdownDescription: "Autoscaled: the steady (minimum) replica count.", Validators: []validator.Int64{int64validator.AtLeast(0)}},
 			"max_replicas":  schema.Int64Attribute{Optional: true, MarkdownDescription: "Autoscaled: the peak (maximum) replica count.", Validators: []validator.Int64{int64validator.AtLeast(0)}},
