@@ -112,7 +112,7 @@ func TestAccCapacityCheck_groupMisfitInOnePlan(t *testing.T) {
 					`.*Capacity\s+Check\s+Failed\s+\(KCAP-E8\).*node_groups\s+=\s+\[kubefit_node_group.web.capacity\].*` +
 					`KCAP-E8:\s+node\s+group\s+"web"\s+does\s+not\s+carry\s+its\s+own\s+workloads\s+\(reported\s+here,\s+as\s+its\s+` +
 					`misfits_reported_by\s+=\s+"capacity_check"\s+asks;\s+at\s+fault:\s+its\s+max_size\):\s+node\s+group\s+"web"\s+\(c5.xlarge\)\s+needs\s+24\s+nodes` +
-					`.*Raise\s+the\s+group's\s+maximum\s+size\s+to\s+24.*The\s+largest\s+replica\s+count\s+of\s+workload\s+"worker"\s+that\s+fits\s+is\s+20` +
+					`.*Raise\s+the\s+group's\s+maximum\s+size\s+to\s+24.*the\s+largest\s+replica\s+count\s+of\s+workload\s+"worker"\s+that\s+fits\s+is\s+20` +
 					`.*KCAP-E2:\s+node\s+group\s+"web"\s+cannot\s+hold\s+the\s+peak\s+of\s+HPA\s+"shop/api"\s+and\s+the\s+group's\s+own\s+workloads\s+"worker"\s+and\s+"cron"` +
 					`.*on\s+64\s+nodes.*raise\s+the\s+group's\s+maximum\s+size\s+to\s+64\s+nodes` +
 					`.*KCAP-E7:.*the\s+VPC\s+resolver\s+is\s+the\s+binding\s+DNS\s+ceiling.*Remedies:`),
@@ -135,7 +135,7 @@ func TestAccCapacityCheck_groupMisfitInOnePlan(t *testing.T) {
 					resource.TestCheckResourceAttr("kubefit_node_group.web", "capacity.failures.0.attribute", "max_size"),
 					resource.TestMatchResourceAttr("kubefit_node_group.web", "capacity.failures.0.message", regexp.MustCompile(`workload "worker"`)),
 					resource.TestCheckResourceAttr("kubefit_node_group.web", "capacity.failures.0.remedy",
-						`The largest replica count of workload "worker" that fits is 20.`),
+						`With every other workload at its own peak, the largest replica count of workload "worker" that fits is 20.`),
 					resource.TestCheckResourceAttr("kubefit_node_group.web", "max_size", "20"),
 				),
 			},

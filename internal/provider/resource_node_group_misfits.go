@@ -84,7 +84,8 @@ func nodeGroupMisfits(m nodeGroupModel, res *nodegroup.Result) []groupMisfit {
 		}
 		p := path.Root("max_size")
 		if m.MaxSize.IsNull() || f.Reason == sizing.Reason(fit.ReasonTooLarge) || f.Reason == sizing.Reason(fit.ReasonSelector) ||
-			f.Reason == sizing.Reason(fit.ReasonTaint) {
+			f.Reason == sizing.Reason(fit.ReasonTaint) || f.Reason == sizing.Reason(fit.ReasonHostPort) {
+			// The workload holds what is at fault (its host port: a DaemonSet's on every node, or one per node).
 			p = path.Root("workloads")
 			for i, w := range res.Plan.Workloads {
 				if w.Name == f.Workload {
@@ -98,7 +99,7 @@ func nodeGroupMisfits(m nodeGroupModel, res *nodegroup.Result) []groupMisfit {
 		case f.OthersMisfit:
 			g.remedy = fmt.Sprintf("No replica count of workload %q makes the group fit: without its pods the other workloads still do not.", f.Workload)
 		case f.LargestFit >= 0:
-			g.remedy = fmt.Sprintf("The largest replica count of workload %q that fits is %d.", f.Workload, f.LargestFit)
+			g.remedy = fmt.Sprintf("With every other workload at its own peak, the largest replica count of workload %q that fits is %d.", f.Workload, f.LargestFit)
 		}
 		out = append(out, g)
 	}

@@ -563,7 +563,7 @@ workloads = [
 // misfit is an error on its attribute that names both ways out.
 func TestReportNodeGroupDefersMisfits(t *testing.T) {
 	misfits := []groupMisfit{
-		{reason: "max-nodes", path: path.Root("max_size"), title: "Workloads Do Not Fit the Node Group", message: `node group "web": short.`, remedy: "The largest replica count of workload \"w\" that fits is 20."},
+		{reason: "max-nodes", path: path.Root("max_size"), title: "Workloads Do Not Fit the Node Group", message: `node group "web": short.`, remedy: "With every other workload at its own peak, the largest replica count of workload \"w\" that fits is 20."},
 		{reason: "burst-credits", path: path.Root("instance_type"), title: "Burstable Nodes Run Out of CPU Credits", message: "credits."},
 	}
 	m := nodeGroupModel{Name: types.StringValue("web"), FailOnMisfit: types.BoolNull(), MisfitsReportedBy: types.StringValue("capacity_check")}

@@ -2,6 +2,7 @@ package sizing
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 
@@ -116,6 +117,17 @@ func TestVolumeClaimRules(t *testing.T) {
 		t.Errorf("no %s warning at %s: %v", WarnSharedVolume, path, plan.Warnings)
 	}
 	warned(shared(fit.ReadWriteOnce, 3), "Workloads[0].VolumeClaims")
+	// One replica of a shared ReadWriteOnce claim: the second pod is the surge, so the remedy is Recreate, not "one replica".
+	one := shared(fit.ReadWriteOnce, 1)
+	one.MaxSurge = fit.IntOrPercent{Value: 1}
+	plan, err := NewPlanner(EmbeddedCatalog()).Solve(context.Background(), Request{Pools: []Pool{pool("general", "m5.large", 3)}, Workloads: []Workload{one}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if i := slices.IndexFunc(plan.Warnings, func(w field.Warning) bool { return w.Code == WarnSharedVolume }); i < 0 ||
+		!strings.Contains(plan.Warnings[i].Message, "use strategy Recreate") || strings.Contains(plan.Warnings[i].Message, "or run one replica") {
+		t.Errorf("one replica with a surge: %+v", plan.Warnings)
+	}
 	surge := shared(fit.ReadWriteOncePod, 1)
 	surge.MaxSurge = fit.IntOrPercent{Value: 1}
 	warned(surge, "Workloads[0].MaxSurge")

@@ -158,8 +158,8 @@ spec:
 			t.Errorf("skipped %s: reason %q, want it to contain %q", k, reasons[k], want)
 		}
 	}
-	if !hasWarning(res, WarnCustomKind, "canary") {
-		t.Errorf("no custom-kind warning for the Rollout: %+v", res.Warnings)
+	if hasWarning(res, WarnCustomKind, "canary") {
+		t.Errorf("a custom-kind warning for the Rollout, which kubefit models: %+v", res.Warnings)
 	}
 }
 

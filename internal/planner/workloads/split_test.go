@@ -44,10 +44,11 @@ func TestReadJSONDocumentsSeparatedByMarkers(t *testing.T) {
 // not an object is without Go's type names, and the unknown-field warning saying kubectl apply and Helm refuse them.
 func TestReadCosmetics(t *testing.T) {
 	dep := deployment("a", "1", "{requests: {cpu: 100m, memory: 64Mi}}", "")
-	argo := rollout("r", "  replicas: 1\n  template:\n    spec:\n      containers: [{name: c, image: c, resources: {requests: {cpu: 100m, memory: 64Mi}}}]\n")
-	res := mustRead(t, Input{Manifests: argo})
-	if len(res.Warnings) != 1 || !strings.Contains(res.Warnings[0].Message, "an argoproj.io/v1alpha1 kind, read as a workload") {
-		t.Errorf("custom-kind warning %+v, want \"an argoproj.io/v1alpha1 kind\"", res.Warnings)
+	kruise := "apiVersion: apps.kruise.io/v1alpha1\nkind: CloneSet\nmetadata: {name: cs}\nspec:\n  replicas: 1\n  template:\n    spec:\n" +
+		"      containers: [{name: c, image: c, resources: {requests: {cpu: 100m, memory: 64Mi}}}]\n"
+	res := mustRead(t, Input{Manifests: kruise})
+	if len(res.Warnings) != 1 || !strings.Contains(res.Warnings[0].Message, "an apps.kruise.io/v1alpha1 kind, read as a workload") {
+		t.Errorf("custom-kind warning %+v, want \"an apps.kruise.io/v1alpha1 kind\"", res.Warnings)
 	}
 
 	bad := `{"apiVersion":"v1","kind":"List","items":[{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"}},]}`

@@ -341,7 +341,9 @@ func (r *reader) customOwner(o object) (owned, error) {
 	if len(notes) > 0 {
 		from = "spec.workloadRef's pod template"
 	}
-	r.warn(o.src, WarnCustomKind, "%s %s kind, read as a workload from its %s and spec.replicas; check that its controller creates pods that way", article(o.src.APIVersion), o.src.APIVersion, from)
+	if !isRollout(o) { // Argo Rollouts are modelled: their strategies, surge and workloadRef (customOwner)
+		r.warn(o.src, WarnCustomKind, "%s %s kind, read as a workload from its %s and spec.replicas; check that its controller creates pods that way", article(o.src.APIVersion), o.src.APIVersion, from)
+	}
 	return ow, nil
 }
 
