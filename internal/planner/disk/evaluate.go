@@ -111,7 +111,8 @@ type Result struct {
 	// Caching is the host-caching mode planned: the query's, or None where caching cannot apply (AZC-5).
 	Caching Caching
 	// NodeSizes are the query's Candidates with what each offers the demand, in ascending order of
-	// baseline throughput, then IOPS, then name (§7.10); nil without candidates or a requirement.
+	// baseline throughput, then IOPS, then vCPUs and memory, then name (§7.10): the smallest that sustains the
+	// demand first; nil without candidates or a requirement.
 	NodeSizes      []NodeSize
 	Verdict        Verdict
 	Findings       []Finding

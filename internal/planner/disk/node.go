@@ -15,6 +15,10 @@ import (
 type NodeLimits struct {
 	Cloud catalog.Cloud
 	Name  string // instance type or VM size
+	// VCPU and MemoryMiB are the size's, from its catalog row (0 when not known): the order of sizes whose disk
+	// limits are equal (t3.large, t3.xlarge and t3.2xlarge share theirs).
+	VCPU      int
+	MemoryMiB int64
 	// Series is the Azure series of azure-vm-disk-limits.tsv ("Dsv5"); "" when the size is not in it.
 	Series string
 
@@ -53,11 +57,17 @@ func (n NodeLimits) ThroughputUnit() Unit { return MBPerSec }
 // (rule FIT-N0) when the cloud publishes no per-node disk limits that kubefit has (GCP, §6) or the row
 // has none, so that callers can warn and skip the node-level check rather than guess (§3.4, §5.4).
 func NodeLimitsFor(it catalog.InstanceType) (NodeLimits, error) {
+	var n NodeLimits
+	var err error
 	switch it.Cloud {
 	case catalog.AWS:
-		return awsNodeLimits(it)
+		n, err = awsNodeLimits(it)
+		n.VCPU, n.MemoryMiB = it.VCPU, it.MemoryMiB
+		return n, err
 	case catalog.Azure:
-		return azureNodeLimits(it)
+		n, err = azureNodeLimits(it)
+		n.VCPU, n.MemoryMiB = it.VCPU, it.MemoryMiB
+		return n, err
 	case catalog.GCP:
 		return NodeLimits{}, &Finding{Rule: "FIT-N0", Severity: SeverityWarning, Path: pathNode,
 			Message: fmt.Sprintf("kubefit has no per-VM disk limits for GCP machine types (Google Cloud disk performance); the "+

@@ -119,7 +119,8 @@ func (r *Result) nodeSizes(candidates []NodeLimits) []NodeSize {
 	}
 	slices.SortStableFunc(out, func(a, b NodeSize) int {
 		return cmp.Or(cmp.Compare(a.Limits.BaseBytesPerSec, b.Limits.BaseBytesPerSec),
-			cmp.Compare(a.Limits.BaseIOPS, b.Limits.BaseIOPS), strings.Compare(a.Limits.Name, b.Limits.Name))
+			cmp.Compare(a.Limits.BaseIOPS, b.Limits.BaseIOPS), cmp.Compare(a.Limits.VCPU, b.Limits.VCPU),
+			cmp.Compare(a.Limits.MemoryMiB, b.Limits.MemoryMiB), strings.Compare(a.Limits.Name, b.Limits.Name))
 	})
 	return out
 }

@@ -249,3 +249,27 @@ func TestRequirementInvalid(t *testing.T) {
 		}
 	}
 }
+
+// TestSustainingSmallestFirst: sizes whose disk limits are equal (t3.large, t3.xlarge and t3.2xlarge share their
+// EBS baseline) are listed smallest first, so the first sustaining size is the cheapest, not the first by name.
+func TestSustainingSmallestFirst(t *testing.T) {
+	var cands []NodeLimits
+	for _, n := range []string{"t3.2xlarge", "t3.xlarge", "t3.large"} {
+		it, err := catalog.Lookup(catalog.AWS, n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cands = append(cands, *node(t, it))
+	}
+	r, err := Evaluate(Query{Spec: Spec{Type: GP3, SizeGiB: 100}, Requirement: Requirement{IOPS: 1000}, Candidates: cands})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, s := range r.NodeSizes {
+		got = append(got, s.Limits.Name)
+	}
+	if strings.Join(got, ",") != "t3.large,t3.xlarge,t3.2xlarge" {
+		t.Errorf("node sizes %v, want t3.large, t3.xlarge, t3.2xlarge", got)
+	}
+}
