@@ -151,6 +151,7 @@ var warningTitles = map[string]string{
 	sizing.WarnAffinityUnknownLabel:        "Node Affinity on Labels Planned Nodes Lack",
 	sizing.WarnMemoryInBytes:               "Memory Request in Bytes",
 	selector.WarnDiskNotChecked:            "Node Disk Demand Not Checked",
+	selector.WarnPriceBasis:                "Prices Do Not Match the Pool",
 	selector.WarnModelBudget:               "Cheapest Candidates Not All Modelled",
 	selector.WarnPackBudget:                "Candidates Not All Packed",
 	nodegroup.WarnKarpenterName:            "Karpenter NodePool Renamed",

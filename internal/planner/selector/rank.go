@@ -18,6 +18,7 @@ import (
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/disk"
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/field"
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/fit"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/overhead"
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/resource"
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/sizing"
 )
@@ -85,6 +86,30 @@ const (
 // WarnDiskNotChecked: Request.NodeDisk is set but kubefit has no per-node disk limits for some GCP candidates
 // (GCP's limits are per VM and disk type, not modelled); AWS and Azure types without limits are excluded
 // (ReasonDiskCap).
+
+// WarnPriceBasis: the reference prices do not price the pool as planned (Windows nodes, spot capacity), so the
+// order of the candidates may differ from their real costs unless the caller's Prices give them.
+const WarnPriceBasis = "selector.price-basis"
+
+// priceWarnings says where the catalog's reference prices (Linux, on-demand) do not price the pool as planned and no
+// price of the caller's replaces them.
+func priceWarnings(req *Request) []field.Warning {
+	var out []field.Warning
+	if len(req.Prices) > 0 {
+		return nil
+	}
+	if p := req.Pool.Overhead.Profile; p == overhead.EKSWindows || p == overhead.AKSWindows {
+		out = append(out, field.Warning{Code: WarnPriceBasis, Path: field.NewPath("Pool", "Overhead", "Profile"), Message: fmt.Sprintf(
+			"the pool runs Windows nodes (%s), but the reference prices are Linux on-demand prices; Windows adds a licence per vCPU (roughly doubling a "+
+				"general-purpose node's price), so costs are understated and larger types more so: give prices to rank by what the nodes cost", p)})
+	}
+	if req.Pool.CapacityType == fit.CapacitySpot {
+		out = append(out, field.Warning{Code: WarnPriceBasis, Path: field.NewPath("Pool", "CapacityType"), Message: "the pool buys spot " +
+			"capacity, but the reference prices are on-demand prices; spot discounts differ by type and zone, so the order may differ from " +
+			"the spot costs: give your spot prices in prices to rank by them"})
+	}
+	return out
+}
 
 // aksMinVCPU is the fewest vCPUs of a VM size AKS creates nodes on.
 const aksMinVCPU = 2
@@ -286,6 +311,7 @@ func (r *Ranker) Rank(ctx context.Context, req Request) (*Ranking, error) {
 		return nil, repath(first)
 	}
 	rk := &Ranking{CatalogDate: r.cat.Date()}
+	rk.Warnings = append(rk.Warnings, priceWarnings(&req)...)
 	if len(unchecked) > 0 {
 		rk.Warnings = append(rk.Warnings, field.Warning{Code: WarnDiskNotChecked, Path: field.NewPath("NodeDisk"), Message: fmt.Sprintf(
 			"kubefit has no per-node disk limits for %s, so the node disk demand is not checked for them", field.JoinAnd(quoteNames(unchecked)))})

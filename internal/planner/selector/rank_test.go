@@ -13,6 +13,7 @@ import (
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/catalog"
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/field"
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/fit"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/overhead"
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/sizing"
 )
 
@@ -726,5 +727,40 @@ func TestCandidateModelledAsMessage(t *testing.T) {
 			!strings.HasPrefix(c.Message, "a node of m6a.2xlarge has the shape of a node of m5a.2xlarge")) {
 			t.Fatalf("misfit: %+v", c)
 		}
+	}
+}
+
+// TestRankPriceBasisWarnings: Windows nodes and spot capacity are not what the reference prices (Linux, on-demand)
+// price: the ranking says so, unless the caller's prices replace them.
+func TestRankPriceBasisWarnings(t *testing.T) {
+	req := Request{
+		Candidates: []string{"m6i.large", "c6i.large"},
+		Pool:       sizing.Pool{Name: "p", Cloud: catalog.AWS, MaxNodes: 10},
+		Workloads:  []sizing.Workload{{Name: "web", Replicas: intp(2), Requests: fit.Resources{CPUMillicores: 200, MemoryBytes: 256 * mi}}},
+	}
+	count := func(r Request) (n int) {
+		t.Helper()
+		rk, err := NewRanker(sizing.EmbeddedCatalog()).Rank(context.Background(), r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, w := range rk.Warnings {
+			if w.Code == WarnPriceBasis {
+				n++
+			}
+		}
+		return n
+	}
+	if n := count(req); n != 0 {
+		t.Errorf("Linux on-demand: %d price warnings", n)
+	}
+	win := req
+	win.Pool.Overhead.Profile = overhead.EKSWindows
+	spot := req
+	spot.Pool.CapacityType = fit.CapacitySpot
+	priced := spot
+	priced.Prices = map[string]float64{"m6i.large": 0.03}
+	if count(win) != 1 || count(spot) != 1 || count(priced) != 0 {
+		t.Errorf("warnings: Windows %d, spot %d, spot with prices %d; want 1, 1, 0", count(win), count(spot), count(priced))
 	}
 }
