@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/catalog"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/disk"
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/sizing"
 )
 
@@ -156,6 +157,12 @@ func instanceTypeRow(cloud, name types.String, it catalog.InstanceType, cat sizi
 		}
 		return types.Int64Value(int64(v))
 	}
+	// Azure's uncached limits as the node-level disk check counts them (disk.AzureUncached: Microsoft's figures over the
+	// catalog row's, which disagree for a few sizes).
+	uncachedIOPS, uncachedMBps := it.UncachedDiskIOPS, it.UncachedDiskMBps
+	if iops, mbps, ok := disk.AzureUncached(it); ok {
+		uncachedIOPS, uncachedMBps = int(iops), int(mbps)
+	}
 	posFloat := func(v float64) types.Float64 {
 		if v <= 0 {
 			return types.Float64Null()
@@ -171,7 +178,7 @@ func instanceTypeRow(cloud, name types.String, it catalog.InstanceType, cat sizi
 		EBSBaselineBandwidthMbps: posFloat(it.EBSBaselineBandwidthMbps), EBSMaxBandwidthMbps: posFloat(it.EBSMaxBandwidthMbps),
 		EBSBaselineThroughputMBps: posFloat(it.EBSBaselineThroughputMBps), EBSMaxThroughputMBps: posFloat(it.EBSMaxThroughputMBps),
 		EBSBaselineIOPS: posInt(it.EBSBaselineIOPS), EBSMaxIOPS: posInt(it.EBSMaxIOPS),
-		MaxDataDisks: posInt(it.MaxDataDisks), UncachedDiskIOPS: posInt(it.UncachedDiskIOPS), UncachedDiskMBps: posInt(it.UncachedDiskMBps),
+		MaxDataDisks: posInt(it.MaxDataDisks), UncachedDiskIOPS: posInt(uncachedIOPS), UncachedDiskMBps: posInt(uncachedMBps),
 		PriceUSDPerHour: posFloat(it.PriceUSDPerHour), PriceRegion: types.StringValue(it.PriceRegion), PriceDate: types.StringValue(it.PriceDate),
 		CatalogDate: types.StringValue(cat.Date()),
 		Source:      types.StringValue(cat.Sources(it.Cloud) + "; row sources: " + it.Sources),

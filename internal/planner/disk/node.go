@@ -166,6 +166,21 @@ func azureNodeLimits(it catalog.InstanceType) (NodeLimits, error) {
 	return n, nil
 }
 
+// AzureUncached is an Azure VM size's sustained uncached disk limits as the node-level check counts them: Microsoft's
+// figures (azure-vm-disk-limits.tsv) when they list the size, else the catalog row's (the azuredisk CSI driver's
+// table, which disagrees with Microsoft's for a few sizes and is then not used); ok is false when neither has them.
+// Throughput is in MB/s (10^6 bytes), rounded down.
+func AzureUncached(it catalog.InstanceType) (iops, mbps int64, ok bool) {
+	if it.Cloud != catalog.Azure {
+		return 0, 0, false
+	}
+	n, err := azureNodeLimits(it)
+	if err != nil {
+		return 0, 0, false
+	}
+	return n.BaseIOPS, n.BaseBytesPerSec / 1_000_000, true
+}
+
 // azureSource describes Azure VM limits and sets the burst window.
 func azureSource(n NodeLimits) string {
 	src := fmt.Sprintf("Azure VM sizes: %s uncached disk limits (caching None): %s IOPS, %s MB/s", n.Name,

@@ -273,3 +273,23 @@ func TestSustainingSmallestFirst(t *testing.T) {
 		t.Errorf("node sizes %v, want t3.large, t3.xlarge, t3.2xlarge", got)
 	}
 }
+
+// TestAzureUncachedPrefersMicrosoft: where the catalog's azuredisk CSI figures and Microsoft's disagree (B2s: 22 MB/s
+// against Microsoft's 15; B1ls: 320 IOPS against 160), kubefit_instance_type and its filters show Microsoft's, the
+// figures the node-level disk check counts, not the higher, optimistic ones.
+func TestAzureUncachedPrefersMicrosoft(t *testing.T) {
+	for _, c := range []struct {
+		name       string
+		iops, mbps int64
+	}{{"Standard_B2s", 1280, 15}, {"Standard_B1ls", 160, 10}, {"Standard_F64s_v2", 80000, 1100}} {
+		it, err := catalog.Lookup(catalog.Azure, c.name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := node(t, it)
+		iops, mbps, ok := AzureUncached(it)
+		if !ok || iops != c.iops || mbps != c.mbps || iops != n.BaseIOPS || mbps != n.BaseBytesPerSec/1_000_000 {
+			t.Errorf("%s: %d IOPS, %d MB/s (%v); want %d, %d, the node check's %d, %d", c.name, iops, mbps, ok, c.iops, c.mbps, n.BaseIOPS, n.BaseBytesPerSec/1_000_000)
+		}
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/catalog"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/disk"
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/field"
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/overhead"
 )
@@ -264,11 +265,11 @@ func (f *Filter) checks() []check {
 		func(t *catalog.InstanceType) bool { return known(f.MaxDataDisks, t.MaxDataDisks) },
 		func(t *catalog.InstanceType) float64 { return float64(t.MaxDataDisks) })
 	num("UncachedDiskIOPS", "the uncached disk IOPS range "+f.UncachedDiskIOPS.String(), "IOPS", f.UncachedDiskIOPS.IsSet(),
-		func(t *catalog.InstanceType) bool { return known(f.UncachedDiskIOPS, t.UncachedDiskIOPS) },
-		func(t *catalog.InstanceType) float64 { return float64(t.UncachedDiskIOPS) })
+		func(t *catalog.InstanceType) bool { return known(f.UncachedDiskIOPS, uncachedIOPS(t)) },
+		func(t *catalog.InstanceType) float64 { return float64(uncachedIOPS(t)) })
 	num("UncachedDiskMBps", "the uncached disk throughput range "+f.UncachedDiskMBps.String()+" MB/s", "MB/s", f.UncachedDiskMBps.IsSet(),
-		func(t *catalog.InstanceType) bool { return known(f.UncachedDiskMBps, t.UncachedDiskMBps) },
-		func(t *catalog.InstanceType) float64 { return float64(t.UncachedDiskMBps) })
+		func(t *catalog.InstanceType) bool { return known(f.UncachedDiskMBps, uncachedMBps(t)) },
+		func(t *catalog.InstanceType) float64 { return float64(uncachedMBps(t)) })
 	num("PricePerHour", "the price range "+f.PricePerHour.String()+" USD per hour", "USD per hour", f.PricePerHour.IsSet(),
 		func(t *catalog.InstanceType) bool { return known(f.PricePerHour, t.PriceUSDPerHour) },
 		func(t *catalog.InstanceType) float64 { return t.PriceUSDPerHour })
@@ -483,4 +484,16 @@ func leadingDigits(s string) int {
 		i++
 	}
 	return n
+}
+
+// uncachedIOPS and uncachedMBps are an Azure size's uncached disk limits as the node-level disk check counts them
+// (disk.AzureUncached: Microsoft's figures over the catalog row's); 0 when unknown.
+func uncachedIOPS(t *catalog.InstanceType) int {
+	iops, _, _ := disk.AzureUncached(*t)
+	return int(iops)
+}
+
+func uncachedMBps(t *catalog.InstanceType) int {
+	_, mbps, _ := disk.AzureUncached(*t)
+	return int(mbps)
 }

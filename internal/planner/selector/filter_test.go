@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/catalog"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/disk"
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/field"
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/overhead"
 )
@@ -127,6 +128,12 @@ func TestValidate(t *testing.T) {
 
 // reference is a slow, readable statement of what Filter means for one row.
 func reference(f Filter, t catalog.InstanceType) bool {
+	// Azure's uncached limits are Microsoft's where its table lists the size, else the row's (disk.AzureUncached),
+	// written out here: the node-level disk check's figures.
+	azureIOPS, azureMBps := int64(t.UncachedDiskIOPS), int64(t.UncachedDiskMBps)
+	if n, err := disk.NodeLimitsFor(t); err == nil && t.Cloud == catalog.Azure {
+		azureIOPS, azureMBps = n.BaseIOPS, n.BaseBytesPerSec/1_000_000
+	}
 	inRange := func(min, max *float64, v float64, zeroKnown bool) bool {
 		if min == nil && max == nil {
 			return true
@@ -185,8 +192,8 @@ func reference(f Filter, t catalog.InstanceType) bool {
 		!inRange(fl(f.EBSBaselineIOPS.Min), fl(f.EBSBaselineIOPS.Max), float64(t.EBSBaselineIOPS), false),
 		!inRange(f.EBSBaselineThroughputMBps.Min, f.EBSBaselineThroughputMBps.Max, t.EBSBaselineThroughputMBps, false),
 		!inRange(fl(f.MaxDataDisks.Min), fl(f.MaxDataDisks.Max), float64(t.MaxDataDisks), false),
-		!inRange(fl(f.UncachedDiskIOPS.Min), fl(f.UncachedDiskIOPS.Max), float64(t.UncachedDiskIOPS), false),
-		!inRange(fl(f.UncachedDiskMBps.Min), fl(f.UncachedDiskMBps.Max), float64(t.UncachedDiskMBps), false),
+		!inRange(fl(f.UncachedDiskIOPS.Min), fl(f.UncachedDiskIOPS.Max), float64(azureIOPS), false),
+		!inRange(fl(f.UncachedDiskMBps.Min), fl(f.UncachedDiskMBps.Max), float64(azureMBps), false),
 		!inRange(f.PricePerHour.Min, f.PricePerHour.Max, t.PriceUSDPerHour, false):
 		return false
 	}
