@@ -167,7 +167,7 @@ resource "kubefit_node_group" "t" {
   cloud         = "aws"
   instance_type = "c5.xlarge"
   workloads     = [` + okWorkload + `, ` + okWorkload + `]
-}`, `workloads[1].name "w" is also the name of workloads[0].name; workload names must be unique`},
+}`, `workloads[1].name "w" is also the name of workloads[0].name; workload names within a namespace must be unique`},
 	}
 	steps := make([]resource.TestStep, 0, len(cases)+1)
 	for _, c := range cases {
