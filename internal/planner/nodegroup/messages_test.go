@@ -75,3 +75,16 @@ func TestInputErrorsInGroupWords(t *testing.T) {
 		t.Errorf("got %v, want an error naming node group \"php\" and no pool", err)
 	}
 }
+
+// TestZoneSpreadWithoutZonesRemedy: a zone-spread workload on a group without zones is told to set the group's zones,
+// not to restrict its pools (a group is one pool).
+func TestZoneSpreadWithoutZonesRemedy(t *testing.T) {
+	req := phpGroup(nil)
+	req.Pool.Zones = nil
+	req.Workloads = append([]sizing.Workload(nil), req.Workloads...)
+	req.Workloads[0].Spread = fit.Spread{Type: fit.SpreadZone, MaxSkew: 1}
+	_, err := Size(context.Background(), sizing.NewPlanner(sizing.EmbeddedCatalog()), req)
+	if err == nil || !strings.Contains(err.Error(), "set the group's zones") || strings.Contains(err.Error(), "pools") {
+		t.Errorf("got %v, want the group's zones as the remedy and no pools", err)
+	}
+}

@@ -439,6 +439,8 @@ func inGroupWords(msg, name string) string {
 	msg = regexp.MustCompile(` \(pool `+regexp.QuoteMeta(q)+` at most [0-9,]+ nodes?\)`).ReplaceAllString(msg, "")
 	return strings.NewReplacer(
 		"Raise the pool's maximum node count", "Raise the group's maximum size",
+		// A group is one pool: its workloads cannot be kept to others.
+		"set the pool's zones or restrict the workload's pools", "set the group's zones (the zones its nodes run in, whose labels the spread counts)",
 		"raise the maximum node count of pool "+q, "raise the maximum size of node group "+q,
 		"maximum node count", "maximum size",
 		"The pool's", "The group's",
