@@ -82,19 +82,20 @@ func CheckPeak(p Peak) PeakCheck {
 	c.out.Surge = surge
 	if g := p.NodeGroup; g != nil {
 		var others []string
-		var pods int64
+		var pods, withSurge int64
 		for _, w := range g.Workloads {
 			if !standsFor(w.Name, p.TargetNamespace, p.TargetName) && w.Replicas+w.Surge > 0 {
 				others = append(others, strconv.Quote(w.Name))
 				pods += w.Replicas
+				withSurge += w.Replicas + w.Surge
 			}
 		}
 		if len(others) > 0 {
 			c.warn("KCAP-W9", field.NewPath("NodeGroupCapacity"),
-				"node group %s also runs %s (%s pods at peak), which this check does not place beside the target's pods, so "+
-					"its verdict holds only if they leave the group's nodes free; pass this object's summary and the group's "+
-					"capacity to a capacity check, which places them together", strconv.Quote(g.Name), field.JoinAnd(others),
-				resource.Group(pods))
+				"node group %s also runs %s (%s pods at peak, %s with their surge), which this check does not place beside the "+
+					"target's pods, so its own verdict holds only if they leave the group's nodes free; a capacity check that "+
+					"reads this object's summary and the group's capacity places them together (nothing more to do where one "+
+					"does)", strconv.Quote(g.Name), field.JoinAnd(others), resource.Group(pods), resource.Group(withSurge))
 		}
 	}
 	if p.workloadKind() == argoRollout && (p.Workload == nil || p.Workload.Rollout == nil) && surge > 0 {
