@@ -382,9 +382,43 @@ func diagnose(cs []check, rows []catalog.InstanceType) field.Warning {
 		if hint := valueHint(c, left); hint != "" {
 			msg += "; " + hint
 		}
+		if other := conflict(cs, k, rows); other != "" {
+			msg += fmt.Sprintf("; it matches types by itself, and without %s the filters match some: the two conflict", other)
+		}
 		return field.Warning{Code: WarnEmpty, Path: c.path, Message: msg}
 	}
 	return field.Warning{Code: WarnEmpty, Message: fmt.Sprintf("no %s instance type matches every filter", cloud)}
+}
+
+// conflict names the earlier check that, together with check k, leaves no row, when check k keeps rows of the whole
+// catalog by itself and dropping that one earlier check leaves some (families ["m7g"] with architecture x86_64: the
+// families filter removed the last types, the architecture is the other half); "" otherwise.
+func conflict(cs []check, k int, rows []catalog.InstanceType) string {
+	alone := false
+	for i := range rows {
+		if cs[k].keep(&rows[i]) {
+			alone = true
+			break
+		}
+	}
+	if !alone {
+		return ""
+	}
+	for j := 0; j < k; j++ {
+		for i := range rows {
+			ok := true
+			for m, c := range cs {
+				if m != j && !c.keep(&rows[i]) {
+					ok = false
+					break
+				}
+			}
+			if ok {
+				return cs[j].what
+			}
+		}
+	}
+	return ""
 }
 
 // valueHint says what the rows a numeric check removed offered: "those types range from 2 to 192 vCPUs".

@@ -91,6 +91,8 @@ func TestApplyEmptyNamesTheFilter(t *testing.T) {
 		{Filter{Families: []string{"t3"}, Burstable: new(bool)}, "Burstable", "no burstable types removed the last"},
 		{Filter{Families: []string{"m5"}, MaxPods: AtLeast[int64](300), Overhead: overhead.Input{Profile: overhead.EKSAL2023}}, "MaxPods",
 			"the max pods range at least 300 removed the last"},
+		// Two filters that conflict: each matches types alone, together none; the warning names both.
+		{Filter{Families: []string{"m7g"}, Architecture: catalog.ArchAMD64}, "Families", "without the architecture"},
 	}
 	for _, tt := range tests {
 		got, ws, err := tt.f.Apply(aws)
