@@ -558,10 +558,10 @@ func detail(r Result, in Input, price, maxCost *big.Rat) string {
 		}
 		s.WriteString("). ")
 		if r.Verdict == VerdictThrottled {
-			fmt.Fprintf(&s, "That is sooner than the %d hours the node must run before it may be throttled. ",
-				in.MinHours)
+			fmt.Fprintf(&s, "That is sooner than the %s the node must run before it may be throttled. ",
+				hoursText(in.MinHours))
 		} else {
-			fmt.Fprintf(&s, "That is no sooner than the %d hours the node must run before it may be throttled, but the node is throttled if it runs longer. ", in.MinHours)
+			fmt.Fprintf(&s, "That is no sooner than the %s the node must run before it may be throttled, but the node is throttled if it runs longer. ", hoursText(in.MinHours))
 		}
 	case Unlimited:
 		fmt.Fprintf(&s, "In unlimited mode the node keeps bursting on surplus credits: %s vCPU above the baseline, "+
@@ -617,3 +617,11 @@ func trimDecimal(s string) string {
 
 // milli renders millicores as a Kubernetes CPU quantity for an error's value.
 func milli(m int64) string { return strconv.FormatInt(m, 10) + "m" }
+
+// hoursText is a whole number of hours in words: "1 hour", "24 hours".
+func hoursText(h int64) string {
+	if h == 1 {
+		return "1 hour"
+	}
+	return strconv.FormatInt(h, 10) + " hours"
+}

@@ -463,3 +463,10 @@ func check(b Budget, demandMillicores int64, start Balance, mode Mode, minHours 
 	return Evaluate(b, Input{Load: Load{SustainedMillicores: demandMillicores}, Mode: mode, Start: start,
 		MinHours: minHours})
 }
+
+// TestHoursText: one hour is "1 hour", not "1 hours".
+func TestHoursText(t *testing.T) {
+	if hoursText(1) != "1 hour" || hoursText(24) != "24 hours" || hoursText(0) != "0 hours" {
+		t.Errorf("%q %q %q", hoursText(1), hoursText(24), hoursText(0))
+	}
+}
