@@ -88,7 +88,7 @@ func (r *reader) podInfo(o object, ow *owned) (PodInfo, placement) {
 		// The Priority admission plugin refuses a pod whose class does not exist (resolvePriorityClass: "no
 		// PriorityClass with name ... was found"); the class is cluster-scoped and may well exist already, so a warning,
 		// as for a missing RuntimeClass or claim.
-		r.warn(o.src, WarnPriorityClassMissing, "its pods name PriorityClass %s, which is not among the manifests nor a system class; the API server refuses its pods unless the class exists in the cluster (Priority admission: no PriorityClass with name %s was found), and its priority is unknown: priority is null, which kubefit_node_pool_sizing plans as 0; add the PriorityClass to the manifests",
+		r.warn(o.src, WarnPriorityClassMissing, "its pods name PriorityClass %s, which is not among the manifests nor a system class; the API server refuses its pods unless the class exists in the cluster (Priority admission: no PriorityClass with name %s was found), and its priority is unknown: it is left unset, which sizing plans as priority 0; add the PriorityClass to the manifests",
 			field.Quote(spec.PriorityClassName), spec.PriorityClassName)
 	}
 	info.VolumeClaims = r.volumeClaims(o, ow)

@@ -357,8 +357,8 @@ func (r *reader) fileCustom(o object) {
 	}
 	if len(hints) > 0 {
 		r.warn(o.src, WarnCustomPodsUncounted, "its operator runs pods for it (it asks for %s), but kubefit reads no pod template from %s %s kind, so those pods "+
-			"are not counted and the plan is without their load; add them as a workload yourself (kubefit_node_pool_sizing or kubefit_node_group workloads, "+
-			"with the requests its operator gives them), or give the operator's rendered StatefulSet or Deployment",
+			"are not counted and the plan is without their load; add them as a workload of your own to the sizing "+
+			"(with the requests its operator gives them), or give the operator's rendered StatefulSet or Deployment",
 			strings.Join(hints, " and "), article(o.src.APIVersion), o.src.APIVersion)
 	}
 }

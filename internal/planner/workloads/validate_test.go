@@ -178,7 +178,7 @@ func TestReadPriorityClasses(t *testing.T) {
 		wantWarn        string // "" for no priority warning
 		wantPriority    int32  // -1 for null
 	}{
-		{"missing class", named("web", "does-not-exist"), `Deployment "web" in namespace "default" (document 0, line 1): its pods name PriorityClass "does-not-exist", which is not among the manifests nor a system class; the API server refuses its pods unless the class exists in the cluster (Priority admission: no PriorityClass with name does-not-exist was found), and its priority is unknown: priority is null, which kubefit_node_pool_sizing plans as 0`, -1},
+		{"missing class", named("web", "does-not-exist"), `Deployment "web" in namespace "default" (document 0, line 1): its pods name PriorityClass "does-not-exist", which is not among the manifests nor a system class; the API server refuses its pods unless the class exists in the cluster (Priority admission: no PriorityClass with name does-not-exist was found), and its priority is unknown: it is left unset, which sizing plans as priority 0`, -1},
 		{"listed class", pc("high", "1000", "false") + named("web", "high"), "", 1000},
 		{"system class", named("web", "system-node-critical"), "", 2000001000},
 		{"no class, a default", pc("base", "5", "true") + deployment("web", "1", "{requests: {cpu: 100m}}", ""), "", 5},
