@@ -23,6 +23,7 @@ import (
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/field"
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/fit"
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/selector"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/sizing"
 )
 
 var (
@@ -256,7 +257,7 @@ func expandRecommendation(ctx context.Context, m nodePoolRecommendationModel, cl
 	for i, w := range ws {
 		req.Workloads = append(req.Workloads, expandWorkload(ctx, path.Root("workloads").AtListIndex(i), w, diags))
 	}
-	qualifyWorkloadNames(req.Workloads)
+	sizing.QualifyWorkloadNames(req.Workloads)
 	if !m.Prices.IsNull() {
 		req.Prices = map[string]float64{}
 		diags.Append(m.Prices.ElementsAs(ctx, &req.Prices, false)...)

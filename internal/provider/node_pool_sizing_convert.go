@@ -124,7 +124,7 @@ func expandSizing(ctx context.Context, m nodePoolSizingModel, diags *diag.Diagno
 	for i, w := range ws {
 		req.Workloads = append(req.Workloads, expandWorkload(ctx, path.Root("workloads").AtListIndex(i), w, diags))
 	}
-	qualifyWorkloadNames(req.Workloads)
+	sizing.QualifyWorkloadNames(req.Workloads)
 	return req
 }
 

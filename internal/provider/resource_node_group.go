@@ -508,7 +508,7 @@ func expandNodeGroup(ctx context.Context, m nodeGroupModel, diags *diag.Diagnost
 		}
 		req.Workloads = append(req.Workloads, expandWorkload(ctx, path.Root("workloads").AtListIndex(i), w, diags))
 	}
-	qualifyWorkloadNames(req.Workloads)
+	sizing.QualifyWorkloadNames(req.Workloads)
 	return req
 }
 

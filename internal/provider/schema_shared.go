@@ -22,7 +22,6 @@ import (
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/field"
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/fit"
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/overhead"
-	"github.com/kubefit/terraform-provider-kubefit/internal/planner/sizing"
 )
 
 // sizingPoolAttributes returns the options of one node pool, shared by every object that sizes a pool. With
@@ -432,23 +431,6 @@ var (
 	uniqueDaemonSets = uniqueNames{what: "DaemonSet", why: "or the node would count the same pods twice"}
 	uniqueWorkloads  = uniqueNames{what: "workload", why: "or its pods would be counted twice", byNamespace: true}
 )
-
-// qualifyWorkloadNames names workloads of one name in several namespaces apart, as kubefit_workloads does within
-// one read ("team-a/redis"), so that the planner, which knows a workload by its name, counts each.
-func qualifyWorkloadNames(ws []sizing.Workload) {
-	namespaces := map[string]map[string]bool{}
-	for _, w := range ws {
-		if namespaces[w.Name] == nil {
-			namespaces[w.Name] = map[string]bool{}
-		}
-		namespaces[w.Name][w.Namespace] = true
-	}
-	for i := range ws {
-		if len(namespaces[ws[i].Name]) > 1 && ws[i].Namespace != "" {
-			ws[i].Name = ws[i].Namespace + "/" + ws[i].Name
-		}
-	}
-}
 
 // schedulerProfileAttribute is the input naming the cluster's kube-scheduler profile.
 func schedulerProfileAttribute() schema.StringAttribute {

@@ -123,3 +123,21 @@ type Workload struct {
 	// DisruptionBudget is the pods' PodDisruptionBudget (fit.Workload.DisruptionBudget); nil for none.
 	DisruptionBudget *fit.DisruptionBudget
 }
+
+// QualifyWorkloadNames names workloads of one name in several namespaces apart, as the manifest reader does within
+// one read ("team-a/redis"), so that the planner, which knows a workload by its name, counts each. Callers run it on
+// a request's workloads before planning: workloads gathered from several reads may share names.
+func QualifyWorkloadNames(ws []Workload) {
+	namespaces := map[string]map[string]bool{}
+	for _, w := range ws {
+		if namespaces[w.Name] == nil {
+			namespaces[w.Name] = map[string]bool{}
+		}
+		namespaces[w.Name][w.Namespace] = true
+	}
+	for i := range ws {
+		if len(namespaces[ws[i].Name]) > 1 && ws[i].Namespace != "" {
+			ws[i].Name = ws[i].Namespace + "/" + ws[i].Name
+		}
+	}
+}

@@ -132,3 +132,18 @@ func TestVolumeClaimRules(t *testing.T) {
 	surge.MaxSurge = fit.IntOrPercent{Value: 1}
 	warned(surge, "Workloads[0].MaxSurge")
 }
+
+// TestQualifyWorkloadNames: a name shared across namespaces becomes namespace/name on each; a unique name, or one
+// repeated in a single namespace (a duplicate the edge refuses), is left as it is.
+func TestQualifyWorkloadNames(t *testing.T) {
+	ws := []Workload{{Name: "redis", Namespace: "team-a"}, {Name: "redis", Namespace: "team-b"}, {Name: "api", Namespace: "team-a"},
+		{Name: "web", Namespace: "x"}, {Name: "web", Namespace: "x"}}
+	QualifyWorkloadNames(ws)
+	var got []string
+	for _, w := range ws {
+		got = append(got, w.Name)
+	}
+	if strings.Join(got, ",") != "team-a/redis,team-b/redis,api,web,web" {
+		t.Errorf("names %v", got)
+	}
+}
