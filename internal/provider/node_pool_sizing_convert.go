@@ -140,11 +140,7 @@ func expandSizingPool(ctx context.Context, p path.Path, name string, m sizingPoo
 	}
 	sp.Overhead = overheadInput(ctx, p, m.overheadOptionsModel, overhead.Profile(m.Profile.ValueString()), overhead.Instance{}, diags)
 	diags.Append(listElementsAs(ctx, m.Zones, &sp.Zones, false)...)
-	var taints []taintModel
-	diags.Append(listElementsAs(ctx, m.Taints, &taints, false)...)
-	for _, t := range taints {
-		sp.Taints = append(sp.Taints, fit.Taint{Key: t.Key.ValueString(), Value: t.Value.ValueString(), Effect: fit.TaintEffect(t.Effect.ValueString())})
-	}
+	sp.Taints = expandTaints(ctx, m.Taints, diags)
 	sp.Credits.Mode = burst.Mode(m.CreditMode.ValueString())
 	if !m.StartingBalance.IsNull() {
 		b, err := burst.ParseBalance(m.StartingBalance.ValueString())
@@ -658,3 +654,14 @@ var sizingFormulaSource = strings.Join([]string{
 	"peak pods: " + fit.SourceSurge + " (max_replicas + ceil(max_replicas × surge % / 100), as Kubernetes rounds maxSurge)",
 	"burst: kubefit_burst_budget's model (the cloud's published CPU credit tables) on the steady scenario's busiest node",
 }, "\n") + "\n"
+
+// expandTaints converts a pool's or group's taints.
+func expandTaints(ctx context.Context, l types.List, diags *diag.Diagnostics) []fit.Taint {
+	var taints []taintModel
+	diags.Append(listElementsAs(ctx, l, &taints, false)...)
+	var out []fit.Taint
+	for _, t := range taints {
+		out = append(out, fit.Taint{Key: t.Key.ValueString(), Value: t.Value.ValueString(), Effect: fit.TaintEffect(t.Effect.ValueString())})
+	}
+	return out
+}

@@ -452,11 +452,7 @@ func checkKnownIdentity(ctx context.Context, m nodeGroupModel, diags *diag.Diagn
 	var local diag.Diagnostics
 	pool := sizing.Pool{Name: m.Name.ValueString(), Cloud: catalog.Cloud(strings.ToLower(m.Cloud.ValueString())), Labels: expandStringMap(ctx, m.Labels, &local)}
 	local.Append(listElementsAs(ctx, m.Zones, &pool.Zones, false)...)
-	var taints []taintModel
-	local.Append(listElementsAs(ctx, m.Taints, &taints, false)...)
-	for _, t := range taints {
-		pool.Taints = append(pool.Taints, fit.Taint{Key: t.Key.ValueString(), Value: t.Value.ValueString(), Effect: fit.TaintEffect(t.Effect.ValueString())})
-	}
+	pool.Taints = expandTaints(ctx, m.Taints, &local)
 	if !m.EKS.IsNull() {
 		var e eksOptionsModel
 		local.Append(m.EKS.As(ctx, &e, basetypes.ObjectAsOptions{})...)
