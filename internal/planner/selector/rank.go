@@ -83,10 +83,6 @@ const (
 	ReasonDiskCap Reason = "disk-cap"
 )
 
-// WarnDiskNotChecked: Request.NodeDisk is set but kubefit has no per-node disk limits for some GCP candidates
-// (GCP's limits are per VM and disk type, not modelled); AWS and Azure types without limits are excluded
-// (ReasonDiskCap).
-
 // WarnPriceBasis: the reference prices do not price the pool as planned (Windows nodes, spot capacity), so the
 // order of the candidates may differ from their real costs unless the caller's Prices give them.
 const WarnPriceBasis = "selector.price-basis"
@@ -113,6 +109,10 @@ func priceWarnings(req *Request) []field.Warning {
 
 // aksMinVCPU is the fewest vCPUs of a VM size AKS creates nodes on.
 const aksMinVCPU = 2
+
+// WarnDiskNotChecked: Request.NodeDisk is set but kubefit has no per-node disk limits for some GCP candidates
+// (GCP's limits are per VM and disk type, not modelled); AWS and Azure types without limits are excluded
+// (ReasonDiskCap).
 const WarnDiskNotChecked = "selector.disk-not-checked"
 
 // ExclusionReasons lists every reason a candidate can be excluded for.
