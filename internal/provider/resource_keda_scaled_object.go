@@ -265,24 +265,20 @@ func knownHPAName(ctx context.Context, config tfsdk.Config) types.String {
 		return types.StringUnknown()
 	}
 	// Each parent must be known: the framework reads a leaf under an unknown object as null, which would plan the
-	// default name where a custom one is coming.
-	at := path.Root("advanced")
-	for _, step := range []string{"horizontal_pod_autoscaler_config", ""} {
+	// default name where a custom one is coming. A null parent is no custom name.
+	advanced := path.Root("advanced")
+	hpaConfig := advanced.AtName("horizontal_pod_autoscaler_config")
+	for _, at := range []path.Path{advanced, hpaConfig} {
 		var parent types.Object
 		if config.GetAttribute(ctx, at, &parent).HasError() || parent.IsUnknown() {
 			return types.StringUnknown()
 		}
 		if parent.IsNull() {
-			custom = types.StringNull()
-			break
+			return types.StringValue(keda.ScaledObject{Name: name.ValueString()}.HPAName())
 		}
-		if step == "" {
-			if config.GetAttribute(ctx, at.AtName("name"), &custom).HasError() || custom.IsUnknown() {
-				return types.StringUnknown()
-			}
-			break
-		}
-		at = at.AtName(step)
+	}
+	if config.GetAttribute(ctx, hpaConfig.AtName("name"), &custom).HasError() || custom.IsUnknown() {
+		return types.StringUnknown()
 	}
 	so := keda.ScaledObject{Name: name.ValueString()}
 	if v := custom.ValueString(); !custom.IsNull() {
