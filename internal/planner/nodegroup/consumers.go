@@ -55,22 +55,26 @@ func memberErrors(req Request, members []catalog.InstanceType) field.Errors {
 		group = "a self-managed node group's launch template runs one AMI"
 	}
 	var errs field.Errors
-	first := members[0]
 	for i, m := range members[1:] {
-		why := ""
-		switch {
-		case m.Architecture != first.Architecture:
-			why = fmt.Sprintf("is %s while %s is %s", m.Architecture, first.Name, first.Architecture)
-		case accelerator(m) != accelerator(first):
-			why = fmt.Sprintf("has %s while %s has %s", acceleratorText(accelerator(m)), first.Name, acceleratorText(accelerator(first)))
-		}
-		if why != "" {
+		if why := otherAMI(members[0], m); why != "" {
 			errs = append(errs, field.Invalid(field.NewPath("InstanceTypes").At(i+1), m.Name,
 				"instance type %s of node group %q %s: %s, so its instance types must share the "+
 					"architecture and the kind of accelerator; put %s in a group of its own", field.Quote(m.Name), req.Pool.Name, why, group, field.Quote(m.Name)))
 		}
 	}
 	return errs
+}
+
+// otherAMI says why member m needs another EKS AMI type than the group's first member ("" when it does not): another
+// architecture or another kind of accelerator.
+func otherAMI(first, m catalog.InstanceType) string {
+	switch {
+	case m.Architecture != first.Architecture:
+		return fmt.Sprintf("is %s while %s is %s", m.Architecture, first.Name, first.Architecture)
+	case accelerator(m) != accelerator(first):
+		return fmt.Sprintf("has %s while %s has %s", acceleratorText(accelerator(m)), first.Name, acceleratorText(accelerator(first)))
+	}
+	return ""
 }
 
 // oneAMI reports whether a group's members can share one EKS AMI type and fit one managed node group: the same
@@ -81,8 +85,11 @@ func oneAMI(r *Result) bool {
 	if len(ms) > eksMaxInstanceTypes {
 		return false
 	}
-	for _, m := range ms {
-		if m.Architecture != ms[0].Architecture || accelerator(m) != accelerator(ms[0]) {
+	if len(ms) == 0 {
+		return true
+	}
+	for _, m := range ms[1:] {
+		if otherAMI(ms[0], m) != "" {
 			return false
 		}
 	}
