@@ -158,7 +158,6 @@ var warningTitles = map[string]string{
 	nodegroup.WarnEksctlName:               "eksctl Node Group Renamed",
 	nodegroup.WarnKarpenterLimits:          "Karpenter NodePool Limits Above Max Size",
 	nodegroup.WarnKarpenterUnmodelled:      "Karpenter Provisioning Not Modelled",
-	nodegroup.WarnAKSMaxUnavailable:        "AKS Max Unavailable Not in the Node Pool Arguments",
 	nodegroup.WarnEKSNodeQuota:             "Above the EKS Managed Node Group Quota",
 	nodegroup.WarnModuleName:               "Module Node Pool Renamed",
 	overhead.CodeNotMeasured:               "Node Overhead Not Measured",

@@ -275,8 +275,10 @@ func TestWarnAKSRotation(t *testing.T) {
 // hashicorp/terraform-provider-aws internal/service/eks/node_group.go at 012e0a32 (scaling_config a required
 // single block, taint a repeated block of key, optional value, effect); terraform-provider-azurerm
 // internal/services/containers/kubernetes_cluster_node_pool_resource.go at 69697b7f (zones a set, node_taints a
-// list, spot_max_price a float, upgrade_settings a single block whose max_surge, a string, is required and which has no
-// max unavailable); terraform-provider-google google/services/container/resource_container_node_pool.go
+// list, spot_max_price a float, upgrade_settings a single block of drain_timeout_in_minutes and
+// node_soak_duration_in_minutes; its max_surge and max_unavailable, strings, are the shape since v4.53.0 (CHANGELOG:
+// "support for the `undrainable_node_behavior` and `max_unavailable` properties", #30563: max_surge optional and
+// computed, ConflictsWith max_unavailable)); terraform-provider-google google/services/container/resource_container_node_pool.go
 // and node_config.go at e03b7622 (autoscaling and node_config single blocks, node_config.taint a repeated block of
 // required key, value and effect, node_locations a set; upgrade_settings a single block of max_surge and
 // max_unavailable, both integers). Top-level required arguments (cluster_name, ...) are the
@@ -297,7 +299,8 @@ var consumerSchemas = map[string]tfType{
 		"node_labels": opt(tfMap(tfString)), "node_taints": opt(tfList(tfString)), "os_disk_size_gb": opt(tfNumber), "os_type": opt(tfString),
 		"os_sku": opt(tfString), "zones": opt(tfSet(tfString)), "priority": opt(tfString), "eviction_policy": opt(tfString),
 		"spot_max_price": opt(tfNumber), "temporary_name_for_rotation": opt(tfString), "mode": opt(tfString),
-		"upgrade_settings": single(false, map[string]tfAttr{"max_surge": req(tfString), "drain_timeout_in_minutes": opt(tfNumber), "node_soak_duration_in_minutes": opt(tfNumber)}),
+		"upgrade_settings": single(false, map[string]tfAttr{"max_surge": opt(tfString), "max_unavailable": opt(tfString),
+			"undrainable_node_behavior": opt(tfString), "drain_timeout_in_minutes": opt(tfNumber), "node_soak_duration_in_minutes": opt(tfNumber)}),
 	}),
 	"google_container_node_pool": tfObject(map[string]tfAttr{
 		"name": opt(tfString), "cluster": opt(tfString), "location": opt(tfString), "node_count": opt(tfNumber), "initial_node_count": opt(tfNumber),

@@ -100,7 +100,7 @@ var (
 		"update_config": types.ObjectType{AttrTypes: eksUpdateConfigAttrTypes},
 	}
 	eksUpdateConfigAttrTypes = map[string]attr.Type{"max_unavailable": types.Int64Type, "max_unavailable_percentage": types.Int64Type}
-	aksUpgradeAttrTypes      = map[string]attr.Type{"max_surge": types.StringType}
+	aksUpgradeAttrTypes      = map[string]attr.Type{"max_surge": types.StringType, "max_unavailable": types.StringType}
 	gkeUpgradeAttrTypes      = map[string]attr.Type{"max_surge": types.Int64Type, "max_unavailable": types.Int64Type}
 	aksNodePoolAttrTypes     = map[string]attr.Type{
 		"vm_size": types.StringType, "node_count": types.Int64Type, "auto_scaling_enabled": types.BoolType, "min_count": types.Int64Type,
@@ -222,7 +222,7 @@ var nodeGroupDescriptions = map[string]string{
 	"update_config":              "One of `max_unavailable` and `max_unavailable_percentage`. In `eks_node_group`, set when the group sets `upgrade_max_unavailable` (null: EKS's default, 1 node); in `eks_module_node_group` always set, to the same or to EKS's 1 node, since the module's own default is 33 % (`default_update_config`), which kubefit does not plan with.",
 	"max_unavailable":            "Nodes unavailable at once during an upgrade, as planned by the `node_upgrade` disruption.",
 	"max_unavailable_percentage": "The same as a percentage of the group's nodes.",
-	"upgrade_settings":           "Set when the group sets `upgrade_max_surge` (or, on GKE, `upgrade_max_unavailable`); null leaves the cloud's default (AKS `10%` surge, GKE 1 surge node), which is what kubefit plans with.",
+	"upgrade_settings":           "Set when the group sets `upgrade_max_surge` or `upgrade_max_unavailable`; null leaves the cloud's default (AKS `10%` surge, GKE 1 surge node), which is what kubefit plans with. On AKS one of `max_surge` and `max_unavailable` is set, the other null (azurerm v4.53.0 or later takes `max_unavailable`).",
 	"max_surge":                  "Nodes added before old ones are drained during an upgrade, as planned by the `node_upgrade` disruption.",
 	"machine_type":               "Machine type.", "disk_size_gb": "Boot disk size in GB (default 100).",
 	"name":      "Node group name (in `aks_module_node_pool`, made to fit Azure/aks: lower-case letters and digits, at most 8, or 6 for a Windows pool; a warning says when it differs).",

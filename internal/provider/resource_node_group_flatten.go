@@ -223,7 +223,8 @@ func aksUpgradeValue(u *nodegroup.AKSUpgradeSettings) types.Object {
 	if u == nil {
 		return types.ObjectNull(aksUpgradeAttrTypes)
 	}
-	return types.ObjectValueMust(aksUpgradeAttrTypes, map[string]attr.Value{"max_surge": types.StringValue(u.MaxSurge)})
+	return types.ObjectValueMust(aksUpgradeAttrTypes, map[string]attr.Value{"max_surge": optString(u.MaxSurge),
+		"max_unavailable": optString(u.MaxUnavailable)})
 }
 
 func gkeUpgradeValue(u *nodegroup.GKEUpgradeSettings) types.Object {

@@ -36,11 +36,12 @@ func (intOrPercentValidator) ValidateString(_ context.Context, req validator.Str
 func addUpgradeAttributes(attrs map[string]schema.Attribute) {
 	attrs["upgrade_max_surge"] = schema.StringAttribute{Optional: true, Validators: []validator.String{intOrPercentValidator{}},
 		MarkdownDescription: "For the `node_upgrade` disruption: nodes added before old ones are drained, a count (`1`) or a percentage of the pool's nodes rounded up (`10%`). " +
-			"Default: AKS `10%` (its API's default), GKE `1` (its surge upgrade default). Not for AWS: an EKS managed node group adds up to twice its zones' count of nodes, " +
-			"at least its max unavailable, and kubefit counts only the certain part, `upgrade_max_unavailable`."}
+			"Default: AKS `10%` (its API's default; `0` when only `upgrade_max_unavailable` is set), GKE `1` (its surge upgrade default). Not for AWS: an EKS managed node group adds up to twice its zones' count of nodes, " +
+			"at least its max unavailable, and kubefit counts only the certain part, `upgrade_max_unavailable`. Not for AKS Spot pools: AKS refuses a max surge on them."}
 	attrs["upgrade_max_unavailable"] = schema.StringAttribute{Optional: true, Validators: []validator.String{intOrPercentValidator{}},
 		MarkdownDescription: "For the `node_upgrade` disruption: AKS and GKE, old nodes drained at once beyond the surge ones (default `0`); AWS, the EKS update config's " +
-			"`max_unavailable` (default `1`), drained at once with as many new nodes added first."}
+			"`max_unavailable` (default `1`), drained at once with as many new nodes added first. AKS takes it only without a surge (`upgrade_max_surge` unset or `0`), " +
+			"and not on Spot pools, whose upgrades kubefit plans one node at a time with none added first."}
 }
 
 // podDisruptionBudgetAttribute is a workload's PodDisruptionBudget, in the shape kubefit_workloads outputs.

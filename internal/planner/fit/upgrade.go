@@ -161,7 +161,11 @@ func (cl *cluster) upgradePool(m *model, p int, order []int32, counts []int, bin
 	evictedTotal := 0
 	defer func() { cl.dead, cl.pin = nil, -1 }()
 	r := DisruptionResult{Kind: DisruptNodeUpgrade, Checked: true, Pool: pm.p.Name}
-	how := fmt.Sprintf("replacing the %s of %s, %d at a time with %s", Plural(n, "node", "nodes"), poolLabel(pm.p), min(drain, n), Plural(surge, "surge node", "surge nodes"))
+	surgeText := Plural(surge, "surge node", "surge nodes")
+	if surge == 0 {
+		surgeText = "no surge node"
+	}
+	how := fmt.Sprintf("replacing the %s of %s, %d at a time with %s", Plural(n, "node", "nodes"), poolLabel(pm.p), min(drain, n), surgeText)
 	for b := range batches {
 		if cl.overDisruptionBudget() {
 			return cl.unchecked(DisruptNodeUpgrade, order, counts)

@@ -36,7 +36,7 @@ func TestDisruptionsNodeUpgrade(t *testing.T) {
 		// Without surge, the drained node's pod has nowhere to go (one per node, the others full): Pending;
 		// a surge node binds it.
 		{name: "no surge", in: upgradeInput(nil, Upgrade{MaxUnavailable: IntOrPercent{Value: 1}}), pending: 1,
-			wantMessage: []string{`replacing the 3 nodes of pool "general" (m5.xlarge), 1 at a time with 0 surge nodes`, `1 pod binds nowhere: 1 pod of workload "web"`,
+			wantMessage: []string{`replacing the 3 nodes of pool "general" (m5.xlarge), 1 at a time with no surge node`, `1 pod binds nowhere: 1 pod of workload "web"`,
 				`With max unavailable 0 and a max surge of 1 for pool "general", the upgrade goes through`}},
 		// A budget that keeps every replica blocks the first drain, whatever the surge.
 		{name: "budget allows no disruption", in: upgradeInput(&DisruptionBudget{Name: "web-pdb", MinAvailable: count(3)}, Upgrade{MaxSurge: IntOrPercent{Value: 1}}), blocked: 1,

@@ -48,10 +48,6 @@ const WarnKarpenterName = "nodegroup.karpenter-name"
 // takes EksctlName.
 const WarnEksctlName = "nodegroup.eksctl-name"
 
-// WarnAKSMaxUnavailable: an Azure group sets a max unavailable, which kubefit plans with but
-// azurerm_kubernetes_cluster_node_pool's upgrade_settings cannot carry (max_surge only).
-const WarnAKSMaxUnavailable = "nodegroup.aks-max-unavailable"
-
 // WarnLargestFitBudget: the largest replica count that fits (Failure.LargestFit) was not searched for some
 // workloads that do not fit: the searches of one group share a work budget (largestFitBudget).
 const WarnLargestFitBudget = "nodegroup.largest-fit-budget"
@@ -191,11 +187,6 @@ func Size(ctx context.Context, p *sizing.Planner, req Request) (*Result, error) 
 		return nil, errs
 	}
 	r.Warnings = append(r.Warnings, eksQuotaWarning(req, r)...)
-	if req.Pool.Cloud == catalog.Azure && req.Pool.UpgradeMaxUnavailable != nil {
-		r.Warnings = append(r.Warnings, field.Warning{Code: WarnAKSMaxUnavailable, Path: field.NewPath("UpgradeMaxUnavailable"), Message: fmt.Sprintf(
-			"node group %s is planned with a max unavailable of %s on upgrade, but azurerm_kubernetes_cluster_node_pool's upgrade_settings take max_surge only, so aks_node_pool does not carry it; set it on the pool through the AKS API yourself, or the upgrade runs with AKS's 0",
-			field.Quote(req.Pool.Name), upgradeText(*req.Pool.UpgradeMaxUnavailable))})
-	}
 	r.DesiredSize = min(max(r.SteadyNodes, r.MinSize), r.MaxSize)
 	walloc := pp.WorkloadAllocatable
 	r.FreeAtMax = scale(walloc, int64(r.MaxSize)).Sub(pp.Peak.Requested)
@@ -467,6 +458,7 @@ func scale(l resource.List, k int64) resource.List {
 		EphemeralStorageBytes: l.EphemeralStorageBytes * k, Pods: l.Pods * k, GPU: l.GPU * k}
 }
 
+// upgradeText writes an upgrade setting as azurerm's upgrade_settings take it: "5" or "50%".
 func upgradeText(v fit.IntOrPercent) string {
 	if v.Percent {
 		return fmt.Sprintf("%d%%", v.Value)

@@ -58,10 +58,12 @@ type EKSUpdateConfig struct {
 	MaxUnavailable, MaxUnavailablePercentage *int
 }
 
-// AKSUpgradeSettings is an azurerm_kubernetes_cluster_node_pool upgrade_settings block, whose max_surge is
-// required (a count or a percentage); azurerm takes no max unavailable.
+// AKSUpgradeSettings is an azurerm_kubernetes_cluster_node_pool upgrade_settings block: one of max_surge and
+// max_unavailable (a count or a percentage; azurerm declares them ConflictsWith each other since v4.53.0,
+// hashicorp/terraform-provider-azurerm#30563, and AKS drains a max unavailable only with a max surge of 0). The
+// other is "".
 type AKSUpgradeSettings struct {
-	MaxSurge string
+	MaxSurge, MaxUnavailable string
 }
 
 // GKEUpgradeSettings is a google_container_node_pool upgrade_settings block (surge strategy, node counts).
@@ -317,11 +319,11 @@ func aksNodePool(req Request, r *Result) *AKSNodePool {
 	for _, z := range req.Pool.Zones {
 		p.Zones = append(p.Zones, aksZone(z))
 	}
-	if s := req.Pool.UpgradeMaxSurge; s != nil {
-		p.UpgradeSettings = &AKSUpgradeSettings{MaxSurge: fmt.Sprint(s.Value)}
-		if s.Percent {
-			p.UpgradeSettings.MaxSurge += "%"
-		}
+	switch s, u := req.Pool.UpgradeMaxSurge, req.Pool.UpgradeMaxUnavailable; {
+	case u != nil && (s == nil || s.Value == 0):
+		p.UpgradeSettings = &AKSUpgradeSettings{MaxUnavailable: upgradeText(*u)}
+	case s != nil:
+		p.UpgradeSettings = &AKSUpgradeSettings{MaxSurge: upgradeText(*s)}
 	}
 	return p
 }

@@ -2,6 +2,7 @@ package nodegroup
 
 import (
 	"context"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -50,36 +51,34 @@ func TestSizeNoSpareNode(t *testing.T) {
 	}
 }
 
-// TestRenderUpgradeSettings: an AKS group's max surge reaches aks_node_pool's upgrade_settings; its max
-// unavailable, which azurerm cannot carry, is planned with and warned about; unset, nothing is rendered.
+// TestRenderUpgradeSettings: an AKS group's max surge, or its max unavailable when it sets no surge, reaches
+// aks_node_pool's upgrade_settings (azurerm takes one of them); unset, nothing is rendered.
 func TestRenderUpgradeSettings(t *testing.T) {
 	three := 3
-	req := Request{Pool: sizing.Pool{Name: "user", Cloud: catalog.Azure, InstanceTypes: []string{"Standard_D4s_v5"},
-		UpgradeMaxSurge: &fit.IntOrPercent{Value: 33, Percent: true}, UpgradeMaxUnavailable: &fit.IntOrPercent{Value: 1}},
-		Workloads: []sizing.Workload{{Name: "web", Replicas: &three, Requests: fit.Resources{CPUMillicores: 500, MemoryBytes: 1 << 30}}}}
-	r, err := Size(context.Background(), sizing.NewPlanner(sizing.EmbeddedCatalog()), req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	out, err := Render(req, r)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if u := out.AKS.UpgradeSettings; u == nil || u.MaxSurge != "33%" {
-		t.Errorf("upgrade settings %+v, want max surge 33%%", u)
-	}
-	warned := false
-	for _, w := range r.Warnings {
-		warned = warned || (w.Code == WarnAKSMaxUnavailable && w.Path.String() == "UpgradeMaxUnavailable")
-	}
-	if !warned {
-		t.Errorf("no warning for the max unavailable: %+v", r.Warnings)
-	}
-	req.Pool.UpgradeMaxSurge, req.Pool.UpgradeMaxUnavailable = nil, nil
-	if r, err = Size(context.Background(), sizing.NewPlanner(sizing.EmbeddedCatalog()), req); err != nil {
-		t.Fatal(err)
-	}
-	if out, _ = Render(req, r); out.AKS.UpgradeSettings != nil {
-		t.Errorf("upgrade settings rendered without any set: %+v", out.AKS.UpgradeSettings)
+	for _, tc := range []struct {
+		name               string
+		surge, unavailable *fit.IntOrPercent
+		want               *AKSUpgradeSettings
+	}{
+		{"surge", &fit.IntOrPercent{Value: 33, Percent: true}, nil, &AKSUpgradeSettings{MaxSurge: "33%"}},
+		{"unavailable only", nil, &fit.IntOrPercent{Value: 1}, &AKSUpgradeSettings{MaxUnavailable: "1"}},
+		{"unavailable, surge 0", &fit.IntOrPercent{}, &fit.IntOrPercent{Value: 20, Percent: true}, &AKSUpgradeSettings{MaxUnavailable: "20%"}},
+		{"surge, unavailable 0", &fit.IntOrPercent{Value: 2}, &fit.IntOrPercent{}, &AKSUpgradeSettings{MaxSurge: "2"}},
+		{"none", nil, nil, nil},
+	} {
+		req := Request{Pool: sizing.Pool{Name: "user", Cloud: catalog.Azure, InstanceTypes: []string{"Standard_D4s_v5"},
+			UpgradeMaxSurge: tc.surge, UpgradeMaxUnavailable: tc.unavailable},
+			Workloads: []sizing.Workload{{Name: "web", Replicas: &three, Requests: fit.Resources{CPUMillicores: 500, MemoryBytes: 1 << 30}}}}
+		r, err := Size(context.Background(), sizing.NewPlanner(sizing.EmbeddedCatalog()), req)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		out, err := Render(req, r)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if got := out.AKS.UpgradeSettings; !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("%s: upgrade settings %+v, want %+v", tc.name, got, tc.want)
+		}
 	}
 }

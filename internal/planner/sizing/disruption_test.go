@@ -79,8 +79,9 @@ func onPool(pl fit.Placement, pool string) int {
 }
 
 // TestSolveUpgradeDefaults: each cloud's node upgrade defaults reach the node_upgrade disruption: EKS surges its
-// max unavailable (1) and drains 1 at a time, AKS surges 10% of the pool rounded up, GKE surges 1; an EKS pool
-// given a max surge, and settings that replace no node, are refused.
+// max unavailable (1) and drains 1 at a time, AKS surges 10% of the pool rounded up (none when only a max
+// unavailable is given, and on a Spot pool, drained one at a time), GKE surges 1; an EKS pool given a max surge,
+// an AKS pool given both or a Spot one given either, and settings that replace no node, are refused.
 func TestSolveUpgradeDefaults(t *testing.T) {
 	pct := func(v int) *fit.IntOrPercent { return &fit.IntOrPercent{Value: v, Percent: true} }
 	cnt := func(v int) *fit.IntOrPercent { return &fit.IntOrPercent{Value: v} }
@@ -92,6 +93,11 @@ func TestSolveUpgradeDefaults(t *testing.T) {
 		{name: "eks", pool: Pool{Cloud: catalog.AWS, InstanceTypes: []string{"m5.xlarge"}}, want: "12 nodes of pool \"p\" (m5.xlarge), 1 at a time with 1 surge node"},
 		{name: "eks max unavailable", pool: Pool{Cloud: catalog.AWS, InstanceTypes: []string{"m5.xlarge"}, UpgradeMaxUnavailable: pct(25)}, want: "3 at a time with 3 surge nodes"},
 		{name: "aks", pool: Pool{Cloud: catalog.Azure, InstanceTypes: []string{"Standard_D4s_v5"}}, want: "2 at a time with 2 surge nodes"}, // ceil(12 × 10%)
+		{name: "aks max unavailable only: no surge", pool: Pool{Cloud: catalog.Azure, InstanceTypes: []string{"Standard_D4s_v5"}, UpgradeMaxUnavailable: cnt(2)}, want: "2 at a time with no surge node"},
+		{name: "aks spot: one at a time, no surge", pool: Pool{Cloud: catalog.Azure, InstanceTypes: []string{"Standard_D4s_v5"}, CapacityType: fit.CapacitySpot}, want: "1 at a time with no surge node"},
+		{name: "aks surge and unavailable", pool: Pool{Cloud: catalog.Azure, InstanceTypes: []string{"Standard_D4s_v5"}, UpgradeMaxSurge: cnt(1), UpgradeMaxUnavailable: cnt(1)}, wantErrMsg: "AKS takes a max unavailable only with a max surge of 0"},
+		{name: "aks spot surge", pool: Pool{Cloud: catalog.Azure, InstanceTypes: []string{"Standard_D4s_v5"}, CapacityType: fit.CapacitySpot, UpgradeMaxSurge: pct(33)}, wantErrMsg: "Spot pools can't set max surge"},
+		{name: "aks spot unavailable", pool: Pool{Cloud: catalog.Azure, InstanceTypes: []string{"Standard_D4s_v5"}, CapacityType: fit.CapacitySpot, UpgradeMaxUnavailable: cnt(1)}, wantErrMsg: "Spot pools can't set maxUnavailable"},
 		{name: "gke", pool: Pool{Cloud: catalog.GCP, InstanceTypes: []string{"e2-standard-4"}}, want: "1 at a time with 1 surge node"},
 		{name: "gke unavailable", pool: Pool{Cloud: catalog.GCP, InstanceTypes: []string{"e2-standard-4"}, UpgradeMaxUnavailable: cnt(2)}, want: "3 at a time with 1 surge node"},
 		{name: "eks surge", pool: Pool{Cloud: catalog.AWS, InstanceTypes: []string{"m5.xlarge"}, UpgradeMaxSurge: cnt(2)}, wantErrMsg: "an EKS managed node group takes no max surge"},
@@ -106,7 +112,8 @@ func TestSolveUpgradeDefaults(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			tt.pool.Name, tt.pool.MinNodes, tt.pool.MaxNodes = "p", 12, 20
 			req := Request{Pools: []Pool{tt.pool}, Disruptions: []fit.DisruptionKind{fit.DisruptNodeUpgrade},
-				Workloads: []Workload{{Name: "web", Replicas: intp(12), Requests: fit.Resources{CPUMillicores: 500, MemoryBytes: 256 << 20}}}}
+				Workloads: []Workload{{Name: "web", Replicas: intp(12), Requests: fit.Resources{CPUMillicores: 500, MemoryBytes: 256 << 20},
+					Tolerations: []fit.Toleration{{Key: AKSSpotTaint.Key, Operator: fit.OperatorExists}}}}}
 			plan, err := NewPlanner(EmbeddedCatalog()).Solve(context.Background(), req)
 			if tt.wantErrMsg != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.wantErrMsg) || len(field.As(err)) != 1 {

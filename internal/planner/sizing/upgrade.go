@@ -19,7 +19,14 @@ import (
 //   - AKS: maxSurge defaults to 10% of the pool, fractional nodes rounded up (Az.Aks MaxSurge: "If not
 //     specified, the default is 10%"; learn.microsoft.com, NewOrUpdateAgentPoolBase.MaxSurge), maxUnavailable
 //     to 0; AKS "cordons and drains as many nodes at the same time as the number of buffer nodes"
-//     (upgrade-aks-node-pools-rolling).
+//     (upgrade-aks-node-pools-rolling). A max unavailable is taken only with a max surge of 0 ("maxSurge=0,
+//     maxUnavailable=5: 5 existing nodes drained", learn.microsoft.com/azure/aks/upgrade-cluster; azurerm's
+//     upgrade_settings declares max_surge ConflictsWith max_unavailable, "maxSurge must be set to "0" for
+//     maxUnavailable to be set", hashicorp/terraform-provider-azurerm#30563, v4.53.0), so a pool that gives only
+//     a max unavailable is planned with no surge, and one that gives both is refused. Spot pools take neither
+//     ("Spot pools can't set max surge", "Spot pools can't set maxUnavailable": AKS's 400 responses quoted in
+//     hashicorp/terraform-provider-azurerm#19355 and #31129); how AKS replaces their nodes is not documented,
+//     so kubefit plans the safe side: one node drained at a time, none added first.
 //   - GKE surge upgrades: maxSurge 1, maxUnavailable 0 by default (cloud.google.com/kubernetes-engine/docs/
 //     concepts/node-pool-upgrade-strategies); "(maxUnavailable + maxSurge) determines the level of
 //     parallelism" (google.container.v1.NodePool.UpgradeSettings).
@@ -30,6 +37,7 @@ const eksMaxUnavailable = 100
 var (
 	eksDefaultMaxUnavailable = fit.IntOrPercent{Value: 1}
 	aksDefaultMaxSurge       = fit.IntOrPercent{Value: 10, Percent: true}
+	aksSpotMaxUnavailable    = fit.IntOrPercent{Value: 1}
 	gkeDefaultMaxSurge       = fit.IntOrPercent{Value: 1}
 )
 
@@ -53,11 +61,35 @@ func (s *solve) upgrade(i int) fit.Upgrade {
 					"pool %q: an EKS managed node group's max unavailable is 1 to 100 nodes or 1%% to 100%% (aws_eks_node_group update_config); give a value within that", rp.Name))
 			}
 		}
+	case catalog.Azure:
+		if rp.CapacityType == fit.CapacitySpot {
+			for _, f := range []struct {
+				name, what, aks string
+				v               *fit.IntOrPercent
+			}{{"UpgradeMaxSurge", "max surge", "max surge", rp.UpgradeMaxSurge}, {"UpgradeMaxUnavailable", "max unavailable", "maxUnavailable", rp.UpgradeMaxUnavailable}} {
+				if f.v != nil {
+					s.errs = append(s.errs, field.Invalid(s.poolPath(i).Child(f.name), intOrPercentText(*f.v),
+						"pool %q is an AKS Spot pool, and AKS refuses an upgrade %s on one (\"Spot pools can't set %s\"); leave it unset (kubefit plans its upgrades one node at a time, none added first)", rp.Name, f.what, f.aks))
+				}
+			}
+			return fit.Upgrade{MaxUnavailable: aksSpotMaxUnavailable}
+		}
+		u.MaxSurge = aksDefaultMaxSurge
+		if rp.UpgradeMaxSurge != nil {
+			u.MaxSurge = *rp.UpgradeMaxSurge
+		}
+		if v := rp.UpgradeMaxUnavailable; v != nil {
+			u.MaxUnavailable = *v
+			if rp.UpgradeMaxSurge == nil {
+				u.MaxSurge = fit.IntOrPercent{} // AKS drains a max unavailable only without surge
+			} else if rp.UpgradeMaxSurge.Value != 0 && v.Value != 0 {
+				s.errs = append(s.errs, field.Invalid(s.poolPath(i).Child("UpgradeMaxUnavailable"), intOrPercentText(*v),
+					"pool %q: AKS takes a max unavailable only with a max surge of 0 (azurerm_kubernetes_cluster_node_pool's upgrade_settings take one of max_surge and max_unavailable), and the pool also sets a max surge of %s; keep one of them",
+					rp.Name, intOrPercentText(*rp.UpgradeMaxSurge)))
+			}
+		}
 	default:
 		u.MaxSurge = gkeDefaultMaxSurge
-		if rp.Cloud == catalog.Azure {
-			u.MaxSurge = aksDefaultMaxSurge
-		}
 		if rp.UpgradeMaxSurge != nil {
 			u.MaxSurge = *rp.UpgradeMaxSurge
 		}
