@@ -40,7 +40,8 @@ func sizingPoolAttributes(nodeBounds bool) map[string]schema.Attribute {
 	poolAttrs["zones"] = schema.ListAttribute{Optional: true, ElementType: types.StringType, MarkdownDescription: "Zones the pool's nodes are spread over, round-robin (needed for zone spread)."}
 	poolAttrs["labels"] = schema.MapAttribute{Optional: true, ElementType: types.StringType,
 		MarkdownDescription: "Node labels. kubefit adds `kubernetes.io/arch`, `kubernetes.io/os` and `node.kubernetes.io/instance-type`."}
-	poolAttrs["taints"] = schema.ListNestedAttribute{Optional: true, MarkdownDescription: "Node taints.",
+	poolAttrs["taints"] = schema.ListNestedAttribute{Optional: true, MarkdownDescription: "Node taints. A GCP pool of Arm (arm64) machine types also carries the " +
+		"`kubernetes.io/arch=arm64:NoSchedule` taint GKE puts on Arm nodes, tolerated, as GKE does, by pods whose node selector or node affinity asks for arm64 only.",
 		NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
 			"key":   schema.StringAttribute{Required: true, MarkdownDescription: "Taint key."},
 			"value": schema.StringAttribute{Optional: true, MarkdownDescription: "Taint value."},

@@ -67,6 +67,14 @@ const (
 // AKSSpotTaint is the taint AKS puts on every node of a Spot pool.
 var AKSSpotTaint = fit.Taint{Key: AKSSpotLabel, Value: AKSSpotValue, Effect: fit.EffectNoSchedule}
 
+// GKEArmTaint is the taint GKE puts on every Arm node of a Standard cluster: "By default, GKE schedules
+// workloads only to x86-based nodes ... by placing a taint (kubernetes.io/arch=arm64:NoSchedule) on all Arm
+// nodes" (docs.cloud.google.com/kubernetes-engine/docs/how-to/prepare-arm-workloads-for-deployment). GKE adds
+// the matching toleration to a pod scheduled "with a node selector or with a node affinity rule" for arm64
+// (gkeArmToleration); a pod of a multi-architecture image needs it written. A cluster can be told to leave
+// the taint off, which kubefit does not model: it plans the default, the safe side.
+var GKEArmTaint = fit.Taint{Key: "kubernetes.io/arch", Value: "arm64", Effect: fit.EffectNoSchedule}
+
 // CreditOptions set how a burstable pool's CPU credit budget is checked; the zero value means the
 // family's default credit mode, the launch balance, DefaultMinHours and no surplus-cost limit.
 type CreditOptions struct {

@@ -246,13 +246,47 @@ func (s *solve) input() (fit.Input, error) {
 		}
 		in.Pools = append(in.Pools, fp)
 	}
-	in.DaemonSets = s.req.DaemonSets
+	in.DaemonSets = slices.Clone(s.req.DaemonSets)
+	for i := range in.DaemonSets {
+		d := &in.DaemonSets[i]
+		d.Tolerations = gkeArmToleration(d.NodeSelector, d.NodeAffinity, d.Tolerations)
+	}
 	in.Scheduler, in.Arrival, in.Disruptions = s.req.Scheduler, s.req.Arrival, s.req.Disruptions
 	in.Workloads = make([]fit.Workload, 0, len(s.req.Workloads))
 	for i := range s.req.Workloads {
-		in.Workloads = append(in.Workloads, s.workload(i))
+		w := s.workload(i)
+		w.Tolerations = gkeArmToleration(w.NodeSelector, w.NodeAffinity, w.Tolerations)
+		in.Workloads = append(in.Workloads, w)
 	}
 	return in, nil
+}
+
+// gkeArmToleration returns tolerations with GKEArmTaint's toleration added when the pod asks for arm64
+// nodes, as GKE's admission adds it: a node selector kubernetes.io/arch=arm64, or a required node affinity
+// every term of which admits arm64 only. A pod that admits both architectures gets none, as on GKE (its
+// multi-architecture image needs the toleration written). Elsewhere no node carries the taint, so the
+// toleration changes nothing.
+func gkeArmToleration(selector map[string]string, affinity []fit.NodeSelectorTerm, tolerations []fit.Toleration) []fit.Toleration {
+	key := GKEArmTaint.Key
+	asks := selector[key] == GKEArmTaint.Value
+	if !asks && len(affinity) > 0 {
+		asks = true
+		for _, t := range affinity {
+			armOnly := false
+			for _, e := range t.MatchExpressions {
+				armOnly = armOnly || e.Key == key && e.Operator == fit.NodeIn && len(e.Values) == 1 && e.Values[0] == GKEArmTaint.Value
+			}
+			asks = asks && armOnly
+		}
+	}
+	if !asks {
+		return tolerations
+	}
+	t := fit.Toleration{Key: key, Operator: fit.OperatorEqual, Value: GKEArmTaint.Value, Effect: fit.EffectNoSchedule}
+	if slices.Contains(tolerations, t) {
+		return tolerations
+	}
+	return append(slices.Clip(tolerations), t)
 }
 
 // pool computes pool i's node model (a mixed pool's smallest member) and returns its packer pool.
@@ -358,6 +392,9 @@ func (s *solve) pool(i int, dsNames []string) (fit.Pool, error) {
 		if !slices.Contains(taints, AKSSpotTaint) {
 			taints = append(slices.Clip(taints), AKSSpotTaint)
 		}
+	}
+	if rp.Cloud == catalog.GCP && arch == "arm64" && !slices.Contains(taints, GKEArmTaint) {
+		taints = append(slices.Clip(taints), GKEArmTaint)
 	}
 	fp := fit.Pool{
 		Name: rp.Name, InstanceType: pp.Instance.Name,

@@ -408,3 +408,46 @@ func TestMemoryInBytesWarns(t *testing.T) {
 		}
 	}
 }
+
+// TestGKEArmTaint: GKE taints its Arm nodes kubernetes.io/arch=arm64:NoSchedule and tolerates it for pods that
+// ask for arm64 by node selector or by a node affinity admitting arm64 only; a pod without either, or one
+// admitting both architectures, stays off a t2a pool (the taint), and so does a DaemonSet that does not ask.
+// The same type's Arm nodes on EKS (m6g) carry no such taint.
+func TestGKEArmTaint(t *testing.T) {
+	archIn := func(values ...string) []fit.NodeSelectorTerm {
+		return []fit.NodeSelectorTerm{{MatchExpressions: []fit.NodeSelectorRequirement{{Key: "kubernetes.io/arch", Operator: fit.NodeIn, Values: values}}}}
+	}
+	agent := DaemonSet{Name: "agent", Requests: fit.Resources{CPUMillicores: 200, MemoryBytes: 200 << 20}, TakesPodSlot: true}
+	for _, tc := range []struct {
+		name     string
+		cloud    catalog.Cloud
+		instance string
+		w        Workload
+		fits     bool
+	}{
+		{"no selector", catalog.GCP, "t2a-standard-4", Workload{}, false},
+		{"node selector arm64", catalog.GCP, "t2a-standard-4", Workload{NodeSelector: map[string]string{"kubernetes.io/arch": "arm64"}}, true},
+		{"affinity arm64 only", catalog.GCP, "t2a-standard-4", Workload{NodeAffinity: archIn("arm64")}, true},
+		{"affinity both architectures", catalog.GCP, "t2a-standard-4", Workload{NodeAffinity: archIn("amd64", "arm64")}, false},
+		{"written toleration", catalog.GCP, "t2a-standard-4", Workload{Tolerations: []fit.Toleration{{Key: "kubernetes.io/arch", Operator: fit.OperatorExists}}}, true},
+		{"eks graviton", catalog.AWS, "m6g.xlarge", Workload{}, true},
+	} {
+		w := tc.w
+		w.Name, w.Replicas, w.Requests = "api", intp(3), fit.Resources{CPUMillicores: 500, MemoryBytes: 512 << 20}
+		req := Request{Pools: []Pool{{Name: "arm", Cloud: tc.cloud, InstanceTypes: []string{tc.instance}, MaxNodes: 3}},
+			Workloads: []Workload{w}, DaemonSets: []DaemonSet{agent}}
+		plan, err := NewPlanner(EmbeddedCatalog()).Solve(context.Background(), req)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if plan.Fits != tc.fits {
+			t.Errorf("%s: fits %v, want %v (%+v)", tc.name, plan.Fits, tc.fits, plan.Failures)
+		}
+		if !tc.fits && (len(plan.Failures) == 0 || plan.Failures[0].Reason != Reason(fit.ReasonTaint)) {
+			t.Errorf("%s: failures %+v, want the taint", tc.name, plan.Failures)
+		}
+		if ds := plan.Pools[0].DaemonSets; (tc.cloud == catalog.GCP) == (len(ds) > 0) {
+			t.Errorf("%s: DaemonSets on the pool %v: the agent asks for no arm64, so it lands on GKE Arm nodes never and on EKS always", tc.name, ds)
+		}
+	}
+}
