@@ -33,7 +33,10 @@
 // per-file headers list every source's commit date.
 package catalog
 
-import "strings"
+import (
+	"fmt"
+	"strings"
+)
 
 // Cloud names a cloud provider.
 type Cloud string
@@ -147,6 +150,19 @@ func (t InstanceType) GPUVendor() string {
 		}
 	}
 	return VendorNVIDIA
+}
+
+// AKSMinVCPU is the fewest vCPUs of a VM size AKS creates nodes on: "VM sizes with less than 2 CPUs may not be
+// used with AKS" (learn.microsoft.com/azure/aks/quotas-skus-regions).
+const AKSMinVCPU = 2
+
+// AKSRefuses says why AKS creates no node pool of the row ("" when it does): fewer than AKSMinVCPU vCPUs. A
+// 2019 cluster ran such sizes, so an existing pool of one may still be planned; a new one is refused.
+func (t InstanceType) AKSRefuses() string {
+	if t.Cloud == Azure && t.VCPU > 0 && t.VCPU < AKSMinVCPU {
+		return fmt.Sprintf("%s has %d vCPU, and AKS does not create nodes on VM sizes with fewer than %d vCPUs", t.Name, t.VCPU, AKSMinVCPU)
+	}
+	return ""
 }
 
 // NVIDIAGPUs is how many nvidia.com/gpu a node of the row advertises with the clouds' GPU images: its GPUs when

@@ -42,10 +42,20 @@ func acceleratorText(a string) string {
 // will not release AL2 AMIs for Kubernetes 1.33 and later" (awsdocs/amazon-eks-user-guide, eks-ami-deprecation-faqs).
 const lastAL2Minor = 32
 
-// memberErrors checks that an AWS group's members can share one EKS AMI type, since a managed node group has
+// memberErrors refuses an Azure group's members AKS creates no pool of (catalog.InstanceType.AKSRefuses), and checks that an AWS group's members can share one EKS AMI type, since a managed node group has
 // one (aws_eks_node_group's ami_type): the same architecture and the same kind of accelerator as the first
 // member. The odd member is named on its own instance_types entry.
 func memberErrors(req Request, members []catalog.InstanceType) field.Errors {
+	if req.Pool.Cloud == catalog.Azure {
+		var errs field.Errors
+		for i, m := range members {
+			if why := m.AKSRefuses(); why != "" {
+				errs = append(errs, field.Invalid(field.NewPath("InstanceTypes").At(i), m.Name, "%s: node group %q would be a new AKS pool, which AKS refuses; choose a size of at least %d vCPUs",
+					why, req.Pool.Name, catalog.AKSMinVCPU))
+			}
+		}
+		return errs
+	}
 	if req.Pool.Cloud != catalog.AWS || len(members) < 2 || karpenterLaunches(req) {
 		// A Karpenter or Auto Mode NodePool picks an AMI per node: its members may differ (oneAMI).
 		return nil
@@ -198,6 +208,43 @@ func maxPodsErrors(req Request) field.Errors {
 	}
 	return field.Errors{field.Invalid(at, fmt.Sprint(mp), "%s %d of %s node group %q is out of range: "+what+"; give a value within it",
 		name, mp, cloud, req.Pool.Name, lo, hi)}
+}
+
+// reservationErrors refuses, on an AKS or GKE group, the kube-reserved, system-reserved and hard-eviction
+// settings kubefit would plan with but neither consumer can carry: azurerm_kubernetes_cluster_node_pool's
+// kubelet_config and google_container_node_pool's node_config.kubelet_config take none of them (AKS's custom
+// kubeReserved and hardEvictionThreshold are a preview of 2026-06, CustomNodeConfigPreview, overhead.md §11.2),
+// so the nodes would keep the platform's reservations: a smaller setting would plan more allocatable than the
+// nodes report. A measured allocatable is what the nodes report, so beside it they are not refused.
+func reservationErrors(req Request) field.Errors {
+	o := req.Pool.Overhead
+	if o.MeasuredAllocatable.CPUMillicores != nil || o.MeasuredAllocatable.MemoryBytes != nil {
+		return nil
+	}
+	var cloud, consumer string
+	switch req.Pool.Cloud {
+	case catalog.Azure:
+		cloud, consumer = "AKS", "azurerm_kubernetes_cluster_node_pool"
+	case catalog.GCP:
+		cloud, consumer = "GKE", "google_container_node_pool"
+	default:
+		return nil
+	}
+	var errs field.Errors
+	for _, f := range []struct {
+		name, what string
+		set        bool
+	}{
+		{"KubeReserved", "kube-reserved", o.KubeReserved != (overhead.Reservation{})},
+		{"SystemReserved", "system-reserved", o.SystemReserved != (overhead.Reservation{})},
+		{"EvictionHard", "hard-eviction thresholds", len(o.EvictionHard) > 0},
+	} {
+		if f.set {
+			errs = append(errs, field.Invalid(field.NewPath(f.name), "", "%s node group %q sets %s, but %s cannot carry them (%s sets its own on every node), so the nodes would keep %s's and report another allocatable than kubefit plans; remove them, or give the measured allocatable of a real node",
+				cloud, req.Pool.Name, f.what, consumer, cloud, cloud))
+		}
+	}
+	return errs
 }
 
 var aksReservedLabelPrefixes = []string{"kubernetes.azure.com/", "kubernetes.io/"}

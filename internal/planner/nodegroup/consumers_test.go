@@ -192,6 +192,12 @@ func TestAKSRules(t *testing.T) {
 		{"max pods 9", func(q *Request) { q.Pool.Overhead.MaxPods = 9 }, "MaxPods", "only from 10 to 250"},
 		{"max pods 251", func(q *Request) { q.Pool.Overhead.MaxPods = 251 }, "MaxPods", "only from 10 to 250"},
 		{"measured pods 300", func(q *Request) { p := int64(300); q.Pool.Overhead.MeasuredAllocatable.Pods = &p }, "MeasuredAllocatable.Pods", "measured allocatable pods 300"},
+		{"1 vCPU", func(q *Request) { q.Pool.InstanceTypes = []string{"Standard_B1ms"} }, "InstanceTypes[0]", "AKS does not create nodes on VM sizes with fewer than 2 vCPUs"},
+		{"kube-reserved", func(q *Request) { m := int64(100 << 20); q.Pool.Overhead.KubeReserved.MemoryBytes = &m }, "KubeReserved",
+			"azurerm_kubernetes_cluster_node_pool cannot carry them"},
+		{"eviction-hard", func(q *Request) {
+			q.Pool.Overhead.EvictionHard = map[string]overhead.Threshold{"memory.available": {Bytes: 100 << 20}}
+		}, "EvictionHard", "nodes would keep AKS's"},
 	} {
 		q := aksGroup(4, false)
 		tc.mod(&q)
@@ -263,6 +269,8 @@ func TestGKEPool(t *testing.T) {
 		{"max pods 7", func(q *Request) { q.Pool.Overhead.MaxPods = 7 }, "MaxPods", "max_pods_per_node (google_container_node_pool) only from 8 to 256"},
 		{"max pods 257", func(q *Request) { q.Pool.Overhead.MaxPods = 257 }, "MaxPods", "only from 8 to 256"},
 		{"value-less taint", func(q *Request) { q.Pool.Taints = []fit.Taint{{Key: "gpu", Effect: fit.EffectNoSchedule}} }, "Taints[0]", "requires a taint's key, value and effect"},
+		{"system-reserved", func(q *Request) { c := int64(50); q.Pool.Overhead.SystemReserved.CPUMillicores = &c }, "SystemReserved",
+			"google_container_node_pool cannot carry them"},
 	} {
 		q := mk()
 		tc.mod(&q)

@@ -357,6 +357,7 @@ func validate(req Request) field.Errors {
 		errs = append(errs, field.Invalid(field.NewPath("DiskSizeGiB"), fmt.Sprint(req.DiskSizeGiB), "the disk size %d GiB of node group %q must be between 1 and 65,536", req.DiskSizeGiB, req.Pool.Name))
 	}
 	errs = append(errs, maxPodsErrors(req)...)
+	errs = append(errs, reservationErrors(req)...)
 	switch req.Pool.Cloud {
 	case catalog.AWS:
 		errs = append(errs, eksInputErrors(req)...)

@@ -107,9 +107,6 @@ func priceWarnings(req *Request) []field.Warning {
 	return out
 }
 
-// aksMinVCPU is the fewest vCPUs of a VM size AKS creates nodes on.
-const aksMinVCPU = 2
-
 // WarnDiskNotChecked: Request.NodeDisk is set but kubefit has no per-node disk limits for some GCP candidates
 // (GCP's limits are per VM and disk type, not modelled); AWS and Azure types without limits are excluded
 // (ReasonDiskCap).
@@ -270,10 +267,8 @@ func (r *Ranker) Rank(ctx context.Context, req Request) (*Ranking, error) {
 		if !checked {
 			unchecked = append(unchecked, t.Name)
 		}
-		if t.Cloud == catalog.Azure && t.VCPU > 0 && t.VCPU < aksMinVCPU {
-			// "VM sizes with less than 2 CPUs may not be used with AKS" (learn.microsoft.com/azure/aks/quotas-skus-regions);
-			// a 2019 cluster ran them, so planning an existing pool of one is allowed, but none is recommended.
-			invalid[i] = fmt.Sprintf("%s has %d vCPU, and AKS does not create nodes on VM sizes with fewer than %d vCPUs", t.Name, t.VCPU, aksMinVCPU)
+		if why := t.AKSRefuses(); why != "" {
+			invalid[i] = why // none is recommended
 		}
 		if short == "" && invalid[i] == "" {
 			sizable = append(sizable, t)
