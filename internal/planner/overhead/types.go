@@ -280,8 +280,9 @@ type Result struct {
 // Warning codes: the stable Code of every field.Warning in Result.Warnings. Callers match on these, never on
 // the message text.
 const (
-	// CodeNoDaemonSets: an EKS Linux node has no DaemonSets listed, so the slots of aws-node and kube-proxy
-	// are counted but not their requests.
+	// CodeNoDaemonSets: a Linux node has no DaemonSets listed: on EKS the slots of aws-node and kube-proxy
+	// are counted but not their requests; on AKS and GKE the system DaemonSets the platform runs on every node
+	// are not counted at all (systemDaemonSetsNote).
 	CodeNoDaemonSets = "overhead.no-daemonsets"
 	// CodeDaemonSetsFillNode: the DaemonSets leave no CPU, memory or pod slot for workloads.
 	CodeDaemonSetsFillNode = "overhead.daemonsets-fill-node"
