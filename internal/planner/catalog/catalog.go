@@ -142,7 +142,7 @@ func Date() string {
 }
 
 // Sources returns a one-line attribution of cloud's table: its upstream repositories at the
-// commits read, and the price region and date. It returns "" for an unknown cloud.
+// commits read (and, for GCP, the documentation pages read), and the price region and date. It returns "" for an unknown cloud.
 func Sources(cloud Cloud) string {
 	h, err := loadHeader(cloud)
 	if err != nil {

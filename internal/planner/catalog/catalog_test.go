@@ -122,8 +122,10 @@ func TestLookupSpotChecks(t *testing.T) {
 		{GCP, "f1-micro", fields{"SharedCore": true, "VCPU": 0}},
 		// arm64 on GCP; t2a-standard-1 has 1 vCPU, 4 GiB (data row).
 		{GCP, "t2a-standard-1", fields{"Architecture": ArchARM64, "VCPU": 1, "MemoryMiB": int64(4096)}},
-		// Newer series: vCPU from the name, memory unknown (SOURCES.md §1, "GCP memory is the main gap").
-		{GCP, "c4a-standard-4", fields{"Architecture": ArchARM64, "VCPU": 4, "MemoryMiB": int64(0)}},
+		// Newer series: vCPUs and memory from Google's machine-family pages (google-docs-machine-families).
+		{GCP, "c4a-standard-4", fields{"Architecture": ArchARM64, "VCPU": 4, "MemoryMiB": int64(16384)}},
+		// Still without memory: vCPU from the name (SOURCES.md §1, "GCP memory is still the main gap").
+		{GCP, "c4n-standard-4", fields{"Architecture": ArchAMD64, "VCPU": 4, "MemoryMiB": int64(0)}},
 		// GPU count from the -8g suffix.
 		{GCP, "a3-highgpu-8g", fields{"GPUCount": 8}},
 	}
@@ -335,7 +337,8 @@ func TestDateAndSources(t *testing.T) {
 	want := map[Cloud][]string{
 		AWS:   {"getmoto/moto@0af643a5", "aws/amazon-vpc-cni-k8s@b5218838", "us-east-1", "2026-07-20"},
 		Azure: {"kubernetes/autoscaler@55c37cd5", "kubernetes-sigs/azuredisk-csi-driver@d983d613", "eastus", "2026-06-18"},
-		GCP:   {"cloudpilot-ai/karpenter-provider-gcp@417f047b", "doitintl/gcpinstances.info@e4becb58", "us-central1", "2026-08-03"},
+		GCP: {"cloudpilot-ai/karpenter-provider-gcp@417f047b", "doitintl/gcpinstances.info@e4becb58", "us-central1", "2026-08-03",
+			"google-docs-machine-families, read 2026-12-07"},
 	}
 	oneLine := regexp.MustCompile(`^[^\n]+$`)
 	for c, parts := range want {
@@ -348,6 +351,48 @@ func TestDateAndSources(t *testing.T) {
 				t.Errorf("Sources(%s) = %q, want it to mention %q", c, s, p)
 			}
 		}
+	}
+}
+
+// TestGCPMemoryFromDocs: types gcpinstances.info lacks take vCPUs and memory from Google's machine-family
+// pages (source google-docs-machine-families; GB = GiB, gcloud reports c4-standard-8 as 30720 MiB), and
+// c3d-standard-360-lssd has the page's 1440 GiB instead of gcpinstances.info's 708. n4d-highcpu-48 stays
+// without memory: the page's 90 GB is doubtful (SOURCES.md).
+func TestGCPMemoryFromDocs(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		vcpu int
+		gib  int64
+	}{
+		{"c4-standard-8", 8, 30},
+		{"c4d-standard-8", 8, 31},
+		{"c4a-highmem-16", 16, 128},
+		{"n4d-standard-4", 4, 16},
+		{"c3-standard-8-lssd", 8, 32},
+		{"c4-highmem-8-lssd", 8, 62},
+		{"m4-ultramem-56", 56, 1488},
+		{"c3d-standard-360-lssd", 360, 1440},
+		{"n4d-highcpu-48", 48, 0},
+	} {
+		it, err := Lookup(GCP, c.name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if it.VCPU != c.vcpu || it.MemoryMiB != c.gib*1024 {
+			t.Errorf("%s: %d vCPUs, %d MiB; want %d, %d", c.name, it.VCPU, it.MemoryMiB, c.vcpu, c.gib*1024)
+		}
+		if c.gib > 0 && !strings.Contains(it.Sources, "google-docs-machine-families") {
+			t.Errorf("%s: Sources %q does not name google-docs-machine-families", c.name, it.Sources)
+		}
+	}
+	unknown := 0
+	for _, it := range All(GCP) {
+		if it.MemoryMiB == 0 {
+			unknown++
+		}
+	}
+	if unknown != 56 { // SOURCES.md §1
+		t.Errorf("%d GCP types without memory, want 56", unknown)
 	}
 }
 

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -441,8 +442,8 @@ func buildAzure(in *inputs) (*outTable, error) {
 var gcpColumns = []column{
 	{"name", "machine type"},
 	{"family", "series (text before the first -)"},
-	{"vcpu", "vcpus, else the count in the name; empty for f1-micro and g1-small (fractional shared core)"},
-	{"memory_mib", "memory GiB × 1024 (gcpinstances.info, 2024-06); empty for series and sizes newer than that"},
+	{"vcpu", "vcpus (gcpinstances.info, else Google's documentation pages), else the count in the name; empty for f1-micro and g1-small (fractional shared core)"},
+	{"memory_mib", "memory GiB × 1024: gcpinstances.info (2024-06), else Google's machine-family documentation pages (source google-docs-machine-families, GB = GiB); empty where neither gives it"},
 	{"arch", "x86_64 or arm64 (by series)"},
 	{"gpus", "GPU count from the -<N>g suffix of a2/a3/a4 names; empty for others (g2/g4 counts unknown)"},
 	{"shared_core", "e2-micro, e2-small, e2-medium, f1-micro, g1-small"},
@@ -469,8 +470,12 @@ func buildGCP(in *inputs) (*outTable, error) {
 	}
 	var cv cellConv
 	ids := make(map[string]bool)
+	noMemory := make(map[string]int) // series → types without memory
 	out := make([][]string, 0, len(rows))
 	for _, r := range rows {
+		if r.get("memory_mib") == "" {
+			noMemory[r.get("series")]++
+		}
 		switch a := r.get("architecture"); a {
 		case "", "x86_64", "arm64":
 		default:
@@ -493,10 +498,25 @@ func buildGCP(in *inputs) (*outTable, error) {
 	return &outTable{
 		cloud: "gcp", inputs: []string{rel}, sources: used, priceRegion: "us-central1", priceDate: pDate, dataDate: date,
 		notes: []string{
-			"GCP memory is unknown (empty) for series added after June 2024 and for -lssd/-metal variants; see SOURCES.md.",
+			gcpMemoryNote(noMemory, len(out)),
+			"google-docs-machine-families has no snapshot date (its pages were read from stored copies on the date its line gives), so it does not count towards data-date.",
 		},
 		columns: gcpColumns, rows: out, digest: in.digest,
 	}, nil
+}
+
+// gcpMemoryNote says how many GCP types have no memory, by series ("c4n 24, z3 19").
+func gcpMemoryNote(noMemory map[string]int, rows int) string {
+	total := 0
+	var parts []string
+	for _, series := range slices.Sorted(maps.Keys(noMemory)) {
+		total += noMemory[series]
+		parts = append(parts, fmt.Sprintf("%s %d", series, noMemory[series]))
+	}
+	if total == 0 {
+		return fmt.Sprintf("GCP memory is known for all %d types.", rows)
+	}
+	return fmt.Sprintf("GCP memory is unknown (empty) for %d of %d types (%s); see SOURCES.md.", total, rows, strings.Join(parts, ", "))
 }
 
 // firstKey returns the smallest key of m, for a deterministic example in messages.

@@ -104,6 +104,23 @@ func TestCheckRegistry(t *testing.T) {
 	if err := checkRegistry(stale); err == nil || !strings.Contains(err.Error(), `"moto"`) {
 		t.Errorf("checkRegistry with a changed moto commit: error = %v", err)
 	}
+	// So must one that drops a page of the GCP documentation source, or changes its read date.
+	for _, cut := range []string{"https://docs.cloud.google.com/compute/docs/compute-optimized-machines", "read 2026-12-07"} {
+		stale := strings.ReplaceAll(string(md), cut, "")
+		if err := checkRegistry(stale); err == nil || !strings.Contains(err.Error(), `"google-docs-machine-families"`) {
+			t.Errorf("checkRegistry without %q: error = %v", cut, err)
+		}
+	}
+}
+
+func TestGCPMemoryNote(t *testing.T) {
+	if got, want := gcpMemoryNote(map[string]int{"z3": 19, "c4n": 24}, 540),
+		"GCP memory is unknown (empty) for 43 of 540 types (c4n 24, z3 19); see SOURCES.md."; got != want {
+		t.Errorf("gcpMemoryNote = %q, want %q", got, want)
+	}
+	if got, want := gcpMemoryNote(nil, 540), "GCP memory is known for all 540 types."; got != want {
+		t.Errorf("gcpMemoryNote(nil) = %q, want %q", got, want)
+	}
 }
 
 func TestAWSArch(t *testing.T) {

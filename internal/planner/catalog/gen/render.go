@@ -34,6 +34,10 @@ func (t *outTable) render(catalogDate, sourcesDigest, regenerate string) ([]byte
 			line("source %s: live %s, dumped %s by internal/livecatalog/cmd/livedump (see its input line); %s", s.id, s.api, s.dumped, s.what)
 			continue
 		}
+		if len(s.pages) > 0 {
+			line("source %s: documentation pages, stored copies read %s: %s; %s; %s", s.id, s.read, s.pageList(), s.licence, s.what)
+			continue
+		}
 		changed := ""
 		if s.file != "" {
 			changed = fmt.Sprintf(", file last changed %s (%s)", s.file, s.fileDate)
@@ -84,6 +88,10 @@ func (t *outTable) attribution() string {
 			repos = append(repos, "live "+s.api+" ("+s.headDate+")")
 			continue
 		}
+		if len(s.pages) > 0 {
+			repos = append(repos, fmt.Sprintf("%d documentation pages (%s, read %s)", len(s.pages), s.id, s.read))
+			continue
+		}
 		if seen[s.repo] {
 			continue
 		}
@@ -92,4 +100,17 @@ func (t *outTable) attribution() string {
 	}
 	return fmt.Sprintf("kubefit %s catalog %s from %s; on-demand prices %s as of %s",
 		t.cloud, t.dataDate, strings.Join(repos, ", "), t.priceRegion, t.priceDate)
+}
+
+// pageList lists a documentation source's pages for its header line: title, address and, where the
+// copy read shows one, its last-updated date.
+func (s source) pageList() string {
+	parts := make([]string, len(s.pages))
+	for i, p := range s.pages {
+		parts[i] = p.title + " <" + p.url + ">"
+		if p.updated != "" {
+			parts[i] += " (updated " + p.updated + ")"
+		}
+	}
+	return strings.Join(parts, ", ")
 }

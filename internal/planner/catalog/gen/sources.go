@@ -22,6 +22,17 @@ type source struct {
 	// A live source (a livedump of a cloud API) has no repository: api names the API and region or
 	// location, dumped the time of the dump (headDate is its date).
 	api, dumped string
+	// A documentation source has no repository either: pages are the cloud's documentation pages the
+	// figures were transcribed from, read the date they were read. It has no snapshot date (headDate is
+	// empty), so it does not move the table's data-date.
+	pages []docPage
+	read  string
+}
+
+// docPage is one documentation page of a documentation source.
+type docPage struct {
+	title, url string
+	updated    string // the "last updated" date the copy read shows, YYYY-MM-DD; "" when it shows none
 }
 
 // registry lists the sources of each cloud's merged table, in the order the headers list them.
@@ -107,17 +118,41 @@ var registry = map[string][]source{
 			head: "55c37cd5eb550756c5ccc5a89e9068d77797e575", headDate: "2026-08-22",
 			file: "e72c7c68329bf047ba574f237592e84d2fa041d0", fileDate: "2026-06-23", licence: "Apache-2.0",
 			what: "machine-type names (its reference prices are not used)"},
+		{id: "google-docs-machine-families", read: "2026-12-07", licence: "CC-BY-4.0 (Google Cloud documentation)",
+			what: "vCPUs and memory (GB = GiB) of types gcpinstances.info lacks, transcribed by hand from stored copies of the pages, " +
+				"and the memory of c3d-standard-360-lssd (corrected)",
+			pages: []docPage{
+				{"General-purpose machine family for Compute Engine", "https://docs.cloud.google.com/compute/docs/general-purpose-machines", ""},
+				{"Compute-optimized machine family for Compute Engine", "https://docs.cloud.google.com/compute/docs/compute-optimized-machines", "2026-04-10"},
+				{"Accelerator-optimized machine family", "https://docs.cloud.google.com/compute/docs/accelerator-optimized-machines", "2026-04-13"},
+				{"Certifications for SAP applications on Google Cloud", "https://docs.cloud.google.com/sap/docs/certifications-sap-apps", "2026-04-09"},
+				{"SAP HANA planning guide", "https://docs.cloud.google.com/sap/docs/sap-hana-planning-guide", ""},
+				{"SAP NetWeaver planning guide", "https://docs.cloud.google.com/sap/docs/netweaver-planning-guide", ""},
+				{"Compute Engine release notes", "https://docs.cloud.google.com/compute/docs/release-notes", "2026-04-09"},
+			}},
 	},
 }
 
 // checkRegistry verifies that SOURCES.md names every registry entry with the same repository path,
-// commits and dates.
+// commits and dates, or, for a documentation source, with its id, read date and every page's address.
 func checkRegistry(sourcesMD string) error {
 	for _, cloud := range []string{"aws", "azure", "gcp"} {
 		for _, s := range registry[cloud] {
-			want := []string{s.repo + ":" + s.path, s.head + " (" + s.headDate}
-			if s.file != "" {
-				want = append(want, s.file+" ("+s.fileDate)
+			var want []string
+			switch {
+			case len(s.pages) > 0:
+				if s.repo != "" || s.head != "" || s.headDate != "" || s.read == "" {
+					return fmt.Errorf("gen/sources.go: %s documentation source %q needs a read date and no repository or snapshot", cloud, s.id)
+				}
+				want = []string{"**" + s.id + "**", "read " + s.read}
+				for _, p := range s.pages {
+					want = append(want, p.url)
+				}
+			default:
+				want = []string{s.repo + ":" + s.path, s.head + " (" + s.headDate}
+				if s.file != "" {
+					want = append(want, s.file+" ("+s.fileDate)
+				}
 			}
 			for _, w := range want {
 				if !strings.Contains(sourcesMD, w) {
