@@ -107,8 +107,9 @@ data "kubefit_node_overhead" "test" {
 			ConfigPlanChecks: emptyPlanAfterApply,
 			ConfigStateChecks: []statecheck.StateCheck{
 				expectInt("data.kubefit_node_overhead.test", tfjsonpath.New("allocatable").AtMapKey("cpu_millicores"), 3900),
-				// 16Gi − 1Gi − ceil(5 % of 16Gi) = 16384 − 1024 − 819.2 Mi, in bytes.
-				expectInt("data.kubefit_node_overhead.test", tfjsonpath.New("allocatable").AtMapKey("memory_bytes"), 16<<30-1<<30-858993460),
+				// 16Gi − 1Gi − 5 % of 16Gi as the kubelet takes it: 17,179,869,184 × float32(0.05) = 858,993,472 bytes
+				// (float32(0.05) is 0.05000000074505806; the decimal 5 % would be 858,993,459.2).
+				expectInt("data.kubefit_node_overhead.test", tfjsonpath.New("allocatable").AtMapKey("memory_bytes"), 16<<30-1<<30-858993472),
 				expectInt("data.kubefit_node_overhead.test", tfjsonpath.New("max_pods"), 110),
 			},
 		}},

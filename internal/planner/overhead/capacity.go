@@ -25,18 +25,28 @@ func (c *calc) capacity() error {
 	} else if err := c.estimatedMemory(); err != nil {
 		return err
 	}
+	disk := in.OSDiskGiB
+	detail := fmt.Sprintf("root/OS disk of %d GiB", disk)
+	if disk == 0 {
+		disk = defaultDiskGiB(in.Profile)
+		detail = fmt.Sprintf("default root/OS disk of %d GiB for %s", disk, in.Profile)
+	}
+	c.diskBytes = disk * gi
 	if v := in.MeasuredCapacity.EphemeralStorageBytes; v != nil {
 		c.res.Capacity.EphemeralStorageBytes = *v
 		c.term("capacity.ephemeral-storage", UnitBytes, *v, FCapacityMeasured, "measured capacity given by the user")
-	} else {
-		disk := in.OSDiskGiB
-		detail := fmt.Sprintf("root/OS disk of %d GiB", disk)
-		if disk == 0 {
-			disk = defaultDiskGiB(in.Profile)
-			detail = fmt.Sprintf("default root/OS disk of %d GiB for %s", disk, in.Profile)
+		if in.OSDiskGiB == 0 {
+			c.diskBytes = *v
 		}
-		c.res.Capacity.EphemeralStorageBytes = disk * gi
-		c.term("capacity.ephemeral-storage", UnitBytes, disk*gi, capacityFormula(in), detail)
+	} else if l, ok := filesystemLoss[in.Profile]; ok {
+		loss := max(l.minBytes, (c.diskBytes*l.ppm+999_999)/1_000_000)
+		c.res.Capacity.EphemeralStorageBytes = c.diskBytes - loss
+		c.term("capacity.ephemeral-storage", UnitBytes, c.res.Capacity.EphemeralStorageBytes, FEphemeralFilesystem,
+			fmt.Sprintf("%s, less the %d bytes its filesystem does not report (the larger of %d bytes and %d ppm of the disk, as measured on real nodes)",
+				detail, loss, l.minBytes, l.ppm))
+	} else {
+		c.res.Capacity.EphemeralStorageBytes = c.diskBytes
+		c.term("capacity.ephemeral-storage", UnitBytes, c.diskBytes, capacityFormula(in), detail+" (its filesystem's size is not measured: the disk's is taken)")
 	}
 	c.res.Capacity.Pods = c.res.MaxPods
 	c.res.Capacity.GPU = in.Instance.GPU
@@ -77,6 +87,29 @@ func capacityFormula(in Input) string {
 		return FCapacityCustom
 	}
 	return FCapacityVMOverhead
+}
+
+// filesystemLoss is, per profile, how much of the root/OS disk the kubelet's ephemeral-storage capacity (the
+// size of the filesystem holding its root directory) leaves out: other partitions and filesystem metadata. It
+// is the larger of minBytes and ppm parts per million of the disk, minBytes the loss on the smallest disk
+// measured and ppm the largest loss ratio measured, rounded up, so that a loss of fixed partitions plus a
+// share of the disk no larger than any measured one is never understated (overhead.md §4.3):
+//
+//   - EKS (AL2, XFS root): 20 GiB → 20959212Ki and 100 GiB → 104845292Ki, 12,603,392 bytes on both (public
+//     kubectl describe node output of EKS managed nodes, e.g. the eksctl and EKS workshop pages). AL2023's
+//     root is XFS too and is planned alike; Bottlerocket's data volume and Windows are not measured.
+//   - AKS Linux (Ubuntu, ext4): 128 GiB → 129886128Ki (Microsoft's example output in the AKS docs and every
+//     public AKS node of 2023–2025 with the default OS disk) and 100 GiB → 101445900Ki
+//     (chunliu.me/2020/06/11/node-allocatable-in-aks, a Standard_DS2_v2 node).
+//   - AKS Windows: 128 GiB → 133703676Ki (the same post's Windows node).
+//   - GKE (Container-Optimized OS, whose stateful partition holds /var/lib/kubelet): 100 GB → 98831908Ki
+//     (keepinmindsh/lines_kubernetes archive/005_BasicKubernetes/001/README.md, GKE 1.23 e2-medium).
+var filesystemLoss = map[Profile]struct{ minBytes, ppm int64 }{
+	EKSAL2:      {12_603_392, 587},
+	EKSAL2023:   {12_603_392, 587},
+	AKSLinux:    {3_493_580_800, 32_537},
+	AKSWindows:  {526_389_248, 3_830},
+	GKEStandard: {6_170_308_608, 57_466},
 }
 
 // defaultDiskGiB is the root/OS disk each platform creates when none is set: EKS managed node groups and

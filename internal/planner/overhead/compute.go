@@ -46,10 +46,13 @@ func Compute(in Input) (Result, error) {
 }
 
 type calc struct {
-	in   Input
-	res  Result
-	pENI int64 // P_ENI for EKS
-	podP int64 // the P of memory.eks-per-pod
+	in  Input
+	res Result
+	// diskBytes is the root/OS disk's size, which GKE's ephemeral reservation is taken of (the measured
+	// capacity when one is given without a disk size).
+	diskBytes int64
+	pENI      int64 // P_ENI for EKS
+	podP      int64 // the P of memory.eks-per-pod
 }
 
 func (c *calc) term(name, unit string, v int64, formula, detail string) {
@@ -70,10 +73,3 @@ func contains[T comparable](xs []T, x T) bool {
 }
 
 func clip(x, lo, hi int64) int64 { return min(max(x, lo), hi) }
-
-// mulDivCeil returns ⌈a × bp / 10000⌉ for 0 ≤ a ≤ resource.MaxQuantity and 0 ≤ bp ≤ 10000 without
-// overflowing int64.
-func mulDivCeil(a, bp int64) int64 {
-	q, r := a/10000, a%10000
-	return q*bp + (r*bp+9999)/10000
-}

@@ -23,6 +23,7 @@ const (
 	FEphemeralEKS        = "ephemeral.eks-kube-reserved"
 	FEphemeralGKEDisk    = "ephemeral.gke-disk"
 	FEphemeralNone       = "ephemeral.none"
+	FEphemeralFilesystem = "ephemeral.filesystem"
 	FMaxPodsENI          = "maxpods.eks-eni"
 	FMaxPodsPD           = "maxpods.eks-prefix-delegation"
 	FMaxPodsMNGCap       = "maxpods.eks-mng-cap"
@@ -59,6 +60,7 @@ var Formulas = map[string]string{
 	FEphemeralEKS:        "awslabs/amazon-eks-ami nodeadm config.go; bootstrap.sh (1Gi)",
 	FEphemeralGKEDisk:    "cloudpilot-ai/karpenter-provider-gcp:pkg/utils/utils.go ResolveReservedEphemeralStorage (secondary source citing GKE plan-node-sizes)",
 	FEphemeralNone:       "profile default: no ephemeral-storage kube-reserved",
+	FEphemeralFilesystem: "the root/OS disk less what its filesystem leaves out, measured on public kubectl describe node output: EKS 20 and 100 GiB (12,603,392 bytes), AKS 100 and 128 GiB (chunliu.me/2020/06/11/node-allocatable-in-aks; Microsoft's AKS docs example), AKS Windows 128 GiB (chunliu.me), GKE 100 GB (keepinmindsh/lines_kubernetes); overhead.md §4.3",
 	FMaxPodsENI:          "aws/amazon-vpc-cni-k8s:pkg/vpc/vpc_ip_resource_limit.go (ENIs × (IPv4 per ENI − 1) + 2); nodeadm eni_max_pods.go",
 	FMaxPodsPD:           "awslabs/amazon-eks-ami max-pods-calculator.sh; aws/amazon-vpc-cni-k8s:pkg/awsutils/awsutils.go",
 	FMaxPodsMNGCap:       "max-pods-calculator.sh; https://docs.aws.amazon.com/eks/latest/userguide/choosing-instance-type.html",

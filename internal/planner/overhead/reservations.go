@@ -2,6 +2,7 @@ package overhead
 
 import (
 	"fmt"
+	"strconv"
 
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/field"
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/resource"
@@ -68,7 +69,7 @@ func (c *calc) profileReservations(minor int) error {
 	}
 	r := &c.res
 	const nodefsBP = 1000
-	r.EvictionThreshold.EphemeralStorageBytes = mulDivCeil(r.Capacity.EphemeralStorageBytes, nodefsBP)
+	r.EvictionThreshold.EphemeralStorageBytes = kubeletPercent(r.Capacity.EphemeralStorageBytes, nodefsBP)
 	c.term("evictionHard.nodefs.available", UnitBytes, r.EvictionThreshold.EphemeralStorageBytes, FEvictionNodefs, "nodefs.available<10%")
 	r.EvictionHard = map[string]string{SignalNodefs: formatBP(nodefsBP) + "%"}
 	if r.EvictionThreshold.MemoryBytes > 0 {
@@ -211,7 +212,7 @@ func (c *calc) gkeReservations() error {
 		c.term("kubeReserved.memory", UnitBytes, r.KubeReserved.MemoryBytes, FMemoryGKERegressive,
 			fmt.Sprintf("25/20/10/6/2 %% tiers with edges at 4,000/8,000/16,000/128,000 MiB on %d MiB nominal, floored", n))
 	}
-	disk := r.Capacity.EphemeralStorageBytes
+	disk := c.diskBytes // of the disk, not of the filesystem: exact on the measured GKE node (TestEphemeralMeasured)
 	r.KubeReserved.EphemeralStorageBytes = min(disk/2, disk*35/100+6*gi, 100*gi)
 	c.term("kubeReserved.ephemeral-storage", UnitBytes, r.KubeReserved.EphemeralStorageBytes, FEphemeralGKEDisk, "min(50 % of disk, 35 % of disk + 6 GiB, 100 GiB)")
 	c.evictionMemory(100, "memory.available<100Mi")
@@ -276,7 +277,22 @@ func thresholdBytes(t Threshold, capacity int64) int64 {
 	if t.PercentBP == 0 || t.PercentBP == 10000 {
 		return 0
 	}
-	return mulDivCeil(capacity, t.PercentBP)
+	return kubeletPercent(capacity, t.PercentBP)
+}
+
+// kubeletPercent is a percentage threshold in bytes as the kubelet computes it: it parses "10%" into a float32
+// (parsePercentage: float32(value) / 100, pkg/kubelet/eviction/helpers.go) and takes
+// int64(float64(capacity) × float64(percentage)) (GetThresholdQuantity, pkg/kubelet/eviction/api/types.go; both
+// k8s.io/kubernetes v1.37.2). float32(0.1) is 0.100000001490116, so "10%" of 21,462,233,088 bytes is
+// 2,146,223,340, 31 more than ⌈10 %⌉: measured EKS, AKS and GKE nodes report exactly this allocatable
+// (TestEphemeralMeasured).
+func kubeletPercent(capacity, bp int64) int64 {
+	v, err := strconv.ParseFloat(formatBP(bp), 32)
+	if err != nil { // formatBP writes a decimal number
+		panic(err)
+	}
+	pct := float32(v) / 100
+	return int64(float64(capacity) * float64(pct))
 }
 
 // tieredCPU is the EKS/GKE CPU rule: 6 % of the first core, 1 % of the second, 0.5 % of the 3rd and 4th,
