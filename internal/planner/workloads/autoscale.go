@@ -11,6 +11,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/field"
+	hpaplan "github.com/kubefit/terraform-provider-kubefit/internal/planner/hpa"
 )
 
 // scaler is a HorizontalPodAutoscaler or a KEDA ScaledObject: its target and its effective bounds.
@@ -26,6 +27,11 @@ type scaler struct {
 	// paused at its current count (autoscaling.keda.sh/paused), planned at the larger of its maximum and the
 	// target's replicas field.
 	paused, frozen bool
+	// refused holds the rules by which the API server or KEDA refuses the autoscaler, each detail starting with
+	// its rule ID (package hpa's or keda's); inert, why KEDA admits it but never scales the target with it, ""
+	// when it does: the target then keeps its replicas field.
+	refused []string
+	inert   string
 }
 
 // KEDA's pause annotations (apis/keda/v1alpha1/scaledobject_types.go PausedReplicasAnnotation, PausedAnnotation).
@@ -84,6 +90,11 @@ func scaledObject(o object) (scaler, error) {
 			defaults = append(defaults, fmt.Sprintf("paused (%s: %s): KEDA freezes the replica count the target has, which the manifests do not tell, so it is planned steady at the maximum %d (the safe side)",
 				kedaPaused, field.Quote(v), s.max))
 		}
+	}
+	var inert []string
+	s.refused, inert = kedaRules(o)
+	if len(inert) > 0 {
+		s.inert = "KEDA admits it but cannot build its scalers, so it creates no HPA (" + strings.Join(inert, "; ") + ")"
 	}
 	if len(defaults) > 0 {
 		s.defaults = defaults[0]
@@ -175,8 +186,14 @@ func (r *reader) autoscale() error {
 				objName(s.o.src), s.min, s.max, what))
 			continue
 		}
+		if len(s.refused) > 0 {
+			errs = append(errs, refusedErrors(s)...)
+			continue
+		}
 		if s.min == 0 && what == "HorizontalPodAutoscaler" {
-			r.warn(s.o.src, WarnHPAScaleToZero, "minReplicas 0 needs the HPAScaleToZero feature gate (alpha, off by default); without it the API server refuses this HPA")
+			// As package hpa (HPA-E3): the gate is beta and on by default from Kubernetes 1.37, alpha and off before.
+			r.warn(s.o.src, WarnHPAScaleToZero, "minReplicas 0 (scaling to zero) needs the HPAScaleToZero feature gate, on by default from Kubernetes %s (beta; alpha and off by default before): on an older cluster that has not enabled it the API server refuses this HPA",
+				hpaplan.DefaultKubernetesVersion)
 		}
 		if owner := controllerOf(s.o); owner != nil && owner.Kind == "ScaledObject" {
 			// KEDA's own HPA (keda-hpa-<name>) in a snapshot: the ScaledObject stands for it.
@@ -213,6 +230,13 @@ func (r *reader) autoscale() error {
 			continue
 		}
 		used[key] = true
+		if s.inert != "" {
+			// Nothing scales the target: it runs its replicas field (already on w, with its derivation).
+			r.warn(s.o.src, WarnAutoscalerInert, "it never scales %s %s: %s; the target runs its replicas field, as planned here, until it is fixed",
+				s.targetKind, field.Quote(s.target), s.inert)
+			w.Pod.Derivation = append([]string{fmt.Sprintf("%s %s never scales it: %s", s.o.src.Kind, field.Quote(s.o.src.Name), s.inert)}, w.Pod.Derivation...)
+			continue
+		}
 		lo, hi := s.min, s.max
 		if s.frozen && w.Replicas != nil && *w.Replicas > hi {
 			// Paused, KEDA scales nothing: the target runs its own replicas field after an apply, above the maximum here.
@@ -250,6 +274,10 @@ func (r *reader) autoscale() error {
 			continue
 		}
 		key := s.o.src.Namespace + "/" + s.targetKind + "/" + s.target
+		if used[key] && s.inert != "" {
+			r.skip(s.o, fmt.Sprintf("never scales %s %s: %s", s.targetKind, field.Quote(s.target), s.inert))
+			continue
+		}
 		if used[key] {
 			r.skip(s.o, fmt.Sprintf("scales %s %s from %d to %d replicas", s.targetKind, field.Quote(s.target), s.min, s.max))
 			continue
