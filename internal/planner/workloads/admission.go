@@ -13,34 +13,40 @@ import (
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/keda"
 )
 
-// hpaV2 reads an autoscaling/v2 HPA and runs on it the API server's rules for its replica counts (package hpa's
-// HPA-E3, HPA-E4, HPA-E8), with the Kubernetes version the HPA resource defaults to (hpa.DefaultKubernetesVersion).
+// hpaV2 reads an autoscaling/v2 HPA and runs on it the API server's rules for its scale target and replica
+// counts (package hpa's HPA-E2, HPA-E3, HPA-E4, HPA-E8), with the Kubernetes version the HPA resource defaults to
+// (hpa.DefaultKubernetesVersion).
 func hpaV2(o object, t *autoscalingv2.HorizontalPodAutoscaler) scaler {
-	s := hpa(o, t.Spec.ScaleTargetRef.Kind, t.Spec.ScaleTargetRef.Name, t.Spec.MinReplicas, t.Spec.MaxReplicas)
+	r := t.Spec.ScaleTargetRef
+	s := hpa(o, r.Kind, r.Name, t.Spec.MinReplicas, t.Spec.MaxReplicas)
+	s.targetAPIVersion = r.APIVersion
 	var metrics []hpaplan.Metric
 	for _, m := range t.Spec.Metrics {
 		metrics = append(metrics, hpaplan.Metric{Type: string(m.Type)})
 	}
-	s.refused = hpaRules(t.Spec.MinReplicas, t.Spec.MaxReplicas, metrics)
+	s.refused = hpaRules(hpaplan.CrossVersionObjectReference{Kind: r.Kind, Name: r.Name, APIVersion: r.APIVersion}, t.Spec.MinReplicas, t.Spec.MaxReplicas, metrics)
 	return s
 }
 
 // hpaV1 reads an autoscaling/v1 HPA as hpaV2 does: its one metric is CPU utilization (targetCPUUtilizationPercentage,
 // 80 when unset), a Resource metric once the API server converts it (pkg/apis/autoscaling/v1 conversion).
 func hpaV1(o object, t *autoscalingv1.HorizontalPodAutoscaler) scaler {
-	s := hpa(o, t.Spec.ScaleTargetRef.Kind, t.Spec.ScaleTargetRef.Name, t.Spec.MinReplicas, t.Spec.MaxReplicas)
-	s.refused = hpaRules(t.Spec.MinReplicas, t.Spec.MaxReplicas, []hpaplan.Metric{{Type: hpaplan.ResourceMetric}})
+	r := t.Spec.ScaleTargetRef
+	s := hpa(o, r.Kind, r.Name, t.Spec.MinReplicas, t.Spec.MaxReplicas)
+	s.targetAPIVersion = r.APIVersion
+	s.refused = hpaRules(hpaplan.CrossVersionObjectReference{Kind: r.Kind, Name: r.Name, APIVersion: r.APIVersion}, t.Spec.MinReplicas, t.Spec.MaxReplicas,
+		[]hpaplan.Metric{{Type: hpaplan.ResourceMetric}})
 	return s
 }
 
-func hpaRules(min *int32, max int32, metrics []hpaplan.Metric) []string {
-	h := hpaplan.HorizontalPodAutoscaler{MaxReplicas: int64(max), Metrics: metrics}
+func hpaRules(ref hpaplan.CrossVersionObjectReference, min *int32, max int32, metrics []hpaplan.Metric) []string {
+	h := hpaplan.HorizontalPodAutoscaler{ScaleTargetRef: ref, MaxReplicas: int64(max), Metrics: metrics}
 	if min != nil {
 		m := int64(*min)
 		h.MinReplicas = &m
 	}
 	var out []string
-	for _, e := range hpaplan.CheckCounts(h) {
+	for _, e := range append(hpaplan.CheckScaleTarget(h), hpaplan.CheckCounts(h)...) {
 		out = append(out, e.Detail)
 	}
 	return out

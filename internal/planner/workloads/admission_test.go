@@ -74,3 +74,46 @@ func warningText(res Result, code string) string {
 	}
 	return strings.Join(out, "\n")
 }
+
+// TestReadAutoscalerTargetGroup: the HPA controller and KEDA resolve a scale target by API group and kind, so an
+// autoscaler whose scaleTargetRef names another group than the workload's never scales it (FailedGetScale): the
+// workload keeps its replicas field, with a warning. An HPA without an apiVersion is refused (HPA-E2).
+func TestReadAutoscalerTargetGroup(t *testing.T) {
+	web := deployment("web", "10", "{requests: {cpu: 500m, memory: 1Gi}}", "") + "---\n"
+	hpa := func(apiVersion string) string {
+		return "apiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\nmetadata: {name: web}\nspec:\n  scaleTargetRef: {" + apiVersion + "kind: Deployment, name: web}\n  minReplicas: 2\n  maxReplicas: 4\n"
+	}
+	so := func(apiVersion string) string {
+		return "apiVersion: keda.sh/v1alpha1\nkind: ScaledObject\nmetadata: {name: web}\nspec:\n  scaleTargetRef: {" + apiVersion + "name: web}\n  minReplicaCount: 2\n  maxReplicaCount: 4\n  triggers: [{type: kafka, metadata: {topic: orders}}]\n"
+	}
+	if _, err := Read(Input{Manifests: web + hpa("")}); err == nil || !strings.Contains(err.Error(), "HPA-E2") || !strings.Contains(err.Error(), "must name an API group") {
+		t.Errorf("HPA without apiVersion: err = %v, want HPA-E2", err)
+	}
+	for _, tt := range []struct {
+		name, doc string
+		scaled    bool
+	}{
+		{"HPA at apps/v1", hpa("apiVersion: apps/v1, "), true},
+		{"HPA at extensions/v1beta1", hpa("apiVersion: extensions/v1beta1, "), false},
+		{"ScaledObject without apiVersion (KEDA's apps/v1)", so(""), true},
+		{"ScaledObject at extensions/v1beta1", so("apiVersion: extensions/v1beta1, "), false},
+		{"ScaledObject at argoproj.io/v1alpha1", so("apiVersion: argoproj.io/v1alpha1, "), false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			res := mustRead(t, Input{Manifests: web + tt.doc})
+			w := workload(t, res, "web")
+			if tt.scaled {
+				if w.Replicas != nil || deref(w.MinReplicas) != 2 || deref(w.MaxReplicas) != 4 {
+					t.Errorf("replicas %v min %d max %d, want 2 to 4", w.Replicas, deref(w.MinReplicas), deref(w.MaxReplicas))
+				}
+				return
+			}
+			if deref(w.Replicas) != 10 || w.MaxReplicas != nil || w.Autoscaler != nil {
+				t.Errorf("replicas %v max %v autoscaler %+v, want the Deployment's own 10", w.Replicas, w.MaxReplicas, w.Autoscaler)
+			}
+			if msg := warningText(res, WarnAutoscalerTargetMissing); !strings.Contains(msg, "FailedGetScale") || !strings.Contains(msg, "write apiVersion apps/v1") {
+				t.Errorf("warning %q, want FailedGetScale and the apiVersion to write", msg)
+			}
+		})
+	}
+}

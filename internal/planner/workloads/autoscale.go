@@ -32,6 +32,22 @@ type scaler struct {
 	// when it does: the target then keeps its replicas field.
 	refused []string
 	inert   string
+	// targetAPIVersion is scaleTargetRef.apiVersion: the controllers resolve the target by its API group and kind.
+	targetAPIVersion string
+}
+
+// targetGroup is the API group of the scaler's target: its scaleTargetRef's, apps for a ScaledObject that sets
+// no apiVersion (KEDA's default apps/v1).
+func (s *scaler) targetGroup() string {
+	if s.o.src.Kind == "ScaledObject" && s.targetAPIVersion == "" {
+		return "apps"
+	}
+	return groupOf(s.targetAPIVersion)
+}
+
+// key names the scaler's target as the workloads are looked up: namespace, API group, kind and name.
+func (s *scaler) key() string {
+	return s.o.src.Namespace + "/" + s.targetGroup() + "/" + s.targetKind + "/" + s.target
 }
 
 // KEDA's pause annotations (apis/keda/v1alpha1/scaledobject_types.go PausedReplicasAnnotation, PausedAnnotation).
@@ -65,6 +81,11 @@ func scaledObject(o object) (scaler, error) {
 	if k, ok, _ := unstructured.NestedFieldNoCopy(m, "spec", "scaleTargetRef", "kind"); ok {
 		if ks, isStr := k.(string); isStr && ks != "" {
 			s.targetKind = ks
+		}
+	}
+	if v, ok, _ := unstructured.NestedFieldNoCopy(m, "spec", "scaleTargetRef", "apiVersion"); ok {
+		if vs, isStr := v.(string); isStr {
+			s.targetAPIVersion = vs
 		}
 	}
 	defaults, err := kedaBounds(o, &s.min, &s.max)
@@ -186,7 +207,8 @@ func (r *reader) autoscale() error {
 				objName(s.o.src), s.min, s.max, what))
 			continue
 		}
-		if len(s.refused) > 0 {
+		if len(s.refused) > 0 && s.o.src.Origin == OriginManifests {
+			// One running in the cluster snapshot was admitted (by an older release, or before a rule ratcheted).
 			errs = append(errs, refusedErrors(s)...)
 			continue
 		}
@@ -200,7 +222,7 @@ func (r *reader) autoscale() error {
 			s.dropped = "created by ScaledObject " + field.Quote(owner.Name) + ", which is read instead"
 			continue
 		}
-		key := s.o.src.Namespace + "/" + s.targetKind + "/" + s.target
+		key := s.key()
 		if prev, dup := by[key]; dup && prev.o.src.Origin != s.o.src.Origin {
 			// One autoscaler in the manifests and one running: the manifests' is the change being planned.
 			keep, drop := s, prev
@@ -224,7 +246,7 @@ func (r *reader) autoscale() error {
 	used := map[string]bool{}
 	for i := range r.res.Workloads {
 		w := &r.res.Workloads[i]
-		key := w.Source.Namespace + "/" + w.Source.Kind + "/" + w.Source.Name
+		key := w.Source.Namespace + "/" + groupOf(w.Source.APIVersion) + "/" + w.Source.Kind + "/" + w.Source.Name
 		s, ok := by[key]
 		if !ok {
 			continue
@@ -273,7 +295,7 @@ func (r *reader) autoscale() error {
 			r.skip(s.o, s.dropped)
 			continue
 		}
-		key := s.o.src.Namespace + "/" + s.targetKind + "/" + s.target
+		key := s.key()
 		if used[key] && s.inert != "" {
 			r.skip(s.o, fmt.Sprintf("never scales %s %s: %s", s.targetKind, field.Quote(s.target), s.inert))
 			continue
@@ -282,8 +304,31 @@ func (r *reader) autoscale() error {
 			r.skip(s.o, fmt.Sprintf("scales %s %s from %d to %d replicas", s.targetKind, field.Quote(s.target), s.min, s.max))
 			continue
 		}
+		if w := r.otherGroup(s); w != nil {
+			// The HPA controller resolves the target as GroupKind{group of scaleTargetRef.apiVersion, kind} through
+			// the REST mapper (pkg/controller/podautoscaler/horizontal.go, reconcileAutoscaler); with no such
+			// resource it records FailedGetScale "unable to determine resource for scale target reference" and
+			// never scales. KEDA resolves its target the same way (apis/keda/v1alpha1/gvkr.go).
+			group := s.targetGroup()
+			r.skip(s.o, fmt.Sprintf("never scales %s %s: its scaleTargetRef names API group %s, not %s's", s.targetKind, field.Quote(s.target), field.Quote(group), w.Source.APIVersion))
+			r.warn(s.o.src, WarnAutoscalerTargetMissing, "its scaleTargetRef (apiVersion %s) names %s %s in API group %s, but the %s read is in group %s: the controller resolves the target by group and kind, finds none (FailedGetScale) and never scales it, so it runs its replicas field, as planned here; write apiVersion %s",
+				field.Quote(s.targetAPIVersion), s.targetKind, field.Quote(s.target), field.Quote(group), s.targetKind, field.Quote(groupOf(w.Source.APIVersion)), w.Source.APIVersion)
+			continue
+		}
 		r.skip(s.o, fmt.Sprintf("its target %s %s is not among the workloads read", s.targetKind, field.Quote(s.target)))
 		r.warn(s.o.src, WarnAutoscalerTargetMissing, "it scales %s %s, which is not among the workloads read from the manifests (missing, filtered out or a hook); add the target or drop the autoscaler", s.targetKind, field.Quote(s.target))
+	}
+	return nil
+}
+
+// otherGroup returns the workload of the scaler's namespace, kind and name in another API group than the one
+// its scaleTargetRef names, or nil.
+func (r *reader) otherGroup(s *scaler) *Workload {
+	for i := range r.res.Workloads {
+		w := &r.res.Workloads[i]
+		if w.Source.Namespace == s.o.src.Namespace && w.Source.Kind == s.targetKind && w.Source.Name == s.target && groupOf(w.Source.APIVersion) != s.targetGroup() {
+			return w
+		}
 	}
 	return nil
 }

@@ -636,7 +636,7 @@ func TestReadEdgeCases(t *testing.T) {
 
 	web := deployment("web", "", "{requests: {cpu: 100m, memory: 100Mi}}", "")
 	hpa := func(max int, extra string) string {
-		return "apiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\nmetadata: {name: web" + extra + "}\nspec:\n  scaleTargetRef: {kind: Deployment, name: web}\n  minReplicas: 2\n  maxReplicas: " + itoa(max) + "\n"
+		return "apiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\nmetadata: {name: web" + extra + "}\nspec:\n  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: web}\n  minReplicas: 2\n  maxReplicas: " + itoa(max) + "\n"
 	}
 	res = mustRead(t, Input{Manifests: web + "---\n" + hpa(9, ""), Cluster: hpa(5, "")})
 	if w := workload(t, res, "web"); deref(w.MaxReplicas) != 9 {
