@@ -245,9 +245,15 @@ func (d *workloadsDataSource) Schema(_ context.Context, _ datasource.SchemaReque
 			"number) is an error: it refuses the Deployment, Job or other built-in object itself. Pods refused only after admission " +
 			"(a `LimitRange`'s default limit below a request, its min, max or limit-to-request ratio broken) and a custom kind's " +
 			"pods that break those rules get a warning: they would never run. Replica bounds come from the `HorizontalPodAutoscaler` " +
-			"(`autoscaling/v2` or `v1`) or KEDA `ScaledObject` that targets a workload, with their defaults (a ScaledObject's " +
+			"(`autoscaling/v2` or `v1`) or KEDA `ScaledObject` that targets a workload by its API group (of `scaleTargetRef.apiVersion`, " +
+			"`apps` for a ScaledObject without one), kind and name, as the HPA controller and KEDA resolve it (one naming another group " +
+			"never scales the workload: a warning), with their defaults (a ScaledObject's " +
 			"`autoscaling.keda.sh/paused-replicas` pins both bounds at its count; `autoscaling.keda.sh/paused` freezes a count " +
-			"the manifests do not tell, planned steady at the maximum); `max_surge` from the " +
+			"the manifests do not tell, planned steady at the maximum). An autoscaler the API server or KEDA refuses is an error naming " +
+			"it and the rule (`HPA-E2`, `HPA-E3`, `HPA-E4`, `HPA-E8` of `kubefit_horizontal_pod_autoscaler` for Kubernetes 1.37, where " +
+			"`HPAScaleToZero` is on by default; `KSO-E4`…`KSO-E8`, `KSO-E12` of `kubefit_keda_scaled_object`); a ScaledObject KEDA " +
+			"admits but cannot build a scaler from (`KSO-E10`, `KSO-E13`) makes no HPA, so its target is planned at its replicas field, " +
+			"with a warning. `max_surge` from the " +
 			"Deployment's strategy (default 25 %), an Argo Rollout's from its strategy (100 % for blueGreen and for a canary with " +
 			"`trafficRouting` and without `dynamicStableScale`, whose stable ReplicaSet stays at full size while the canary grows). Helm hooks (test Pods, install Jobs) are not steady load and go to `skipped` " +
 			"unless `include_helm_hooks = true`.\n\n" +
@@ -512,6 +518,7 @@ var workloadsWarningTitles = map[string]string{
 	workloads.WarnUnmodelledConstraint:    "Scheduling Constraints Not Modelled",
 	workloads.WarnNoRequests:              "Pods Without Requests",
 	workloads.WarnAutoscalerTargetMissing: "Autoscaler Target Missing",
+	workloads.WarnAutoscalerInert:         "Autoscaler That Never Scales",
 	workloads.WarnUnknownField:            "Unknown Fields",
 	workloads.WarnCustomKind:              "Custom Kind Read as a Workload",
 	workloads.WarnRuntimeClass:            "RuntimeClass Missing",

@@ -277,8 +277,8 @@ func (r *capacityCheckResource) ModifyPlan(ctx context.Context, req resource.Mod
 
 // checkPendingCapacity checks, while some ScaledObject or HPA summaries are unknown, the ones that are known
 // against the node groups and databases (which must be known). Demand only grows with more workloads, so
-// whatever does not fit now will not fit with the rest; a database client that names an autoscaler not
-// known yet is not an error.
+// whatever does not fit now will not fit with the rest; a database client or a node_group_of key that names an
+// autoscaler not known yet is not an error.
 func checkPendingCapacity(ctx context.Context, cfg tfsdk.Config, diags *diag.Diagnostics) {
 	var sos, hpas types.List
 	if d := cfg.GetAttribute(ctx, path.Root("scaled_objects"), &sos); d.HasError() || sos.IsUnknown() {
@@ -316,6 +316,18 @@ func checkPendingCapacity(ctx context.Context, cfg tfsdk.Config, diags *diag.Dia
 			if !known[c] {
 				pending[path.Root("databases").AtListIndex(i).AtName("clients").AtListIndex(j).String()] = true
 			}
+		}
+	}
+	// A node_group_of key no known summary answers may name one whose summary is unknown until apply: it is
+	// placed then, and checked then (its group must still be one of node_groups, which is known). The
+	// "no ScaledObject or HPA" error waits for a fully known configuration.
+	groups := map[string]bool{}
+	for _, g := range m.NodeGroups {
+		groups[deref(g.Name)] = true
+	}
+	for id, g := range m.NodeGroupOf {
+		if !known[id] && groups[g] {
+			delete(m.NodeGroupOf, id)
 		}
 	}
 	var found diag.Diagnostics

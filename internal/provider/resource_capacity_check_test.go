@@ -177,3 +177,39 @@ resource "kubefit_capacity_check" "mix" {
 		},
 	})
 }
+
+// TestAccCapacityCheck_pendingNodeGroupOf: the HPA's max_replicas comes from another resource, so its summary is
+// unknown at plan. A node_group_of key naming it is deferred to apply, as a pending database client is, not
+// "no ScaledObject or HPA of the check"; a key naming a group the check does not have is still an error.
+func TestAccCapacityCheck_pendingNodeGroupOf(t *testing.T) {
+	cfg := func(group string) string {
+		return fmt.Sprintf(`
+resource "terraform_data" "later" { input = "x" }
+resource "kubefit_horizontal_pod_autoscaler" "api" {
+  name             = "api"
+  namespace        = "shop"
+  max_replicas     = length(terraform_data.later.output) + 3
+  scale_target_ref = { api_version = "apps/v1", kind = "Deployment", name = "api" }
+  metrics          = [{ type = "Resource", resource = { name = "cpu", target = { type = "Utilization", average_utilization = 70 } } }]
+  target_workload  = { pod_template = { containers = [{ name = "api", requests = { cpu = "500m", memory = "1Gi" } }] } }
+}
+resource "kubefit_capacity_check" "c" {
+  horizontal_pod_autoscalers = [kubefit_horizontal_pod_autoscaler.api.summary]
+  node_groups = [{ name = "general", max_nodes = 2, zones = ["a", "b"],
+    workload_allocatable = { cpu_millicores = 1805, memory_bytes = 7171211264 }, workload_pods = 27 }]
+  node_group_of = { "shop/api" = %q }
+}
+`, group)
+	}
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{Config: cfg("nope"), PlanOnly: true, ExpectNonEmptyPlan: true,
+				ExpectError: regexp.MustCompile(`(?i)no\s+node\s+group\s+of\s+the\s+check\s+is\s+named\s+"nope"`)},
+			{Config: cfg("general"), ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue("kubefit_capacity_check.c", tfjsonpath.New("peak_nodes"), knownvalue.MapExact(map[string]knownvalue.Check{
+					"general": knownvalue.Int64Exact(2)})),
+			}},
+		},
+	})
+}

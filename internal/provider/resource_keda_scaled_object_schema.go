@@ -252,7 +252,9 @@ func workloadAttributes() map[string]schema.Attribute {
 		"max_concurrency_per_pod": kedaOptInt("Requests one pod serves at once: its worker count (PHP-FPM `pm.max_children`, Gunicorn " +
 			"`workers` × `threads`, Puma threads). With a `cpu` trigger kubefit checks that the pods can use enough CPU to cross the " +
 			"target at all: a busy pod uses at most `max_concurrency_per_pod` × `cpu_per_busy_worker` (or its CPU limit, if lower); when " +
-			"that is not above the target × 1.1 (the HPA's tolerance), CPU scaling cannot trigger: `KCAP-E5` when `cpu` is the only " +
+			"that is not above the target × (1 + the HPA's scale-up tolerance: `advanced.horizontal_pod_autoscaler_config.behavior.scale_up.tolerance` " +
+			"where Kubernetes honours it, from 1.35, else 0.1), the utilization a whole percentage rounded down and sidecars counted in the request " +
+			"as the HPA controller does, CPU scaling cannot trigger: `KCAP-E5` when `cpu` is the only " +
 			"trigger, `KCAP-W3` otherwise. When `cpu` is the only trigger and it can trigger, `KCAP-W3` still warns that requests queue " +
 			"for a free worker without raising CPU when the workers wait on I/O. Unset: only a CPU limit bounds a pod's use."),
 		"cpu_per_busy_worker": str(false, "CPU one worker uses while it serves a request (a quantity, e.g. `30m` for a PHP worker that "+

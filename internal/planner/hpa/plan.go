@@ -63,6 +63,15 @@ func CheckCounts(h HorizontalPodAutoscaler) field.Errors {
 	return c.errs
 }
 
+// CheckScaleTarget checks only the scale target reference of h (rule HPA-E2: kind and name set, apiVersion a
+// group/version naming an API group), for a caller that reads an HPA rather than configures one; it returns the
+// errors Plan would give for it.
+func CheckScaleTarget(h HorizontalPodAutoscaler) field.Errors {
+	c := newChecker(h)
+	c.reference("HPA-E2", field.NewPath("ScaleTargetRef"), h.ScaleTargetRef, "scale target", true)
+	return c.errs
+}
+
 func newChecker(h HorizontalPodAutoscaler) *checker {
 	c := &checker{h: h, kube: 37}
 	if kmin, err := kubeMinor(h.KubernetesVersion); err != nil {

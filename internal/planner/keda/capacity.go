@@ -212,8 +212,16 @@ func cpuRequestLimit(t PodTemplate, container string) (req, limit int64) {
 			return r, l
 		}
 	}
+	// The HPA's request is the app containers' and the sidecars' (init containers with restartPolicy Always):
+	// calculatePodRequestsFromContainers, pkg/controller/podautoscaler/replica_calculator.go.
+	containers := append([]Container{}, t.Containers...)
+	for _, ct := range t.InitContainers {
+		if ct.RestartPolicy != nil && *ct.RestartPolicy == "Always" {
+			containers = append(containers, ct)
+		}
+	}
 	bounded := true
-	for _, ct := range t.Containers {
+	for _, ct := range containers {
 		if container != "" && ct.Name != container {
 			continue
 		}
@@ -265,22 +273,32 @@ func (c *checker) reachability(i int, md ResourceMetadata) {
 	}
 	only := len(c.so.Triggers) == 1
 	p := field.NewPath("Triggers").At(i).Child("Metadata").Key("value")
+	tol, tolWhy := c.scaleUpTolerance()
 	var reachable bool
 	var detail string
+	// The HPA controller keeps the replica count while the usage ratio is within 1 + the scale-up tolerance
+	// (Tolerances.isWithin, pkg/controller/podautoscaler/replica_calculator.go), so it scales out only above it.
 	switch md.MetricType {
 	case "Utilization":
-		if req <= 0 {
+		if req <= 0 || md.UtilizationPercent <= 0 {
 			return
 		}
-		pct := float64(100*uMax) / float64(req)
-		reachable = pct > float64(md.UtilizationPercent)*1.1
-		detail = fmt.Sprintf("a pod can use at most %s CPU (%s), %.0f %% of its %s request, but the HPA scales out only above %d %% × 1.1 (its tolerance)",
-			resource.HumanCPU(uMax), why, pct, resource.HumanCPU(req), md.UtilizationPercent)
+		// The utilization is a whole percentage, rounded down: currentUtilization = int32(metricsTotal*100 /
+		// requestsTotal), and the ratio is currentUtilization / target (GetResourceUtilizationRatio,
+		// pkg/controller/podautoscaler/metrics/utilization.go).
+		pct := int64(int32((uMax * 100) / req))
+		reachable = float64(pct)/float64(md.UtilizationPercent) > 1.0+tol
+		detail = fmt.Sprintf("a pod can use at most %s CPU (%s), %d %% of its %s request (the HPA rounds down), but the HPA scales out only above %d %% × %s (%s)",
+			resource.HumanCPU(uMax), why, pct, resource.HumanCPU(req), md.UtilizationPercent, strconv.FormatFloat(1+tol, 'f', -1, 64), tolWhy)
 	case "AverageValue":
 		target := md.AverageValue.MilliValue()
-		reachable = float64(uMax) > float64(target)*1.1
-		detail = fmt.Sprintf("a pod can use at most %s CPU (%s), but the HPA scales out only above %s × 1.1 (its tolerance)",
-			resource.HumanCPU(uMax), why, resource.HumanCPU(target))
+		if target <= 0 {
+			return
+		}
+		// GetMetricUsageRatio: the average usage over the target.
+		reachable = float64(uMax)/float64(target) > 1.0+tol
+		detail = fmt.Sprintf("a pod can use at most %s CPU (%s), but the HPA scales out only above %s × %s (%s)",
+			resource.HumanCPU(uMax), why, resource.HumanCPU(target), strconv.FormatFloat(1+tol, 'f', -1, 64), tolWhy)
 	default:
 		return
 	}
@@ -294,4 +312,31 @@ func (c *checker) reachability(i int, md ResourceMetadata) {
 	} else if w.MaxConcurrencyPerPod != nil && only {
 		c.warn("KCAP-W3", p, "CPU is the only scaling signal and a pod serves at most %d requests at once: when every worker is busy waiting (on a database, say) requests queue without raising CPU, so the HPA does not scale; add a saturation metric through a prometheus trigger", *w.MaxConcurrencyPerPod)
 	}
+}
+
+// defaultTolerance is kube-controller-manager's --horizontal-pod-autoscaler-tolerance default.
+const defaultTolerance = 0.1
+
+// scaleUpTolerance is the scale-up tolerance of the HPA KEDA creates: advanced.horizontalPodAutoscalerConfig.
+// behavior.scaleUp.tolerance when set and honoured (the HPAConfigurableTolerance feature, on by default from
+// Kubernetes 1.35: horizontal.go tolerancesForHpa), else the controller's 0.1. With the Kubernetes version
+// unknown, the smaller of the two, so that what is reported unreachable is unreachable either way.
+func (c *checker) scaleUpTolerance() (float64, string) {
+	a := c.so.Advanced
+	if a == nil || a.HorizontalPodAutoscalerConfig == nil || a.HorizontalPodAutoscalerConfig.Behavior == nil ||
+		a.HorizontalPodAutoscalerConfig.Behavior.ScaleUp == nil || a.HorizontalPodAutoscalerConfig.Behavior.ScaleUp.Tolerance == nil {
+		return defaultTolerance, "the controller's default tolerance"
+	}
+	q, err := parseQuantity(*a.HorizontalPodAutoscalerConfig.Behavior.ScaleUp.Tolerance)
+	if err != nil || q.Sign() < 0 {
+		return defaultTolerance, "the controller's default tolerance"
+	}
+	tol := q.AsApproximateFloat64()
+	switch {
+	case c.kube != 0 && c.kube < 35:
+		return defaultTolerance, fmt.Sprintf("the controller's default tolerance: Kubernetes 1.%d does not honour the scale-up tolerance without the HPAConfigurableTolerance gate", c.kube)
+	case c.kube == 0 && tol > defaultTolerance:
+		return defaultTolerance, "the controller's default tolerance, below the scale-up tolerance, which Kubernetes honours from 1.35 (kubernetes_version is not given)"
+	}
+	return tol, "the scale-up tolerance"
 }

@@ -168,9 +168,40 @@ func CheckAll(in Check) (*CheckResult, error) {
 				"stays Pending only when no node has room for it); split the check to have every group modelled",
 			what)})
 	}
+	res.Warnings = append(res.Warnings, unplaced(in)...)
 	errs = append(errs, checkDatabases(in, all, res)...)
 	errs = append(errs, checkDNS(in, all, res)...)
 	return res, errs.Err()
+}
+
+// unplaced warns (KCAP-W10), in a check that has node groups, about each autoscaler it places on none, and each
+// it places without pod requests: their pods are not counted on any group, so a passing check says nothing
+// about them.
+func unplaced(in Check) []field.Warning {
+	if len(in.NodeGroups) == 0 {
+		return nil
+	}
+	var out []field.Warning
+	for _, l := range []struct {
+		sums []Summary
+		p    field.Path
+		what string
+	}{{in.ScaledObjects, field.NewPath("ScaledObjects"), "ScaledObject"}, {in.HPAs, field.NewPath("HPAs"), "HPA"}} {
+		for i, s := range l.sums {
+			id := strconv.Quote(s.Namespace + "/" + s.Name)
+			switch {
+			case s.NodeGroup == "":
+				out = append(out, field.Warning{Code: "KCAP-W10", Path: l.p.At(i), Message: fmt.Sprintf(
+					"KCAP-W10: %s %s is on no node group, so its peak of %d replicas is not checked against any: name its group in node_group_of (or its node_group_capacity)",
+					l.what, id, s.PeakReplicas)})
+			case s.PodRequests == nil:
+				out = append(out, field.Warning{Code: "KCAP-W10", Path: l.p.At(i), Message: fmt.Sprintf(
+					"KCAP-W10: %s %s is on node group %s but its summary has no pod requests (no target_workload), so its peak of %d replicas is not counted there: give it its target_workload",
+					l.what, id, strconv.Quote(s.NodeGroup), s.PeakReplicas)})
+			}
+		}
+	}
+	return out
 }
 
 // groupFailures raises, as KCAP-E8 on each group, the misfits the node groups left to the check: a group

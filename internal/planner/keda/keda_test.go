@@ -462,6 +462,58 @@ func TestReachability(t *testing.T) {
 	}
 }
 
+// TestReachabilityArithmetic follows the HPA controller's arithmetic (review defect 3): the utilization is a
+// whole percentage rounded down (GetResourceUtilizationRatio), compared with 1 + the scale-up tolerance
+// (Tolerances.isWithin), the HPA's own tolerance where Kubernetes honours it; sidecars count in the request.
+func TestReachabilityArithmetic(t *testing.T) {
+	cpuOnly := func(target string, workers int64, perWorker, request string) ScaledObject {
+		so := base()
+		so.Triggers = []Trigger{{Type: "cpu", MetricType: ptr("Utilization"), Metadata: map[string]string{"value": target}}}
+		so.TargetWorkload = &Workload{MaxConcurrencyPerPod: ptr(workers), CPUPerBusyWorker: ptr(perWorker),
+			PodTemplate: PodTemplate{Containers: []Container{{Name: "php", Requests: map[string]string{"cpu": request}}}}}
+		return so
+	}
+	tolerance := func(so *ScaledObject, tol, kube string) {
+		so.KubernetesVersion = kube
+		so.Advanced = &Advanced{HorizontalPodAutoscalerConfig: &HPAConfig{Behavior: &Behavior{ScaleUp: &ScalingRules{Tolerance: ptr(tol)}}}}
+	}
+	unreachable := func(so ScaledObject) bool {
+		_, err := Plan(so)
+		return err != nil && strings.Contains(err.Error(), "KCAP-E5")
+	}
+	// 150m of 450m is 33.3 %, which the HPA rounds down to 33: 33 / 30 = 1.1, not above 1.1.
+	if so := cpuOnly("30", 5, "30m", "450m"); !unreachable(so) {
+		t.Error("33.3 % (33 rounded down) of a 30 % target: want KCAP-E5")
+	}
+	// 34 % of 30 %: 1.133 > 1.1, reachable.
+	if so := cpuOnly("30", 1, "170m", "500m"); unreachable(so) {
+		t.Error("34 % of a 30 % target: reachable, want no KCAP-E5")
+	}
+	// 60 % of 50 % is 1.2: above the default 1.1, within a scale-up tolerance of 0.25 on 1.36.
+	so := cpuOnly("50", 1, "300m", "500m")
+	if unreachable(so) {
+		t.Error("60 % of 50 % with the default tolerance: reachable")
+	}
+	tolerance(&so, "0.25", "1.36")
+	if !unreachable(so) {
+		t.Error("60 % of 50 % with a scale-up tolerance of 0.25 on 1.36: want KCAP-E5")
+	}
+	tolerance(&so, "0.25", "1.34") // not honoured: the default 0.1
+	if unreachable(so) {
+		t.Error("tolerance 0.25 on 1.34 (not honoured): reachable")
+	}
+	tolerance(&so, "0.25", "") // version unknown: only what is unreachable either way
+	if unreachable(so) {
+		t.Error("tolerance 0.25, Kubernetes version unknown: reachable under the default, want no error")
+	}
+	// A sidecar's request counts: 300m of 500m + 100m is 50 %, not above 50 % × 1.1.
+	so = cpuOnly("50", 1, "300m", "500m")
+	so.TargetWorkload.PodTemplate.InitContainers = []Container{{Name: "proxy", RestartPolicy: ptr("Always"), Requests: map[string]string{"cpu": "100m"}}}
+	if !unreachable(so) {
+		t.Error("with a 100m sidecar the request is 600m: 50 % of 50 %, want KCAP-E5")
+	}
+}
+
 func withWorkload(s *ScaledObject, containers ...Container) {
 	s.TargetWorkload = &Workload{PodTemplate: PodTemplate{Containers: containers}}
 }

@@ -1,6 +1,8 @@
 package keda
 
 import (
+	"strings"
+
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/field"
 )
 
@@ -56,6 +58,33 @@ func CheckCounts(so ScaledObject) field.Errors {
 	c := &checker{so: so}
 	c.numbers()
 	return c.errs
+}
+
+// CheckScaling runs the rules that decide whether KEDA takes so and builds its HPA, for a reader of manifests
+// that finds a ScaledObject rather than configures one (the KEDA version is DefaultKEDAVersion, and no pod
+// template is given): refused holds the errors of what the CRD and the admission webhook refuse (KSO-E4 to
+// KSO-E8, KSO-E12, KSO-E19: keda.md §2, §3.1, §3.2, §3.6 item 4, §3.7), inert those of a trigger KEDA admits
+// but cannot build a scaler from (KSO-E10, KSO-E13: §5, "unknown metric type"), so it makes no HPA and the
+// target keeps its replicas. Each error is the one Plan gives for that rule.
+func CheckScaling(so ScaledObject) (refused, inert field.Errors) {
+	c := &checker{so: so, keda: 21}
+	if mn, err := kedaMinor(""); err == nil {
+		c.keda = mn
+	}
+	c.numbers()
+	c.triggers()
+	c.fallback()
+	for _, e := range c.errs {
+		switch {
+		case strings.HasPrefix(e.Detail, "KSO-E10:"), strings.HasPrefix(e.Detail, "KSO-E13:"):
+			inert = append(inert, e)
+		case strings.HasPrefix(e.Detail, "KSO-E15:"), strings.HasPrefix(e.Detail, "KCAP-"):
+			// A prometheus trigger's metadata and the capacity checks need more than the manifest reader asks.
+		default:
+			refused = append(refused, e)
+		}
+	}
+	return refused, inert
 }
 
 func (so ScaledObject) effective() Effective {

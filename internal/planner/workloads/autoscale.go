@@ -11,6 +11,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/field"
+	hpaplan "github.com/kubefit/terraform-provider-kubefit/internal/planner/hpa"
 )
 
 // scaler is a HorizontalPodAutoscaler or a KEDA ScaledObject: its target and its effective bounds.
@@ -26,6 +27,27 @@ type scaler struct {
 	// paused at its current count (autoscaling.keda.sh/paused), planned at the larger of its maximum and the
 	// target's replicas field.
 	paused, frozen bool
+	// refused holds the rules by which the API server or KEDA refuses the autoscaler, each detail starting with
+	// its rule ID (package hpa's or keda's); inert, why KEDA admits it but never scales the target with it, ""
+	// when it does: the target then keeps its replicas field.
+	refused []string
+	inert   string
+	// targetAPIVersion is scaleTargetRef.apiVersion: the controllers resolve the target by its API group and kind.
+	targetAPIVersion string
+}
+
+// targetGroup is the API group of the scaler's target: its scaleTargetRef's, apps for a ScaledObject that sets
+// no apiVersion (KEDA's default apps/v1).
+func (s *scaler) targetGroup() string {
+	if s.o.src.Kind == "ScaledObject" && s.targetAPIVersion == "" {
+		return "apps"
+	}
+	return groupOf(s.targetAPIVersion)
+}
+
+// key names the scaler's target as the workloads are looked up: namespace, API group, kind and name.
+func (s *scaler) key() string {
+	return s.o.src.Namespace + "/" + s.targetGroup() + "/" + s.targetKind + "/" + s.target
 }
 
 // KEDA's pause annotations (apis/keda/v1alpha1/scaledobject_types.go PausedReplicasAnnotation, PausedAnnotation).
@@ -61,6 +83,11 @@ func scaledObject(o object) (scaler, error) {
 			s.targetKind = ks
 		}
 	}
+	if v, ok, _ := unstructured.NestedFieldNoCopy(m, "spec", "scaleTargetRef", "apiVersion"); ok {
+		if vs, isStr := v.(string); isStr {
+			s.targetAPIVersion = vs
+		}
+	}
 	defaults, err := kedaBounds(o, &s.min, &s.max)
 	if err != nil {
 		return s, err
@@ -84,6 +111,11 @@ func scaledObject(o object) (scaler, error) {
 			defaults = append(defaults, fmt.Sprintf("paused (%s: %s): KEDA freezes the replica count the target has, which the manifests do not tell, so it is planned steady at the maximum %d (the safe side)",
 				kedaPaused, field.Quote(v), s.max))
 		}
+	}
+	var inert []string
+	s.refused, inert = kedaRules(o)
+	if len(inert) > 0 {
+		s.inert = "KEDA admits it but cannot build its scalers, so it creates no HPA (" + strings.Join(inert, "; ") + ")"
 	}
 	if len(defaults) > 0 {
 		s.defaults = defaults[0]
@@ -175,15 +207,22 @@ func (r *reader) autoscale() error {
 				objName(s.o.src), s.min, s.max, what))
 			continue
 		}
+		if len(s.refused) > 0 && s.o.src.Origin == OriginManifests {
+			// One running in the cluster snapshot was admitted (by an older release, or before a rule ratcheted).
+			errs = append(errs, refusedErrors(s)...)
+			continue
+		}
 		if s.min == 0 && what == "HorizontalPodAutoscaler" {
-			r.warn(s.o.src, WarnHPAScaleToZero, "minReplicas 0 needs the HPAScaleToZero feature gate (alpha, off by default); without it the API server refuses this HPA")
+			// As package hpa (HPA-E3): the gate is beta and on by default from Kubernetes 1.37, alpha and off before.
+			r.warn(s.o.src, WarnHPAScaleToZero, "minReplicas 0 (scaling to zero) needs the HPAScaleToZero feature gate, on by default from Kubernetes %s (beta; alpha and off by default before): on an older cluster that has not enabled it the API server refuses this HPA",
+				hpaplan.DefaultKubernetesVersion)
 		}
 		if owner := controllerOf(s.o); owner != nil && owner.Kind == "ScaledObject" {
 			// KEDA's own HPA (keda-hpa-<name>) in a snapshot: the ScaledObject stands for it.
 			s.dropped = "created by ScaledObject " + field.Quote(owner.Name) + ", which is read instead"
 			continue
 		}
-		key := s.o.src.Namespace + "/" + s.targetKind + "/" + s.target
+		key := s.key()
 		if prev, dup := by[key]; dup && prev.o.src.Origin != s.o.src.Origin {
 			// One autoscaler in the manifests and one running: the manifests' is the change being planned.
 			keep, drop := s, prev
@@ -207,12 +246,19 @@ func (r *reader) autoscale() error {
 	used := map[string]bool{}
 	for i := range r.res.Workloads {
 		w := &r.res.Workloads[i]
-		key := w.Source.Namespace + "/" + w.Source.Kind + "/" + w.Source.Name
+		key := w.Source.Namespace + "/" + groupOf(w.Source.APIVersion) + "/" + w.Source.Kind + "/" + w.Source.Name
 		s, ok := by[key]
 		if !ok {
 			continue
 		}
 		used[key] = true
+		if s.inert != "" {
+			// Nothing scales the target: it runs its replicas field (already on w, with its derivation).
+			r.warn(s.o.src, WarnAutoscalerInert, "it never scales %s %s: %s; the target runs its replicas field, as planned here, until it is fixed",
+				s.targetKind, field.Quote(s.target), s.inert)
+			w.Pod.Derivation = append([]string{fmt.Sprintf("%s %s never scales it: %s", s.o.src.Kind, field.Quote(s.o.src.Name), s.inert)}, w.Pod.Derivation...)
+			continue
+		}
 		lo, hi := s.min, s.max
 		if s.frozen && w.Replicas != nil && *w.Replicas > hi {
 			// Paused, KEDA scales nothing: the target runs its own replicas field after an apply, above the maximum here.
@@ -249,13 +295,40 @@ func (r *reader) autoscale() error {
 			r.skip(s.o, s.dropped)
 			continue
 		}
-		key := s.o.src.Namespace + "/" + s.targetKind + "/" + s.target
+		key := s.key()
+		if used[key] && s.inert != "" {
+			r.skip(s.o, fmt.Sprintf("never scales %s %s: %s", s.targetKind, field.Quote(s.target), s.inert))
+			continue
+		}
 		if used[key] {
 			r.skip(s.o, fmt.Sprintf("scales %s %s from %d to %d replicas", s.targetKind, field.Quote(s.target), s.min, s.max))
 			continue
 		}
+		if w := r.otherGroup(s); w != nil {
+			// The HPA controller resolves the target as GroupKind{group of scaleTargetRef.apiVersion, kind} through
+			// the REST mapper (pkg/controller/podautoscaler/horizontal.go, reconcileAutoscaler); with no such
+			// resource it records FailedGetScale "unable to determine resource for scale target reference" and
+			// never scales. KEDA resolves its target the same way (apis/keda/v1alpha1/gvkr.go).
+			group := s.targetGroup()
+			r.skip(s.o, fmt.Sprintf("never scales %s %s: its scaleTargetRef names API group %s, not %s's", s.targetKind, field.Quote(s.target), field.Quote(group), w.Source.APIVersion))
+			r.warn(s.o.src, WarnAutoscalerTargetMissing, "its scaleTargetRef (apiVersion %s) names %s %s in API group %s, but the %s read is in group %s: the controller resolves the target by group and kind, finds none (FailedGetScale) and never scales it, so it runs its replicas field, as planned here; write apiVersion %s",
+				field.Quote(s.targetAPIVersion), s.targetKind, field.Quote(s.target), field.Quote(group), s.targetKind, field.Quote(groupOf(w.Source.APIVersion)), w.Source.APIVersion)
+			continue
+		}
 		r.skip(s.o, fmt.Sprintf("its target %s %s is not among the workloads read", s.targetKind, field.Quote(s.target)))
 		r.warn(s.o.src, WarnAutoscalerTargetMissing, "it scales %s %s, which is not among the workloads read from the manifests (missing, filtered out or a hook); add the target or drop the autoscaler", s.targetKind, field.Quote(s.target))
+	}
+	return nil
+}
+
+// otherGroup returns the workload of the scaler's namespace, kind and name in another API group than the one
+// its scaleTargetRef names, or nil.
+func (r *reader) otherGroup(s *scaler) *Workload {
+	for i := range r.res.Workloads {
+		w := &r.res.Workloads[i]
+		if w.Source.Namespace == s.o.src.Namespace && w.Source.Kind == s.targetKind && w.Source.Name == s.target && groupOf(w.Source.APIVersion) != s.targetGroup() {
+			return w
+		}
 	}
 	return nil
 }

@@ -19,7 +19,9 @@
 //     LimitRanges, pod-level resources, the RuntimeClass overhead, then component-helpers' PodRequests);
 //   - replica bounds from the HorizontalPodAutoscaler (autoscaling/v2, v1; minReplicas defaults to 1) or KEDA
 //     ScaledObject (minReplicaCount 0, maxReplicaCount 100 by default; its paused-replicas annotation pins both
-//     bounds, its paused annotation plans them at the maximum) that targets the workload by kind and name; the PodDisruptionBudget whose selector matches its pods; its volume claims per pod
+//     bounds, its paused annotation plans them at the maximum) that targets the workload by API group, kind and name (one the
+//     API server or KEDA refuses, by package hpa's and keda's rules, is an error; one KEDA admits but cannot build a
+//     scaler from leaves the target at its replicas field, with a warning); the PodDisruptionBudget whose selector matches its pods; its volume claims per pod
 //     (volumeClaimTemplates, named claims, generic ephemeral volumes); its priority;
 //   - its scheduling constraints as written, each marked modelled (the node selector, required node affinity,
 //     tolerations, a required hostname anti-affinity or a zone DoNotSchedule spread on the pods' own labels,

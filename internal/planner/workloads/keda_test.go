@@ -60,7 +60,7 @@ func TestReadScaledObjectPaused(t *testing.T) {
 		if annotations != "" {
 			s += "  annotations: {" + annotations + "}\n"
 		}
-		return s + "spec:\n  scaleTargetRef: {name: web}\n" + bounds + "  triggers: [{type: cpu, metadata: {value: \"50\"}}]\n"
+		return s + "spec:\n  scaleTargetRef: {name: web}\n" + bounds + "  triggers: [{type: kafka, metadata: {topic: orders}}]\n"
 	}
 	web := deployment("web", "3", "{requests: {cpu: 100m, memory: 100Mi}}", "") + "---\n"
 	tests := []struct {

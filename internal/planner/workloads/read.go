@@ -312,9 +312,9 @@ func (r *reader) file(o object) {
 		r.budgets[ns] = append(r.budgets[ns], t)
 		r.skip(o, "listed on the workloads whose pods it selects")
 	case *autoscalingv2.HorizontalPodAutoscaler:
-		r.scalers = append(r.scalers, hpa(o, t.Spec.ScaleTargetRef.Kind, t.Spec.ScaleTargetRef.Name, t.Spec.MinReplicas, t.Spec.MaxReplicas))
+		r.scalers = append(r.scalers, hpaV2(o, t))
 	case *autoscalingv1.HorizontalPodAutoscaler:
-		r.scalers = append(r.scalers, hpa(o, t.Spec.ScaleTargetRef.Kind, t.Spec.ScaleTargetRef.Name, t.Spec.MinReplicas, t.Spec.MaxReplicas))
+		r.scalers = append(r.scalers, hpaV1(o, t))
 	case nil:
 		r.fileCustom(o)
 	default:

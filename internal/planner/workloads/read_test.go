@@ -237,7 +237,7 @@ func TestReadAutoscalers(t *testing.T) {
 		}
 		return s + "  maxReplicas: " + itoa(max) + "\n"
 	}
-	so := "apiVersion: keda.sh/v1alpha1\nkind: ScaledObject\nmetadata: {name: so}\nspec:\n  scaleTargetRef: {name: queue}\n  triggers: [{type: cpu, metadata: {value: \"50\"}}]\n"
+	so := "apiVersion: keda.sh/v1alpha1\nkind: ScaledObject\nmetadata: {name: so}\nspec:\n  scaleTargetRef: {name: queue}\n  triggers: [{type: kafka, metadata: {topic: orders}}]\n"
 	web := deployment("web", "7", "{requests: {cpu: 100m, memory: 100Mi}}", "")
 	queue := deployment("queue", "", "{requests: {cpu: 100m, memory: 100Mi}}", "")
 
@@ -636,14 +636,14 @@ func TestReadEdgeCases(t *testing.T) {
 
 	web := deployment("web", "", "{requests: {cpu: 100m, memory: 100Mi}}", "")
 	hpa := func(max int, extra string) string {
-		return "apiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\nmetadata: {name: web" + extra + "}\nspec:\n  scaleTargetRef: {kind: Deployment, name: web}\n  minReplicas: 2\n  maxReplicas: " + itoa(max) + "\n"
+		return "apiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\nmetadata: {name: web" + extra + "}\nspec:\n  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: web}\n  minReplicas: 2\n  maxReplicas: " + itoa(max) + "\n"
 	}
 	res = mustRead(t, Input{Manifests: web + "---\n" + hpa(9, ""), Cluster: hpa(5, "")})
 	if w := workload(t, res, "web"); deref(w.MaxReplicas) != 9 {
 		t.Errorf("max = %d, want the manifests' HPA (9) over the running one (5)", deref(w.MaxReplicas))
 	}
 	kedaHPA := strings.Replace(hpa(50, "-keda"), "metadata: {name: web-keda}", "metadata:\n  name: web-keda\n  ownerReferences: [{apiVersion: keda.sh/v1alpha1, kind: ScaledObject, name: web, uid: u, controller: true}]", 1)
-	so := "apiVersion: keda.sh/v1alpha1\nkind: ScaledObject\nmetadata:\n  name: web\n  annotations: {autoscaling.keda.sh/paused-replicas: \"40\"}\nspec:\n  scaleTargetRef: {name: web}\n  maxReplicaCount: 20\n"
+	so := "apiVersion: keda.sh/v1alpha1\nkind: ScaledObject\nmetadata:\n  name: web\n  annotations: {autoscaling.keda.sh/paused-replicas: \"40\"}\nspec:\n  scaleTargetRef: {name: web}\n  maxReplicaCount: 20\n  triggers: [{type: kafka, metadata: {topic: orders}}]\n"
 	res = mustRead(t, Input{Manifests: web + "---\n" + so + "---\n" + kedaHPA})
 	if w := workload(t, res, "web"); deref(w.MaxReplicas) != 40 {
 		t.Errorf("max = %d, want the paused count 40 (above maxReplicaCount 20), KEDA's own HPA not counted", deref(w.MaxReplicas))
