@@ -39,7 +39,9 @@ func sizingPoolAttributes(nodeBounds bool) map[string]schema.Attribute {
 	poolAttrs["max_nodes"] = schema.Int64Attribute{Required: true, MarkdownDescription: "Maximum nodes the pool may grow to.", Validators: []validator.Int64{int64validator.AtLeast(1)}}
 	poolAttrs["zones"] = schema.ListAttribute{Optional: true, ElementType: types.StringType, MarkdownDescription: "Zones the pool's nodes are spread over, round-robin (needed for zone spread)."}
 	poolAttrs["labels"] = schema.MapAttribute{Optional: true, ElementType: types.StringType,
-		MarkdownDescription: "Node labels. kubefit adds `kubernetes.io/arch`, `kubernetes.io/os` and `node.kubernetes.io/instance-type`."}
+		MarkdownDescription: "Node labels. kubefit adds `kubernetes.io/arch`, `kubernetes.io/os` and `node.kubernetes.io/instance-type`, and the labels the platform puts on " +
+			"every node of a pool, taking the pool's `name` as its node pool's: `kubernetes.azure.com/agentpool` and `agentpool` on Azure, `cloud.google.com/gke-nodepool` " +
+			"(and `cloud.google.com/gke-spot` on a `spot` pool) on GCP."}
 	poolAttrs["taints"] = schema.ListNestedAttribute{Optional: true, MarkdownDescription: "Node taints. A GCP pool of Arm (arm64) machine types also carries the " +
 		"`kubernetes.io/arch=arm64:NoSchedule` taint GKE puts on Arm nodes, tolerated, as GKE does, by pods whose node selector or node affinity asks for arm64 only.",
 		NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{

@@ -64,6 +64,13 @@ const (
 	AKSSpotValue = "spot"
 )
 
+// The labels AKS and GKE put on every node of a pool (platformPoolLabels).
+const (
+	AKSAgentPoolLabel = "kubernetes.azure.com/agentpool"
+	GKENodePoolLabel  = "cloud.google.com/gke-nodepool"
+	GKESpotLabel      = "cloud.google.com/gke-spot"
+)
+
 // AKSSpotTaint is the taint AKS puts on every node of a Spot pool.
 var AKSSpotTaint = fit.Taint{Key: AKSSpotLabel, Value: AKSSpotValue, Effect: fit.EffectNoSchedule}
 

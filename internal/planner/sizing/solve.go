@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -261,6 +262,27 @@ func (s *solve) input() (fit.Input, error) {
 	return in, nil
 }
 
+// platformPoolLabels are the labels the platform puts on every node of pool rp, which workloads select pools
+// by: GKE's cloud.google.com/gke-nodepool (the pool's name) and, on a Spot pool, cloud.google.com/gke-spot=true
+// (docs.cloud.google.com/kubernetes-engine/docs/how-to/node-taints, .../concepts/spot-vms; a measured GKE node
+// carries the first, keepinmindsh/lines_kubernetes), and AKS's kubernetes.azure.com/agentpool and agentpool
+// (measured AKS nodes carry both, ameideio/ameide-backlog 682-aks-capacity-reservation-snapshot.md). The pool's
+// name is taken as its AKS or GKE node pool's name; a selector naming another pool keeps the pods off it.
+// kubernetes.azure.com/mode (system or user) is not known, so it is not set: a pod selecting it is kept off.
+func platformPoolLabels(rp *Pool) map[string]string {
+	switch rp.Cloud {
+	case catalog.GCP:
+		l := map[string]string{GKENodePoolLabel: rp.Name}
+		if rp.CapacityType == fit.CapacitySpot {
+			l[GKESpotLabel] = "true"
+		}
+		return l
+	case catalog.Azure:
+		return map[string]string{AKSAgentPoolLabel: rp.Name, "agentpool": rp.Name}
+	}
+	return nil
+}
+
 // gkeArmToleration returns tolerations with GKEArmTaint's toleration added when the pod asks for arm64
 // nodes, as GKE's admission adds it: a node selector kubernetes.io/arch=arm64, or a required node affinity
 // every term of which admits arm64 only. A pod that admits both architectures gets none, as on GKE (its
@@ -383,6 +405,7 @@ func (s *solve) pool(i int, dsNames []string) (fit.Pool, error) {
 		arch = "arm64"
 	}
 	labels := map[string]string{"kubernetes.io/arch": arch, "kubernetes.io/os": os, "node.kubernetes.io/instance-type": pp.Instance.Name}
+	maps.Copy(labels, platformPoolLabels(rp))
 	for k, v := range rp.Labels {
 		labels[k] = v
 	}

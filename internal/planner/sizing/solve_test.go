@@ -451,3 +451,40 @@ func TestGKEArmTaint(t *testing.T) {
 		}
 	}
 }
+
+// TestPlatformPoolLabels: pods selecting their AKS or GKE node pool by the label the platform puts on its nodes
+// (kubernetes.azure.com/agentpool, agentpool, cloud.google.com/gke-nodepool, cloud.google.com/gke-spot) bind on
+// the pool of that name, and stay off a pool of another name (the selector).
+func TestPlatformPoolLabels(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		cloud    catalog.Cloud
+		instance string
+		spot     bool
+		selector map[string]string
+		fits     bool
+	}{
+		{"aks agentpool", catalog.Azure, "Standard_D4s_v5", false, map[string]string{"kubernetes.azure.com/agentpool": "web"}, true},
+		{"aks legacy agentpool", catalog.Azure, "Standard_D4s_v5", false, map[string]string{"agentpool": "web"}, true},
+		{"aks other pool", catalog.Azure, "Standard_D4s_v5", false, map[string]string{"agentpool": "batch"}, false},
+		{"aks mode unknown", catalog.Azure, "Standard_D4s_v5", false, map[string]string{"kubernetes.azure.com/mode": "user"}, false},
+		{"gke node pool", catalog.GCP, "n2-standard-4", false, map[string]string{"cloud.google.com/gke-nodepool": "web"}, true},
+		{"gke spot", catalog.GCP, "n2-standard-4", true, map[string]string{"cloud.google.com/gke-spot": "true"}, true},
+		{"gke spot on on-demand", catalog.GCP, "n2-standard-4", false, map[string]string{"cloud.google.com/gke-spot": "true"}, false},
+		{"eks has neither", catalog.AWS, "m5.xlarge", false, map[string]string{"cloud.google.com/gke-nodepool": "web"}, false},
+	} {
+		capType := fit.CapacityOnDemand
+		if tc.spot {
+			capType = fit.CapacitySpot
+		}
+		req := Request{Pools: []Pool{{Name: "web", Cloud: tc.cloud, InstanceTypes: []string{tc.instance}, MaxNodes: 3, CapacityType: capType}},
+			Workloads: []Workload{{Name: "api", Replicas: intp(2), NodeSelector: tc.selector, Requests: fit.Resources{CPUMillicores: 500, MemoryBytes: 512 << 20}}}}
+		plan, err := NewPlanner(EmbeddedCatalog()).Solve(context.Background(), req)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if plan.Fits != tc.fits {
+			t.Errorf("%s: fits %v, want %v (%+v)", tc.name, plan.Fits, tc.fits, plan.Failures)
+		}
+	}
+}
