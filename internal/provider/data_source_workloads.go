@@ -519,6 +519,7 @@ var workloadsWarningTitles = map[string]string{
 	workloads.WarnNoRequests:              "Pods Without Requests",
 	workloads.WarnAutoscalerTargetMissing: "Autoscaler Target Missing",
 	workloads.WarnAutoscalerInert:         "Autoscaler That Never Scales",
+	workloads.WarnReplicasAboveMax:        "Replicas Above the Autoscaler's Maximum",
 	workloads.WarnUnknownField:            "Unknown Fields",
 	workloads.WarnCustomKind:              "Custom Kind Read as a Workload",
 	workloads.WarnRuntimeClass:            "RuntimeClass Missing",

@@ -41,11 +41,11 @@ func TestReadRefusedAutoscalers(t *testing.T) {
 		})
 	}
 
-	// Admitted with an External metric: 0 to 4, with the gate's warning as package hpa states it (on by default
-	// from 1.37), not "alpha, off by default".
+	// Admitted with an External metric: 0 to 4 (up to the Deployment's replicas field, 10, at each apply), with
+	// the gate's warning as package hpa states it (on by default from 1.37), not "alpha, off by default".
 	res := mustRead(t, Input{Manifests: web + hpaV2("0", external)})
-	if w := workload(t, res, "web"); deref(w.MinReplicas) != 0 || deref(w.MaxReplicas) != 4 {
-		t.Errorf("HPA with an External metric: min %d max %d, want 0 to 4", deref(w.MinReplicas), deref(w.MaxReplicas))
+	if w := workload(t, res, "web"); deref(w.MinReplicas) != 0 || deref(w.MaxReplicas) != 10 {
+		t.Errorf("HPA with an External metric: min %d max %d, want 0 to 10", deref(w.MinReplicas), deref(w.MaxReplicas))
 	}
 	if !hasWarning(res, WarnHPAScaleToZero, "web") || strings.Contains(warningText(res, WarnHPAScaleToZero), "alpha, off by default") ||
 		!strings.Contains(warningText(res, WarnHPAScaleToZero), "on by default from Kubernetes 1.37") {
@@ -103,8 +103,9 @@ func TestReadAutoscalerTargetGroup(t *testing.T) {
 			res := mustRead(t, Input{Manifests: web + tt.doc})
 			w := workload(t, res, "web")
 			if tt.scaled {
-				if w.Replicas != nil || deref(w.MinReplicas) != 2 || deref(w.MaxReplicas) != 4 {
-					t.Errorf("replicas %v min %d max %d, want 2 to 4", w.Replicas, deref(w.MinReplicas), deref(w.MaxReplicas))
+				// 2 to 4, but each apply first sets the Deployment's replicas field, 10 (WarnReplicasAboveMax).
+				if w.Replicas != nil || deref(w.MinReplicas) != 2 || deref(w.MaxReplicas) != 10 {
+					t.Errorf("replicas %v min %d max %d, want 2 to 10", w.Replicas, deref(w.MinReplicas), deref(w.MaxReplicas))
 				}
 				return
 			}
@@ -115,5 +116,30 @@ func TestReadAutoscalerTargetGroup(t *testing.T) {
 				t.Errorf("warning %q, want FailedGetScale and the apiVersion to write", msg)
 			}
 		})
+	}
+}
+
+// TestReadReplicasAboveMax: a Deployment whose replicas field is above its HPA's maximum runs that many pods at
+// each apply until the HPA controller's next sync cuts them back, so the peak is planned at the field, with a
+// warning to remove it; a field within the bounds, or none, leaves the HPA's bounds.
+func TestReadReplicasAboveMax(t *testing.T) {
+	hpa := "apiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\nmetadata: {name: web}\nspec:\n  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: web}\n  minReplicas: 2\n  maxReplicas: 5\n"
+	for _, tt := range []struct {
+		name, replicas string
+		wantMax        int
+		warned         bool
+	}{
+		{"above the maximum", "20", 20, true},
+		{"within the bounds", "3", 5, false},
+		{"not set", "", 5, false},
+	} {
+		res := mustRead(t, Input{Manifests: deployment("web", tt.replicas, "{requests: {cpu: 500m, memory: 1Gi}}", "") + "---\n" + hpa})
+		w := workload(t, res, "web")
+		if w.Replicas != nil || deref(w.MinReplicas) != 2 || deref(w.MaxReplicas) != tt.wantMax {
+			t.Errorf("%s: replicas %v min %d max %d, want 2 to %d", tt.name, w.Replicas, deref(w.MinReplicas), deref(w.MaxReplicas), tt.wantMax)
+		}
+		if got := hasWarning(res, WarnReplicasAboveMax, "web"); got != tt.warned || tt.warned && !strings.Contains(warningText(res, WarnReplicasAboveMax), "remove replicas from the manifest") {
+			t.Errorf("%s: warning %v (%q), want %v", tt.name, got, warningText(res, WarnReplicasAboveMax), tt.warned)
+		}
 	}
 }

@@ -2,6 +2,7 @@ package workloads
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -264,12 +265,26 @@ func (r *reader) autoscale() error {
 			// Paused, KEDA scales nothing: the target runs its own replicas field after an apply, above the maximum here.
 			lo, hi = *w.Replicas, *w.Replicas
 		}
+		spike := 0
+		if !s.frozen && w.Replicas != nil && *w.Replicas > hi && w.Source.Origin == OriginManifests && !slices.Contains(w.Pod.Derivation, replicasDefaultNote) {
+			// Every apply of the manifest sets spec.replicas: the pods are created and scheduled, and a node
+			// autoscaler may add nodes for them, until the HPA controller's next sync (15 s) cuts the count back
+			// ("Current number of replicas above Spec.MaxReplicas", horizontal.go; kubernetes.io's HPA page,
+			// "Migrating Deployments and StatefulSets to horizontal autoscaling": remove spec.replicas).
+			spike, hi = *w.Replicas, *w.Replicas
+			r.warn(w.Source, WarnReplicasAboveMax, "its replicas field (%d) is above the maximum of %s %s (%d): every apply of it runs %d pods until the HPA controller cuts them back at its next sync, and a node autoscaler may add nodes for them meanwhile, so kubefit plans the peak at %d; remove replicas from the manifest, as the autoscaler owns it",
+				spike, s.o.src.Kind, field.Quote(s.o.src.Name), s.max, spike, spike)
+		}
 		zero := w.Replicas != nil && *w.Replicas == 0
 		w.Replicas, w.MinReplicas, w.MaxReplicas = nil, &lo, &hi
 		w.Autoscaler = &Autoscaler{Kind: s.o.src.Kind, Namespace: s.o.src.Namespace, Name: s.o.src.Name, MinReplicas: lo, MaxReplicas: hi}
 		note := fmt.Sprintf("%s %s scales it from %d to %d replicas (its replicas field is ignored)", s.o.src.Kind, field.Quote(s.o.src.Name), lo, hi)
 		if s.frozen && lo > s.max {
 			note = fmt.Sprintf("%s %s is paused, so nothing scales it: it runs its replicas field's %d, above the maximum %d", s.o.src.Kind, field.Quote(s.o.src.Name), lo, s.max)
+		}
+		if spike > 0 {
+			note = fmt.Sprintf("%s %s scales it from %d to %d replicas, but each apply first sets its replicas field's %d, above that maximum, until the HPA controller's next sync: planned up to %d",
+				s.o.src.Kind, field.Quote(s.o.src.Name), lo, s.max, spike, spike)
 		}
 		if zero && lo > 0 && s.o.src.Kind == "HorizontalPodAutoscaler" {
 			// The HPA controller leaves a target scaled to 0 alone (horizontal.go: ScalingDisabled) until it is

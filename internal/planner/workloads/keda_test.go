@@ -71,9 +71,9 @@ func TestReadScaledObjectPaused(t *testing.T) {
 	}{
 		{"paused-replicas within the bounds", so(`autoscaling.keda.sh/paused-replicas: "5"`, "  minReplicaCount: 0\n  maxReplicaCount: 10\n"), 5, 5, "paused at exactly 5 replicas (autoscaling.keda.sh/paused-replicas)"},
 		{"paused-replicas above the maximum", so(`autoscaling.keda.sh/paused-replicas: "40"`, "  maxReplicaCount: 20\n"), 40, 40, "paused at exactly 40"},
-		{"paused-replicas below the minimum", so(`autoscaling.keda.sh/paused-replicas: "1"`, "  minReplicaCount: 4\n  maxReplicaCount: 20\n"), 1, 1, "paused at exactly 1"},
-		{"paused-replicas 0", so(`autoscaling.keda.sh/paused-replicas: "0"`, ""), 0, 0, "paused at exactly 0"},
-		{"paused-replicas wins over paused", so(`autoscaling.keda.sh/paused: "true", autoscaling.keda.sh/paused-replicas: "2"`, "  maxReplicaCount: 20\n"), 2, 2, "paused at exactly 2"},
+		{"paused-replicas below the minimum", so(`autoscaling.keda.sh/paused-replicas: "1"`, "  minReplicaCount: 4\n  maxReplicaCount: 20\n"), 1, 3, "paused at exactly 1"}, // each apply sets the Deployment's 3,
+		{"paused-replicas 0", so(`autoscaling.keda.sh/paused-replicas: "0"`, ""), 0, 3, "paused at exactly 0"},
+		{"paused-replicas wins over paused", so(`autoscaling.keda.sh/paused: "true", autoscaling.keda.sh/paused-replicas: "2"`, "  maxReplicaCount: 20\n"), 2, 3, "paused at exactly 2"},
 		{"paused: steady at the maximum", so(`autoscaling.keda.sh/paused: "true"`, "  maxReplicaCount: 10\n"), 10, 10, "planned steady at the maximum 10 (the safe side)"},
 		{"paused with a value that is not a boolean pauses too", so(`autoscaling.keda.sh/paused: "yes"`, "  maxReplicaCount: 10\n"), 10, 10, "planned steady at the maximum 10"},
 		{"paused false does not pause", so(`autoscaling.keda.sh/paused: "false"`, "  maxReplicaCount: 10\n"), 0, 10, "ScaledObject \"so\" scales it from 0 to 10 replicas"},

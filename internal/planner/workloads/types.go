@@ -32,6 +32,7 @@ const (
 	WarnPDBOverlap              = "workloads.pdb-overlap"
 	WarnPodRefused              = "workloads.pod-refused"
 	WarnPriorityClassMissing    = "workloads.priority-class-missing"
+	WarnReplicasAboveMax        = "workloads.replicas-above-max"
 	WarnRuntimeClass            = "workloads.runtime-class"
 	WarnSharedRWOClaim          = "workloads.shared-rwo-claim"
 	WarnStaticPod               = "workloads.static-pod"
