@@ -155,6 +155,7 @@ var warningTitles = map[string]string{
 	selector.WarnModelBudget:               "Cheapest Candidates Not All Modelled",
 	selector.WarnPackBudget:                "Candidates Not All Packed",
 	nodegroup.WarnKarpenterName:            "Karpenter NodePool Renamed",
+	nodegroup.WarnAKSPoolPods:              "AKS Pool Below 30 Pods",
 	nodegroup.WarnEksctlName:               "eksctl Node Group Renamed",
 	nodegroup.WarnKarpenterLimits:          "Karpenter NodePool Limits Above Max Size",
 	nodegroup.WarnKarpenterUnmodelled:      "Karpenter Provisioning Not Modelled",

@@ -605,6 +605,22 @@ func taintErrors(req Request) field.Errors {
 	return errs
 }
 
+// WarnAKSPoolPods: an Azure group's max pods is under 30 and its minimum nodes hold fewer than 30 pods in all.
+const WarnAKSPoolPods = "nodegroup.aks-pool-pods"
+
+// aksPoolPodsWarning warns when an Azure group sets a max pods under 30 and its minimum size holds fewer than 30
+// pods: AKS takes a max pods below 30 only when the pool as a whole still has room for 30 pods
+// (MicrosoftDocs/azure-aks-docs configure-azure-cni.md, overhead.md §8.6).
+func aksPoolPodsWarning(req Request, r *Result) []field.Warning {
+	mp := req.Pool.Overhead.MaxPods
+	if req.Pool.Cloud != catalog.Azure || mp == 0 || mp >= 30 || mp*int64(r.MinSize) >= 30 {
+		return nil
+	}
+	return []field.Warning{{Code: WarnAKSPoolPods, Path: field.NewPath("MaxPods"), Message: fmt.Sprintf(
+		"Azure node group %q sets max pods %d with a minimum of %d nodes, %d pods in all: AKS takes a max pods under 30 only when the pool holds at least 30 pods, so it may refuse the pool; raise max_pods or min_size (to %d)",
+		req.Pool.Name, mp, r.MinSize, mp*int64(r.MinSize), (30+mp-1)/mp)}}
+}
+
 // eksQuotaWarning warns when an AWS group may grow beyond the default quota of nodes per managed node group.
 func eksQuotaWarning(req Request, r *Result) []field.Warning {
 	if req.Pool.Cloud != catalog.AWS || r.MaxSize <= eksNodeQuota {

@@ -206,6 +206,25 @@ func TestAKSRules(t *testing.T) {
 			t.Errorf("%s: %v; want one error at %s naming %q", tc.name, err, tc.path, tc.want)
 		}
 	}
+	for _, tc := range []struct {
+		maxPods int64
+		minSize int
+		warned  bool
+	}{{10, 1, true}, {10, 3, false}, {29, 2, false}, {30, 1, false}} {
+		q := aksGroup(4, false)
+		q.Pool.Overhead.MaxPods, q.MinSize = tc.maxPods, intp(tc.minSize)
+		r, err := Size(ctx, p, q)
+		if err != nil {
+			t.Fatalf("max pods %d × %d: %v", tc.maxPods, tc.minSize, err)
+		}
+		warned := false
+		for _, w := range r.Warnings {
+			warned = warned || w.Code == WarnAKSPoolPods && w.Path.String() == "MaxPods"
+		}
+		if warned != tc.warned {
+			t.Errorf("max pods %d × min %d nodes: warned %v, want %v (%v)", tc.maxPods, tc.minSize, warned, tc.warned, r.Warnings)
+		}
+	}
 	for _, mp := range []int64{10, 250} {
 		q := aksGroup(4, false)
 		q.Pool.Overhead.MaxPods = mp

@@ -187,6 +187,7 @@ func Size(ctx context.Context, p *sizing.Planner, req Request) (*Result, error) 
 		return nil, errs
 	}
 	r.Warnings = append(r.Warnings, eksQuotaWarning(req, r)...)
+	r.Warnings = append(r.Warnings, aksPoolPodsWarning(req, r)...)
 	r.DesiredSize = min(max(r.SteadyNodes, r.MinSize), r.MaxSize)
 	walloc := pp.WorkloadAllocatable
 	r.FreeAtMax = scale(walloc, int64(r.MaxSize)).Sub(pp.Peak.Requested)
