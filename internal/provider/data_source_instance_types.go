@@ -112,7 +112,7 @@ func (d *instanceTypesDataSource) Schema(_ context.Context, _ datasource.SchemaR
 		"exclude_name_patterns": patterns("Drop types whose name matches one of these patterns."),
 		"generation": intRangeAttribute("Generation: on AWS and GCP the digit after the family's letters (`m6i` → 6, `c7g` → 7, `n2` → 2, `c3d` → 3); " +
 			"on Azure the `_vN` suffix (`Standard_D4s_v5` → 5; a size without one is 1). Types whose name gives none never match."),
-		"burstable":  schema.BoolAttribute{Optional: true, MarkdownDescription: "`true` keeps only burstable types (AWS T, Azure B), `false` drops them."},
+		"burstable":  schema.BoolAttribute{Optional: true, MarkdownDescription: "`true` keeps only types whose sustained CPU is below their vCPUs, which sizing checks against a CPU budget: burstable types (AWS T, Azure B) and GCP's shared-core types (e2-micro, e2-small, e2-medium, f1-micro, g1-small); `false` drops them."},
 		"gpus":       intRangeAttribute("GPU count (`{ max = 0 }` drops GPU types)."),
 		"bare_metal": schema.BoolAttribute{Optional: true, MarkdownDescription: "`true` keeps only bare-metal types, `false` drops them."},
 		"hypervisor": schema.StringAttribute{Optional: true, MarkdownDescription: "AWS hypervisor: `nitro` or `xen`.",

@@ -106,7 +106,8 @@ type Filter struct {
 	ExcludeNames []string
 	// Generation bounds the generation Generation reads from a row; rows of unknown generation fail.
 	Generation Range[int]
-	// Burstable, when not nil, keeps only burstable (true) or only fixed-performance (false) types.
+	// Burstable, when not nil, keeps only (true) or drops (false) the types whose sustained CPU is below their vCPUs:
+	// burstable types (AWS T, Azure B) and GCP shared-core types.
 	Burstable *bool
 	// GPUs bounds the GPU count (0 is a real count here: a type without GPUs).
 	GPUs Range[int]
@@ -226,7 +227,7 @@ func (f *Filter) checks() []check {
 		func(t *catalog.InstanceType) float64 { return float64(Generation(*t)) })
 	if f.Burstable != nil {
 		cs = append(cs, check{path: field.NewPath("Burstable"), what: map[bool]string{true: "burstable only", false: "no burstable types"}[*f.Burstable],
-			keep: func(t *catalog.InstanceType) bool { return t.Burstable == *f.Burstable }})
+			keep: func(t *catalog.InstanceType) bool { return (t.Burstable || t.SharedCore) == *f.Burstable }})
 	}
 	num("GPUs", "the GPU range "+f.GPUs.String(), "GPUs", f.GPUs.IsSet(),
 		func(t *catalog.InstanceType) bool { return f.GPUs.Contains(t.GPUCount) },

@@ -46,6 +46,28 @@ func names(rows []catalog.InstanceType) []string {
 	return out
 }
 
+// TestBurstableSharedCore: GCP's shared-core types, which sizing checks against a CPU budget, count as burstable
+// in the filter: burstable = true keeps exactly them on GCP, false drops them.
+func TestBurstableSharedCore(t *testing.T) {
+	yes, no := true, false
+	got, _, err := Filter{Burstable: &yes}.Apply(catalog.All(catalog.GCP))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g := names(got); !slices.Equal(slices.Sorted(slices.Values(g)), []string{"e2-medium", "e2-micro", "e2-small", "f1-micro", "g1-small"}) {
+		t.Errorf("burstable GCP types %v, want the shared-core ones", g)
+	}
+	got, _, err = Filter{Burstable: &no, Names: []string{"e2-*"}}.Apply(catalog.All(catalog.GCP))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range names(got) {
+		if n == "e2-medium" || n == "e2-micro" || n == "e2-small" {
+			t.Errorf("burstable = false kept shared-core %s", n)
+		}
+	}
+}
+
 func TestApply(t *testing.T) {
 	aws := catalog.All(catalog.AWS)
 	yes, no := true, false
@@ -187,7 +209,7 @@ func reference(f Filter, t catalog.InstanceType) bool {
 		len(f.Names) > 0 && !matches(f.Names, t.Name),
 		matches(f.ExcludeNames, t.Name),
 		!inRange(fl(f.Generation.Min), fl(f.Generation.Max), float64(Generation(t)), false),
-		f.Burstable != nil && t.Burstable != *f.Burstable,
+		f.Burstable != nil && (t.Burstable || t.SharedCore) != *f.Burstable,
 		!inRange(fl(f.GPUs.Min), fl(f.GPUs.Max), float64(t.GPUCount), true),
 		f.BareMetal != nil && t.BareMetal != *f.BareMetal,
 		f.Hypervisor != "" && t.Hypervisor != f.Hypervisor,
