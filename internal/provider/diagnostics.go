@@ -172,7 +172,6 @@ var warningTitles = map[string]string{
 
 	overhead.CodeNoDaemonSets:              "DaemonSet Requests Not Given",
 	overhead.CodeDaemonSetsFillNode:        "DaemonSets Fill the Node",
-	overhead.CodeMaxPodsOutOfRange:         "Max Pods Outside the Platform's Range",
 	overhead.CodeGKEMaxPodsAbove110:        "GKE Max Pods Above 110",
 	overhead.CodeNoENIData:                 "No ENI Data for the Instance Type",
 	overhead.CodePrefixDelegationIgnored:   "Prefix Delegation Ignored",

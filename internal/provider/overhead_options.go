@@ -127,7 +127,8 @@ func overheadOptionAttributes() map[string]schema.Attribute {
 		"max_pods": schema.Int64Attribute{Optional: true,
 			MarkdownDescription: "The kubelet's max pods. Default: the platform's default for this instance type, network " +
 				"plugin and node-group kind (EKS: the ENI formula with the managed-node-group cap, or on Auto Mode the pod IP count " +
-				"capped at 110; AKS: by network plugin; GKE: 110). `measured_allocatable.pods` wins over it.",
+				"capped at 110; AKS: by network plugin; GKE: 110). AKS refuses a value outside 10–250 and GKE Standard one outside 8–256, and so does kubefit. " +
+				"`measured_allocatable.pods` wins over it.",
 			Validators: []validator.Int64{int64validator.AtLeast(1)}},
 		"eks": schema.SingleNestedAttribute{Optional: true,
 			MarkdownDescription: "EKS settings that change max pods and the memory reservation.",

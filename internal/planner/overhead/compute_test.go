@@ -472,6 +472,9 @@ func TestComputeErrors(t *testing.T) {
 		msg  string
 	}{
 		{"negative max pods", Input{Profile: EKSAL2023, Instance: m5large, MaxPods: -1}, "MaxPods", "0 means the platform default), got -1"},
+		{"AKS max pods 300", Input{Profile: AKSLinux, Instance: d2sv5, MaxPods: 300}, "MaxPods", "AKS takes a maximum pod count from 10 to 250 per node and refuses 300"},
+		{"AKS max pods 9", Input{Profile: AKSLinux, Instance: d2sv5, MaxPods: 9}, "MaxPods", "refuses 9"},
+		{"GKE max pods 257", Input{Profile: GKEStandard, Instance: Instance{Cloud: catalog.GCP, Name: "n2-standard-2", VCPU: 2, MemoryMiB: 8192}, MaxPods: 257}, "MaxPods", "GKE Standard takes a maximum pod count from 8 to 256 per node and refuses 257"},
 		{"unknown profile", Input{Profile: "eks-al2024", Instance: m5large}, "Profile", "eks-al2024"},
 		{"profile cloud mismatch", Input{Profile: AKSLinux, Instance: m5large}, "Profile", "eks-al2023"},
 		{"bad version", Input{Profile: AKSLinux, Instance: ds1v2, KubernetesVersion: "one.two"}, "KubernetesVersion", "one.two"},

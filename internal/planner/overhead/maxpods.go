@@ -22,14 +22,9 @@ func (c *calc) maxPods() {
 			def = 30
 		}
 		c.setMaxPods(def, FMaxPodsAKS, fmt.Sprintf("AKS default for network plugin %q", in.AKS.NetworkPlugin))
-		if in.MaxPods != 0 && (in.MaxPods < 10 || in.MaxPods > 250) {
-			c.warn(CodeMaxPodsOutOfRange, field.NewPath("MaxPods"), "AKS accepts a maximum pod count from 10 to 250; %d will be rejected by AKS", in.MaxPods)
-		}
 	case p == GKEStandard:
 		c.setMaxPods(110, FMaxPodsGKE, "GKE Standard default")
-		if in.MaxPods != 0 && (in.MaxPods < 8 || in.MaxPods > 256) {
-			c.warn(CodeMaxPodsOutOfRange, field.NewPath("MaxPods"), "GKE Standard accepts a maximum pod count from 8 to 256; %d will be rejected", in.MaxPods)
-		} else if in.MaxPods > 110 {
+		if in.MaxPods > 110 { // 8–256 checked in validate
 			c.warn(CodeGKEMaxPodsAbove110, field.NewPath("MaxPods"), "a maximum pod count of %d is above GKE's long-standing 110 limit; only newer GKE Standard versions allow up to 256", in.MaxPods)
 		}
 	default:

@@ -286,8 +286,6 @@ const (
 	CodeNoDaemonSets = "overhead.no-daemonsets"
 	// CodeDaemonSetsFillNode: the DaemonSets leave no CPU, memory or pod slot for workloads.
 	CodeDaemonSetsFillNode = "overhead.daemonsets-fill-node"
-	// CodeMaxPodsOutOfRange: the maximum pod count is outside what the platform accepts.
-	CodeMaxPodsOutOfRange = "overhead.max-pods-out-of-range"
 	// CodeGKEMaxPodsAbove110: a GKE maximum pod count above 110, which only newer GKE versions allow.
 	CodeGKEMaxPodsAbove110 = "overhead.gke-max-pods-above-110"
 	// CodeNoENIData: the instance type has no ENI data, so max pods falls back to 110 and the IP limit is

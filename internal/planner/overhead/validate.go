@@ -52,9 +52,22 @@ func validate(in *Input) field.Errors {
 			"instance type %q has %d vCPUs and %d MiB of memory, outside what kubefit models (up to %s vCPUs and %s MiB)",
 			inst.Name, inst.VCPU, inst.MemoryMiB, resource.Group(maxVCPU), resource.Group(resource.MaxQuantity/mi))
 	}
-	if in.MaxPods < 0 || in.MaxPods > maxPodsCap {
+	cloud := in.Profile.Cloud()
+	if cloud == "" {
+		cloud = nodeCloud(in)
+	}
+	switch {
+	case in.MaxPods < 0 || in.MaxPods > maxPodsCap:
 		add(field.NewPath("MaxPods"), strconv.FormatInt(in.MaxPods, 10),
 			"the maximum pod count must be between 1 and %s (0 means the platform default), got %d", resource.Group(maxPodsCap), in.MaxPods)
+	case in.MaxPods != 0 && cloud == catalog.Azure && (in.MaxPods < 10 || in.MaxPods > 250):
+		// concepts-network-ip-address-planning.md: "strictly enforced by the AKS service".
+		add(field.NewPath("MaxPods"), strconv.FormatInt(in.MaxPods, 10),
+			"AKS takes a maximum pod count from 10 to 250 per node and refuses %d; give a value within that range", in.MaxPods)
+	case in.MaxPods != 0 && cloud == catalog.GCP && in.Profile != Custom && (in.MaxPods < 8 || in.MaxPods > 256):
+		// GKE's flexible pod CIDR: maximum pods per node from 8 to 256.
+		add(field.NewPath("MaxPods"), strconv.FormatInt(in.MaxPods, 10),
+			"GKE Standard takes a maximum pod count from 8 to 256 per node and refuses %d; give a value within that range", in.MaxPods)
 	}
 	if bp := in.VMMemoryOverheadBP; bp != nil && (*bp < 0 || *bp >= 10000) {
 		add(field.NewPath("VMMemoryOverheadBP"), formatBP(*bp)+"%",
