@@ -107,14 +107,14 @@ func TestAccCapacityCheck_groupMisfitInOnePlan(t *testing.T) {
 		Steps: []resource.TestStep{
 			{
 				Config: hpaLoadTestGroupDefers,
-				// Terraform prints the diagnostics without a source range first (KCAP-E4), then by line.
-				ExpectError: regexp.MustCompile(`(?s)KCAP-E4:\s+database\s+"orders-mysql".*need\s+800.*largest\s+safe\s+maxReplicas\s+of\s+shop/api` +
-					`.*Capacity\s+Check\s+Failed\s+\(KCAP-E8\).*node_groups\s+=\s+\[kubefit_node_group.web.capacity\].*` +
+				// Terraform prints the diagnostics by line: node_groups (KCAP-E8, KCAP-E2), databases (KCAP-E4), dns (KCAP-E7).
+				ExpectError: regexp.MustCompile(`(?s)Capacity\s+Check\s+Failed\s+\(KCAP-E8\).*node_groups\s+=\s+\[kubefit_node_group.web.capacity\].*` +
 					`KCAP-E8:\s+node\s+group\s+"web"\s+does\s+not\s+carry\s+its\s+own\s+workloads\s+\(reported\s+here,\s+as\s+its\s+` +
 					`misfits_reported_by\s+=\s+"capacity_check"\s+asks;\s+at\s+fault:\s+its\s+max_size\):\s+node\s+group\s+"web"\s+\(c5.xlarge\)\s+needs\s+24\s+nodes` +
 					`.*Raise\s+the\s+group's\s+maximum\s+size\s+to\s+24.*the\s+largest\s+replica\s+count\s+of\s+workload\s+"worker"\s+that\s+fits\s+is\s+20` +
 					`.*KCAP-E2:\s+node\s+group\s+"web"\s+cannot\s+hold\s+the\s+peak\s+of\s+HPA\s+"shop/api"\s+and\s+the\s+group's\s+own\s+workloads\s+"worker"\s+and\s+"cron"` +
 					`.*on\s+64\s+nodes.*raise\s+the\s+group's\s+maximum\s+size\s+to\s+64\s+nodes` +
+					`.*databases\s+=\s+\[\{\s+name\s+=\s+"orders-mysql".*KCAP-E4:\s+database\s+"orders-mysql".*need\s+800.*largest\s+safe\s+maxReplicas\s+of\s+shop/api` +
 					`.*KCAP-E7:.*the\s+VPC\s+resolver\s+is\s+the\s+binding\s+DNS\s+ceiling.*Remedies:`),
 			},
 			{

@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -223,7 +224,16 @@ func TestSamePoolSameError(t *testing.T) {
 				for _, d := range errs {
 					p := relative(d, "")
 					p = "<pool>" + strings.TrimPrefix(p, o.prefix)
-					got = append(got, fmt.Sprintf("%s | %s | %s", d.Summary, p, poolDetail(d.Detail, strings.TrimPrefix(o.prefix, "."), strings.TrimPrefix(p, "<pool>."))))
+					detail := poolDetail(d.Detail, strings.TrimPrefix(o.prefix, "."), strings.TrimPrefix(p, "<pool>."))
+					// Terraform is shown the pool object itself (sourcePath), a node group's own attribute;
+					// the detail names the attribute within the pool.
+					if (o.prefix == "") == (p == "<pool>") {
+						t.Errorf("%s: error shown on %s, want the pool (a nested object) or the node group's own attribute", o.name, p)
+					}
+					if p == "<pool>" {
+						detail = pathPrefix.ReplaceAllString(detail, "")
+					}
+					got = append(got, fmt.Sprintf("%s | %s", d.Summary, detail))
 				}
 				line := strings.Join(got, "\n")
 				if len(errs) != 1 {
@@ -243,6 +253,9 @@ func TestSamePoolSameError(t *testing.T) {
 // poolDetail is a detail without the pool's own attribute path (pools["g"]. or pool., which a nested
 // attribute's detail starts with and a framework validator's names), without the leading "attribute: " the
 // provider puts before a nested attribute's detail, and with its first letter lower-cased.
+// pathPrefix is the attribute path nameAttributes starts a nested attribute's detail with.
+var pathPrefix = regexp.MustCompile(`^[a-z_0-9]+(\[[^\]]*\])?(\.[a-z_0-9]+(\[[^\]]*\])?)*( = [^:]*)?: `)
+
 func poolDetail(detail, pool, attribute string) string {
 	if pool != "" {
 		detail = strings.ReplaceAll(detail, pool+".", "")

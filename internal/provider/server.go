@@ -584,16 +584,36 @@ func nameAttributes(ds []*tfprotov6.Diagnostic, cfg tftypes.Value) []*tfprotov6.
 			}
 			seen[name] = true
 		}
-		if insideObject(d.Attribute) && !strings.Contains(d.Detail, name) {
-			prefix := name
-			if value != "" && !strings.Contains(d.Detail, value) {
-				prefix += " = " + value
+		if insideObject(d.Attribute) {
+			if !strings.Contains(d.Detail, name) {
+				prefix := name
+				if value != "" && !strings.Contains(d.Detail, value) {
+					prefix += " = " + value
+				}
+				d.Detail = prefix + ": " + lowerFirst(d.Detail)
 			}
-			d.Detail = prefix + ": " + lowerFirst(d.Detail)
+			d.Attribute = sourcePath(d.Attribute)
 		}
 		out = append(out, d)
 	}
 	return out
+}
+
+// sourcePath is the part of p Terraform can find in the configuration: the top-level attribute and, when
+// the path goes on into one of its elements, that element (workloads[0], pools["web"]). Terraform looks a
+// nested attribute's name up among the object's top-level attributes (tfdiags' traversePathSteps descends into
+// blocks only, and kubefit's nested values are attributes), so scale_target_ref.name was shown on the line of
+// the resource's own name; the element or the attribute is the closest line it shows right. The detail names
+// the full path (nameAttributes).
+func sourcePath(p *tftypes.AttributePath) *tftypes.AttributePath {
+	steps := p.Steps()
+	n := 1
+	if len(steps) > 1 {
+		if _, ok := steps[1].(tftypes.AttributeName); !ok {
+			n = 2
+		}
+	}
+	return tftypes.NewAttributePathWithSteps(steps[:n])
 }
 
 // insideObject reports whether p names an attribute of a nested object (pools["a"].max_nodes,
