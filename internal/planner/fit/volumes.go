@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strconv"
 
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/field"
 )
 
@@ -84,6 +86,32 @@ func VolumeAttachments(claims []VolumeClaim) int64 {
 	return n
 }
 
+// sharedOneNode reports whether the claim is one volume its pods share that attaches to one node at a time: a
+// shared ReadWriteOnce claim (not ReadWriteMany, not ReadWriteOncePod, which singlePod covers). The scheduler
+// does not keep the pods together (its VolumeRestrictions filter checks ReadWriteOncePod only), so a pod it
+// places on another node cannot attach the volume.
+func (c VolumeClaim) sharedOneNode() bool {
+	return c.From == ClaimShared && slices.Contains(c.AccessModes, ReadWriteOnce) && !slices.Contains(c.AccessModes, ReadWriteMany) && !c.singlePod()
+}
+
+// KeptOnOneNode reports whether w's required pod affinity keeps all its pods on one node: a term on
+// kubernetes.io/hostname whose selector matches w's own pods in w's namespace (the InterPodAffinity filter
+// then binds every pod beside the first).
+func KeptOnOneNode(w *Workload) bool {
+	if w.PodAffinity == nil {
+		return false
+	}
+	for _, t := range w.PodAffinity.Required {
+		if t.TopologyKey != hostnameKey || !t.inNamespace(w, w) {
+			continue
+		}
+		if sel, err := metav1.LabelSelectorAsSelector(t.Selector.kube()); err == nil && sel.Matches(podLabels(w)) {
+			return true
+		}
+	}
+	return false
+}
+
 // SharedOnceClaim returns the first shared claim of the workload that is ReadWriteOnce (not
 // ReadWriteOncePod): the volume attaches to one node, so pods on any other node cannot start.
 func SharedOnceClaim(claims []VolumeClaim) (VolumeClaim, bool) {
@@ -127,6 +155,11 @@ func (v *validator) volumeClaims(f field.Path, w *Workload) {
 		if !(c.ThroughputMBps >= 0 && c.ThroughputMBps <= 1e9) {
 			v.add(cf.Child("ThroughputMBps"), strconv.FormatFloat(c.ThroughputMBps, 'g', -1, 64),
 				"the throughput of volume claim %q of %s must be between 0 and 1,000,000,000 MB/s", c.Name, owner)
+		}
+		if c.sharedOneNode() && w.MaxReplicas > 1 && !KeptOnOneNode(w) {
+			v.add(cf.Child("AccessModes"), string(ReadWriteOnce),
+				"volume claim %q of %s is one ReadWriteOnce claim its %d pods share: its volume attaches to one node, and the scheduler does not keep the pods together, so those it places on another node stay ContainerCreating (Multi-Attach error); give each pod its own claim (volumeClaimTemplates), use a ReadWriteMany file share, keep the pods on one node with a required pod affinity to themselves on %s, or run one replica",
+				c.Name, owner, w.MaxReplicas, hostnameKey)
 		}
 		if c.singlePod() && w.MaxReplicas > 1 {
 			v.add(cf.Child("AccessModes"), string(ReadWriteOncePod),

@@ -649,16 +649,13 @@ func creditErrors(err error) field.Errors {
 // sharedClaims warns about the claims a workload's pods share that keep them to one node or one pod
 // (volumes.md §7): kubefit places the pods freely and counts an attachment for each.
 func (s *solve) sharedClaims(p field.Path, w *Workload, fw fit.Workload) {
-	if c, ok := fit.SharedOnceClaim(w.VolumeClaims); ok && fw.PeakReplicas() > 1 {
-		remedy := "Give each pod its own claim (a StatefulSet's volumeClaimTemplates), use a ReadWriteMany file share, or run one replica"
-		if fw.MaxReplicas <= 1 {
-			// One replica: the second pod is the rolling update's surge, which starts before the old pod stops.
-			remedy = "It runs one replica: the second pod is its rolling update's surge, which starts before the old pod stops; " +
-				"use strategy Recreate (or maxSurge 0), or a ReadWriteMany file share"
-		}
+	// Several replicas sharing a ReadWriteOnce claim are refused unless kept on one node (fit's validation); one
+	// replica's second pod is its rolling update's surge, which starts before the old pod stops.
+	if c, ok := fit.SharedOnceClaim(w.VolumeClaims); ok && fw.PeakReplicas() > 1 && fw.MaxReplicas <= 1 && !fit.KeptOnOneNode(&fw) {
 		s.warnings = append(s.warnings, field.Warning{Code: WarnSharedVolume, Path: p.Child("VolumeClaims"), Message: fmt.Sprintf(
-			"the %d pods of workload %q at peak share the ReadWriteOnce claim %q: its volume attaches to one node, so pods the scheduler puts on another node stay ContainerCreating (Multi-Attach error); kubefit places them freely. %s",
-			fw.PeakReplicas(), w.Name, c.Name, remedy)})
+			"the %d pods of workload %q at peak share the ReadWriteOnce claim %q: its volume attaches to one node, so a pod the scheduler puts on another node stays ContainerCreating (Multi-Attach error); kubefit places them freely. "+
+				"It runs one replica: the second pod is its rolling update's surge, which starts before the old pod stops; use strategy Recreate (or maxSurge 0), or a ReadWriteMany file share",
+			fw.PeakReplicas(), w.Name, c.Name)})
 	}
 	for _, c := range w.VolumeClaims {
 		if c.From == fit.ClaimShared && slices.Contains(c.AccessModes, fit.ReadWriteOncePod) && fw.MaxReplicas == 1 && fw.PeakReplicas() > 1 {

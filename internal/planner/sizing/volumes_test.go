@@ -91,8 +91,9 @@ func mustType(t *testing.T, name string) catalog.InstanceType {
 	return it
 }
 
-// TestVolumeClaimRules: a ReadWriteOncePod claim shared by several pods is refused on the claim; a shared
-// ReadWriteOnce claim and a surge against a ReadWriteOncePod claim are warned about.
+// TestVolumeClaimRules: a ReadWriteOncePod claim shared by several pods is refused on the claim, and so is a
+// ReadWriteOnce one unless a required pod affinity keeps the pods on one node; one replica's surge against either
+// is warned about.
 func TestVolumeClaimRules(t *testing.T) {
 	shared := func(mode fit.AccessMode, n int) Workload {
 		return Workload{Name: "app", Replicas: intp(n), Requests: fit.Resources{CPUMillicores: 100},
@@ -116,7 +117,20 @@ func TestVolumeClaimRules(t *testing.T) {
 		}
 		t.Errorf("no %s warning at %s: %v", WarnSharedVolume, path, plan.Warnings)
 	}
-	warned(shared(fit.ReadWriteOnce, 3), "Workloads[0].VolumeClaims")
+	// Three replicas of a shared ReadWriteOnce claim: refused (the scheduler spreads them; those off the volume's node
+	// never start), unless a required pod affinity to themselves on the hostname keeps them on one node.
+	_, err = NewPlanner(EmbeddedCatalog()).Solve(context.Background(), Request{
+		Pools: []Pool{pool("general", "m5.large", 3)}, Workloads: []Workload{shared(fit.ReadWriteOnce, 3)}})
+	if es := field.As(err); len(es) != 1 || es[0].Path.String() != "Workloads[0].VolumeClaims[0].AccessModes" || !strings.Contains(es[0].Error(), "Multi-Attach") {
+		t.Errorf("a shared ReadWriteOnce claim of 3 pods: got %v, want one error on the claim's access modes", err)
+	}
+	together := shared(fit.ReadWriteOnce, 3)
+	together.Labels = map[string]string{"app": "db"}
+	together.PodAffinity = &fit.PodAffinity{Required: []fit.PodAffinityTerm{{Selector: fit.LabelSelector{MatchLabels: map[string]string{"app": "db"}}, TopologyKey: "kubernetes.io/hostname"}}}
+	if plan, err := NewPlanner(EmbeddedCatalog()).Solve(context.Background(), Request{Pools: []Pool{pool("general", "m5.large", 3)}, Workloads: []Workload{together}}); err != nil || !plan.Fits ||
+		slices.ContainsFunc(plan.Warnings, func(w field.Warning) bool { return w.Code == WarnSharedVolume }) {
+		t.Errorf("kept on one node by its affinity: err %v, plan %+v", err, plan)
+	}
 	// One replica of a shared ReadWriteOnce claim: the second pod is the surge, so the remedy is Recreate, not "one replica".
 	one := shared(fit.ReadWriteOnce, 1)
 	one.MaxSurge = fit.IntOrPercent{Value: 1}

@@ -184,7 +184,7 @@ func (r *reader) volumeClaims(o object, ow *owned) []VolumeClaim {
 			}
 			vc := claimOf(name, c.Spec, "persistentVolumeClaim")
 			if !ow.daemon && ow.replicas > 1 && onlyRWO(c.Spec.AccessModes) {
-				r.warn(o.src, WarnSharedRWOClaim, "its %d replicas share the ReadWriteOnce claim %s, so they can only run on the one node the volume is attached to; sizing places them freely",
+				r.warn(o.src, WarnSharedRWOClaim, "its %d replicas share the ReadWriteOnce claim %s, so they can only run on the one node the volume is attached to, which the scheduler does not keep them to; sizing refuses it unless a required pod affinity to themselves on kubernetes.io/hostname keeps them together",
 					ow.replicas, field.Quote(name))
 			}
 			out = append(out, vc)
