@@ -19,7 +19,9 @@ const (
 	DisruptNodeLoss DisruptionKind = "node_loss"
 	// DisruptZoneLoss loses every node of one zone, for each zone in turn. Pods whose block volumes are in
 	// that zone cannot run elsewhere (stuck by design, reported); the others must bind on the nodes of the
-	// other zones, each pool growing there within its maximum node count.
+	// other zones, each pool growing there within its maximum node count. The lost nodes stay in the cluster
+	// as unreachable nodes, which a topology spread ignoring taints still counts as domains
+	// (cluster.unreachable).
 	DisruptZoneLoss DisruptionKind = "zone_loss"
 )
 
@@ -294,11 +296,17 @@ func (cl *cluster) afterLoss(m *model, kind DisruptionKind, lc lossCase, order [
 	}
 	cl.setLive()
 	if kind == DisruptZoneLoss {
-		for w := range cl.domains {
-			cl.domains[w] = slices.DeleteFunc(cl.domains[w], func(z int32) bool { return z == lc.zone })
+		// The lost zone's nodes stay in the API as NotReady nodes tainted node.kubernetes.io/unreachable until
+		// they are deleted, which nothing does while the cloud still reports the instances: a zone-spread
+		// workload (nodeTaintsPolicy Ignore) still counts the zone as a domain, with none of its pods (those
+		// there are terminating, which PodTopologySpread does not count), so its replacements must keep within
+		// MaxSkew of 0 there (kubernetes/kubernetes#123019; KEP-5980 changes it only from v1.38, alpha).
+		cl.unreachable = resizeBool(cl.unreachable, len(cl.nodes))
+		for id := range cl.nodes {
+			cl.unreachable[id] = !isNew[id] && cl.nodes[id].zone == lc.zone
 		}
 	}
-	defer func() { cl.dead, cl.pin = nil, -1 }()
+	defer func() { cl.dead, cl.unreachable, cl.pin = nil, nil, -1 }()
 	var evicted []evictee
 	stuck := make([]int, len(cl.classes))
 	for i, id := range bind {
@@ -416,7 +424,10 @@ func (cl *cluster) lossRemedy(m *model, kind DisruptionKind, lc lossCase, order 
 		return fmt.Sprintf(". Up to %d more nodes in the on-demand pools' maximum node counts do not bind them: let them use an on-demand pool (node selector, affinity, tolerations, pool list), or add one they may use", maxLossBump)
 	}
 	if kind == DisruptZoneLoss {
-		return fmt.Sprintf(". Up to %d more nodes in the maximum node counts do not bind them: no pool they may use has a node outside the lost zone, or their volumes or spread rules keep them in it", maxLossBump)
+		return fmt.Sprintf(". Up to %d more nodes in the maximum node counts do not bind them: no pool they may use has a node outside the lost zone, or their volumes keep them in it, "+
+			"or a hard topology spread does: the lost zone's nodes stay in the cluster, NotReady and tainted unreachable, until they are deleted, and a spread that ignores taints "+
+			"(nodeTaintsPolicy Ignore, the default, and the zone spread shortcut) still counts their zone and nodes, holding none of the pods, so no other zone may take more "+
+			"than the max skew; use a topology spread constraint with nodeTaintsPolicy Honor, or delete the lost nodes in an outage", maxLossBump)
 	}
 	return fmt.Sprintf(". Up to %d more nodes in the maximum node count do not bind them: their volumes or spread rule keep them where no node can be added", maxLossBump)
 }

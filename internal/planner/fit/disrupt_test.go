@@ -153,3 +153,41 @@ func TestZoneLossPoolsOnlyInLostZone(t *testing.T) {
 		t.Errorf("the report names an empty pool:\n%s", r)
 	}
 }
+
+// TestZoneLossSpreadCountsLostZone: in a zone outage the lost zone's nodes stay in the API (NotReady, tainted
+// node.kubernetes.io/unreachable) and a zone spread that ignores taints still counts their zone, with none of
+// the workload's pods: 6 pods spread 2/2/2 over three zones lose 2, and their replacements cannot bind in the
+// other zones (2 + 1 − 0 > 1), whatever room there is (kubernetes/kubernetes#123019). The zone_spread shortcut
+// and an explicit constraint agree; with nodeTaintsPolicy Honor the lost nodes are no domain and the pods move.
+func TestZoneLossSpreadCountsLostZone(t *testing.T) {
+	pool := Pool{Name: "general", Allocatable: Resources{CPUMillicores: 4000, MemoryBytes: 16 << 30, Pods: 110}, MaxNodes: 9,
+		Zones: []string{"a", "b", "c"}}
+	web := Workload{Name: "web", Replicas: 6, MaxReplicas: 6, Requests: Resources{CPUMillicores: 500, MemoryBytes: 1 << 30},
+		Labels: map[string]string{"app": "web"}}
+	zoneTSC := TopologySpreadConstraint{MaxSkew: 1, TopologyKey: zoneLabel, WhenUnsatisfiable: DoNotSchedule,
+		Selector: LabelSelector{MatchLabels: map[string]string{"app": "web"}}}
+	honor := zoneTSC
+	honor.NodeTaintsPolicy = PolicyHonor
+	for _, tc := range []struct {
+		name string
+		mod  func(*Workload)
+		fits bool
+	}{
+		{"zone spread shortcut", func(w *Workload) { w.Spread = Spread{Type: SpreadZone, MaxSkew: 1} }, false},
+		{"topology spread, taints ignored", func(w *Workload) { w.TopologySpread = []TopologySpreadConstraint{zoneTSC} }, false},
+		{"topology spread, taints honoured", func(w *Workload) { w.TopologySpread = []TopologySpreadConstraint{honor} }, true},
+		{"no spread", func(*Workload) {}, true},
+	} {
+		w := web
+		tc.mod(&w)
+		res, err := Plan(Input{Pools: []Pool{pool}, Disruptions: []DisruptionKind{DisruptZoneLoss}, Workloads: []Workload{w}})
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		for _, d := range res.Disruptions {
+			if d.Fits != tc.fits {
+				t.Errorf("%s: zone_loss of %s: fits %v, want %v: %s", tc.name, d.Zone, d.Fits, tc.fits, d.Message)
+			}
+		}
+	}
+}

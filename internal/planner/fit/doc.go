@@ -205,8 +205,12 @@
 // their pods, and the lost ones' pods are scheduled in their arrival order on them, then on the nodes the
 // pools may add (node_loss: within MaxNodes less the lost node, which keeps its place until replaced;
 // zone_loss: within MaxNodes in the other zones). A pod with a block volume stays in its node's zone (the
-// volume is zonal); in a lost zone it is stuck by design. The worst node or zone is reported, with the
-// smallest rise of MaxNodes (up to 8) that absorbs it.
+// volume is zonal); in a lost zone it is stuck by design. A lost zone's nodes stay in the API in an outage
+// (NotReady, tainted node.kubernetes.io/unreachable, until deleted): they take no pod, but a topology spread
+// that ignores taints (nodeTaintsPolicy Ignore, the default, and the zone spread shortcut) still counts their
+// zone and nodes as domains holding none of its pods, so the replacements keep within MaxSkew of 0 there
+// (kubernetes/kubernetes#123019; KEP-5980 changes it from v1.38, alpha). The worst node or zone is reported,
+// with the smallest rise of MaxNodes (up to 8) that absorbs it.
 //
 // spot_loss (spot.go) loses every node of every spot pool (Pool.CapacityType) at once: the spot pools add no
 // node, and the others grow within MaxNodes. It needs a spot pool (Validate says so otherwise).

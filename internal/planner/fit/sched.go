@@ -171,6 +171,11 @@ type cluster struct {
 	// pod being scheduled is pinned to by its volumes (-1: none).
 	dead []bool
 	pin  int32
+	// unreachable marks the lost zone's nodes in a zone_loss replay: in an outage their Node objects stay,
+	// NotReady and tainted node.kubernetes.io/unreachable, until they are deleted, so a topology spread
+	// constraint that ignores taints (nodeTaintsPolicy Ignore, the default) still counts their zone and nodes as
+	// domains, holding none of the pods (theirs are terminating). nil outside such a replay.
+	unreachable []bool
 	// live is the node list without the dead nodes (setLive): the scheduler's snapshot holds the nodes that
 	// exist, so the nodes lost or not yet added neither take part in the search nor count towards
 	// numFeasibleNodesToFind.

@@ -63,8 +63,11 @@ type spreadTerm struct {
 	key      int
 	matches  []bool // per class
 	eligible []bool // per node: counted (passes the policies and has the key)
-	domains  []int32
-	cnt      []int32 // per domain: matching pods on eligible nodes
+	// honorTaints: nodeTaintsPolicy Honor, under which a node tainted unreachable (a lost zone's) is no domain
+	// unless the owner tolerates it.
+	honorTaints bool
+	domains     []int32
+	cnt         []int32 // per domain: matching pods on eligible nodes
 }
 
 // spreadState holds the classes' constraints on one cluster.
@@ -145,6 +148,7 @@ func (cl *cluster) resetSpread() {
 		wl := &cl.m.in.Workloads[cl.classes[st.owner].c.w]
 		spec := wl.TopologySpread[slices.Index(ss.own[st.owner], i)]
 		st.eligible = make([]bool, len(cl.nodes))
+		st.honorTaints = spec.NodeTaintsPolicy == PolicyHonor && len(untolerated([]Taint{unreachableTaint}, wl.Tolerations)) > 0
 		seen := make([]bool, ndom[st.key])
 		st.domains = st.domains[:0]
 	nodes:
@@ -357,8 +361,13 @@ func (v *validator) topologySpread(f field.Path, owner string, w *Workload) {
 	}
 }
 
+// unreachableTaint is the NoSchedule taint the node lifecycle controller puts on a node that stops reporting
+// (node.kubernetes.io/unreachable); pods tolerate its NoExecute twin for 300 s by default, not this one.
+var unreachableTaint = Taint{Key: "node.kubernetes.io/unreachable", Effect: EffectNoSchedule}
+
 // liveSpreadDomains rebuilds each constraint's domains from the eligible nodes that are not dead (a
-// disruption's lost or not yet added nodes are no domain).
+// disruption's lost or not yet added nodes are no domain), save a lost zone's unreachable nodes, which stay
+// domains for a constraint that ignores taints (cluster.unreachable).
 func (cl *cluster) liveSpreadDomains() {
 	if !cl.ss.any {
 		return
@@ -368,7 +377,7 @@ func (cl *cluster) liveSpreadDomains() {
 		seen := make([]bool, len(st.cnt))
 		st.domains = st.domains[:0]
 		for id, ok := range st.eligible {
-			if !ok || (cl.dead != nil && cl.dead[id]) {
+			if !ok || (cl.dead != nil && cl.dead[id] && (cl.unreachable == nil || !cl.unreachable[id] || st.honorTaints)) {
 				continue
 			}
 			if d := cl.ss.dom[st.key][id]; !seen[d] {
