@@ -21,7 +21,7 @@ const (
 	// that zone cannot run elsewhere (stuck by design, reported); the others must bind on the nodes of the
 	// other zones, each pool growing there within its maximum node count. The lost nodes stay in the cluster
 	// as unreachable nodes, which a topology spread ignoring taints still counts as domains
-	// (cluster.unreachable).
+	// (cluster.present).
 	DisruptZoneLoss DisruptionKind = "zone_loss"
 )
 
@@ -301,12 +301,14 @@ func (cl *cluster) afterLoss(m *model, kind DisruptionKind, lc lossCase, order [
 		// workload (nodeTaintsPolicy Ignore) still counts the zone as a domain, with none of its pods (those
 		// there are terminating, which PodTopologySpread does not count), so its replacements must keep within
 		// MaxSkew of 0 there (kubernetes/kubernetes#123019; KEP-5980 changes it only from v1.38, alpha).
-		cl.unreachable = resizeBool(cl.unreachable, len(cl.nodes))
+		cl.present = make([]presence, len(cl.nodes))
 		for id := range cl.nodes {
-			cl.unreachable[id] = !isNew[id] && cl.nodes[id].zone == lc.zone
+			if !isNew[id] && cl.nodes[id].zone == lc.zone {
+				cl.present[id] = unreachable
+			}
 		}
 	}
-	defer func() { cl.dead, cl.unreachable, cl.pin = nil, nil, -1 }()
+	defer func() { cl.dead, cl.present, cl.pin = nil, nil, -1 }()
 	var evicted []evictee
 	stuck := make([]int, len(cl.classes))
 	for i, id := range bind {

@@ -220,8 +220,9 @@
 // are drained; each drain evicts through the eviction API, which refuses while the pod's PodDisruptionBudget
 // allows no disruption (healthy pods at DisruptionBudget.DesiredHealthy, the disruption controller's
 // rounding); the evicted pods schedule on the rest. The first batch that blocks or strands pods is
-// reported, with the surge settings that let the upgrade through. Pods on a draining node are left out of
-// the spread and affinity counts while it drains (the model places them nowhere until evicted).
+// reported, with the surge settings that let the upgrade through. A draining node is cordoned, not gone: it
+// stays a topology spread domain for a constraint that ignores taints, and its pods count in the spread and
+// affinity counts until each is evicted (then terminating, which PodTopologySpread does not count).
 //
 // The nodes lost, draining or not yet added are out of the scheduler's node list while a disruption is
 // replayed (the scheduler's snapshot holds the nodes that exist), so they neither take part in the search nor

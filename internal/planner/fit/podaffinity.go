@@ -401,6 +401,28 @@ func (cl *cluster) placePods(w int, id int32) {
 	}
 }
 
+// unplacePods uncounts a pod of class w removed from node id (placePods' inverse).
+func (cl *cluster) unplacePods(w int, id int32) {
+	if !cl.pt.any {
+		return
+	}
+	ps := &cl.ps
+	for _, t := range ps.touch[w] {
+		term := &cl.pt.terms[t]
+		d := ps.dom[term.key][id]
+		if d < 0 {
+			continue
+		}
+		if term.counted[w] {
+			ps.cnt[t][d]--
+			ps.tot[t]--
+		}
+		if term.owner == w {
+			ps.own[t][d]--
+		}
+	}
+}
+
 // podsOK is InterPodAffinity's Filter for a pod of class w on node id: none of the pods its required
 // anti-affinity terms match in the node's domain; some pod each required affinity term matches there (or
 // none anywhere, when the pod matches its own term: the first of a group may go anywhere); and no placed

@@ -171,11 +171,13 @@ type cluster struct {
 	// pod being scheduled is pinned to by its volumes (-1: none).
 	dead []bool
 	pin  int32
-	// unreachable marks the lost zone's nodes in a zone_loss replay: in an outage their Node objects stay,
-	// NotReady and tainted node.kubernetes.io/unreachable, until they are deleted, so a topology spread
-	// constraint that ignores taints (nodeTaintsPolicy Ignore, the default) still counts their zone and nodes as
-	// domains, holding none of the pods (theirs are terminating). nil outside such a replay.
-	unreachable []bool
+	// present marks the dead nodes whose Node objects still exist, by the taint that keeps pods off them: a
+	// lost zone's nodes in a zone_loss replay (in an outage they stay, NotReady and tainted
+	// node.kubernetes.io/unreachable, until deleted) and the nodes a node_upgrade batch drains (cordoned,
+	// node.kubernetes.io/unschedulable, until their last pod is evicted and they are deleted). A topology spread
+	// constraint that ignores taints (nodeTaintsPolicy Ignore, the default) still counts their domains, with the
+	// pods not yet evicted. nil outside such a replay.
+	present []presence
 	// live is the node list without the dead nodes (setLive): the scheduler's snapshot holds the nodes that
 	// exist, so the nodes lost or not yet added neither take part in the search nor count towards
 	// numFeasibleNodesToFind.
@@ -584,6 +586,28 @@ func (cl *cluster) place(w int, id int32) {
 	}
 	cl.placePods(w, id)
 	cl.placeSpread(w, id)
+}
+
+// unplace removes one pod of class w from node id, as place added it: an evicted pod, terminating, which
+// PodTopologySpread (filtering.go countPodsMatchSelector skips pods being deleted) and the model stop counting.
+func (cl *cluster) unplace(w int, id int32) {
+	sc := &cl.classes[w]
+	nd := &cl.nodes[id]
+	for r := range nRes {
+		nd.used[r] -= sc.c.req[r]
+	}
+	nd.nzCPU -= sc.nzCPU
+	nd.nzMem -= sc.nzMem
+	sp := &cl.pools[nd.pool]
+	nd.balance = balance(sp.alloc, sp.ds[rCPU]+nd.used[rCPU], sp.ds[rMem]+nd.used[rMem])
+	cl.clock++
+	nd.ver = cl.clock
+	cl.onNode[w][id]--
+	if nd.zone >= 0 {
+		cl.inZone[w][nd.zone]--
+	}
+	cl.unplacePods(w, id)
+	cl.unplaceSpread(w, id)
 }
 
 // cycle is one scheduling cycle (schedule_one.go schedulePod) for a pod of class w, starting the

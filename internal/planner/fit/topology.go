@@ -63,11 +63,11 @@ type spreadTerm struct {
 	key      int
 	matches  []bool // per class
 	eligible []bool // per node: counted (passes the policies and has the key)
-	// honorTaints: nodeTaintsPolicy Honor, under which a node tainted unreachable (a lost zone's) is no domain
-	// unless the owner tolerates it.
-	honorTaints bool
-	domains     []int32
-	cnt         []int32 // per domain: matching pods on eligible nodes
+	// excludes: per presence, whether nodeTaintsPolicy Honor keeps a present dead node of that kind out of
+	// the domains (the owner does not tolerate its taint).
+	excludes [presenceKinds]bool
+	domains  []int32
+	cnt      []int32 // per domain: matching pods on eligible nodes
 }
 
 // spreadState holds the classes' constraints on one cluster.
@@ -148,7 +148,9 @@ func (cl *cluster) resetSpread() {
 		wl := &cl.m.in.Workloads[cl.classes[st.owner].c.w]
 		spec := wl.TopologySpread[slices.Index(ss.own[st.owner], i)]
 		st.eligible = make([]bool, len(cl.nodes))
-		st.honorTaints = spec.NodeTaintsPolicy == PolicyHonor && len(untolerated([]Taint{unreachableTaint}, wl.Tolerations)) > 0
+		for k, t := range presenceTaints {
+			st.excludes[k] = presence(k) != notPresent && spec.NodeTaintsPolicy == PolicyHonor && len(untolerated([]Taint{t}, wl.Tolerations)) > 0
+		}
 		seen := make([]bool, ndom[st.key])
 		st.domains = st.domains[:0]
 	nodes:
@@ -219,6 +221,19 @@ func (cl *cluster) placeSpread(w int, id int32) {
 		st := &cl.ss.terms[t]
 		if st.eligible[id] {
 			st.cnt[cl.ss.dom[st.key][id]]++
+		}
+	}
+}
+
+// unplaceSpread uncounts a pod of class w removed from node id (placeSpread's inverse).
+func (cl *cluster) unplaceSpread(w int, id int32) {
+	if !cl.ss.any {
+		return
+	}
+	for _, t := range cl.ss.touch[w] {
+		st := &cl.ss.terms[t]
+		if st.eligible[id] {
+			st.cnt[cl.ss.dom[st.key][id]]--
 		}
 	}
 }
@@ -361,13 +376,27 @@ func (v *validator) topologySpread(f field.Path, owner string, w *Workload) {
 	}
 }
 
-// unreachableTaint is the NoSchedule taint the node lifecycle controller puts on a node that stops reporting
-// (node.kubernetes.io/unreachable); pods tolerate its NoExecute twin for 300 s by default, not this one.
-var unreachableTaint = Taint{Key: "node.kubernetes.io/unreachable", Effect: EffectNoSchedule}
+// presence says whether a dead node's Node object still exists, and by which taint (cluster.present).
+type presence int8
+
+const (
+	notPresent  presence = iota
+	unreachable          // a lost zone's node in an outage
+	cordoned             // a node being drained
+	presenceKinds
+)
+
+// presenceTaints are the NoSchedule taints of the present nodes: the node lifecycle controller's
+// node.kubernetes.io/unreachable (pods tolerate its NoExecute twin for 300 s by default, not this one) and
+// the cordon's node.kubernetes.io/unschedulable.
+var presenceTaints = [presenceKinds]Taint{
+	unreachable: {Key: "node.kubernetes.io/unreachable", Effect: EffectNoSchedule},
+	cordoned:    {Key: "node.kubernetes.io/unschedulable", Effect: EffectNoSchedule},
+}
 
 // liveSpreadDomains rebuilds each constraint's domains from the eligible nodes that are not dead (a
-// disruption's lost or not yet added nodes are no domain), save a lost zone's unreachable nodes, which stay
-// domains for a constraint that ignores taints (cluster.unreachable).
+// disruption's lost or not yet added nodes are no domain), save the dead nodes that still exist, which stay
+// domains for a constraint that ignores their taint (cluster.present).
 func (cl *cluster) liveSpreadDomains() {
 	if !cl.ss.any {
 		return
@@ -377,7 +406,7 @@ func (cl *cluster) liveSpreadDomains() {
 		seen := make([]bool, len(st.cnt))
 		st.domains = st.domains[:0]
 		for id, ok := range st.eligible {
-			if !ok || (cl.dead != nil && cl.dead[id] && (cl.unreachable == nil || !cl.unreachable[id] || st.honorTaints)) {
+			if !ok || (cl.dead != nil && cl.dead[id] && (cl.present == nil || cl.present[id] == notPresent || st.excludes[cl.present[id]])) {
 				continue
 			}
 			if d := cl.ss.dom[st.key][id]; !seen[d] {

@@ -159,7 +159,7 @@ func (cl *cluster) upgradePool(m *model, p int, order []int32, counts []int, bin
 	revived := make([]bool, len(gone))
 	batches := (n + drain - 1) / drain
 	evictedTotal := 0
-	defer func() { cl.dead, cl.pin = nil, -1 }()
+	defer func() { cl.dead, cl.present, cl.pin = nil, nil, -1 }()
 	r := DisruptionResult{Kind: DisruptNodeUpgrade, Checked: true, Pool: pm.p.Name}
 	surgeText := Plural(surge, "surge node", "surge nodes")
 	if surge == 0 {
@@ -187,6 +187,9 @@ func (cl *cluster) upgradePool(m *model, p int, order []int32, counts []int, bin
 			}
 		}
 		cl.setLive()
+		// The draining nodes are cordoned, not gone: they stay in the API, and their pods count (topology
+		// spread, inter-pod affinity) until each is evicted, one at a time (unplace).
+		cl.present = make([]presence, len(cl.nodes))
 		healthy := map[int]int{}
 		var queue []int
 		for i, id := range where {
@@ -197,7 +200,7 @@ func (cl *cluster) upgradePool(m *model, p int, order []int32, counts []int, bin
 			healthy[wlOf(w)]++
 			if draining[id] {
 				queue = append(queue, i)
-				continue
+				cl.present[id] = cordoned
 			}
 			cl.place(w, id)
 		}
@@ -244,6 +247,7 @@ func (cl *cluster) upgradePool(m *model, p int, order []int32, counts []int, bin
 				if cl.classes[w].c.req[rVol] > 0 {
 					e.pin = cl.nodes[where[i]].zone
 				}
+				cl.unplace(w, where[i]) // terminating: no longer counted
 				where[i] = -1
 				if !try(e) {
 					pending = append(pending, e)

@@ -8,6 +8,7 @@ import (
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/catalog"
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/field"
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/fit"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/overhead"
 )
 
 // TestSolveNoSpareNode: a pool filled to its maximum node count warns, at its maximum, what one node's loss
@@ -128,5 +129,36 @@ func TestSolveUpgradeDefaults(t *testing.T) {
 				t.Errorf("got %+v, want %q", d, tt.want)
 			}
 		})
+	}
+}
+
+// TestUpgradeCordonedNodeStillCounts: a node being drained is cordoned, not gone: it stays a topology spread
+// domain, and its pods count until each is evicted. 7 pods zone-spread (max skew 1) 2/3/2 over three nodes, a
+// PodDisruptionBudget of max unavailable 1: draining the node of zone a evicts one pod, whose replacement
+// binds on the surge node in zone b; the second eviction leaves a=1, so the next replacement breaks the skew
+// in every other zone and stays Pending, and the budget then refuses the last eviction for good: the upgrade
+// deadlocks, as it does in the real cluster (podtopologyspread counts the cordoned node and its pods not yet
+// evicted). Before, kubefit dropped the draining node and its pods at once and passed.
+func TestUpgradeCordonedNodeStillCounts(t *testing.T) {
+	cpu, mem, pods := int64(4000), int64(15<<30), int64(58)
+	one := fit.IntOrPercent{Value: 1}
+	req := Request{
+		Pools: []Pool{{Name: "p", Cloud: catalog.AWS, InstanceTypes: []string{"m5.xlarge"}, MinNodes: 3, MaxNodes: 3,
+			Zones: []string{"b", "a", "c"}, UpgradeMaxUnavailable: &one,
+			Overhead: overhead.Input{MeasuredAllocatable: overhead.MeasuredAllocatable{CPUMillicores: &cpu, MemoryBytes: &mem, Pods: &pods}}}},
+		DaemonSets: []DaemonSet{{Name: "aws-node", Requests: fit.Resources{CPUMillicores: 25}}, {Name: "kube-proxy", Requests: fit.Resources{CPUMillicores: 100}}},
+		Workloads: []Workload{{Name: "web", Replicas: intp(7), Requests: fit.Resources{CPUMillicores: 500, MemoryBytes: 100 << 20},
+			Labels: map[string]string{"app": "web"},
+			TopologySpread: []fit.TopologySpreadConstraint{{MaxSkew: 1, TopologyKey: "topology.kubernetes.io/zone", WhenUnsatisfiable: fit.DoNotSchedule,
+				Selector: fit.LabelSelector{MatchLabels: map[string]string{"app": "web"}}}},
+			DisruptionBudget: &fit.DisruptionBudget{MaxUnavailable: &one}}},
+		Disruptions: []fit.DisruptionKind{fit.DisruptNodeUpgrade},
+	}
+	plan, err := NewPlanner(EmbeddedCatalog()).Solve(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := plan.Packing.Disruptions; len(d) != 1 || d[0].Fits || !strings.Contains(d[0].Message, "topology spread") {
+		t.Errorf("node_upgrade: %+v, want it blocked by the spread that still counts the cordoned node", d)
 	}
 }
