@@ -145,11 +145,12 @@ const (
 	nonNitroIOPS  = 32_000 // io1 and io2 on instance types that are not Nitro (§2.4, §2.5)
 )
 
-// IO1MaxThroughput is tpCap_io1(P) of §2.4 in bytes per second: 500 MiB/s up to 32,000 provisioned IOPS,
+// IO1MaxThroughput is tpCap_io1(P) of §2.4 in bytes per second: up to 32,000 provisioned IOPS "256 KiB/s
+// for each IOPS provisioned, up to a maximum of 500 MiB/s" (EC2 User Guide, Provisioned IOPS SSD volumes),
 // min(1,000, P / 64) MiB/s above.
 func IO1MaxThroughput(iops int64) int64 {
 	if iops <= 32_000 {
-		return 500 * mib
+		return min(500*mib, iops*256*1024)
 	}
 	return min(1000*mib, iops*mib/64)
 }

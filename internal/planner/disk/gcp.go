@@ -27,15 +27,16 @@ type pdModel struct {
 
 var pdModels = map[Type]pdModel{
 	// pd-standard: read 0.75 IOPS per GiB (writes 1.5; the read figure is the binding one), 0.12 MiB/s
-	// per GiB, per-VM read cap about 1,200 MiB/s.
-	PDStandard: {iopsPerGiBx100: 75, mibpsPerGiBx100: 12, maxMiBps: 1200,
-		note: "read figures (writes 1.5 IOPS per GiB); throughput capped at the per-VM read cap of about 1,200 MiB/s"},
-	// pd-balanced: 6 IOPS and 0.28 MiB/s per GiB; up to 80,000 IOPS per VM.
-	PDBalanced: {iopsPerGiBx100: 600, mibpsPerGiBx100: 28, maxIOPS: 80_000,
-		note: "IOPS capped at the per-VM maximum of 80,000; the unverified per-disk baseline of 3,000 IOPS / 140 MiB/s is not used"},
-	// pd-ssd: 30 IOPS and 0.48 MiB/s per GiB; up to 100,000 IOPS per VM.
-	PDSSD: {iopsPerGiBx100: 3000, mibpsPerGiBx100: 48, maxIOPS: 100_000,
-		note: "IOPS capped at the per-VM maximum of 100,000; the unverified per-disk baseline of 6,000 IOPS / 240 MiB/s is not used"},
+	// per GiB; per VM at most 1,200 MiB/s read and 400 MiB/s write ("Throughput limits for zonal Persistent
+	// Disk"), the write cap taken, as a requirement does not say which.
+	PDStandard: {iopsPerGiBx100: 75, mibpsPerGiBx100: 12, maxMiBps: 400,
+		note: "read figures (writes 1.5 IOPS per GiB); throughput capped at the per-VM write maximum of 400 MiB/s (reads up to 1,200)"},
+	// pd-balanced: 6 IOPS and 0.28 MiB/s per GiB; per VM up to 80,000 IOPS and 1,200 MiB/s read and write.
+	PDBalanced: {iopsPerGiBx100: 600, mibpsPerGiBx100: 28, maxIOPS: 80_000, maxMiBps: 1200,
+		note: "capped at the per-VM maxima of 80,000 IOPS and 1,200 MiB/s (smaller VMs get less); the unverified per-disk baseline of 3,000 IOPS / 140 MiB/s is not used"},
+	// pd-ssd: 30 IOPS and 0.48 MiB/s per GiB; per VM up to 100,000 IOPS and 1,200 MiB/s read and write.
+	PDSSD: {iopsPerGiBx100: 3000, mibpsPerGiBx100: 48, maxIOPS: 100_000, maxMiBps: 1200,
+		note: "capped at the per-VM maxima of 100,000 IOPS and 1,200 MiB/s (smaller VMs get less); the unverified per-disk baseline of 6,000 IOPS / 240 MiB/s is not used"},
 }
 
 // pdLimits returns the IOPS and bytes per second of a size-scaled PD, rounded down.

@@ -96,7 +96,7 @@ func TestNewVolume(t *testing.T) {
 		// 1,000 MiB/s > 0.25 × 3,000 = 750.
 		{name: "gp3 1,000 MiB/s with 3,000 IOPS", spec: Spec{Type: GP3, SizeGiB: 100, Throughput: 1000}, wantRule: "EBS-V5", wantField: "Throughput"},
 		{name: "gp3 64 TiB + 1", spec: Spec{Type: GP3, SizeGiB: 65537}, wantRule: "EBS-V8", wantField: "SizeGiB"},
-		// io1 (§2.4): 48,000 IOPS → 750 MiB/s; 64,000 → 1,000 MiB/s; ≤ 32,000 → 500 MiB/s.
+		// io1 (§2.4): 48,000 IOPS → 750 MiB/s; 64,000 → 1,000 MiB/s; ≤ 32,000 → min(500, 0.25 × IOPS) MiB/s.
 		{name: "io1 48,000", spec: Spec{Type: IO1, SizeGiB: 1000, IOPS: 48000}, billed: 1000, baseIOPS: 48000,
 			baseBps: 750 * mib, burstIOPS: 48000, burstBps: 750 * mib},
 		{name: "io1 64,000", spec: Spec{Type: IO1, SizeGiB: 1280, IOPS: 64000}, billed: 1280, baseIOPS: 64000,
@@ -130,11 +130,15 @@ func TestNewVolume(t *testing.T) {
 		// GCP (§6): pd-balanced 100 GiB → 6 × 100 = 600 IOPS, 0.28 × 100 = 28 MiB/s.
 		{name: "pd-balanced 100 GiB", spec: Spec{Type: PDBalanced, SizeGiB: 100}, billed: 100, baseIOPS: 600,
 			baseBps: 28 * mib, burstIOPS: 600, burstBps: 28 * mib},
-		// pd-ssd 100 GiB → 3,000 IOPS, 48 MiB/s; pd-ssd 10,000 GiB → 300,000 capped at 100,000.
+		// pd-ssd 100 GiB → 3,000 IOPS, 48 MiB/s; pd-ssd 10,000 GiB → 300,000 IOPS capped at 100,000 and 4,800 MiB/s
+		// at the per-VM 1,200.
 		{name: "pd-ssd 100 GiB", spec: Spec{Type: PDSSD, SizeGiB: 100}, billed: 100, baseIOPS: 3000,
 			baseBps: 48 * mib, burstIOPS: 3000, burstBps: 48 * mib},
 		{name: "pd-ssd 10,000 GiB", spec: Spec{Type: PDSSD, SizeGiB: 10000}, billed: 10000, baseIOPS: 100000,
-			baseBps: 4800 * mib, burstIOPS: 100000, burstBps: 4800 * mib},
+			baseBps: 1200 * mib, burstIOPS: 100000, burstBps: 1200 * mib},
+		// io1 at 1,000 IOPS: 256 KiB/s per IOPS = 250 MiB/s, not 500.
+		{name: "io1 1,000", spec: Spec{Type: IO1, SizeGiB: 100, IOPS: 1000}, billed: 100, baseIOPS: 1000,
+			baseBps: 250 * mib, burstIOPS: 1000, burstBps: 250 * mib},
 		// pd-standard 100 GiB → 0.75 × 100 = 75 read IOPS, 12 MiB/s.
 		{name: "pd-standard 100 GiB", spec: Spec{Type: PDStandard, SizeGiB: 100}, billed: 100, baseIOPS: 75,
 			baseBps: 12 * mib, burstIOPS: 75, burstBps: 12 * mib},
