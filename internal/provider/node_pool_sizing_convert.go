@@ -99,6 +99,11 @@ var sizingRenames = renames{
 	"DisruptionBudget": "pod_disruption_budget", "Upgrade": "", "Upgrade.MaxSurge": "upgrade_max_surge", "Upgrade.MaxUnavailable": "upgrade_max_unavailable",
 	"EKS.Kind": "node_group_kind", "EKS.ReservedENIs": "reserved_enis",
 	"MeasuredAllocatable.CPUMillicores": "cpu", "MeasuredAllocatable.MemoryBytes": "memory", "MeasuredAllocatable.EphemeralStorageBytes": "ephemeral_storage",
+	// fit.PodAffinity's four lists are pod_affinity's and pod_anti_affinity's required and preferred; a preferred
+	// term's fields sit beside its weight; selectors are label_selector.
+	"PodAffinity": "", "PodAffinity.Required": "pod_affinity.required", "PodAffinity.Preferred": "pod_affinity.preferred",
+	"PodAffinity.AntiRequired": "pod_anti_affinity.required", "PodAffinity.AntiPreferred": "pod_anti_affinity.preferred", "Term": "",
+	"Required.Selector": "label_selector", "AntiRequired.Selector": "label_selector", "Term.Selector": "label_selector", "TopologySpread.Selector": "label_selector",
 }
 
 // expandSizing converts kubefit_node_pool_sizing's configuration into one sizing request. Pools are sorted by

@@ -359,8 +359,12 @@ func (v *validator) topologySpread(f field.Path, owner string, w *Workload) {
 		if t.WhenUnsatisfiable != "" && !slices.Contains(UnsatisfiableValues, t.WhenUnsatisfiable) {
 			v.add(tf.Child("WhenUnsatisfiable"), string(t.WhenUnsatisfiable), "whenUnsatisfiable %s of %s must be one of %s", field.Quote(string(t.WhenUnsatisfiable)), owner, field.QuoteList(UnsatisfiableValues))
 		}
-		if t.MinDomains < 0 || (t.MinDomains > 0 && t.WhenUnsatisfiable == ScheduleAnyway) {
-			v.add(tf.Child("MinDomains"), strconv.Itoa(t.MinDomains), "min domains %d of %s must be at least 1, and only with DoNotSchedule", t.MinDomains, owner)
+		switch {
+		case t.MinDomains < 0:
+			v.add(tf.Child("MinDomains"), strconv.Itoa(t.MinDomains), "min domains %d of %s must be at least 1", t.MinDomains, owner)
+		case t.MinDomains > 0 && t.WhenUnsatisfiable == ScheduleAnyway:
+			v.add(tf.Child("MinDomains"), strconv.Itoa(t.MinDomains), "min domains %d of %s is allowed only with whenUnsatisfiable DoNotSchedule (the API server refuses it with ScheduleAnyway); drop it or use DoNotSchedule",
+				t.MinDomains, owner)
 		}
 		for _, p := range []struct {
 			name string

@@ -324,9 +324,15 @@ func (cl *cluster) upgradeFailure(m *model, r DisruptionResult, b, batches int, 
 			}
 		}
 		if desired[wi] >= wl.Replicas {
+			// More replicas help only a min_available count; a percentage or a max_unavailable of 0 keeps
+			// every replica, however many.
+			more := ""
+			if mi := wl.DisruptionBudget.MinAvailable; mi != nil && !mi.Percent {
+				more = " or run more replicas"
+			}
 			parts = append(parts, fmt.Sprintf("the drain blocks: the %s of workload %q (%s: %d of its %d replicas must stay healthy) allows no disruption even with every pod running, "+
-				"so the eviction API refuses to evict its %s; let it allow one (min_available below %d, or max_unavailable of at least 1) or run more replicas",
-				budget, wl.Name, wl.DisruptionBudget.Text(), desired[wi], wl.Replicas, Plural(n, "pod", "pods"), wl.Replicas))
+				"so the eviction API refuses to evict its %s; let it allow one (min_available below %d, or max_unavailable of at least 1)%s",
+				budget, wl.Name, wl.DisruptionBudget.Text(), desired[wi], wl.Replicas, Plural(n, "pod", "pods"), wl.Replicas, more))
 			continue
 		}
 		parts = append(parts, fmt.Sprintf("the drain blocks: the %s of workload %q (%s: %d of its %d replicas must stay healthy) refuses to evict its %s while "+
