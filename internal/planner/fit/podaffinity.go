@@ -380,45 +380,29 @@ func resizeRows(rows [][]int32, n int) [][]int32 {
 }
 
 // placePods counts a pod of class w bound to node id.
-func (cl *cluster) placePods(w int, id int32) {
-	if !cl.pt.any {
-		return
-	}
-	ps := &cl.ps
-	for _, t := range ps.touch[w] {
-		term := &cl.pt.terms[t]
-		d := ps.dom[term.key][id]
-		if d < 0 {
-			continue
-		}
-		if term.counted[w] {
-			ps.cnt[t][d]++
-			ps.tot[t]++
-		}
-		if term.owner == w {
-			ps.own[t][d]++
-		}
-	}
-}
+func (cl *cluster) placePods(w int, id int32) { cl.countPods(w, id, 1) }
 
-// unplacePods uncounts a pod of class w removed from node id (placePods' inverse).
-func (cl *cluster) unplacePods(w int, id int32) {
+// unplacePods uncounts a pod of class w removed from node id.
+func (cl *cluster) unplacePods(w int, id int32) { cl.countPods(w, id, -1) }
+
+// countPods adds d pods of class w on node id to the inter-pod terms' counts.
+func (cl *cluster) countPods(w int, id int32, d int32) {
 	if !cl.pt.any {
 		return
 	}
 	ps := &cl.ps
 	for _, t := range ps.touch[w] {
 		term := &cl.pt.terms[t]
-		d := ps.dom[term.key][id]
-		if d < 0 {
+		dom := ps.dom[term.key][id]
+		if dom < 0 {
 			continue
 		}
 		if term.counted[w] {
-			ps.cnt[t][d]--
-			ps.tot[t]--
+			ps.cnt[t][dom] += d
+			ps.tot[t] += d
 		}
 		if term.owner == w {
-			ps.own[t][d]--
+			ps.own[t][dom] += d
 		}
 	}
 }

@@ -213,27 +213,20 @@ func (cl *cluster) domainsOf(key string) ([]int32, int) {
 }
 
 // placeSpread counts a pod of class w bound to node id.
-func (cl *cluster) placeSpread(w int, id int32) {
-	if !cl.ss.any {
-		return
-	}
-	for _, t := range cl.ss.touch[w] {
-		st := &cl.ss.terms[t]
-		if st.eligible[id] {
-			st.cnt[cl.ss.dom[st.key][id]]++
-		}
-	}
-}
+func (cl *cluster) placeSpread(w int, id int32) { cl.countSpread(w, id, 1) }
 
-// unplaceSpread uncounts a pod of class w removed from node id (placeSpread's inverse).
-func (cl *cluster) unplaceSpread(w int, id int32) {
+// unplaceSpread uncounts a pod of class w removed from node id.
+func (cl *cluster) unplaceSpread(w int, id int32) { cl.countSpread(w, id, -1) }
+
+// countSpread adds d pods of class w on node id to the spread constraints' counts.
+func (cl *cluster) countSpread(w int, id int32, d int32) {
 	if !cl.ss.any {
 		return
 	}
 	for _, t := range cl.ss.touch[w] {
 		st := &cl.ss.terms[t]
 		if st.eligible[id] {
-			st.cnt[cl.ss.dom[st.key][id]]--
+			st.cnt[cl.ss.dom[st.key][id]] += d
 		}
 	}
 }
