@@ -271,12 +271,14 @@ func volumeClaimsAttribute() schema.ListNestedAttribute {
 				MarkdownDescription: "`volumeClaimTemplates` (default) or `ephemeral`: a claim of its own for every pod; `persistentVolumeClaim`: one named claim every pod of the workload shares.",
 				Validators:          []validator.String{stringvalidator.OneOf(stringsOf(fit.ClaimSources)...)}},
 			"iops": schema.Int64Attribute{Optional: true, Validators: []validator.Int64{int64validator.AtLeast(0)},
-				MarkdownDescription: "The volume's provisioned sustained IOPS (`kubefit_storage_class`'s `performance.baseline_iops`). The volumes a node " +
+				MarkdownDescription: "The volume's provisioned sustained IOPS: `kubefit_disk_tier`'s `baseline_iops` for the class's type, size and settings. " +
+					"(`kubefit_storage_class`'s `performance.baseline_iops` gives the same figure, but a value computed by a resource that changes is " +
+					"known only at apply, and Terraform then reads this data source at apply, so the plan no longer says whether the pods fit.) The volumes a node " +
 					"attaches share its instance type's disk limits (EBS-optimized baseline, Azure uncached VM limits); a pool whose nodes get more than " +
 					"they sustain is warned about, naming the node, the sums and the limits. Null: not checked (null from `kubefit_workloads`)."},
 			"throughput_mbps": schema.Float64Attribute{Optional: true, Validators: []validator.Float64{float64validator.Between(0, 1e9)},
 				MarkdownDescription: "The volume's provisioned sustained throughput, in the unit the cloud publishes volume throughput in: MiB/s on AWS " +
-					"and GCP, MB/s on Azure (`kubefit_storage_class`'s `performance.baseline_throughput_mbps`); checked with `iops`."},
+					"and GCP, MB/s on Azure (`kubefit_disk_tier`'s `baseline_throughput_mbps`, as for `iops`); checked with `iops`."},
 		}}}
 }
 
