@@ -31,16 +31,23 @@ data "kubefit_node_pool_sizing" "cluster" {
       max_surge     = "25%"
       requests      = { cpu = "500m", memory = "512Mi" }
       node_selector = { role = "web" }
-      spread        = { type = "zone", max_skew = 1 }
       # As a chart renders them: keep replicas off each other's nodes if possible, and even across nodes.
       labels = { app = "api" }
       pod_anti_affinity = {
         preferred = [{ weight = 100, topology_key = "kubernetes.io/hostname", label_selector = { match_labels = { app = "api" } } }]
       }
-      topology_spread = [{
-        max_skew       = 2, topology_key = "kubernetes.io/hostname", when_unsatisfiable = "ScheduleAnyway",
-        label_selector = { match_labels = { app = "api" } }
-      }]
+      topology_spread = [
+        {
+          max_skew       = 2, topology_key = "kubernetes.io/hostname", when_unsatisfiable = "ScheduleAnyway",
+          label_selector = { match_labels = { app = "api" } }
+        },
+        {
+          # Even across zones. Honor: in a zone outage the lost nodes stay in the cluster, tainted unreachable;
+          # with the default (Ignore) their zone would still count, empty, and hold the replacements Pending.
+          max_skew           = 1, topology_key = "topology.kubernetes.io/zone", when_unsatisfiable = "DoNotSchedule",
+          node_taints_policy = "Honor", label_selector = { match_labels = { app = "api" } }
+        },
+      ]
     },
     {
       name        = "trainer"
