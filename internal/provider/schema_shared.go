@@ -204,7 +204,7 @@ func labelSelectorAttribute(what string) schema.SingleNestedAttribute {
 func topologySpreadAttribute() schema.ListNestedAttribute {
 	return schema.ListNestedAttribute{Optional: true,
 		MarkdownDescription: "Topology spread constraints (`topologySpreadConstraints`), as the scheduler's PodTopologySpread plugin applies them: the pods the selector " +
-			"matches may differ by at most `max_skew` between the domains of `topology_key`. `spread = { type = \"zone\" }` is shorthand for one on the zone on the pods' own labels. " +
+			"matches may differ by at most `max_skew` between the domains of `topology_key`. `spread = { type = \"zone\" }` is shorthand for one on the zone on the pods' own labels (with `node_taints_policy` Ignore: in `zone_loss` the lost zone's unreachable nodes still count). " +
 			"The best packing (`nodes_optimal` of `kubefit_node_pool_sizing`) does not apply them; the scheduler model, which the sizes come from, does, and a workload that has them gets no system default spreading.",
 		NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
 			"max_skew":     schema.Int64Attribute{Required: true, MarkdownDescription: "The largest allowed difference of matching pods between two domains (at least 1).", Validators: []validator.Int64{int64validator.AtLeast(1)}},
