@@ -171,6 +171,7 @@ var warningTitles = map[string]string{
 	nodegroup.WarnKubeletSettingsNeedImage: "Kubelet Settings Need a Custom AMI",
 
 	overhead.CodeNoDaemonSets:              "DaemonSet Requests Not Given",
+	overhead.CodeHyperdiskAttach:           "Hyperdisk Attach Limit Below the Driver's",
 	overhead.CodeDaemonSetsFillNode:        "DaemonSets Fill the Node",
 	overhead.CodeGKEMaxPodsAbove110:        "GKE Max Pods Above 110",
 	overhead.CodeNoENIData:                 "No ENI Data for the Instance Type",

@@ -284,6 +284,9 @@ const (
 	// are counted but not their requests; on AKS and GKE the system DaemonSets the platform runs on every node
 	// are not counted at all (systemDaemonSetsNote).
 	CodeNoDaemonSets = "overhead.no-daemonsets"
+	// CodeHyperdiskAttach: a GCP C3, C3D or H3 node, whose driver-reported attach limit (127) is above what
+	// Hyperdisk volumes attach.
+	CodeHyperdiskAttach = "overhead.hyperdisk-attach-limit"
 	// CodeDaemonSetsFillNode: the DaemonSets leave no CPU, memory or pod slot for workloads.
 	CodeDaemonSetsFillNode = "overhead.daemonsets-fill-node"
 	// CodeGKEMaxPodsAbove110: a GKE maximum pod count above 110, which only newer GKE versions allow.

@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/catalog"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/field"
 )
 
 // The disk CSI drivers' tables, copied byte for byte from internal/sources/data/volumes (volumes.md §2, §3);
@@ -239,4 +240,17 @@ func (c *calc) volumes() {
 	c.res.Volumes = l
 	c.res.Allocatable.Volumes = l.Count
 	c.term("attachableVolumes", UnitVolumes, l.Count, l.Formula, l.Detail)
+	if in := c.in.Instance; in.Cloud == catalog.GCP && hyperdiskBelowReported[in.Family] && c.in.VolumeAttachLimit == nil {
+		c.warn(CodeHyperdiskAttach, field.NewPath("VolumeAttachLimit"),
+			"the PD CSI driver reports %d attachable volumes on %q, but Google attaches fewer Hyperdisk volumes to %s machines (16 with the boot disk on "+
+				"c3-standard-4, as the driver's own error says: \"Maximum hyperdisk-balanced disks count should be less than or equal to [16]\"); "+
+				"if its claims use Hyperdisk, set the attach limit the machine type takes, or plan with fewer volumes per node",
+			l.Count, in.Name, strings.ToUpper(in.Family))
+	}
 }
+
+// hyperdiskBelowReported are the GCP series whose attach limit the PD CSI driver reports as the Persistent Disk
+// default, 127, although Hyperdisk volumes attach in smaller numbers (volumes.md §5.3: the driver went back to
+// the PD default for these third-generation series, commit a9acfff7; Red Hat's OpenShift GCP PD CSI docs give 16,
+// boot disk included, for c3-standard-2 and -4; gcp-compute-persistent-disk-csi-driver#1819 quotes GCE's error).
+var hyperdiskBelowReported = map[string]bool{"c3": true, "c3d": true, "h3": true}

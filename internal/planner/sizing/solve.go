@@ -262,6 +262,17 @@ func (s *solve) input() (fit.Input, error) {
 	return in, nil
 }
 
+// attachesVolumes reports whether some workload's pods attach a block volume (a claim that counts against
+// the node's attach limit).
+func (s *solve) attachesVolumes() bool {
+	for _, w := range s.req.Workloads {
+		if fit.VolumeAttachments(w.VolumeClaims) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // platformPoolLabels are the labels the platform puts on every node of pool rp, which workloads select pools
 // by: GKE's cloud.google.com/gke-nodepool (the pool's name) and, on a Spot pool, cloud.google.com/gke-spot=true
 // (docs.cloud.google.com/kubernetes-engine/docs/how-to/node-taints, .../concepts/spot-vms; a measured GKE node
@@ -384,6 +395,9 @@ func (s *solve) pool(i int, dsNames []string) (fit.Pool, error) {
 	for _, w := range pp.Overhead.Warnings {
 		if len(dsNames) > 0 && w.Code == overhead.CodeNoDaemonSets {
 			continue // the packer charges the DaemonSets listed in the request
+		}
+		if w.Code == overhead.CodeHyperdiskAttach && !s.attachesVolumes() {
+			continue // no workload attaches a volume
 		}
 		wp := p.Child("Overhead").Join(w.Path)
 		if st := w.Path.Steps(); len(st) > 0 && st[0].Name == "DaemonSets" {

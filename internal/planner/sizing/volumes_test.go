@@ -161,3 +161,37 @@ func TestQualifyWorkloadNames(t *testing.T) {
 		t.Errorf("names %v", got)
 	}
 }
+
+// TestHyperdiskAttachWarning: a GCP C3 pool whose workloads attach volumes warns that the PD CSI driver's
+// reported 127 is above what Hyperdisk volumes attach; without claims, on another series, or with the attach
+// limit given, it does not.
+func TestHyperdiskAttachWarning(t *testing.T) {
+	claims := []fit.VolumeClaim{{Name: "data", AccessModes: []fit.AccessMode{fit.ReadWriteOnce}}}
+	limit := int64(15)
+	for _, tc := range []struct {
+		name     string
+		instance string
+		claims   []fit.VolumeClaim
+		limit    *int64
+		warned   bool
+	}{
+		{"c3 with claims", "c3-standard-4", claims, nil, true},
+		{"c3 without claims", "c3-standard-4", nil, nil, false},
+		{"c3 with the limit given", "c3-standard-4", claims, &limit, false},
+		{"n2 with claims", "n2-standard-4", claims, nil, false},
+	} {
+		p := Pool{Name: "db", Cloud: catalog.GCP, InstanceTypes: []string{tc.instance}, MaxNodes: 3}
+		p.Overhead.VolumeAttachLimit = tc.limit
+		plan, err := NewPlanner(EmbeddedCatalog()).Solve(context.Background(), Request{Pools: []Pool{p},
+			Workloads: []Workload{{Name: "pg", Replicas: intp(2), Requests: fit.Resources{CPUMillicores: 500, MemoryBytes: 1 << 30}, VolumeClaims: tc.claims}}})
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		got := slices.ContainsFunc(plan.Warnings, func(w field.Warning) bool {
+			return w.Code == overhead.CodeHyperdiskAttach && strings.Contains(w.Message, "Hyperdisk")
+		})
+		if got != tc.warned {
+			t.Errorf("%s: warned %v, want %v (%v)", tc.name, got, tc.warned, plan.Warnings)
+		}
+	}
+}
