@@ -94,6 +94,14 @@ type IntOrPercent struct {
 	Percent bool
 }
 
+// String writes the value as Kubernetes and the clouds' APIs take it: "5" or "50%".
+func (v IntOrPercent) String() string {
+	if v.Percent {
+		return itoa(v.Value) + "%"
+	}
+	return itoa(v.Value)
+}
+
 // Resolve returns the absolute count for a total: Value itself, or ceil(total × Value / 100) for a
 // percentage, rounding up as Kubernetes does for maxSurge. Negative inputs resolve to 0.
 func (v IntOrPercent) Resolve(total int) int {
@@ -259,19 +267,13 @@ func (b *DisruptionBudget) DesiredHealthy(replicas int) int {
 
 // Text says the budget as written: `min_available 2`, `max_unavailable 25%`.
 func (b *DisruptionBudget) Text() string {
-	f := func(v IntOrPercent) string {
-		if v.Percent {
-			return itoa(v.Value) + "%"
-		}
-		return itoa(v.Value)
-	}
 	switch {
 	case b == nil:
 		return ""
 	case b.MaxUnavailable != nil:
-		return "max_unavailable " + f(*b.MaxUnavailable)
+		return "max_unavailable " + b.MaxUnavailable.String()
 	case b.MinAvailable != nil:
-		return "min_available " + f(*b.MinAvailable)
+		return "min_available " + b.MinAvailable.String()
 	}
 	return ""
 }

@@ -459,11 +459,3 @@ func scale(l resource.List, k int64) resource.List {
 	return resource.List{CPUMillicores: l.CPUMillicores * k, MemoryBytes: l.MemoryBytes * k,
 		EphemeralStorageBytes: l.EphemeralStorageBytes * k, Pods: l.Pods * k, GPU: l.GPU * k}
 }
-
-// upgradeText writes an upgrade setting as azurerm's upgrade_settings take it: "5" or "50%".
-func upgradeText(v fit.IntOrPercent) string {
-	if v.Percent {
-		return fmt.Sprintf("%d%%", v.Value)
-	}
-	return fmt.Sprint(v.Value)
-}

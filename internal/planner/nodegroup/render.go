@@ -321,9 +321,9 @@ func aksNodePool(req Request, r *Result) *AKSNodePool {
 	}
 	switch s, u := req.Pool.UpgradeMaxSurge, req.Pool.UpgradeMaxUnavailable; {
 	case u != nil && (s == nil || s.Value == 0):
-		p.UpgradeSettings = &AKSUpgradeSettings{MaxUnavailable: upgradeText(*u)}
+		p.UpgradeSettings = &AKSUpgradeSettings{MaxUnavailable: u.String()}
 	case s != nil:
-		p.UpgradeSettings = &AKSUpgradeSettings{MaxSurge: upgradeText(*s)}
+		p.UpgradeSettings = &AKSUpgradeSettings{MaxSurge: s.String()}
 	}
 	return p
 }

@@ -1,8 +1,6 @@
 package sizing
 
 import (
-	"fmt"
-
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/catalog"
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/field"
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/fit"
@@ -48,7 +46,7 @@ func (s *solve) upgrade(i int) fit.Upgrade {
 	switch rp.Cloud {
 	case catalog.AWS:
 		if rp.UpgradeMaxSurge != nil {
-			s.errs = append(s.errs, field.Invalid(s.poolPath(i).Child("UpgradeMaxSurge"), intOrPercentText(*rp.UpgradeMaxSurge),
+			s.errs = append(s.errs, field.Invalid(s.poolPath(i).Child("UpgradeMaxSurge"), rp.UpgradeMaxSurge.String(),
 				"pool %q: an EKS managed node group takes no max surge (EKS adds up to twice its zones' count of nodes, at least its max unavailable); set its max unavailable only", rp.Name))
 		}
 		u.MaxSurge = eksDefaultMaxUnavailable
@@ -57,7 +55,7 @@ func (s *solve) upgrade(i int) fit.Upgrade {
 			if v.Value < 1 || v.Value > eksMaxUnavailable {
 				// aws_eks_node_group's update_config: max_unavailable and max_unavailable_percentage are both
 				// validation.IntBetween(1, 100) (hashicorp/terraform-provider-aws internal/service/eks/node_group.go).
-				s.errs = append(s.errs, field.Invalid(s.poolPath(i).Child("UpgradeMaxUnavailable"), intOrPercentText(*v),
+				s.errs = append(s.errs, field.Invalid(s.poolPath(i).Child("UpgradeMaxUnavailable"), v.String(),
 					"pool %q: an EKS managed node group's max unavailable is 1 to 100 nodes or 1%% to 100%% (aws_eks_node_group update_config); give a value within that", rp.Name))
 			}
 		}
@@ -68,7 +66,7 @@ func (s *solve) upgrade(i int) fit.Upgrade {
 				v               *fit.IntOrPercent
 			}{{"UpgradeMaxSurge", "max surge", "max surge", rp.UpgradeMaxSurge}, {"UpgradeMaxUnavailable", "max unavailable", "maxUnavailable", rp.UpgradeMaxUnavailable}} {
 				if f.v != nil {
-					s.errs = append(s.errs, field.Invalid(s.poolPath(i).Child(f.name), intOrPercentText(*f.v),
+					s.errs = append(s.errs, field.Invalid(s.poolPath(i).Child(f.name), f.v.String(),
 						"pool %q is an AKS Spot pool, and AKS refuses an upgrade %s on one (\"Spot pools can't set %s\"); leave it unset (kubefit plans its upgrades one node at a time, none added first)", rp.Name, f.what, f.aks))
 				}
 			}
@@ -83,9 +81,9 @@ func (s *solve) upgrade(i int) fit.Upgrade {
 			if rp.UpgradeMaxSurge == nil {
 				u.MaxSurge = fit.IntOrPercent{} // AKS drains a max unavailable only without surge
 			} else if rp.UpgradeMaxSurge.Value != 0 && v.Value != 0 {
-				s.errs = append(s.errs, field.Invalid(s.poolPath(i).Child("UpgradeMaxUnavailable"), intOrPercentText(*v),
+				s.errs = append(s.errs, field.Invalid(s.poolPath(i).Child("UpgradeMaxUnavailable"), v.String(),
 					"pool %q: AKS takes a max unavailable only with a max surge of 0 (azurerm_kubernetes_cluster_node_pool's upgrade_settings take one of max_surge and max_unavailable), and the pool also sets a max surge of %s; keep one of them",
-					rp.Name, intOrPercentText(*rp.UpgradeMaxSurge)))
+					rp.Name, rp.UpgradeMaxSurge.String()))
 			}
 		}
 	default:
@@ -102,7 +100,7 @@ func (s *solve) upgrade(i int) fit.Upgrade {
 				v    *fit.IntOrPercent
 			}{{"UpgradeMaxSurge", rp.UpgradeMaxSurge}, {"UpgradeMaxUnavailable", rp.UpgradeMaxUnavailable}} {
 				if f.v != nil && f.v.Percent {
-					s.errs = append(s.errs, field.Invalid(s.poolPath(i).Child(f.name), intOrPercentText(*f.v),
+					s.errs = append(s.errs, field.Invalid(s.poolPath(i).Child(f.name), f.v.String(),
 						"pool %q: GKE's surge upgrade settings are node counts, not percentages; give a count", rp.Name))
 				}
 			}
@@ -114,8 +112,8 @@ func (s *solve) upgrade(i int) fit.Upgrade {
 			v          *fit.IntOrPercent
 		}{{"UpgradeMaxSurge", "max surge", rp.UpgradeMaxSurge}, {"UpgradeMaxUnavailable", "max unavailable", rp.UpgradeMaxUnavailable}} {
 			if f.v != nil && (f.v.Value < 0 || f.v.Percent && f.v.Value > 100) && !(rp.Cloud == catalog.GCP && f.v.Percent) { // GCP: refused above as a percentage
-				s.errs = append(s.errs, field.Invalid(s.poolPath(i).Child(f.name), intOrPercentText(*f.v),
-					"pool %q: an upgrade's %s %s is not a node count of 0 or more or a percentage of 0%% to 100%%; give one", rp.Name, f.what, intOrPercentText(*f.v)))
+				s.errs = append(s.errs, field.Invalid(s.poolPath(i).Child(f.name), f.v.String(),
+					"pool %q: an upgrade's %s %s is not a node count of 0 or more or a percentage of 0%% to 100%%; give one", rp.Name, f.what, f.v.String()))
 			}
 		}
 	}
@@ -124,11 +122,4 @@ func (s *solve) upgrade(i int) fit.Upgrade {
 			"pool %q: its node upgrade would replace no node at a time (max surge and max unavailable both 0); give one of them above 0", rp.Name))
 	}
 	return u
-}
-
-func intOrPercentText(v fit.IntOrPercent) string {
-	if v.Percent {
-		return fmt.Sprintf("%d%%", v.Value)
-	}
-	return fmt.Sprint(v.Value)
 }
