@@ -39,7 +39,7 @@ func (c *calc) capacity() error {
 			c.diskBytes = *v
 		}
 	} else if l, ok := filesystemLoss[in.Profile]; ok {
-		loss := max(l.minBytes, (c.diskBytes*l.ppm+999_999)/1_000_000)
+		loss := max(l.minBytes, mulDivCeil(c.diskBytes, l.ppm, 1_000_000))
 		c.res.Capacity.EphemeralStorageBytes = c.diskBytes - loss
 		c.term("capacity.ephemeral-storage", UnitBytes, c.res.Capacity.EphemeralStorageBytes, FEphemeralFilesystem,
 			fmt.Sprintf("%s, less the %d bytes its filesystem does not report (the larger of %d bytes and %d ppm of the disk, as measured on real nodes)",

@@ -73,3 +73,10 @@ func contains[T comparable](xs []T, x T) bool {
 }
 
 func clip(x, lo, hi int64) int64 { return min(max(x, lo), hi) }
+
+// mulDivCeil returns ⌈a × n / d⌉ for 0 ≤ a, 0 ≤ n < 2^31 and 0 < d < 2^31 without overflowing int64 (a disk of
+// the largest size validate takes, times a ratio in parts per million, would).
+func mulDivCeil(a, n, d int64) int64 {
+	q, r := a/d, a%d
+	return q*n + (r*n+d-1)/d
+}
