@@ -114,3 +114,81 @@ func afterNodeLoss(t *testing.T, in fit.Input, res fit.Result, o fit.Order, refs
 	}
 	return n
 }
+
+// TestZoneLossRealScheduler: kubefit's zone_loss verdict for a zone-spread workload (6 pods, max skew 1, over 3
+// nodes in 3 zones with room for all 6 on any two) is the real scheduler's when the lost zone's node stays in the
+// cluster, tainted node.kubernetes.io/unreachable (NoSchedule and NoExecute) as the node lifecycle controller
+// leaves it in an outage: with the zone spread shorthand (nodeTaintsPolicy Ignore) the evicted pods stay Pending,
+// the empty zone still counting; with nodeTaintsPolicy Honor they bind on the other zones.
+func TestZoneLossRealScheduler(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		honor bool
+	}{{"zone spread shorthand (Ignore)", false}, {"nodeTaintsPolicy Honor", true}} {
+		p := pool("general", 4000, 16384, "zone-a", "zone-b", "zone-c")
+		p.MinNodes, p.MaxNodes = 3, 3
+		w := workload("web", 6, 500, 512)
+		if tc.honor {
+			w.Labels = map[string]string{"app": "web"}
+			w.TopologySpread = []fit.TopologySpreadConstraint{{MaxSkew: 1, TopologyKey: corev1.LabelTopologyZone, WhenUnsatisfiable: fit.DoNotSchedule,
+				NodeTaintsPolicy: fit.PolicyHonor, Selector: fit.LabelSelector{MatchLabels: map[string]string{"app": "web"}}}}
+		} else {
+			w.Spread = fit.Spread{Type: fit.SpreadZone, MaxSkew: 1}
+		}
+		in := fit.Input{Pools: []fit.Pool{p}, Disruptions: []fit.DisruptionKind{fit.DisruptZoneLoss}, Workloads: []fit.Workload{w}}
+		res, err := fit.Plan(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		orders, err := fit.Orders(in, fit.ScenarioSteady)
+		if err != nil {
+			t.Fatal(err)
+		}
+		o := orders[0]
+		refs, err := fit.Place(in, fit.ScenarioSteady, []int{3}, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range res.Disruptions {
+			kubefit := 0
+			for _, wc := range d.Pending {
+				kubefit += wc.Pods
+			}
+			full := FromPlan(in, res, fit.ScenarioSteady, []int{3}, o)
+			lost := ""
+			for _, n := range full.Nodes {
+				if n.Labels[corev1.LabelTopologyZone] == d.Zone {
+					lost = n.Name
+					n.Spec.Taints = append(n.Spec.Taints,
+						corev1.Taint{Key: corev1.TaintNodeUnreachable, Effect: corev1.TaintEffectNoSchedule},
+						corev1.Taint{Key: corev1.TaintNodeUnreachable, Effect: corev1.TaintEffectNoExecute})
+				}
+			}
+			var evicted []*corev1.Pod
+			for i, pod := range full.Pods {
+				node := fmt.Sprintf("%s-%d", p.Name, refs[i].Index)
+				if node == lost {
+					evicted = append(evicted, pod) // terminating: not counted, so left out
+					continue
+				}
+				bound := pod.DeepCopy()
+				bound.Spec.NodeName = node
+				full.Objects = append(full.Objects, bound)
+			}
+			got, err := Run(context.Background(), ProfileDefault, Input{Nodes: full.Nodes, Objects: full.Objects, Pods: evicted})
+			if err != nil {
+				t.Fatal(err)
+			}
+			real := 0
+			for _, node := range got {
+				if node == "" {
+					real++
+				}
+			}
+			t.Logf("%s, zone %s lost: %d evicted; Pending: real scheduler %d, kubefit %d", tc.name, d.Zone, len(evicted), real, kubefit)
+			if len(evicted) == 0 || real != kubefit || d.Fits != (real == 0) {
+				t.Errorf("%s, zone %s lost: the real scheduler leaves %d of %d evicted pods Pending, kubefit %d (fits %v)", tc.name, d.Zone, real, len(evicted), kubefit, d.Fits)
+			}
+		}
+	}
+}
