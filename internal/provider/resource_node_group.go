@@ -216,7 +216,7 @@ var nodeGroupDescriptions = map[string]string{
 	"location_policy":            "`BALANCED` (GKE's default for on-demand pools), or `ANY` for Spot pools.",
 	"initial_node_count":         "Nodes per zone the pool is created with: the desired size spread over the zones, rounded up, within the maximum per zone (1 without zones; 0 when the maximum is below the zone count, and the autoscaler adds the nodes the pods need). ForceNew in google_container_node_pool: put it under `ignore_changes`, or a changed desired size replaces the pool.",
 	"node_locations":             "The group's zones; null when none are given (the cluster's locations apply).",
-	"max_pods_per_node":          "The max pods kubefit planned with, when `max_pods` is set (null: the cluster's default, 110).",
+	"max_pods_per_node":          "The max pods kubefit planned with: `max_pods`, or 110 when unset (GKE Standard's default), always set so the pool does not take a lower `default_max_pods_per_node` of the cluster.",
 	"spot":                       "Whether the nodes are Spot VMs (`capacity_type = \"spot\"`).",
 	"node_config":                "Machine type, disk, labels, taints and Spot.",
 	"update_config":              "One of `max_unavailable` and `max_unavailable_percentage`. In `eks_node_group`, set when the group sets `upgrade_max_unavailable` (null: EKS's default, 1 node); in `eks_module_node_group` always set, to the same or to EKS's 1 node, since the module's own default is 33 % (`default_update_config`), which kubefit does not plan with.",

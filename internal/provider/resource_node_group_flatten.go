@@ -110,12 +110,8 @@ func flattenNodeGroup(m *nodeGroupModel, res *nodegroup.Result, out nodegroup.Re
 		if len(g.NodeLocations) > 0 {
 			locations = stringList(g.NodeLocations)
 		}
-		maxPods := types.Int64Null()
-		if g.MaxPodsPerNode != nil {
-			maxPods = types.Int64Value(*g.MaxPodsPerNode)
-		}
 		m.GKENodePool = types.ObjectValueMust(gkeNodePoolAttrTypes, map[string]attr.Value{
-			"initial_node_count": types.Int64Value(int64(g.InitialNodeCount)), "node_locations": locations, "max_pods_per_node": maxPods,
+			"initial_node_count": types.Int64Value(int64(g.InitialNodeCount)), "node_locations": locations, "max_pods_per_node": types.Int64Value(g.MaxPodsPerNode),
 			"autoscaling": types.ObjectValueMust(gkeAutoscalingAttrTypes, map[string]attr.Value{
 				"total_min_node_count": types.Int64Value(int64(g.Autoscaling.TotalMinNodeCount)),
 				"total_max_node_count": types.Int64Value(int64(g.Autoscaling.TotalMaxNodeCount)),

@@ -215,7 +215,7 @@ workloads = [{ name = "a", replicas = 1 }]
 }
 
 // TestAccNodeGroup_gkeAndSpot: a regional GKE Spot group plans exact totals over its zones, a per-zone initial
-// count, Spot and the planned max pods; an AKS Spot group plans priority, eviction policy, price and the taint and
+// count, Spot and the planned max pods (110, GKE Standard's default, when max_pods is unset); an AKS Spot group plans priority, eviction policy, price and the taint and
 // label AKS adds (azurerm reads both back), with a pod that tolerates the taint.
 func TestAccNodeGroup_gkeAndSpot(t *testing.T) {
 	resource.UnitTest(t, resource.TestCase{
@@ -237,6 +237,12 @@ resource "kubefit_node_group" "spot" {
   capacity_type = "spot"
   workloads = [{ name = "batch", replicas = 4, requests = { cpu = "1", memory = "2Gi" },
     tolerations = [{ key = "kubernetes.azure.com/scalesetpriority", operator = "Equal", value = "spot", effect = "NoSchedule" }] }]
+}
+resource "kubefit_node_group" "gkedefault" {
+  name          = "plain"
+  cloud         = "gcp"
+  instance_type = "n2-standard-4"
+  workloads     = [{ name = "api", replicas = 2, requests = { cpu = "1" } }]
 }`,
 			ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
 			ConfigStateChecks: []statecheck.StateCheck{
@@ -247,6 +253,9 @@ resource "kubefit_node_group" "spot" {
 					"node_config": knownvalue.ObjectPartial(map[string]knownvalue.Check{"spot": knownvalue.Bool(true), "machine_type": knownvalue.StringExact("n2-standard-4")}),
 				})),
 				expectNG(tfjsonpath.New("gke_module_node_pool").AtMapKey("node_pool").AtMapKey("node_locations"), knownvalue.StringExact("europe-west1-b,europe-west1-c,europe-west1-d")),
+				// Without max_pods the pool is still given the 110 kubefit planned on, not the cluster's default.
+				statecheck.ExpectKnownValue("kubefit_node_group.gkedefault", tfjsonpath.New("gke_node_pool").AtMapKey("max_pods_per_node"), knownvalue.Int64Exact(110)),
+				statecheck.ExpectKnownValue("kubefit_node_group.gkedefault", tfjsonpath.New("gke_module_node_pool").AtMapKey("node_pool").AtMapKey("max_pods_per_node"), knownvalue.StringExact("110")),
 				statecheck.ExpectKnownValue("kubefit_node_group.spot", tfjsonpath.New("aks_node_pool"), knownvalue.ObjectPartial(map[string]knownvalue.Check{
 					"priority": knownvalue.StringExact("Spot"), "eviction_policy": knownvalue.StringExact("Delete"), "spot_max_price": knownvalue.Float64Exact(-1),
 					"node_taints": knownvalue.ListExact([]knownvalue.Check{knownvalue.StringExact("kubernetes.azure.com/scalesetpriority=spot:NoSchedule")}),

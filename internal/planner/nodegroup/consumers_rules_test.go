@@ -155,8 +155,8 @@ func gkeRules(g *GKENodePool) []string {
 			bad = append(bad, "taint "+t.Key)
 		}
 	}
-	if mp := g.MaxPodsPerNode; mp != nil && (*mp < 8 || *mp > 256) {
-		bad = append(bad, fmt.Sprintf("max_pods_per_node %d", *mp))
+	if mp := g.MaxPodsPerNode; mp < 8 || mp > 256 {
+		bad = append(bad, fmt.Sprintf("max_pods_per_node %d", mp))
 	}
 	return bad
 }

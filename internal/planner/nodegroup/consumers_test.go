@@ -269,13 +269,13 @@ func TestGKEPool(t *testing.T) {
 	out, _ := Render(req, r)
 	g := out.GKE
 	if g == nil || g.Autoscaling.TotalMinNodeCount != 1 || g.Autoscaling.TotalMaxNodeCount != 7 || strings.Join(g.NodeLocations, ",") != strings.Join(req.Pool.Zones, ",") ||
-		g.InitialNodeCount != min(int((r.DesiredSize+2)/3), 7/3) || !g.Spot || g.Autoscaling.LocationPolicy != "ANY" || g.MaxPodsPerNode == nil || *g.MaxPodsPerNode != 64 {
+		g.InitialNodeCount != min(int((r.DesiredSize+2)/3), 7/3) || !g.Spot || g.Autoscaling.LocationPolicy != "ANY" || g.MaxPodsPerNode != 64 {
 		t.Errorf("gke = %+v (desired %d)", g, r.DesiredSize)
 	}
 	plain := mk()
 	plain.Pool.Zones = nil
 	r, _ = Size(ctx, p, plain)
-	if out, _ := Render(plain, r); out.GKE.NodeLocations != nil || out.GKE.InitialNodeCount != 1 || out.GKE.MaxPodsPerNode != nil || out.GKE.Autoscaling.LocationPolicy != "BALANCED" || out.GKE.Spot {
+	if out, _ := Render(plain, r); out.GKE.NodeLocations != nil || out.GKE.InitialNodeCount != 1 || out.GKE.MaxPodsPerNode != r.MaxPods || r.MaxPods != 110 || out.GKE.Autoscaling.LocationPolicy != "BALANCED" || out.GKE.Spot {
 		t.Errorf("gke without zones = %+v", out.GKE)
 	}
 	for _, tc := range []struct {

@@ -153,12 +153,10 @@ func gkeModuleNodePool(req Request, g *GKENodePool) *GKEModuleNodePool {
 		"total_min_count": strconv.Itoa(g.Autoscaling.TotalMinNodeCount), "total_max_count": strconv.Itoa(g.Autoscaling.TotalMaxNodeCount),
 		"location_policy": g.Autoscaling.LocationPolicy, "initial_node_count": strconv.Itoa(g.InitialNodeCount),
 		"disk_size_gb": strconv.Itoa(g.DiskSizeGB), "spot": strconv.FormatBool(g.Spot),
+		"max_pods_per_node": strconv.FormatInt(g.MaxPodsPerNode, 10),
 	}
 	if len(g.NodeLocations) > 0 {
 		pool["node_locations"] = strings.Join(g.NodeLocations, ",")
-	}
-	if g.MaxPodsPerNode != nil {
-		pool["max_pods_per_node"] = strconv.FormatInt(*g.MaxPodsPerNode, 10)
 	}
 	if u := g.UpgradeSettings; u != nil {
 		// kubernetes-engine's cluster.tf: upgrade_settings max_surge = lookup(each.value, "max_surge", 1) and

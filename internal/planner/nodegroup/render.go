@@ -109,9 +109,11 @@ type GKENodePool struct {
 	InitialNodeCount int
 	NodeLocations    []string
 	Autoscaling      GKEAutoscaling
-	// MaxPodsPerNode is the max pods kubefit planned with when the group sets max_pods (nil: the cluster's
-	// default, which kubefit plans as GKE's 110).
-	MaxPodsPerNode *int64
+	// MaxPodsPerNode is the max pods kubefit planned with, always set: without it the pool takes the cluster's
+	// default_max_pods_per_node, which may be below the 110 kubefit plans when the group leaves max_pods unset.
+	// GKE takes it on VPC-native clusters only ("Configure maximum Pods per node", Limitations,
+	// https://cloud.google.com/kubernetes-engine/docs/how-to/flexible-pod-cidr), the default since 1.21.
+	MaxPodsPerNode int64
 	MachineType    string
 	DiskSizeGB     int
 	Labels         map[string]string
@@ -330,7 +332,7 @@ func aksNodePool(req Request, r *Result) *AKSNodePool {
 
 func gkeNodePool(req Request, r *Result) *GKENodePool {
 	p := &GKENodePool{NodeLocations: slices.Clone(req.Pool.Zones), MachineType: r.Pool.Instance.Name, DiskSizeGB: diskGiB(req, DefaultGKEDiskGiB),
-		Labels: copyLabels(req.Pool.Labels), Spot: req.CapacityType == Spot,
+		Labels: copyLabels(req.Pool.Labels), Spot: req.CapacityType == Spot, MaxPodsPerNode: r.MaxPods,
 		Autoscaling: GKEAutoscaling{TotalMinNodeCount: r.MinSize, TotalMaxNodeCount: r.MaxSize, LocationPolicy: "BALANCED"}}
 	if p.Spot {
 		p.Autoscaling.LocationPolicy = "ANY"
@@ -340,10 +342,6 @@ func gkeNodePool(req Request, r *Result) *GKENodePool {
 	p.InitialNodeCount = 1
 	if nz := len(req.Pool.Zones); nz > 0 {
 		p.InitialNodeCount = min(int(resource.CeilDiv(int64(r.DesiredSize), int64(nz))), r.MaxSize/nz)
-	}
-	if req.Pool.Overhead.MaxPods > 0 {
-		mp := r.MaxPods
-		p.MaxPodsPerNode = &mp
 	}
 	for _, t := range req.Pool.Taints {
 		p.Taints = append(p.Taints, Taint{Key: t.Key, Value: t.Value, Effect: awsEffect(t.Effect)})
