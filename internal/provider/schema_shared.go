@@ -204,7 +204,7 @@ func labelSelectorAttribute(what string) schema.SingleNestedAttribute {
 func topologySpreadAttribute() schema.ListNestedAttribute {
 	return schema.ListNestedAttribute{Optional: true,
 		MarkdownDescription: "Topology spread constraints (`topologySpreadConstraints`), as the scheduler's PodTopologySpread plugin applies them: the pods the selector " +
-			"matches may differ by at most `max_skew` between the domains of `topology_key`. `spread = { type = \"zone\" }` is shorthand for one on the zone on the pods' own labels (with `node_taints_policy` Ignore: in `zone_loss` the lost zone's unreachable nodes still count). " +
+			"matches may differ by at most `max_skew` between the domains of `topology_key`. `spread = { type = \"zone\" }` is shorthand for one on the zone on the pods' own labels (with `node_taints_policy` Ignore: in `node_loss` and `zone_loss` the lost nodes, unreachable, still count). " +
 			"The best packing (`nodes_optimal` of `kubefit_node_pool_sizing`) does not apply them; the scheduler model, which the sizes come from, does, and a workload that has them gets no system default spreading.",
 		NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
 			"max_skew":     schema.Int64Attribute{Required: true, MarkdownDescription: "The largest allowed difference of matching pods between two domains (at least 1).", Validators: []validator.Int64{int64validator.AtLeast(1)}},
@@ -461,8 +461,9 @@ func disruptionsAttribute() schema.ListAttribute {
 	return schema.ListAttribute{Optional: true, ElementType: types.StringType,
 		MarkdownDescription: "Disruption scenarios to check on the steady scenario's placement, each failing the plan like a misfit " +
 			"(see `disruption_results`): `node_loss` (for each pool its busiest node is lost: its pods must bind on the surviving nodes, the " +
-			"pool growing within its maximum node count less the lost node, which keeps its place until it is replaced; pods whose block " +
-			"volumes are in the node's zone stay in that zone); `zone_loss` (for each zone, every node in it is lost: pods whose block " +
+			"pool growing within its maximum node count less the lost node, which keeps its place until it is replaced; the node is planned " +
+			"as hung, the worse case: NotReady and tainted unreachable until auto-repair replaces it, so a topology spread ignoring taints " +
+			"still counts it, holding none of the pods; pods whose block volumes are in the node's zone stay in that zone); `zone_loss` (for each zone, every node in it is lost: pods whose block " +
 			"volumes are there stay with them, stuck by design and reported; the others must bind in the other zones, each pool growing " +
 			"there within its maximum node count); `spot_loss` (every node of every spot pool, `capacity_type = \"spot\"`, is lost at once, " +
 			"as when the cloud reclaims its spot capacity: their pods must bind on the on-demand pools, each growing within its maximum node count; " +

@@ -15,7 +15,9 @@ type DisruptionKind string
 const (
 	// DisruptNodeLoss loses one node: for each pool in turn its busiest node (the largest share of its
 	// workload allocatable requested). Its pods must bind on the surviving nodes, the pool growing within
-	// its maximum node count less the lost node, which keeps its place until it is replaced.
+	// its maximum node count less the lost node, which keeps its place until it is replaced. The lost node
+	// hangs rather than vanishes (the worse case): it stays in the cluster, tainted unreachable, and a
+	// topology spread ignoring taints still counts it as a domain (cluster.present).
 	DisruptNodeLoss DisruptionKind = "node_loss"
 	// DisruptZoneLoss loses every node of one zone, for each zone in turn. Pods whose block volumes are in
 	// that zone cannot run elsewhere (stuck by design, reported); the others must bind on the nodes of the
@@ -308,6 +310,19 @@ func (cl *cluster) afterLoss(m *model, kind DisruptionKind, lc lossCase, order [
 			}
 		}
 	}
+	if kind == DisruptNodeLoss {
+		// A node that hangs (kernel, kubelet or network) stays in the API the same way, NotReady and tainted
+		// unreachable, while its instance still runs: until auto-repair or the autoscaler replaces it
+		// (cluster-autoscaler's --scale-down-unready-time, 20 minutes by default) a node spread ignoring taints
+		// counts it as a domain holding none of the evicted pods, where a terminated instance's Node is deleted
+		// and counts no more. The hung node is the worse of the two, so node_loss plans it.
+		cl.present = make([]presence, len(cl.nodes))
+		for old, l := range lc.lost {
+			if l {
+				cl.present[idOf[old]] = unreachable
+			}
+		}
+	}
 	defer func() { cl.dead, cl.present, cl.pin = nil, nil, -1 }()
 	var evicted []evictee
 	stuck := make([]int, len(cl.classes))
@@ -485,8 +500,14 @@ func (cl *cluster) pendingWhy(m *model, kind DisruptionKind, lc lossCase, left [
 		case room == 0:
 			parts = append(parts, fmt.Sprintf("workload %q: no node it may use has room for one more pod", name))
 		default:
+			why := cl.roomRejections(w, e.pin)
+			if kind == DisruptNodeLoss && ignoresTaintsInSpread(&m.in.Workloads[cl.classes[w].c.w]) {
+				why += "; the lost node stays in the cluster, NotReady and tainted unreachable, while it hangs until auto-repair or the autoscaler " +
+					"replaces it, and a spread that ignores taints (nodeTaintsPolicy Ignore, the default) still counts it, holding none of the pods: " +
+					"nodeTaintsPolicy Honor leaves it out"
+			}
 			parts = append(parts, fmt.Sprintf("workload %q: of the %s with room for one of its pods, %s", name,
-				Plural(room, "node", "nodes"), cl.roomRejections(w, e.pin)))
+				Plural(room, "node", "nodes"), why))
 		}
 	}
 	return strings.Join(parts, "; ")
@@ -626,4 +647,18 @@ func firstWorkload(ws []WorkloadCount) string {
 		return ""
 	}
 	return ws[0].Workload
+}
+
+// ignoresTaintsInSpread says whether one of w's topology spread constraints (the zone spread shorthand included)
+// counts the domains of tainted nodes: nodeTaintsPolicy Ignore, the default.
+func ignoresTaintsInSpread(w *Workload) bool {
+	if w.Spread.Type == SpreadZone {
+		return true
+	}
+	for _, c := range w.TopologySpread {
+		if c.NodeTaintsPolicy != PolicyHonor {
+			return true
+		}
+	}
+	return false
 }

@@ -191,3 +191,45 @@ func TestZoneLossSpreadCountsLostZone(t *testing.T) {
 		}
 	}
 }
+
+// TestNodeLossHungNodeCounts: node_loss plans the lost node as hung, NotReady and tainted unreachable, so a
+// hostname topology spread that ignores taints counts it as a node holding none of the pods: 8 pods, 2 on each of 4
+// nodes at the pool's maximum, lose 2 that no surviving node may take (2 + 1 − 0 > max skew 1), and the plan says
+// so; with nodeTaintsPolicy Honor, or hostname anti-affinity, or room to grow, they bind. TestNodeLossHungRealScheduler
+// (oracle) checks the first two against the real kube-scheduler.
+func TestNodeLossHungNodeCounts(t *testing.T) {
+	pool := Pool{Name: "general", Allocatable: Resources{CPUMillicores: 4000, MemoryBytes: 16 << 30, Pods: 110}, MinNodes: 4, MaxNodes: 4,
+		Zones: []string{"a"}}
+	tsc := TopologySpreadConstraint{MaxSkew: 1, TopologyKey: hostnameKey, WhenUnsatisfiable: DoNotSchedule,
+		Selector: LabelSelector{MatchLabels: map[string]string{"app": "web"}}}
+	honor := tsc
+	honor.NodeTaintsPolicy = PolicyHonor
+	for _, tc := range []struct {
+		name     string
+		tsc      TopologySpreadConstraint
+		maxNodes int
+		fits     bool
+	}{
+		{"taints ignored", tsc, 4, false},
+		{"taints honoured", honor, 4, true},
+		{"taints ignored, room for two more nodes", tsc, 6, true},
+	} {
+		p := pool
+		p.MaxNodes = tc.maxNodes
+		w := Workload{Name: "web", Replicas: 8, MaxReplicas: 8, Requests: Resources{CPUMillicores: 500, MemoryBytes: 512 << 20},
+			Labels: map[string]string{"app": "web"}, TopologySpread: []TopologySpreadConstraint{tc.tsc}}
+		res, err := Plan(Input{Pools: []Pool{p}, Disruptions: []DisruptionKind{DisruptNodeLoss}, Workloads: []Workload{w}})
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		d := res.Disruptions[0]
+		pending := 0
+		for _, wc := range d.Pending {
+			pending += wc.Pods
+		}
+		if d.Fits != tc.fits || (!tc.fits && (pending != 2 || !strings.Contains(d.Message, "unreachable"))) {
+			t.Errorf("%s: node_loss fits %v with %d Pending, want %v: %s", tc.name, d.Fits, pending, tc.fits, d.Message)
+		}
+		t.Logf("%s: %s", tc.name, d.Message)
+	}
+}

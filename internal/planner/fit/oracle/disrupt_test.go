@@ -3,6 +3,7 @@ package oracle
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/fit"
@@ -154,41 +155,101 @@ func TestZoneLossRealScheduler(t *testing.T) {
 			for _, wc := range d.Pending {
 				kubefit += wc.Pods
 			}
-			full := FromPlan(in, res, fit.ScenarioSteady, []int{3}, o)
-			lost := ""
-			for _, n := range full.Nodes {
-				if n.Labels[corev1.LabelTopologyZone] == d.Zone {
-					lost = n.Name
-					n.Spec.Taints = append(n.Spec.Taints,
-						corev1.Taint{Key: corev1.TaintNodeUnreachable, Effect: corev1.TaintEffectNoSchedule},
-						corev1.Taint{Key: corev1.TaintNodeUnreachable, Effect: corev1.TaintEffectNoExecute})
-				}
+			real, evicted := pendingWithLostNodes(t, in, res, o, refs, []int{3}, func(n *corev1.Node) bool {
+				return n.Labels[corev1.LabelTopologyZone] == d.Zone
+			})
+			t.Logf("%s, zone %s lost: %d evicted; Pending: real scheduler %d, kubefit %d", tc.name, d.Zone, evicted, real, kubefit)
+			if evicted == 0 || real != kubefit || d.Fits != (real == 0) {
+				t.Errorf("%s, zone %s lost: the real scheduler leaves %d of %d evicted pods Pending, kubefit %d (fits %v)", tc.name, d.Zone, real, evicted, kubefit, d.Fits)
 			}
-			var evicted []*corev1.Pod
-			for i, pod := range full.Pods {
-				node := fmt.Sprintf("%s-%d", p.Name, refs[i].Index)
-				if node == lost {
-					evicted = append(evicted, pod) // terminating: not counted, so left out
-					continue
-				}
-				bound := pod.DeepCopy()
-				bound.Spec.NodeName = node
-				full.Objects = append(full.Objects, bound)
-			}
-			got, err := Run(context.Background(), ProfileDefault, Input{Nodes: full.Nodes, Objects: full.Objects, Pods: evicted})
-			if err != nil {
-				t.Fatal(err)
-			}
-			real := 0
-			for _, node := range got {
-				if node == "" {
-					real++
-				}
-			}
-			t.Logf("%s, zone %s lost: %d evicted; Pending: real scheduler %d, kubefit %d", tc.name, d.Zone, len(evicted), real, kubefit)
-			if len(evicted) == 0 || real != kubefit || d.Fits != (real == 0) {
-				t.Errorf("%s, zone %s lost: the real scheduler leaves %d of %d evicted pods Pending, kubefit %d (fits %v)", tc.name, d.Zone, real, len(evicted), kubefit, d.Fits)
-			}
+		}
+	}
+}
+
+// pendingWithLostNodes rebuilds the steady placement refs on counts nodes, taints the nodes lost says are lost
+// node.kubernetes.io/unreachable (NoSchedule and NoExecute), as the node lifecycle controller leaves a node that
+// stops reporting, and lets the real scheduler place their pods (terminating, so left out of the bound ones): it
+// returns how many stay Pending, and how many were evicted.
+func pendingWithLostNodes(t *testing.T, in fit.Input, res fit.Result, o fit.Order, refs []fit.NodeRef, counts []int, lost func(*corev1.Node) bool) (pending, evicted int) {
+	t.Helper()
+	full := FromPlan(in, res, fit.ScenarioSteady, counts, o)
+	gone := map[string]bool{}
+	for _, n := range full.Nodes {
+		if lost(n) {
+			gone[n.Name] = true
+			n.Spec.Taints = append(n.Spec.Taints,
+				corev1.Taint{Key: corev1.TaintNodeUnreachable, Effect: corev1.TaintEffectNoSchedule},
+				corev1.Taint{Key: corev1.TaintNodeUnreachable, Effect: corev1.TaintEffectNoExecute})
+		}
+	}
+	var pods []*corev1.Pod
+	for i, pod := range full.Pods {
+		node := fmt.Sprintf("%s-%d", in.Pools[refs[i].Pool].Name, refs[i].Index)
+		if gone[node] {
+			pods = append(pods, pod)
+			continue
+		}
+		bound := pod.DeepCopy()
+		bound.Spec.NodeName = node
+		full.Objects = append(full.Objects, bound)
+	}
+	got, err := Run(context.Background(), ProfileDefault, Input{Nodes: full.Nodes, Objects: full.Objects, Pods: pods})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, node := range got {
+		if node == "" {
+			pending++
+		}
+	}
+	return pending, len(pods)
+}
+
+// TestNodeLossHungRealScheduler: kubefit's node_loss verdict for a workload spread over nodes by a topology spread
+// constraint (8 pods, max skew 1 on the hostname, 4 nodes at the pool's maximum) is the real scheduler's when the
+// lost node hangs: it stays in the cluster, tainted unreachable, and with nodeTaintsPolicy Ignore (the default)
+// counts as a node holding none of the pods, so the surviving nodes, 2 pods each, take none of the 2 evicted; with
+// Honor they take them. (Were the node deleted, both would bind either way: the minimum would be 2.)
+func TestNodeLossHungRealScheduler(t *testing.T) {
+	for _, honor := range []bool{false, true} {
+		p := pool("general", 4000, 16384, "zone-a")
+		p.MinNodes, p.MaxNodes = 4, 4
+		w := workload("web", 8, 500, 512)
+		w.Labels = map[string]string{"app": "web"}
+		tsc := fit.TopologySpreadConstraint{MaxSkew: 1, TopologyKey: corev1.LabelHostname, WhenUnsatisfiable: fit.DoNotSchedule,
+			Selector: fit.LabelSelector{MatchLabels: map[string]string{"app": "web"}}}
+		if honor {
+			tsc.NodeTaintsPolicy = fit.PolicyHonor
+		}
+		w.TopologySpread = []fit.TopologySpreadConstraint{tsc}
+		in := fit.Input{Pools: []fit.Pool{p}, Disruptions: []fit.DisruptionKind{fit.DisruptNodeLoss}, Workloads: []fit.Workload{w}}
+		res, err := fit.Plan(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		orders, err := fit.Orders(in, fit.ScenarioSteady)
+		if err != nil {
+			t.Fatal(err)
+		}
+		o := orders[0]
+		refs, err := fit.Place(in, fit.ScenarioSteady, []int{4}, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d := res.Disruptions[0]
+		kubefit := 0
+		for _, wc := range d.Pending {
+			kubefit += wc.Pods
+		}
+		// kubefit loses the busiest node, the first on a tie: node 1, named with its 0-based index.
+		if !strings.HasPrefix(d.Lost, "node 1 of") {
+			t.Fatalf("kubefit lost %s, want node 1", d.Lost)
+		}
+		lostName := fmt.Sprintf("%s-%d", p.Name, 0)
+		real, evicted := pendingWithLostNodes(t, in, res, o, refs, []int{4}, func(n *corev1.Node) bool { return n.Name == lostName })
+		t.Logf("honor %v, %s lost: %d evicted; Pending: real scheduler %d, kubefit %d", honor, d.Lost, evicted, real, kubefit)
+		if evicted != 2 || real != kubefit || d.Fits != (real == 0) || d.Fits != honor {
+			t.Errorf("honor %v, %s lost: the real scheduler leaves %d of %d evicted pods Pending, kubefit %d (fits %v)", honor, d.Lost, real, evicted, kubefit, d.Fits)
 		}
 	}
 }
