@@ -246,7 +246,7 @@ func burstBudgetFor(ctx context.Context, cat sizing.Catalog, cloud catalog.Cloud
 	if !ok {
 		return burst.Budget{}, false
 	}
-	if it.Burstable || it.SharedCore {
+	if it.SustainedBelowVCPUs() {
 		diags.AddAttributeWarning(path.Root("instance_type"), "No Credit Table for Burstable Type",
 			fmt.Sprintf("The catalog marks %s as burstable, but kubefit has no credit table for it; it is reported "+
 				"without a budget. Check its baseline by hand.", it.Name))

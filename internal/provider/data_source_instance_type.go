@@ -96,7 +96,7 @@ func (d *instanceTypeDataSource) Schema(_ context.Context, _ datasource.SchemaRe
 			"memory_mib":                   i64("Nominal memory in MiB."),
 			"architecture":                 str("CPU architecture: `x86_64` or `arm64`; empty when unknown."),
 			"gpu_count":                    i64("Number of GPUs, of any maker. Pods requesting `nvidia.com/gpu` bind only on NVIDIA GPUs current drivers support, which kubefit plans with: not AWS g4ad (AMD), dl1 (Habana) or the Kepler g2 and p2, nor Azure NVv4 and ND MI300X (AMD), NP (Xilinx FPGAs) or the Kepler NC."),
-			"burstable":                    schema.BoolAttribute{Computed: true, MarkdownDescription: "Whether the type earns and spends CPU credits (AWS T family, Azure B series)."},
+			"burstable":                    schema.BoolAttribute{Computed: true, MarkdownDescription: "Whether the type's sustained CPU is below its vCPUs, bursting above on credits or spare host CPU: AWS T family, Azure B series and GCP's shared-core types (e2-micro, e2-small, e2-medium, f1-micro, g1-small; `shared_core` tells them apart). Sizing checks a pool of such a type against its CPU budget (`kubefit_burst_budget`)."},
 			"shared_core":                  schema.BoolAttribute{Computed: true, MarkdownDescription: "Whether the type is a GCP shared-core machine (e2-micro/small/medium, f1-micro, g1-small)."},
 			"hypervisor":                   str("AWS hypervisor: `nitro` or `xen`; empty for bare metal or other clouds."),
 			"bare_metal":                   schema.BoolAttribute{Computed: true, MarkdownDescription: "Whether the type is bare metal."},
@@ -115,7 +115,7 @@ func (d *instanceTypeDataSource) Schema(_ context.Context, _ datasource.SchemaRe
 			"price_usd_per_hour":           f64("Reference on-demand Linux price in USD per hour, in `price_region`."),
 			"price_region":                 str("Region of the reference price (`us-east-1`, `eastus`, `us-central1`)."),
 			"price_date":                   str("Date of the price source (YYYY-MM-DD)."),
-			"catalog_date":                 str("Date of the embedded catalog's newest source snapshot (YYYY-MM-DD)."),
+			"catalog_date":                 str("Date of the newest upstream snapshot (a repository's commit) the embedded catalog was generated from (YYYY-MM-DD). Documentation pages transcribed by hand and prices carry their own dates, in `source` and `price_date`."),
 			"source":                       str("Where the row comes from: the source tables that named this type."),
 		},
 	}

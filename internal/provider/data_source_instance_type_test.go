@@ -41,6 +41,9 @@ data "kubefit_instance_type" "e2" {
 					expectInt("data.kubefit_instance_type.ds1", tfjsonpath.New("memory_mib"), 3584),
 					expectInt("data.kubefit_instance_type.ds1", tfjsonpath.New("max_data_disks"), 4),
 					statecheck.ExpectKnownValue("data.kubefit_instance_type.e2", tfjsonpath.New("shared_core"), knownvalue.Bool(true)),
+					// A shared-core type is burstable in every object: the row, the instance_types filter and the burst budget.
+					statecheck.ExpectKnownValue("data.kubefit_instance_type.e2", tfjsonpath.New("burstable"), knownvalue.Bool(true)),
+					statecheck.ExpectKnownValue("data.kubefit_instance_type.m5", tfjsonpath.New("burstable"), knownvalue.Bool(false)),
 					statecheck.ExpectKnownValue("data.kubefit_instance_type.e2", tfjsonpath.New("max_enis"), knownvalue.Null()),
 				},
 			},

@@ -113,6 +113,11 @@ type InstanceType struct {
 	Sources string // comma-separated source ids of the row (see the generated file's header)
 }
 
+// SustainedBelowVCPUs says whether the type's sustained CPU is below its vCPUs, bursting above on credits or spare
+// host CPU: AWS T family and Azure B series (Burstable) and GCP's shared-core types (SharedCore). Sizing checks
+// such a pool against a CPU budget, and every object calls such a type burstable.
+func (t *InstanceType) SustainedBelowVCPUs() bool { return t.Burstable || t.SharedCore }
+
 // GPU vendors (GPUVendor).
 const (
 	VendorNVIDIA = "NVIDIA"

@@ -227,7 +227,7 @@ func (f *Filter) checks() []check {
 		func(t *catalog.InstanceType) float64 { return float64(Generation(*t)) })
 	if f.Burstable != nil {
 		cs = append(cs, check{path: field.NewPath("Burstable"), what: map[bool]string{true: "burstable only", false: "no burstable types"}[*f.Burstable],
-			keep: func(t *catalog.InstanceType) bool { return (t.Burstable || t.SharedCore) == *f.Burstable }})
+			keep: func(t *catalog.InstanceType) bool { return t.SustainedBelowVCPUs() == *f.Burstable }})
 	}
 	num("GPUs", "the GPU range "+f.GPUs.String(), "GPUs", f.GPUs.IsSet(),
 		func(t *catalog.InstanceType) bool { return f.GPUs.Contains(t.GPUCount) },

@@ -118,7 +118,7 @@ func (s *solve) fixedAlternative(i int, pp *PoolPlan) string {
 	var found []catalog.InstanceType
 	var alloc []resource.List
 	for _, it := range types {
-		if it.Burstable || it.SharedCore || it.Architecture != pp.Instance.Architecture || it.PriceUSDPerHour <= 0 ||
+		if it.SustainedBelowVCPUs() || it.Architecture != pp.Instance.Architecture || it.PriceUSDPerHour <= 0 ||
 			(it.GPUCount > 0 && busiest.Requests.GPU == 0) {
 			continue
 		}
