@@ -108,7 +108,7 @@ func TestDisruptionsSpotLossValidate(t *testing.T) {
 	in := spotInput(4, nil)
 	in.Pools[0].CapacityType = ""
 	err := Validate(in)
-	if err == nil || !strings.Contains(err.Error(), `no pool is a spot pool; set the capacity type of the pools whose nodes are spot to "spot", or drop "spot_loss"`) ||
+	if err == nil || !strings.Contains(err.Error(), `none of the pools ("spot" and "on-demand") is a spot pool; set the capacity type of those whose nodes are spot to "spot", or drop "spot_loss"`) ||
 		field.As(err)[0].Path.String() != "Disruptions[0]" {
 		t.Errorf("no spot pool: %v", err)
 	}

@@ -60,8 +60,15 @@ func Validate(in Input) error {
 		case slices.Index(in.Disruptions, d) < i:
 			v.add(f, string(d), "disruption scenario %q is given twice", d)
 		case d == DisruptSpotLoss && !slices.ContainsFunc(in.Pools, func(p Pool) bool { return p.CapacityType == CapacitySpot }):
-			v.add(f, string(d), "disruption scenario %q loses every spot pool, but no pool is a spot pool; set the capacity type "+
-				"of the pools whose nodes are spot to %q, or drop %q", d, CapacitySpot, d)
+			var names []string
+			for _, p := range in.Pools[:min(len(in.Pools), 5)] {
+				names = append(names, strconv.Quote(p.Name))
+			}
+			if len(in.Pools) > 5 {
+				names = append(names, strconv.Itoa(len(in.Pools)-5)+" more")
+			}
+			v.add(f, string(d), "disruption scenario %q loses every spot pool, but none of the pools (%s) is a spot pool; set the capacity type "+
+				"of those whose nodes are spot to %q, or drop %q", d, field.JoinAnd(names), CapacitySpot, d)
 		}
 	}
 	return v.errs.Err()
