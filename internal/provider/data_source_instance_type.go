@@ -172,7 +172,7 @@ func instanceTypeRow(cloud, name types.String, it catalog.InstanceType, cat sizi
 	return instanceTypeModel{
 		Cloud: cloud, Name: name, CanonicalName: types.StringValue(it.Name), Family: types.StringValue(it.Family),
 		VCPU: posInt(it.VCPU), MemoryMiB: posInt(int(it.MemoryMiB)), Architecture: types.StringValue(it.Architecture),
-		GPUCount: types.Int64Value(int64(it.GPUCount)), Burstable: types.BoolValue(it.Burstable), SharedCore: types.BoolValue(it.SharedCore),
+		GPUCount: types.Int64Value(int64(it.GPUCount)), Burstable: types.BoolValue(it.SustainedBelowVCPUs()), SharedCore: types.BoolValue(it.SharedCore),
 		Hypervisor: types.StringValue(it.Hypervisor), BareMetal: types.BoolValue(it.BareMetal),
 		MaxENIs: posInt(it.MaxENIs), IPv4PerENI: posInt(it.IPv4PerENI), ENIMaxPods: posInt(it.ENIMaxPods),
 		EBSBaselineBandwidthMbps: posFloat(it.EBSBaselineBandwidthMbps), EBSMaxBandwidthMbps: posFloat(it.EBSMaxBandwidthMbps),

@@ -33,7 +33,8 @@ output "aks_allocatable" {
 }
 
 # How the figures are backed: "exact on 1 measured node (t3.medium)" for this AL2023 scope,
-# "published table" for AKS from 1.30, "measured" for the f1-micro below (60m, 255Mi + 100Mi).
+# "exact on 5 measured nodes" for the AKS 1.28 node above, "measured" for the f1-micro below
+# (60m, 255Mi + 100Mi); a version with no measured node says "published table" (AKS 1.29).
 output "eks_evidence" {
   value = data.kubefit_node_overhead.eks.evidence.summary
 }
