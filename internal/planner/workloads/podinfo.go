@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strings"
 
+	appsv1 "k8s.io/api/apps/v1"
+	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
@@ -62,16 +64,9 @@ func (r *reader) podInfo(o object, ow *owned) (PodInfo, placement) {
 	refused := pod.Refusals(spec, d)
 	var written []string
 	if o.typed != nil && o.src.Origin == OriginManifests {
-		// A built-in kind's pod template is validated as a pod's spec when the object is created
-		// (ValidatePodTemplateSpec in each kind's validation, ValidatePodSpec for a Pod): what that refuses, the API
-		// server refuses the object itself, so the whole apply fails. What only admission adds (a LimitRange) refuses
-		// the pods, which the object's controller then never gets to run.
-		written = pod.SpecRefusals(spec)
-		for _, msg := range written {
-			r.errs = append(r.errs, field.Invalid(inputPath(o.src), "", "%s: %s; the API server refuses the %s itself (%s validates its pod %s's resources), so fix the requests and limits",
-				objName(o.src), msg, o.src.Kind, map[bool]string{true: "ValidatePodSpec", false: "ValidatePodTemplateSpec"}[o.src.Kind == "Pod"],
-				map[bool]string{true: "spec", false: "template"}[o.src.Kind == "Pod"]))
-		}
+		var errs field.Errors
+		written, errs = specRefusals(o, spec)
+		r.errs = append(r.errs, errs...)
 		refused = slices.DeleteFunc(refused, func(m string) bool { return slices.Contains(written, m) })
 	}
 	if len(refused) > 0 {
@@ -291,4 +286,46 @@ func joinTypes(cs []Constraint) string {
 		}
 	}
 	return strings.Join(t, ", ")
+}
+
+// specRefusals returns what the API server refuses in the pod spec of a built-in kind from the manifests, as
+// messages and as errors on the object. A built-in kind's pod template is validated as a pod's spec when the object
+// is created (ValidatePodTemplateSpec in each kind's validation, ValidatePodSpec for a Pod): what that refuses, the
+// API server refuses the object itself, so the whole apply fails. What only admission adds (a LimitRange) refuses
+// the pods, which the object's controller then never gets to run (pod.Refusals, a warning).
+func specRefusals(o object, spec *corev1.PodSpec) ([]string, field.Errors) {
+	written := pod.SpecRefusals(spec)
+	var errs field.Errors
+	for _, msg := range written {
+		errs = append(errs, field.Invalid(inputPath(o.src), "", "%s: %s; the API server refuses the %s itself (%s validates its pod %s's resources), so fix the requests and limits",
+			objName(o.src), msg, o.src.Kind, map[bool]string{true: "ValidatePodSpec", false: "ValidatePodTemplateSpec"}[o.src.Kind == "Pod"],
+			map[bool]string{true: "spec", false: "template"}[o.src.Kind == "Pod"]))
+	}
+	return written, errs
+}
+
+// templateSpec is the pod spec of a built-in pod-owning object (its template's; a Pod's own), nil for other
+// objects and for a ReplicationController without a template.
+func templateSpec(o object) *corev1.PodSpec {
+	switch t := o.typed.(type) {
+	case *appsv1.Deployment:
+		return &t.Spec.Template.Spec
+	case *appsv1.StatefulSet:
+		return &t.Spec.Template.Spec
+	case *appsv1.ReplicaSet:
+		return &t.Spec.Template.Spec
+	case *appsv1.DaemonSet:
+		return &t.Spec.Template.Spec
+	case *corev1.ReplicationController:
+		if t.Spec.Template != nil {
+			return &t.Spec.Template.Spec
+		}
+	case *corev1.Pod:
+		return &t.Spec
+	case *batchv1.Job:
+		return &t.Spec.Template.Spec
+	case *batchv1.CronJob:
+		return &t.Spec.JobTemplate.Spec.Template.Spec
+	}
+	return nil
 }

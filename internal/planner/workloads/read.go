@@ -234,6 +234,13 @@ func (r *reader) index(objs []object) error {
 		r.file(o)
 	}
 	if len(r.errs) > 0 {
+		// Every problem at once: the pod specs' own refusals too, which reading the workloads would find next.
+		for _, o := range r.owners {
+			if spec := templateSpec(o); spec != nil && o.src.Origin == OriginManifests {
+				_, errs := specRefusals(o, spec)
+				r.errs = append(r.errs, errs...)
+			}
+		}
 		return r.failed()
 	}
 	nss := make([]string, 0, len(r.limitRanges))

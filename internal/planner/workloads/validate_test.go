@@ -128,6 +128,12 @@ func TestReadRequestAboveLimit(t *testing.T) {
 		{name: "pod and job, each reported", in: Input{Manifests: pod + "---\n" + job},
 			want: []string{`Pod "p" in namespace "default" (document 0, line 1): container "app" requests cpu 2 above its limit 1; the API server refuses the Pod itself (ValidatePodSpec validates its pod spec's resources)`,
 				`Job "j" in namespace "default" (document 1, line 7): container "app" requests cpu 2 above its limit 1; the API server refuses the Job itself`}},
+		// Every problem in one read: an object refused for its selector or strategy still has its pod template's
+		// refusals reported, and another object's too, not one stage at a time.
+		{name: "with the objects' own refusals", in: Input{Manifests: deployment("web", "2", over, "") + "  strategy: {rollingUpdate: {maxSurge: 0, maxUnavailable: 0}}\n---\n" + job},
+			want: []string{`Deployment "web" in namespace "default" (document 0, line 1): spec.strategy.rollingUpdate has maxSurge 0 and maxUnavailable 0`,
+				`Deployment "web" in namespace "default" (document 0, line 1): container "app" requests cpu 2 above its limit 1; the API server refuses the Deployment itself`,
+				`Job "j" in namespace "default" (document 1, line`}},
 	})
 	lr := "apiVersion: v1\nkind: LimitRange\nmetadata: {name: lr}\nspec:\n  limits: [{type: Container, default: {cpu: 200m}}]\n---\n"
 	rollout := "apiVersion: argoproj.io/v1alpha1\nkind: Rollout\nmetadata: {name: r}\nspec:\n  replicas: 1\n  template:\n    spec:\n      containers: [{name: app, image: x, resources: " + over + "}]\n"
