@@ -167,6 +167,7 @@ var warningTitles = map[string]string{
 	nodegroup.WarnLargestFitBudget:         "Largest Fitting Replica Count Not Searched",
 	sizing.WarnNoSpareNode:                 "No Spare Node for a Node Loss",
 	selector.WarnEmpty:                     "No Instance Type Matches",
+	selector.WarnUnknownFamily:             "Unknown Instance Family",
 	selector.WarnNoneEligible:              "No Candidate Fits",
 	nodegroup.WarnKubeletSettingsNeedImage: "Kubelet Settings Need a Custom AMI",
 

@@ -147,3 +147,14 @@ func commonPrefix(a, b string) int {
 	}
 	return n
 }
+
+// Closest returns up to three of names close to query, by the rules of NotFoundError's suggestions save the Azure
+// prefix rule: for a name that is not an instance type's, such as a family in a filter.
+func Closest(query string, names []string) []string {
+	t := &table{names: names, folded: make([]string, len(names))}
+	for i, n := range names {
+		t.folded[i] = strings.ToLower(n)
+		t.maxLen = max(t.maxLen, len(t.folded[i]))
+	}
+	return t.suggest(query)
+}

@@ -195,6 +195,18 @@ func QuoteList[T ~string](names []T) string {
 	return strings.Join(q, ", ")
 }
 
+// QuoteOr quotes and joins values as "a", "b" or "c".
+func QuoteOr(values []string) string {
+	q := make([]string, len(values))
+	for i, v := range values {
+		q[i] = strconv.Quote(v)
+	}
+	if len(q) < 2 {
+		return strings.Join(q, "")
+	}
+	return strings.Join(q[:len(q)-1], ", ") + " or " + q[len(q)-1]
+}
+
 // JoinAnd joins phrases as "a", "a and b" or "a, b and c".
 func JoinAnd(parts []string) string {
 	switch len(parts) {

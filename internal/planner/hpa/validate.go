@@ -89,18 +89,6 @@ func sortedKeys[V any](m map[string]V) []string {
 	return keys
 }
 
-// orList quotes and joins values as "a", "b" or "c".
-func orList(values []string) string {
-	q := make([]string, len(values))
-	for i, v := range values {
-		q[i] = strconv.Quote(v)
-	}
-	if len(q) < 2 {
-		return strings.Join(q, "")
-	}
-	return strings.Join(q[:len(q)-1], ", ") + " or " + q[len(q)-1]
-}
-
 // effectiveMin is minReplicas as the API server sees it: 1 when unset.
 func (h HorizontalPodAutoscaler) effectiveMin() int64 {
 	if h.MinReplicas == nil {
@@ -251,9 +239,9 @@ func (c *checker) metrics() {
 		// not exactly one source is given, every other one is refused.
 		switch {
 		case m.Type == "":
-			c.fail("HPA-E5", p.Child("Type"), "", "metric %d has no type: it must be %s", i+1, orList(MetricTypes))
+			c.fail("HPA-E5", p.Child("Type"), "", "metric %d has no type: it must be %s", i+1, field.QuoteOr(MetricTypes))
 		case !contains(MetricTypes, m.Type):
-			c.fail("HPA-E5", p.Child("Type"), m.Type, "metric type %s is not supported: it must be %s", field.Quote(m.Type), orList(MetricTypes))
+			c.fail("HPA-E5", p.Child("Type"), m.Type, "metric type %s is not supported: it must be %s", field.Quote(m.Type), field.QuoteOr(MetricTypes))
 		case !contains(present, m.Type):
 			c.fail("HPA-E5", p.Child(m.Type), "", "metric %d is of type %s but its %s source is not given", i+1, m.Type, m.Type)
 		}
@@ -393,9 +381,9 @@ func (c *checker) quantity(p field.Path, v *string, what string) {
 func (c *checker) target(p field.Path, t Target) {
 	switch {
 	case t.Type == "":
-		c.fail("HPA-E7", p.Child("Type"), "", "the metric target has no type: it must be %s", orList(TargetTypes))
+		c.fail("HPA-E7", p.Child("Type"), "", "the metric target has no type: it must be %s", field.QuoteOr(TargetTypes))
 	case !contains(TargetTypes, t.Type):
-		c.fail("HPA-E7", p.Child("Type"), t.Type, "metric target type %s is not supported: it must be %s", field.Quote(t.Type), orList(TargetTypes))
+		c.fail("HPA-E7", p.Child("Type"), t.Type, "metric target type %s is not supported: it must be %s", field.Quote(t.Type), field.QuoteOr(TargetTypes))
 	}
 	c.quantity(p.Child("Value"), t.Value, "value")
 	c.quantity(p.Child("AverageValue"), t.AverageValue, "averageValue")
@@ -484,7 +472,7 @@ func (c *checker) behavior() {
 				"%s stabilizationWindowSeconds %d is out of range: it must be from 0 to 3,600", dir, *w)
 		}
 		if s := d.r.SelectPolicy; s != nil && !contains(SelectPolicies, *s) {
-			c.fail("HPA-E9", p.Child("SelectPolicy"), *s, "%s selectPolicy %s is not supported: it must be %s", dir, field.Quote(*s), orList(SelectPolicies))
+			c.fail("HPA-E9", p.Child("SelectPolicy"), *s, "%s selectPolicy %s is not supported: it must be %s", dir, field.Quote(*s), field.QuoteOr(SelectPolicies))
 		}
 		if d.r.Policies != nil && len(d.r.Policies) == 0 {
 			c.warn("HPA-W2", p.Child("Policies"), "%s policies are an empty list, which the object leaves out: the API server fills in its default %s policies", dir, dir)
@@ -492,7 +480,7 @@ func (c *checker) behavior() {
 		for i, pol := range d.r.Policies {
 			pp := p.Child("Policies").At(i)
 			if !contains(PolicyTypes, pol.Type) {
-				c.fail("HPA-E10", pp.Child("Type"), pol.Type, "%s policy type %s is not supported: it must be %s", dir, field.Quote(pol.Type), orList(PolicyTypes))
+				c.fail("HPA-E10", pp.Child("Type"), pol.Type, "%s policy type %s is not supported: it must be %s", dir, field.Quote(pol.Type), field.QuoteOr(PolicyTypes))
 			}
 			if pol.Value <= 0 || pol.Value > maxInt32 {
 				c.fail("HPA-E10", pp.Child("Value"), itoa(pol.Value), "%s policy value %d is out of range: it must be from 1 to 2,147,483,647", dir, pol.Value)

@@ -137,6 +137,9 @@ type Filter struct {
 const (
 	// WarnEmpty: no row satisfies every filter; the warning's path is the filter that removed the last rows.
 	WarnEmpty = "selector.empty"
+	// WarnUnknownFamily: a pattern of the families filter matches no family of the catalog (a typo, most likely),
+	// named with the closest families.
+	WarnUnknownFamily = "selector.unknown-family"
 )
 
 // check is one filter of a Filter: the rows it keeps, the input it comes from and how to say it.
@@ -339,10 +342,11 @@ func (f Filter) Apply(rows []catalog.InstanceType) ([]catalog.InstanceType, []fi
 		}
 	}
 	Sort(out, f.SortBy)
+	ws := append(familyWarnings(field.NewPath("Families"), f.Families, rows), familyWarnings(field.NewPath("ExcludeFamilies"), f.ExcludeFamilies, rows)...)
 	if len(out) > 0 {
-		return out, nil, nil
+		return out, ws, nil
 	}
-	return out, []field.Warning{diagnose(cs, rows)}, nil
+	return out, append(ws, diagnose(cs, rows)), nil
 }
 
 func keepAll(cs []check, t *catalog.InstanceType) bool {
@@ -531,4 +535,34 @@ func uncachedIOPS(t *catalog.InstanceType) int {
 func uncachedMBps(t *catalog.InstanceType) int {
 	_, mbps, _ := disk.AzureUncached(*t)
 	return int(mbps)
+}
+
+// familyWarnings names each pattern of the families filter (Families or ExcludeFamilies, at path) that matches no
+// family of rows, with the closest families: `family "m5x" is not a family of the aws catalog; did you mean "m5",
+// "m5a" or "m5d"?`.
+func familyWarnings(path field.Path, patterns []string, rows []catalog.InstanceType) []field.Warning {
+	if len(patterns) == 0 || len(rows) == 0 {
+		return nil
+	}
+	seen := map[string]bool{}
+	var families []string
+	for i := range rows {
+		if f := rows[i].Family; f != "" && !seen[f] {
+			seen[f] = true
+			families = append(families, f)
+		}
+	}
+	slices.Sort(families)
+	var ws []field.Warning
+	for i, p := range patterns {
+		if slices.ContainsFunc(families, func(f string) bool { return matchAny([]string{p}, f) }) {
+			continue
+		}
+		msg := fmt.Sprintf("family %s is not a family of the %s catalog, so it matches no type", field.Quote(p), rows[0].Cloud)
+		if near := catalog.Closest(p, families); len(near) > 0 {
+			msg += "; did you mean " + field.QuoteOr(near) + "?"
+		}
+		ws = append(ws, field.Warning{Code: WarnUnknownFamily, Path: path.At(i), Message: msg})
+	}
+	return ws
 }

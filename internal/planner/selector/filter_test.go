@@ -419,3 +419,24 @@ func FuzzGeneration(f *testing.F) {
 		}
 	})
 }
+
+// TestApplyUnknownFamily: a family pattern that matches no family of the catalog is a warning on it with the closest
+// families, whether or not other patterns match rows; a wildcard that matches a family is no typo.
+func TestApplyUnknownFamily(t *testing.T) {
+	aws := catalog.All(catalog.AWS)
+	got, ws, err := Filter{Families: []string{"m5x", "c7*"}, ExcludeFamilies: []string{"t9"}}.Apply(aws)
+	if err != nil || len(got) == 0 || len(ws) != 2 {
+		t.Fatalf("got %d rows, warnings %v, err %v", len(got), ws, err)
+	}
+	if w := ws[0]; w.Code != WarnUnknownFamily || w.Path.String() != "Families[0]" ||
+		!strings.HasPrefix(w.Message, `family "m5x" is not a family of the aws catalog, so it matches no type; did you mean "m5", `) {
+		t.Errorf("warning %s at %s: %s", w.Code, w.Path, w.Message)
+	}
+	if w := ws[1]; w.Path.String() != "ExcludeFamilies[0]" || !strings.Contains(w.Message, `"t9"`) {
+		t.Errorf("warning %s at %s: %s", w.Code, w.Path, w.Message)
+	}
+	// Every family as written matches: no warning.
+	if _, ws, _ := (Filter{Families: []string{"m5", "c7*"}}).Apply(aws); len(ws) != 0 {
+		t.Errorf("warnings for real families: %v", ws)
+	}
+}
