@@ -36,10 +36,10 @@ func (c *calc) capacity() error {
 		c.res.Capacity.EphemeralStorageBytes = *v
 		c.term("capacity.ephemeral-storage", UnitBytes, *v, FCapacityMeasured, "measured capacity given by the user")
 		if in.OSDiskGiB == 0 {
-			c.diskBytes = *v
+			c.diskBytes = diskFor(in.Profile, *v)
 		}
 	} else if l, ok := filesystemLoss[in.Profile]; ok {
-		loss := max(l.minBytes, mulDivCeil(c.diskBytes, l.ppm, 1_000_000))
+		loss := l.of(c.diskBytes)
 		c.res.Capacity.EphemeralStorageBytes = c.diskBytes - loss
 		c.term("capacity.ephemeral-storage", UnitBytes, c.res.Capacity.EphemeralStorageBytes, FEphemeralFilesystem,
 			fmt.Sprintf("%s, less the %d bytes its filesystem does not report (the larger of %d bytes and %d ppm of the disk, as measured on real nodes)",
@@ -95,21 +95,47 @@ func capacityFormula(in Input) string {
 // measured and ppm the largest loss ratio measured, rounded up, so that a loss of fixed partitions plus a
 // share of the disk no larger than any measured one is never understated (overhead.md §4.3):
 //
-//   - EKS (AL2, XFS root): 20 GiB → 20959212Ki and 100 GiB → 104845292Ki, 12,603,392 bytes on both (public
-//     kubectl describe node output of EKS managed nodes, e.g. the eksctl and EKS workshop pages). AL2023's
-//     root is XFS too and is planned alike; Bottlerocket's data volume and Windows are not measured.
+//   - EKS AL2 (XFS root): 20 GiB → 20959212Ki and 100 GiB → 104845292Ki, 12,603,392 bytes on both (public
+//     kubectl describe node output of EKS managed nodes, e.g. the eksctl and EKS workshop pages).
+//   - EKS AL2023: 79,712,256 bytes on 20, 50, 100 and 300 GiB disks alike (published nodes of t3.medium,
+//     t3.large, g6.xlarge, trn1.2xlarge and p4d.24xlarge, overhead.md §4.3): a fixed loss, so ppm is its share of
+//     the largest disk measured, every measured size exact and a larger disk losing at most that share.
+//     Bottlerocket's data volume and Windows are not measured.
 //   - AKS Linux (Ubuntu, ext4): 128 GiB → 129886128Ki (Microsoft's example output in the AKS docs and every
 //     public AKS node of 2023–2025 with the default OS disk) and 100 GiB → 101445900Ki
 //     (chunliu.me/2020/06/11/node-allocatable-in-aks, a Standard_DS2_v2 node).
 //   - AKS Windows: 128 GiB → 133703676Ki (the same post's Windows node).
 //   - GKE (Container-Optimized OS, whose stateful partition holds /var/lib/kubelet): 100 GB → 98831908Ki
 //     (keepinmindsh/lines_kubernetes archive/005_BasicKubernetes/001/README.md, GKE 1.23 e2-medium).
-var filesystemLoss = map[Profile]struct{ minBytes, ppm int64 }{
+var filesystemLoss = map[Profile]fsLoss{
 	EKSAL2:      {12_603_392, 587},
-	EKSAL2023:   {12_603_392, 587},
+	EKSAL2023:   {79_712_256, 248},
 	AKSLinux:    {3_493_580_800, 32_537},
 	AKSWindows:  {526_389_248, 3_830},
 	GKEStandard: {6_170_308_608, 57_466},
+}
+
+// fsLoss is a filesystemLoss entry: the larger of minBytes and ppm parts per million of the disk.
+type fsLoss struct{ minBytes, ppm int64 }
+
+// of is the loss of a disk of disk bytes.
+func (l fsLoss) of(disk int64) int64 { return max(l.minBytes, mulDivCeil(disk, l.ppm, 1_000_000)) }
+
+// diskFor is the disk a measured filesystem of fs bytes is on when the disk's size is not given: the largest
+// whole-GiB disk whose filesystem, as filesystemLoss models it, is no larger. Since the model never understates the
+// loss, the real disk is no larger than that, so GKE's reservation of the disk (35 % of it) is not understated:
+// exact for the measured GKE nodes' 100 GB disks, where taking the filesystem's size for the disk's left 2.15 GB
+// more allocatable than the nodes have. Without a loss model the filesystem's size is taken.
+func diskFor(p Profile, fs int64) int64 {
+	l, ok := filesystemLoss[p]
+	if !ok || fs < gi {
+		return fs
+	}
+	d := fs / gi * gi
+	for d+gi-l.of(d+gi) <= fs {
+		d += gi
+	}
+	return d
 }
 
 // defaultDiskGiB is the root/OS disk each platform creates when none is set: EKS managed node groups and
