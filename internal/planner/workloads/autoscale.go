@@ -199,18 +199,8 @@ func (r *reader) autoscale() error {
 	for i := range r.scalers {
 		s := &r.scalers[i]
 		what := s.o.src.Kind
-		if s.max < 1 && !s.paused {
-			errs = append(errs, field.Invalid(inputPath(s.o.src), fmt.Sprint(s.max), "%s: the maximum replica count is %d; the API server requires at least 1, raise it", objName(s.o.src), s.max))
-			continue
-		}
-		if s.min > s.max {
-			errs = append(errs, field.Invalid(inputPath(s.o.src), fmt.Sprint(s.min), "%s: the minimum replica count %d is above the maximum %d; the API server refuses this %s, lower the minimum or raise the maximum",
-				objName(s.o.src), s.min, s.max, what))
-			continue
-		}
-		if len(s.refused) > 0 && s.o.src.Origin == OriginManifests {
-			// One running in the cluster snapshot was admitted (by an older release, or before a rule ratcheted).
-			errs = append(errs, refusedErrors(s)...)
+		if es := scalerErrors(s); len(es) > 0 {
+			errs = append(errs, es...)
 			continue
 		}
 		if s.min == 0 && what == "HorizontalPodAutoscaler" {
@@ -362,4 +352,30 @@ func controllerOf(o object) *metav1.OwnerReference {
 		}
 	}
 	return nil
+}
+
+// scalerErrors returns why the API server (or KEDA's webhook) refuses autoscaler s of the manifests: its bounds, then
+// the rules refusedErrors names. One running in the cluster snapshot was admitted (by an older release, or before a
+// rule ratcheted), so only its bounds are checked.
+func scalerErrors(s *scaler) field.Errors {
+	if s.max < 1 && !s.paused {
+		what := "the maximum replica count is " + fmt.Sprint(s.max)
+		if s.max == 0 && s.o.src.Kind == "HorizontalPodAutoscaler" {
+			what = "spec.maxReplicas is not set or 0"
+		}
+		return fieldErrors(s, fmt.Sprint(s.max), "%s: %s; the API server requires at least 1, raise it", objName(s.o.src), what)
+	}
+	if s.min > s.max {
+		return fieldErrors(s, fmt.Sprint(s.min), "%s: the minimum replica count %d is above the maximum %d; the API server refuses this %s, lower the minimum or raise the maximum",
+			objName(s.o.src), s.min, s.max, s.o.src.Kind)
+	}
+	if len(s.refused) > 0 && s.o.src.Origin == OriginManifests {
+		return refusedErrors(s)
+	}
+	return nil
+}
+
+// fieldErrors is one error on autoscaler s.
+func fieldErrors(s *scaler, value, format string, args ...any) field.Errors {
+	return field.Errors{field.Invalid(inputPath(s.o.src), value, format, args...)}
 }

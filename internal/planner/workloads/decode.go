@@ -315,8 +315,12 @@ func decode(j []byte, src Source) (decoded, error) {
 		if m := head.Metadata; m != nil && m.Name != "" {
 			src.Namespace, src.Name = m.Namespace, m.Name
 		}
-		return out, field.Invalid(inputPath(src), head.APIVersion, "%s has apiVersion %s and kind %s, which no Kubernetes release serves: kubectl apply refuses it (no matches for kind %q in version %q); %s",
-			nameOrDoc(src), head.APIVersion, head.Kind, head.Kind, head.APIVersion, writeInstead(head.Kind, want))
+		served := "which no Kubernetes release serves"
+		if v := removedIn[head.APIVersion+" "+head.Kind]; v != "" {
+			served = "which Kubernetes stopped serving in " + v
+		}
+		return out, field.Invalid(inputPath(src), head.APIVersion, "%s has apiVersion %s and kind %s, %s: kubectl apply refuses it (no matches for kind %q in version %q); %s",
+			nameOrDoc(src), head.APIVersion, head.Kind, served, head.Kind, head.APIVersion, writeInstead(head.Kind, want))
 	}
 	u := &unstructured.Unstructured{}
 	if err := u.UnmarshalJSON(j); err != nil {

@@ -42,11 +42,28 @@ var servedVersions = map[string][]string{"Deployment": {"apps/v1"}, "StatefulSet
 	"HorizontalPodAutoscaler": {"autoscaling/v2", "autoscaling/v1"}, "PodDisruptionBudget": {"policy/v1"},
 	"PriorityClass": {"scheduling.k8s.io/v1"}, "RuntimeClass": {"node.k8s.io/v1"}}
 
+// removedIn is the release that stopped serving an old version of a kind kubefit reads ("apiVersion Kind"), as the
+// Deprecated API Migration Guide lists them (kubernetes/website content/en/docs/reference/using-api/
+// deprecation-guide.md: v1.16 for the workload kinds' extensions/v1beta1, apps/v1beta1 and apps/v1beta2; v1.22,
+// v1.25 and v1.26 as below).
+var removedIn = map[string]string{
+	"extensions/v1beta1 Deployment": "1.16", "apps/v1beta1 Deployment": "1.16", "apps/v1beta2 Deployment": "1.16",
+	"extensions/v1beta1 DaemonSet": "1.16", "apps/v1beta2 DaemonSet": "1.16",
+	"extensions/v1beta1 ReplicaSet": "1.16", "apps/v1beta2 ReplicaSet": "1.16",
+	"apps/v1beta1 StatefulSet": "1.16", "apps/v1beta2 StatefulSet": "1.16",
+	"scheduling.k8s.io/v1beta1 PriorityClass": "1.22",
+	"batch/v1beta1 CronJob": "1.25", "autoscaling/v2beta1 HorizontalPodAutoscaler": "1.25",
+	"policy/v1beta1 PodDisruptionBudget": "1.25", "node.k8s.io/v1beta1 RuntimeClass": "1.25",
+	"autoscaling/v2beta2 HorizontalPodAutoscaler": "1.26",
+}
+
 // Read turns the manifests into workloads and DaemonSets. Its errors are field errors on Manifests,
 // Include, Exclude or Overrides, in domain words naming the document, object and field at fault.
 func Read(in Input) (Result, error) {
 	objs, warns, err := parse(in.Manifests, OriginManifests)
-	if err != nil {
+	// Documents that do not decode are errors, reported with the other objects' own problems: every problem at once.
+	parseErrs := field.As(err)
+	if err != nil && (objs == nil || len(parseErrs) == 0) {
 		return Result{}, err
 	}
 	var cobjs []object
@@ -58,7 +75,7 @@ func Read(in Input) (Result, error) {
 		}
 		warns = append(warns, cwarns...)
 	}
-	r := &reader{in: in, res: Result{Warnings: warns}}
+	r := &reader{in: in, res: Result{Warnings: warns}, errs: parseErrs}
 	if err := namespaceError(in.Namespace); err != nil {
 		r.errs = append(r.errs, field.As(err)...)
 	}
@@ -234,12 +251,16 @@ func (r *reader) index(objs []object) error {
 		r.file(o)
 	}
 	if len(r.errs) > 0 {
-		// Every problem at once: the pod specs' own refusals too, which reading the workloads would find next.
+		// Every problem at once: the pod specs' and the autoscalers' own refusals too, which reading the workloads
+		// would find next.
 		for _, o := range r.owners {
 			if spec := templateSpec(o); spec != nil && o.src.Origin == OriginManifests {
 				_, errs := specRefusals(o, spec)
 				r.errs = append(r.errs, errs...)
 			}
+		}
+		for i := range r.scalers {
+			r.errs = append(r.errs, scalerErrors(&r.scalers[i])...)
 		}
 		return r.failed()
 	}
@@ -272,8 +293,12 @@ func (r *reader) defaultNamespace(o *object) {
 // file sorts one object into the reader's tables.
 func (r *reader) file(o object) {
 	if want, ok := servedVersions[o.src.Kind]; ok && o.typed != nil && !slices.Contains(want, o.src.APIVersion) {
-		r.errs = append(r.errs, field.Invalid(inputPath(o.src), o.src.APIVersion, "%s uses apiVersion %s, which no supported Kubernetes release serves; write apiVersion %s",
-			objName(o.src), o.src.APIVersion, want[0]))
+		served := "which no supported Kubernetes release serves"
+		if v := removedIn[o.src.APIVersion+" "+o.src.Kind]; v != "" {
+			served = "which Kubernetes stopped serving in " + v
+		}
+		r.errs = append(r.errs, field.Invalid(inputPath(o.src), o.src.APIVersion, "%s uses apiVersion %s, %s; write apiVersion %s",
+			objName(o.src), o.src.APIVersion, served, want[0]))
 		return
 	}
 	ns := o.src.Namespace

@@ -272,7 +272,7 @@ func TestReadAutoscalers(t *testing.T) {
 	for _, tt := range []struct{ name, docs, want string }{
 		{"min above max", web + "---\n" + hpa("web", "web", "5", 3), `minimum replica count 5 is above the maximum 3`},
 		{"two autoscalers", queue + "---\n" + so + "---\n" + hpa("q", "queue", "1", 3), `both scale Deployment "queue"`},
-		{"max zero", web + "---\n" + hpa("web", "web", "", 0), `maximum replica count is 0`},
+		{"max zero", web + "---\n" + hpa("web", "web", "", 0), `spec.maxReplicas is not set or 0; the API server requires at least 1`},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := Read(Input{Manifests: tt.docs})
@@ -296,7 +296,9 @@ func TestReadErrors(t *testing.T) {
 		{"bad quantity names the container and field", deployment("a", "", "{requests: {cpu: lots}}", ""), `container "app", spec.template.spec.containers[0].resources.requests.cpu is "lots"`},
 		{"duplicate object", deployment("a", "", "", "") + "---\n" + deployment("a", "", "", ""), `Deployment "a" in namespace "default" (document 1, line 15) is listed twice (also document 0 of the manifests (line 1))`},
 		{"negative replicas", deployment("a", "-1", "", ""), `asks for -1 replicas`},
-		{"old apiVersion", strings.Replace(deployment("a", "", "", ""), "apps/v1", "apps/v1beta2", 1), `uses apiVersion apps/v1beta2, which no supported Kubernetes release serves; write apiVersion apps/v1`},
+		{"old apiVersion", strings.Replace(deployment("a", "", "", ""), "apps/v1", "apps/v1beta2", 1), `uses apiVersion apps/v1beta2, which Kubernetes stopped serving in 1.16; write apiVersion apps/v1`},
+		{"HPA version removed in 1.26", "apiVersion: autoscaling/v2beta2\nkind: HorizontalPodAutoscaler\nmetadata: {name: h}\nspec: {scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: a}, maxReplicas: 3}\n",
+			`has apiVersion autoscaling/v2beta2 and kind HorizontalPodAutoscaler, which Kubernetes stopped serving in 1.26: kubectl apply refuses it`},
 		{"bad maxSurge", deployment("a", "", "", "") + "  strategy: {rollingUpdate: {maxSurge: lots}}\n", `maxSurge "lots" is neither a count nor a percentage`},
 		{"too many documents", strings.Repeat("a: 1\n---\n", MaxDocuments+1), `more than 100,000 documents`},
 		{"too large", strings.Repeat("#", MaxBytes+1), `the manifests are 67,108,865 bytes, more than the 67,108,864 bytes kubefit reads`},

@@ -45,7 +45,7 @@ func checkRefused(t *testing.T, cases []refusedCase) {
 // kind's name rule, ValidateCronJobCreate's 52 characters, ValidateNamespaceName) is an error naming the object and
 // the name to write, every one of them reported.
 func TestReadRefusesInvalidNames(t *testing.T) {
-	hpa := "apiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\nmetadata: {name: Web.HPA}\nspec: {scaleTargetRef: {kind: Deployment, name: web}, maxReplicas: 3}\n"
+	hpa := "apiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\nmetadata: {name: Web.HPA}\nspec: {scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: web}, maxReplicas: 3}\n"
 	sts := "apiVersion: apps/v1\nkind: StatefulSet\nmetadata: {name: db.primary}\nspec:\n  selector: {matchLabels: {app: db}}\n  template:\n    metadata: {labels: {app: db}}\n    spec: {containers: [{name: db, image: pg}]}\n"
 	long := strings.Repeat("a", 53)
 	cron := "apiVersion: batch/v1\nkind: CronJob\nmetadata: {name: " + long + "}\nspec:\n  schedule: '* * * * *'\n  jobTemplate: {spec: {template: {spec: {restartPolicy: Never, containers: [{name: c, image: x}]}}}}\n"
@@ -243,4 +243,20 @@ func TestReadNegativeRequest(t *testing.T) {
 		{name: "custom kind", in: Input{Manifests: rollout},
 			want: []string{`Rollout "r" in namespace "default" (document 0, line 1): its pods request -500m cpu in all (-500 millicores), outside 0 to 1,125,899,906,842,624 millicores; fix its containers' requests`}},
 	})
+}
+
+// TestReadReportsEveryStageAtOnce: a document that does not decode (an HPA at a version Kubernetes no longer serves),
+// an HPA whose bounds the API server refuses and one without maxReplicas are reported in one read, not one stage
+// per plan.
+func TestReadReportsEveryStageAtOnce(t *testing.T) {
+	hpa := func(name, version, bounds string) string {
+		return "apiVersion: autoscaling/" + version + "\nkind: HorizontalPodAutoscaler\nmetadata: {name: " + name +
+			"}\nspec:\n  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: web}\n" + bounds
+	}
+	checkRefused(t, []refusedCase{{name: "decode, bounds, missing maximum",
+		in: Input{Manifests: deployment("web", "2", "", "") + "---\n" + hpa("old", "v2beta2", "  maxReplicas: 3\n") + "---\n" +
+			hpa("inverted", "v2", "  minReplicas: 8\n  maxReplicas: 4\n") + "---\n" + hpa("nomax", "v2", "  minReplicas: 2\n")},
+		want: []string{`has apiVersion autoscaling/v2beta2 and kind HorizontalPodAutoscaler, which Kubernetes stopped serving in 1.26`,
+			`HorizontalPodAutoscaler "inverted" in namespace "default" (document 2, line 23): the minimum replica count 8 is above the maximum 4`,
+			`HorizontalPodAutoscaler "nomax" in namespace "default" (document 3, line 31): spec.maxReplicas is not set or 0`}}})
 }
