@@ -53,7 +53,7 @@ func TestPlanRules(t *testing.T) {
 		{"target apiVersion empty", func(h *HorizontalPodAutoscaler) { h.ScaleTargetRef.APIVersion = "" }, "HPA-E2", "ScaleTargetRef.APIVersion", "API group"},
 		{"target apiVersion malformed", func(h *HorizontalPodAutoscaler) { h.ScaleTargetRef.APIVersion = "a/b/c" }, "HPA-E2", "ScaleTargetRef.APIVersion", "group/version"},
 		{"minReplicas negative", func(h *HorizontalPodAutoscaler) { h.MinReplicas = p64(-1) }, "HPA-E3", "MinReplicas", "from 0"},
-		{"minReplicas 0 with the gate off", func(h *HorizontalPodAutoscaler) { h.MinReplicas = p64(0); h.ScaleToZero = pbool(false) }, "HPA-E3", "MinReplicas", "HPAScaleToZero"},
+		{"minReplicas 0 with the gate off", func(h *HorizontalPodAutoscaler) { h.MinReplicas = p64(0); h.ScaleToZero = pbool(false) }, "HPA-E3", "MinReplicas", "or, if the cluster has turned the gate on, say so with the scale-to-zero setting"},
 		{"minReplicas 0 before 1.37", func(h *HorizontalPodAutoscaler) { h.MinReplicas = p64(0); h.KubernetesVersion = "1.36" }, "HPA-E3", "MinReplicas", "1.36"},
 		{"minReplicas beyond int32", func(h *HorizontalPodAutoscaler) { h.MinReplicas = p64(1 << 31) }, "HPA-E3", "MinReplicas", "2,147,483,647"},
 		{"maxReplicas 0", func(h *HorizontalPodAutoscaler) { h.MaxReplicas = 0 }, "HPA-E4", "MaxReplicas", "from 1"},

@@ -178,7 +178,7 @@ func (c *checker) replicas() {
 		case *m == 0 && lo == 1:
 			minOK = false
 			c.fail("HPA-E3", field.NewPath("MinReplicas"), "0",
-				"minReplicas 0 (scaling to zero) needs the HPAScaleToZero feature gate, which is off here (Kubernetes 1.%d; it is on by default from 1.37): set minReplicas to 1 or more", c.kube)
+				"minReplicas 0 (scaling to zero) needs the HPAScaleToZero feature gate, which is off here (Kubernetes 1.%d; it is on by default from 1.37): set minReplicas to 1 or more, or, if the cluster has turned the gate on, say so with the scale-to-zero setting", c.kube)
 		case *m < lo || *m > maxInt32:
 			minOK = false
 			c.fail("HPA-E3", field.NewPath("MinReplicas"), itoa(*m), "minReplicas %d is out of range: it must be from %d to 2,147,483,647", *m, lo)
