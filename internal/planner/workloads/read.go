@@ -52,7 +52,7 @@ var removedIn = map[string]string{
 	"extensions/v1beta1 ReplicaSet": "1.16", "apps/v1beta2 ReplicaSet": "1.16",
 	"apps/v1beta1 StatefulSet": "1.16", "apps/v1beta2 StatefulSet": "1.16",
 	"scheduling.k8s.io/v1beta1 PriorityClass": "1.22",
-	"batch/v1beta1 CronJob": "1.25", "autoscaling/v2beta1 HorizontalPodAutoscaler": "1.25",
+	"batch/v1beta1 CronJob":                   "1.25", "autoscaling/v2beta1 HorizontalPodAutoscaler": "1.25",
 	"policy/v1beta1 PodDisruptionBudget": "1.25", "node.k8s.io/v1beta1 RuntimeClass": "1.25",
 	"autoscaling/v2beta2 HorizontalPodAutoscaler": "1.26",
 }
