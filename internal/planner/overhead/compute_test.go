@@ -733,3 +733,35 @@ func TestEphemeralLargestDisk(t *testing.T) {
 		t.Errorf("capacity %d of a %d-byte disk, want 5 to 10 %% less than the disk", c, disk)
 	}
 }
+
+// TestEphemeralAKSWindowsNoEviction: both measured AKS Windows nodes of before 1.29 (Standard_NC4as_T4_v3 of 1.25.4,
+// Standard_D32ads_v5 of 1.28.12, a 128 GiB OS disk each) report allocatable ephemeral storage equal to capacity,
+// 133703676Ki: no nodefs.available threshold, which the kubelet flags say with a 0 % threshold. From 1.29 on (no
+// node measured) the 10 % threshold stays, the safe side.
+func TestEphemeralAKSWindowsNoEviction(t *testing.T) {
+	const capacity = 133703676 * 1024
+	d32 := Instance{Cloud: catalog.Azure, Name: "Standard_D32ads_v5", VCPU: 32, MemoryMiB: 131072, Architecture: "x86_64"}
+	for _, version := range []string{"1.25", "1.28"} {
+		for _, in := range []Input{
+			{Profile: AKSWindows, Instance: d32, KubernetesVersion: version, MaxPods: 30, MeasuredCapacity: Reservation{EphemeralStorageBytes: ptr(int64(capacity))}},
+			{Profile: AKSWindows, Instance: d32, KubernetesVersion: version, MaxPods: 30, OSDiskGiB: 128},
+		} {
+			r, err := Compute(in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// From the disk alone the filesystem model leaves a few bytes more out than the node (within 0.1 %).
+			if c := r.Capacity.EphemeralStorageBytes; r.Allocatable.EphemeralStorageBytes != c || c > capacity || c < capacity-capacity/1000 ||
+				!slices.Contains(r.KubeletArgs, "--eviction-hard=nodefs.available<0%") {
+				t.Errorf("%s: allocatable ephemeral %d of capacity %d, want both the nodes' %d; kubelet %v", version, r.Allocatable.EphemeralStorageBytes, c, capacity, r.KubeletArgs)
+			}
+		}
+	}
+	r, err := Compute(Input{Profile: AKSWindows, Instance: d32, KubernetesVersion: "1.30", MaxPods: 30, OSDiskGiB: 128})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := r.Capacity.EphemeralStorageBytes; r.Allocatable.EphemeralStorageBytes != c-kubeletPercent(c, 1000) {
+		t.Errorf("1.30: allocatable ephemeral %d, want 10 %% below %d", r.Allocatable.EphemeralStorageBytes, c)
+	}
+}

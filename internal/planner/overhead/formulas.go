@@ -56,7 +56,7 @@ var Formulas = map[string]string{
 	FSystemEKSAutoMode:   "measured EKS Auto Mode m5.2xlarge node (kubectl describe node: 240m CPU and 1,046 MiB between capacity and allocatable, 56 max pods); AWS publishes no Auto Mode reservation rule (https://docs.aws.amazon.com/eks/latest/userguide/automode.html)",
 	FEvictionMemory:      "awslabs/amazon-eks-ami nodeadm config.go (defaultKubeletSubConfig); AKS node-resource-reservations page; GKE plan-node-sizes",
 	FEvictionNodefs:      "as eviction.memory, plus aws/karpenter-provider-aws types.go (evictionThreshold)",
-	FEvictionAKSWindows:  "measured AKS Windows nodes before 1.29: capacity − allocatable is exactly the pre-1.29 kube-reserved memory plus 2,048 MiB, with no memory.available threshold (the AKS page's 750Mi applies to Linux nodes)",
+	FEvictionAKSWindows:  "measured AKS Windows nodes before 1.29: capacity − allocatable is exactly the pre-1.29 kube-reserved memory plus 2,048 MiB, with no memory.available threshold (the AKS page's 750Mi applies to Linux nodes), and allocatable ephemeral storage equals capacity: no nodefs.available threshold either",
 	FEphemeralEKS:        "awslabs/amazon-eks-ami nodeadm config.go; bootstrap.sh (1Gi)",
 	FEphemeralGKEDisk:    "cloudpilot-ai/karpenter-provider-gcp:pkg/utils/utils.go ResolveReservedEphemeralStorage (secondary source citing GKE plan-node-sizes)",
 	FEphemeralNone:       "profile default: no ephemeral-storage kube-reserved",

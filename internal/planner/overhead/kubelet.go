@@ -49,6 +49,13 @@ func kubeletArgs(r Result) []string {
 			ev = append(ev, sig+"<"+v)
 		}
 	}
+	if len(ev) == 0 && len(r.EvictionHard) > 0 {
+		// Every threshold is zero: said explicitly, since the kubelet takes its defaults (memory.available<100Mi,
+		// nodefs.available<10 %, …) when no --eviction-hard is given, and a 0 % threshold disables eviction
+		// (KubeletConfiguration evictionHard: "To explicitly disable, pass a 0% or 100% threshold on an arbitrary
+		// resource").
+		ev = []string{SignalNodefs + "<0%"}
+	}
 	if len(ev) > 0 {
 		args = append(args, "--eviction-hard="+strings.Join(ev, ","))
 	}

@@ -68,6 +68,13 @@ func (c *calc) profileReservations(minor int) error {
 		return err
 	}
 	r := &c.res
+	if c.in.Profile == AKSWindows && minor != 0 && minor < 29 {
+		// Both measured AKS Windows nodes (1.25.4, 1.28.12) report allocatable ephemeral storage equal to capacity:
+		// no nodefs threshold, as no memory one (aksReservations).
+		c.term("evictionHard.nodefs.available", UnitBytes, 0, FEvictionAKSWindows, "AKS Windows nodes before 1.29 keep no nodefs.available threshold")
+		r.EvictionHard = map[string]string{SignalNodefs: "0%"}
+		return nil
+	}
 	const nodefsBP = 1000
 	r.EvictionThreshold.EphemeralStorageBytes = kubeletPercent(r.Capacity.EphemeralStorageBytes, nodefsBP)
 	c.term("evictionHard.nodefs.available", UnitBytes, r.EvictionThreshold.EphemeralStorageBytes, FEvictionNodefs, "nodefs.available<10%")
