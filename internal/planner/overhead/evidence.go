@@ -87,12 +87,14 @@ var scopes = []scope{
 		sources: []string{"https://learn.microsoft.com/azure/aks/node-resource-reservations"}},
 	{name: "gke-standard, E2", status: EvidenceDocumented, why: "GKE's plan-node-sizes tiers",
 		sources: []string{"https://cloud.google.com/kubernetes-engine/docs/concepts/plan-node-sizes"}},
-	// The measured GKE Standard nodes are E2 (and the N1 shared-core f1-micro, scope below); the other families
-	// (N1, N2, N2D, C3, C3D, C4, N4, T2A on Arm, …) follow the same documented tiers, but no measured node backs
-	// them. (A 2019 kubelet config of a 2-vCPU, 7.5 GB GKE node, awslabs/amazon-eks-ami#318, shows the tiers'
-	// 70m and 1736Mi, but not the node's capacity and allocatable, so it is no MeasuredNode.)
-	{name: "gke-standard, machine families other than E2", status: EvidenceDocumented,
-		why:     "GKE's plan-node-sizes tiers, as on the measured E2 nodes",
+	{name: "gke-standard, N2", status: EvidenceDocumented, why: "GKE's plan-node-sizes tiers",
+		sources: []string{"https://cloud.google.com/kubernetes-engine/docs/concepts/plan-node-sizes"}},
+	// The measured GKE Standard nodes are E2 and N2 (and the N1 shared-core f1-micro, scope below); the other
+	// families (N1, N2D, C3, C3D, C4, N4, T2A on Arm, …) follow the same documented tiers, but no measured node with
+	// a citable source backs them. (A 2019 kubelet config of a 2-vCPU, 7.5 GB GKE node, awslabs/amazon-eks-ami#318,
+	// shows the tiers' 70m and 1736Mi, but not the node's capacity and allocatable, so it is no MeasuredNode.)
+	{name: "gke-standard, machine families other than E2 and N2", status: EvidenceDocumented,
+		why:     "GKE's plan-node-sizes tiers, as on the measured E2 and N2 nodes",
 		sources: []string{"https://cloud.google.com/kubernetes-engine/docs/concepts/plan-node-sizes"}},
 	{name: "gke-standard, shared-core E2", status: EvidenceDocumented, why: "GKE's plan-node-sizes (a flat 1060m on shared-core E2)",
 		sources: []string{"https://cloud.google.com/kubernetes-engine/docs/concepts/plan-node-sizes"}},
@@ -132,8 +134,10 @@ func scopeOf(in Input, minor int) string {
 		return "gke-standard, shared-core N1 (f1-micro, g1-small)"
 	case p == GKEStandard && in.Instance.Family == "e2":
 		return "gke-standard, E2"
+	case p == GKEStandard && in.Instance.Family == "n2":
+		return "gke-standard, N2"
 	case p == GKEStandard:
-		return "gke-standard, machine families other than E2"
+		return "gke-standard, machine families other than E2 and N2"
 	}
 	return "custom"
 }

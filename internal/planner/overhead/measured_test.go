@@ -143,12 +143,13 @@ func TestEvidenceScopes(t *testing.T) {
 	}
 }
 
-// TestEvidenceGKEFamilies: the measured GKE Standard nodes are E2, so only E2 is measured; every other machine
-// family (Arm T2A, C3, N2D, …) follows the documented tiers, says so with GKE's page as its source, and warns.
+// TestEvidenceGKEFamilies: the measured GKE Standard nodes are E2 and N2, so only those are measured; every other
+// machine family (Arm T2A, C3, N2D, N1, …) follows the documented tiers, says so with GKE's page as its source, and
+// warns.
 func TestEvidenceGKEFamilies(t *testing.T) {
 	for name, want := range map[string]EvidenceStatus{
 		"e2-standard-4": EvidenceMeasured, "t2a-standard-4": EvidenceDocumented, "c3-standard-4": EvidenceDocumented,
-		"n2d-standard-4": EvidenceDocumented, "n2-standard-16": EvidenceDocumented, "n1-standard-2": EvidenceDocumented,
+		"n2d-standard-4": EvidenceDocumented, "n2-standard-16": EvidenceMeasured, "n1-standard-2": EvidenceDocumented,
 	} {
 		it, err := catalog.Lookup(catalog.GCP, name)
 		if err != nil {
