@@ -81,6 +81,7 @@ var ruleTitles = map[string]findingTitle{
 	"SC-3":     {"Driver Default Applies", rankNote},
 	"SC-W1":    {"In-Tree Provisioner Removed", rankShortfall},
 	"GPD-V3":   {"pd-extreme IOPS Outside Its Range", rankShortfall},
+	"GPD-M2":   {"Disk Type Not Checked Against the Machine Series", rankUnchecked},
 }
 
 // warningRanks ranks the planner warnings titled by code (warningTitles); a code not listed is a note.

@@ -23,6 +23,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation"
 	k8sfield "k8s.io/apimachinery/pkg/util/validation/field"
 
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/catalog"
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/disk"
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/manifest"
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/sizing"
@@ -413,6 +414,23 @@ func storagePerformance(ctx context.Context, cat sizing.Catalog, m storageClassM
 	})
 }
 
+// storageClassAttaches checks a GCE PD class's disk type against node_instance_type's machine series
+// (disks.md §6.1): an error on the type when the series does not attach it, a warning when kubefit has no
+// source for the series. It returns false after an error.
+func storageClassAttaches(ctx context.Context, cat sizing.Catalog, m storageClassModel, rc renderedClass, rep disk.ClassReport, diags *diag.Diagnostics) bool {
+	if rc.driver.Cloud() != catalog.GCP || m.NodeInstanceType.IsNull() || rep.TypeName == "" {
+		return true
+	}
+	it, ok := lookupInstance(ctx, cat, path.Root("node_instance_type"), catalog.GCP, m.NodeInstanceType.ValueString(), diags)
+	if !ok {
+		return false
+	}
+	if f := disk.CheckGCPMachineDisk(it, rep.TypeName, disk.ParameterPath("type")); f != nil {
+		rc.addFinding(f, true, diags)
+	}
+	return !diags.HasError()
+}
+
 // planStorageClass validates the class and fills every computed attribute. It returns false after an error.
 func planStorageClass(ctx context.Context, cat sizing.Catalog, m *storageClassModel, diags *diag.Diagnostics) bool {
 	rc, ok := renderParameters(ctx, *m, diags)
@@ -429,6 +447,9 @@ func planStorageClass(ctx context.Context, cat sizing.Catalog, m *storageClassMo
 		rc.addFinding(f, true, diags)
 	}
 	if diags.HasError() {
+		return false
+	}
+	if !storageClassAttaches(ctx, cat, *m, rc, rep, diags) {
 		return false
 	}
 	m.ID = m.Name

@@ -153,7 +153,7 @@ func CheckGCPMachineDisk(it catalog.InstanceType, t string, at field.Path) *Find
 		use = field.JoinAnd(ok)
 	}
 	return &Finding{Rule: RuleMachineDisk, Severity: SeverityError, Path: at, Value: t,
-		Message: fmt.Sprintf("machine type %s (%s series) cannot attach a %s disk: %s, so the Persistent Disk CSI driver's attach "+
+		Message: fmt.Sprintf("machine type %s cannot attach a %s disk: %s, so the Persistent Disk CSI driver's attach "+
 			"fails and the pod stays in ContainerCreating; %s attaches %s (%s). Use one of those types, or a machine series that "+
-			"attaches %s (rule %s)", m.Machine, m.seriesName(), t, why, m.Machine, use, m.Source(), t, RuleMachineDisk)}
+			"attaches %s (rule %s)", m.Machine, t, why, m.Machine, use, m.Source(), t, RuleMachineDisk)}
 }

@@ -30,8 +30,8 @@ func TestCheckGCPMachineDisk(t *testing.T) {
 	}{
 		// Newer series attach only Hyperdisk.
 		{"n4-standard-8", "hyperdisk-balanced", "", nil},
-		{"n4-standard-8", "pd-balanced", "GPD-M1", []string{"n4-standard-8 (N4 series)", "pd-balanced", `"hyperdisk-balanced", "hyperdisk-balanced-high-availability" and "hyperdisk-throughput"`, "general-purpose-machines"}},
-		{"c4-standard-8", "pd-ssd", "GPD-M1", []string{"C4 series"}},
+		{"n4-standard-8", "pd-balanced", "GPD-M1", []string{"the N4 series does not attach pd-balanced", "pd-balanced", `"hyperdisk-balanced", "hyperdisk-balanced-high-availability" and "hyperdisk-throughput"`, "general-purpose-machines"}},
+		{"c4-standard-8", "pd-ssd", "GPD-M1", []string{"the C4 series does not attach pd-ssd"}},
 		{"c4a-standard-4", "pd-standard", "GPD-M1", nil},
 		{"c4d-standard-8", "hyperdisk-throughput", "GPD-M1", nil},
 		{"m4-megamem-28", "pd-ssd", "GPD-M1", nil},
@@ -51,7 +51,7 @@ func TestCheckGCPMachineDisk(t *testing.T) {
 		{"c3-standard-8", "pd-standard", "GPD-M1", nil},
 		{"c3-standard-8", "hyperdisk-extreme", "GPD-M1", []string{"only from 64 vCPUs", "c3-standard-8 has 8"}},
 		{"c3-standard-88", "hyperdisk-extreme", "", nil},
-		{"c3-standard-192-metal", "pd-balanced", "GPD-M1", []string{"C3 bare metal series"}},
+		{"c3-standard-192-metal", "pd-balanced", "GPD-M1", []string{"the C3 bare metal series"}},
 		{"c3-standard-192-metal", "hyperdisk-extreme", "", nil},
 		{"c4-standard-48", "hyperdisk-extreme", "GPD-M1", []string{"from 96 vCPUs"}},
 		{"c4-standard-96", "hyperdisk-extreme", "", nil},
