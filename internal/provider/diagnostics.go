@@ -161,6 +161,7 @@ var warningTitles = map[string]string{
 	nodegroup.WarnKarpenterUnmodelled:      "Karpenter Provisioning Not Modelled",
 	nodegroup.WarnEKSNodeQuota:             "Above the EKS Managed Node Group Quota",
 	nodegroup.WarnModuleName:               "Module Node Pool Renamed",
+	nodegroup.WarnGKEBootDiskUnchecked:     "GKE Boot Disk Type Not Checked",
 	overhead.CodeNotMeasured:               "Node Overhead Not Measured",
 	sizing.WarnSchedulerBudget:             "Scheduler Model Cut Short",
 	sizing.WarnBlameBudget:                 "Blame Rule Cut Short",
