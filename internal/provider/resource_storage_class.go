@@ -318,7 +318,8 @@ func (r *storageClassResource) Schema(_ context.Context, _ resource.SchemaReques
 					"EBS-optimized limits; Azure uncached limits, and the cached ones for `caching_mode = \"ReadOnly\"`), " +
 					"the requirement is checked against the node (`FIT-N1` burst-only, `FIT-N2` short), and " +
 					"`performance.sustaining_instance_types` names the sizes of its family that sustain it. kubefit has no " +
-					"per-VM disk limits for GCP and says so. Needs `expected_volume_size_gib`.",
+					"per-VM disk limits for GCP and says so; on GCP it checks `gce_pd.type` against the machine series (`GPD-M1`, " +
+					"`GPD-M2`, as in `kubefit_disk_tier`'s `instance_type`). Needs `expected_volume_size_gib`.",
 				Validators: []validator.String{stringvalidator.LengthAtLeast(1),
 					stringvalidator.AlsoRequires(path.MatchRoot("expected_volume_size_gib"))}},
 			"fail_on_unmet": schema.BoolAttribute{Optional: true,
