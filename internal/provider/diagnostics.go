@@ -150,6 +150,7 @@ var warningTitles = map[string]string{
 	sizing.WarnDiskShare:                   "Volumes Exceed the Node's Disk Limits",
 	sizing.WarnAffinityUnknownLabel:        "Node Affinity on Labels Planned Nodes Lack",
 	sizing.WarnMemoryInBytes:               "Memory Request in Bytes",
+	sizing.WarnDiskTypeUnchecked:           "Claim's Disk Type Not Checked Against the Pool",
 	selector.WarnDiskNotChecked:            "Node Disk Demand Not Checked",
 	selector.WarnPriceBasis:                "Prices Do Not Match the Pool",
 	selector.WarnModelBudget:               "Cheapest Candidates Not All Modelled",
