@@ -312,7 +312,11 @@ func (d *diskTierDataSource) Schema(_ context.Context, _ datasource.SchemaReques
 			"instance_type": schema.StringAttribute{Optional: true,
 				MarkdownDescription: "Instance type or VM size the volume is attached to. Its disk limits (AWS " +
 					"EBS-optimized baseline and maximum; Azure uncached limits, VM-level burst and maximum data disks) " +
-					"cap the volume. kubefit has no per-VM disk limits for GCP and says so."},
+					"cap the volume. kubefit has no per-VM disk limits for GCP and says so. On GCP the `type` is checked against the " +
+					"disk types the machine series attaches (disks.md §6.1): `GPD-M1` refuses, on `type`, a Persistent Disk type on a series that attaches only " +
+					"Hyperdisk (N4, C4, C4A, C4D, …), `hyperdisk-balanced` on one without it (E2, N1, N2, N2D, …) and a type below " +
+					"the series' vCPU threshold, naming the types the machine type attaches; a series kubefit has no source for " +
+					"warns (`GPD-M2`)."},
 			"volumes_per_node": schema.Int64Attribute{Optional: true,
 				MarkdownDescription: "Volumes like this one attached to the same node, this one included. They share the " +
 					"node's limits equally. Default 1.",

@@ -435,3 +435,41 @@ io = { queue_depth = 8 }`
 		},
 	})
 }
+
+// TestAccDiskTier_gcpMachineSeries: a GCP disk type is checked against instance_type's machine series
+// (disks.md §6.1): pd-balanced on an N4 node and hyperdisk-balanced on an E2 node cannot attach (GPD-M1, on
+// type, naming the types the series attaches), Hyperdisk Balanced on N4 and pd-balanced on E2 pass, and a
+// series kubefit has no source for (A2) is planned with a warning.
+func TestAccDiskTier_gcpMachineSeries(t *testing.T) {
+	gcp := func(typ, instance string) string {
+		return diskTier("x", fmt.Sprintf("cloud = \"gcp\"\ntype = %q\nsize_gib = 100\ninstance_type = %q", typ, instance))
+	}
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config: gcp("pd-balanced", "n4-standard-8"),
+				ExpectError: regexp.MustCompile(`(?s)type\s+=\s+"pd-balanced"\s+GPD-M1:\s+machine\s+type\s+n4-standard-8\s+cannot\s+attach\s+a\s+pd-balanced\s+disk:\s+the\s+N4\s+series.*` +
+					`"hyperdisk-balanced",\s+"hyperdisk-balanced-high-availability"\s+and\s+"hyperdisk-throughput"`),
+			},
+			{
+				Config:      gcp("hyperdisk-balanced", "e2-standard-4"),
+				ExpectError: errRe("GPD-M1:", "machine", "type", "e2-standard-4", "cannot", "attach", "a", "hyperdisk-balanced", "disk:", "the", "E2", "series"),
+			},
+			{
+				Config:      gcp("pd-extreme", "c3-standard-8"),
+				ExpectError: errRe("GPD-M1:", "machine", "type", "c3-standard-8", "cannot", "attach", "a", "pd-extreme", "disk:", "the", "C3", "series"),
+			},
+			{
+				Config: gcp("hyperdisk-balanced", "n4-standard-8") +
+					diskTier("e2", "cloud = \"gcp\"\ntype = \"pd-balanced\"\nsize_gib = 100\ninstance_type = \"e2-standard-4\"") +
+					diskTier("a2", "cloud = \"gcp\"\ntype = \"pd-balanced\"\nsize_gib = 100\ninstance_type = \"a2-highgpu-1g\""),
+				ConfigStateChecks: []statecheck.StateCheck{
+					expectDisk("x", "baseline_iops", knownvalue.Int64Exact(3000)),
+					expectDisk("e2", "baseline_iops", knownvalue.Int64Exact(600)),
+					expectDisk("a2", "baseline_iops", knownvalue.Int64Exact(600)),
+				},
+			},
+		},
+	})
+}

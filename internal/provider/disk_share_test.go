@@ -51,3 +51,40 @@ func TestSizingWarnsDiskShare(t *testing.T) {
 		}
 	}
 }
+
+// TestSizingClaimDiskType: a claim's disk_type that its GCP pool's machine series cannot attach fails the
+// sizing on that claim's disk_type (disks.md §6.1), naming the pool; one it attaches passes.
+func TestSizingClaimDiskType(t *testing.T) {
+	r := newRPCServer(t)
+	read := func(diskType string) []*tfprotov6.Diagnostic {
+		dv := r.dataConfig(t, "kubefit_node_pool_sizing", map[string]any{
+			"pools": map[string]any{"db": map[string]any{"cloud": "gcp", "instance_type": "n4-standard-8", "max_nodes": 2}},
+			"workloads": []any{map[string]any{"name": "pg", "replicas": 2,
+				"requests":      map[string]any{"cpu": "100m", "memory": "256Mi"},
+				"volume_claims": []any{map[string]any{"name": "data", "disk_type": diskType}}}},
+		})
+		resp, err := r.srv.ReadDataSource(context.Background(), &tfprotov6.ReadDataSourceRequest{TypeName: "kubefit_node_pool_sizing", Config: dv})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return resp.Diagnostics
+	}
+	var found *tfprotov6.Diagnostic
+	for _, d := range read("pd-balanced") {
+		if d.Severity == tfprotov6.DiagnosticSeverityError {
+			found = d
+		}
+	}
+	// The server shows a nested attribute's error on its element and names the full path in the detail (sourcePath).
+	want := tftypes.NewAttributePath().WithAttributeName("workloads").WithElementKeyInt(0)
+	if found == nil || found.Attribute == nil || !found.Attribute.Equal(want) || !strings.Contains(found.Detail, "GPD-M1") ||
+		!strings.HasPrefix(found.Detail, `workloads[0].volume_claims[0].disk_type = "pd-balanced": `) ||
+		!strings.Contains(found.Detail, `lands on pool "db"`) {
+		t.Fatalf("pd-balanced on n4: %+v", found)
+	}
+	for _, d := range read("hyperdisk-balanced") {
+		if d.Severity == tfprotov6.DiagnosticSeverityError {
+			t.Errorf("hyperdisk-balanced on n4: %s: %s", d.Summary, d.Detail)
+		}
+	}
+}

@@ -107,6 +107,8 @@ type diskNode struct {
 	limits       *disk.NodeLimits
 	candidates   []disk.NodeLimits
 	candidateSet string
+	// instance is the node's catalog row (zero without a node), which the GCP machine-series check reads.
+	instance catalog.InstanceType
 }
 
 // diskNodeLimits looks up the instance type at p, its disk limits and (when family is set) the sizes of
@@ -125,12 +127,12 @@ func diskNodeLimits(ctx context.Context, cat sizing.Catalog, cloud catalog.Cloud
 		var f *disk.Finding
 		if errors.As(err, &f) {
 			addDiskFinding(diags, f, p, true)
-			return diskNode{}, f.Severity == disk.SeverityWarning
+			return diskNode{instance: it}, f.Severity == disk.SeverityWarning
 		}
 		diags.AddAttributeError(p, "Invalid Disk Configuration", err.Error())
 		return diskNode{}, false
 	}
-	out := diskNode{limits: &n}
+	out := diskNode{limits: &n, instance: it}
 	if family {
 		out.candidates, out.candidateSet = diskCandidates(ctx, cat, it, p, diags)
 	}
@@ -153,6 +155,9 @@ func diskTierQuery(ctx context.Context, cat sizing.Catalog, m diskTierModel, dia
 	node, ok := diskNodeLimits(ctx, cat, cloud, m.InstanceType, path.Root("instance_type"), !req.IsZero(), diags)
 	if !ok {
 		return disk.Query{}, false
+	}
+	if f := disk.CheckGCPMachineDisk(node.instance, string(t), field.NewPath("Spec", "Type")); f != nil {
+		addDiskFinding(diags, f, diskTierAttribute(f.Path), true) // disks.md §6.1: the type must attach to instance_type
 	}
 	q := disk.Query{
 		Spec: disk.Spec{Type: t, SizeGiB: m.SizeGiB.ValueInt64(), IOPS: m.IOPS.ValueInt64(),

@@ -81,6 +81,7 @@ var ruleTitles = map[string]findingTitle{
 	"SC-3":     {"Driver Default Applies", rankNote},
 	"SC-W1":    {"In-Tree Provisioner Removed", rankShortfall},
 	"GPD-V3":   {"pd-extreme IOPS Outside Its Range", rankShortfall},
+	"GPD-M2":   {"Disk Type Not Checked Against the Machine Series", rankUnchecked},
 }
 
 // warningRanks ranks the planner warnings titled by code (warningTitles); a code not listed is a note.
@@ -91,7 +92,7 @@ var warningRanks = map[string]int{
 
 	selector.WarnUnknownFamily: rankUnchecked, sizing.WarnSchedulerBudget: rankUnchecked, sizing.WarnAffinityUnknownLabel: rankUnchecked, selector.WarnDiskNotChecked: rankUnchecked, selector.WarnPriceBasis: rankUnchecked,
 	selector.WarnModelBudget: rankUnchecked, selector.WarnPackBudget: rankUnchecked, sizing.WarnBlameBudget: rankUnchecked, nodegroup.WarnLargestFitBudget: rankUnchecked,
-	nodegroup.WarnKubeletSettingsNeedImage: rankUnchecked, overhead.CodeNotMeasured: rankUnchecked, overhead.CodeNoDaemonSets: rankUnchecked,
+	nodegroup.WarnKubeletSettingsNeedImage: rankUnchecked, nodegroup.WarnGKEBootDiskUnchecked: rankUnchecked, sizing.WarnDiskTypeUnchecked: rankUnchecked, overhead.CodeNotMeasured: rankUnchecked, overhead.CodeNoDaemonSets: rankUnchecked,
 	overhead.CodeGKEMaxPodsAbove110: rankUnchecked, overhead.CodeNoENIData: rankUnchecked, overhead.CodeHyperdiskAttach: rankUnchecked,
 	overhead.CodeAKS129BothRules: rankUnchecked, overhead.CodeAKSWindowsRulesUnverified: rankUnchecked,
 	overhead.CodeEKSAutoModeUpperBound: rankUnchecked, overhead.CodeAKSKubeReservedFloor: rankUnchecked,

@@ -421,6 +421,7 @@ type volumeClaimModel struct {
 	From         types.String  `tfsdk:"from"`
 	IOPS         types.Int64   `tfsdk:"iops"`
 	Throughput   types.Float64 `tfsdk:"throughput_mbps"`
+	DiskType     types.String  `tfsdk:"disk_type"`
 }
 
 func expandVolumeClaims(ctx context.Context, p path.Path, l types.List, diags *diag.Diagnostics) []fit.VolumeClaim {
@@ -429,7 +430,7 @@ func expandVolumeClaims(ctx context.Context, p path.Path, l types.List, diags *d
 	var out []fit.VolumeClaim
 	for i, c := range cs {
 		vc := fit.VolumeClaim{Name: c.Name.ValueString(), StorageClass: c.StorageClass.ValueString(), From: fit.ClaimSource(c.From.ValueString()),
-			IOPS: c.IOPS.ValueInt64(), ThroughputMBps: c.Throughput.ValueFloat64()}
+			IOPS: c.IOPS.ValueInt64(), ThroughputMBps: c.Throughput.ValueFloat64(), DiskType: c.DiskType.ValueString()}
 		if v := optQuantity(p.AtListIndex(i).AtName("size"), c.Size, quantityBytes, diags); v != nil {
 			vc.SizeBytes = *v
 		}

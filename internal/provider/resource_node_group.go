@@ -112,7 +112,7 @@ var (
 	}
 	gkeAutoscalingAttrTypes = map[string]attr.Type{"total_min_node_count": types.Int64Type, "total_max_node_count": types.Int64Type,
 		"location_policy": types.StringType}
-	gkeNodeConfigAttrTypes = map[string]attr.Type{"machine_type": types.StringType, "disk_size_gb": types.Int64Type,
+	gkeNodeConfigAttrTypes = map[string]attr.Type{"machine_type": types.StringType, "disk_size_gb": types.Int64Type, "disk_type": types.StringType,
 		"labels": types.MapType{ElemType: types.StringType}, "taint": taintListType, "spot": types.BoolType}
 	gkeNodePoolAttrTypes = map[string]attr.Type{"initial_node_count": types.Int64Type, "node_locations": types.ListType{ElemType: types.StringType},
 		"max_pods_per_node": types.Int64Type, "autoscaling": types.ObjectType{AttrTypes: gkeAutoscalingAttrTypes},
@@ -225,6 +225,8 @@ var nodeGroupDescriptions = map[string]string{
 	"upgrade_settings":           "Set when the group sets `upgrade_max_surge` or `upgrade_max_unavailable`; null leaves the cloud's default (AKS `10%` surge, GKE 1 surge node), which is what kubefit plans with. On AKS one of `max_surge` and `max_unavailable` is set, the other null (azurerm v4.53.0 or later takes `max_unavailable`).",
 	"max_surge":                  "Nodes added before old ones are drained during an upgrade, as planned by the `node_upgrade` disruption.",
 	"machine_type":               "Machine type.", "disk_size_gb": "Boot disk size in GB (default 100).",
+	"disk_type": "Boot disk type: null leaves GKE's default (`pd-balanced`); `hyperdisk-balanced` for a machine series that attaches no " +
+		"Persistent Disk (N4, N4A, N4D, C4, C4A, C4D, H4D, …), where GKE refuses a `pd-balanced` boot disk (disks.md §6.1).",
 	"name":      "Node group name (in `aks_module_node_pool`, made to fit Azure/aks: lower-case letters and digits, at most 8, or 6 for a Windows pool; a warning says when it differs).",
 	"max_nodes": "The group's maximum size.", "max_nodes_per_zone": "Null: kubefit spreads nodes round-robin over the zones.",
 	"workload_allocatable": "Per node: allocatable less the requests of the DaemonSets that land on the group (of the smallest member of a mixed group).",
@@ -287,7 +289,9 @@ func (r *nodeGroupResource) Schema(_ context.Context, _ resource.SchemaRequest, 
 		Validators: []validator.Int64{int64validator.Between(1, 65536)}}
 	attrs["disk_type"] = schema.StringAttribute{Optional: true, MarkdownDescription: "AWS groups: the EBS type of the volume `disk_size_gib` sizes (e.g. `gp3`), passed to eksctl's `volumeType` and to " +
 		"`ebs.volume_type` of `eks_launch_template` and `eks_module_node_group`'s `block_device_mappings` (which default to `gp3`). " +
-		"`aws_eks_node_group` takes no volume type, and AKS and GKE pools are emitted without one (their provider's default). " +
+		"`aws_eks_node_group` takes no volume type, and AKS pools are emitted without one (their provider's default); GKE pools too, " +
+		"save on a machine series that attaches no Persistent Disk (N4, C4, …), whose `gke_node_pool.node_config.disk_type` is `hyperdisk-balanced` " +
+		"(`gke_module_node_pool` also names `pd-balanced` where the series takes no `pd-standard`, the module's default). " +
 		"One of " + markdownList(nodegroup.BootVolumeTypes) + " (EBS's `st1` and `sc1` cannot be boot volumes).",
 		Validators: []validator.String{stringvalidator.OneOf(nodegroup.BootVolumeTypes...)}}
 	attrs["node_class_name"] = schema.StringAttribute{Optional: true, MarkdownDescription: "Name of the Karpenter `EC2NodeClass` the NodePool refers to (default `default`); with `eks.node_group_kind = \"auto_mode\"`, of the EKS Auto Mode `NodeClass` (`eks.amazonaws.com/v1`)."}

@@ -117,7 +117,7 @@ func flattenNodeGroup(m *nodeGroupModel, res *nodegroup.Result, out nodegroup.Re
 				"total_max_node_count": types.Int64Value(int64(g.Autoscaling.TotalMaxNodeCount)),
 				"location_policy":      types.StringValue(g.Autoscaling.LocationPolicy)}),
 			"node_config": types.ObjectValueMust(gkeNodeConfigAttrTypes, map[string]attr.Value{
-				"machine_type": types.StringValue(g.MachineType), "disk_size_gb": types.Int64Value(int64(g.DiskSizeGB)),
+				"machine_type": types.StringValue(g.MachineType), "disk_size_gb": types.Int64Value(int64(g.DiskSizeGB)), "disk_type": optString(g.DiskType),
 				"labels": stringMapValue(g.Labels), "taint": taintList(g.Taints), "spot": types.BoolValue(g.Spot)}),
 			"upgrade_settings": gkeUpgradeValue(g.UpgradeSettings),
 		})

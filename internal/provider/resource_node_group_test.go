@@ -270,6 +270,36 @@ resource "kubefit_node_group" "gkedefault" {
 	})
 }
 
+// TestAccNodeGroup_gkeBootDisk: a GKE pool on N4, which attaches no Persistent Disk, is emitted with the boot disk
+// type hyperdisk-balanced in both shapes (GKE refuses its default pd-balanced there, disks.md §6.1); an N2 pool
+// keeps GKE's default (null).
+func TestAccNodeGroup_gkeBootDisk(t *testing.T) {
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: nodeGroup(`name = "web"
+cloud = "gcp"
+instance_type = "n4-standard-8"
+min_size = 1
+max_size = 5
+workloads = [{ name = "web", replicas = 2, requests = { cpu = "1", memory = "2Gi" } }]`) + `
+resource "kubefit_node_group" "n2" {
+  name          = "old"
+  cloud         = "gcp"
+  instance_type = "n2-standard-8"
+  min_size      = 1
+  max_size      = 5
+  workloads     = [{ name = "web", replicas = 2, requests = { cpu = "1", memory = "2Gi" } }]
+}`,
+			ConfigStateChecks: []statecheck.StateCheck{
+				expectNG(tfjsonpath.New("gke_node_pool").AtMapKey("node_config").AtMapKey("disk_type"), knownvalue.StringExact("hyperdisk-balanced")),
+				expectNG(tfjsonpath.New("gke_module_node_pool").AtMapKey("node_pool").AtMapKey("disk_type"), knownvalue.StringExact("hyperdisk-balanced")),
+				statecheck.ExpectKnownValue("kubefit_node_group.n2", tfjsonpath.New("gke_node_pool").AtMapKey("node_config").AtMapKey("disk_type"), knownvalue.Null()),
+			},
+		}},
+	})
+}
+
 func TestAccNodeGroup_unknownInputs(t *testing.T) {
 	resource.UnitTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,

@@ -23,6 +23,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation"
 	k8sfield "k8s.io/apimachinery/pkg/util/validation/field"
 
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/catalog"
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/disk"
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/manifest"
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/sizing"
@@ -317,7 +318,8 @@ func (r *storageClassResource) Schema(_ context.Context, _ resource.SchemaReques
 					"EBS-optimized limits; Azure uncached limits, and the cached ones for `caching_mode = \"ReadOnly\"`), " +
 					"the requirement is checked against the node (`FIT-N1` burst-only, `FIT-N2` short), and " +
 					"`performance.sustaining_instance_types` names the sizes of its family that sustain it. kubefit has no " +
-					"per-VM disk limits for GCP and says so. Needs `expected_volume_size_gib`.",
+					"per-VM disk limits for GCP and says so; on GCP it checks `gce_pd.type` against the machine series (`GPD-M1`, " +
+					"`GPD-M2`, as in `kubefit_disk_tier`'s `instance_type`). Needs `expected_volume_size_gib`.",
 				Validators: []validator.String{stringvalidator.LengthAtLeast(1),
 					stringvalidator.AlsoRequires(path.MatchRoot("expected_volume_size_gib"))}},
 			"fail_on_unmet": schema.BoolAttribute{Optional: true,
@@ -413,6 +415,23 @@ func storagePerformance(ctx context.Context, cat sizing.Catalog, m storageClassM
 	})
 }
 
+// storageClassAttaches checks a GCE PD class's disk type against node_instance_type's machine series
+// (disks.md §6.1): an error on the type when the series does not attach it, a warning when kubefit has no
+// source for the series. It returns false after an error.
+func storageClassAttaches(ctx context.Context, cat sizing.Catalog, m storageClassModel, rc renderedClass, rep disk.ClassReport, diags *diag.Diagnostics) bool {
+	if rc.driver.Cloud() != catalog.GCP || m.NodeInstanceType.IsNull() || rep.TypeName == "" {
+		return true
+	}
+	it, ok := lookupInstance(ctx, cat, path.Root("node_instance_type"), catalog.GCP, m.NodeInstanceType.ValueString(), diags)
+	if !ok {
+		return false
+	}
+	if f := disk.CheckGCPMachineDisk(it, rep.TypeName, disk.ParameterPath("type")); f != nil {
+		rc.addFinding(f, true, diags)
+	}
+	return !diags.HasError()
+}
+
 // planStorageClass validates the class and fills every computed attribute. It returns false after an error.
 func planStorageClass(ctx context.Context, cat sizing.Catalog, m *storageClassModel, diags *diag.Diagnostics) bool {
 	rc, ok := renderParameters(ctx, *m, diags)
@@ -429,6 +448,9 @@ func planStorageClass(ctx context.Context, cat sizing.Catalog, m *storageClassMo
 		rc.addFinding(f, true, diags)
 	}
 	if diags.HasError() {
+		return false
+	}
+	if !storageClassAttaches(ctx, cat, *m, rc, rep, diags) {
 		return false
 	}
 	m.ID = m.Name

@@ -531,3 +531,40 @@ node_instance_type = terraform_data.node.output`),
 		},
 	})
 }
+
+// TestAccStorageClass_gcpMachineSeries: a GCE PD class planned on node_instance_type is checked against
+// the node's machine series (disks.md §6.1): pd-balanced (and the driver's default pd-standard) on N4 and
+// hyperdisk-balanced on N2D cannot attach (GPD-M1, on gce_pd.type), while hyperdisk-throughput on N2D and
+// hyperdisk-balanced on N4 are planned.
+func TestAccStorageClass_gcpMachineSeries(t *testing.T) {
+	gce := func(typ, instance string) string {
+		return storageClass(fmt.Sprintf("name = \"x\"\ndriver = \"pd.csi.storage.gke.io\"\ngce_pd = { type = %q }\n"+
+			"expected_volume_size_gib = 100\nnode_instance_type = %q", typ, instance))
+	}
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config: gce("pd-balanced", "n4-standard-8"),
+				ExpectError: regexp.MustCompile(`(?s)gce_pd\.type\s+=\s+"pd-balanced":\s+GPD-M1:\s+machine\s+type\s+n4-standard-8\s+cannot\s+attach\s+a\s+pd-balanced\s+disk.*` +
+					`n4-standard-8\s+attaches\s+"hyperdisk-balanced"`),
+			},
+			{
+				Config:      gce("hyperdisk-balanced", "n2d-standard-8"),
+				ExpectError: errRe("GPD-M1:", "machine", "type", "n2d-standard-8", "cannot", "attach", "a", "hyperdisk-balanced", "disk:", "the", "N2D", "series"),
+			},
+			{
+				Config: gce("hyperdisk-throughput", "n2d-standard-8"),
+				ConfigStateChecks: []statecheck.StateCheck{
+					expectSC(tfjsonpath.New("parameters").AtMapKey("type"), knownvalue.StringExact("hyperdisk-throughput")),
+				},
+			},
+			{
+				Config: gce("hyperdisk-balanced", "n4-standard-8"),
+				ConfigStateChecks: []statecheck.StateCheck{
+					expectSC(tfjsonpath.New("performance").AtMapKey("baseline_iops"), knownvalue.Int64Exact(3000)),
+				},
+			},
+		},
+	})
+}

@@ -19,6 +19,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/burst"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/disk"
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/field"
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/fit"
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/overhead"
@@ -279,6 +280,11 @@ func volumeClaimsAttribute() schema.ListNestedAttribute {
 			"throughput_mbps": schema.Float64Attribute{Optional: true, Validators: []validator.Float64{float64validator.Between(0, 1e9)},
 				MarkdownDescription: "The volume's provisioned sustained throughput, in the unit the cloud publishes volume throughput in: MiB/s on AWS " +
 					"and GCP, MB/s on Azure (`kubefit_disk_tier`'s `baseline_throughput_mbps`, as for `iops`); checked with `iops`."},
+			"disk_type": schema.StringAttribute{Optional: true, Validators: []validator.String{stringvalidator.OneOf(disk.GCETypes...)},
+				MarkdownDescription: "GCP: the disk type of the claim's StorageClass (its `gce_pd.type`: one of " + markdownList(disk.GCETypes) + "), checked " +
+					"against the machine series of every GCP pool the workload's pods land on (disks.md §6.1): a type the series cannot attach " +
+					"(`pd-balanced` on N4 or C4, `hyperdisk-balanced` on E2 or N2, …) fails the plan on this attribute, as the pods would stay in " +
+					"`ContainerCreating`; a series kubefit has no source for warns. Null: not checked (null from `kubefit_workloads`)."},
 		}}}
 }
 

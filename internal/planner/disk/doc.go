@@ -30,4 +30,4 @@
 // from the catalog package through NodeLimitsFor.
 package disk
 
-//go:generate go run ./gen -src ../../sources/data/disks -out tiers_generated.go -test-out tiers_samples_generated_test.go
+//go:generate go run ./gen -src ../../sources/data/disks -out tiers_generated.go -test-out tiers_samples_generated_test.go -gcp-out gcp_machines_generated.go

@@ -55,6 +55,10 @@ type VolumeClaim struct {
 	// attachable volume of a node shares the node's disk limits (Pool.DiskSustained, disks.go).
 	IOPS           int64
 	ThroughputMBps float64
+	// DiskType is the disk type of the claim's StorageClass (a GCE PD CSI type value, "hyperdisk-balanced");
+	// "" when not given. It does not change where a pod may run here; sizing checks it against the machine
+	// series of the GCP pools the pods land on (disks.md §6.1).
+	DiskType string
 }
 
 // Attachable reports whether the claim's volume is a block disk attached to the node, counted against

@@ -50,7 +50,7 @@ var (
 	aksPoolRule  = regexp.MustCompile(`^[a-z][a-z0-9]{0,11}$`)
 	// gkeModuleKeys are node_pools keys kubernetes-engine's cluster.tf looks up.
 	gkeModuleKeys = []string{"name", "machine_type", "node_locations", "autoscaling", "total_min_count", "total_max_count", "location_policy",
-		"initial_node_count", "disk_size_gb", "spot", "max_pods_per_node", "max_surge", "max_unavailable"}
+		"initial_node_count", "disk_size_gb", "disk_type", "spot", "max_pods_per_node", "max_surge", "max_unavailable"}
 )
 
 func eksRules(e *EKSNodeGroup) []string {

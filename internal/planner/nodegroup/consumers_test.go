@@ -642,3 +642,42 @@ func TestModulesCarryUpgradeSettings(t *testing.T) {
 		t.Errorf("AKS module upgrade_settings %+v, want max_surge 33%%", u)
 	}
 }
+
+// TestGKEBootDisk: a GKE pool on a machine series that attaches no Persistent Disk gets the boot disk type
+// hyperdisk-balanced (GKE refuses its default pd-balanced there, disks.md §6.1) in both shapes; a series that
+// attaches pd-balanced keeps GKE's default, the module shape naming pd-balanced where the series takes no
+// pd-standard (the module's own default); a series kubefit has no source for keeps the default and warns.
+func TestGKEBootDisk(t *testing.T) {
+	p := sizing.NewPlanner(sizing.EmbeddedCatalog())
+	for _, tc := range []struct {
+		machine, disk, moduleDisk string
+		warn                      bool
+	}{
+		{"n4-standard-8", "hyperdisk-balanced", "hyperdisk-balanced", false},
+		{"c4-standard-8", "hyperdisk-balanced", "hyperdisk-balanced", false},
+		{"c4a-standard-8", "hyperdisk-balanced", "hyperdisk-balanced", false},
+		{"n2-standard-8", "", "", false},
+		{"e2-standard-8", "", "", false},
+		{"c3-standard-8", "", "pd-balanced", false},
+		{"g2-standard-8", "", "", true},
+	} {
+		req := Request{Pool: sizing.Pool{Name: "web", Cloud: catalog.GCP, InstanceTypes: []string{tc.machine}},
+			Workloads: []sizing.Workload{{Name: "web", Replicas: intp(2), Requests: fit.Resources{CPUMillicores: 500, MemoryBytes: 1 << 30}}},
+			MinSize:   intp(1), MaxSize: intp(5)}
+		r, err := Size(context.Background(), p, req)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.machine, err)
+		}
+		out, err := Render(req, r)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.machine, err)
+		}
+		if out.GKE.DiskType != tc.disk || out.GKEModule.Pool["disk_type"] != tc.moduleDisk {
+			t.Errorf("%s: disk_type %q, module %q; want %q, %q", tc.machine, out.GKE.DiskType, out.GKEModule.Pool["disk_type"], tc.disk, tc.moduleDisk)
+		}
+		warned := slices.ContainsFunc(out.Warnings, func(w field.Warning) bool { return w.Code == WarnGKEBootDiskUnchecked })
+		if warned != tc.warn {
+			t.Errorf("%s: boot disk warning %t, want %t (%v)", tc.machine, warned, tc.warn, out.Warnings)
+		}
+	}
+}

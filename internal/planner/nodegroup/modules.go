@@ -147,7 +147,7 @@ func aksModuleNodePool(req Request, r *Result, a *AKSNodePool) (*AKSModuleNodePo
 		field.Quote(req.Pool.Name), field.Quote(name), why)}}
 }
 
-func gkeModuleNodePool(req Request, g *GKENodePool) *GKEModuleNodePool {
+func gkeModuleNodePool(req Request, r *Result, g *GKENodePool) *GKEModuleNodePool {
 	pool := map[string]string{
 		"name": req.Pool.Name, "machine_type": g.MachineType, "autoscaling": "true",
 		"total_min_count": strconv.Itoa(g.Autoscaling.TotalMinNodeCount), "total_max_count": strconv.Itoa(g.Autoscaling.TotalMaxNodeCount),
@@ -157,6 +157,9 @@ func gkeModuleNodePool(req Request, g *GKENodePool) *GKEModuleNodePool {
 	}
 	if len(g.NodeLocations) > 0 {
 		pool["node_locations"] = strings.Join(g.NodeLocations, ",")
+	}
+	if t := gkeModuleDiskType(r.Pool.Instance, g.DiskType); t != "" {
+		pool["disk_type"] = t
 	}
 	if u := g.UpgradeSettings; u != nil {
 		// kubernetes-engine's cluster.tf: upgrade_settings max_surge = lookup(each.value, "max_surge", 1) and

@@ -116,9 +116,12 @@ type GKENodePool struct {
 	MaxPodsPerNode int64
 	MachineType    string
 	DiskSizeGB     int
-	Labels         map[string]string
-	Taints         []Taint
-	Spot           bool
+	// DiskType is the boot disk type: "" leaves GKE's default (pd-balanced); hyperdisk-balanced for a machine
+	// series that attaches no pd-balanced (disks.md §6.1).
+	DiskType string
+	Labels   map[string]string
+	Taints   []Taint
+	Spot     bool
 	// UpgradeSettings is set when the group sets its max surge or max unavailable (nil: GKE's default).
 	UpgradeSettings *GKEUpgradeSettings
 }
@@ -191,7 +194,8 @@ func Render(req Request, r *Result) (Rendered, error) {
 		out.AKSModule, out.Warnings = aksModuleNodePool(req, r, out.AKS)
 	case req.Pool.Cloud == catalog.GCP:
 		out.GKE = gkeNodePool(req, r)
-		out.GKEModule = gkeModuleNodePool(req, out.GKE)
+		out.GKEModule = gkeModuleNodePool(req, r, out.GKE)
+		out.Warnings = append(out.Warnings, gkeBootDiskWarnings(req, r)...)
 	}
 	return out, err
 }
@@ -337,6 +341,7 @@ func gkeNodePool(req Request, r *Result) *GKENodePool {
 	if p.Spot {
 		p.Autoscaling.LocationPolicy = "ANY"
 	}
+	p.DiskType = gkeBootDiskType(r.Pool.Instance)
 	// Per zone: the desired size spread over the zones, kept within the maximum; without zones the cluster's
 	// locations are unknown here, so the pool starts at one node per zone and the autoscaler adds the rest.
 	p.InitialNodeCount = 1

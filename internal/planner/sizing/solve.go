@@ -544,6 +544,7 @@ func (s *solve) plan(res fit.Result) (*Plan, error) {
 	if note := fit.SchedulerNote(res.Scenarios); note != "" {
 		pl.addNote(Note{Reasons: schedulerReasons, Text: note})
 	}
+	s.checkDiskTypes(res)
 	if len(s.errs) > 0 {
 		return nil, s.errs
 	}

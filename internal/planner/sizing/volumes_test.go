@@ -2,6 +2,7 @@ package sizing
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -190,6 +191,55 @@ func TestHyperdiskAttachWarning(t *testing.T) {
 		got := slices.ContainsFunc(plan.Warnings, func(w field.Warning) bool {
 			return w.Code == overhead.CodeHyperdiskAttach && strings.Contains(w.Message, "Hyperdisk")
 		})
+		if got != tc.warned {
+			t.Errorf("%s: warned %v, want %v (%v)", tc.name, got, tc.warned, plan.Warnings)
+		}
+	}
+}
+
+// TestClaimDiskType: a claim's disk type is checked against the machine series of the GCP pools its pods land
+// on (disks.md §6.1): pd-balanced on an N4 pool and hyperdisk-balanced on an E2 pool fail on the claim's
+// DiskType; the pods kept off the N4 pool by Pools pass; a series without a source (G2) warns; a
+// ReadWriteMany claim (a file share) is not a disk and is not checked.
+func TestClaimDiskType(t *testing.T) {
+	claim := func(typ string, modes ...fit.AccessMode) []fit.VolumeClaim {
+		return []fit.VolumeClaim{{Name: "data", DiskType: typ, AccessModes: modes}}
+	}
+	for _, tc := range []struct {
+		name    string
+		pools   []string // instance types, one pool each, named p0, p1, …
+		only    []string // Workload.Pools
+		claims  []fit.VolumeClaim
+		wantErr string
+		warned  bool
+	}{
+		{"pd-balanced on n4", []string{"n4-standard-8"}, nil, claim("pd-balanced"), "the N4 series does not attach pd-balanced", false},
+		{"hyperdisk on e2", []string{"e2-standard-8"}, nil, claim("hyperdisk-balanced"), "the E2 series does not attach hyperdisk-balanced", false},
+		{"hyperdisk on n4", []string{"n4-standard-8"}, nil, claim("hyperdisk-balanced"), "", false},
+		{"kept off n4", []string{"n4-standard-8", "e2-standard-8"}, []string{"p1"}, claim("pd-balanced"), "", false},
+		{"g2 unknown", []string{"g2-standard-8"}, nil, claim("pd-balanced"), "", true},
+		{"file share", []string{"n4-standard-8"}, nil, claim("pd-balanced", fit.ReadWriteMany), "", false},
+		{"no type", []string{"n4-standard-8"}, nil, claim(""), "", false},
+	} {
+		var pools []Pool
+		for i, it := range tc.pools {
+			pools = append(pools, Pool{Name: fmt.Sprintf("p%d", i), Cloud: catalog.GCP, InstanceTypes: []string{it}, MaxNodes: 5})
+		}
+		plan, err := NewPlanner(EmbeddedCatalog()).Solve(context.Background(), Request{Pools: pools,
+			Workloads: []Workload{{Name: "pg", Replicas: intp(2), Requests: fit.Resources{CPUMillicores: 500, MemoryBytes: 1 << 30},
+				VolumeClaims: tc.claims, Pools: tc.only}}})
+		if tc.wantErr != "" {
+			es := field.As(err)
+			if len(es) != 1 || es[0].Path.String() != "Workloads[0].VolumeClaims[0].DiskType" || !strings.Contains(es[0].Detail, tc.wantErr) ||
+				!strings.Contains(es[0].Detail, `workload "pg"'s claim "data"`) {
+				t.Errorf("%s: got %v, want an error on the claim's DiskType with %q", tc.name, err, tc.wantErr)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		got := slices.ContainsFunc(plan.Warnings, func(w field.Warning) bool { return w.Code == WarnDiskTypeUnchecked })
 		if got != tc.warned {
 			t.Errorf("%s: warned %v, want %v (%v)", tc.name, got, tc.warned, plan.Warnings)
 		}

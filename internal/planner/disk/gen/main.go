@@ -5,13 +5,15 @@
 //     VM-level burst, the cached (host cache) limits where the size publishes them, the series and the
 //     Premium SSD v2 / Ultra figures (disks.md §5.4);
 //   - tiers_samples_generated_test.go: the Premium SSD v2 and Ultra provisionable maxima at sample sizes,
-//     which disks.md §4.5–§4.6 keep for tests only (the planner computes those limits from formulas).
+//     which disks.md §4.5–§4.6 keep for tests only (the planner computes those limits from formulas);
+//   - gcp_machines_generated.go, from gcp-machine-disk-types.tsv: the disk types each GCP machine series
+//     attaches, with size rules, from Google's machine-family pages (disks.md §6.1).
 //
 // Usage (from internal/planner/disk, see the go:generate line in doc.go):
 //
-//	go run ./gen -src ../../sources/data/disks -out tiers_generated.go -test-out tiers_samples_generated_test.go
+//	go run ./gen -src ../../sources/data/disks -out tiers_generated.go -test-out tiers_samples_generated_test.go -gcp-out gcp_machines_generated.go
 //
-// The output depends only on the input file: rows keep their order, sources are numbered in order of
+// The output depends only on the input files: rows keep their order, sources are numbered in order of
 // first appearance, and the file is gofmt-formatted.
 package main
 
@@ -54,14 +56,16 @@ func main() {
 	src := flag.String("src", "../../sources/data/disks", "directory holding "+tiersFile)
 	out := flag.String("out", "tiers_generated.go", "output file for the fixed tiers")
 	testOut := flag.String("test-out", "tiers_samples_generated_test.go", "output file for the PV2/Ultra samples")
+	gcpOut := flag.String("gcp-out", "gcp_machines_generated.go", "output file for the GCP machine-series disk types")
 	flag.Parse()
-	if err := run(filepath.Join(*src, tiersFile), filepath.Join(*src, vmFile), *out, *testOut); err != nil {
+	if err := run(*src, *out, *testOut, *gcpOut); err != nil {
 		fmt.Fprintln(os.Stderr, "gen:", err)
 		os.Exit(1)
 	}
 }
 
-func run(in, vmIn, out, testOut string) error {
+func run(src, out, testOut, gcpOut string) error {
+	in, vmIn, gcpIn := filepath.Join(src, tiersFile), filepath.Join(src, vmFile), filepath.Join(src, gcpFile)
 	f, err := os.Open(in)
 	if err != nil {
 		return err
@@ -87,7 +91,19 @@ func run(in, vmIn, out, testOut string) error {
 	if err := write(out, append(renderFixed(fixed), renderVMs(vms)...)); err != nil {
 		return err
 	}
-	return write(testOut, renderSamples(samples))
+	if err := write(testOut, renderSamples(samples)); err != nil {
+		return err
+	}
+	gf, err := os.Open(gcpIn)
+	if err != nil {
+		return err
+	}
+	defer gf.Close()
+	series, err := parseGCP(gf)
+	if err != nil {
+		return fmt.Errorf("%s: %w", gcpIn, err)
+	}
+	return write(gcpOut, renderGCP(series))
 }
 
 func write(path string, src []byte) error {

@@ -13,10 +13,12 @@ func TestGeneratedUpToDate(t *testing.T) {
 	const src = "../../../sources/data/disks"
 	dir := t.TempDir()
 	out, testOut := filepath.Join(dir, "tiers_generated.go"), filepath.Join(dir, "tiers_samples_generated_test.go")
-	if err := run(filepath.Join(src, tiersFile), filepath.Join(src, vmFile), out, testOut); err != nil {
+	gcpOut := filepath.Join(dir, "gcp_machines_generated.go")
+	if err := run(src, out, testOut, gcpOut); err != nil {
 		t.Fatal(err)
 	}
-	for got, want := range map[string]string{out: "../tiers_generated.go", testOut: "../tiers_samples_generated_test.go"} {
+	for got, want := range map[string]string{out: "../tiers_generated.go", testOut: "../tiers_samples_generated_test.go",
+		gcpOut: "../gcp_machines_generated.go"} {
 		a, err := os.ReadFile(got)
 		if err != nil {
 			t.Fatal(err)
