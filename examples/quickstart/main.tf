@@ -10,7 +10,10 @@ terraform {
 }
 
 locals {
-  # DaemonSets that run on every node (requests per pod).
+  # DaemonSets that run on every node (requests per pod). kubefit adds each platform's measured system
+  # DaemonSets beside them (on AKS azure-ip-masq-agent, cloud-node-manager, the disk and file CSI nodes and
+  # azure-cns; on GKE fluentbit-gke, gke-metrics-agent, pdcsi-node); a listed kube-proxy replaces the
+  # platform's. system_daemonsets = "listed" counts only these.
   daemonsets = [
     { name = "kube-proxy", requests = { cpu = "100m", memory = "64Mi" } },
     { name = "node-exporter", requests = { cpu = "50m", memory = "64Mi" } },

@@ -42,7 +42,8 @@ type nodeOverheadModel struct {
 	VCPU         types.Int64  `tfsdk:"vcpu"`
 	Memory       types.String `tfsdk:"memory"`
 	overheadOptionsModel
-	DaemonSets types.List `tfsdk:"daemonsets"`
+	DaemonSets       types.List   `tfsdk:"daemonsets"`
+	SystemDaemonSets types.String `tfsdk:"system_daemonsets"`
 
 	Capacity          types.Object `tfsdk:"capacity"`
 	KubeReservedOut   types.Object `tfsdk:"kube_reserved_resources"`
@@ -74,8 +75,9 @@ func nodeDaemonSetsAttribute() schema.ListNestedAttribute {
 	return schema.ListNestedAttribute{Optional: true, Validators: []validator.List{uniqueDaemonSets},
 		MarkdownDescription: "DaemonSets that run on every node, in the same shape as `kubefit_node_pool_sizing`'s (without " +
 			"`node_selector`, `tolerations` and `cpu_usage`, which a single node has no use for). Their requests are subtracted " +
-			"from allocatable to give `available`. On EKS Linux the host-network `aws-node` and `kube-proxy` pods always take a " +
-			"pod slot, listed or not; list them to count their requests. Names must be unique.",
+			"from allocatable to give `available`, with the platform's system DaemonSets unless `system_daemonsets = \"listed\"` " +
+			"(a DaemonSet listed under a system DaemonSet's name replaces it). On EKS Linux the host-network `aws-node` and `kube-proxy` " +
+			"pods always take a pod slot, listed or not. Names must be unique.",
 		NestedObject: schema.NestedAttributeObject{Attributes: addMisplacedRequests(map[string]schema.Attribute{
 			"name":           schema.StringAttribute{Required: true, MarkdownDescription: "DaemonSet name."},
 			"requests":       requestsAttribute("Requests of one pod."),
@@ -96,12 +98,13 @@ func (d *nodeOverheadDataSource) Schema(_ context.Context, _ datasource.SchemaRe
 	attrs["memory"] = schema.StringAttribute{Optional: true, MarkdownDescription: "Nominal memory of the node (`16Gi`), with `profile = \"custom\"` only. The VM-overhead model applies unless `measured_capacity.memory` is given.",
 		Validators: []validator.String{quantityValidator{quantityBytes}}}
 	attrs["daemonsets"] = nodeDaemonSetsAttribute()
+	attrs["system_daemonsets"] = systemDaemonSetsAttribute()
 	attrs["capacity"] = resourcesAttribute("What the kubelet reports as `node.status.capacity` (estimated, or `measured_capacity`).")
 	attrs["kube_reserved_resources"] = reservationAttribute("The kubelet's `kubeReserved`.", true)
 	attrs["system_reserved_resources"] = reservationAttribute("The kubelet's `systemReserved`.", true)
 	attrs["eviction_threshold"] = reservationAttribute("Hard-eviction thresholds (`memory.available`, `nodefs.available`) as amounts.", false)
 	attrs["allocatable"] = resourcesAttribute("`node.status.allocatable`: capacity − kube-reserved − system-reserved − eviction; `pods` is max pods.")
-	attrs["daemonset_overhead"] = resourcesAttribute("Requests and pod slots of the DaemonSets on the node.")
+	attrs["daemonset_overhead"] = resourcesAttribute("Requests and pod slots of the DaemonSets on the node: `daemonsets` and the platform's system DaemonSets (the `systemDaemonSets.*` terms name them).")
 	attrs["available"] = resourcesAttribute("What is left for workload pods: allocatable − DaemonSets (on EKS also limited by pod IPs).")
 	// max_pods and profile are inputs that also report the value used.
 	mp := attrs["max_pods"].(schema.Int64Attribute)
@@ -216,6 +219,7 @@ func (d *nodeOverheadDataSource) Read(ctx context.Context, req datasource.ReadRe
 	profile := resolveProfile(m.overheadOptionsModel, cloud)
 	in := overheadInput(ctx, path.Empty(), m.overheadOptionsModel, profile, inst, &resp.Diagnostics)
 	in.DaemonSets = nodeDaemonSets(ctx, m.DaemonSets, &resp.Diagnostics)
+	in.SystemDaemonSets = overhead.SystemDaemonSets(m.SystemDaemonSets.ValueString())
 	if resp.Diagnostics.HasError() {
 		return
 	}

@@ -22,6 +22,7 @@ import (
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/catalog"
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/field"
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/fit"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/overhead"
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/selector"
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/sizing"
 )
@@ -46,6 +47,7 @@ type nodePoolRecommendationModel struct {
 	PoolName   types.String `tfsdk:"pool_name"`
 	Pool       types.Object `tfsdk:"pool"`
 	DaemonSets types.List   `tfsdk:"daemonsets"`
+	SystemDS   types.String `tfsdk:"system_daemonsets"`
 	Workloads  types.List   `tfsdk:"workloads"`
 	Scenario   types.String `tfsdk:"scenario"`
 	Prices     types.Map    `tfsdk:"prices"`
@@ -104,8 +106,9 @@ func (d *nodePoolRecommendationDataSource) Schema(_ context.Context, _ datasourc
 			"pool": schema.SingleNestedAttribute{Required: true,
 				MarkdownDescription: "Every option of a `kubefit_node_pool_sizing` pool except `cloud` and the instance type(s), which come from `cloud` and each candidate.",
 				Attributes:          poolTemplateAttributes()},
-			"daemonsets": sizingAttrs["daemonsets"],
-			"workloads":  sizingAttrs["workloads"],
+			"daemonsets":        sizingAttrs["daemonsets"],
+			"system_daemonsets": sizingAttrs["system_daemonsets"],
+			"workloads":         sizingAttrs["workloads"],
 			"scenario": schema.StringAttribute{Optional: true,
 				MarkdownDescription: "Scenario whose nodes are priced: `peak` (default: `max_replicas` plus surge) or `steady` (`replicas` / `min_replicas`). A candidate must fit both either way.",
 				Validators:          []validator.String{stringvalidator.OneOf(string(fit.ScenarioPeak), string(fit.ScenarioSteady))}},
@@ -248,6 +251,7 @@ func expandRecommendation(ctx context.Context, m nodePoolRecommendationModel, cl
 	}
 	req.Pool = expandSizingPool(ctx, path.Root("pool"), m.poolName(), pm, diags)
 	req.Pool.InstanceTypes = nil
+	req.SystemDaemonSets = overhead.SystemDaemonSets(m.SystemDS.ValueString())
 	var dss []sizingDaemonSetModel
 	diags.Append(listElementsAs(ctx, m.DaemonSets, &dss, false)...)
 	for i, ds := range dss {

@@ -111,6 +111,7 @@ type workloadModel struct {
 type nodePoolSizingModel struct {
 	Pools        types.Map    `tfsdk:"pools"`
 	DaemonSets   types.List   `tfsdk:"daemonsets"`
+	SystemDS     types.String `tfsdk:"system_daemonsets"`
 	Workloads    types.List   `tfsdk:"workloads"`
 	FailOnMisfit types.Bool   `tfsdk:"fail_on_misfit"`
 	Scheduler    types.String `tfsdk:"scheduler_profile"`
@@ -162,6 +163,7 @@ func (d *nodePoolSizingDataSource) Schema(_ context.Context, _ datasource.Schema
 			"pools": schema.MapNestedAttribute{Required: true, MarkdownDescription: "Node pools, keyed by pool name. Each takes the node options of `kubefit_node_overhead` for a catalog instance type (not the `custom` profile, whose node is described by `vcpu` and `memory`), and DaemonSets are given once for all pools.",
 				NestedObject: schema.NestedAttributeObject{Attributes: sizingPoolAttributes(true)}},
 			"daemonsets":         daemonSetsAttribute(),
+			"system_daemonsets":  systemDaemonSetsAttribute(),
 			"workloads":          workloadsAttribute(),
 			"fail_on_misfit":     schema.BoolAttribute{Optional: true, MarkdownDescription: "Fail the plan when anything does not fit (default `true`); `false` reports misfits as warnings."},
 			"scheduler_profile":  schedulerProfileAttribute(),

@@ -89,7 +89,7 @@ func parseIntOrPercent(s string) (fit.IntOrPercent, error) {
 // sizingRenames maps the sizing planner's field names to kubefit_node_pool_sizing's attributes: the pool's
 // overhead and credit options sit directly in the pool object, quantities by their Kubernetes names.
 var sizingRenames = renames{
-	"DaemonSets": "daemonsets", "Overhead": "", "Credits": "", "CPUUsageMillicores": "cpu_usage",
+	"DaemonSets": "daemonsets", "SystemDaemonSets": "system_daemonsets", "Overhead": "", "Credits": "", "CPUUsageMillicores": "cpu_usage",
 	"Requests.CPUMillicores": "cpu", "Requests.MemoryBytes": "memory", "Requests.EphemeralStorageBytes": "ephemeral_storage", "Requests.GPU": "gpu", "VolumeClaims.SizeBytes": "size",
 	"Credits.Mode": "credit_mode", "Credits.Start": "starting_balance",
 	"KubeReserved.CPUMillicores": "[cpu]", "KubeReserved.MemoryBytes": "[memory]", "KubeReserved.EphemeralStorageBytes": "[ephemeral-storage]",
@@ -110,7 +110,8 @@ var sizingRenames = renames{
 // name. It reports values it cannot read (quantities, balances) at their attributes.
 func expandSizing(ctx context.Context, m nodePoolSizingModel, diags *diag.Diagnostics) sizing.Request {
 	req := sizing.Request{Scheduler: fit.SchedulerProfile(m.Scheduler.ValueString()),
-		Arrival: fit.ArrivalOrder(m.Arrival.ValueString()), Disruptions: expandDisruptions(ctx, m.Disruptions, diags)}
+		Arrival: fit.ArrivalOrder(m.Arrival.ValueString()), Disruptions: expandDisruptions(ctx, m.Disruptions, diags),
+		SystemDaemonSets: overhead.SystemDaemonSets(m.SystemDS.ValueString())}
 	elems := m.Pools.Elements()
 	for _, name := range sortedKeys(elems) {
 		var pm sizingPoolModel

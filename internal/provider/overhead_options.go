@@ -352,6 +352,7 @@ var overheadRenames = renames{
 	"MeasuredAllocatable.MemoryBytes":           "memory",
 	"MeasuredAllocatable.EphemeralStorageBytes": "ephemeral_storage",
 	"DaemonSets":                                "daemonsets",
+	"SystemDaemonSets":                          "system_daemonsets",
 	"Requests.CPUMillicores":                    "cpu",
 	"Requests.MemoryBytes":                      "memory",
 	"Requests.EphemeralStorageBytes":            "ephemeral_storage",

@@ -51,6 +51,7 @@ type nodeGroupModel struct {
 	MinHours               types.Int64   `tfsdk:"min_hours"`
 	MaxSurplusCostPerMonth types.Float64 `tfsdk:"max_surplus_cost_per_month"`
 	DaemonSets             types.List    `tfsdk:"daemonsets"`
+	SystemDaemonSets       types.String  `tfsdk:"system_daemonsets"`
 	Workloads              types.List    `tfsdk:"workloads"`
 	MinSize                types.Int64   `tfsdk:"min_size"`
 	MaxSize                types.Int64   `tfsdk:"max_size"`
@@ -254,6 +255,7 @@ func (r *nodeGroupResource) Schema(_ context.Context, _ resource.SchemaRequest, 
 	defer cacheResourceTypes(&resp.Schema)
 	attrs := resourceAttributes(sizingPoolAttributes(false))
 	attrs["daemonsets"] = resourceAttribute(daemonSetsAttribute())
+	attrs["system_daemonsets"] = resourceAttribute(systemDaemonSetsAttribute())
 	attrs["workloads"] = resourceAttribute(nodeGroupWorkloadsAttribute())
 	if it, ok := attrs["instance_types"].(schema.ListAttribute); ok {
 		it.MarkdownDescription = "A mixed group's instance types: kubefit plans on the smallest member (least workload allocatable CPU, then memory), " +
@@ -434,7 +436,7 @@ func warnAKSRotation(prior, next types.Object, diags *diag.Diagnostics) {
 // nodeGroupKnown reports whether every input is known.
 func nodeGroupKnown(m nodeGroupModel) bool {
 	for _, v := range []attr.Value{m.Name, m.Cloud, m.InstanceType, m.InstanceTypes, m.Zones, m.Labels, m.Taints, m.CreditMode,
-		m.StartingBalance, m.MinHours, m.MaxSurplusCostPerMonth, m.DaemonSets, m.Workloads, m.HeadroomPercent, m.Scheduler, m.Arrival, m.Disruptions, m.CapacityType, m.UpgradeMaxSurge, m.UpgradeMaxUnavailable,
+		m.StartingBalance, m.MinHours, m.MaxSurplusCostPerMonth, m.DaemonSets, m.SystemDaemonSets, m.Workloads, m.HeadroomPercent, m.Scheduler, m.Arrival, m.Disruptions, m.CapacityType, m.UpgradeMaxSurge, m.UpgradeMaxUnavailable,
 		m.DiskSizeGiB, m.DiskType, m.NodeClassName, m.FailOnMisfit, m.MisfitsReportedBy, m.Profile, m.KubernetesVersion, m.MaxPods, m.EKS, m.AKS,
 		m.KubeReserved, m.SystemReserved, m.EvictionHard, m.MeasuredCapacity, m.MeasuredAllocatable, m.VMMemoryOverheadPercent, m.OSDiskGiB, m.VolumeAttachLimit} {
 		if !fullyKnown(v) {
@@ -490,7 +492,7 @@ func expandNodeGroup(ctx context.Context, m nodeGroupModel, diags *diag.Diagnost
 		CapacityType: nodegroup.CapacityType(m.CapacityType.ValueString()), DiskSizeGiB: int(m.DiskSizeGiB.ValueInt64()),
 		DiskType: m.DiskType.ValueString(), NodeClassName: m.NodeClassName.ValueString(),
 		Scheduler: fit.SchedulerProfile(m.Scheduler.ValueString()), Arrival: fit.ArrivalOrder(m.Arrival.ValueString()),
-		Disruptions: expandDisruptions(ctx, m.Disruptions, diags)}
+		Disruptions: expandDisruptions(ctx, m.Disruptions, diags), SystemDaemonSets: overhead.SystemDaemonSets(m.SystemDaemonSets.ValueString())}
 	var dss []sizingDaemonSetModel
 	diags.Append(listElementsAs(ctx, m.DaemonSets, &dss, false)...)
 	for i, d := range dss {

@@ -82,8 +82,8 @@ func sizingPoolAttributes(nodeBounds bool) map[string]schema.Attribute {
 func daemonSetsAttribute() schema.ListNestedAttribute {
 	return schema.ListNestedAttribute{Optional: true, Validators: []validator.List{uniqueDaemonSets},
 		MarkdownDescription: "DaemonSets: one pod on every node of each pool they match (node selector ⊆ labels, tolerations cover the taints). " +
-			"On EKS Linux nodes (not Auto Mode) the host-network `aws-node` and `kube-proxy` pods take a pod slot on every node, listed or not, and no pod IP; " +
-			"list them to count their requests.",
+			"On EKS Linux nodes (not Auto Mode) the host-network `aws-node` and `kube-proxy` pods take a pod slot on every node, listed or not, and no pod IP. " +
+			"The platform's system DaemonSets count beside these unless `system_daemonsets = \"listed\"`; a DaemonSet listed under a system DaemonSet's name replaces it.",
 		NestedObject: schema.NestedAttributeObject{Attributes: addMisplacedRequests(map[string]schema.Attribute{
 			"name":           schema.StringAttribute{Required: true, MarkdownDescription: "DaemonSet name."},
 			"requests":       requestsAttribute("Requests of one pod."),
@@ -94,6 +94,22 @@ func daemonSetsAttribute() schema.ListNestedAttribute {
 			"host_ports":     hostPortsAttribute("DaemonSet"),
 			"takes_pod_slot": schema.BoolAttribute{Optional: true, MarkdownDescription: "Whether the pod counts against max pods (default `true`)."},
 		}, "DaemonSet")}}
+}
+
+// systemDaemonSetsAttribute is the system_daemonsets input of every object that takes daemonsets: whether the
+// platform's system DaemonSets count beside them.
+func systemDaemonSetsAttribute() schema.StringAttribute {
+	return optionalOneOf(stringsOf(overhead.SystemDaemonSetsModes), "Which DaemonSets count beside `daemonsets`, one of "+
+		markdownList(overhead.SystemDaemonSetsModes)+" (default `platform`). `platform`: also the system DaemonSets the platform "+
+		"runs on every node, as measured on real nodes, less any whose name `daemonsets` lists (list `kube-proxy` with your own "+
+		"requests to replace the platform's): on AKS Linux `kube-proxy` 100m, `azure-ip-masq-agent` 100m/50Mi, `cloud-node-manager` "+
+		"50m/50Mi, `csi-azuredisk-node` and `csi-azurefile-node` 30m/60Mi each, and `azure-cns` 40m/250Mi with Azure CNI overlay "+
+		"(6 pods, 350m CPU, 470Mi); on GKE Standard `fluentbit-gke` 100m/200Mi, `gke-metrics-agent` 8m/100Mi, `kube-proxy` 100m and "+
+		"`pdcsi-node` 10m/20Mi (4 pods, 218m, 320Mi); on EKS Linux (not Auto Mode) `aws-node` 25m and `kube-proxy` 100m; none on "+
+		"Windows nodes. Add-ons a cluster turns on (GKE's `gke-metadata-server`, `netd`, `node-local-dns`; EKS's `ebs-csi-node`, "+
+		"`eks-pod-identity-agent`) are not in the set: list them. `listed`: only `daemonsets` count, for a cluster whose system set "+
+		"differs (another CNI, Cilium's kube-proxy replacement); on EKS Linux `aws-node` and `kube-proxy` still take their pod "+
+		"slots. Each pool's results say which system DaemonSets were counted (`daemonsets`, `note`, the report).")
 }
 
 // workloadsAttribute is the workloads input shared by every object that packs pods.

@@ -93,6 +93,9 @@ func sortedKeys[V any](m map[string]V) []string {
 // daemonSetMatches reports whether the DaemonSet's pod lands on the pool's nodes (on those of at least one
 // of its zones).
 func daemonSetMatches(d *DaemonSet, p *Pool) bool {
+	if len(d.Pools) > 0 && !slices.Contains(d.Pools, p.Name) {
+		return false
+	}
 	if !selectorMatches(d.NodeSelector, p.Labels) || len(untolerated(p.Taints, d.Tolerations)) > 0 {
 		return false
 	}

@@ -304,6 +304,10 @@ type DaemonSet struct {
 	TakesPodSlot bool
 	// HostPorts are the ports its pod takes on every node it runs on.
 	HostPorts []HostPort
+	// Pools, when not empty, restricts the DaemonSet to the named pools besides its selectors: a platform's
+	// system DaemonSets run on the pools of that platform only. DaemonSets restricted to pools no two of them
+	// share may share a name (each platform's kube-proxy).
+	Pools []string
 }
 
 // Workload is a set of identical pods (a Deployment or StatefulSet, autoscaled or not).

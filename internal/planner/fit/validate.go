@@ -280,6 +280,7 @@ func (v *validator) daemonSets(ds []DaemonSet) {
 		switch j, dup := seen[d.Name]; {
 		case d.Name == "":
 			v.add(f.Child("Name"), "", "DaemonSet %d has an empty name; give every DaemonSet a name", i+1)
+		case dup && disjointPools(ds[j].Pools, d.Pools):
 		case dup:
 			v.add(f.Child("Name"), d.Name, "DaemonSet name %q is used twice (DaemonSets %d and %d); names must be unique", d.Name, j+1, i+1)
 		default:
@@ -292,6 +293,12 @@ func (v *validator) daemonSets(ds []DaemonSet) {
 		v.hostPorts(f, owner, d.HostPorts)
 		v.tolerations(f, owner, d.Tolerations)
 	}
+}
+
+// disjointPools reports whether two DaemonSets restricted to pools (DaemonSet.Pools) share none: no node
+// runs both.
+func disjointPools(a, b []string) bool {
+	return len(a) > 0 && len(b) > 0 && !slices.ContainsFunc(a, func(p string) bool { return slices.Contains(b, p) })
 }
 
 func (v *validator) workloads(in Input, poolIdx map[string]int) {

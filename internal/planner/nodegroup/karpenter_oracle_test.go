@@ -13,6 +13,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"testing"
 	"time"
 
@@ -68,7 +69,7 @@ func realKarpenter(t *testing.T, req Request, r *Result, nodePool map[string]any
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := karpsched.NewScheduler(ctx, client, nps, cluster, nil, topology, its, realDaemonPods(req),
+	s := karpsched.NewScheduler(ctx, client, nps, cluster, nil, topology, its, realDaemonPods(req, r),
 		events.NewRecorder(&record.FakeRecorder{}), clk, nil, nil)
 	res, err := s.Solve(ctx, pods)
 	if err != nil {
@@ -155,9 +156,11 @@ func tolerations(ts []fit.Toleration) []corev1.Toleration {
 // realPods numbers in request order.
 var created = metav1.NewTime(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
 
-func realDaemonPods(req Request) []*corev1.Pod {
+func realDaemonPods(req Request, r *Result) []*corev1.Pod {
 	var out []*corev1.Pod
-	for i, d := range req.DaemonSets {
+	// The group's DaemonSets and the platform's system DaemonSets kubefit counts beside them (aws-node and
+	// kube-proxy on EKS), which run on the real nodes too.
+	for i, d := range append(slices.Clone(req.DaemonSets), r.Plan.Pools[0].SystemDaemonSets...) {
 		out = append(out, &corev1.Pod{
 			ObjectMeta: metav1.ObjectMeta{Name: d.Name, Namespace: "kube-system", UID: types.UID(fmt.Sprintf("ds-%03d", i)), CreationTimestamp: created},
 			Spec: corev1.PodSpec{NodeSelector: d.NodeSelector, Tolerations: tolerations(d.Tolerations),

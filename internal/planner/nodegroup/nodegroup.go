@@ -73,7 +73,10 @@ type Request struct {
 	// credit options; its MinNodes and MaxNodes are ignored (see MinSize and MaxSize).
 	Pool       sizing.Pool
 	DaemonSets []sizing.DaemonSet
-	Workloads  []sizing.Workload
+	// SystemDaemonSets says whether the group runs its platform's system DaemonSets beside DaemonSets, as in
+	// sizing.Request.
+	SystemDaemonSets overhead.SystemDaemonSets
+	Workloads        []sizing.Workload
 	// MinSize and MaxSize bound the group; nil means computed (see the package documentation).
 	MinSize *int
 	MaxSize *int
@@ -332,7 +335,8 @@ func request(req Request) sizing.Request {
 			pool.Taints = append(slices.Clip(pool.Taints), aksSpotTaint)
 		}
 	}
-	return sizing.Request{Pools: []sizing.Pool{pool}, DaemonSets: req.DaemonSets, Workloads: req.Workloads, Scheduler: req.Scheduler, Arrival: req.Arrival}
+	return sizing.Request{Pools: []sizing.Pool{pool}, DaemonSets: req.DaemonSets, SystemDaemonSets: req.SystemDaemonSets,
+		Workloads: req.Workloads, Scheduler: req.Scheduler, Arrival: req.Arrival}
 }
 
 func validate(req Request) field.Errors {

@@ -415,8 +415,9 @@ func TestDaemonSets(t *testing.T) {
 	if r.DaemonSetOverhead.Pods != 3 || r.Available.Pods != 26 {
 		t.Errorf("DaemonSet pods %d available pods %d, want 3 and 26", r.DaemonSetOverhead.Pods, r.Available.Pods)
 	}
-	if r.Available.CPUMillicores != 1930-125 {
-		t.Errorf("available cpu %d, want %d", r.Available.CPUMillicores, 1930-125)
+	// CPU: aws-node and fluent-bit as listed, and the platform's kube-proxy (100m), which no listed DaemonSet names.
+	if r.Available.CPUMillicores != 1930-25-100-100 {
+		t.Errorf("available cpu %d, want %d", r.Available.CPUMillicores, 1930-25-100-100)
 	}
 	// Only aws-node and kube-proxy, nothing else: workload pods = IP count 3 × 9 (§12.2).
 	r, err = Compute(Input{Profile: EKSAL2023, Instance: m5large})
@@ -615,8 +616,9 @@ func TestSystemPods(t *testing.T) {
 		if !slices.Equal(r.SystemPods, tt.system) || r.PodIPs != tt.podIPs {
 			t.Errorf("%s: system pods %q, pod IPs %d; want %q, %d", tt.name, r.SystemPods, r.PodIPs, tt.system, tt.podIPs)
 		}
-		// The one account gives Available from Allocatable, whether the DaemonSets are listed here or not.
-		if _, left := fit.DaemonSetLoad(r.Allocatable, r.SystemPods, r.PodIPs, nil); left != r.Available {
+		// The one account gives Available from Allocatable and the platform's system DaemonSets, whether the
+		// DaemonSets are listed here or not.
+		if _, left := fit.DaemonSetLoad(r.Allocatable, r.SystemPods, r.PodIPs, r.SystemDaemonSets); left != r.Available {
 			t.Errorf("%s: DaemonSetLoad gives %+v, the model %+v", tt.name, left, r.Available)
 		}
 	}

@@ -35,6 +35,7 @@ const (
 	FMaxPodsKubelet      = "maxpods.kubelet-default"
 	FOverrideUser        = "override.user"
 	FDaemonSetRequests   = "daemonset.requests"
+	FDaemonSetPlatform   = "daemonset.platform"
 )
 
 // Formulas maps every formula identifier to the public sources it comes from.
@@ -72,6 +73,7 @@ var Formulas = map[string]string{
 	FMaxPodsKubelet:      "kubelet default maxPods (110)",
 	FOverrideUser:        "user input",
 	FDaemonSetRequests:   "kubernetes-sigs/karpenter scheduler: DaemonSet overhead is subtracted per node and is not part of allocatable",
+	FDaemonSetPlatform:   "the platform's system DaemonSets as measured nodes report their requests (overhead.md §9.1, 2026-12): AKS, ameideio/ameide-backlog 682-aks-capacity-reservation-snapshot.md (1.25.6, 1.26.6, 1.30.9 and 1.32.7 nodes); GKE, keepinmindsh/lines_kubernetes archive/005_BasicKubernetes/001/README.md (1.23 e2-medium); EKS, aws/amazon-vpc-cni-k8s charts/aws-vpc-cni/values.yaml @ b5218838 (aws-node 25m) and ruzickap/ruzickap.github.io _posts/2022/2022-12-24-amazon-eks-karpenter-tests.md (EKS 1.24: aws-node 25m, kube-proxy 100m)",
 	FVolumesEBSShared:    "kubernetes-sigs/aws-ebs-csi-driver:pkg/driver/node.go getVolumesLimit and pkg/cloud/limits/volume_limits_table.go @ 429e202e (v1.64.0+4), with every ENI of the default network card attached (aws/amazon-vpc-cni-k8s docs/eni-and-ip-target.md; aws-ebs-csi-driver#1163, #2153, #2249): volumes.md §2.1, §5.1",
 	FVolumesEBSDedicated: "kubernetes-sigs/aws-ebs-csi-driver:pkg/driver/node.go getVolumesLimit and pkg/cloud/limits/volume_limits.go @ 429e202e (v1.64.0+4): a dedicated (or non-Nitro) limit less the root volume; volumes.md §2.1",
 	FVolumesGCEPD:        "kubernetes-sigs/gcp-compute-persistent-disk-csi-driver:pkg/gce-pd-csi-driver/node.go getVolumeLimits and pkg/constants/constants.go @ b560165c (v1.26.0+94): volumes.md §3.1",

@@ -220,6 +220,9 @@ type Input struct {
 	// --volume-attach-limit, or the count a real node's CSINode reports; nil = the driver's rule.
 	VolumeAttachLimit *int64
 	DaemonSets        []DaemonSet
+	// SystemDaemonSets says whether the platform's system DaemonSets are counted beside DaemonSets
+	// (SystemDaemonSetsPlatform, the default "") or only DaemonSets are (SystemDaemonSetsListed).
+	SystemDaemonSets SystemDaemonSets
 }
 
 // Units of a Term's Value.
@@ -251,9 +254,12 @@ type Result struct {
 	SystemReserved    resource.List
 	EvictionThreshold resource.List
 	Allocatable       resource.List
-	DaemonSetOverhead resource.List
+	DaemonSetOverhead resource.List // the listed DaemonSets' and SystemDaemonSets' requests and pod slots
 	Available         resource.List // allocatable minus DaemonSets: what workloads can request
-	MaxPods           int64
+	// SystemDaemonSets are the platform's system DaemonSets counted beside Input.DaemonSets
+	// (CountedSystemDaemonSets): none when only the listed DaemonSets count.
+	SystemDaemonSets []DaemonSet
+	MaxPods          int64
 	// Volumes is the node's block-volume attach limit; Allocatable.Volumes carries its Count.
 	Volumes VolumeLimit
 	// IPCap is how many non-host-network pods can get an IP (EKS VPC CNI); 0 when not applicable.
@@ -280,9 +286,9 @@ type Result struct {
 // Warning codes: the stable Code of every field.Warning in Result.Warnings. Callers match on these, never on
 // the message text.
 const (
-	// CodeNoDaemonSets: a Linux node has no DaemonSets listed: on EKS the slots of aws-node and kube-proxy
-	// are counted but not their requests; on AKS and GKE the system DaemonSets the platform runs on every node
-	// are not counted at all (systemDaemonSetsNote).
+	// CodeNoDaemonSets: a Linux node counts only the listed DaemonSets (SystemDaemonSetsListed) and none is
+	// listed: on EKS the slots of aws-node and kube-proxy are counted but not their requests; on AKS and GKE the
+	// system DaemonSets the platform runs on every node are not counted at all (systemDaemonSetsNote).
 	CodeNoDaemonSets = "overhead.no-daemonsets"
 	// CodeHyperdiskAttach: a GCP C3, C3D or H3 node, whose driver-reported attach limit (127) is above what
 	// Hyperdisk volumes attach.

@@ -104,6 +104,14 @@ func validate(in *Input) field.Errors {
 	errs = append(errs, validateReservation(field.NewPath("MeasuredCapacity"), "measured capacity", in.MeasuredCapacity)...)
 	errs = append(errs, validateMeasuredCapacity(in.MeasuredCapacity)...)
 	errs = append(errs, validateMeasuredAllocatable(in.MeasuredAllocatable)...)
+	switch in.SystemDaemonSets {
+	case "":
+		in.SystemDaemonSets = SystemDaemonSetsPlatform
+	case SystemDaemonSetsPlatform, SystemDaemonSetsListed:
+	default:
+		add(field.NewPath("SystemDaemonSets"), string(in.SystemDaemonSets), "unknown system DaemonSets mode %q; valid modes are %s",
+			in.SystemDaemonSets, field.QuoteList(SystemDaemonSetsModes))
+	}
 	for i, d := range in.DaemonSets {
 		p := field.NewPath("DaemonSets").At(i)
 		if d.Name == "" {

@@ -69,14 +69,23 @@ func scenarioReplicas(w *sizing.Workload, s fit.Scenario) int {
 }
 
 // lowerBound returns a number of nodes no packing of the scenario's pods on a pool of t can beat: per
-// resource, the pods' total requests over one node's room after the DaemonSets that land there; one
+// resource, the pods' total requests over one node's room after the DaemonSets that land there (the
+// platform's system DaemonSets r counts among them); one
 // node per pod of a node-spread workload; the pool's minimum. ok is false when some pod is larger than
 // a node's room, so the type cannot work at all.
 func lowerBound(req *Request, s fit.Scenario, t catalog.InstanceType, r overhead.Result) (nodes int, ok bool) {
 	labels := nodeLabels(req, t, r)
 	var landed []fit.DaemonSet
+	listed := make([]string, 0, len(req.DaemonSets))
 	for _, d := range req.DaemonSets {
+		listed = append(listed, d.Name)
 		if lands(d.NodeSelector, labels, d.NodeAffinity, req.Pool.Zones, d.Tolerations, req.Pool.Taints, true) {
+			landed = append(landed, d)
+		}
+	}
+	// The platform's system DaemonSets land on every node of the pool (sizing adds them so).
+	for _, d := range r.SystemDaemonSets {
+		if !slices.Contains(listed, d.Name) {
 			landed = append(landed, d)
 		}
 	}

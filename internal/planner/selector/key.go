@@ -46,7 +46,7 @@ func (r *Ranker) packerKey(ctx context.Context, req *Request, t catalog.Instance
 	own := "type:" + t.Name
 	in := req.Pool.Overhead
 	in.Instance = overhead.InstanceFromCatalog(t)
-	in.DaemonSets = nil
+	in.DaemonSets, in.SystemDaemonSets = nil, req.SystemDaemonSets
 	if in.Profile == "" {
 		in.Profile = overhead.DefaultProfile(req.Pool.Cloud)
 	}

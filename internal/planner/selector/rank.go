@@ -36,7 +36,10 @@ type Request struct {
 	// sets to one candidate at a time. Pool.Name is the name workloads' pool lists refer to.
 	Pool       sizing.Pool
 	DaemonSets []sizing.DaemonSet
-	Workloads  []sizing.Workload
+	// SystemDaemonSets says whether the pool runs its platform's system DaemonSets beside DaemonSets, as in
+	// sizing.Request.
+	SystemDaemonSets overhead.SystemDaemonSets
+	Workloads        []sizing.Workload
 	// Scenario is the scenario whose nodes are priced: fit.ScenarioPeak (the default, "") or
 	// fit.ScenarioSteady.
 	Scenario fit.Scenario
@@ -524,7 +527,8 @@ func (r *Ranker) candidates(ctx context.Context, req Request) ([]catalog.Instanc
 func (req *Request) SizingRequest(name string) sizing.Request {
 	p := req.Pool
 	p.InstanceTypes = []string{name}
-	return sizing.Request{Pools: []sizing.Pool{p}, DaemonSets: req.DaemonSets, Workloads: req.Workloads, Scheduler: req.Scheduler, Arrival: req.Arrival}
+	return sizing.Request{Pools: []sizing.Pool{p}, DaemonSets: req.DaemonSets, SystemDaemonSets: req.SystemDaemonSets,
+		Workloads: req.Workloads, Scheduler: req.Scheduler, Arrival: req.Arrival}
 }
 
 // solveOne sizes one candidate.

@@ -31,6 +31,9 @@ func smallAKS(newCPU int64) Request {
 			w("canary-a", 1, 40, 500), w("canary-b", 1, 40, 500), w("web-1", 1, 5, 10), w("web-2", 1, 10, 42), w("web-3", 1, 5, 21),
 			w("web-4", 1, 10, 30), w("web-5", 1, 5, 15), w("new-service", 4, newCPU, 64),
 		},
+		// The field report lists its cluster's own system DaemonSets (a 2019 cluster with Calico), so only
+		// they count, not today's measured AKS set.
+		SystemDaemonSets: overhead.SystemDaemonSetsListed,
 		// The platform's pods ran first, prometheus-operator on a node of its own; largest first
 		// reproduces that placement (in a rollout of everything at once it can find no node).
 		Arrival: fit.ArrivalLargestFirst,

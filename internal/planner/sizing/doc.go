@@ -10,6 +10,9 @@
 // Solve applies the rules that turn a request into one packing problem, so every caller gets them alike:
 //   - a mixed pool (several instance types) is planned on its smallest member: the least workload CPU
 //     after DaemonSets, then the least memory;
+//   - every pool runs its platform's measured system DaemonSets (overhead.PlatformDaemonSets: AKS's, GKE's,
+//     aws-node and kube-proxy on EKS) beside the request's, less those a DaemonSet of the request names,
+//     unless Request.SystemDaemonSets counts only the listed ones; PoolPlan.SystemDaemonSets names them;
 //   - every node carries the well-known labels kubernetes.io/arch, kubernetes.io/os and
 //     node.kubernetes.io/instance-type, so selectors on them match;
 //   - a fixed replica count is both the steady and the peak count; an autoscaled workload runs its

@@ -46,10 +46,16 @@ type PoolPlan struct {
 	Instance catalog.InstanceType
 	// Members are the catalog rows of every instance type of the pool, in request order.
 	Members []catalog.InstanceType
-	// Note says which member of a mixed pool was planned on; "" for a single type.
+	// Note says which member of a mixed pool was planned on, and which system DaemonSets of the platform were
+	// counted; "" for a single type without them.
 	Note string
-	// Overhead is the overhead model's result for one node of Instance, without DaemonSets.
+	// Overhead is the overhead model's result for one node of Instance, without the request's DaemonSets: its
+	// DaemonSetOverhead and Available count the platform's whole system set (Result.SystemDaemonSets) when
+	// Request.SystemDaemonSets counts it, none otherwise.
 	Overhead overhead.Result
+	// SystemDaemonSets are the platform's system DaemonSets Solve adds to the pool: Overhead.SystemDaemonSets
+	// less those a DaemonSet of the request names. They are among DaemonSets, and Note names them.
+	SystemDaemonSets []fit.DaemonSet
 	// LargestCapacity is, per resource, the largest capacity of a node of any member (Overhead.Capacity for a
 	// single type): what a node of the pool may count towards a capacity limit such as a Karpenter NodePool's.
 	LargestCapacity resource.List

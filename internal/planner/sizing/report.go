@@ -7,8 +7,8 @@ import (
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/fit"
 )
 
-// report renders the packer's report, then one line per pool saying how its node allocatable is backed, then
-// one line per burstable pool.
+// report renders the packer's report, then one line per pool saying how its node allocatable is backed, one
+// line per set of the platform's system DaemonSets counted, and one line per burstable pool.
 func report(pl *Plan) string {
 	var b strings.Builder
 	// The verdict and the failures are the plan's (credit failures included), not the packer's alone, so the
@@ -32,6 +32,25 @@ func report(pl *Plan) string {
 		}
 		ev := pp.Overhead.Evidence
 		fmt.Fprintf(&b, "  %s (%s, %s): %s\n", pp.Name, pp.Instance.Name, ev.Scope, ev.Summary)
+	}
+	// The platform's system DaemonSets counted, once per set with the pools that count it.
+	var sets []string
+	pools := map[string][]string{}
+	for _, pp := range pl.Pools {
+		if len(pp.SystemDaemonSets) == 0 {
+			continue
+		}
+		text := SystemDaemonSetsNote(pp.Overhead.Profile, pp.SystemDaemonSets)
+		if pools[text] == nil {
+			sets = append(sets, text)
+		}
+		pools[text] = append(pools[text], pp.Name)
+	}
+	for i, text := range sets {
+		if i == 0 {
+			b.WriteString("\nsystem DaemonSets, by pool (beside the DaemonSets given):\n")
+		}
+		fmt.Fprintf(&b, "  %s: %s\n", strings.Join(pools[text], ", "), text)
 	}
 	for _, pp := range pl.Pools {
 		if c := pp.Credits; c != nil {

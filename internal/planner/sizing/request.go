@@ -11,7 +11,11 @@ import (
 type Request struct {
 	Pools      []Pool
 	DaemonSets []DaemonSet
-	Workloads  []Workload
+	// SystemDaemonSets says whether each pool also runs its platform's system DaemonSets
+	// (overhead.SystemDaemonSetsPlatform, the default "": overhead.CountedSystemDaemonSets, less those a
+	// DaemonSet of the request names) or only the request's DaemonSets (overhead.SystemDaemonSetsListed).
+	SystemDaemonSets overhead.SystemDaemonSets
+	Workloads        []Workload
 	// Scheduler is the cluster's kube-scheduler profile and Arrival the order in which the pods reach
 	// its queue (fit.Input.Scheduler, fit.Input.Arrival); empty means the default profile and a
 	// rollout of every workload at once.
@@ -30,7 +34,8 @@ type Pool struct {
 	// InstanceTypes holds one instance type name, or the members of a mixed pool.
 	InstanceTypes []string
 	// Overhead holds the node-image options of the overhead model. Profile "" means the cloud's default;
-	// Instance and DaemonSets are ignored (Solve fills in the catalog row, and packs DaemonSets itself).
+	// Instance, DaemonSets and SystemDaemonSets are ignored (Solve fills in the catalog row, and packs DaemonSets
+	// itself, the platform's system DaemonSets as Request.SystemDaemonSets says).
 	Overhead overhead.Input
 	MinNodes int
 	MaxNodes int

@@ -14,6 +14,7 @@ import (
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/field"
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/fit"
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/overhead"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/resource"
 )
 
 // Warning codes of Plan.Warnings besides the overhead model's own (overhead.Code…), which keep their codes.
@@ -240,6 +241,10 @@ func (s *solve) input() (fit.Input, error) {
 	for _, d := range s.req.DaemonSets {
 		dsNames = append(dsNames, d.Name)
 	}
+	if m := s.req.SystemDaemonSets; m != "" && !slices.Contains(overhead.SystemDaemonSetsModes, m) {
+		s.errs = append(s.errs, field.Invalid(field.NewPath("SystemDaemonSets"), string(m),
+			"unknown system DaemonSets mode %q; valid modes are %s", m, field.QuoteList(overhead.SystemDaemonSetsModes)))
+	}
 	for i := range s.req.Pools {
 		fp, err := s.pool(i, dsNames)
 		if err != nil {
@@ -252,6 +257,7 @@ func (s *solve) input() (fit.Input, error) {
 		d := &in.DaemonSets[i]
 		d.Tolerations = gkeArmToleration(d.NodeSelector, d.NodeAffinity, d.Tolerations)
 	}
+	in.DaemonSets = append(in.DaemonSets, s.systemDaemonSets()...)
 	in.Scheduler, in.Arrival, in.Disruptions = s.req.Scheduler, s.req.Arrival, s.req.Disruptions
 	in.Workloads = make([]fit.Workload, 0, len(s.req.Workloads))
 	for i := range s.req.Workloads {
@@ -260,6 +266,25 @@ func (s *solve) input() (fit.Input, error) {
 		in.Workloads = append(in.Workloads, w)
 	}
 	return in, nil
+}
+
+// systemDaemonSets returns the platform's system DaemonSets of every pool (PoolPlan.SystemDaemonSets), each
+// restricted to the pools it runs on (fit.DaemonSet.Pools): one DaemonSet for the pools whose system DaemonSet
+// of that name asks the same, so that pools of one platform share them.
+func (s *solve) systemDaemonSets() []fit.DaemonSet {
+	var out []fit.DaemonSet
+	for _, pp := range s.pools {
+		for _, d := range pp.SystemDaemonSets {
+			j := slices.IndexFunc(out, func(o fit.DaemonSet) bool { return o.Name == d.Name && o.Requests == d.Requests })
+			if j < 0 {
+				d.Pools = nil
+				out = append(out, d)
+				j = len(out) - 1
+			}
+			out[j].Pools = append(out[j].Pools, pp.Name)
+		}
+	}
+	return out
 }
 
 // attachesVolumes reports whether some workload's pods attach a block volume (a claim that counts against
@@ -355,7 +380,10 @@ func (s *solve) pool(i int, dsNames []string) (fit.Pool, error) {
 		}
 		oin := rp.Overhead
 		oin.Instance = overhead.InstanceFromCatalog(it)
-		oin.DaemonSets = nil
+		oin.DaemonSets, oin.SystemDaemonSets = nil, s.req.SystemDaemonSets
+		if !slices.Contains(overhead.SystemDaemonSetsModes, oin.SystemDaemonSets) {
+			oin.SystemDaemonSets = "" // an unknown mode is the request's error, not each pool's
+		}
 		if oin.Profile == "" {
 			oin.Profile = overhead.DefaultProfile(rp.Cloud)
 		}
@@ -385,13 +413,19 @@ func (s *solve) pool(i int, dsNames []string) (fit.Pool, error) {
 			pp.Overhead.Volumes, pp.Overhead.Allocatable.Volumes = r.Volumes, r.Allocatable.Volumes
 		}
 	}
+	var notes []string
 	if len(pp.Members) > 1 {
 		names := make([]string, len(pp.Members))
 		for j, m := range pp.Members {
 			names[j] = m.Name
 		}
-		pp.Note = fmt.Sprintf("mixed pool of %s: planned on the smallest member, %s", strings.Join(names, ", "), pp.Instance.Name)
+		notes = append(notes, fmt.Sprintf("mixed pool of %s: planned on the smallest member, %s", strings.Join(names, ", "), pp.Instance.Name))
 	}
+	pp.SystemDaemonSets = slices.DeleteFunc(slices.Clone(pp.Overhead.SystemDaemonSets), func(d fit.DaemonSet) bool { return slices.Contains(dsNames, d.Name) })
+	if len(pp.SystemDaemonSets) > 0 {
+		notes = append(notes, SystemDaemonSetsNote(pp.Overhead.Profile, pp.SystemDaemonSets))
+	}
+	pp.Note = strings.Join(notes, "; ")
 	for _, w := range pp.Overhead.Warnings {
 		if len(dsNames) > 0 && w.Code == overhead.CodeNoDaemonSets {
 			continue // the packer charges the DaemonSets listed in the request
@@ -679,4 +713,16 @@ func (s *solve) sharedClaims(p field.Path, w *Workload, fw fit.Workload) {
 				w.Name, c.Name)})
 		}
 	}
+}
+
+// SystemDaemonSetsNote says which system DaemonSets of the platform a pool of profile counts, with their sum:
+// `the platform's system DaemonSets counted (aks-linux): kube-proxy 100m, … (350m CPU, 470Mi, 6 pods)`.
+func SystemDaemonSetsNote(profile overhead.Profile, ds []fit.DaemonSet) string {
+	var sum fit.Resources
+	for _, d := range ds {
+		sum.CPUMillicores += d.Requests.CPUMillicores
+		sum.MemoryBytes += d.Requests.MemoryBytes
+	}
+	return fmt.Sprintf("the platform's system DaemonSets counted (%s): %s (%s CPU, %s, %s)", profile, overhead.DaemonSetsText(ds),
+		resource.QuantityCPU(sum.CPUMillicores), resource.QuantityBytes(sum.MemoryBytes), fit.Plural(len(ds), "pod", "pods"))
 }
