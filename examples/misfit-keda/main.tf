@@ -15,7 +15,7 @@ resource "kubefit_node_group" "php" {
   max_size      = 20
   daemonsets = [
     { name = "kube-proxy", requests = { cpu = "100m", memory = "64Mi" } },
-    { name = "aws-node", requests = { cpu = "25m" } },
+    { name = "aws-node", requests = { cpu = "50m" } },
   ]
   # The group is sized for the Deployment's steady state; the ScaledObject checks its peak against the
   # group's capacity.

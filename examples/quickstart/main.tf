@@ -24,7 +24,7 @@ data "kubefit_node_overhead" "eks" {
   cloud         = "aws"
   instance_type = "m5.large"
   profile       = "eks-al2023"
-  daemonsets    = concat(local.daemonsets, [{ name = "aws-node", requests = { cpu = "25m" } }])
+  daemonsets    = concat(local.daemonsets, [{ name = "aws-node", requests = { cpu = "50m" } }])
 }
 
 data "kubefit_node_overhead" "aks_small" {

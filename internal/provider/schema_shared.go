@@ -105,7 +105,7 @@ func systemDaemonSetsAttribute() schema.StringAttribute {
 		"requests to replace the platform's): on AKS Linux `kube-proxy` 100m, `azure-ip-masq-agent` 100m/50Mi, `cloud-node-manager` "+
 		"50m/50Mi, `csi-azuredisk-node` and `csi-azurefile-node` 30m/60Mi each, and `azure-cns` 40m/250Mi with Azure CNI overlay "+
 		"(6 pods, 350m CPU, 470Mi); on GKE Standard `fluentbit-gke` 100m/200Mi, `gke-metrics-agent` 8m/100Mi, `kube-proxy` 100m and "+
-		"`pdcsi-node` 10m/20Mi (4 pods, 218m, 320Mi); on EKS Linux (not Auto Mode) `aws-node` 25m and `kube-proxy` 100m; none on "+
+		"`pdcsi-node` 10m/20Mi (4 pods, 218m, 320Mi); on EKS Linux (not Auto Mode) `aws-node` 50m (its CNI and network policy agent containers) and `kube-proxy` 100m; none on "+
 		"Windows nodes. Add-ons a cluster turns on (GKE's `gke-metadata-server`, `netd`, `node-local-dns`; EKS's `ebs-csi-node`, "+
 		"`eks-pod-identity-agent`) are not in the set: list them. `listed`: only `daemonsets` count, for a cluster whose system set "+
 		"differs (another CNI, Cilium's kube-proxy replacement); on EKS Linux `aws-node` and `kube-proxy` still take their pod "+

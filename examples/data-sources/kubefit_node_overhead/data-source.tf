@@ -6,7 +6,7 @@ data "kubefit_node_overhead" "eks" {
   profile       = "eks-al2023"
   eks           = { node_group_kind = "managed" }
   daemonsets = [
-    { name = "aws-node", requests = { cpu = "25m" } },
+    { name = "aws-node", requests = { cpu = "50m" } },
     { name = "kube-proxy", requests = { cpu = "100m" } },
     { name = "fluent-bit", requests = { cpu = "100m", memory = "128Mi" } },
   ]

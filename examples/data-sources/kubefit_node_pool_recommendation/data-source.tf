@@ -4,7 +4,7 @@
 
 locals {
   daemonsets = [
-    { name = "aws-node", requests = { cpu = "25m" } },
+    { name = "aws-node", requests = { cpu = "50m" } },
     { name = "kube-proxy", requests = { cpu = "100m" }, cpu_usage = "10m" },
     { name = "fluent-bit", requests = { cpu = "100m", memory = "128Mi" }, tolerations = [{ operator = "Exists" }] },
   ]

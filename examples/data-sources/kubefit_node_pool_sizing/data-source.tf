@@ -19,7 +19,7 @@ data "kubefit_node_pool_sizing" "cluster" {
     }
   }
   daemonsets = [
-    { name = "aws-node", requests = { cpu = "25m" } },
+    { name = "aws-node", requests = { cpu = "50m" } },
     { name = "kube-proxy", requests = { cpu = "100m" } },
     { name = "fluent-bit", requests = { cpu = "100m", memory = "128Mi" }, tolerations = [{ operator = "Exists" }] },
   ]

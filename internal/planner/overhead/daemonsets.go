@@ -53,11 +53,13 @@ type systemDaemonSet struct {
 //     gke-metadata-server (Workload Identity), netd, anetd (Dataplane V2, which replaces kube-proxy) and
 //     node-local-dns run only when those features are on, and are not counted.
 //   - EKS Linux (AL2023, AL2, Bottlerocket; not Auto Mode, which runs pod networking and kube-proxy on the host):
-//     aws-node 25m, the amazon-vpc-cni-k8s chart's default request (charts/aws-vpc-cni/values.yaml
-//     `resources.requests.cpu: 25m` @ b5218838, 2026-08-20; its network policy agent container requests nothing),
-//     and kube-proxy 100m, both as kubectl view-allocations shows them on EKS 1.24 Bottlerocket nodes
-//     (ruzickap/ruzickap.github.io _posts/2022/2022-12-24-amazon-eks-karpenter-tests.md: aws-node 25m,
-//     kube-proxy 100m, no memory requests). The optional add-ons (ebs-csi-node 30m/120Mi on the same nodes,
+//     aws-node 50m: its aws-node and aws-eks-nodeagent (network policy agent) containers request 25m each in the
+//     manifest the VPC CNI add-on installs (amazon-vpc-cni-k8s config/master/aws-k8s-cni.yaml @ b5218838,
+//     2026-08-20; the Helm chart's values.yaml leaves the agent's requests empty, the add-on does not), as a
+//     published EKS 1.34 AL2023 node lists the pod (aws-node 50m); before the agent (VPC CNI 1.14, 2023) 25m, as
+//     kubectl view-allocations shows on EKS 1.24 Bottlerocket nodes (ruzickap/ruzickap.github.io
+//     _posts/2022/2022-12-24-amazon-eks-karpenter-tests.md); kube-proxy 100m, on the same nodes, no memory
+//     requests. The optional add-ons (ebs-csi-node 30m/120Mi on the same nodes,
 //     eks-pod-identity-agent) are not counted.
 //   - AKS Windows, EKS Windows and custom nodes: no measured set; none is counted.
 var (
@@ -69,7 +71,7 @@ var (
 	gkeSystemDaemonSets = []systemDaemonSet{
 		{"fluentbit-gke", 100, 200 * mi}, {"gke-metrics-agent", 8, 100 * mi}, {"kube-proxy", 100, 0}, {"pdcsi-node", 10, 20 * mi},
 	}
-	eksSystemDaemonSets = []systemDaemonSet{{"aws-node", 25, 0}, {"kube-proxy", 100, 0}}
+	eksSystemDaemonSets = []systemDaemonSet{{"aws-node", 50, 0}, {"kube-proxy", 100, 0}}
 )
 
 // PlatformDaemonSets returns the system DaemonSets the platform runs on every node of in's profile, whatever
@@ -150,7 +152,7 @@ func (c *calc) daemonSets() {
 	if in.SystemDaemonSets == SystemDaemonSetsListed && len(in.DaemonSets) == 0 {
 		if eksLinux {
 			c.warn(CodeNoDaemonSets, field.NewPath("DaemonSets"),
-				"no DaemonSets given and only listed DaemonSets counted: kubefit counts the pod slots of aws-node and kube-proxy but not their requests (25m and 100m CPU); list your DaemonSets, or count the platform's system DaemonSets, for a true workload capacity")
+				"no DaemonSets given and only listed DaemonSets counted: kubefit counts the pod slots of aws-node and kube-proxy but not their requests (50m and 100m CPU); list your DaemonSets, or count the platform's system DaemonSets, for a true workload capacity")
 		}
 		if note := systemDaemonSetsNote[in.Profile]; note != "" {
 			c.warn(CodeNoDaemonSets, field.NewPath("DaemonSets"),

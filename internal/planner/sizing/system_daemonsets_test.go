@@ -124,7 +124,7 @@ func TestSystemDaemonSetsPerPlatform(t *testing.T) {
 		pool      string
 		pods      int
 		cpu, memM int64
-	}{{"aks", 6, 350, 470}, {"aks-kubenet", 5, 310, 220}, {"gke", 4, 218, 320}, {"eks", 2, 125, 0}, {"eks-bottlerocket", 2, 125, 0},
+	}{{"aks", 6, 350, 470}, {"aks-kubenet", 5, 310, 220}, {"gke", 4, 218, 320}, {"eks", 2, 150, 0}, {"eks-bottlerocket", 2, 150, 0},
 		{"eks-auto", 0, 0, 0}, {"eks-windows", 0, 0, 0}, {"aks-windows", 0, 0, 0}} {
 		i := slices.IndexFunc(platformPools, func(p Pool) bool { return p.Name == tc.pool })
 		set := platformSet(platformPools[i])
