@@ -4,7 +4,6 @@ package main
 // gcp-machine-disk-types.tsv into gcp_machines_generated.go.
 
 import (
-	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
@@ -40,50 +39,35 @@ var (
 
 func parseGCP(r io.Reader) ([]gcpSeries, error) {
 	want := append(append([]string{"series", "variant"}, gcpDiskTypes...), "page", "section", "read", "note")
-	sc := bufio.NewScanner(r)
 	var out []gcpSeries
 	seen := map[string]bool{}
-	line := 0
-	for sc.Scan() {
-		line++
-		f := strings.Split(sc.Text(), "\t")
-		if line == 1 {
-			if strings.Join(f, ",") != strings.Join(want, ",") {
-				return nil, fmt.Errorf("unexpected header %q", sc.Text())
-			}
-			continue
-		}
-		if len(f) != len(want) {
-			return nil, fmt.Errorf("line %d: %d fields, want %d", line, len(f), len(want))
-		}
+	err := eachTSVRow(r, want, func(f []string) error {
 		s := gcpSeries{series: f[0], variant: f[1], page: f[len(f)-4], section: f[len(f)-3], read: f[len(f)-2], note: f[len(f)-1]}
 		if !seriesName.MatchString(s.series) {
-			return nil, fmt.Errorf("line %d: series %q is not a lower-case series name", line, s.series)
+			return fmt.Errorf("series %q is not a lower-case series name", s.series)
 		}
 		if s.variant != "all" && s.variant != "vm" && s.variant != "metal" {
-			return nil, fmt.Errorf("line %d: variant %q is not all, vm or metal", line, s.variant)
+			return fmt.Errorf("variant %q is not all, vm or metal", s.variant)
 		}
 		if key := s.series + "/" + s.variant; seen[key] || seen[s.series+"/all"] || (s.variant == "all" && (seen[s.series+"/vm"] || seen[s.series+"/metal"])) {
-			return nil, fmt.Errorf("line %d: series %s given twice", line, s.series)
+			return fmt.Errorf("series %s given twice", s.series)
 		}
 		seen[s.series+"/"+s.variant] = true
 		if !strings.HasPrefix(s.page, "https://docs.cloud.google.com/") || s.section == "" || !isoDate.MatchString(s.read) {
-			return nil, fmt.Errorf("line %d: a row needs a Google Cloud documentation page, its section and the date it was read", line)
+			return errors.New("a row needs a Google Cloud documentation page, its section and the date it was read")
 		}
 		for i, v := range f[2 : 2+len(gcpDiskTypes)] {
 			n, err := parseSupport(v)
 			if err != nil {
-				return nil, fmt.Errorf("line %d, %s: %w", line, gcpDiskTypes[i], err)
+				return fmt.Errorf("%s: %w", gcpDiskTypes[i], err)
 			}
 			s.support = append(s.support, n)
 		}
 		out = append(out, s)
-	}
-	if err := sc.Err(); err != nil {
+		return nil
+	})
+	if err != nil {
 		return nil, err
-	}
-	if len(out) == 0 {
-		return nil, errors.New("no rows")
 	}
 	return out, nil
 }

@@ -115,35 +115,47 @@ func write(path string, src []byte) error {
 }
 
 func parse(r io.Reader) ([]row, error) {
+	var rows []row
+	err := eachTSVRow(r, header, func(fields []string) error {
+		rw, err := parseRow(fields)
+		rows = append(rows, rw)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return rows, nil
+}
+
+// eachTSVRow reads a tab-separated table whose first line is want, handing each further line's fields to row; an
+// error names the line. A table without rows is an error.
+func eachTSVRow(r io.Reader, want []string, row func(fields []string) error) error {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 1<<16), 1<<20)
-	var rows []row
 	line := 0
 	for sc.Scan() {
 		line++
 		fields := strings.Split(sc.Text(), "\t")
 		if line == 1 {
-			if strings.Join(fields, ",") != strings.Join(header, ",") {
-				return nil, fmt.Errorf("unexpected header %q", sc.Text())
+			if strings.Join(fields, ",") != strings.Join(want, ",") {
+				return fmt.Errorf("unexpected header %q", sc.Text())
 			}
 			continue
 		}
-		if len(fields) != len(header) {
-			return nil, fmt.Errorf("line %d: %d fields, want %d", line, len(fields), len(header))
+		if len(fields) != len(want) {
+			return fmt.Errorf("line %d: %d fields, want %d", line, len(fields), len(want))
 		}
-		rw, err := parseRow(fields)
-		if err != nil {
-			return nil, fmt.Errorf("line %d: %w", line, err)
+		if err := row(fields); err != nil {
+			return fmt.Errorf("line %d: %w", line, err)
 		}
-		rows = append(rows, rw)
 	}
 	if err := sc.Err(); err != nil {
-		return nil, err
+		return err
 	}
-	if len(rows) == 0 {
-		return nil, errors.New("no rows")
+	if line < 2 {
+		return errors.New("no rows")
 	}
-	return rows, nil
+	return nil
 }
 
 func parseRow(f []string) (row, error) {
