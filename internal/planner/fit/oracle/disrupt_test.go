@@ -137,19 +137,7 @@ func TestZoneLossRealScheduler(t *testing.T) {
 			w.Spread = fit.Spread{Type: fit.SpreadZone, MaxSkew: 1}
 		}
 		in := fit.Input{Pools: []fit.Pool{p}, Disruptions: []fit.DisruptionKind{fit.DisruptZoneLoss}, Workloads: []fit.Workload{w}}
-		res, err := fit.Plan(in)
-		if err != nil {
-			t.Fatal(err)
-		}
-		orders, err := fit.Orders(in, fit.ScenarioSteady)
-		if err != nil {
-			t.Fatal(err)
-		}
-		o := orders[0]
-		refs, err := fit.Place(in, fit.ScenarioSteady, []int{3}, o)
-		if err != nil {
-			t.Fatal(err)
-		}
+		res, o, refs := planSteady(t, in, []int{3})
 		for _, d := range res.Disruptions {
 			kubefit := 0
 			for _, wc := range d.Pending {
@@ -223,19 +211,7 @@ func TestNodeLossHungRealScheduler(t *testing.T) {
 		}
 		w.TopologySpread = []fit.TopologySpreadConstraint{tsc}
 		in := fit.Input{Pools: []fit.Pool{p}, Disruptions: []fit.DisruptionKind{fit.DisruptNodeLoss}, Workloads: []fit.Workload{w}}
-		res, err := fit.Plan(in)
-		if err != nil {
-			t.Fatal(err)
-		}
-		orders, err := fit.Orders(in, fit.ScenarioSteady)
-		if err != nil {
-			t.Fatal(err)
-		}
-		o := orders[0]
-		refs, err := fit.Place(in, fit.ScenarioSteady, []int{4}, o)
-		if err != nil {
-			t.Fatal(err)
-		}
+		res, o, refs := planSteady(t, in, []int{4})
 		d := res.Disruptions[0]
 		kubefit := 0
 		for _, wc := range d.Pending {
@@ -252,4 +228,23 @@ func TestNodeLossHungRealScheduler(t *testing.T) {
 			t.Errorf("honor %v, %s lost: the real scheduler leaves %d of %d evicted pods Pending, kubefit %d (fits %v)", honor, d.Lost, real, evicted, kubefit, d.Fits)
 		}
 	}
+}
+
+// planSteady plans in and places its steady scenario's first order on counts nodes per pool, as the disruption
+// replays start from.
+func planSteady(t *testing.T, in fit.Input, counts []int) (fit.Result, fit.Order, []fit.NodeRef) {
+	t.Helper()
+	res, err := fit.Plan(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	orders, err := fit.Orders(in, fit.ScenarioSteady)
+	if err != nil {
+		t.Fatal(err)
+	}
+	refs, err := fit.Place(in, fit.ScenarioSteady, counts, orders[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res, orders[0], refs
 }
