@@ -62,6 +62,8 @@ type autoscalerSummaryModel struct {
 	TargetName          *string           `tfsdk:"target_name"`
 	PeakReplicas        *int64            `tfsdk:"peak_replicas"`
 	Surge               *int64            `tfsdk:"surge"`
+	MinReplicas         *int64            `tfsdk:"min_replicas"`
+	MaxSurge            *string           `tfsdk:"max_surge"`
 	PodRequests         *podRequestsModel `tfsdk:"pod_requests"`
 	ZonalSpread         []kedaSpreadModel `tfsdk:"zonal_spread"`
 	ConnectionsPerPod   *int64            `tfsdk:"connections_per_pod"`
@@ -413,6 +415,7 @@ func (m capacityCheckModel) check() keda.Check {
 func (s autoscalerSummaryModel) summary() keda.Summary {
 	ks := keda.Summary{Namespace: deref(s.Namespace), Name: deref(s.Name), HPAName: deref(s.Name), TargetAPIVersion: deref(s.TargetAPIVersion),
 		TargetKind: deref(s.TargetKind), TargetName: deref(s.TargetName), PeakReplicas: deref(s.PeakReplicas), Surge: deref(s.Surge),
+		MinReplicas: deref(s.MinReplicas), MaxSurge: deref(s.MaxSurge),
 		ConnectionsPerPod: s.ConnectionsPerPod, DNSLookupsPerSecond: s.DNSLookupsPerSecond, NodeGroup: deref(s.NodeGroup)}
 	if p := s.PodRequests; p != nil {
 		ks.PodRequests = &plannerresource.List{CPUMillicores: deref(p.CPUMillicores), MemoryBytes: deref(p.MemoryBytes), EphemeralStorageBytes: deref(p.EphemeralBytes), Pods: 1}
@@ -457,6 +460,10 @@ func autoscalerSummaryAttributes(kind, apiVersionDefault, kindDefault, peakNote 
 			Validators: []validator.Int64{requiredValue{}, int64validator.AtLeast(0)}},
 		"surge": schema.Int64Attribute{Optional: true, MarkdownDescription: "Extra pods during a rollout at peak, at least 0.",
 			Validators: []validator.Int64{int64validator.AtLeast(0)}},
+		"min_replicas": schema.Int64Attribute{Optional: true, MarkdownDescription: "The smallest maximum replica count the autoscaler takes: its minimum, at least 1 (default 1). A remedy that lowers the maximum never names less.",
+			Validators: []validator.Int64{int64validator.AtLeast(0)}},
+		"max_surge": schema.StringAttribute{Optional: true, Validators: []validator.String{intOrPercentValidator{}},
+			MarkdownDescription: "The rollout's surge at any replica count: a count (`3`) or a percentage of the replicas, rounded up (`25%`); `0` for a StatefulSet or `Recreate`. Unset, a remedy at fewer replicas keeps `surge`."},
 		"pod_requests": schema.SingleNestedAttribute{Optional: true, MarkdownDescription: "Effective pod requests.",
 			Attributes: map[string]schema.Attribute{
 				"cpu_millicores":  schema.Int64Attribute{Optional: true, MarkdownDescription: "CPU in millicores."},
