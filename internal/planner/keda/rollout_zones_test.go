@@ -89,3 +89,20 @@ func TestSharedRolloutJudgedAgainstZones(t *testing.T) {
 		t.Errorf("66: want KCAP-E3 and no KCAP-W1: %v %v", err, w1)
 	}
 }
+
+// TestExampleDatabaseWarnsFrom41: the example's api with its database of 500 connections (usable half 250) and 5
+// connections a pod: 40 replicas and 10 surge pods need 250, 41 and 11 need 260 (KCAP-W2, as the example says).
+func TestExampleDatabaseWarnsFrom41(t *testing.T) {
+	for _, tc := range []struct {
+		max int64
+		w2  bool
+	}{{40, false}, {41, true}} {
+		so := exampleAPI(tc.max)
+		so.TargetWorkload.ConnectionsPerPod = ptr(int64(5))
+		so.Database = &Database{Name: "orders-postgres", MaxConnections: 500}
+		res, err := Plan(so)
+		if _, w := codes(err, res.Warnings); err != nil || has(w, "KCAP-W2") != tc.w2 {
+			t.Errorf("max %d: KCAP-W2 %v, want %v (%v)", tc.max, has(w, "KCAP-W2"), tc.w2, err)
+		}
+	}
+}
