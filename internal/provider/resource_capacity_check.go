@@ -62,6 +62,8 @@ type autoscalerSummaryModel struct {
 	TargetName          *string           `tfsdk:"target_name"`
 	PeakReplicas        *int64            `tfsdk:"peak_replicas"`
 	Surge               *int64            `tfsdk:"surge"`
+	MinReplicas         *int64            `tfsdk:"min_replicas"`
+	MaxSurge            *string           `tfsdk:"max_surge"`
 	PodRequests         *podRequestsModel `tfsdk:"pod_requests"`
 	ZonalSpread         []kedaSpreadModel `tfsdk:"zonal_spread"`
 	ConnectionsPerPod   *int64            `tfsdk:"connections_per_pod"`
@@ -148,7 +150,7 @@ func (r *capacityCheckResource) Schema(_ context.Context, _ resource.SchemaReque
 			"`kubefit_horizontal_pod_autoscaler` on a ScaledObject's target (`KSO-E17`: KEDA creates an HPA of its own), two HPAs on " +
 			"one target, an HPA named as KEDA's or an existing HPA on its target (`KCAP-E6`); every workload, ScaledObjects' and HPAs' alike, placed on a node group at its peak together, " +
 			"placed as kube-scheduler places them (the scheduler model of `kubefit_node_pool_sizing`, under `scheduler_profile` and " +
-			"`arrival_order`), with the surge of one rollout or of all (`KCAP-E2`, `KCAP-W1`), and their zone spread (`KCAP-E3`); the groups placed after the scheduler model's work budget over the check runs out are sized without it, on as many nodes as any scheduler needs to bind their pods whatever their order, which a warning says (`KCAP-W5`); a " +
+			"`arrival_order`), with the surge of one rollout or of all (`KCAP-E2`, `KCAP-W1`), and their zone spread (`KCAP-E3`, and `KCAP-W1` when only the surge pods overflow the smallest zone); each remedy that lowers an autoscaler's maximum starts at its `min_replicas` and says when no maximum of it is enough; the groups placed after the scheduler model's work budget over the check runs out are sized without it, on as many nodes as any scheduler needs to bind their pods whatever their order, which a warning says (`KCAP-W5`); a " +
 			"database's `max_connections` shared by several clients (`KCAP-E4`, `KCAP-W2`); the DNS budget, the AWS VPC resolver's " +
 			"and CoreDNS's (`KCAP-E7`, `KCAP-W4`); and the misfits of node groups that leave them to this check (`KCAP-E8`, " +
 			"`misfits_reported_by = \"capacity_check\"` on `kubefit_node_group`). Plan-only like `kubefit_keda_scaled_object`; when an input is unknown nothing is checked.",
@@ -413,6 +415,7 @@ func (m capacityCheckModel) check() keda.Check {
 func (s autoscalerSummaryModel) summary() keda.Summary {
 	ks := keda.Summary{Namespace: deref(s.Namespace), Name: deref(s.Name), HPAName: deref(s.Name), TargetAPIVersion: deref(s.TargetAPIVersion),
 		TargetKind: deref(s.TargetKind), TargetName: deref(s.TargetName), PeakReplicas: deref(s.PeakReplicas), Surge: deref(s.Surge),
+		MinReplicas: deref(s.MinReplicas), MaxSurge: deref(s.MaxSurge),
 		ConnectionsPerPod: s.ConnectionsPerPod, DNSLookupsPerSecond: s.DNSLookupsPerSecond, NodeGroup: deref(s.NodeGroup)}
 	if p := s.PodRequests; p != nil {
 		ks.PodRequests = &plannerresource.List{CPUMillicores: deref(p.CPUMillicores), MemoryBytes: deref(p.MemoryBytes), EphemeralStorageBytes: deref(p.EphemeralBytes), Pods: 1}
@@ -457,6 +460,10 @@ func autoscalerSummaryAttributes(kind, apiVersionDefault, kindDefault, peakNote 
 			Validators: []validator.Int64{requiredValue{}, int64validator.AtLeast(0)}},
 		"surge": schema.Int64Attribute{Optional: true, MarkdownDescription: "Extra pods during a rollout at peak, at least 0.",
 			Validators: []validator.Int64{int64validator.AtLeast(0)}},
+		"min_replicas": schema.Int64Attribute{Optional: true, MarkdownDescription: "The smallest maximum replica count the autoscaler takes: its minimum, at least 1 (default 1). A remedy that lowers the maximum never names less.",
+			Validators: []validator.Int64{int64validator.AtLeast(0)}},
+		"max_surge": schema.StringAttribute{Optional: true, Validators: []validator.String{intOrPercentValidator{}},
+			MarkdownDescription: "The rollout's surge at any replica count: a count (`3`) or a percentage of the replicas, rounded up (`25%`); `0` for a StatefulSet or `Recreate`. Unset, a remedy at fewer replicas keeps `surge`."},
 		"pod_requests": schema.SingleNestedAttribute{Optional: true, MarkdownDescription: "Effective pod requests.",
 			Attributes: map[string]schema.Attribute{
 				"cpu_millicores":  schema.Int64Attribute{Optional: true, MarkdownDescription: "CPU in millicores."},

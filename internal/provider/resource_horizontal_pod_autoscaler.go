@@ -143,7 +143,7 @@ var hpaEffectiveAttrTypes = map[string]attr.Type{
 var hpaSummaryAttrTypes = map[string]attr.Type{
 	"namespace": types.StringType, "name": types.StringType,
 	"target_api_version": types.StringType, "target_kind": types.StringType, "target_name": types.StringType,
-	"peak_replicas": types.Int64Type, "surge": types.Int64Type,
+	"peak_replicas": types.Int64Type, "surge": types.Int64Type, "min_replicas": types.Int64Type, "max_surge": types.StringType,
 	"pod_requests":        types.ObjectType{AttrTypes: podRequestsAttrTypes},
 	"zonal_spread":        types.ListType{ElemType: types.ObjectType{AttrTypes: zonalSpreadAttrTypes}},
 	"connections_per_pod": types.Int64Type, "dns_lookups_per_second": types.Float64Type,

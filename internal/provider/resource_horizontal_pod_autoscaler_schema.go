@@ -143,7 +143,7 @@ func (r *hpaResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *
 				MarkdownDescription: "What the API server assumes: `min_replicas` (1 if unset), `max_replicas`, `default_metric` (no metric " +
 					"given: CPU at 80 %), `scale_to_zero` (the feature gate the rules assumed)."},
 			"summary": schema.ObjectAttribute{Computed: true, AttributeTypes: hpaSummaryAttrTypes,
-				MarkdownDescription: "Input for `kubefit_capacity_check`'s `horizontal_pod_autoscalers`: target, peak replicas, surge, pod " +
+				MarkdownDescription: "Input for `kubefit_capacity_check`'s `horizontal_pod_autoscalers`: target, peak replicas, surge, minimum replicas and max surge (the floor and surge a remedy lowering the maximum counts with), pod " +
 					"requests, zonal spread, connections, DNS lookups, node group."},
 		},
 	}

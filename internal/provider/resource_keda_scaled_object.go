@@ -245,7 +245,7 @@ var zonalSpreadAttrTypes = map[string]attr.Type{
 var kedaSummaryAttrTypes = map[string]attr.Type{
 	"namespace": types.StringType, "name": types.StringType, "hpa_name": types.StringType,
 	"target_api_version": types.StringType, "target_kind": types.StringType, "target_name": types.StringType,
-	"peak_replicas": types.Int64Type, "surge": types.Int64Type,
+	"peak_replicas": types.Int64Type, "surge": types.Int64Type, "min_replicas": types.Int64Type, "max_surge": types.StringType,
 	"pod_requests":        types.ObjectType{AttrTypes: podRequestsAttrTypes},
 	"zonal_spread":        types.ListType{ElemType: types.ObjectType{AttrTypes: zonalSpreadAttrTypes}},
 	"connections_per_pod": types.Int64Type, "dns_lookups_per_second": types.Float64Type,
@@ -386,7 +386,8 @@ func summaryValue(s keda.Summary) types.Object {
 		"namespace": types.StringValue(s.Namespace), "name": types.StringValue(s.Name), "hpa_name": types.StringValue(s.HPAName),
 		"target_api_version": types.StringValue(s.TargetAPIVersion), "target_kind": types.StringValue(s.TargetKind),
 		"target_name": types.StringValue(s.TargetName), "peak_replicas": types.Int64Value(s.PeakReplicas),
-		"surge": types.Int64Value(s.Surge), "pod_requests": reqs,
+		"surge": types.Int64Value(s.Surge), "min_replicas": types.Int64Value(s.MinReplicas), "max_surge": optString(s.MaxSurge),
+		"pod_requests":           reqs,
 		"zonal_spread":           types.ListValueMust(types.ObjectType{AttrTypes: zonalSpreadAttrTypes}, spreads),
 		"connections_per_pod":    types.Int64PointerValue(s.ConnectionsPerPod),
 		"dns_lookups_per_second": types.Float64PointerValue(s.DNSLookupsPerSecond),

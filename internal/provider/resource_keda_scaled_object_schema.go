@@ -114,7 +114,9 @@ func (r *kedaScaledObjectResource) Schema(_ context.Context, _ resource.SchemaRe
 			"warnings `KSO-W1`…`KSO-W13`), for the KEDA version in `keda_version`. Every diagnostic sits on the attribute at " +
 			"fault and names its rule. With `target_workload` and `node_group_capacity` (a `kubefit_node_group`'s `capacity`), " +
 			"it also checks that `max_replica_count` pods fit the node group at its maximum size (`KCAP-E1`, `KCAP-E2`, " +
-			"`KCAP-W1`, zones `KCAP-E3`); with `database`, that their connections fit the database (`KCAP-E4`, `KCAP-W2`).\n\n" +
+			"zones `KCAP-E3`, and a rollout's surge on top of the peak against the same capacity, zone spread included, `KCAP-W1`); " +
+			"with `database`, that their connections fit the database (`KCAP-E4`, `KCAP-W2`). A remedy that lowers `max_replica_count` " +
+			"never names less than `min_replica_count` (at least 1), and says so when no maximum is enough.\n\n" +
 			"The resource is plan-only: it never contacts a cluster. `manifest` is the object for `kubernetes_manifest`, `yaml` " +
 			"the same object as YAML (`yamldecode(yaml) == manifest`). Unset fields are omitted, never filled with KEDA's " +
 			"defaults (`effective` states those); the one exception is `fallback.behavior`, rendered as `static` as the CRD " +
@@ -203,7 +205,7 @@ func (r *kedaScaledObjectResource) Schema(_ context.Context, _ resource.SchemaRe
 				MarkdownDescription: "KEDA's effective values: `min_replicas` (0 if unset), `hpa_min_replicas`, `max_replicas` (100 if unset), " +
 					"`polling_interval_seconds`, `cooldown_period_seconds`, `initial_cooldown_period_seconds`, `target_api_version`, `target_kind`."},
 			"summary": schema.ObjectAttribute{Computed: true, AttributeTypes: kedaSummaryAttrTypes,
-				MarkdownDescription: "Input for `kubefit_capacity_check`'s `scaled_objects`: target, peak replicas, surge, pod requests, " +
+				MarkdownDescription: "Input for `kubefit_capacity_check`'s `scaled_objects`: target, peak replicas, surge, minimum replicas and max surge (the floor and surge a remedy lowering the maximum counts with), pod requests, " +
 					"zonal spread, connections, DNS lookups, node group."},
 		},
 	}

@@ -361,6 +361,9 @@ func TestAccKEDAScaledObject_example(t *testing.T) {
 			},
 			ConfigStateChecks: []statecheck.StateCheck{
 				statecheck.ExpectKnownOutputValue("api_hpa_name", knownvalue.StringExact("keda-hpa-api")),
+				// The floor and surge rule a remedy that lowers the maximum counts with (min_replica_count 2, maxSurge 25%).
+				statecheck.ExpectKnownValue("kubefit_keda_scaled_object.api", tfjsonpath.New("summary").AtMapKey("min_replicas"), knownvalue.Int64Exact(2)),
+				statecheck.ExpectKnownValue("kubefit_keda_scaled_object.api", tfjsonpath.New("summary").AtMapKey("max_surge"), knownvalue.StringExact("25%")),
 				statecheck.ExpectKnownOutputValue("prometheus_yaml", knownvalue.StringRegexp(regexp.MustCompile(`name: "promfiberdeploy"`))),
 			},
 		}},

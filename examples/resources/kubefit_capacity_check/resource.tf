@@ -3,7 +3,9 @@
 # Each pod at peak counts with its rollout surge: the api's 10 plus 3 (25 %), the worker's 8 (Recreate), 21 pods
 # × 5 = 105 connections, above the safe half of 150, so the check warns (KCAP-W2). Raising either
 # max_replica_count to 30 would fail the plan on the database (KCAP-E4): 46 (api) or 43 (worker) pods × 5
-# connections exceed 150. The DNS budget compares the api pods' external lookups at peak with CoreDNS's
+# connections exceed 150. Its remedies are the ones that pass: with the api at 30, the api's largest safe
+# maxReplicaCount (17), as no maxReplicaCount of the worker at or above its minimum of 1 is enough (the api's
+# 38 pods alone need 190); or max_connections = 230; or a connection pooler. The DNS budget compares the api pods' external lookups at peak with CoreDNS's
 # capacity (replicas from the autoscaler's ladder × queries per replica) and the VPC resolver's packets per
 # second, and says which binds.
 locals {

@@ -1,8 +1,14 @@
 # A web Deployment scaled 3–12 on CPU and on requests per second, checked at plan time against the API
 # server's HPA rules, the node group it runs on and the database its pods share. node_group_capacity is
 # normally a kubefit_node_group's `capacity`; here it is written out in that shape: per node, 3,620m CPU
-# and 6 GiB are left for workloads after DaemonSets. With max_replicas = 40 the plan would fail (KCAP-E2)
-# and name the largest safe maxReplicas; with max_connections = 50, on the database (KCAP-E4).
+# and 6 GiB are left for workloads after DaemonSets: 7 pods of 500m a node, 70 on the 10 nodes. Raising
+# max_replicas: from 18 the capacity check below warns on the shared database (KCAP-W2: 23 web pods with
+# their surge and the worker's 8, × 5 = 155 connections, above the usable half of 300), from 25 so does the
+# web's own database check; from 42 the capacity check fails there (KCAP-E4: 53 + 8 pods × 5 = 305 > 300,
+# naming 41 as the web's largest safe maxReplicas), from 49 the web's own check too (62 pods × 5 = 310);
+# from 57 a rollout at peak (57 + 15 surge pods) exceeds the 70 pods the group holds (KCAP-W1), and from 71
+# the peak itself does (KCAP-E2, the largest safe maxReplicas 70, or 11 nodes). With max_connections = 50 in
+# the web's database it fails there (KCAP-E4: 15 pods × 5 = 75; the largest safe maxReplicas is 8).
 resource "kubefit_horizontal_pod_autoscaler" "web" {
   name         = "web"
   namespace    = "shop"

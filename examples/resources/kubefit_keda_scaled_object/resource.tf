@@ -24,9 +24,14 @@ resource "kubefit_keda_scaled_object" "prometheus" {
 
 # An API scaled on requests per second and CPU, checked against the node group it runs on and the
 # database its pods share. node_group_capacity is normally a kubefit_node_group's `capacity`; here it is
-# written out in that shape: per node, 3,620m CPU and 6 GiB are left for workloads after DaemonSets.
-# With max_replica_count = 40 and max_nodes = 10 the plan would fail (KCAP-E2) and name the largest safe
-# count, and with max_connections = 90 it would fail on the database (KCAP-E4).
+# written out in that shape: per node, 3,620m CPU and 6 GiB are left for workloads after DaemonSets, 7 pods
+# of 500m. The zone spread binds first: 10 nodes over three zones are 3 a zone (21 pods each), so the zones hold
+# 63 pods of the api where the nodes alone would hold 70. Raising max_replica_count: from 41 the database warns
+# (KCAP-W2: 41 replicas and 11 surge pods × 5 = 260 connections, above the usable half of 500); from 51 a
+# rollout at peak (51 + 13 surge pods = 64) does not fit the 63 (KCAP-W1, naming 50 as the largest maximum whose
+# rollout fits); from 64 the plan fails (KCAP-E3: the largest safe count is 63, or 12 nodes, 4 a zone); the
+# nodes alone would fail only from 71 (KCAP-E2). With max_connections = 90 it fails on the database (KCAP-E4:
+# 25 pods × 5 = 125 connections; the largest safe count is 14).
 resource "kubefit_keda_scaled_object" "api" {
   name              = "api"
   namespace         = "shop"

@@ -123,8 +123,11 @@ func (c *checker) summary() keda.Summary {
 	if h.MaxReplicas < 1 || h.MaxReplicas > maxInt32 {
 		return s // HPA-E4 already blames maxReplicas; a peak out of range checks nothing
 	}
-	pc := keda.CheckPeak(keda.Peak{Replicas: h.MaxReplicas, TargetKind: r.Kind, TargetNamespace: h.Namespace, TargetName: r.Name, Workload: h.TargetWorkload,
-		NodeGroup: h.NodeGroupCapacity, Database: h.Database, MaxPath: field.NewPath("MaxReplicas"), MaxName: "maxReplicas"})
+	pk := keda.Peak{Replicas: h.MaxReplicas, TargetKind: r.Kind, TargetNamespace: h.Namespace, TargetName: r.Name, Workload: h.TargetWorkload,
+		NodeGroup: h.NodeGroupCapacity, Database: h.Database, MaxPath: field.NewPath("MaxReplicas"), MaxName: "maxReplicas",
+		MinReplicas: max(1, h.effectiveMin())}
+	s.MinReplicas, s.MaxSurge = pk.MinReplicas, pk.MaxSurge()
+	pc := keda.CheckPeak(pk)
 	c.errs = append(c.errs, pc.Errors...)
 	c.warnings = append(c.warnings, pc.Warnings...)
 	s.Surge, s.PodRequests, s.ZonalSpread = pc.Surge, pc.PodRequests, pc.ZonalSpread

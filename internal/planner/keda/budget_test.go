@@ -60,7 +60,7 @@ func TestPlaceBudget(t *testing.T) {
 // TestRemedyBudget: the remedies' tries of one check share a work budget; the autoscalers left say they were
 // not searched for.
 func TestRemedyBudget(t *testing.T) {
-	in := budgetCheck(3, 10)
+	in := budgetCheck(3, 11) // 15 pods, one a node: each may keep 1 replica, the others unchanged
 	_, err := CheckAll(in)
 	if err == nil || !strings.Contains(err.Error(), "the largest safe maxReplicaCount of") {
 		t.Fatalf("within the budget the remedies name the largest safe maximums: %v", err)

@@ -387,7 +387,16 @@ func ownSurgeWarning(g NodeGroupCapacity, s Summary) bool {
 	if per <= 0 {
 		return false
 	}
-	return resource.CeilDiv(s.PeakReplicas, per) <= g.MaxNodes && resource.CeilDiv(s.PeakReplicas+s.Surge, per) > g.MaxNodes
+	// The same capacity the object's check judges the surge against: its nodes, and what the zones hold under
+	// its zone spread.
+	var skews []int64
+	for _, sc := range s.ZonalSpread {
+		if sc.TopologyKey == ZoneKey && sc.WhenUnsatisfiable == "DoNotSchedule" {
+			skews = append(skews, max(sc.MaxSkew, 1))
+		}
+	}
+	holds := min(per*g.MaxNodes, zoneCap(g, per, skews))
+	return s.PeakReplicas <= holds && s.PeakReplicas+s.Surge > holds
 }
 
 // checkGroups places every workload on a group at peak with the placement model (place), within at most
@@ -437,15 +446,32 @@ func checkGroups(in Check, all []autoscaler, res *CheckResult) field.Errors {
 				strconv.Quote(g.Name), field.JoinAnd(names), placedText(pl, in), g.MaxNodes, groupRemedies(in, all, idx, g, pl)))
 			continue
 		}
-		errs = append(errs, checkZones(in, all, g, gp, idx)...)
-		var extra int64
-		for _, l := range loads {
-			extra += l.surge
+		zerrs := checkZones(in, all, g, gp, idx, nil)
+		errs = append(errs, zerrs...)
+		if len(zerrs) > 0 {
+			continue // the peak is not held (KCAP-E3): a rollout on top of it says nothing more
 		}
-		if extra > 0 && pl.surge > g.MaxNodes && !(len(idx) == 1 && len(own) == 0 && ownSurgeWarning(g, all[idx[0]].Summary)) {
+		var extra int64
+		surges := map[int]int64{}
+		for k, l := range loads {
+			extra += l.surge
+			if k < len(idx) && l.surge > 0 {
+				surges[idx[k]] = l.surge
+			}
+		}
+		if extra == 0 || (len(idx) == 1 && len(own) == 0 && ownSurgeWarning(g, all[idx[0]].Summary)) {
+			continue
+		}
+		if pl.surge > g.MaxNodes {
 			res.Warnings = append(res.Warnings, field.Warning{Code: "KCAP-W1", Path: gp, Message: fmt.Sprintf(
-				"KCAP-W1: node group %s holds the peak of %s on %d of its %d nodes, but a rollout at peak (%d surge pods, concurrent rollouts %q) needs %d nodes: rollouts at full scale will stall",
-				strconv.Quote(g.Name), field.JoinAnd(names), pl.peak, g.MaxNodes, extra, rolloutMode(in), pl.surge)})
+				"KCAP-W1: node group %s holds the peak of %s on %d of its %d nodes, but a rollout at peak (%d surge pods, concurrent rollouts %q) needs %d nodes: rollouts at full scale will stall; raise the group's maximum size to %d nodes",
+				strconv.Quote(g.Name), field.JoinAnd(names), pl.peak, g.MaxNodes, extra, rolloutMode(in), pl.surge, pl.surge)})
+		} else if len(surges) > 0 && len(checkZones(in, all, g, gp, idx, surges)) > 0 {
+			// The same zone check as KCAP-E3, with the surge pods counted beside the peak's.
+			res.Warnings = append(res.Warnings, field.Warning{Code: "KCAP-W1", Path: gp, Message: fmt.Sprintf(
+				"KCAP-W1: node group %s holds the peak of %s, but a rollout at peak (%d surge pods, concurrent rollouts %q) does not fit its smallest zone under the zone spread: it has%s; rollouts at full scale will stall",
+				strconv.Quote(g.Name), field.JoinAnd(names), extra, rolloutMode(in),
+				strings.TrimPrefix(zoneText(in, all, g, idx, surges), "node group "+strconv.Quote(g.Name)+" has"))})
 		}
 	}
 	return errs
@@ -582,8 +608,8 @@ func checkDatabases(in Check, all []autoscaler, res *CheckResult) field.Errors {
 		switch {
 		case b.Demand > b.Hard:
 			errs = append(errs, rule("KCAP-E4", p.Child("MaxConnections"), strconv.FormatInt(db.MaxConnections, 10),
-				"database %s allows %d client connections but its clients need %d at peak (%s); lower the clients' maximum replica counts (%s) or put a connection pooler (RDS Proxy, ProxySQL, PgBouncer) in front of it",
-				strconv.Quote(db.Name), b.Hard, b.Demand, detail, largestSafeClients(clients, b.Demand, b.Hard)))
+				"database %s allows %d client connections but its clients need %d at peak (%s); %sraise its max_connections to %d, or put a connection pooler (RDS Proxy, ProxySQL, PgBouncer) in front of it",
+				strconv.Quote(db.Name), b.Hard, b.Demand, detail, largestSafeClients(clients, b.Demand, b.Hard), b.Demand+db.ReservedConnections))
 		case b.Demand > b.Soft:
 			res.Warnings = append(res.Warnings, field.Warning{Code: "KCAP-W2", Path: p.Child("MaxConnections"), Message: fmt.Sprintf(
 				"KCAP-W2: database %s: %d connections at peak (%s) exceed the usable share of %d of %d; databases often refuse connections well before their documented limit (small burstable classes such as db.t* also lose capacity when their CPU credits run out); consider a connection pooler",
@@ -597,10 +623,19 @@ func checkDatabases(in Check, all []autoscaler, res *CheckResult) field.Errors {
 // least ceil(R / z) pods in some zone, and kube-scheduler, balancing each workload on its own, can put every
 // workload's fullest share in one zone, so those pods must pack onto the nodes of the zone with the fewest
 // (zoneNodeCaps).
-func checkZones(in Check, all []autoscaler, g NodeGroupCapacity, gp field.Path, idx []int) field.Errors {
+func checkZones(in Check, all []autoscaler, g NodeGroupCapacity, gp field.Path, idx []int, surges map[int]int64) field.Errors {
+	if msg := zoneText(in, all, g, idx, surges); msg != "" {
+		return field.Errors{rule("KCAP-E3", gp.Child("MaxNodesPerZone"), g.Name, "%s", msg)}
+	}
+	return nil
+}
+
+// zoneText is checkZones' finding, "" when the zones hold the workloads, each counted with its surges[i]
+// surge pods (a rollout at peak; nil: the peak alone).
+func zoneText(in Check, all []autoscaler, g NodeGroupCapacity, idx []int, surges map[int]int64) string {
 	z := int64(len(g.Zones))
 	if z == 0 {
-		return nil
+		return ""
 	}
 	perZone := slices.Min(zoneNodeCaps(g))
 	var loads []groupLoad
@@ -612,7 +647,7 @@ func checkZones(in Check, all []autoscaler, g NodeGroupCapacity, gp field.Path, 
 			if sc.TopologyKey != ZoneKey || sc.WhenUnsatisfiable != "DoNotSchedule" {
 				continue
 			}
-			need = resource.CeilDiv(s.PeakReplicas, z)
+			need = resource.CeilDiv(s.PeakReplicas+surges[i], z)
 		}
 		if need <= 0 {
 			continue
@@ -621,25 +656,25 @@ func checkZones(in Check, all []autoscaler, g NodeGroupCapacity, gp field.Path, 
 		loads = append(loads, groupLoad{name: s.loadName(), req: *s.PodRequests, count: need})
 	}
 	if len(loads) == 0 {
-		return nil
+		return ""
 	}
 	zone := g
 	zone.MaxNodes, zone.Zones = perZone, nil
 	pl, err := place(zone, loads, in)
 	if err != nil {
-		return field.Errors{rule("KCAP-E3", gp.Child("MaxNodesPerZone"), g.Name, "%s", err.Error())}
+		return err.Error()
 	}
 	if !pl.fits || pl.peak > perZone {
-		return field.Errors{rule("KCAP-E3", gp.Child("MaxNodesPerZone"), g.Name,
-			"node group %s has at most %d nodes in its smallest zone, but with their zone spread the workloads can put at least %s pods in one zone: %s",
-			strconv.Quote(g.Name), perZone, field.JoinAnd(parts), placedText(pl, in))}
+		return fmt.Sprintf("node group %s has at most %d nodes in its smallest zone, but with their zone spread the workloads can put at least %s pods in one zone: %s",
+			strconv.Quote(g.Name), perZone, field.JoinAnd(parts), placedText(pl, in))
 	}
-	return nil
+	return ""
 }
 
-// largestSafeClients names, for each client of a database, the largest maxReplicaCount with which the
-// connections at peak stay within hard, the other clients unchanged and the client's rollout surge kept in
-// proportion (ceil(r × surge / peak), as a percentage surge rounds up).
+// largestSafeClients names, for each client of database db, the largest maximum replica count, from its
+// minimum (Summary.floor) up, with which the connections at peak stay within hard, the other clients unchanged
+// and the client's rollout surge as its maxSurge gives it at that count (Summary.surgeAt); or, when even its
+// minimum is too many, that no maximum of it is enough and what the clients need then.
 func largestSafeClients(clients []autoscaler, demand, hard int64) string {
 	var parts []string
 	for _, s := range clients {
@@ -647,33 +682,39 @@ func largestSafeClients(clients []autoscaler, demand, hard int64) string {
 		if conn <= 0 || s.PeakReplicas <= 0 {
 			continue
 		}
-		budget := hard - (demand - (s.PeakReplicas+s.Surge)*conn)
-		pods := func(r int64) int64 { return r + (r*s.Surge+s.PeakReplicas-1)/s.PeakReplicas }
-		lo, hi := int64(0), s.PeakReplicas
+		others := demand - (s.PeakReplicas+s.Surge)*conn
+		pods := func(r int64) int64 { return r + s.surgeAt(r) }
+		maxName := "maxReplicaCount"
+		if s.hpa {
+			maxName = "maxReplicas"
+		}
+		floor := min(s.floor(), s.PeakReplicas)
+		if others+pods(floor)*conn > hard {
+			parts = append(parts, fmt.Sprintf("no %s of %s at or above its minimum of %d is enough, the others unchanged: at %d the clients still need %d",
+				maxName, s.id(), floor, floor, others+pods(floor)*conn))
+			continue
+		}
+		lo, hi := floor, s.PeakReplicas
 		for lo < hi {
 			mid := (lo + hi + 1) / 2
-			if pods(mid)*conn <= budget {
+			if others+pods(mid)*conn <= hard {
 				lo = mid
 			} else {
 				hi = mid - 1
 			}
 		}
 		note := ""
-		if s.Surge > 0 {
+		if sg := s.surgeAt(lo); sg > 0 {
 			unit := "pods"
-			if pods(lo)-lo == 1 {
+			if sg == 1 {
 				unit = "pod"
 			}
-			note = fmt.Sprintf(" with its surge kept in proportion (%d surge %s at %d replicas)", pods(lo)-lo, unit, lo)
-		}
-		maxName := "maxReplicaCount"
-		if s.hpa {
-			maxName = "maxReplicas"
+			note = fmt.Sprintf(" with its rollout surge (%d surge %s at %d replicas)", sg, unit, lo)
 		}
 		parts = append(parts, fmt.Sprintf("the largest safe %s of %s, the others unchanged, is %d%s", maxName, s.id(), lo, note))
 	}
 	if len(parts) == 0 {
-		return "no client declares connections per pod"
+		return ""
 	}
-	return strings.Join(parts, "; ")
+	return "lower a client's maximum replica count (" + strings.Join(parts, "; ") + "), "
 }

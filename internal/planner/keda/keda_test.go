@@ -348,9 +348,9 @@ func TestSharedDatabaseAndGroup(t *testing.T) {
 	if !reflect.DeepEqual(ids, []string{"KCAP-E4"}) {
 		t.Fatalf("got %v", err)
 	}
-	// The other client's 75 leave 15 connections, 3 pods: 2 replicas and 1 surge pod (25 % of 12 is 3, kept in
-	// proportion: ceil(2 × 3 / 12) = 1).
-	if msg := err.Error(); !strings.Contains(msg, "the largest safe maxReplicaCount of shop/api, the others unchanged, is 2 with its surge kept in proportion (1 surge pod at 2 replicas)") {
+	// The other client's 75 leave 15 connections, 3 pods: 2 replicas and 1 surge pod (25 % of 2, rounded up).
+	if msg := err.Error(); !strings.Contains(msg, "the largest safe maxReplicaCount of shop/api, the others unchanged, is 2 with its rollout surge (1 surge pod at 2 replicas)") ||
+		!strings.Contains(msg, "raise its max_connections to 150") {
 		t.Errorf("KCAP-E4 does not name the largest safe count: %v", msg)
 	}
 	in.NodeGroups[0].MaxNodes = 7

@@ -8,6 +8,9 @@
 package keda
 
 import (
+	"strconv"
+	"strings"
+
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/resource"
 )
 
@@ -267,6 +270,14 @@ type Summary struct {
 	TargetName       string
 	PeakReplicas     int64
 	Surge            int64
+	// MinReplicas is the smallest maximum the autoscaler takes: its minimum replica count, and at least 1 (a
+	// ScaledObject's maxReplicaCount and an HPA's maxReplicas are 1 or more). A remedy that lowers the maximum
+	// never goes below it; 0 is read as 1.
+	MinReplicas int64
+	// MaxSurge is the rollout's surge at any replica count, as the workload gives it: a count ("3") or a
+	// percentage of the replicas, rounded up ("25%"); "0" for a StatefulSet or Recreate. "" when unknown: a
+	// remedy at fewer replicas then keeps Surge, which is never less than the surge there.
+	MaxSurge string
 	// PodRequests is nil without a target workload.
 	PodRequests         *resource.List
 	ZonalSpread         []SpreadConstraint
@@ -280,4 +291,23 @@ type Summary struct {
 	// ScaledObject that sets a custom HPA name: KEDA hands over an existing HPA only when it is named in
 	// advanced.horizontalPodAutoscalerConfig.name (its default name does not count).
 	TransferHPAOwnership bool
+}
+
+// floor is the smallest maximum replica count a remedy may name (MinReplicas, at least 1).
+func (s Summary) floor() int64 { return max(1, s.MinReplicas) }
+
+// surgeAt is the rollout's surge at r replicas (MaxSurge); Surge at the peak, and Surge, never less than the
+// surge at fewer replicas, when MaxSurge is unknown.
+func (s Summary) surgeAt(r int64) int64 {
+	if r >= s.PeakReplicas {
+		return s.Surge
+	}
+	if pct, ok := strings.CutSuffix(s.MaxSurge, "%"); ok {
+		if n, err := strconv.ParseInt(pct, 10, 32); err == nil && n >= 0 {
+			return min(resource.CeilDiv(n*r, 100), s.Surge)
+		}
+	} else if n, err := strconv.ParseInt(s.MaxSurge, 10, 32); err == nil && n >= 0 {
+		return min(n, s.Surge)
+	}
+	return s.Surge
 }

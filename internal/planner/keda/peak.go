@@ -28,7 +28,13 @@ type Peak struct {
 	// is that count's name in messages ("maxReplicaCount", "maxReplicas").
 	MaxPath field.Path
 	MaxName string
+	// MinReplicas is the smallest maximum the autoscaler takes (its minimum replica count, at least 1): a
+	// remedy never names a maximum below it.
+	MinReplicas int64
 }
+
+// floor is the smallest maximum replica count a remedy may name.
+func (p Peak) floor() int64 { return max(1, p.MinReplicas) }
 
 // PeakCheck is what CheckPeak finds: the rollout surge at peak, what the cross-object checks need of the
 // workload, and the errors (rules KCAP-E1 to KCAP-E4) and warnings (KCAP-W1, KCAP-W2).
@@ -196,6 +202,28 @@ func (p Peak) surgeFor(r int64) (int64, *field.Error) {
 	return n, nil
 }
 
+// MaxSurge is the rollout's surge at any replica count, as surgeFor counts it: "0" for a StatefulSet or
+// Recreate, "100%" for an Argo Rollout without its strategy, else maxSurge (default "25%"); "" when the
+// strategy is invalid.
+func (p Peak) MaxSurge() string {
+	kind := p.workloadKind()
+	var ro *Rollout
+	if p.Workload != nil {
+		ro = p.Workload.Rollout
+	}
+	switch {
+	case ro == nil && kind == argoRollout:
+		return "100%"
+	case kind == "StatefulSet" || (ro == nil && kind != "Deployment"), ro != nil && ro.Strategy == "Recreate":
+		return "0"
+	case ro != nil && ro.Strategy != "" && ro.Strategy != "RollingUpdate":
+		return ""
+	case ro != nil && ro.MaxSurge != nil:
+		return *ro.MaxSurge
+	}
+	return "25%"
+}
+
 // perNode returns how many pods with request req fit one node of the group, and the resource that
 // limits it.
 func perNode(g NodeGroupCapacity, req resource.List, ext map[string]int64) (int64, string) {
@@ -258,44 +286,157 @@ func (c *peakChecker) checkNodeGroup(req resource.List, ext map[string]int64, su
 	per, by := perNode(*g, req, ext)
 	nodes := resource.CeilDiv(peak, per)
 	total := per * g.MaxNodes
-	safe := total
-	if z := int64(len(g.Zones)); z > 0 && c.p.Workload != nil {
-		// A zone spread caps what the zones hold (KCAP-E3): the remedy must pass it too.
-		for _, sc := range c.p.Workload.TopologySpread {
-			if sc.TopologyKey == ZoneKey && sc.WhenUnsatisfiable == "DoNotSchedule" {
-				safe = min(safe, zoneRoom(zoneNodeCaps(*g), per, max(sc.MaxSkew, 1)))
-			}
+	spreads := c.zoneSkews()
+	room := zoneCap(*g, per, spreads) // what the zones hold under the spread (KCAP-E3); total without one
+	holds := min(total, room)
+	floor := c.p.floor()
+	lower := func() string { // the remedy that lowers the maximum, or why none does
+		if holds >= floor {
+			return fmt.Sprintf("the largest safe %s is %s", maxName, resource.Group(holds))
 		}
+		return fmt.Sprintf("no %s at or above its minimum of %s fits: the group holds %s pods of the target", maxName, resource.Group(floor), resource.Group(holds))
 	}
 	if nodes > g.MaxNodes {
 		shortPods := peak - total
 		c.fail("KCAP-E2", mp, itoa(peak),
-			"node group %s cannot hold %s replicas: %s a node (limited by %s: %s CPU, %s memory and %s pod slots free per node against %s CPU and %s memory per pod), so the peak needs %s nodes but the group has at most %s; short by %s nodes (%s pods, %s CPU); the largest safe %s is %s, or raise the group's maximum size to %s",
+			"node group %s cannot hold %s replicas: %s a node (limited by %s: %s CPU, %s memory and %s pod slots free per node against %s CPU and %s memory per pod), so the peak needs %s nodes but the group has at most %s; short by %s nodes (%s pods, %s CPU); %s, or %s",
 			name, resource.Group(peak), podsFit(per), by, resource.HumanCPU(a.CPUMillicores), resource.HumanBytes(a.MemoryBytes), resource.Group(g.WorkloadPods),
 			resource.HumanCPU(req.CPUMillicores), resource.HumanBytes(req.MemoryBytes), resource.Group(nodes), resource.Group(g.MaxNodes),
-			resource.Group(nodes-g.MaxNodes), resource.Group(shortPods), resource.HumanCPU(shortPods*req.CPUMillicores), maxName, resource.Group(safe), resource.Group(nodes))
-	} else if withSurge := resource.CeilDiv(peak+surge, per); surge > 0 && withSurge > g.MaxNodes {
-		c.warn("KCAP-W1", mp,
-			"node group %s holds the peak of %s replicas on %s of its %s nodes, but a rollout at peak adds %s surge pods and needs %s nodes: the rollout will stall or run slowly at full scale",
-			name, resource.Group(peak), resource.Group(nodes), resource.Group(g.MaxNodes), resource.Group(surge), resource.Group(withSurge))
+			resource.Group(nodes-g.MaxNodes), resource.Group(shortPods), resource.HumanCPU(shortPods*req.CPUMillicores), lower(), raiseGroup(*g, per, peak, spreads))
 	}
 	// KCAP-E3: zonal spread.
-	z := int64(len(g.Zones))
-	if z == 0 || c.p.Workload == nil {
+	if z := int64(len(g.Zones)); z > 0 && c.p.Workload != nil {
+		caps := zoneNodeCaps(*g)
+		for i, sc := range c.p.Workload.TopologySpread {
+			if sc.TopologyKey != ZoneKey || sc.WhenUnsatisfiable != "DoNotSchedule" {
+				continue
+			}
+			k := max(sc.MaxSkew, 1)
+			if r := zoneRoom(caps, per, k); peak > r {
+				c.fail("KCAP-E3", field.NewPath("TargetWorkload", "TopologySpread").At(i), itoa(sc.MaxSkew),
+					"node group %s spreads over %d zones with at most %s nodes per zone (%s pods of the target per zone); with a zone spread skew of %d a zone holds at most %d more pods than the emptiest, so the zones hold %s pods in all, short of %s replicas; %s, or %s",
+					name, z, joinInts(caps, 1), joinInts(caps, per), k, k, resource.Group(r), resource.Group(peak), lower(), raiseGroup(*g, per, peak, spreads))
+			}
+		}
+	}
+	// KCAP-W1: the peak is held (KCAP-E2 and KCAP-E3 pass) but not with a rollout's surge pods on top, judged
+	// against the same capacity, zone spread included.
+	if surge <= 0 || peak > holds || peak+surge <= holds {
 		return
 	}
-	caps := zoneNodeCaps(*g)
-	for i, sc := range c.p.Workload.TopologySpread {
-		if sc.TopologyKey != ZoneKey || sc.WhenUnsatisfiable != "DoNotSchedule" {
-			continue
-		}
-		k := max(sc.MaxSkew, 1)
-		if room := zoneRoom(caps, per, k); peak > room {
-			c.fail("KCAP-E3", field.NewPath("TargetWorkload", "TopologySpread").At(i), itoa(sc.MaxSkew),
-				"node group %s spreads over %d zones with at most %s nodes per zone (%s pods of the target per zone); with a zone spread skew of %d a zone holds at most %d more pods than the emptiest, so the zones hold %s pods in all, short of %s replicas; the largest safe %s is %s",
-				name, z, joinInts(caps, 1), joinInts(caps, per), k, k, resource.Group(room), resource.Group(peak), maxName, resource.Group(min(safe, room)))
+	where := fmt.Sprintf("%s pods a node × %s nodes", resource.Group(per), resource.Group(g.MaxNodes))
+	if room < total {
+		caps := zoneNodeCaps(*g)
+		where = fmt.Sprintf("its zone spread, skew %d, over %d zones of at most %s nodes, %s pods each", slices.Min(spreads), len(g.Zones),
+			joinInts(caps, 1), joinInts(caps, per))
+	}
+	var remedies []string
+	if r, ok := c.largestRollout(holds); ok {
+		remedies = append(remedies, fmt.Sprintf("the largest %s whose rollout fits is %s", maxName, resource.Group(r)))
+	} else {
+		remedies = append(remedies, fmt.Sprintf("no %s at or above its minimum of %s leaves room for its rollout", maxName, resource.Group(floor)))
+	}
+	if holds > peak {
+		remedies = append(remedies, fmt.Sprintf("lower the rollout's maxSurge to %s", resource.Group(holds-peak)))
+	}
+	remedies = append(remedies, raiseGroup(*g, per, peak+surge, spreads))
+	c.warn("KCAP-W1", mp,
+		"node group %s holds the peak of %s replicas on %s of its %s nodes, but a rollout at peak adds %s surge pods, %s in all, and the group holds %s pods of the target (%s): the rollout will stall or run slowly at full scale; %s",
+		name, resource.Group(peak), resource.Group(nodes), resource.Group(g.MaxNodes), resource.Group(surge), resource.Group(peak+surge),
+		resource.Group(holds), where, joinOr(remedies))
+}
+
+// zoneSkews is the skew of each zonal DoNotSchedule spread of the target, at least 1.
+func (c *peakChecker) zoneSkews() []int64 {
+	var out []int64
+	if c.p.Workload == nil {
+		return nil
+	}
+	for _, sc := range c.p.Workload.TopologySpread {
+		if sc.TopologyKey == ZoneKey && sc.WhenUnsatisfiable == "DoNotSchedule" {
+			out = append(out, max(sc.MaxSkew, 1))
 		}
 	}
+	return out
+}
+
+// largestRollout is the largest maximum, from the floor up to the peak, whose replicas and rollout surge
+// together stay within holds pods; false when even the floor's do not.
+func (c *peakChecker) largestRollout(holds int64) (int64, bool) {
+	pods := func(r int64) int64 { s, _ := c.p.surgeFor(r); return r + s }
+	lo, hi := c.p.floor(), c.p.Replicas
+	if lo > hi || pods(lo) > holds {
+		return 0, false
+	}
+	for lo < hi {
+		mid := (lo + hi + 1) / 2
+		if pods(mid) <= holds {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	return lo, true
+}
+
+// zoneCap is what group g holds of a workload, per pods a node, under zonal spreads of skews (KCAP-E3):
+// the least zone room; per × MaxNodes without a zone or a spread.
+func zoneCap(g NodeGroupCapacity, per int64, skews []int64) int64 {
+	total := per * g.MaxNodes
+	if len(g.Zones) == 0 {
+		return total
+	}
+	for _, k := range skews {
+		total = min(total, zoneRoom(zoneNodeCaps(g), per, k))
+	}
+	return total
+}
+
+// raiseGroup names the group's maximum size with which it holds pods pods of a workload, per per node,
+// under the zonal spreads of skews (KCAP-E2 and KCAP-E3 both pass), and the nodes per zone when the
+// group's max_nodes_per_zone is too few for any size.
+func raiseGroup(g NodeGroupCapacity, per, pods int64, skews []int64) string {
+	need := resource.CeilDiv(pods, per)
+	z := int64(len(g.Zones))
+	if z == 0 || len(skews) == 0 {
+		return fmt.Sprintf("raise the group's maximum size to %s nodes", resource.Group(need))
+	}
+	holds := func(h NodeGroupCapacity, m int64) bool {
+		h.MaxNodes = m
+		return zoneCap(h, per, skews) >= pods
+	}
+	// Every zone with need nodes holds the pods whatever the skew: the search ends by z × need.
+	hi := z * need
+	if !holds(g, hi) {
+		h := g
+		h.MaxNodesPerZone = nil
+		m := searchNodes(func(m int64) bool { return holds(h, m) }, need, hi)
+		return fmt.Sprintf("raise the group's maximum size to %s nodes and its nodes per zone to %s (max_nodes_per_zone %s is too few)",
+			resource.Group(m), resource.Group(resource.CeilDiv(m, z)), resource.Group(*g.MaxNodesPerZone))
+	}
+	m := searchNodes(func(m int64) bool { return holds(g, m) }, need, hi)
+	return fmt.Sprintf("raise the group's maximum size to %s nodes", resource.Group(m))
+}
+
+// searchNodes is the least m in [lo, hi] with ok(m), ok being monotone and true at hi.
+func searchNodes(ok func(int64) bool, lo, hi int64) int64 {
+	for lo < hi {
+		mid := lo + (hi-lo)/2
+		if ok(mid) {
+			hi = mid
+		} else {
+			lo = mid + 1
+		}
+	}
+	return lo
+}
+
+// joinOr joins remedies as "a, b or c".
+func joinOr(parts []string) string {
+	if len(parts) <= 1 {
+		return strings.Join(parts, "")
+	}
+	return strings.Join(parts[:len(parts)-1], ", ") + " or " + parts[len(parts)-1]
 }
 
 // zoneNodeCaps is the most nodes the group has in each of its zones (keda.md §9.2): MaxNodes spread over the zones as
@@ -356,17 +497,24 @@ func (c *peakChecker) checkDatabase(db Database) {
 	pods := func(r int64) int64 { s, _ := p.surgeFor(r); return r + s }
 	b := DatabaseBudget(db, pods(peak)*conn)
 	name := strconv.Quote(db.Name)
-	fits := func(limit int64) int64 {
-		lo, hi := int64(0), peak // largest r in [0, peak] with demand ≤ limit
+	floor := min(p.floor(), peak)
+	// lower names the largest maximum, from the floor up to the peak, whose pods stay within limit
+	// connections, or says that even the floor's do not.
+	lower := func(limit int64, largest, none string) string {
+		need := func(r int64) int64 { return pods(r)*conn + db.OtherClients }
+		if need(floor) > limit {
+			return fmt.Sprintf("no %s at or above its minimum of %d %s (%d pods need %d connections)", maxName, floor, none, pods(floor), need(floor))
+		}
+		lo, hi := floor, peak
 		for lo < hi {
 			mid := (lo + hi + 1) / 2
-			if pods(mid)*conn+db.OtherClients <= limit {
+			if need(mid) <= limit {
 				lo = mid
 			} else {
 				hi = mid - 1
 			}
 		}
-		return lo
+		return fmt.Sprintf(largest, maxName, lo)
 	}
 	surge := pods(peak) - peak
 	rollout := ""
@@ -379,11 +527,11 @@ func (c *peakChecker) checkDatabase(db Database) {
 	}
 	if b.Demand > b.Hard {
 		c.fail("KCAP-E4", p.MaxPath, itoa(peak),
-			"database %s allows %d client connections but %d pods%s × %d connections per pod%s need %d at peak; the largest safe %s is %d, or put a connection pooler (RDS Proxy, ProxySQL, PgBouncer) in front of it",
-			name, b.Hard, pods(peak), rollout, conn, others, b.Demand, maxName, fits(b.Hard))
+			"database %s allows %d client connections but %d pods%s × %d connections per pod%s need %d at peak; %s, raise its max_connections to %d, or put a connection pooler (RDS Proxy, ProxySQL, PgBouncer) in front of it",
+			name, b.Hard, pods(peak), rollout, conn, others, b.Demand, lower(b.Hard, "the largest safe %s is %d", "is enough"), b.Demand+db.ReservedConnections)
 	} else if b.Demand > b.Soft {
 		c.warn("KCAP-W2", p.MaxPath,
-			"database %s: %d connections at peak exceed the usable share (%d of %d): databases often refuse connections well before their documented limit (small burstable classes such as db.t* also lose capacity when their CPU credits run out); the largest %s within the usable share is %d, or use a connection pooler",
-			name, b.Demand, b.Soft, b.Hard, maxName, fits(b.Soft))
+			"database %s: %d connections at peak exceed the usable share (%d of %d): databases often refuse connections well before their documented limit (small burstable classes such as db.t* also lose capacity when their CPU credits run out); %s, or use a connection pooler",
+			name, b.Demand, b.Soft, b.Hard, lower(b.Soft, "the largest %s within the usable share is %d", "keeps within it"))
 	}
 }

@@ -120,7 +120,9 @@ func (c *checker) summary() Summary {
 	if g := so.NodeGroupCapacity; g != nil {
 		s.NodeGroup = g.Name
 	}
-	pc := CheckPeak(so.peak(s.PeakReplicas))
+	pk := so.peak(s.PeakReplicas)
+	s.MinReplicas, s.MaxSurge = pk.MinReplicas, pk.MaxSurge()
+	pc := CheckPeak(pk)
 	c.errs = append(c.errs, pc.Errors...)
 	c.warnings = append(c.warnings, pc.Warnings...)
 	s.Surge, s.PodRequests, s.ZonalSpread = pc.Surge, pc.PodRequests, pc.ZonalSpread
@@ -131,6 +133,10 @@ func (c *checker) summary() Summary {
 // peak is the ScaledObject's worst case for the capacity checks.
 func (so ScaledObject) peak(replicas int64) Peak {
 	_, kind := so.normalisedTarget()
-	return Peak{Replicas: replicas, TargetKind: kind, TargetNamespace: so.Namespace, TargetName: so.ScaleTargetRef.Name, Workload: so.TargetWorkload, NodeGroup: so.NodeGroupCapacity,
+	var minimum int64
+	if so.MinReplicaCount != nil {
+		minimum = *so.MinReplicaCount
+	}
+	return Peak{MinReplicas: max(1, minimum), Replicas: replicas, TargetKind: kind, TargetNamespace: so.Namespace, TargetName: so.ScaleTargetRef.Name, Workload: so.TargetWorkload, NodeGroup: so.NodeGroupCapacity,
 		Database: so.Database, MaxPath: field.NewPath("MaxReplicaCount"), MaxName: "maxReplicaCount"}
 }

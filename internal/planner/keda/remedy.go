@@ -19,7 +19,7 @@ func groupRemedies(in Check, all []autoscaler, idx []int, g NodeGroupCapacity, p
 		pl, err := place(g, ls, in)
 		return err == nil && pl.fits && !pl.atLeast && pl.peak <= g.MaxNodes
 	}
-	var parts []string
+	var parts, none []string
 	for k, i := range idx {
 		s := all[i]
 		if b := in.budget; b != nil && b.remedyPods <= 0 {
@@ -31,10 +31,18 @@ func groupRemedies(in Check, all []autoscaler, idx []int, g NodeGroupCapacity, p
 			ls[k].count = r
 			return holds(ls)
 		}
-		if !try(0) {
-			continue // the others alone do not fit: lowering this one cannot help
+		maxName := "maxReplicaCount"
+		if s.hpa {
+			maxName = "maxReplicas"
 		}
-		lo, hi := int64(0), s.PeakReplicas
+		floor := min(s.floor(), s.PeakReplicas)
+		if !try(floor) {
+			// Even at its minimum, with the others unchanged, the group does not hold them: lowering this one
+			// alone cannot help.
+			none = append(none, fmt.Sprintf("no %s of %s at or above its minimum of %d is enough, the others unchanged", maxName, s.label(), floor))
+			continue
+		}
+		lo, hi := floor, s.PeakReplicas
 		for lo < hi {
 			mid := (lo + hi + 1) / 2
 			if try(mid) {
@@ -42,10 +50,6 @@ func groupRemedies(in Check, all []autoscaler, idx []int, g NodeGroupCapacity, p
 			} else {
 				hi = mid - 1
 			}
-		}
-		maxName := "maxReplicaCount"
-		if s.hpa {
-			maxName = "maxReplicas"
 		}
 		parts = append(parts, fmt.Sprintf("the largest safe %s of %s, the others unchanged, is %d", maxName, s.label(), lo))
 	}
@@ -55,10 +59,14 @@ func groupRemedies(in Check, all []autoscaler, idx []int, g NodeGroupCapacity, p
 	case pl.fits:
 		parts = append(parts, fmt.Sprintf("raise the group's maximum size to at least %d nodes (a bound from the totals: too many pods to place one by one)", pl.peak))
 	}
-	if len(parts) == 0 {
-		return ""
+	out := ""
+	if len(parts) > 0 {
+		out = " Remedies: " + strings.Join(parts, "; or ") + "."
 	}
-	return " Remedies: " + strings.Join(parts, "; or ") + "."
+	if len(none) > 0 {
+		out += " " + strings.ToUpper(none[0][:1]) + strings.Join(none, "; ")[1:] + "."
+	}
+	return out
 }
 
 // remedyPods bounds the pods needed places one by one to say how many nodes a peak needs; above it the check

@@ -1,0 +1,302 @@
+package keda
+
+import (
+	"fmt"
+	"math/rand"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/field"
+)
+
+// remedyFinding is one finding's text: its rule and message.
+type remedyFinding struct{ id, msg string }
+
+// findings lists a plan's errors and warnings with their rule IDs.
+func findings(err error, res *Result) []remedyFinding {
+	var out []remedyFinding
+	for _, e := range fieldErrs(err) {
+		id, _, _ := strings.Cut(e, ":")
+		out = append(out, remedyFinding{id, e})
+	}
+	if res != nil {
+		for _, w := range res.Warnings {
+			out = append(out, remedyFinding{w.Code, w.Message})
+		}
+	}
+	return out
+}
+
+func fieldErrs(err error) []string { return asErrs(err) }
+
+// asErrs is the details of a planner error, each starting with its rule ID.
+func asErrs(err error) []string {
+	var out []string
+	for _, e := range field.As(err) {
+		out = append(out, e.Detail)
+	}
+	return out
+}
+
+func fires(fs []remedyFinding, ids ...string) bool {
+	for _, f := range fs {
+		for _, id := range ids {
+			if f.id == id {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// count reads a count as messages print it ("1,234").
+func count(t *testing.T, s string) int64 {
+	t.Helper()
+	n, err := strconv.ParseInt(strings.ReplaceAll(s, ",", ""), 10, 64)
+	if err != nil {
+		t.Fatalf("not a count: %q", s)
+	}
+	return n
+}
+
+var (
+	reSafeMax     = regexp.MustCompile(`the largest safe maxReplicaCount is ([\d,]+)`)
+	reRolloutMax  = regexp.MustCompile(`the largest maxReplicaCount whose rollout fits is ([\d,]+)`)
+	reShareMax    = regexp.MustCompile(`the largest maxReplicaCount within the usable share is ([\d,]+)`)
+	reNoMax       = regexp.MustCompile(`no maxReplicaCount at or above its minimum of ([\d,]+)`)
+	reGroupSize   = regexp.MustCompile(`raise the group's maximum size to ([\d,]+) nodes(?: and its nodes per zone to ([\d,]+))?`)
+	reMaxSurge    = regexp.MustCompile(`lower the rollout's maxSurge to ([\d,]+)`)
+	reConnections = regexp.MustCompile(`raise its max_connections to ([\d,]+)`)
+	reClientMax   = regexp.MustCompile(`the largest safe maxReplicaCount of "?shop/(\w+)"?, the others unchanged, is ([\d,]+)`)
+	reClientNone  = regexp.MustCompile(`no maxReplicaCount of "?shop/(\w+)"? at or above its minimum of ([\d,]+) is enough`)
+)
+
+// randomPeak is a ScaledObject with a random minimum, maximum, pod size, rollout, zone spread, node group and
+// database.
+func randomPeak(r *rand.Rand, name string) ScaledObject {
+	so := base()
+	so.Name, so.ScaleTargetRef.Name = name, name
+	minimum := int64(r.Intn(6))
+	so.MinReplicaCount = ptr(minimum)
+	if r.Intn(5) == 0 {
+		so.MinReplicaCount = nil
+	}
+	so.MaxReplicaCount = ptr(max(minimum, 1) + int64(r.Intn(60)))
+	w := &Workload{ConnectionsPerPod: ptr(int64(1 + r.Intn(8))), PodTemplate: PodTemplate{Containers: []Container{{Name: "app",
+		Requests: map[string]string{"cpu": fmt.Sprintf("%dm", 100+100*r.Intn(12)), "memory": "128Mi"}}}}}
+	switch r.Intn(4) {
+	case 0:
+		w.Rollout = &Rollout{Strategy: "Recreate"}
+	case 1:
+		w.Rollout = &Rollout{Strategy: "RollingUpdate", MaxSurge: ptr([]string{"25%", "50%", "100%", "1", "3"}[r.Intn(5)])}
+	}
+	zones := []string{"a", "b", "c"}[:r.Intn(4)]
+	if len(zones) > 0 && r.Intn(2) == 0 {
+		w.TopologySpread = []SpreadConstraint{{TopologyKey: ZoneKey, MaxSkew: int64(1 + r.Intn(3)), WhenUnsatisfiable: "DoNotSchedule"}}
+	}
+	so.TargetWorkload = w
+	g := &NodeGroupCapacity{Name: "general", MaxNodes: int64(1 + r.Intn(12)), Zones: zones,
+		WorkloadAllocatable: Allocatable{CPUMillicores: int64(1000 + 250*r.Intn(12)), MemoryBytes: 8 << 30}, WorkloadPods: int64(1 + r.Intn(10))}
+	if len(zones) > 0 && r.Intn(3) == 0 {
+		g.MaxNodesPerZone = ptr(int64(1 + r.Intn(4)))
+	}
+	so.NodeGroupCapacity = g
+	if r.Intn(3) > 0 {
+		so.Database = &Database{Name: "orders", MaxConnections: int64(20 + r.Intn(400)), ReservedConnections: int64(r.Intn(5)), OtherClients: int64(r.Intn(20))}
+	}
+	return so
+}
+
+// TestRemediesPass is a property over generated ScaledObjects: every remedy a capacity rule prints (KCAP-E2,
+// KCAP-E3, KCAP-W1, KCAP-E4, KCAP-W2), applied, makes that rule pass when the object is planned again, and no
+// maximum it names is below the object's minimum; where it says no maximum is enough, the minimum indeed fails.
+func TestRemediesPass(t *testing.T) {
+	r := rand.New(rand.NewSource(7))
+	seen := map[string]int{}
+	for n := 0; n < 400; n++ {
+		so := randomPeak(r, "api")
+		res, err := Plan(so)
+		floor := int64(1)
+		if so.MinReplicaCount != nil {
+			floor = max(1, *so.MinReplicaCount)
+		}
+		replan := func(change func(*ScaledObject)) []remedyFinding {
+			c := so
+			g := *so.NodeGroupCapacity
+			c.NodeGroupCapacity = &g
+			w := *so.TargetWorkload
+			c.TargetWorkload = &w
+			if so.Database != nil {
+				d := *so.Database
+				c.Database = &d
+			}
+			change(&c)
+			res, err := Plan(c)
+			return findings(err, res)
+		}
+		if fs := findings(err, res); fires(fs, "KCAP-W1") && fires(fs, "KCAP-E2", "KCAP-E3") {
+			t.Fatalf("case %d: KCAP-W1 says the peak is held beside KCAP-E2 or KCAP-E3: %v", n, fs)
+		}
+		for _, f := range findings(err, res) {
+			// The rules a remedy of f must clear.
+			var clear []string
+			switch f.id {
+			case "KCAP-E2", "KCAP-E3":
+				clear = []string{"KCAP-E2", "KCAP-E3"}
+			case "KCAP-W1":
+				clear = []string{"KCAP-W1", "KCAP-E2", "KCAP-E3"}
+			case "KCAP-E4":
+				clear = []string{"KCAP-E4"}
+			case "KCAP-W2":
+				clear = []string{"KCAP-W2", "KCAP-E4"}
+			default:
+				continue
+			}
+			for _, re := range []*regexp.Regexp{reSafeMax, reRolloutMax, reShareMax} {
+				for _, m := range re.FindAllStringSubmatch(f.msg, -1) {
+					v := count(t, m[1])
+					seen[f.id+" max"]++
+					if v < floor {
+						t.Fatalf("case %d: %s names a maximum %d below the minimum %d: %s", n, f.id, v, floor, f.msg)
+					}
+					if got := replan(func(c *ScaledObject) { c.MaxReplicaCount = ptr(v) }); fires(got, clear...) {
+						t.Fatalf("case %d: %s: maxReplicaCount %d does not pass: %s\nthen: %v", n, f.id, v, f.msg, got)
+					}
+				}
+			}
+			if m := reNoMax.FindStringSubmatch(f.msg); m != nil {
+				seen[f.id+" none"]++
+				if v := count(t, m[1]); v != floor {
+					t.Fatalf("case %d: %s names minimum %d, want %d: %s", n, f.id, v, floor, f.msg)
+				}
+				if got := replan(func(c *ScaledObject) { c.MaxReplicaCount = ptr(floor) }); !fires(got, clear...) {
+					t.Fatalf("case %d: %s says no maximum is enough, but the minimum %d passes: %s", n, f.id, floor, f.msg)
+				}
+			}
+			if m := reGroupSize.FindStringSubmatch(f.msg); m != nil {
+				seen[f.id+" nodes"]++
+				if got := replan(func(c *ScaledObject) {
+					c.NodeGroupCapacity.MaxNodes = count(t, m[1])
+					if m[2] != "" {
+						c.NodeGroupCapacity.MaxNodesPerZone = ptr(count(t, m[2]))
+					}
+				}); fires(got, clear...) {
+					t.Fatalf("case %d: %s: the group size it names does not pass: %s\nthen: %v", n, f.id, f.msg, got)
+				}
+			}
+			if m := reMaxSurge.FindStringSubmatch(f.msg); m != nil {
+				seen[f.id+" surge"]++
+				if got := replan(func(c *ScaledObject) {
+					c.TargetWorkload.Rollout = &Rollout{Strategy: "RollingUpdate", MaxSurge: ptr(m[1])}
+				}); fires(got, clear...) {
+					t.Fatalf("case %d: %s: maxSurge %s does not pass: %s\nthen: %v", n, f.id, m[1], f.msg, got)
+				}
+			}
+			if m := reConnections.FindStringSubmatch(f.msg); m != nil {
+				seen[f.id+" connections"]++
+				if got := replan(func(c *ScaledObject) { c.Database.MaxConnections = count(t, m[1]) }); fires(got, clear...) {
+					t.Fatalf("case %d: %s: max_connections %s does not pass: %s\nthen: %v", n, f.id, m[1], f.msg, got)
+				}
+			}
+		}
+	}
+	// The generator reaches every remedy.
+	for _, k := range []string{"KCAP-E2 max", "KCAP-E2 nodes", "KCAP-E3 max", "KCAP-E3 nodes", "KCAP-W1 max", "KCAP-W1 nodes",
+		"KCAP-W1 surge", "KCAP-E4 max", "KCAP-E4 none", "KCAP-E4 connections", "KCAP-W2 max", "KCAP-W2 none"} {
+		if seen[k] == 0 {
+			t.Errorf("no generated case printed a %s remedy (%v)", k, seen)
+		}
+	}
+}
+
+// TestSharedRemediesPass is the same property for the capacity check's shared rules: two ScaledObjects on one
+// node group and one database (KCAP-E2, KCAP-E4); each client's maximum it names, set on that ScaledObject and
+// planned again, clears the rule, and none is below that object's minimum.
+func TestSharedRemediesPass(t *testing.T) {
+	r := rand.New(rand.NewSource(11))
+	seen := map[string]int{}
+	for n := 0; n < 80; n++ {
+		sos := map[string]ScaledObject{"api": randomPeak(r, "api"), "worker": randomPeak(r, "worker")}
+		for k, so := range sos { // few pods: the scheduler model places each group again for every remedy tried
+			so.MaxReplicaCount = ptr(max(1, deref(so.MinReplicaCount)) + int64(r.Intn(16)))
+			sos[k] = so
+		}
+		g := *sos["api"].NodeGroupCapacity
+		g.MaxNodes = int64(1 + r.Intn(6))
+		g.Zones, g.MaxNodesPerZone = nil, nil // the scheduler model over zones is slow, and the shared zone rule (KCAP-E3) names no count
+		db := SharedDatabase{Database: Database{Name: "orders", MaxConnections: int64(20 + r.Intn(300)), ReservedConnections: int64(r.Intn(3)),
+			OtherClients: int64(r.Intn(10))}, Clients: []string{"shop/api", "shop/worker"}}
+		check := func(sos map[string]ScaledObject, g NodeGroupCapacity, db SharedDatabase) []remedyFinding {
+			in := Check{NodeGroups: []NodeGroupCapacity{g}, Databases: []SharedDatabase{db}}
+			for _, name := range []string{"api", "worker"} {
+				so := sos[name]
+				so.NodeGroupCapacity, so.Database = nil, nil // the check places them: NodeGroupOf
+				res, _ := Plan(so)
+				in.ScaledObjects = append(in.ScaledObjects, res.Summary)
+			}
+			in.NodeGroupOf = map[string]string{"shop/api": g.Name, "shop/worker": g.Name}
+			_, err := CheckAll(in)
+			var out []remedyFinding
+			for _, e := range asErrs(err) {
+				id, _, _ := strings.Cut(e, ":")
+				out = append(out, remedyFinding{id, e})
+			}
+			return out
+		}
+		for _, f := range check(sos, g, db) {
+			if f.id != "KCAP-E2" && f.id != "KCAP-E4" {
+				continue
+			}
+			for _, m := range reClientMax.FindAllStringSubmatch(f.msg, -1) {
+				seen[f.id+" max"]++
+				so, v := sos[m[1]], count(t, m[2])
+				floor := int64(1)
+				if so.MinReplicaCount != nil {
+					floor = max(1, *so.MinReplicaCount)
+				}
+				if v < floor {
+					t.Fatalf("case %d: %s names %d for shop/%s, below its minimum %d: %s", n, f.id, v, m[1], floor, f.msg)
+				}
+				changed := map[string]ScaledObject{"api": sos["api"], "worker": sos["worker"]}
+				so.MaxReplicaCount = ptr(v)
+				changed[m[1]] = so
+				if fires(check(changed, g, db), f.id) {
+					t.Fatalf("case %d: %s: maxReplicaCount %d of shop/%s does not pass: %s", n, f.id, v, m[1], f.msg)
+				}
+			}
+			for _, m := range reClientNone.FindAllStringSubmatch(f.msg, -1) {
+				seen[f.id+" none"]++
+				so, v := sos[m[1]], count(t, m[2])
+				changed := map[string]ScaledObject{"api": sos["api"], "worker": sos["worker"]}
+				so.MaxReplicaCount = ptr(v)
+				changed[m[1]] = so
+				if !fires(check(changed, g, db), f.id) {
+					t.Fatalf("case %d: %s says no maximum of shop/%s is enough, but %d passes: %s", n, f.id, m[1], v, f.msg)
+				}
+			}
+			if m := reConnections.FindStringSubmatch(f.msg); m != nil {
+				seen[f.id+" connections"]++
+				d := db
+				d.MaxConnections = count(t, m[1])
+				if fires(check(sos, g, d), f.id) {
+					t.Fatalf("case %d: %s: max_connections %s does not pass: %s", n, f.id, m[1], f.msg)
+				}
+			}
+			if m := reGroupSize.FindStringSubmatch(f.msg); m != nil && f.id == "KCAP-E2" {
+				seen[f.id+" nodes"]++
+				h := g
+				h.MaxNodes = count(t, m[1])
+				if fires(check(sos, h, db), f.id) {
+					t.Fatalf("case %d: %s: %s nodes do not pass: %s", n, f.id, m[1], f.msg)
+				}
+			}
+		}
+	}
+	for _, k := range []string{"KCAP-E2 max", "KCAP-E2 none", "KCAP-E2 nodes", "KCAP-E4 max", "KCAP-E4 none", "KCAP-E4 connections"} {
+		if seen[k] == 0 {
+			t.Errorf("no generated case printed a %s remedy (%v)", k, seen)
+		}
+	}
+}
