@@ -36,7 +36,7 @@ func TestAccNodePoolSizing_spotLoss(t *testing.T) {
 				errRe(`spot_loss:`, `losing`, `every`, `spot`, `pool:`, `pool`, `"spot"`, `(2`, `nodes)`).String() + `.*` + errRe(`of`, `workload`, `"web"`).String() +
 				`.*` + errRe(`more`, `nodes`, `allowed`, `in`, `every`, `on-demand`, `pool's`, `maximum`, `node`, `count`).String())},
 			{Config: spotSizing("on_demand", 4), ExpectError: regexp.MustCompile(`(?s)disruptions.*` +
-				errRe(`no`, `pool`, `is`, `a`, `spot`, `pool;`, `set`, `the`, `capacity`, `type`).String())},
+				errRe(`none`, `of`, `the`, `pools`, `("on-demand"`, `and`, `"spot")`, `is`, `a`, `spot`, `pool;`, `set`, `the`, `capacity`, `type`).String())},
 			{
 				Config:           spotSizing("spot", 4),
 				ConfigPlanChecks: emptyPlanAfterApply,
@@ -71,7 +71,7 @@ func TestAccNodeGroup_spotLoss(t *testing.T) {
 		Steps: []resource.TestStep{
 			{Config: cfg("spot", `["spot_loss"]`), ExpectError: regexp.MustCompile(`(?s)Disruption Not Absorbed.*group\s+"web":\s+spot_loss.*` +
 				errRe(`No`, `on-demand`, `pool`, `can`, `take`, `them:`, `add`, `an`, `on-demand`, `pool`).String())},
-			{Config: cfg("on_demand", `["spot_loss"]`), ExpectError: regexp.MustCompile(`(?s)` + errRe(`no`, `pool`, `is`, `a`, `spot`, `pool`).String())},
+			{Config: cfg("on_demand", `["spot_loss"]`), ExpectError: regexp.MustCompile(`(?s)` + errRe(`none`, `of`, `the`, `pools`, `("web")`, `is`, `a`, `spot`, `pool`).String())},
 			{Config: cfg("spot", "[\"node_loss\"]\n  max_size      = 4"), ConfigPlanChecks: emptyPlanAfterApply, ConfigStateChecks: []statecheck.StateCheck{
 				statecheck.ExpectKnownValue("kubefit_node_group.g", tfjsonpath.New("eks_node_group").AtMapKey("capacity_type"), knownvalue.StringExact("SPOT")),
 				statecheck.ExpectKnownValue("kubefit_node_group.g", tfjsonpath.New("disruption_results").AtMapKey("node_loss").AtMapKey("fits"), knownvalue.Bool(true)),
