@@ -245,15 +245,16 @@ func TestRankBurstableCredits(t *testing.T) {
 	}
 }
 
-// TestRankCountsSurplusCredits: the field report's shape (four pods of 900m using 800m each): a t4g.medium pool in
-// unlimited mode pays for surplus credits beyond its nodes, which makes it dearer than c6g.large; the ranking must
-// not pick it for its node price alone.
+// TestRankCountsSurplusCredits: the field report's shape (four pods using 800m each, requesting 850m so that two fit
+// beside aws-node's 50m and kube-proxy's 100m on a 2-vCPU node): a t4g.medium pool in unlimited mode pays for
+// surplus credits beyond its nodes, which makes it dearer than c6g.large; the ranking must not pick it for its node
+// price alone.
 func TestRankCountsSurplusCredits(t *testing.T) {
 	req := Request{
 		Candidates: []string{"t4g.medium", "c6g.large"},
 		Pool:       sizing.Pool{Name: "web", Cloud: catalog.AWS, MaxNodes: 20, Credits: sizing.CreditOptions{Mode: burst.Unlimited}},
 		Workloads: []sizing.Workload{
-			{Name: "api", Replicas: intp(4), Requests: fit.Resources{CPUMillicores: 900, MemoryBytes: 512 << 20}, CPUUsageMillicores: 800},
+			{Name: "api", Replicas: intp(4), Requests: fit.Resources{CPUMillicores: 850, MemoryBytes: 512 << 20}, CPUUsageMillicores: 800},
 		},
 	}
 	rk, err := NewRanker(sizing.EmbeddedCatalog()).Rank(context.Background(), req)
