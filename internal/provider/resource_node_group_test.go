@@ -567,10 +567,10 @@ func TestAccNodeGroup_disruptions(t *testing.T) {
 	})
 }
 
-// TestAccNodeGroup_karpenterLimits: on this mix kubefit's scheduler model needs 15 m5.xlarge at the peak, but
+// TestAccNodeGroup_karpenterLimits: on this mix kubefit's scheduler model needs 23 m5.xlarge at the peak, but
 // Karpenter's provisioning (largest first, each pod onto the open NodeClaim with the fewest pods that fits it)
-// launches 16 (the oracle TestKarpenterProvisionMatchesRealScheduler, generated group m5.xlarge seed 6), so
-// max_size stays 15 and the NodePool's limits cover 16 nodes (64 vCPUs).
+// launches 24 (the oracle TestKarpenterProvisionMatchesRealScheduler, generated group m5.xlarge seed 38), so
+// max_size stays 23 and the NodePool's limits cover 24 nodes (96 vCPUs).
 func TestAccNodeGroup_karpenterLimits(t *testing.T) {
 	resource.UnitTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
@@ -583,15 +583,15 @@ daemonsets = [
   { name = "node-exporter", requests = { cpu = "50m", memory = "100Mi" }, host_ports = [{ port = 9100 }] },
 ]
 workloads = [
-  { name = "w0", replicas = 23, requests = { cpu = "303m", memory = "2056Mi" } },
-  { name = "w1", replicas = 27, requests = { cpu = "782m", memory = "1835Mi" } },
-  { name = "w2", replicas = 13, requests = { cpu = "610m", memory = "2543Mi" } },
-  { name = "w3", replicas = 32, requests = { cpu = "145m", memory = "1611Mi" } },
+  { name = "w0", replicas = 19, requests = { cpu = "393m", memory = "1291Mi" } },
+  { name = "w1", replicas = 32, requests = { cpu = "1473m", memory = "2341Mi" } },
+  { name = "w2", replicas = 22, requests = { cpu = "266m", memory = "400Mi" } },
+  { name = "w3", replicas = 14, requests = { cpu = "1567m", memory = "1501Mi" } },
 ]
 `),
 			ConfigStateChecks: []statecheck.StateCheck{
-				expectNG(tfjsonpath.New("max_size"), knownvalue.Int64Exact(15)),
-				expectNG(tfjsonpath.New("karpenter_node_pool").AtMapKey("spec").AtMapKey("limits").AtMapKey("cpu"), knownvalue.StringExact("64")),
+				expectNG(tfjsonpath.New("max_size"), knownvalue.Int64Exact(23)),
+				expectNG(tfjsonpath.New("karpenter_node_pool").AtMapKey("spec").AtMapKey("limits").AtMapKey("cpu"), knownvalue.StringExact("96")),
 			},
 		}},
 	})

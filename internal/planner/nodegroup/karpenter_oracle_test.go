@@ -244,6 +244,11 @@ func oracleCases() []struct {
 			}{fmt.Sprintf("%s_seed%d", it, seed), generatedGroup(it, seed)})
 		}
 	}
+	// TestKarpenterLimits' group, where Karpenter launches one NodeClaim more than kubefit's scheduler model needs.
+	cases = append(cases, struct {
+		name string
+		req  Request
+	}{"m5.xlarge_seed38", generatedGroup("m5.xlarge", 38)})
 	ds := generatedGroup("", 0).DaemonSets
 	constrained := Request{Pool: sizing.Pool{Name: "c", Cloud: catalog.AWS, InstanceTypes: []string{"m5.2xlarge"}, Zones: []string{"us-east-1a", "us-east-1b"}},
 		DaemonSets: ds, Workloads: []sizing.Workload{
