@@ -55,7 +55,10 @@ func groupRemedies(in Check, all []autoscaler, idx []int, g NodeGroupCapacity, p
 	}
 	switch {
 	case pl.fits && !pl.atLeast:
-		parts = append(parts, fmt.Sprintf("raise the group's maximum size to %d nodes", pl.peak))
+		// The size with which the zones hold the peak too (KCAP-E3), not only the group.
+		if r := groupSize(in, all, g, idx, nil, pl.peak); r != "" {
+			parts = append(parts, r)
+		}
 	case pl.fits:
 		parts = append(parts, fmt.Sprintf("raise the group's maximum size to at least %d nodes (a bound from the totals: too many pods to place one by one)", pl.peak))
 	}

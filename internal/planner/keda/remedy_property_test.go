@@ -67,6 +67,7 @@ var (
 	reShareMax    = regexp.MustCompile(`the largest maxReplicaCount within the usable share is ([\d,]+)`)
 	reNoMax       = regexp.MustCompile(`no maxReplicaCount at or above its minimum of ([\d,]+)`)
 	reGroupSize   = regexp.MustCompile(`raise the group's maximum size to ([\d,]+) nodes(?: and its nodes per zone to ([\d,]+))?`)
+	reZoneNodes   = regexp.MustCompile(`raise the group's nodes per zone to ([\d,]+)`)
 	reMaxSurge    = regexp.MustCompile(`lower the rollout's maxSurge to ([\d,]+)`)
 	reConnections = regexp.MustCompile(`raise its max_connections to ([\d,]+)`)
 	reClientMax   = regexp.MustCompile(`the largest safe maxReplicaCount of "?shop/(\w+)"?, the others unchanged, is ([\d,]+)`)
@@ -186,6 +187,12 @@ func TestRemediesPass(t *testing.T) {
 					t.Fatalf("case %d: %s: the group size it names does not pass: %s\nthen: %v", n, f.id, f.msg, got)
 				}
 			}
+			if m := reZoneNodes.FindStringSubmatch(f.msg); m != nil {
+				seen[f.id+" per zone"]++
+				if got := replan(func(c *ScaledObject) { c.NodeGroupCapacity.MaxNodesPerZone = ptr(count(t, m[1])) }); fires(got, clear...) {
+					t.Fatalf("case %d: %s: the nodes per zone it names do not pass: %s\nthen: %v", n, f.id, f.msg, got)
+				}
+			}
 			if m := reMaxSurge.FindStringSubmatch(f.msg); m != nil {
 				seen[f.id+" surge"]++
 				if got := replan(func(c *ScaledObject) {
@@ -225,7 +232,16 @@ func TestSharedRemediesPass(t *testing.T) {
 		}
 		g := *sos["api"].NodeGroupCapacity
 		g.MaxNodes = int64(1 + r.Intn(6))
-		g.Zones, g.MaxNodesPerZone = nil, nil // the scheduler model over zones is slow, and the shared zone rule (KCAP-E3) names no count
+		if r.Intn(2) == 0 { // the scheduler model over zones is slow: half the cases have none
+			g.Zones, g.MaxNodesPerZone = nil, nil
+		} else if len(g.Zones) > 0 {
+			for k, so := range sos { // a zone spread on most, so that the shared zone rule (KCAP-E3) fires
+				if r.Intn(4) > 0 {
+					so.TargetWorkload.TopologySpread = []SpreadConstraint{{TopologyKey: ZoneKey, MaxSkew: 1, WhenUnsatisfiable: "DoNotSchedule"}}
+				}
+				sos[k] = so
+			}
+		}
 		db := SharedDatabase{Database: Database{Name: "orders", MaxConnections: int64(20 + r.Intn(300)), ReservedConnections: int64(r.Intn(3)),
 			OtherClients: int64(r.Intn(10))}, Clients: []string{"shop/api", "shop/worker"}}
 		check := func(sos map[string]ScaledObject, g NodeGroupCapacity, db SharedDatabase) []remedyFinding {
@@ -237,17 +253,26 @@ func TestSharedRemediesPass(t *testing.T) {
 				in.ScaledObjects = append(in.ScaledObjects, res.Summary)
 			}
 			in.NodeGroupOf = map[string]string{"shop/api": g.Name, "shop/worker": g.Name}
-			_, err := CheckAll(in)
+			res, err := CheckAll(in)
 			var out []remedyFinding
 			for _, e := range asErrs(err) {
 				id, _, _ := strings.Cut(e, ":")
 				out = append(out, remedyFinding{id, e})
 			}
+			for _, w := range res.Warnings {
+				out = append(out, remedyFinding{w.Code, w.Message})
+			}
 			return out
 		}
 		for _, f := range check(sos, g, db) {
-			if f.id != "KCAP-E2" && f.id != "KCAP-E4" {
+			if f.id != "KCAP-E2" && f.id != "KCAP-E3" && f.id != "KCAP-E4" && f.id != "KCAP-W1" {
 				continue
+			}
+			// A group size or nodes per zone must clear the group's rules together: its size and its zones, and a
+			// rollout's for KCAP-W1.
+			sizeClears := []string{"KCAP-E2", "KCAP-E3"}
+			if f.id == "KCAP-W1" {
+				sizeClears = append(sizeClears, "KCAP-W1")
 			}
 			for _, m := range reClientMax.FindAllStringSubmatch(f.msg, -1) {
 				seen[f.id+" max"]++
@@ -284,17 +309,33 @@ func TestSharedRemediesPass(t *testing.T) {
 					t.Fatalf("case %d: %s: max_connections %s does not pass: %s", n, f.id, m[1], f.msg)
 				}
 			}
-			if m := reGroupSize.FindStringSubmatch(f.msg); m != nil && f.id == "KCAP-E2" {
+			if m := reGroupSize.FindStringSubmatch(f.msg); m != nil {
 				seen[f.id+" nodes"]++
+				seen[f.id+" size"]++
 				h := g
 				h.MaxNodes = count(t, m[1])
-				if fires(check(sos, h, db), f.id) {
-					t.Fatalf("case %d: %s: %s nodes do not pass: %s", n, f.id, m[1], f.msg)
+				if v := count(t, m[1]); v <= g.MaxNodes {
+					t.Fatalf("case %d: %s names the size %d, not above the group's %d: %s", n, f.id, v, g.MaxNodes, f.msg)
+				}
+				if m[2] != "" {
+					h.MaxNodesPerZone = ptr(count(t, m[2]))
+				}
+				if got := check(sos, h, db); fires(got, sizeClears...) {
+					t.Fatalf("case %d: %s: %s nodes do not pass: %s\nthen: %v", n, f.id, m[1], f.msg, got)
+				}
+			}
+			if m := reZoneNodes.FindStringSubmatch(f.msg); m != nil {
+				seen[f.id+" per zone"]++
+				seen[f.id+" size"]++
+				h := g
+				h.MaxNodesPerZone = ptr(count(t, m[1]))
+				if got := check(sos, h, db); fires(got, sizeClears...) {
+					t.Fatalf("case %d: %s: %s nodes per zone do not pass: %s\nthen: %v", n, f.id, m[1], f.msg, got)
 				}
 			}
 		}
 	}
-	for _, k := range []string{"KCAP-E2 max", "KCAP-E2 none", "KCAP-E2 nodes", "KCAP-E4 max", "KCAP-E4 none", "KCAP-E4 connections"} {
+	for _, k := range []string{"KCAP-E2 max", "KCAP-E2 none", "KCAP-E2 nodes", "KCAP-E3 nodes", "KCAP-W1 size", "KCAP-E4 max", "KCAP-E4 none", "KCAP-E4 connections"} {
 		if seen[k] == 0 {
 			t.Errorf("no generated case printed a %s remedy (%v)", k, seen)
 		}
