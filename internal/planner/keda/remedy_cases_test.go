@@ -106,3 +106,29 @@ func TestW1NeverNamesCurrentSize(t *testing.T) {
 		t.Fatalf("want only the nodes per zone raised, to 4:\n%s", got)
 	}
 }
+
+// TestPausedPeakRemedy: paused at 20 above a maximum of 10, the peak is the annotation's, and the remedy lowers
+// the annotation, not maxReplicaCount (exploration 10, item 2: e9_paused).
+func TestPausedPeakRemedy(t *testing.T) {
+	plan := func(maximum int64, paused string) string {
+		so := base()
+		so.MinReplicaCount, so.MaxReplicaCount = ptr(int64(2)), ptr(maximum)
+		so.Annotations = map[string]string{AnnotationPausedReplicas: paused}
+		so.TargetWorkload = &Workload{Rollout: &Rollout{Strategy: "RollingUpdate", MaxSurge: ptr("0")},
+			PodTemplate: PodTemplate{Containers: []Container{{Name: "c", Requests: map[string]string{"cpu": "500m", "memory": "256Mi"}}}}}
+		so.NodeGroupCapacity = &NodeGroupCapacity{Name: "web", MaxNodes: 2, Zones: []string{"a"},
+			WorkloadAllocatable: Allocatable{CPUMillicores: 3600, MemoryBytes: 16_000_000_000}, WorkloadPods: 50}
+		_, err := Plan(so)
+		return strings.Join(asErrs(err), "\n")
+	}
+	got := plan(10, "20")
+	t.Log(got)
+	if !strings.Contains(got, "paused-replicas annotation holds the target at 20 replicas") ||
+		!strings.Contains(got, "lower the autoscaling.keda.sh/paused-replicas annotation to at most 14") ||
+		strings.Contains(got, "largest safe maxReplicaCount") {
+		t.Fatalf("want the paused count named and lowered to 14:\n%s", got)
+	}
+	if got := plan(10, "14"); strings.Contains(got, "KCAP-E2") {
+		t.Fatalf("paused at 14 still fails:\n%s", got)
+	}
+}

@@ -68,6 +68,7 @@ var (
 	reNoMax       = regexp.MustCompile(`no maxReplicaCount at or above its minimum of ([\d,]+)`)
 	reGroupSize   = regexp.MustCompile(`raise the group's maximum size to ([\d,]+) nodes(?: and its nodes per zone to ([\d,]+))?`)
 	reZoneNodes   = regexp.MustCompile(`raise the group's nodes per zone to ([\d,]+)`)
+	rePaused      = regexp.MustCompile(`lower the autoscaling\.keda\.sh/paused-replicas annotation to at most ([\d,]+)(?: and maxReplicaCount to ([\d,]+))?`)
 	reMaxSurge    = regexp.MustCompile(`lower the rollout's maxSurge to ([\d,]+)`)
 	reConnections = regexp.MustCompile(`raise its max_connections to ([\d,]+)`)
 	reClientMax   = regexp.MustCompile(`the largest safe maxReplicaCount of "?shop/(\w+)"?, the others unchanged, is ([\d,]+)`)
@@ -98,6 +99,9 @@ func randomPeak(r *rand.Rand, name string) ScaledObject {
 		w.TopologySpread = []SpreadConstraint{{TopologyKey: ZoneKey, MaxSkew: int64(1 + r.Intn(3)), WhenUnsatisfiable: "DoNotSchedule"}}
 	}
 	so.TargetWorkload = w
+	if r.Intn(6) == 0 { // paused above its maximum: the annotation sets the peak
+		so.Annotations = map[string]string{AnnotationPausedReplicas: strconv.FormatInt(*so.MaxReplicaCount+int64(1+r.Intn(20)), 10)}
+	}
 	g := &NodeGroupCapacity{Name: "general", MaxNodes: int64(1 + r.Intn(12)), Zones: zones,
 		WorkloadAllocatable: Allocatable{CPUMillicores: int64(1000 + 250*r.Intn(12)), MemoryBytes: 8 << 30}, WorkloadPods: int64(1 + r.Intn(10))}
 	if len(zones) > 0 && r.Intn(3) == 0 {
@@ -187,6 +191,17 @@ func TestRemediesPass(t *testing.T) {
 					t.Fatalf("case %d: %s: the group size it names does not pass: %s\nthen: %v", n, f.id, f.msg, got)
 				}
 			}
+			if m := rePaused.FindStringSubmatch(f.msg); m != nil {
+				seen[f.id+" paused"]++
+				if got := replan(func(c *ScaledObject) {
+					c.Annotations = map[string]string{AnnotationPausedReplicas: strconv.FormatInt(count(t, m[1]), 10)}
+					if m[2] != "" {
+						c.MaxReplicaCount = ptr(count(t, m[2]))
+					}
+				}); fires(got, clear...) {
+					t.Fatalf("case %d: %s: the paused count it names does not pass: %s\nthen: %v", n, f.id, f.msg, got)
+				}
+			}
 			if m := reZoneNodes.FindStringSubmatch(f.msg); m != nil {
 				seen[f.id+" per zone"]++
 				if got := replan(func(c *ScaledObject) { c.NodeGroupCapacity.MaxNodesPerZone = ptr(count(t, m[1])) }); fires(got, clear...) {
@@ -211,7 +226,7 @@ func TestRemediesPass(t *testing.T) {
 	}
 	// The generator reaches every remedy.
 	for _, k := range []string{"KCAP-E2 max", "KCAP-E2 nodes", "KCAP-E3 max", "KCAP-E3 nodes", "KCAP-W1 max", "KCAP-W1 nodes",
-		"KCAP-W1 surge", "KCAP-E4 max", "KCAP-E4 none", "KCAP-E4 connections", "KCAP-W2 max", "KCAP-W2 none"} {
+		"KCAP-W1 surge", "KCAP-E2 paused", "KCAP-E4 paused", "KCAP-E4 max", "KCAP-E4 none", "KCAP-E4 connections", "KCAP-W2 max", "KCAP-W2 none"} {
 		if seen[k] == 0 {
 			t.Errorf("no generated case printed a %s remedy (%v)", k, seen)
 		}
@@ -222,12 +237,15 @@ func TestRemediesPass(t *testing.T) {
 // node group and one database (KCAP-E2, KCAP-E4); each client's maximum it names, set on that ScaledObject and
 // planned again, clears the rule, and none is below that object's minimum.
 func TestSharedRemediesPass(t *testing.T) {
-	r := rand.New(rand.NewSource(11))
+	r := rand.New(rand.NewSource(12))
 	seen := map[string]int{}
 	for n := 0; n < 80; n++ {
 		sos := map[string]ScaledObject{"api": randomPeak(r, "api"), "worker": randomPeak(r, "worker")}
 		for k, so := range sos { // few pods: the scheduler model places each group again for every remedy tried
 			so.MaxReplicaCount = ptr(max(1, deref(so.MinReplicaCount)) + int64(r.Intn(16)))
+			// Paused peaks are not generated here yet: the summary does not carry the paused count, so the
+			// capacity check still names a maximum for them (exploration 10, item 2, left open).
+			so.Annotations = nil
 			sos[k] = so
 		}
 		g := *sos["api"].NodeGroupCapacity
