@@ -442,8 +442,8 @@ func checkGroups(in Check, all []autoscaler, res *CheckResult) field.Errors {
 				pl = exact // the nodes the peak needs, not only a lower bound from the totals
 			}
 			errs = append(errs, rule("KCAP-E2", gp, g.Name,
-				"node group %s cannot hold the peak of %s together: %s, but the group has at most %d.%s",
-				strconv.Quote(g.Name), field.JoinAnd(names), placedText(pl, in), g.MaxNodes, groupRemedies(in, all, idx, g, pl)))
+				"node group %s cannot hold the peak of %s together%s: %s, but the group has at most %d.%s",
+				strconv.Quote(g.Name), field.JoinAnd(names), pausedNotes(all, idx), placedText(pl, in), g.MaxNodes, groupRemedies(in, all, idx, g, pl)))
 			// The zones are judged in the same plan: a group too small overall may also be too small in its
 			// smallest zone, and the user would otherwise meet that only after raising the size.
 			// Its remedy names the size the whole group needs too (none when only a bound from the totals is known).
@@ -606,7 +606,7 @@ func checkDatabases(in Check, all []autoscaler, res *CheckResult) field.Errors {
 			}
 			pods := s.PeakReplicas + s.Surge
 			demand += pods * *s.ConnectionsPerPod
-			parts = append(parts, fmt.Sprintf("%s %d pods × %d", c, pods, *s.ConnectionsPerPod))
+			parts = append(parts, fmt.Sprintf("%s %d pods × %d%s", c, pods, *s.ConnectionsPerPod, pausedNotes([]autoscaler{s}, nil)))
 			clients = append(clients, s)
 		}
 		b := DatabaseBudget(db.Database, demand)
@@ -777,8 +777,8 @@ func largestSafeClients(clients []autoscaler, demand, hard int64) string {
 		}
 		floor := min(s.floor(), s.PeakReplicas)
 		if others+pods(floor)*conn > hard {
-			parts = append(parts, fmt.Sprintf("no %s of %s at or above its minimum of %d is enough, the others unchanged: at %d the clients still need %d",
-				maxName, s.id(), floor, floor, others+pods(floor)*conn))
+			parts = append(parts, fmt.Sprintf("no %s of %s at or above its minimum of %d is enough, the others unchanged%s: at %d the clients still need %d",
+				maxName, s.id(), floor, pausedNone(s.Summary), floor, others+pods(floor)*conn))
 			continue
 		}
 		lo, hi := floor, s.PeakReplicas
@@ -797,6 +797,10 @@ func largestSafeClients(clients []autoscaler, demand, hard int64) string {
 				unit = "pod"
 			}
 			note = fmt.Sprintf(" with its rollout surge (%d surge %s at %d replicas)", sg, unit, lo)
+		}
+		if r := s.pausedLower(s.id(), maxName, lo); r != "" {
+			parts = append(parts, r+", the others unchanged"+note)
+			continue
 		}
 		parts = append(parts, fmt.Sprintf("the largest safe %s of %s, the others unchanged, is %d%s", maxName, s.id(), lo, note))
 	}

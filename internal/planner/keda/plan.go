@@ -122,6 +122,9 @@ func (c *checker) summary() Summary {
 	}
 	pk := so.peak(s.PeakReplicas)
 	s.MinReplicas, s.MaxSurge = pk.MinReplicas, pk.MaxSurge()
+	if pk.Paused > 0 {
+		s.PausedReplicas, s.MaxReplicas = pk.Paused, pk.Max
+	}
 	pc := CheckPeak(pk)
 	c.errs = append(c.errs, pc.Errors...)
 	c.warnings = append(c.warnings, pc.Warnings...)

@@ -1,6 +1,8 @@
 package keda
 
 import (
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -10,11 +12,17 @@ import (
 // explorerShared is exploration 10's e10_shared: group "web" of maxNodes nodes over two zones (7 pods of 500m a
 // node), api (max apiMax, 25 % surge) and worker (max 10, Recreate), both spread over the zones with skew 1,
 // placed by the capacity check.
-func explorerShared(t *testing.T, apiMax, maxNodes int64) (error, *CheckResult) {
+func explorerShared(t *testing.T, apiMax, maxNodes int64, workerAnn ...string) (error, *CheckResult) {
 	t.Helper()
 	spread := []SpreadConstraint{{TopologyKey: ZoneKey, MaxSkew: 1, WhenUnsatisfiable: "DoNotSchedule"}}
 	mk := func(name string, minimum, maximum int64, ro *Rollout) Summary {
 		so := base()
+		if name == "worker" && len(workerAnn) >= 2 { // the annotation, its value and the worker's maximum
+			so.Annotations = map[string]string{workerAnn[0]: workerAnn[1]}
+			if len(workerAnn) == 3 {
+				maximum, _ = strconv.ParseInt(workerAnn[2], 10, 64)
+			}
+		}
 		so.Name, so.ScaleTargetRef.Name = name, name
 		so.MinReplicaCount, so.MaxReplicaCount = ptr(minimum), ptr(maximum)
 		so.TargetWorkload = &Workload{Rollout: ro, TopologySpread: spread, PodTemplate: PodTemplate{Containers: []Container{{Name: "c",
@@ -131,4 +139,32 @@ func TestPausedPeakRemedy(t *testing.T) {
 	if got := plan(10, "14"); strings.Contains(got, "KCAP-E2") {
 		t.Fatalf("paused at 14 still fails:\n%s", got)
 	}
+}
+
+// TestSharedPausedPeakRemedy: worker paused at 20 above its maximum of 10 (e10_shared -var=worker_paused=20): the
+// capacity check says the annotation sets its peak and lowers the annotation, not maxReplicaCount.
+func TestSharedPausedPeakRemedy(t *testing.T) {
+	err, res := explorerShared(t, 20, 4, AnnotationPausedReplicas, "20")
+	got := joinFindings(err, res)
+	t.Log(got)
+	if !strings.Contains(got, `"shop/worker" is held at 20 replicas by its autoscaling.keda.sh/paused-replicas annotation`) ||
+		strings.Contains(got, `maxReplicaCount of "shop/worker", the others unchanged, is`) {
+		t.Fatalf("want the paused count named, and no maximum of the worker offered:\n%s", got)
+	}
+	m := regexp.MustCompile(`lower the autoscaling\.keda\.sh/paused-replicas annotation of "shop/worker" to at most (\d+) and its maxReplicaCount to (\d+)`).FindStringSubmatch(got)
+	if m == nil {
+		t.Fatalf("want the worker's paused count lowered:\n%s", got)
+	}
+	if err, res := explorerShared(t, 20, 4, AnnotationPausedReplicas, m[1], m[2]); fires(findingsOf(err, res), "KCAP-E2") {
+		t.Fatalf("paused at %s still fails: %s", m[1], joinFindings(err, res))
+	}
+}
+
+func findingsOf(err error, res *CheckResult) []remedyFinding {
+	var out []remedyFinding
+	for _, e := range asErrs(err) {
+		id, _, _ := strings.Cut(e, ":")
+		out = append(out, remedyFinding{id, e})
+	}
+	return out
 }

@@ -69,6 +69,7 @@ var (
 	reGroupSize   = regexp.MustCompile(`raise the group's maximum size to ([\d,]+) nodes(?: and its nodes per zone to ([\d,]+))?`)
 	reZoneNodes   = regexp.MustCompile(`raise the group's nodes per zone to ([\d,]+)`)
 	rePaused      = regexp.MustCompile(`lower the autoscaling\.keda\.sh/paused-replicas annotation to at most ([\d,]+)(?: and maxReplicaCount to ([\d,]+))?`)
+	reClientPause = regexp.MustCompile(`lower the autoscaling\.keda\.sh/paused-replicas annotation of "?shop/(\w+)"? to at most ([\d,]+)(?: and its maxReplicaCount to ([\d,]+))?`)
 	reMaxSurge    = regexp.MustCompile(`lower the rollout's maxSurge to ([\d,]+)`)
 	reConnections = regexp.MustCompile(`raise its max_connections to ([\d,]+)`)
 	reClientMax   = regexp.MustCompile(`the largest safe maxReplicaCount of "?shop/(\w+)"?, the others unchanged, is ([\d,]+)`)
@@ -243,9 +244,9 @@ func TestSharedRemediesPass(t *testing.T) {
 		sos := map[string]ScaledObject{"api": randomPeak(r, "api"), "worker": randomPeak(r, "worker")}
 		for k, so := range sos { // few pods: the scheduler model places each group again for every remedy tried
 			so.MaxReplicaCount = ptr(max(1, deref(so.MinReplicaCount)) + int64(r.Intn(16)))
-			// Paused peaks are not generated here yet: the summary does not carry the paused count, so the
-			// capacity check still names a maximum for them (exploration 10, item 2, left open).
-			so.Annotations = nil
+			if so.Annotations != nil { // paused above the new maximum
+				so.Annotations = map[string]string{AnnotationPausedReplicas: strconv.FormatInt(*so.MaxReplicaCount+int64(1+r.Intn(8)), 10)}
+			}
 			sos[k] = so
 		}
 		g := *sos["api"].NodeGroupCapacity
@@ -309,6 +310,19 @@ func TestSharedRemediesPass(t *testing.T) {
 					t.Fatalf("case %d: %s: maxReplicaCount %d of shop/%s does not pass: %s", n, f.id, v, m[1], f.msg)
 				}
 			}
+			for _, m := range reClientPause.FindAllStringSubmatch(f.msg, -1) {
+				seen[f.id+" paused"]++
+				so, v := sos[m[1]], count(t, m[2])
+				changed := map[string]ScaledObject{"api": sos["api"], "worker": sos["worker"]}
+				so.Annotations = map[string]string{AnnotationPausedReplicas: strconv.FormatInt(v, 10)}
+				if m[3] != "" {
+					so.MaxReplicaCount = ptr(count(t, m[3]))
+				}
+				changed[m[1]] = so
+				if got := check(changed, g, db); fires(got, f.id) {
+					t.Fatalf("case %d: %s: paused-replicas %d of shop/%s does not pass: %s\nthen: %v", n, f.id, v, m[1], f.msg, got)
+				}
+			}
 			for _, m := range reClientNone.FindAllStringSubmatch(f.msg, -1) {
 				seen[f.id+" none"]++
 				so, v := sos[m[1]], count(t, m[2])
@@ -353,7 +367,7 @@ func TestSharedRemediesPass(t *testing.T) {
 			}
 		}
 	}
-	for _, k := range []string{"KCAP-E2 max", "KCAP-E2 none", "KCAP-E2 nodes", "KCAP-E3 nodes", "KCAP-W1 size", "KCAP-E4 max", "KCAP-E4 none", "KCAP-E4 connections"} {
+	for _, k := range []string{"KCAP-E2 max", "KCAP-E2 none", "KCAP-E2 nodes", "KCAP-E3 nodes", "KCAP-W1 size", "KCAP-E2 paused", "KCAP-E4 paused", "KCAP-E4 max", "KCAP-E4 none", "KCAP-E4 connections"} {
 		if seen[k] == 0 {
 			t.Errorf("no generated case printed a %s remedy (%v)", k, seen)
 		}
