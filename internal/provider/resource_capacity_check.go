@@ -76,6 +76,8 @@ type soSummaryModel struct {
 	autoscalerSummaryModel
 	HPAName              *string `tfsdk:"hpa_name"`
 	TransferHPAOwnership *bool   `tfsdk:"transfer_hpa_ownership"`
+	PausedReplicas       *int64  `tfsdk:"paused_replicas"`
+	MaxReplicas          *int64  `tfsdk:"max_replicas"`
 }
 
 type podRequestsModel struct {
@@ -161,6 +163,10 @@ func (r *capacityCheckResource) Schema(_ context.Context, _ resource.SchemaReque
 				NestedObject: schema.NestedAttributeObject{Attributes: autoscalerSummaryAttributes("ScaledObject", "; default `apps/v1`", "; default `Deployment`", "", map[string]schema.Attribute{
 					"hpa_name":               optStr("HPA name; default `keda-hpa-<name>`."),
 					"transfer_hpa_ownership": schema.BoolAttribute{Optional: true, MarkdownDescription: "Whether the ScaledObject carries `scaledobject.keda.sh/transfer-hpa-ownership: \"true\"` and sets a custom HPA name (`advanced.horizontal_pod_autoscaler_config.name`, given here as `hpa_name`): KEDA hands over an existing HPA only when it is named there."},
+					"paused_replicas": schema.Int64Attribute{Optional: true, Validators: []validator.Int64{int64validator.AtLeast(0)},
+						MarkdownDescription: "The `autoscaling.keda.sh/paused-replicas` count when it sets `peak_replicas` (above the maximum), else null: the remedies then lower the annotation, not the maximum alone."},
+					"max_replicas": schema.Int64Attribute{Optional: true, Validators: []validator.Int64{int64validator.AtLeast(0)},
+						MarkdownDescription: "The effective `maxReplicaCount` when `paused_replicas` is set, else null."},
 				})}},
 			"horizontal_pod_autoscalers": schema.ListNestedAttribute{Optional: true,
 				MarkdownDescription: "`summary` of each `kubefit_horizontal_pod_autoscaler` (for example `[for h in kubefit_horizontal_pod_autoscaler.all : h.summary]`). " +
@@ -382,6 +388,7 @@ func (m capacityCheckModel) check() keda.Check {
 	for _, s := range m.ScaledObjects {
 		ks := s.summary()
 		ks.HPAName, ks.TransferHPAOwnership = deref(s.HPAName), deref(s.TransferHPAOwnership)
+		ks.PausedReplicas, ks.MaxReplicas = deref(s.PausedReplicas), deref(s.MaxReplicas)
 		in.ScaledObjects = append(in.ScaledObjects, ks)
 	}
 	for _, h := range m.HPAs {

@@ -250,6 +250,7 @@ var kedaSummaryAttrTypes = map[string]attr.Type{
 	"zonal_spread":        types.ListType{ElemType: types.ObjectType{AttrTypes: zonalSpreadAttrTypes}},
 	"connections_per_pod": types.Int64Type, "dns_lookups_per_second": types.Float64Type,
 	"node_group": types.StringType, "transfer_hpa_ownership": types.BoolType,
+	"paused_replicas": types.Int64Type, "max_replicas": types.Int64Type,
 }
 
 func (r *kedaScaledObjectResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
@@ -392,6 +393,7 @@ func summaryValue(s keda.Summary) types.Object {
 		"connections_per_pod":    types.Int64PointerValue(s.ConnectionsPerPod),
 		"dns_lookups_per_second": types.Float64PointerValue(s.DNSLookupsPerSecond),
 		"node_group":             optString(s.NodeGroup), "transfer_hpa_ownership": types.BoolValue(s.TransferHPAOwnership),
+		"paused_replicas": optInt(s.PausedReplicas), "max_replicas": optInt(s.MaxReplicas),
 	})
 }
 

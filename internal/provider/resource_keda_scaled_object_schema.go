@@ -206,7 +206,7 @@ func (r *kedaScaledObjectResource) Schema(_ context.Context, _ resource.SchemaRe
 					"`polling_interval_seconds`, `cooldown_period_seconds`, `initial_cooldown_period_seconds`, `target_api_version`, `target_kind`."},
 			"summary": schema.ObjectAttribute{Computed: true, AttributeTypes: kedaSummaryAttrTypes,
 				MarkdownDescription: "Input for `kubefit_capacity_check`'s `scaled_objects`: target, peak replicas, surge, minimum replicas and max surge (the floor and surge a remedy lowering the maximum counts with), pod requests, " +
-					"zonal spread, connections, DNS lookups, node group."},
+					"zonal spread, connections, DNS lookups, node group, and the paused-replicas count with the maximum when that annotation sets the peak."},
 		},
 	}
 }

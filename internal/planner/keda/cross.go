@@ -442,11 +442,19 @@ func checkGroups(in Check, all []autoscaler, res *CheckResult) field.Errors {
 				pl = exact // the nodes the peak needs, not only a lower bound from the totals
 			}
 			errs = append(errs, rule("KCAP-E2", gp, g.Name,
-				"node group %s cannot hold the peak of %s together: %s, but the group has at most %d.%s",
-				strconv.Quote(g.Name), field.JoinAnd(names), placedText(pl, in), g.MaxNodes, groupRemedies(in, all, idx, g, pl)))
+				"node group %s cannot hold the peak of %s together%s: %s, but the group has at most %d.%s",
+				strconv.Quote(g.Name), field.JoinAnd(names), pausedNotes(all, idx), placedText(pl, in), g.MaxNodes, groupRemedies(in, all, idx, g, pl)))
+			// The zones are judged in the same plan: a group too small overall may also be too small in its
+			// smallest zone, and the user would otherwise meet that only after raising the size.
+			// Its remedy names the size the whole group needs too (none when only a bound from the totals is known).
+			need := int64(0)
+			if pl.fits && !pl.atLeast {
+				need = pl.peak
+			}
+			errs = append(errs, checkZones(in, all, g, gp, idx, nil, need)...)
 			continue
 		}
-		zerrs := checkZones(in, all, g, gp, idx, nil)
+		zerrs := checkZones(in, all, g, gp, idx, nil, g.MaxNodes)
 		errs = append(errs, zerrs...)
 		if len(zerrs) > 0 {
 			continue // the peak is not held (KCAP-E3): a rollout on top of it says nothing more
@@ -464,14 +472,16 @@ func checkGroups(in Check, all []autoscaler, res *CheckResult) field.Errors {
 		}
 		if pl.surge > g.MaxNodes {
 			res.Warnings = append(res.Warnings, field.Warning{Code: "KCAP-W1", Path: gp, Message: fmt.Sprintf(
-				"KCAP-W1: node group %s holds the peak of %s on %d of its %d nodes, but a rollout at peak (%d surge pods, concurrent rollouts %q) needs %d nodes: rollouts at full scale will stall; raise the group's maximum size to %d nodes",
-				strconv.Quote(g.Name), field.JoinAnd(names), pl.peak, g.MaxNodes, extra, rolloutMode(in), pl.surge, pl.surge)})
-		} else if len(surges) > 0 && len(checkZones(in, all, g, gp, idx, surges)) > 0 {
+				"KCAP-W1: node group %s holds the peak of %s on %d of its %d nodes, but a rollout at peak (%d surge pods, concurrent rollouts %q) needs %d nodes: rollouts at full scale will stall%s",
+				strconv.Quote(g.Name), field.JoinAnd(names), pl.peak, g.MaxNodes, extra, rolloutMode(in), pl.surge,
+				remedyClause(groupSize(in, all, g, idx, surges, pl.surge)))})
+		} else if len(surges) > 0 && zoneText(in, all, g, idx, surges) != "" {
 			// The same zone check as KCAP-E3, with the surge pods counted beside the peak's.
 			res.Warnings = append(res.Warnings, field.Warning{Code: "KCAP-W1", Path: gp, Message: fmt.Sprintf(
-				"KCAP-W1: node group %s holds the peak of %s, but a rollout at peak (%d surge pods, concurrent rollouts %q) does not fit its smallest zone under the zone spread: it has%s; rollouts at full scale will stall",
+				"KCAP-W1: node group %s holds the peak of %s, but a rollout at peak (%d surge pods, concurrent rollouts %q) does not fit its smallest zone under the zone spread: it has%s; rollouts at full scale will stall%s",
 				strconv.Quote(g.Name), field.JoinAnd(names), extra, rolloutMode(in),
-				strings.TrimPrefix(zoneText(in, all, g, idx, surges), "node group "+strconv.Quote(g.Name)+" has"))})
+				strings.TrimPrefix(zoneText(in, all, g, idx, surges), "node group "+strconv.Quote(g.Name)+" has"),
+				remedyClause(groupSize(in, all, g, idx, surges, g.MaxNodes)))})
 		}
 	}
 	return errs
@@ -596,7 +606,7 @@ func checkDatabases(in Check, all []autoscaler, res *CheckResult) field.Errors {
 			}
 			pods := s.PeakReplicas + s.Surge
 			demand += pods * *s.ConnectionsPerPod
-			parts = append(parts, fmt.Sprintf("%s %d pods × %d", c, pods, *s.ConnectionsPerPod))
+			parts = append(parts, fmt.Sprintf("%s %d pods × %d%s", c, pods, *s.ConnectionsPerPod, pausedNotes([]autoscaler{s}, nil)))
 			clients = append(clients, s)
 		}
 		b := DatabaseBudget(db.Database, demand)
@@ -623,21 +633,38 @@ func checkDatabases(in Check, all []autoscaler, res *CheckResult) field.Errors {
 // least ceil(R / z) pods in some zone, and kube-scheduler, balancing each workload on its own, can put every
 // workload's fullest share in one zone, so those pods must pack onto the nodes of the zone with the fewest
 // (zoneNodeCaps).
-func checkZones(in Check, all []autoscaler, g NodeGroupCapacity, gp field.Path, idx []int, surges map[int]int64) field.Errors {
+// Its remedy is the group size from need nodes up (groupSize); none when need is 0.
+func checkZones(in Check, all []autoscaler, g NodeGroupCapacity, gp field.Path, idx []int, surges map[int]int64, need int64) field.Errors {
 	if msg := zoneText(in, all, g, idx, surges); msg != "" {
-		return field.Errors{rule("KCAP-E3", gp.Child("MaxNodesPerZone"), g.Name, "%s", msg)}
+		// The attribute at fault is the group's size, or its nodes per zone when it sets them.
+		at := gp.Child("MaxNodes")
+		if g.MaxNodesPerZone != nil {
+			at = gp.Child("MaxNodesPerZone")
+		}
+		remedy := ""
+		if need > 0 {
+			remedy = remedyClause(groupSize(in, all, g, idx, surges, need))
+		}
+		return field.Errors{rule("KCAP-E3", at, g.Name, "%s%s", msg, remedy)}
 	}
 	return nil
 }
 
-// zoneText is checkZones' finding, "" when the zones hold the workloads, each counted with its surges[i]
-// surge pods (a rollout at peak; nil: the peak alone).
-func zoneText(in Check, all []autoscaler, g NodeGroupCapacity, idx []int, surges map[int]int64) string {
-	z := int64(len(g.Zones))
-	if z == 0 {
+// remedyClause is "; " and the remedy, "" without one.
+func remedyClause(r string) string {
+	if r == "" {
 		return ""
 	}
-	perZone := slices.Min(zoneNodeCaps(g))
+	return "; " + r
+}
+
+// zoneLoads is what each autoscaler of idx with a zonal DoNotSchedule spread can put in one zone of g (ceil((R +
+// surge) / z) pods), and the parts that name them in messages.
+func zoneLoads(all []autoscaler, g NodeGroupCapacity, idx []int, surges map[int]int64) ([]groupLoad, []string) {
+	z := int64(len(g.Zones))
+	if z == 0 {
+		return nil, nil
+	}
 	var loads []groupLoad
 	var parts []string
 	for _, i := range idx {
@@ -655,6 +682,66 @@ func zoneText(in Check, all []autoscaler, g NodeGroupCapacity, idx []int, surges
 		parts = append(parts, fmt.Sprintf("%s %d", s.label(), need))
 		loads = append(loads, groupLoad{name: s.loadName(), req: *s.PodRequests, count: need})
 	}
+	return loads, parts
+}
+
+// groupSize is the remedy that resizes group g so that it holds the autoscalers idx, each with its surges[i]
+// surge pods: the least maximum size from need (the nodes the whole group needs) up with which every zone
+// holds what the zone spread can put in it (zoneText passes), and the nodes per zone when the group's
+// max_nodes_per_zone is too few. It never names the size the group already has; "" when no size can say (a
+// pod fits no node, or too many pods to place).
+func groupSize(in Check, all []autoscaler, g NodeGroupCapacity, idx []int, surges map[int]int64, need int64) string {
+	m, perZone := max(need, 1), int64(0)
+	z := int64(len(g.Zones))
+	if loads, _ := zoneLoads(all, g, idx, surges); len(loads) > 0 {
+		zone := g
+		zone.Zones = nil
+		pl, ok := needed(in, zone, loads)
+		if !ok {
+			return ""
+		}
+		// The smallest zone has floor(max_nodes / z) nodes, at most max_nodes_per_zone (zoneNodeCaps).
+		m = max(m, z*pl.peak)
+		if g.MaxNodesPerZone != nil && *g.MaxNodesPerZone < pl.peak {
+			perZone = pl.peak
+		}
+	}
+	h := g
+	h.MaxNodes = max(m, g.MaxNodes)
+	if perZone > 0 {
+		h.MaxNodesPerZone = &perZone
+	}
+	// The bound above is exact for the model; a few more nodes if the placement says otherwise.
+	for range 4 * max(z, 1) {
+		if zoneText(in, all, h, idx, surges) == "" {
+			break
+		}
+		m++
+		h.MaxNodes = max(m, g.MaxNodes)
+	}
+	if zoneText(in, all, h, idx, surges) != "" {
+		return ""
+	}
+	switch {
+	case m > g.MaxNodes && perZone > 0:
+		return fmt.Sprintf("raise the group's maximum size to %d nodes and its nodes per zone to %d (max_nodes_per_zone %d is too few)", m, perZone, *g.MaxNodesPerZone)
+	case m > g.MaxNodes:
+		return fmt.Sprintf("raise the group's maximum size to %d nodes", m)
+	case perZone > 0:
+		return fmt.Sprintf("raise the group's nodes per zone to %d (max_nodes_per_zone %d is too few; its maximum size of %d nodes is enough)", perZone, *g.MaxNodesPerZone, g.MaxNodes)
+	}
+	return ""
+}
+
+// zoneText is checkZones' finding, "" when the zones hold the workloads, each counted with its surges[i]
+// surge pods (a rollout at peak; nil: the peak alone).
+func zoneText(in Check, all []autoscaler, g NodeGroupCapacity, idx []int, surges map[int]int64) string {
+	z := int64(len(g.Zones))
+	if z == 0 {
+		return ""
+	}
+	perZone := slices.Min(zoneNodeCaps(g))
+	loads, parts := zoneLoads(all, g, idx, surges)
 	if len(loads) == 0 {
 		return ""
 	}
@@ -690,8 +777,8 @@ func largestSafeClients(clients []autoscaler, demand, hard int64) string {
 		}
 		floor := min(s.floor(), s.PeakReplicas)
 		if others+pods(floor)*conn > hard {
-			parts = append(parts, fmt.Sprintf("no %s of %s at or above its minimum of %d is enough, the others unchanged: at %d the clients still need %d",
-				maxName, s.id(), floor, floor, others+pods(floor)*conn))
+			parts = append(parts, fmt.Sprintf("no %s of %s at or above its minimum of %d is enough, the others unchanged%s: at %d the clients still need %d",
+				maxName, s.id(), floor, pausedNone(s.Summary), floor, others+pods(floor)*conn))
 			continue
 		}
 		lo, hi := floor, s.PeakReplicas
@@ -710,6 +797,10 @@ func largestSafeClients(clients []autoscaler, demand, hard int64) string {
 				unit = "pod"
 			}
 			note = fmt.Sprintf(" with its rollout surge (%d surge %s at %d replicas)", sg, unit, lo)
+		}
+		if r := s.pausedLower(s.id(), maxName, lo); r != "" {
+			parts = append(parts, r+", the others unchanged"+note)
+			continue
 		}
 		parts = append(parts, fmt.Sprintf("the largest safe %s of %s, the others unchanged, is %d%s", maxName, s.id(), lo, note))
 	}

@@ -8,6 +8,8 @@
 package keda
 
 import (
+	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -278,6 +280,10 @@ type Summary struct {
 	// percentage of the replicas, rounded up ("25%"); "0" for a StatefulSet or Recreate. "" when unknown: a
 	// remedy at fewer replicas then keeps Surge, which is never less than the surge there.
 	MaxSurge string
+	// PausedReplicas is the autoscaling.keda.sh/paused-replicas count when it sets PeakReplicas (above the
+	// maximum, MaxReplicas), else 0: a lower maximum alone then changes nothing, and the remedies name the
+	// annotation.
+	PausedReplicas, MaxReplicas int64
 	// PodRequests is nil without a target workload.
 	PodRequests         *resource.List
 	ZonalSpread         []SpreadConstraint
@@ -310,4 +316,35 @@ func (s Summary) surgeAt(r int64) int64 {
 		return min(n, s.Surge)
 	}
 	return s.Surge
+}
+
+// paused reports whether the paused-replicas annotation sets the peak.
+func (s Summary) paused() bool { return s.PausedReplicas > 0 && s.PausedReplicas == s.PeakReplicas }
+
+// pausedLower is the remedy that lowers a paused peak of the autoscaler labelled label to at most h replicas:
+// the annotation, and its maximum too when that is above h; "" when the peak is not paused.
+func (s Summary) pausedLower(label, maxName string, h int64) string {
+	if !s.paused() {
+		return ""
+	}
+	if s.MaxReplicas > h {
+		return fmt.Sprintf("lower the %s annotation of %s to at most %d and its %s to %d", AnnotationPausedReplicas, label, h, maxName, h)
+	}
+	return fmt.Sprintf("lower the %s annotation of %s to at most %d (a lower %s changes nothing while it holds the count)", AnnotationPausedReplicas, label, h, maxName)
+}
+
+// pausedNotes says which autoscalers of all (those of idx; every one when idx is nil) have their peak set by
+// the paused-replicas annotation; "" when none does.
+func pausedNotes(all []autoscaler, idx []int) string {
+	var parts []string
+	for k, a := range all {
+		if idx != nil && !slices.Contains(idx, k) || !a.paused() {
+			continue
+		}
+		parts = append(parts, fmt.Sprintf("%s is held at %d replicas by its %s annotation, above its maximum of %d", a.label(), a.PausedReplicas, AnnotationPausedReplicas, a.MaxReplicas))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return " (" + strings.Join(parts, "; ") + ")"
 }

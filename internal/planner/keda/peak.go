@@ -31,6 +31,33 @@ type Peak struct {
 	// MinReplicas is the smallest maximum the autoscaler takes (its minimum replica count, at least 1): a
 	// remedy never names a maximum below it.
 	MinReplicas int64
+	// Paused is the autoscaling.keda.sh/paused-replicas count when it sets the peak (above the maximum Max), else
+	// 0: a lower maximum then changes nothing, and the remedies name the annotation.
+	Paused, Max int64
+}
+
+// pausedWhy says, when the paused-replicas annotation sets the peak, that it does; "" otherwise.
+func (p Peak) pausedWhy() string {
+	if p.Paused == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (the %s annotation holds the target at %s replicas, above its %s of %s)", AnnotationPausedReplicas,
+		resource.Group(p.Paused), p.MaxName, resource.Group(p.Max))
+}
+
+// pausedLower is the remedy that lowers a paused peak to at most h replicas: the annotation, and the maximum too
+// when it is above h; "" when the peak is not paused or the maximum cannot go that low (below its floor).
+func (p Peak) pausedLower(h int64) string {
+	switch {
+	case p.Paused == 0:
+		return ""
+	case p.Max <= h:
+		return fmt.Sprintf("lower the %s annotation to at most %s (a lower %s changes nothing while it holds the count)",
+			AnnotationPausedReplicas, resource.Group(h), p.MaxName)
+	case h >= p.floor():
+		return fmt.Sprintf("lower the %s annotation to at most %s and %s to %s", AnnotationPausedReplicas, resource.Group(h), p.MaxName, resource.Group(h))
+	}
+	return ""
 }
 
 // floor is the smallest maximum replica count a remedy may name.
@@ -291,6 +318,9 @@ func (c *peakChecker) checkNodeGroup(req resource.List, ext map[string]int64, su
 	holds := min(total, room)
 	floor := c.p.floor()
 	lower := func() string { // the remedy that lowers the maximum, or why none does
+		if r := c.p.pausedLower(holds); r != "" {
+			return r
+		}
 		if holds >= floor {
 			return fmt.Sprintf("the largest safe %s is %s", maxName, resource.Group(holds))
 		}
@@ -299,8 +329,8 @@ func (c *peakChecker) checkNodeGroup(req resource.List, ext map[string]int64, su
 	if nodes > g.MaxNodes {
 		shortPods := peak - total
 		c.fail("KCAP-E2", mp, itoa(peak),
-			"node group %s cannot hold %s replicas: %s a node (limited by %s: %s CPU, %s memory and %s pod slots free per node against %s CPU and %s memory per pod), so the peak needs %s nodes but the group has at most %s; short by %s nodes (%s pods, %s CPU); %s, or %s",
-			name, resource.Group(peak), podsFit(per), by, resource.HumanCPU(a.CPUMillicores), resource.HumanBytes(a.MemoryBytes), resource.Group(g.WorkloadPods),
+			"node group %s cannot hold %s replicas%s: %s a node (limited by %s: %s CPU, %s memory and %s pod slots free per node against %s CPU and %s memory per pod), so the peak needs %s nodes but the group has at most %s; short by %s nodes (%s pods, %s CPU); %s, or %s",
+			name, resource.Group(peak), c.p.pausedWhy(), podsFit(per), by, resource.HumanCPU(a.CPUMillicores), resource.HumanBytes(a.MemoryBytes), resource.Group(g.WorkloadPods),
 			resource.HumanCPU(req.CPUMillicores), resource.HumanBytes(req.MemoryBytes), resource.Group(nodes), resource.Group(g.MaxNodes),
 			resource.Group(nodes-g.MaxNodes), resource.Group(shortPods), resource.HumanCPU(shortPods*req.CPUMillicores), lower(), raiseGroup(*g, per, peak, spreads))
 	}
@@ -314,8 +344,8 @@ func (c *peakChecker) checkNodeGroup(req resource.List, ext map[string]int64, su
 			k := max(sc.MaxSkew, 1)
 			if r := zoneRoom(caps, per, k); peak > r {
 				c.fail("KCAP-E3", field.NewPath("TargetWorkload", "TopologySpread").At(i), itoa(sc.MaxSkew),
-					"node group %s spreads over %d zones with at most %s nodes per zone (%s pods of the target per zone); with a zone spread skew of %d a zone holds at most %d more pods than the emptiest, so the zones hold %s pods in all, short of %s replicas; %s, or %s",
-					name, z, joinInts(caps, 1), joinInts(caps, per), k, k, resource.Group(r), resource.Group(peak), lower(), raiseGroup(*g, per, peak, spreads))
+					"node group %s spreads over %d zones with at most %s nodes per zone (%s pods of the target per zone); with a zone spread skew of %d a zone holds at most %d more pods than the emptiest, so the zones hold %s pods in all, short of %s replicas%s; %s, or %s",
+					name, z, joinInts(caps, 1), joinInts(caps, per), k, k, resource.Group(r), resource.Group(peak), c.p.pausedWhy(), lower(), raiseGroup(*g, per, peak, spreads))
 			}
 		}
 	}
@@ -331,7 +361,10 @@ func (c *peakChecker) checkNodeGroup(req resource.List, ext map[string]int64, su
 			joinInts(caps, 1), joinInts(caps, per))
 	}
 	var remedies []string
-	if r, ok := c.largestRollout(holds); ok {
+	r, ok := c.largestRollout(holds)
+	if pr := c.p.pausedLower(r); ok && pr != "" {
+		remedies = append(remedies, pr)
+	} else if ok && c.p.Paused == 0 {
 		remedies = append(remedies, fmt.Sprintf("the largest %s whose rollout fits is %s", maxName, resource.Group(r)))
 	} else {
 		remedies = append(remedies, fmt.Sprintf("no %s at or above its minimum of %s leaves room for its rollout", maxName, resource.Group(floor)))
@@ -341,8 +374,8 @@ func (c *peakChecker) checkNodeGroup(req resource.List, ext map[string]int64, su
 	}
 	remedies = append(remedies, raiseGroup(*g, per, peak+surge, spreads))
 	c.warn("KCAP-W1", mp,
-		"node group %s holds the peak of %s replicas on %s of its %s nodes, but a rollout at peak adds %s surge pods, %s in all, and the group holds %s pods of the target (%s): the rollout will stall or run slowly at full scale; %s",
-		name, resource.Group(peak), resource.Group(nodes), resource.Group(g.MaxNodes), resource.Group(surge), resource.Group(peak+surge),
+		"node group %s holds the peak of %s replicas%s on %s of its %s nodes, but a rollout at peak adds %s surge pods, %s in all, and the group holds %s pods of the target (%s): the rollout will stall or run slowly at full scale; %s",
+		name, resource.Group(peak), c.p.pausedWhy(), resource.Group(nodes), resource.Group(g.MaxNodes), resource.Group(surge), resource.Group(peak+surge),
 		resource.Group(holds), where, joinOr(remedies))
 }
 
@@ -411,6 +444,13 @@ func raiseGroup(g NodeGroupCapacity, per, pods int64, skews []int64) string {
 		h := g
 		h.MaxNodesPerZone = nil
 		m := searchNodes(func(m int64) bool { return holds(h, m) }, need, hi)
+		if m <= g.MaxNodes {
+			// The group's size is enough: only its nodes per zone are too few (never name the size it has).
+			pz := searchNodes(func(p int64) bool { h := g; h.MaxNodesPerZone = &p; return holds(h, g.MaxNodes) },
+				*g.MaxNodesPerZone, resource.CeilDiv(g.MaxNodes, z))
+			return fmt.Sprintf("raise the group's nodes per zone to %s (max_nodes_per_zone %s is too few; its maximum size of %s nodes is enough)",
+				resource.Group(pz), resource.Group(*g.MaxNodesPerZone), resource.Group(g.MaxNodes))
+		}
 		return fmt.Sprintf("raise the group's maximum size to %s nodes and its nodes per zone to %s (max_nodes_per_zone %s is too few)",
 			resource.Group(m), resource.Group(resource.CeilDiv(m, z)), resource.Group(*g.MaxNodesPerZone))
 	}
@@ -514,6 +554,12 @@ func (c *peakChecker) checkDatabase(db Database) {
 				hi = mid - 1
 			}
 		}
+		if p.Paused > 0 {
+			if r := p.pausedLower(lo); r != "" {
+				return r
+			}
+			return fmt.Sprintf("no %s at or above its minimum of %d %s while the %s annotation holds %d replicas", maxName, floor, none, AnnotationPausedReplicas, p.Paused)
+		}
 		return fmt.Sprintf(largest, maxName, lo)
 	}
 	surge := pods(peak) - peak
@@ -527,8 +573,8 @@ func (c *peakChecker) checkDatabase(db Database) {
 	}
 	if b.Demand > b.Hard {
 		c.fail("KCAP-E4", p.MaxPath, itoa(peak),
-			"database %s allows %d client connections but %d pods%s × %d connections per pod%s need %d at peak; %s, raise its max_connections to %d, or put a connection pooler (RDS Proxy, ProxySQL, PgBouncer) in front of it",
-			name, b.Hard, pods(peak), rollout, conn, others, b.Demand, lower(b.Hard, "the largest safe %s is %d", "is enough"), b.Demand+db.ReservedConnections)
+			"database %s allows %d client connections but %d pods%s%s × %d connections per pod%s need %d at peak; %s, raise its max_connections to %d, or put a connection pooler (RDS Proxy, ProxySQL, PgBouncer) in front of it",
+			name, b.Hard, pods(peak), rollout, p.pausedWhy(), conn, others, b.Demand, lower(b.Hard, "the largest safe %s is %d", "is enough"), b.Demand+db.ReservedConnections)
 	} else if b.Demand > b.Soft {
 		c.warn("KCAP-W2", p.MaxPath,
 			"database %s: %d connections at peak exceed the usable share (%d of %d): databases often refuse connections well before their documented limit (small burstable classes such as db.t* also lose capacity when their CPU credits run out); %s, or use a connection pooler",

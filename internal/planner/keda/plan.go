@@ -122,6 +122,9 @@ func (c *checker) summary() Summary {
 	}
 	pk := so.peak(s.PeakReplicas)
 	s.MinReplicas, s.MaxSurge = pk.MinReplicas, pk.MaxSurge()
+	if pk.Paused > 0 {
+		s.PausedReplicas, s.MaxReplicas = pk.Paused, pk.Max
+	}
 	pc := CheckPeak(pk)
 	c.errs = append(c.errs, pc.Errors...)
 	c.warnings = append(c.warnings, pc.Warnings...)
@@ -137,6 +140,11 @@ func (so ScaledObject) peak(replicas int64) Peak {
 	if so.MinReplicaCount != nil {
 		minimum = *so.MinReplicaCount
 	}
-	return Peak{MinReplicas: max(1, minimum), Replicas: replicas, TargetKind: kind, TargetNamespace: so.Namespace, TargetName: so.ScaleTargetRef.Name, Workload: so.TargetWorkload, NodeGroup: so.NodeGroupCapacity,
+	_, effMax := so.effMinMax()
+	var paused int64
+	if replicas > effMax && replicas == so.peakReplicas() {
+		paused = replicas
+	}
+	return Peak{MinReplicas: max(1, minimum), Replicas: replicas, Paused: paused, Max: effMax, TargetKind: kind, TargetNamespace: so.Namespace, TargetName: so.ScaleTargetRef.Name, Workload: so.TargetWorkload, NodeGroup: so.NodeGroupCapacity,
 		Database: so.Database, MaxPath: field.NewPath("MaxReplicaCount"), MaxName: "maxReplicaCount"}
 }

@@ -39,7 +39,7 @@ func groupRemedies(in Check, all []autoscaler, idx []int, g NodeGroupCapacity, p
 		if !try(floor) {
 			// Even at its minimum, with the others unchanged, the group does not hold them: lowering this one
 			// alone cannot help.
-			none = append(none, fmt.Sprintf("no %s of %s at or above its minimum of %d is enough, the others unchanged", maxName, s.label(), floor))
+			none = append(none, fmt.Sprintf("no %s of %s at or above its minimum of %d is enough, the others unchanged%s", maxName, s.label(), floor, pausedNone(s.Summary)))
 			continue
 		}
 		lo, hi := floor, s.PeakReplicas
@@ -51,11 +51,18 @@ func groupRemedies(in Check, all []autoscaler, idx []int, g NodeGroupCapacity, p
 				hi = mid - 1
 			}
 		}
+		if r := s.pausedLower(s.label(), maxName, lo); r != "" {
+			parts = append(parts, r+", the others unchanged")
+			continue
+		}
 		parts = append(parts, fmt.Sprintf("the largest safe %s of %s, the others unchanged, is %d", maxName, s.label(), lo))
 	}
 	switch {
 	case pl.fits && !pl.atLeast:
-		parts = append(parts, fmt.Sprintf("raise the group's maximum size to %d nodes", pl.peak))
+		// The size with which the zones hold the peak too (KCAP-E3), not only the group.
+		if r := groupSize(in, all, g, idx, nil, pl.peak); r != "" {
+			parts = append(parts, r)
+		}
 	case pl.fits:
 		parts = append(parts, fmt.Sprintf("raise the group's maximum size to at least %d nodes (a bound from the totals: too many pods to place one by one)", pl.peak))
 	}
@@ -87,4 +94,13 @@ func needed(in Check, g NodeGroupCapacity, loads []groupLoad) (placement, bool) 
 	wide.MaxNodes = max(pods, 1)
 	pl, err := place(wide, loads, in)
 	return pl, err == nil && pl.fits && !pl.atLeast
+}
+
+// pausedNone adds, for an autoscaler whose peak the paused-replicas annotation sets, that no lower count of it is
+// enough either.
+func pausedNone(s Summary) string {
+	if !s.paused() {
+		return ""
+	}
+	return ", nor a lower " + AnnotationPausedReplicas + " count"
 }

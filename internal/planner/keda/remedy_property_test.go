@@ -67,6 +67,9 @@ var (
 	reShareMax    = regexp.MustCompile(`the largest maxReplicaCount within the usable share is ([\d,]+)`)
 	reNoMax       = regexp.MustCompile(`no maxReplicaCount at or above its minimum of ([\d,]+)`)
 	reGroupSize   = regexp.MustCompile(`raise the group's maximum size to ([\d,]+) nodes(?: and its nodes per zone to ([\d,]+))?`)
+	reZoneNodes   = regexp.MustCompile(`raise the group's nodes per zone to ([\d,]+)`)
+	rePaused      = regexp.MustCompile(`lower the autoscaling\.keda\.sh/paused-replicas annotation to at most ([\d,]+)(?: and maxReplicaCount to ([\d,]+))?`)
+	reClientPause = regexp.MustCompile(`lower the autoscaling\.keda\.sh/paused-replicas annotation of "?shop/(\w+)"? to at most ([\d,]+)(?: and its maxReplicaCount to ([\d,]+))?`)
 	reMaxSurge    = regexp.MustCompile(`lower the rollout's maxSurge to ([\d,]+)`)
 	reConnections = regexp.MustCompile(`raise its max_connections to ([\d,]+)`)
 	reClientMax   = regexp.MustCompile(`the largest safe maxReplicaCount of "?shop/(\w+)"?, the others unchanged, is ([\d,]+)`)
@@ -97,6 +100,9 @@ func randomPeak(r *rand.Rand, name string) ScaledObject {
 		w.TopologySpread = []SpreadConstraint{{TopologyKey: ZoneKey, MaxSkew: int64(1 + r.Intn(3)), WhenUnsatisfiable: "DoNotSchedule"}}
 	}
 	so.TargetWorkload = w
+	if r.Intn(6) == 0 { // paused above its maximum: the annotation sets the peak
+		so.Annotations = map[string]string{AnnotationPausedReplicas: strconv.FormatInt(*so.MaxReplicaCount+int64(1+r.Intn(20)), 10)}
+	}
 	g := &NodeGroupCapacity{Name: "general", MaxNodes: int64(1 + r.Intn(12)), Zones: zones,
 		WorkloadAllocatable: Allocatable{CPUMillicores: int64(1000 + 250*r.Intn(12)), MemoryBytes: 8 << 30}, WorkloadPods: int64(1 + r.Intn(10))}
 	if len(zones) > 0 && r.Intn(3) == 0 {
@@ -186,6 +192,23 @@ func TestRemediesPass(t *testing.T) {
 					t.Fatalf("case %d: %s: the group size it names does not pass: %s\nthen: %v", n, f.id, f.msg, got)
 				}
 			}
+			if m := rePaused.FindStringSubmatch(f.msg); m != nil {
+				seen[f.id+" paused"]++
+				if got := replan(func(c *ScaledObject) {
+					c.Annotations = map[string]string{AnnotationPausedReplicas: strconv.FormatInt(count(t, m[1]), 10)}
+					if m[2] != "" {
+						c.MaxReplicaCount = ptr(count(t, m[2]))
+					}
+				}); fires(got, clear...) {
+					t.Fatalf("case %d: %s: the paused count it names does not pass: %s\nthen: %v", n, f.id, f.msg, got)
+				}
+			}
+			if m := reZoneNodes.FindStringSubmatch(f.msg); m != nil {
+				seen[f.id+" per zone"]++
+				if got := replan(func(c *ScaledObject) { c.NodeGroupCapacity.MaxNodesPerZone = ptr(count(t, m[1])) }); fires(got, clear...) {
+					t.Fatalf("case %d: %s: the nodes per zone it names do not pass: %s\nthen: %v", n, f.id, f.msg, got)
+				}
+			}
 			if m := reMaxSurge.FindStringSubmatch(f.msg); m != nil {
 				seen[f.id+" surge"]++
 				if got := replan(func(c *ScaledObject) {
@@ -204,7 +227,7 @@ func TestRemediesPass(t *testing.T) {
 	}
 	// The generator reaches every remedy.
 	for _, k := range []string{"KCAP-E2 max", "KCAP-E2 nodes", "KCAP-E3 max", "KCAP-E3 nodes", "KCAP-W1 max", "KCAP-W1 nodes",
-		"KCAP-W1 surge", "KCAP-E4 max", "KCAP-E4 none", "KCAP-E4 connections", "KCAP-W2 max", "KCAP-W2 none"} {
+		"KCAP-W1 surge", "KCAP-E2 paused", "KCAP-E4 paused", "KCAP-E4 max", "KCAP-E4 none", "KCAP-E4 connections", "KCAP-W2 max", "KCAP-W2 none"} {
 		if seen[k] == 0 {
 			t.Errorf("no generated case printed a %s remedy (%v)", k, seen)
 		}
@@ -215,17 +238,29 @@ func TestRemediesPass(t *testing.T) {
 // node group and one database (KCAP-E2, KCAP-E4); each client's maximum it names, set on that ScaledObject and
 // planned again, clears the rule, and none is below that object's minimum.
 func TestSharedRemediesPass(t *testing.T) {
-	r := rand.New(rand.NewSource(11))
+	r := rand.New(rand.NewSource(12))
 	seen := map[string]int{}
 	for n := 0; n < 80; n++ {
 		sos := map[string]ScaledObject{"api": randomPeak(r, "api"), "worker": randomPeak(r, "worker")}
 		for k, so := range sos { // few pods: the scheduler model places each group again for every remedy tried
 			so.MaxReplicaCount = ptr(max(1, deref(so.MinReplicaCount)) + int64(r.Intn(16)))
+			if so.Annotations != nil { // paused above the new maximum
+				so.Annotations = map[string]string{AnnotationPausedReplicas: strconv.FormatInt(*so.MaxReplicaCount+int64(1+r.Intn(8)), 10)}
+			}
 			sos[k] = so
 		}
 		g := *sos["api"].NodeGroupCapacity
 		g.MaxNodes = int64(1 + r.Intn(6))
-		g.Zones, g.MaxNodesPerZone = nil, nil // the scheduler model over zones is slow, and the shared zone rule (KCAP-E3) names no count
+		if r.Intn(2) == 0 { // the scheduler model over zones is slow: half the cases have none
+			g.Zones, g.MaxNodesPerZone = nil, nil
+		} else if len(g.Zones) > 0 {
+			for k, so := range sos { // a zone spread on most, so that the shared zone rule (KCAP-E3) fires
+				if r.Intn(4) > 0 {
+					so.TargetWorkload.TopologySpread = []SpreadConstraint{{TopologyKey: ZoneKey, MaxSkew: 1, WhenUnsatisfiable: "DoNotSchedule"}}
+				}
+				sos[k] = so
+			}
+		}
 		db := SharedDatabase{Database: Database{Name: "orders", MaxConnections: int64(20 + r.Intn(300)), ReservedConnections: int64(r.Intn(3)),
 			OtherClients: int64(r.Intn(10))}, Clients: []string{"shop/api", "shop/worker"}}
 		check := func(sos map[string]ScaledObject, g NodeGroupCapacity, db SharedDatabase) []remedyFinding {
@@ -237,17 +272,26 @@ func TestSharedRemediesPass(t *testing.T) {
 				in.ScaledObjects = append(in.ScaledObjects, res.Summary)
 			}
 			in.NodeGroupOf = map[string]string{"shop/api": g.Name, "shop/worker": g.Name}
-			_, err := CheckAll(in)
+			res, err := CheckAll(in)
 			var out []remedyFinding
 			for _, e := range asErrs(err) {
 				id, _, _ := strings.Cut(e, ":")
 				out = append(out, remedyFinding{id, e})
 			}
+			for _, w := range res.Warnings {
+				out = append(out, remedyFinding{w.Code, w.Message})
+			}
 			return out
 		}
 		for _, f := range check(sos, g, db) {
-			if f.id != "KCAP-E2" && f.id != "KCAP-E4" {
+			if f.id != "KCAP-E2" && f.id != "KCAP-E3" && f.id != "KCAP-E4" && f.id != "KCAP-W1" {
 				continue
+			}
+			// A group size or nodes per zone must clear the group's rules together: its size and its zones, and a
+			// rollout's for KCAP-W1.
+			sizeClears := []string{"KCAP-E2", "KCAP-E3"}
+			if f.id == "KCAP-W1" {
+				sizeClears = append(sizeClears, "KCAP-W1")
 			}
 			for _, m := range reClientMax.FindAllStringSubmatch(f.msg, -1) {
 				seen[f.id+" max"]++
@@ -264,6 +308,19 @@ func TestSharedRemediesPass(t *testing.T) {
 				changed[m[1]] = so
 				if fires(check(changed, g, db), f.id) {
 					t.Fatalf("case %d: %s: maxReplicaCount %d of shop/%s does not pass: %s", n, f.id, v, m[1], f.msg)
+				}
+			}
+			for _, m := range reClientPause.FindAllStringSubmatch(f.msg, -1) {
+				seen[f.id+" paused"]++
+				so, v := sos[m[1]], count(t, m[2])
+				changed := map[string]ScaledObject{"api": sos["api"], "worker": sos["worker"]}
+				so.Annotations = map[string]string{AnnotationPausedReplicas: strconv.FormatInt(v, 10)}
+				if m[3] != "" {
+					so.MaxReplicaCount = ptr(count(t, m[3]))
+				}
+				changed[m[1]] = so
+				if got := check(changed, g, db); fires(got, f.id) {
+					t.Fatalf("case %d: %s: paused-replicas %d of shop/%s does not pass: %s\nthen: %v", n, f.id, v, m[1], f.msg, got)
 				}
 			}
 			for _, m := range reClientNone.FindAllStringSubmatch(f.msg, -1) {
@@ -284,17 +341,33 @@ func TestSharedRemediesPass(t *testing.T) {
 					t.Fatalf("case %d: %s: max_connections %s does not pass: %s", n, f.id, m[1], f.msg)
 				}
 			}
-			if m := reGroupSize.FindStringSubmatch(f.msg); m != nil && f.id == "KCAP-E2" {
+			if m := reGroupSize.FindStringSubmatch(f.msg); m != nil {
 				seen[f.id+" nodes"]++
+				seen[f.id+" size"]++
 				h := g
 				h.MaxNodes = count(t, m[1])
-				if fires(check(sos, h, db), f.id) {
-					t.Fatalf("case %d: %s: %s nodes do not pass: %s", n, f.id, m[1], f.msg)
+				if v := count(t, m[1]); v <= g.MaxNodes {
+					t.Fatalf("case %d: %s names the size %d, not above the group's %d: %s", n, f.id, v, g.MaxNodes, f.msg)
+				}
+				if m[2] != "" {
+					h.MaxNodesPerZone = ptr(count(t, m[2]))
+				}
+				if got := check(sos, h, db); fires(got, sizeClears...) {
+					t.Fatalf("case %d: %s: %s nodes do not pass: %s\nthen: %v", n, f.id, m[1], f.msg, got)
+				}
+			}
+			if m := reZoneNodes.FindStringSubmatch(f.msg); m != nil {
+				seen[f.id+" per zone"]++
+				seen[f.id+" size"]++
+				h := g
+				h.MaxNodesPerZone = ptr(count(t, m[1]))
+				if got := check(sos, h, db); fires(got, sizeClears...) {
+					t.Fatalf("case %d: %s: %s nodes per zone do not pass: %s\nthen: %v", n, f.id, m[1], f.msg, got)
 				}
 			}
 		}
 	}
-	for _, k := range []string{"KCAP-E2 max", "KCAP-E2 none", "KCAP-E2 nodes", "KCAP-E4 max", "KCAP-E4 none", "KCAP-E4 connections"} {
+	for _, k := range []string{"KCAP-E2 max", "KCAP-E2 none", "KCAP-E2 nodes", "KCAP-E3 nodes", "KCAP-W1 size", "KCAP-E2 paused", "KCAP-E4 paused", "KCAP-E4 max", "KCAP-E4 none", "KCAP-E4 connections"} {
 		if seen[k] == 0 {
 			t.Errorf("no generated case printed a %s remedy (%v)", k, seen)
 		}
