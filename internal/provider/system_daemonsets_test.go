@@ -145,7 +145,7 @@ workloads = [{ name = "web", min_replicas = 2, max_replicas = 6, requests = { cp
 				expectNG(wa("cpu_millicores"), knownvalue.Int64Exact(alloc.CPUMillicores-sysCPU)),
 				expectNG(wa("memory_bytes"), knownvalue.Int64Exact(alloc.MemoryBytes-sysMem)),
 				expectNG(wa("pods"), knownvalue.Int64Exact(alloc.Pods-int64(len(set)))),
-				expectNG(tfjsonpath.New("report"), knownvalue.StringRegexp(regexp.MustCompile(`web: the platform's system DaemonSets counted \(gke-standard\): fluentbit-gke 100m/200Mi, gke-metrics-agent 8m/100Mi, kube-proxy 100m, pdcsi-node 10m/20Mi \(218m CPU, 320Mi, 4 pods\)`))),
+				expectNG(tfjsonpath.New("report"), knownvalue.StringRegexp(regexp.MustCompile(`web: the platform's system DaemonSets counted \(gke-standard\): fluentbit-gke 100m/200Mi, gke-metrics-agent 8m/100Mi, kube-proxy 100m, pdcsi-node 10m/20Mi \(218m CPU, 320Mi memory, 4 pods\)`))),
 			}},
 			{Config: group(`system_daemonsets = "none"`), ExpectError: regexp.MustCompile(`system_daemonsets[\s\S]*"none"`)},
 			{Config: group(`system_daemonsets = "listed"`), ConfigPlanChecks: emptyPlanAfterApply, ConfigStateChecks: []statecheck.StateCheck{

@@ -90,6 +90,10 @@ func sortedKeys[V any](m map[string]V) []string {
 	return keys
 }
 
+// DaemonSetLandsOn reports whether DaemonSet d's pod lands on pool p's nodes (on those of at least one of its
+// zones): its pool list, node selector, tolerations and required node affinity admit them.
+func DaemonSetLandsOn(d *DaemonSet, p *Pool) bool { return daemonSetMatches(d, p) }
+
 // daemonSetMatches reports whether the DaemonSet's pod lands on the pool's nodes (on those of at least one
 // of its zones).
 func daemonSetMatches(d *DaemonSet, p *Pool) bool {
