@@ -112,6 +112,10 @@ func daemonSetMatches(d *DaemonSet, p *Pool) bool {
 	return len(matching) > 0
 }
 
+// WorkloadMayUse reports whether workload w's pods may run on pool p's nodes: its pool list, node selector,
+// tolerations and required node affinity admit them (for the affinity, on every zone of the pool).
+func WorkloadMayUse(w *Workload, p *Pool) bool { return excludedBy(w, p) == "" }
+
 // excludedBy is exclusion without the message: the first reason workload w may not use pool p, or "".
 func excludedBy(w *Workload, p *Pool) Reason {
 	switch {
