@@ -461,6 +461,11 @@ func TestAccDiskTier_gcpMachineSeries(t *testing.T) {
 				ExpectError: errRe("GPD-M1:", "machine", "type", "c3-standard-8", "cannot", "attach", "a", "pd-extreme", "disk:", "the", "C3", "series"),
 			},
 			{
+				// Google's Extreme Persistent Disk page: N2 from 64 vCPUs.
+				Config:      gcp("pd-extreme", "n2-standard-8"),
+				ExpectError: errRe("GPD-M1:", "machine", "type", "n2-standard-8", "cannot", "attach", "a", "pd-extreme", "disk:", "the", "N2", "series", "attaches", "pd-extreme", "only", "from", "64", "vCPUs"),
+			},
+			{
 				Config: gcp("hyperdisk-balanced", "n4-standard-8") +
 					diskTier("e2", "cloud = \"gcp\"\ntype = \"pd-balanced\"\nsize_gib = 100\ninstance_type = \"e2-standard-4\"") +
 					diskTier("a2", "cloud = \"gcp\"\ntype = \"pd-balanced\"\nsize_gib = 100\ninstance_type = \"a2-highgpu-1g\""),

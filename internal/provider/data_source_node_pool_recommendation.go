@@ -164,9 +164,9 @@ func (d *nodePoolRecommendationDataSource) Schema(_ context.Context, _ datasourc
 					"credit_verdict": computed("Burstable types: the CPU credit verdict of the steady scenario's busiest node, one of " + markdownList(burst.Verdicts) + "; `not_burstable` otherwise."),
 					"excluded":       schema.BoolAttribute{Computed: true, MarkdownDescription: "Whether the candidate cannot work (or was not sized)."},
 					"reason":         computed("Why it is excluded: one of " + markdownList(selector.ExclusionReasons) + "; empty when eligible."),
-					"message":        computed("The reason with the numbers, as `kubefit_node_pool_sizing` says it."),
+					"message":        computed("The reason with the numbers, as `kubefit_node_pool_sizing` says it. For an eligible GCP candidate whose series kubefit's disk table cannot check for a claim's `disk_type` (rule GPD-M2), it says the disk support is unknown: such a candidate ranks after every eligible one whose disk types are checked."),
 				}}},
-			"best":         computed("The cheapest eligible candidate, for a node group's instance type; null (with a warning) when none is eligible."),
+			"best":         computed("The cheapest eligible candidate, for a node group's instance type, preferring one whose claim disk types kubefit checks (GPD-M2: a series it cannot check ranks after, and is the recommendation only with a warning); null (with a warning) when none is eligible."),
 			"catalog_date": computed("Date of the embedded catalog the rows and reference prices come from (YYYY-MM-DD)."),
 		},
 	}

@@ -337,3 +337,30 @@ data "kubefit_node_pool_recommendation" "x" {
 		}},
 	})
 }
+
+// TestAccNodePoolRecommendation_diskTypeUnknown: a cheaper g2 candidate, whose hyperdisk-balanced support
+// kubefit's table cannot check (GPD-M2), ranks after n4, which the table checks; its message says so.
+func TestAccNodePoolRecommendation_diskTypeUnknown(t *testing.T) {
+	const addr = "data.kubefit_node_pool_recommendation.x"
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: `
+data "kubefit_node_pool_recommendation" "x" {
+  cloud      = "gcp"
+  candidates = ["g2-standard-4", "n4-standard-4"]
+  prices     = { "g2-standard-4" = 0.01 }
+  pool       = { max_nodes = 10 }
+  workloads = [{ name = "db", replicas = 2, requests = { cpu = "500m", memory = "1Gi" },
+  volume_claims = [{ name = "data", disk_type = "hyperdisk-balanced" }] }]
+}`,
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(addr, tfjsonpath.New("best"), knownvalue.StringExact("n4-standard-4")),
+				statecheck.ExpectKnownValue(addr, tfjsonpath.New("ranking").AtSliceIndex(1), knownvalue.ObjectPartial(map[string]knownvalue.Check{
+					"instance_type": knownvalue.StringExact("g2-standard-4"), "excluded": knownvalue.Bool(false),
+					"message": knownvalue.StringRegexp(regexp.MustCompile(`^disk support unknown, so ranked after .*G2.*GPD-M2`)),
+				})),
+			},
+		}},
+	})
+}

@@ -79,7 +79,7 @@ func TestSizingClaimDiskType(t *testing.T) {
 	want := tftypes.NewAttributePath().WithAttributeName("workloads").WithElementKeyInt(0)
 	if found == nil || found.Attribute == nil || !found.Attribute.Equal(want) || !strings.Contains(found.Detail, "GPD-M1") ||
 		!strings.HasPrefix(found.Detail, `workloads[0].volume_claims[0].disk_type = "pd-balanced": `) ||
-		!strings.Contains(found.Detail, `lands on pool "db"`) {
+		!strings.Contains(found.Detail, `can land on pool "db"`) {
 		t.Fatalf("pd-balanced on n4: %+v", found)
 	}
 	for _, d := range read("hyperdisk-balanced") {

@@ -83,7 +83,7 @@ func daemonSetsAttribute() schema.ListNestedAttribute {
 	return schema.ListNestedAttribute{Optional: true, Validators: []validator.List{uniqueDaemonSets},
 		MarkdownDescription: "DaemonSets: one pod on every node of each pool they match (node selector ⊆ labels, tolerations cover the taints). " +
 			"On EKS Linux nodes (not Auto Mode) the host-network `aws-node` and `kube-proxy` pods take a pod slot on every node, listed or not, and no pod IP. " +
-			"The platform's system DaemonSets count beside these unless `system_daemonsets = \"listed\"`; a DaemonSet listed under a system DaemonSet's name replaces it.",
+			"The platform's system DaemonSets count beside these unless `system_daemonsets = \"listed\"`; a DaemonSet listed under a system DaemonSet's name replaces it on the pools it lands on (its node selector, affinity and tolerations admit them), and the pool's note says so.",
 		NestedObject: schema.NestedAttributeObject{Attributes: addMisplacedRequests(map[string]schema.Attribute{
 			"name":           schema.StringAttribute{Required: true, MarkdownDescription: "DaemonSet name."},
 			"requests":       requestsAttribute("Requests of one pod."),

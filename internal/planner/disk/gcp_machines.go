@@ -152,8 +152,17 @@ func CheckGCPMachineDisk(it catalog.InstanceType, t string, at field.Path) *Find
 		}
 		use = field.JoinAnd(ok)
 	}
+	effect, src := "so the Persistent Disk CSI driver's attach fails and the pod stays in ContainerCreating", m.Source()
+	if t == "pd-extreme" {
+		// Google's pd-extreme page names the series (and N2's size) it supports: other shapes are not supported for production.
+		effect = "and Google supports pd-extreme only there (other machine types \"are not supported for production use\")"
+		src += "; " + pdExtremeSource
+	}
 	return &Finding{Rule: RuleMachineDisk, Severity: SeverityError, Path: at, Value: t,
-		Message: fmt.Sprintf("machine type %s cannot attach a %s disk: %s, so the Persistent Disk CSI driver's attach "+
-			"fails and the pod stays in ContainerCreating; %s attaches %s (%s). Use one of those types, or a machine series that "+
-			"attaches %s (rule %s)", m.Machine, t, why, m.Machine, use, m.Source(), t, RuleMachineDisk)}
+		Message: fmt.Sprintf("machine type %s cannot attach a %s disk: %s, %s; %s attaches %s (%s). Use one of those types, or a machine series that "+
+			"attaches %s (rule %s)", m.Machine, t, why, effect, m.Machine, use, src, t, RuleMachineDisk)}
 }
+
+// pdExtremeSource is the page the pd-extreme column's size rule and series list come from (the family pages list
+// the type without N2's size; disks.md §6.1).
+const pdExtremeSource = `Google Cloud "Extreme Persistent Disk": "Machine shape support", https://docs.cloud.google.com/compute/docs/disks/extreme-persistent-disk (read 2026-12-07): "You can use N2, M2 and M3 machine series with Extreme Persistent Disk. N2 VMs require at least 64 vCPUs"`

@@ -90,6 +90,10 @@ func sortedKeys[V any](m map[string]V) []string {
 	return keys
 }
 
+// DaemonSetLandsOn reports whether DaemonSet d's pod lands on pool p's nodes (on those of at least one of its
+// zones): its pool list, node selector, tolerations and required node affinity admit them.
+func DaemonSetLandsOn(d *DaemonSet, p *Pool) bool { return daemonSetMatches(d, p) }
+
 // daemonSetMatches reports whether the DaemonSet's pod lands on the pool's nodes (on those of at least one
 // of its zones).
 func daemonSetMatches(d *DaemonSet, p *Pool) bool {
@@ -107,6 +111,10 @@ func daemonSetMatches(d *DaemonSet, p *Pool) bool {
 	matching, _ := affinityZones(d.NodeAffinity, p)
 	return len(matching) > 0
 }
+
+// WorkloadMayUse reports whether workload w's pods may run on pool p's nodes: its pool list, node selector,
+// tolerations and required node affinity admit them (for the affinity, on every zone of the pool).
+func WorkloadMayUse(w *Workload, p *Pool) bool { return excludedBy(w, p) == "" }
 
 // excludedBy is exclusion without the message: the first reason workload w may not use pool p, or "".
 func excludedBy(w *Workload, p *Pool) Reason {

@@ -42,7 +42,7 @@ func (v *validator) add(p field.Path, value, format string, args ...any) {
 func Validate(in Input) error {
 	var v validator
 	poolIdx := v.pools(in.Pools)
-	v.daemonSets(in.DaemonSets)
+	v.daemonSets(in.DaemonSets, in.Pools)
 	v.workloads(in, poolIdx)
 	if in.Scheduler != "" && !slices.Contains(SchedulerProfiles, in.Scheduler) {
 		v.add(field.NewPath("Scheduler"), string(in.Scheduler), "unknown scheduler profile %q; use one of %s",
@@ -272,7 +272,7 @@ func (v *validator) requests(f field.Path, owner string, r Resources, usage int6
 	}
 }
 
-func (v *validator) daemonSets(ds []DaemonSet) {
+func (v *validator) daemonSets(ds []DaemonSet, pools []Pool) {
 	seen := make(map[string]int, len(ds))
 	for i := range ds {
 		d := &ds[i]
@@ -280,7 +280,7 @@ func (v *validator) daemonSets(ds []DaemonSet) {
 		switch j, dup := seen[d.Name]; {
 		case d.Name == "":
 			v.add(f.Child("Name"), "", "DaemonSet %d has an empty name; give every DaemonSet a name", i+1)
-		case dup && disjointPools(ds[j].Pools, d.Pools):
+		case dup && (disjointPools(ds[j].Pools, d.Pools) || len(pools) > 0 && !landTogether(&ds[j], d, pools)):
 		case dup:
 			v.add(f.Child("Name"), d.Name, "DaemonSet name %q is used twice (DaemonSets %d and %d); names must be unique", d.Name, j+1, i+1)
 		default:
@@ -299,6 +299,12 @@ func (v *validator) daemonSets(ds []DaemonSet) {
 // runs both.
 func disjointPools(a, b []string) bool {
 	return len(a) > 0 && len(b) > 0 && !slices.ContainsFunc(a, func(p string) bool { return slices.Contains(b, p) })
+}
+
+// landTogether reports whether some pool's nodes run both DaemonSets (a listed DaemonSet that lands on some
+// pools beside the platform's of its name, restricted to the others, do not).
+func landTogether(a, b *DaemonSet, pools []Pool) bool {
+	return slices.ContainsFunc(pools, func(p Pool) bool { return daemonSetMatches(a, &p) && daemonSetMatches(b, &p) })
 }
 
 func (v *validator) workloads(in Input, poolIdx map[string]int) {

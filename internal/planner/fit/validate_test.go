@@ -188,3 +188,29 @@ func TestValidateReportsEveryError(t *testing.T) {
 		}
 	}
 }
+
+// TestValidateSameNamedDaemonSetsApart: two DaemonSets may share a name when no pool runs both (a listed
+// kube-proxy that lands on the gpu pool only, beside the platform's restricted to the other pool, or one whose
+// selector matches no pool); one that lands beside the other on some pool is still refused.
+func TestValidateSameNamedDaemonSetsApart(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		ds   DaemonSet
+		ok   bool
+	}{
+		{"lands on no pool", DaemonSet{Name: "kube-proxy", NodeSelector: map[string]string{"team": "x"}}, true},
+		{"lands on the other pool only", DaemonSet{Name: "kube-proxy", Tolerations: []Toleration{{Operator: OperatorExists}},
+			NodeSelector: map[string]string{"kubernetes.io/arch": "amd64"}, Pools: nil}, false},
+		{"tainted pool only, first restricted", DaemonSet{Name: "kube-proxy", Tolerations: []Toleration{{Operator: OperatorExists}},
+			NodeAffinity: []NodeSelectorTerm{{MatchExpressions: []NodeSelectorRequirement{{Key: "kubernetes.io/arch", Operator: NodeDoesNotExist}}}}}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			in := validInput()
+			in.DaemonSets[0].Pools = []string{"general"}
+			in.DaemonSets = append(in.DaemonSets, tc.ds)
+			if err := Validate(in); (err == nil) != tc.ok {
+				t.Errorf("Validate = %v, want ok %v", err, tc.ok)
+			}
+		})
+	}
+}

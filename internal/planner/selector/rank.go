@@ -115,6 +115,10 @@ func priceWarnings(req *Request) []field.Warning {
 // (ReasonDiskCap).
 const WarnDiskNotChecked = "selector.disk-not-checked"
 
+// WarnDiskTypeUnknown: kubefit's GCP machine-series table cannot say whether some eligible candidates attach a
+// claim's disk type (GPD-M2); they are ranked after the others (Candidate.DiskTypeUnknown).
+const WarnDiskTypeUnknown = "selector.disk-type-unknown"
+
 // ExclusionReasons lists every reason a candidate can be excluded for.
 var ExclusionReasons = func() []Reason {
 	out := make([]Reason, 0, len(sizing.Reasons)+2)
@@ -167,6 +171,10 @@ type Candidate struct {
 	// burstable or named by a workload's rules, so the model places the pods the same way on both; empty
 	// when the candidate was modelled itself.
 	ModelledAs string
+	// DiskTypeUnknown is true when kubefit's GCP machine-series table cannot say whether the candidate attaches
+	// the disk type of some claim (disks.md §6.1, rule GPD-M2): an eligible such candidate ranks after every
+	// eligible one whose claim disk types are checked, and Message says the support is unknown.
+	DiskTypeUnknown bool
 	// Excluded is true when the candidate cannot work or was not sized; Reason and Message say why.
 	Excluded bool
 	Reason   Reason
@@ -341,6 +349,22 @@ func (r *Ranker) Rank(ctx context.Context, req Request) (*Ranking, error) {
 				"recommendation is the cheapest candidate the model sized: set a smaller limit, or plan fewer pods per recommendation",
 			fit.Plural(cut, "candidate", "candidates"), fit.FormatCount(spentOf(rk.Candidates)), fit.Plural(left, "candidate", "candidates"), verb)})
 	}
+	var demoted []string
+	for _, c := range rk.Candidates {
+		if c.DiskTypeUnknown && !c.Excluded {
+			demoted = append(demoted, c.InstanceType)
+		}
+	}
+	if len(demoted) > 0 {
+		msg := fmt.Sprintf("kubefit's GCP machine-series table cannot say whether %s attach%s the claims' disk types (rule %s, disks.md §6.1): "+
+			"ranked after the candidates whose disk types are checked; see each one's message",
+			field.JoinAnd(quoteNames(demoted)), map[bool]string{true: "es", false: ""}[len(demoted) == 1], disk.RuleMachineDiskUnknown)
+		if c := rk.Candidates[0]; c.DiskTypeUnknown {
+			msg += fmt.Sprintf("; no candidate whose disk types are checked is eligible, so the recommendation, %s, may not attach "+
+				"them: check its series' \"Supported disk types\" in Google's machine-family documentation", c.InstanceType)
+		}
+		rk.Warnings = append(rk.Warnings, field.Warning{Code: WarnDiskTypeUnknown, Path: field.NewPath("Workloads"), Message: msg})
+	}
 	if len(rk.Candidates) > 0 && !rk.Candidates[0].Excluded {
 		rk.Best = rk.Candidates[0].InstanceType
 		// A count the model did not check may be optimistic: the recommendation is then the cheapest it did.
@@ -469,8 +493,8 @@ func (r *Ranker) schedule(ctx context.Context, req *Request, cs []Candidate) (in
 	return 0, nil
 }
 
-// sortCandidates orders eligible candidates by monthly cost, then stranded share, then name; excluded
-// ones last.
+// sortCandidates orders eligible candidates by monthly cost, then stranded share, then name, those whose
+// claims' disk support is unknown (DiskTypeUnknown) after the others; excluded ones last.
 func sortCandidates(cs []Candidate) {
 	slices.SortStableFunc(cs, func(a, b Candidate) int {
 		if a.Excluded != b.Excluded {
@@ -481,6 +505,12 @@ func sortCandidates(cs []Candidate) {
 		}
 		if a.Excluded {
 			return 0
+		}
+		if a.DiskTypeUnknown != b.DiskTypeUnknown {
+			if a.DiskTypeUnknown {
+				return 1
+			}
+			return -1
 		}
 		if c := cmp.Compare(a.MonthlyCost, b.MonthlyCost); c != 0 {
 			return c
@@ -641,8 +671,33 @@ func (r *Ranker) candidate(req *Request, t catalog.InstanceType, o *outcome) Can
 		c.Message = fmt.Sprintf("the catalog has no price for %s; give one to rank it", t.Name)
 		c.MonthlyCost = 0
 	}
+	if unknown := diskTypesUnknown(req, t); len(unknown) > 0 && !c.Excluded {
+		c.DiskTypeUnknown = true
+		c.Message = fmt.Sprintf("disk support unknown, so ranked after the candidates whose claim disk types are checked: %s",
+			strings.Join(unknown, "; "))
+	}
 
 	return c
+}
+
+// diskTypesUnknown says, for each disk type of an attachable claim of the workloads, that kubefit's GCP
+// machine-series table cannot say whether t attaches it (disk.CheckGCPMachineDisk's GPD-M2 warning); nil when
+// every type is checked. Every workload's claims count, whether or not its pods land on the pool: the safe side.
+func diskTypesUnknown(req *Request, t catalog.InstanceType) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, w := range req.Workloads {
+		for _, c := range w.VolumeClaims {
+			if c.DiskType == "" || !c.Attachable() || seen[c.DiskType] {
+				continue
+			}
+			seen[c.DiskType] = true
+			if f := disk.CheckGCPMachineDisk(t, c.DiskType, field.Path{}); f != nil && f.Rule == disk.RuleMachineDiskUnknown {
+				out = append(out, fmt.Sprintf("claim %q of workload %q (%s): %s", c.Name, w.Name, c.DiskType, f.Message))
+			}
+		}
+	}
+	return out
 }
 
 // diskCap says why a node of t cannot sustain d ("" when it can); checked is false when kubefit has no

@@ -765,3 +765,63 @@ func TestRankPriceBasisWarnings(t *testing.T) {
 		t.Errorf("warnings: Windows %d, spot %d, spot with prices %d; want 1, 1, 0", count(win), count(spot), count(priced))
 	}
 }
+
+// TestRankDiskTypeUnknown: a candidate whose series kubefit's table cannot check for a claim's disk type (g2,
+// GPD-M2) is not recommended over one it checks, however cheap; its message says the support is unknown; alone,
+// it is the recommendation with a warning that says so. A series that cannot attach the type (e2) is excluded.
+func TestRankDiskTypeUnknown(t *testing.T) {
+	ctx := context.Background()
+	base := Request{
+		Pool: sizing.Pool{Name: "pool", Cloud: catalog.GCP, MaxNodes: 20},
+		Workloads: []sizing.Workload{{Name: "db", Replicas: intp(2), Requests: fit.Resources{CPUMillicores: 500, MemoryBytes: 1 << 30},
+			VolumeClaims: []fit.VolumeClaim{{Name: "data", SizeBytes: 10 << 30, DiskType: "hyperdisk-balanced"}}}},
+		Prices: map[string]float64{"g2-standard-4": 0.01},
+	}
+	for _, tc := range []struct {
+		name       string
+		candidates []string
+		best       string
+		bestWarns  bool // the warning says the recommendation itself is unchecked
+	}{
+		{"a checked candidate is eligible", []string{"e2-standard-4", "g2-standard-4", "n4-standard-4"}, "n4-standard-4", false},
+		{"only the unchecked one", []string{"e2-standard-4", "g2-standard-4"}, "g2-standard-4", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			req := base
+			req.Candidates = tc.candidates
+			rk, err := NewRanker(sizing.EmbeddedCatalog()).Rank(ctx, req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rk.Best != tc.best {
+				t.Errorf("best %q, want %q: %+v", rk.Best, tc.best, rk.Candidates)
+			}
+			for _, c := range rk.Candidates {
+				switch c.InstanceType {
+				case "g2-standard-4":
+					if c.Excluded || !c.DiskTypeUnknown || !strings.Contains(c.Message, "disk support unknown") ||
+						!strings.Contains(c.Message, "GPD-M2") || !strings.Contains(c.Message, "G2") {
+						t.Errorf("g2: excluded %v, unknown %v, message %q", c.Excluded, c.DiskTypeUnknown, c.Message)
+					}
+				case "e2-standard-4":
+					if !c.Excluded || c.DiskTypeUnknown || !strings.Contains(c.Message, "GPD-M1") {
+						t.Errorf("e2: excluded %v, unknown %v, message %q", c.Excluded, c.DiskTypeUnknown, c.Message)
+					}
+				case "n4-standard-4":
+					if c.Excluded || c.DiskTypeUnknown || c.Message != "" {
+						t.Errorf("n4: excluded %v, unknown %v, message %q", c.Excluded, c.DiskTypeUnknown, c.Message)
+					}
+				}
+			}
+			var w *field.Warning
+			for i := range rk.Warnings {
+				if rk.Warnings[i].Code == WarnDiskTypeUnknown {
+					w = &rk.Warnings[i]
+				}
+			}
+			if w == nil || !strings.Contains(w.Message, `"g2-standard-4"`) || strings.Contains(w.Message, "the recommendation, g2-standard-4") != tc.bestWarns {
+				t.Errorf("warning %+v, want one naming g2-standard-4 (the recommendation: %v)", w, tc.bestWarns)
+			}
+		})
+	}
+}

@@ -46,15 +46,18 @@ type PoolPlan struct {
 	Instance catalog.InstanceType
 	// Members are the catalog rows of every instance type of the pool, in request order.
 	Members []catalog.InstanceType
-	// Note says which member of a mixed pool was planned on, and which system DaemonSets of the platform were
-	// counted; "" for a single type without them.
+	// Note says which member of a mixed pool was planned on, which system DaemonSets of the platform were
+	// counted, which a listed DaemonSet of the same name replaced and which it left (it does not land on the
+	// pool), or why none is counted (Windows, EKS Auto Mode); "" for a single type when only the listed
+	// DaemonSets count.
 	Note string
 	// Overhead is the overhead model's result for one node of Instance, without the request's DaemonSets: its
 	// DaemonSetOverhead and Available count the platform's whole system set (Result.SystemDaemonSets) when
 	// Request.SystemDaemonSets counts it, none otherwise.
 	Overhead overhead.Result
 	// SystemDaemonSets are the platform's system DaemonSets Solve adds to the pool: Overhead.SystemDaemonSets
-	// less those a DaemonSet of the request names. They are among DaemonSets, and Note names them.
+	// less those a DaemonSet of the request of the same name replaces, one that lands on the pool's nodes (its
+	// selector, affinity and tolerations admit them). They are among DaemonSets, and Note names them.
 	SystemDaemonSets []fit.DaemonSet
 	// LargestCapacity is, per resource, the largest capacity of a node of any member (Overhead.Capacity for a
 	// single type): what a node of the pool may count towards a capacity limit such as a Karpenter NodePool's.

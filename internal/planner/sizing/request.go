@@ -13,7 +13,7 @@ type Request struct {
 	DaemonSets []DaemonSet
 	// SystemDaemonSets says whether each pool also runs its platform's system DaemonSets
 	// (overhead.SystemDaemonSetsPlatform, the default "": overhead.CountedSystemDaemonSets, less those a
-	// DaemonSet of the request names) or only the request's DaemonSets (overhead.SystemDaemonSetsListed).
+	// DaemonSet of the request names on the pools it lands on) or only the request's DaemonSets (overhead.SystemDaemonSetsListed).
 	SystemDaemonSets overhead.SystemDaemonSets
 	Workloads        []Workload
 	// Scheduler is the cluster's kube-scheduler profile and Arrival the order in which the pods reach

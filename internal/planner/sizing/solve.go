@@ -237,27 +237,23 @@ func (s *solve) poolPath(i int) field.Path {
 // input resolves every pool's node model and builds the packer's input.
 func (s *solve) input() (fit.Input, error) {
 	var in fit.Input
-	dsNames := make([]string, 0, len(s.req.DaemonSets))
-	for _, d := range s.req.DaemonSets {
-		dsNames = append(dsNames, d.Name)
+	listed := slices.Clone(s.req.DaemonSets)
+	for i := range listed {
+		d := &listed[i]
+		d.Tolerations = gkeArmToleration(d.NodeSelector, d.NodeAffinity, d.Tolerations)
 	}
 	if m := s.req.SystemDaemonSets; m != "" && !slices.Contains(overhead.SystemDaemonSetsModes, m) {
 		s.errs = append(s.errs, field.Invalid(field.NewPath("SystemDaemonSets"), string(m),
 			"unknown system DaemonSets mode %q; valid modes are %s", m, field.QuoteList(overhead.SystemDaemonSetsModes)))
 	}
 	for i := range s.req.Pools {
-		fp, err := s.pool(i, dsNames)
+		fp, err := s.pool(i, listed)
 		if err != nil {
 			return in, err
 		}
 		in.Pools = append(in.Pools, fp)
 	}
-	in.DaemonSets = slices.Clone(s.req.DaemonSets)
-	for i := range in.DaemonSets {
-		d := &in.DaemonSets[i]
-		d.Tolerations = gkeArmToleration(d.NodeSelector, d.NodeAffinity, d.Tolerations)
-	}
-	in.DaemonSets = append(in.DaemonSets, s.systemDaemonSets()...)
+	in.DaemonSets = append(listed, s.systemDaemonSets()...)
 	in.Scheduler, in.Arrival, in.Disruptions = s.req.Scheduler, s.req.Arrival, s.req.Disruptions
 	in.Workloads = make([]fit.Workload, 0, len(s.req.Workloads))
 	for i := range s.req.Workloads {
@@ -347,8 +343,9 @@ func gkeArmToleration(selector map[string]string, affinity []fit.NodeSelectorTer
 	return append(slices.Clip(tolerations), t)
 }
 
-// pool computes pool i's node model (a mixed pool's smallest member) and returns its packer pool.
-func (s *solve) pool(i int, dsNames []string) (fit.Pool, error) {
+// pool computes pool i's node model (a mixed pool's smallest member) and returns its packer pool. listed are
+// the request's DaemonSets: one that lands on the pool replaces the platform's system DaemonSet of its name there.
+func (s *solve) pool(i int, listed []fit.DaemonSet) (fit.Pool, error) {
 	rp := &s.req.Pools[i]
 	p := s.poolPath(i)
 	pp := PoolPlan{Name: rp.Name, MinNodes: rp.MinNodes, MaxNodes: rp.MaxNodes}
@@ -421,13 +418,8 @@ func (s *solve) pool(i int, dsNames []string) (fit.Pool, error) {
 		}
 		notes = append(notes, fmt.Sprintf("mixed pool of %s: planned on the smallest member, %s", strings.Join(names, ", "), pp.Instance.Name))
 	}
-	pp.SystemDaemonSets = slices.DeleteFunc(slices.Clone(pp.Overhead.SystemDaemonSets), func(d fit.DaemonSet) bool { return slices.Contains(dsNames, d.Name) })
-	if len(pp.SystemDaemonSets) > 0 {
-		notes = append(notes, SystemDaemonSetsNote(pp.Overhead.Profile, pp.SystemDaemonSets))
-	}
-	pp.Note = strings.Join(notes, "; ")
 	for _, w := range pp.Overhead.Warnings {
-		if len(dsNames) > 0 && w.Code == overhead.CodeNoDaemonSets {
+		if len(listed) > 0 && w.Code == overhead.CodeNoDaemonSets {
 			continue // the packer charges the DaemonSets listed in the request
 		}
 		if w.Code == overhead.CodeHyperdiskAttach && !s.attachesVolumes() {
@@ -484,7 +476,42 @@ func (s *solve) pool(i int, dsNames []string) (fit.Pool, error) {
 			fp.DiskUnitBytes = disk.MBPerSec.BytesPerSec
 		}
 	}
+	s.poolSystemDaemonSets(&pp, &fp, listed, notes)
 	return fp, nil
+}
+
+// poolSystemDaemonSets sets the platform's system DaemonSets pool pp counts (PoolPlan.SystemDaemonSets) and its
+// note: a listed DaemonSet that lands on the pool's nodes (fp) replaces the platform's of its name there; one
+// that does not (its node selector, affinity or tolerations keep it off) leaves the platform's counted, and the
+// note says which were replaced and which kept.
+func (s *solve) poolSystemDaemonSets(pp *PoolPlan, fp *fit.Pool, listed []fit.DaemonSet, notes []string) {
+	var replaced, kept []string
+	pp.SystemDaemonSets = slices.DeleteFunc(slices.Clone(pp.Overhead.SystemDaemonSets), func(d fit.DaemonSet) bool {
+		j := slices.IndexFunc(listed, func(l fit.DaemonSet) bool { return l.Name == d.Name })
+		switch {
+		case j < 0:
+			return false
+		case fit.DaemonSetLandsOn(&listed[j], fp):
+			replaced = append(replaced, d.Name)
+			return true
+		}
+		kept = append(kept, d.Name)
+		return false
+	})
+	if len(pp.SystemDaemonSets) > 0 {
+		notes = append(notes, SystemDaemonSetsNote(pp.Overhead.Profile, pp.SystemDaemonSets))
+	} else if n := NoSystemDaemonSetsNote(pp.Overhead, s.req.SystemDaemonSets); n != "" && len(replaced) == 0 {
+		notes = append(notes, n)
+	}
+	if len(replaced) > 0 {
+		notes = append(notes, fmt.Sprintf("replaced by the listed DaemonSets of the same name, which land on this pool: the platform's %s",
+			strings.Join(replaced, ", ")))
+	}
+	if len(kept) > 0 {
+		notes = append(notes, fmt.Sprintf("the listed %s does not land on this pool (its node selector, affinity or tolerations keep it off), so the platform's is counted here",
+			strings.Join(kept, ", ")))
+	}
+	pp.Note = strings.Join(notes, "; ")
 }
 
 // workload applies the replica and spread defaults to workload i.
@@ -715,14 +742,34 @@ func (s *solve) sharedClaims(p field.Path, w *Workload, fw fit.Workload) {
 	}
 }
 
+// NoSystemDaemonSetsNote says why a pool of profile counts none of the platform's system DaemonSets when the
+// platform's are counted (mode SystemDaemonSetsPlatform): EKS Auto Mode runs pod networking and kube-proxy on
+// the host, and no set is measured for Windows nodes. It is "" otherwise.
+func NoSystemDaemonSetsNote(r overhead.Result, mode overhead.SystemDaemonSets) string {
+	switch {
+	case mode == overhead.SystemDaemonSetsListed:
+		return ""
+	case r.Profile == overhead.AKSWindows || r.Profile == overhead.EKSWindows:
+		return fmt.Sprintf("no system DaemonSets counted (%s): none has been measured on Windows nodes; list the DaemonSets that run on them", r.Profile)
+	case r.NodeGroupKind == overhead.AutoMode:
+		return fmt.Sprintf("no system DaemonSets counted (%s, Auto Mode): Auto Mode runs pod networking and kube-proxy on the host, not as DaemonSets", r.Profile)
+	}
+	return ""
+}
+
 // SystemDaemonSetsNote says which system DaemonSets of the platform a pool of profile counts, with their sum:
-// `the platform's system DaemonSets counted (aks-linux): kube-proxy 100m, … (350m CPU, 470Mi, 6 pods)`.
+// `the platform's system DaemonSets counted (aks-linux): kube-proxy 100m, … (350m CPU, 470Mi memory, 6 pods)`;
+// a set without memory requests gives none: `… (150m CPU, 2 pods)`.
 func SystemDaemonSetsNote(profile overhead.Profile, ds []fit.DaemonSet) string {
 	var sum fit.Resources
 	for _, d := range ds {
 		sum.CPUMillicores += d.Requests.CPUMillicores
 		sum.MemoryBytes += d.Requests.MemoryBytes
 	}
-	return fmt.Sprintf("the platform's system DaemonSets counted (%s): %s (%s CPU, %s, %s)", profile, overhead.DaemonSetsText(ds),
-		resource.QuantityCPU(sum.CPUMillicores), resource.QuantityBytes(sum.MemoryBytes), fit.Plural(len(ds), "pod", "pods"))
+	mem := "" // no memory requested (EKS's aws-node and kube-proxy): not written as a bare 0
+	if sum.MemoryBytes > 0 {
+		mem = resource.QuantityBytes(sum.MemoryBytes) + " memory, "
+	}
+	return fmt.Sprintf("the platform's system DaemonSets counted (%s): %s (%s CPU, %s%s)", profile, overhead.DaemonSetsText(ds),
+		resource.QuantityCPU(sum.CPUMillicores), mem, fit.Plural(len(ds), "pod", "pods"))
 }

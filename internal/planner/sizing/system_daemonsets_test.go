@@ -153,7 +153,8 @@ func TestSystemDaemonSetsOverriddenByName(t *testing.T) {
 	if n := len(slices.DeleteFunc(slices.Clone(pp.DaemonSets), func(s string) bool { return s != "kube-proxy" })); n != 1 {
 		t.Errorf("kube-proxy lands %d times: %v", n, pp.DaemonSets)
 	}
-	if slices.ContainsFunc(pp.SystemDaemonSets, func(d fit.DaemonSet) bool { return d.Name == "kube-proxy" }) || strings.Contains(pp.Note, "kube-proxy") {
+	if slices.ContainsFunc(pp.SystemDaemonSets, func(d fit.DaemonSet) bool { return d.Name == "kube-proxy" }) || strings.Contains(pp.Note, "kube-proxy 100m") ||
+		!strings.Contains(pp.Note, "replaced by the listed DaemonSets of the same name, which land on this pool: the platform's kube-proxy") {
 		t.Errorf("the platform's kube-proxy is still counted: %v, note %q", pp.SystemDaemonSets, pp.Note)
 	}
 	// Listed: only the user's two.
@@ -199,5 +200,92 @@ func TestSystemDaemonSetsUnknownMode(t *testing.T) {
 	es := field.As(err)
 	if len(es) != 1 || es[0].Path.String() != "SystemDaemonSets" || !strings.Contains(es[0].Error(), `"all"`) {
 		t.Fatalf("errors %v, want one at SystemDaemonSets naming \"all\"", err)
+	}
+}
+
+// TestSystemDaemonSetsReplacedWhereTheyLand: a listed DaemonSet replaces the platform's of its name only on the
+// pools it lands on (its node selector, tolerations and affinity admit them); elsewhere the platform's is still
+// counted, and each pool's note says which happened. Mixed platforms, one request.
+func TestSystemDaemonSetsReplacedWhereTheyLand(t *testing.T) {
+	pools := []Pool{platformPools[0], platformPools[3], platformPools[4], platformPools[5]} // aks, gke, eks, eks-bottlerocket
+	pools[1].Labels = map[string]string{"team": "x"}                                        // gke
+	pools[2].Taints = []fit.Taint{{Key: "dedicated", Value: "x", Effect: fit.EffectNoSchedule}}
+	pools[2].Labels = map[string]string{"team": "x"} // eks: selected but tainted
+	own := fit.Resources{CPUMillicores: 10}
+	for _, tc := range []struct {
+		name     string
+		ds       DaemonSet
+		replaced []string // pools where the listed kube-proxy lands and replaces the platform's
+	}{
+		{"selector matches no pool", DaemonSet{Name: "kube-proxy", Requests: own, TakesPodSlot: true,
+			NodeSelector: map[string]string{"kubernetes.io/os": "linux", "team": "nobody"}}, nil},
+		{"selector matches gke and eks, eks tainted", DaemonSet{Name: "kube-proxy", Requests: own, TakesPodSlot: true,
+			NodeSelector: map[string]string{"team": "x"}}, []string{"gke"}},
+		{"tolerates the taint", DaemonSet{Name: "kube-proxy", Requests: own, TakesPodSlot: true,
+			NodeSelector: map[string]string{"team": "x"}, Tolerations: []fit.Toleration{{Operator: fit.OperatorExists}}}, []string{"gke", "eks"}},
+		{"no selector", DaemonSet{Name: "kube-proxy", Requests: own, TakesPodSlot: true}, []string{"aks", "gke", "eks-bottlerocket"}},
+		{"affinity to aks only", DaemonSet{Name: "kube-proxy", Requests: own, TakesPodSlot: true,
+			NodeAffinity: []fit.NodeSelectorTerm{{MatchExpressions: []fit.NodeSelectorRequirement{{Key: AKSAgentPoolLabel, Operator: fit.NodeIn, Values: []string{"aks"}}}}}},
+			[]string{"aks"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			w := smallWorkload()
+			w[0].Tolerations = []fit.Toleration{{Operator: fit.OperatorExists}}
+			plan, err := NewPlanner(EmbeddedCatalog()).Solve(context.Background(), Request{Pools: pools, DaemonSets: []DaemonSet{tc.ds}, Workloads: w})
+			if err != nil {
+				t.Fatal(err)
+			}
+			alone, err := NewPlanner(EmbeddedCatalog()).Solve(context.Background(), Request{Pools: pools, Workloads: w})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, p := range pools {
+				pp, ap := poolPlan(t, plan, p.Name), poolPlan(t, alone, p.Name)
+				replaced := slices.Contains(tc.replaced, p.Name)
+				platformKP := slices.ContainsFunc(pp.SystemDaemonSets, func(d fit.DaemonSet) bool { return d.Name == "kube-proxy" })
+				if platformKP == replaced {
+					t.Errorf("%s: the platform's kube-proxy counted %v, want %v (system set %v)", p.Name, platformKP, !replaced, pp.SystemDaemonSets)
+				}
+				// Replaced: the listed 10m stands for the platform's 100m; kept: nothing changes.
+				want := ap.WorkloadAllocatable.CPUMillicores
+				if replaced {
+					want += 100 - own.CPUMillicores
+				}
+				if got := pp.WorkloadAllocatable.CPUMillicores; got != want {
+					t.Errorf("%s: workload CPU %dm, want %dm (platform's alone: %dm)", p.Name, got, want, ap.WorkloadAllocatable.CPUMillicores)
+				}
+				if pp.WorkloadAllocatable.Pods != ap.WorkloadAllocatable.Pods {
+					t.Errorf("%s: workload pods %d, want %d as with the platform's alone", p.Name, pp.WorkloadAllocatable.Pods, ap.WorkloadAllocatable.Pods)
+				}
+				if n := len(slices.DeleteFunc(slices.Clone(pp.DaemonSets), func(s string) bool { return s != "kube-proxy" })); n != 1 {
+					t.Errorf("%s: kube-proxy lands %d times: %v", p.Name, n, pp.DaemonSets)
+				}
+				wantNote := "does not land on this pool"
+				if replaced {
+					wantNote = "replaced by the listed DaemonSets of the same name, which land on this pool: the platform's kube-proxy"
+				}
+				if !strings.Contains(pp.Note, wantNote) {
+					t.Errorf("%s: note %q, want it to say %q", p.Name, pp.Note, wantNote)
+				}
+			}
+		})
+	}
+}
+
+// TestSystemDaemonSetsNotes: the notes write no bare 0 for EKS's memory, and say why Windows and EKS Auto Mode
+// pools count no system DaemonSet.
+func TestSystemDaemonSetsNotes(t *testing.T) {
+	for name, want := range map[string]string{
+		"eks":         "aws-node 50m, kube-proxy 100m (150m CPU, 2 pods)",
+		"aks":         "(350m CPU, 470Mi memory, 6 pods)",
+		"eks-auto":    "no system DaemonSets counted (eks-al2023, Auto Mode): Auto Mode runs pod networking and kube-proxy on the host",
+		"eks-windows": "no system DaemonSets counted (eks-windows): none has been measured on Windows nodes",
+		"aks-windows": "no system DaemonSets counted (aks-windows): none has been measured on Windows nodes",
+	} {
+		i := slices.IndexFunc(platformPools, func(p Pool) bool { return p.Name == name })
+		pp := poolPlan(t, solveOne(t, Request{Pools: []Pool{platformPools[i]}, Workloads: smallWorkload()}), name)
+		if !strings.Contains(pp.Note, want) {
+			t.Errorf("%s: note %q, want %q", name, pp.Note, want)
+		}
 	}
 }

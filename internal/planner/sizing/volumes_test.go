@@ -3,6 +3,7 @@ package sizing
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"testing"
@@ -243,5 +244,48 @@ func TestClaimDiskType(t *testing.T) {
 		if got != tc.warned {
 			t.Errorf("%s: warned %v, want %v (%v)", tc.name, got, tc.warned, plan.Warnings)
 		}
+	}
+}
+
+// TestClaimDiskTypeNamesAllPools: one error per claim names every pool the workload may use whose machine type
+// cannot attach the claim's disk type, placed on or not (a mixed pool by its failing member), and the pools
+// that attach it as the remedy; with none, it says so.
+func TestClaimDiskTypeNamesAllPools(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		pools   map[string][]string
+		want    []string
+		notWant []string
+	}{
+		{"e2, n4 and mixed", map[string][]string{"e2": {"e2-standard-8"}, "n4": {"n4-standard-4"}, "mixed": {"e2-standard-8", "n4-standard-4"}},
+			[]string{`can land on pools "mixed" and "n4", whose machine types cannot attach it`, `pool "mixed": machine type n4-standard-4 cannot attach`,
+				`pool "n4": machine type n4-standard-4 cannot attach`, `keep the workload off pools "mixed" and "n4" (pools, node selector), on pool "e2", which attaches pd-balanced`},
+			[]string{`pool "e2":`}},
+		{"none attaches", map[string][]string{"n4": {"n4-standard-4"}, "c4": {"c4-standard-4"}},
+			[]string{`can land on pools "c4" and "n4"`, "no other pool the workload may use attaches pd-balanced"}, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var pools []Pool
+			for _, name := range slices.Sorted(maps.Keys(tc.pools)) {
+				pools = append(pools, Pool{Name: name, Cloud: catalog.GCP, InstanceTypes: tc.pools[name], MaxNodes: 5})
+			}
+			_, err := NewPlanner(EmbeddedCatalog()).Solve(context.Background(), Request{Pools: pools,
+				Workloads: []Workload{{Name: "pg", Replicas: intp(2), Requests: fit.Resources{CPUMillicores: 500, MemoryBytes: 1 << 30},
+					VolumeClaims: []fit.VolumeClaim{{Name: "data", DiskType: "pd-balanced"}}}}})
+			es := field.As(err)
+			if len(es) != 1 || es[0].Path.String() != "Workloads[0].VolumeClaims[0].DiskType" {
+				t.Fatalf("got %v, want one error on the claim's DiskType", err)
+			}
+			for _, s := range tc.want {
+				if !strings.Contains(es[0].Detail, s) {
+					t.Errorf("error %q lacks %q", es[0].Detail, s)
+				}
+			}
+			for _, s := range tc.notWant {
+				if strings.Contains(es[0].Detail, s) {
+					t.Errorf("error %q has %q", es[0].Detail, s)
+				}
+			}
+		})
 	}
 }
