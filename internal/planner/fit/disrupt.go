@@ -501,7 +501,8 @@ func (cl *cluster) pendingWhy(m *model, kind DisruptionKind, lc lossCase, left [
 			parts = append(parts, fmt.Sprintf("workload %q: no node it may use has room for one more pod", name))
 		default:
 			why := cl.roomRejections(w, e.pin)
-			if kind == DisruptNodeLoss && ignoresTaintsInSpread(&m.in.Workloads[cl.classes[w].c.w]) {
+			spreadRejects := strings.Contains(why, "topology spread (DoNotSchedule)") || strings.Contains(why, "zone spread (max skew")
+			if kind == DisruptNodeLoss && spreadRejects && ignoresTaintsInSpread(&m.in.Workloads[cl.classes[w].c.w]) {
 				why += "; the lost node stays in the cluster, NotReady and tainted unreachable, while it hangs until auto-repair or the autoscaler " +
 					"replaces it, and a spread that ignores taints (nodeTaintsPolicy Ignore, the default) still counts it, holding none of the pods: " +
 					"nodeTaintsPolicy Honor leaves it out"
@@ -649,14 +650,15 @@ func firstWorkload(ws []WorkloadCount) string {
 	return ws[0].Workload
 }
 
-// ignoresTaintsInSpread says whether one of w's topology spread constraints (the zone spread shorthand included)
-// counts the domains of tainted nodes: nodeTaintsPolicy Ignore, the default.
+// ignoresTaintsInSpread says whether one of w's hard topology spread constraints (the zone spread shorthand
+// included) counts the domains of tainted nodes: nodeTaintsPolicy Ignore, the default. A ScheduleAnyway constraint
+// only scores, so it never keeps a pod Pending.
 func ignoresTaintsInSpread(w *Workload) bool {
 	if w.Spread.Type == SpreadZone {
 		return true
 	}
 	for _, c := range w.TopologySpread {
-		if c.NodeTaintsPolicy != PolicyHonor {
+		if c.WhenUnsatisfiable == DoNotSchedule && c.NodeTaintsPolicy != PolicyHonor {
 			return true
 		}
 	}

@@ -233,3 +233,23 @@ func TestNodeLossHungNodeCounts(t *testing.T) {
 		t.Logf("%s: %s", tc.name, d.Message)
 	}
 }
+
+// TestNodeLossHungNotBlamedOnSoftSpread: a soft (ScheduleAnyway) hostname spread never keeps a pod Pending: when
+// the required anti-affinity does, node_loss names that and not the hung node's spread domain.
+func TestNodeLossHungNotBlamedOnSoftSpread(t *testing.T) {
+	pool := Pool{Name: "general", Allocatable: Resources{CPUMillicores: 4000, MemoryBytes: 16 << 30, Pods: 110}, MinNodes: 4, MaxNodes: 4,
+		Zones: []string{"a"}}
+	soft := TopologySpreadConstraint{MaxSkew: 1, TopologyKey: hostnameKey, WhenUnsatisfiable: ScheduleAnyway,
+		Selector: LabelSelector{MatchLabels: map[string]string{"app": "web"}}}
+	w := Workload{Name: "web", Replicas: 4, MaxReplicas: 4, Requests: Resources{CPUMillicores: 500, MemoryBytes: 512 << 20},
+		Labels: map[string]string{"app": "web"}, PodAffinity: &PodAffinity{AntiRequired: []PodAffinityTerm{{Selector: LabelSelector{MatchLabels: map[string]string{"app": "web"}}, TopologyKey: hostnameKey}}}, TopologySpread: []TopologySpreadConstraint{soft}}
+	res, err := Plan(Input{Pools: []Pool{pool}, Disruptions: []DisruptionKind{DisruptNodeLoss}, Workloads: []Workload{w}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := res.Disruptions[0]
+	t.Logf("fits %v: %s", d.Fits, d.Message)
+	if d.Fits || !strings.Contains(d.Message, "anti-affinity") || strings.Contains(d.Message, "a spread that ignores taints") {
+		t.Errorf("message blames a ScheduleAnyway spread for Pending pods: %s", d.Message)
+	}
+}

@@ -273,18 +273,24 @@ func (v *validator) requests(f field.Path, owner string, r Resources, usage int6
 }
 
 func (v *validator) daemonSets(ds []DaemonSet, pools []Pool) {
-	seen := make(map[string]int, len(ds))
+	seen := make(map[string][]int, len(ds)) // every earlier DaemonSet of each name: same-named ones may not share a pool
 	for i := range ds {
 		d := &ds[i]
 		f := field.NewPath("DaemonSets").At(i)
-		switch j, dup := seen[d.Name]; {
+		clash := -1
+		for _, j := range seen[d.Name] {
+			if !disjointPools(ds[j].Pools, d.Pools) && (len(pools) == 0 || landTogether(&ds[j], d, pools)) {
+				clash = j
+				break
+			}
+		}
+		switch {
 		case d.Name == "":
 			v.add(f.Child("Name"), "", "DaemonSet %d has an empty name; give every DaemonSet a name", i+1)
-		case dup && (disjointPools(ds[j].Pools, d.Pools) || len(pools) > 0 && !landTogether(&ds[j], d, pools)):
-		case dup:
-			v.add(f.Child("Name"), d.Name, "DaemonSet name %q is used twice (DaemonSets %d and %d); names must be unique", d.Name, j+1, i+1)
+		case clash >= 0:
+			v.add(f.Child("Name"), d.Name, "DaemonSet name %q is used twice (DaemonSets %d and %d); names must be unique", d.Name, clash+1, i+1)
 		default:
-			seen[d.Name] = i
+			seen[d.Name] = append(seen[d.Name], i)
 		}
 		owner := "DaemonSet " + strconv.Quote(d.Name)
 		v.requests(f, owner, d.Requests, d.CPUUsageMillicores)

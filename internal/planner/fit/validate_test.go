@@ -213,4 +213,13 @@ func TestValidateSameNamedDaemonSetsApart(t *testing.T) {
 			}
 		})
 	}
+	// A third of the name is compared with every earlier one, not only the first: the first lands on no pool, the
+	// second and the third both on "general" (once only the first was looked at, and the clash passed).
+	in := validInput()
+	in.DaemonSets[0].NodeSelector = map[string]string{"team": "x"}
+	in.DaemonSets = append(in.DaemonSets, DaemonSet{Name: "kube-proxy", Pools: []string{"general"}},
+		DaemonSet{Name: "kube-proxy", Pools: []string{"general"}})
+	if err := Validate(in); err == nil || !strings.Contains(err.Error(), "DaemonSets 2 and 3") {
+		t.Errorf("a third same-named DaemonSet on the first's pool: Validate = %v", err)
+	}
 }

@@ -99,7 +99,7 @@ func capacityFormula(in Input) string {
 //     kubectl describe node output of EKS managed nodes, e.g. the eksctl and EKS workshop pages).
 //   - EKS AL2023: 79,712,256 bytes on 20, 50, 100 and 300 GiB disks alike (published nodes of t3.medium,
 //     t3.large, g6.xlarge, trn1.2xlarge and p4d.24xlarge, overhead.md §4.3): a fixed loss, so ppm is its share of
-//     the largest disk measured, every measured size exact and a larger disk losing at most that share.
+//     the largest disk measured, rounded down, every measured size exact and a larger disk losing at most that share.
 //     Bottlerocket's data volume and Windows are not measured.
 //   - AKS Linux (Ubuntu, ext4): 128 GiB → 129886128Ki (Microsoft's example output in the AKS docs and every
 //     public AKS node of 2023–2025 with the default OS disk) and 100 GiB → 101445900Ki
@@ -109,7 +109,7 @@ func capacityFormula(in Input) string {
 //     (keepinmindsh/lines_kubernetes archive/005_BasicKubernetes/001/README.md, GKE 1.23 e2-medium).
 var filesystemLoss = map[Profile]fsLoss{
 	EKSAL2:      {12_603_392, 587},
-	EKSAL2023:   {79_712_256, 248},
+	EKSAL2023:   {79_712_256, 247},
 	AKSLinux:    {3_493_580_800, 32_537},
 	AKSWindows:  {526_389_248, 3_830},
 	GKEStandard: {6_170_308_608, 57_466},

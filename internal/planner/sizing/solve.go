@@ -487,15 +487,20 @@ func (s *solve) pool(i int, listed []fit.DaemonSet) (fit.Pool, error) {
 func (s *solve) poolSystemDaemonSets(pp *PoolPlan, fp *fit.Pool, listed []fit.DaemonSet, notes []string) {
 	var replaced, kept []string
 	pp.SystemDaemonSets = slices.DeleteFunc(slices.Clone(pp.Overhead.SystemDaemonSets), func(d fit.DaemonSet) bool {
-		j := slices.IndexFunc(listed, func(l fit.DaemonSet) bool { return l.Name == d.Name })
-		switch {
-		case j < 0:
-			return false
-		case fit.DaemonSetLandsOn(&listed[j], fp):
-			replaced = append(replaced, d.Name)
-			return true
+		named := false
+		for j := range listed { // several listed DaemonSets may share a name, each on its own pools
+			if listed[j].Name != d.Name {
+				continue
+			}
+			named = true
+			if fit.DaemonSetLandsOn(&listed[j], fp) {
+				replaced = append(replaced, d.Name)
+				return true
+			}
 		}
-		kept = append(kept, d.Name)
+		if named {
+			kept = append(kept, d.Name)
+		}
 		return false
 	})
 	if len(pp.SystemDaemonSets) > 0 {

@@ -289,3 +289,24 @@ func TestSystemDaemonSetsNotes(t *testing.T) {
 		}
 	}
 }
+
+// TestSystemDaemonSetsReplacedBySameNamedListed: two listed kube-proxy DaemonSets, each landing on one pool: both
+// pools' platform kube-proxy is replaced (the second was counted beside the platform's on its pool, 100m twice).
+func TestSystemDaemonSetsReplacedBySameNamedListed(t *testing.T) {
+	pools := []Pool{
+		{Name: "a", Cloud: catalog.Azure, InstanceTypes: []string{"Standard_D4s_v5"}, MaxNodes: 5, Labels: map[string]string{"team": "a"}},
+		{Name: "b", Cloud: catalog.Azure, InstanceTypes: []string{"Standard_D4s_v5"}, MaxNodes: 5, Labels: map[string]string{"team": "b"}},
+	}
+	ds := []DaemonSet{
+		{Name: "kube-proxy", Requests: fit.Resources{CPUMillicores: 100}, TakesPodSlot: true, NodeSelector: map[string]string{"team": "a"}},
+		{Name: "kube-proxy", Requests: fit.Resources{CPUMillicores: 100}, TakesPodSlot: true, NodeSelector: map[string]string{"team": "b"}},
+	}
+	plan := solveOne(t, Request{Pools: pools, DaemonSets: ds})
+	for _, p := range plan.Pools {
+		for _, d := range p.SystemDaemonSets {
+			if d.Name == "kube-proxy" {
+				t.Errorf("pool %q still counts the platform's kube-proxy beside the listed one that lands on it: note %q", p.Name, p.Note)
+			}
+		}
+	}
+}
