@@ -170,6 +170,7 @@ var warningTitles = map[string]string{
 	sizing.WarnNoSpareNode:                 "No Spare Node for a Node Loss",
 	selector.WarnEmpty:                     "No Instance Type Matches",
 	selector.WarnUnknownFamily:             "Unknown Instance Family",
+	selector.WarnDiskTypeUnknown:           "Disk Support of Candidates Unknown",
 	selector.WarnNoneEligible:              "No Candidate Fits",
 	nodegroup.WarnKubeletSettingsNeedImage: "Kubelet Settings Need a Custom AMI",
 

@@ -90,7 +90,7 @@ var warningRanks = map[string]int{
 	selector.WarnNoneEligible: rankShortfall, selector.WarnEmpty: rankShortfall, overhead.CodeDaemonSetsFillNode: rankShortfall,
 	overhead.CodeNoENIForPods: rankShortfall, overhead.CodeMaxPodsAboveIPs: rankShortfall,
 
-	selector.WarnUnknownFamily: rankUnchecked, sizing.WarnSchedulerBudget: rankUnchecked, sizing.WarnAffinityUnknownLabel: rankUnchecked, selector.WarnDiskNotChecked: rankUnchecked, selector.WarnPriceBasis: rankUnchecked,
+	selector.WarnUnknownFamily: rankUnchecked, selector.WarnDiskTypeUnknown: rankUnchecked, sizing.WarnSchedulerBudget: rankUnchecked, sizing.WarnAffinityUnknownLabel: rankUnchecked, selector.WarnDiskNotChecked: rankUnchecked, selector.WarnPriceBasis: rankUnchecked,
 	selector.WarnModelBudget: rankUnchecked, selector.WarnPackBudget: rankUnchecked, sizing.WarnBlameBudget: rankUnchecked, nodegroup.WarnLargestFitBudget: rankUnchecked,
 	nodegroup.WarnKubeletSettingsNeedImage: rankUnchecked, nodegroup.WarnGKEBootDiskUnchecked: rankUnchecked, sizing.WarnDiskTypeUnchecked: rankUnchecked, overhead.CodeNotMeasured: rankUnchecked, overhead.CodeNoDaemonSets: rankUnchecked,
 	overhead.CodeGKEMaxPodsAbove110: rankUnchecked, overhead.CodeNoENIData: rankUnchecked, overhead.CodeHyperdiskAttach: rankUnchecked,

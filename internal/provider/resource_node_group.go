@@ -551,7 +551,7 @@ func (r *nodeGroupResource) plan(ctx context.Context, m *nodeGroupModel, diags *
 		return false
 	}
 	misfits := nodeGroupMisfits(*m, res)
-	reportNodeGroup(diags, *m, misfits, r.oncePerPlan(res.Warnings))
+	reportNodeGroup(diags, *m, misfits, singleTypePaths(*m, r.oncePerPlan(res.Warnings)))
 	if diags.HasError() {
 		return false
 	}
@@ -560,7 +560,7 @@ func (r *nodeGroupResource) plan(ctx context.Context, m *nodeGroupModel, diags *
 		diags.AddError("Rendering Failed", err.Error())
 		return false
 	}
-	addPlannerWarnings(diags, path.Empty(), out.Warnings, nodeGroupRenames, "Node Group Caveat")
+	addPlannerWarnings(diags, path.Empty(), singleTypePaths(*m, out.Warnings), nodeGroupRenames, "Node Group Caveat")
 	flattenNodeGroup(m, res, out, diags)
 	m.Capacity = capacityWithFailures(m.Capacity, groupFailuresValue(*m, misfits))
 	return !diags.HasError()

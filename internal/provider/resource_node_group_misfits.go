@@ -2,6 +2,7 @@ package provider
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
@@ -24,6 +25,21 @@ func capacityWithFailures(c types.Object, failures types.List) types.Object {
 	v := c.Attributes()
 	v["failures"] = failures
 	return types.ObjectValueMust(capacityAttrTypes, v)
+}
+
+// singleTypePaths puts the planner's warnings on the group's instance types (InstanceTypes…) on instance_type when
+// the group gives one type that way, as addNodeGroupErrors does for errors.
+func singleTypePaths(m nodeGroupModel, ws []field.Warning) []field.Warning {
+	if m.InstanceType.IsNull() {
+		return ws
+	}
+	out := slices.Clone(ws)
+	for i, w := range out {
+		if st := w.Path.Steps(); len(st) >= 1 && st[0].Name == "InstanceTypes" {
+			out[i].Path = field.NewPath("InstanceType")
+		}
+	}
+	return out
 }
 
 func addNodeGroupErrors(diags *diag.Diagnostics, m nodeGroupModel, err error) {

@@ -19,7 +19,9 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/field"
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/fit"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/nodegroup"
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/sizing"
 )
 
@@ -654,4 +656,26 @@ workloads = [
 			}},
 		},
 	})
+}
+
+// TestNodeGroupWarningsOnInstanceType: a planner warning on the group's instance types (the GKE boot-disk check's)
+// lands on instance_type when the group gives its one type that way, and stays on instance_types otherwise.
+func TestNodeGroupWarningsOnInstanceType(t *testing.T) {
+	ws := []field.Warning{{Code: nodegroup.WarnGKEBootDiskUnchecked, Path: field.NewPath("InstanceTypes").At(0), Message: "x"}}
+	for _, tc := range []struct {
+		m    nodeGroupModel
+		want string
+	}{
+		{nodeGroupModel{InstanceType: types.StringValue("a3-highgpu-1g")}, "instance_type"},
+		{nodeGroupModel{InstanceType: types.StringNull()}, "instance_types[0]"},
+	} {
+		var diags diag.Diagnostics
+		addPlannerWarnings(&diags, path.Empty(), singleTypePaths(tc.m, ws), nodeGroupRenames, "Node Group Caveat")
+		if len(diags) != 1 {
+			t.Fatalf("diagnostics %v", diags)
+		}
+		if p := diags[0].(diag.DiagnosticWithPath).Path().String(); p != tc.want {
+			t.Errorf("warning at %s, want %s", p, tc.want)
+		}
+	}
 }
