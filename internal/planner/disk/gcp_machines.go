@@ -158,9 +158,14 @@ func CheckGCPMachineDisk(it catalog.InstanceType, t string, at field.Path) *Find
 		effect = "and Google supports pd-extreme only there (other machine types \"are not supported for production use\")"
 		src += "; " + pdExtremeSource
 	}
+	larger := ""
+	if i := slices.Index(gcpMachineDiskTypes[:], t); i >= 0 && m.row.support[i] > 1 {
+		// A size rule: the series attaches t from that many vCPUs, so a larger type of it is a remedy too.
+		larger = fmt.Sprintf(", a machine type of the %s series with %d vCPUs or more,", m.seriesName(), m.row.support[i])
+	}
 	return &Finding{Rule: RuleMachineDisk, Severity: SeverityError, Path: at, Value: t,
-		Message: fmt.Sprintf("machine type %s cannot attach a %s disk: %s, %s; %s attaches %s (%s). Use one of those types, or a machine series that "+
-			"attaches %s (rule %s)", m.Machine, t, why, effect, m.Machine, use, src, t, RuleMachineDisk)}
+		Message: fmt.Sprintf("machine type %s cannot attach a %s disk: %s, %s; %s attaches %s (%s). Use one of those types%s or a machine series that "+
+			"attaches %s (rule %s)", m.Machine, t, why, effect, m.Machine, use, src, larger, t, RuleMachineDisk)}
 }
 
 // pdExtremeSource is the page the pd-extreme column's size rule and series list come from (the family pages list

@@ -154,3 +154,16 @@ func TestGCPMachineDiskColumns(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckGCPMachineDiskSizeRemedy: pd-extreme on n2-standard-8: N2 attaches it from 64 vCPUs, so the remedy names
+// a larger N2 type, not only another series.
+func TestCheckGCPMachineDiskSizeRemedy(t *testing.T) {
+	f := CheckGCPMachineDisk(catalog.InstanceType{Cloud: catalog.GCP, Name: "n2-standard-8", VCPU: 8}, "pd-extreme", field.NewPath("Type"))
+	if f == nil {
+		t.Fatal("no finding")
+	}
+	t.Log(f.Message)
+	if !strings.Contains(f.Message, "a machine type of the N2 series with 64 vCPUs or more") {
+		t.Errorf("remedy does not say a machine type of 64+ vCPUs of the same series attaches it: %s", f.Message)
+	}
+}
