@@ -229,6 +229,12 @@ func (p Peak) surgeFor(r int64) (int64, *field.Error) {
 	return n, nil
 }
 
+// hasMaxSurge says whether the rollout's surge comes from a maxSurge a user can lower: not for an Argo Rollout
+// without its strategy, planned as a blue-green preview.
+func (p Peak) hasMaxSurge() bool {
+	return p.workloadKind() != argoRollout || (p.Workload != nil && p.Workload.Rollout != nil)
+}
+
 // MaxSurge is the rollout's surge at any replica count, as surgeFor counts it: "0" for a StatefulSet or
 // Recreate, "100%" for an Argo Rollout without its strategy, else maxSurge (default "25%"); "" when the
 // strategy is invalid.
@@ -369,8 +375,11 @@ func (c *peakChecker) checkNodeGroup(req resource.List, ext map[string]int64, su
 	} else {
 		remedies = append(remedies, fmt.Sprintf("no %s at or above its minimum of %s leaves room for its rollout", maxName, resource.Group(floor)))
 	}
-	if holds > peak {
+	if holds > peak && c.p.hasMaxSurge() {
 		remedies = append(remedies, fmt.Sprintf("lower the rollout's maxSurge to %s", resource.Group(holds-peak)))
+	} else if holds > peak {
+		remedies = append(remedies, fmt.Sprintf("give the Argo Rollout a canary strategy with a maxSurge of at most %s (without one its blue-green preview is as large as the active set)",
+			resource.Group(holds-peak)))
 	}
 	remedies = append(remedies, raiseGroup(*g, per, peak+surge, spreads))
 	c.warn("KCAP-W1", mp,

@@ -168,3 +168,24 @@ func findingsOf(err error, res *CheckResult) []remedyFinding {
 	}
 	return out
 }
+
+// TestArgoBlueGreenW1Remedy: an Argo Rollout without its strategy is planned as a blue-green preview (surge =
+// replicas): it has no maxSurge to lower, so KCAP-W1 says to give it a canary strategy instead.
+func TestArgoBlueGreenW1Remedy(t *testing.T) {
+	so := base()
+	so.ScaleTargetRef.Kind, so.ScaleTargetRef.APIVersion = ptr("Rollout"), ptr("argoproj.io/v1alpha1")
+	so.TargetWorkload = &Workload{Kind: "Rollout", PodTemplate: PodTemplate{Containers: []Container{{Name: "c",
+		Requests: map[string]string{"cpu": "500m", "memory": "256Mi"}}}}}
+	so.NodeGroupCapacity = &NodeGroupCapacity{Name: "web", MaxNodes: 3,
+		WorkloadAllocatable: Allocatable{CPUMillicores: 2500, MemoryBytes: 16_000_000_000}, WorkloadPods: 50}
+	res, err := Plan(so)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range res.Warnings {
+		t.Logf("%s: %s", w.Code, w.Message)
+		if w.Code == "KCAP-W1" && (strings.Contains(w.Message, "lower the rollout's maxSurge") || !strings.Contains(w.Message, "canary strategy with a maxSurge of at most 5")) {
+			t.Errorf("KCAP-W1 on a strategy-less Argo Rollout (blue-green preview, no maxSurge) names a maxSurge remedy: %s", w.Message)
+		}
+	}
+}
