@@ -101,8 +101,8 @@ func daemonSetsAttribute() schema.ListNestedAttribute {
 func systemDaemonSetsAttribute() schema.StringAttribute {
 	return optionalOneOf(stringsOf(overhead.SystemDaemonSetsModes), "Which DaemonSets count beside `daemonsets`, one of "+
 		markdownList(overhead.SystemDaemonSetsModes)+" (default `platform`). `platform`: also the system DaemonSets the platform "+
-		"runs on every node, as measured on real nodes, less any whose name `daemonsets` lists (list `kube-proxy` with your own "+
-		"requests to replace the platform's): on AKS Linux `kube-proxy` 100m, `azure-ip-masq-agent` 100m/50Mi, `cloud-node-manager` "+
+		"runs on every node, as measured on real nodes; a DaemonSet of `daemonsets` with one's name replaces it on the pools it lands on "+
+		"(list `kube-proxy` with your own requests to replace the platform's; where yours does not land, the platform's still counts): on AKS Linux `kube-proxy` 100m, `azure-ip-masq-agent` 100m/50Mi, `cloud-node-manager` "+
 		"50m/50Mi, `csi-azuredisk-node` and `csi-azurefile-node` 30m/60Mi each, and `azure-cns` 40m/250Mi with Azure CNI overlay "+
 		"(6 pods, 350m CPU, 470Mi); on GKE Standard `fluentbit-gke` 100m/200Mi, `gke-metrics-agent` 8m/100Mi, `kube-proxy` 100m and "+
 		"`pdcsi-node` 10m/20Mi (4 pods, 218m, 320Mi); on EKS Linux (not Auto Mode) `aws-node` 50m (its CNI and network policy agent containers) and `kube-proxy` 100m; none on "+

@@ -63,14 +63,17 @@ func Read(in Input) (Result, error) {
 	objs, warns, err := parse(in.Manifests, OriginManifests)
 	// Documents that do not decode are errors, reported with the other objects' own problems: every problem at once.
 	parseErrs := field.As(err)
-	if err != nil && (objs == nil || len(parseErrs) == 0) {
-		return Result{}, err
+	if err != nil && (len(parseErrs) == 0 || objs == nil && in.Cluster == "") {
+		return Result{}, err // nothing decoded and nothing else to read: the documents' errors are all there is
 	}
 	var cobjs []object
 	if in.Cluster != "" {
 		var cwarns []Warning
 		cobjs, cwarns, err = parse(in.Cluster, OriginCluster)
-		if err != nil {
+		if ces := field.As(err); len(ces) > 0 {
+			// The snapshot's errors come with the manifests' own, not instead of them.
+			return Result{}, append(slices.Clip(parseErrs), ces...)
+		} else if err != nil {
 			return Result{}, err
 		}
 		warns = append(warns, cwarns...)

@@ -1,6 +1,7 @@
 package workloads
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -259,4 +260,15 @@ func TestReadReportsEveryStageAtOnce(t *testing.T) {
 		want: []string{`has apiVersion autoscaling/v2beta2 and kind HorizontalPodAutoscaler, which Kubernetes stopped serving in 1.26`,
 			`HorizontalPodAutoscaler "inverted" in namespace "default" (document 2, line 23): the minimum replica count 8 is above the maximum 4`,
 			`HorizontalPodAutoscaler "nomax" in namespace "default" (document 3, line 31): spec.maxReplicas is not set or 0`}}})
+}
+
+// TestReadReportsManifestsAndSnapshotErrors: a document of the manifests and one of the cluster snapshot that do not
+// decode are reported together, not the snapshot's alone.
+func TestReadReportsManifestsAndSnapshotErrors(t *testing.T) {
+	old := "apiVersion: autoscaling/v2beta2\nkind: HorizontalPodAutoscaler\nmetadata: {name: %s}\nspec: {scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: web}, maxReplicas: 3}\n"
+	_, err := Read(Input{Manifests: fmt.Sprintf(old, "in-manifests"), Cluster: fmt.Sprintf(old, "in-cluster")})
+	es := field.As(err)
+	if len(es) != 2 || !strings.Contains(es[0].Detail, `"in-manifests"`) || !strings.Contains(es[1].Detail, `"in-cluster"`) {
+		t.Errorf("errors %v, want the manifests' and the snapshot's", err)
+	}
 }
