@@ -457,10 +457,10 @@ func raiseGroup(g NodeGroupCapacity, per, pods int64, skews []int64) string {
 			// The group's size is enough: only its nodes per zone are too few (never name the size it has).
 			pz := searchNodes(func(p int64) bool { h := g; h.MaxNodesPerZone = &p; return holds(h, g.MaxNodes) },
 				*g.MaxNodesPerZone, resource.CeilDiv(g.MaxNodes, z))
-			return fmt.Sprintf("raise the group's nodes per zone to %s (max_nodes_per_zone %s is too few; its maximum size of %s nodes is enough)",
+			return fmt.Sprintf("raise the group's nodes per zone to %s (its %s nodes per zone are too few; its maximum size of %s nodes is enough)",
 				resource.Group(pz), resource.Group(*g.MaxNodesPerZone), resource.Group(g.MaxNodes))
 		}
-		return fmt.Sprintf("raise the group's maximum size to %s nodes and its nodes per zone to %s (max_nodes_per_zone %s is too few)",
+		return fmt.Sprintf("raise the group's maximum size to %s nodes and its nodes per zone to %s (its %s nodes per zone are too few)",
 			resource.Group(m), resource.Group(resource.CeilDiv(m, z)), resource.Group(*g.MaxNodesPerZone))
 	}
 	m := searchNodes(func(m int64) bool { return holds(g, m) }, need, hi)
