@@ -531,6 +531,7 @@ var workloadsWarningTitles = map[string]string{
 	workloads.WarnSharedRWOClaim:          "ReadWriteOnce Claim Shared by Replicas",
 	workloads.WarnPDBOverlap:              "Overlapping PodDisruptionBudgets",
 	workloads.WarnDaemonsetSurge:          "DaemonSet Surge Not Counted",
+	workloads.WarnDaemonsetUntolerated:    "DaemonSet Running Beside Taints It Does Not Tolerate",
 	workloads.WarnHPAScaleToZero:          "HPA Scales to Zero",
 	workloads.WarnLimitrangeConflict:      "Conflicting LimitRange Defaults",
 	workloads.WarnNodeCordoned:            "Cordoned Nodes Left Out",

@@ -368,6 +368,7 @@ func (r *reader) readCluster() {
 		tpl := corev1.PodTemplateSpec{ObjectMeta: metav1.ObjectMeta{Labels: rep.Labels, Annotations: rep.Annotations}, Spec: *sanitize(rep, g.kind)}
 		if g.kind == "DaemonSet" {
 			r.pinToPools(g, &tpl.Spec)
+			r.tolerateWhereRunning(g, &tpl.Spec)
 		}
 		ow := owned{template: tpl, replicas: len(g.pods), daemon: g.kind == "DaemonSet" || g.kind == "StaticPod"}
 		ow.notes = append(ow.notes, fmt.Sprintf("%d running pod(s) in the cluster snapshot", len(g.pods)))
@@ -419,6 +420,53 @@ func (r *reader) pinToPools(g *podGroup, spec *corev1.PodSpec) {
 		t := &na.RequiredDuringSchedulingIgnoredDuringExecution.NodeSelectorTerms[i]
 		t.MatchExpressions = append(t.MatchExpressions, term.MatchExpressions...)
 	}
+}
+
+// tolerateWhereRunning keeps a DaemonSet read from running pods on every pool its pods run on, whatever the
+// pool's taints: a pool's taints are every taint any of its nodes carries, and a DaemonSet pod runs beside a
+// NoSchedule taint it does not tolerate when the taint came after it (NoSchedule evicts nothing) or when only
+// some of the pool's nodes carry it. Planning it off such a pool would leave its requests out of the nodes
+// that do run it (the optimistic side), so each taint it does not tolerate on a pool it runs on is tolerated,
+// with a warning naming them (a new node tainted from the start would not run it: the pessimistic side).
+func (r *reader) tolerateWhereRunning(g *podGroup, spec *corev1.PodSpec) {
+	taints := map[string][]fit.Taint{}
+	for _, p := range r.res.Pools {
+		taints[p.Name] = p.Taints
+	}
+	running := map[string]bool{}
+	for _, p := range g.pods {
+		if np, ok := r.nodePool[p.Spec.NodeName]; ok {
+			running[np[0]] = true
+		}
+	}
+	var added []string
+	for _, pool := range sortedSet(running) {
+		for _, t := range taints[pool] {
+			if t.Effect == fit.EffectPreferNoSchedule {
+				continue
+			}
+			if tolerated(tolerations(spec.Tolerations), t) {
+				continue
+			}
+			ct := corev1.Taint{Key: t.Key, Value: t.Value, Effect: corev1.TaintEffect(t.Effect)}
+			spec.Tolerations = append(spec.Tolerations, corev1.Toleration{Key: t.Key, Operator: corev1.TolerationOpEqual, Value: t.Value, Effect: ct.Effect})
+			added = append(added, fmt.Sprintf("%s (pool %s)", ct.ToString(), field.Quote(pool)))
+		}
+	}
+	if len(added) > 0 {
+		r.warn(g.src, WarnDaemonsetUntolerated, "its running pods are on nodes of pools whose taints it does not tolerate: %s. Planned there as the snapshot "+
+			"shows it (its requests count on those pools); a node that carries the taint when it joins would not run it",
+			strings.Join(added, ", "))
+	}
+}
+
+func tolerated(tols []fit.Toleration, t fit.Taint) bool {
+	for _, tol := range tols {
+		if tol.Tolerates(t) {
+			return true
+		}
+	}
+	return false
 }
 
 // largest returns the pod with the largest effective request (CPU, then memory) and whether the pods differ.

@@ -9,6 +9,7 @@ import (
 
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/catalog"
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/field"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/overhead"
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/sizing"
 )
 
@@ -182,4 +183,58 @@ func awsNodePod(node string) string {
                         "resources": {
                             "requests": {
                                 "cpu": "25m"`
+}
+
+// TestReadClusterDaemonSetUntolerated: the snapshot's kube-proxy and aws-node pods run on the gpu node, whose
+// nvidia.com/gpu=true:NoSchedule taint they do not tolerate (the taint came after them). Read by their
+// tolerations, they would be planned off the gpu pool and their 125m left out of the node that runs them; they
+// are planned where the snapshot shows them, with a warning naming the taint and the pool.
+func TestReadClusterDaemonSetUntolerated(t *testing.T) {
+	res := mustRead(t, Input{Cluster: snapshot(t)})
+	var warned []string
+	for _, w := range res.Warnings {
+		if w.Code == WarnDaemonsetUntolerated {
+			warned = append(warned, w.Source.Name)
+			if !strings.Contains(w.Message, `nvidia.com/gpu=true:NoSchedule (pool "gpu")`) {
+				t.Errorf("warning %q names no taint and pool", w.Message)
+			}
+		}
+	}
+	if fmt.Sprint(warned) != "[kube-proxy aws-node]" {
+		t.Errorf("warned about %v, want kube-proxy and aws-node (they run on the gpu node)", warned)
+	}
+	req := sizing.Request{SystemDaemonSets: overhead.SystemDaemonSetsListed}
+	for _, p := range res.Pools {
+		req.Pools = append(req.Pools, p.Pool)
+	}
+	for _, d := range res.DaemonSets {
+		req.DaemonSets = append(req.DaemonSets, d.DaemonSet)
+	}
+	plan, err := sizing.NewPlanner(sizing.EmbeddedCatalog()).Solve(context.Background(), req)
+	if err != nil {
+		t.Fatalf("Solve: %v", err)
+	}
+	for i, p := range res.Pools {
+		o := plan.Pools[i]
+		if got := o.Allocatable.CPUMillicores - o.WorkloadAllocatable.CPUMillicores; fmt.Sprint(o.DaemonSets) != "[kube-proxy aws-node]" || got != 125 {
+			t.Errorf("pool %s runs %v (%dm), want kube-proxy and aws-node (125m) as the snapshot shows", p.Name, o.DaemonSets, got)
+		}
+	}
+
+	// A DaemonSet that tolerates the taint is not warned about, and one that runs only off the tainted pool
+	// stays off it.
+	tolerant := strings.ReplaceAll(snapshot(t), `"tolerations": [
+                    {
+                        "key": "node.kubernetes.io/not-ready"`, `"tolerations": [
+                    {
+                        "operator": "Exists"
+                    },
+                    {
+                        "key": "node.kubernetes.io/not-ready"`)
+	res = mustRead(t, Input{Cluster: tolerant})
+	for _, w := range res.Warnings {
+		if w.Code == WarnDaemonsetUntolerated {
+			t.Errorf("a DaemonSet tolerating every taint is warned about: %s", w.Message)
+		}
+	}
 }

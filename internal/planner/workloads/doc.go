@@ -29,9 +29,10 @@
 //
 // Helm hooks (the helm.sh/hook annotation) are skipped unless asked for, and every object that is not a
 // workload is listed in Result.Skipped with what it contributed. With Input.Cluster, the snapshot's nodes
-// become measured pools (one per node group: the least roomy node's allocatable and capacity, the labels and
-// taints all its nodes carry) and its running pods the existing load, grouped into their owners; an owner
-// also in the manifests is read from the manifests.
+// become measured pools (one per node group: the least roomy node's allocatable and capacity, the labels all its
+// nodes carry and the taints any of them carries) and its running pods the existing load, grouped into their owners; an owner
+// also in the manifests is read from the manifests. A DaemonSet read from running pods lands on the pools its
+// pods run on, tolerating those pools' taints it does not (with a warning): its requests count where they are.
 //
 // An object of the manifests the API server refuses outright is an error naming it and what to write instead
 // (validate.go): a name or namespace ValidateObjectMeta refuses, an apps/v1 selector missing, empty or not matching

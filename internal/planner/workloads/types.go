@@ -21,6 +21,7 @@ const (
 	WarnCustomKind              = "workloads.custom-kind"
 	WarnCustomPodsUncounted     = "workloads.custom-pods-uncounted"
 	WarnDaemonsetSurge          = "workloads.daemonset-surge"
+	WarnDaemonsetUntolerated    = "workloads.daemonset-untolerated"
 	WarnExtendedResource        = "workloads.extended-resource"
 	WarnFilteredOut             = "workloads.filtered-out"
 	WarnHPAScaleToZero          = "workloads.hpa-scale-to-zero"
