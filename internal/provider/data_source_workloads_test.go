@@ -262,6 +262,9 @@ data "kubefit_node_pool_sizing" "live" {
 				statecheck.ExpectKnownValue("data.kubefit_workloads.live", tfjsonpath.New("pools").AtMapKey("gpu").AtMapKey("taints"), knownvalue.ListSizeExact(1)),
 				statecheck.ExpectKnownValue("data.kubefit_node_pool_sizing.live", tfjsonpath.New("pool_results").AtMapKey("general").AtMapKey("allocatable").AtMapKey("cpu"), knownvalue.StringExact("1930m")),
 				statecheck.ExpectKnownValue("data.kubefit_node_pool_sizing.live", tfjsonpath.New("fits"), knownvalue.Bool(true)),
+				// kube-proxy and aws-node run on the gpu node beside a taint they do not tolerate: they count there.
+				statecheck.ExpectKnownValue("data.kubefit_node_pool_sizing.live", tfjsonpath.New("pool_results").AtMapKey("gpu").AtMapKey("daemonsets"),
+					knownvalue.ListExact([]knownvalue.Check{knownvalue.StringExact("kube-proxy"), knownvalue.StringExact("aws-node")})),
 			},
 		}},
 	})
