@@ -173,6 +173,7 @@ var warningTitles = map[string]string{
 	selector.WarnDiskTypeUnknown:           "Disk Support of Candidates Unknown",
 	selector.WarnNoneEligible:              "No Candidate Fits",
 	nodegroup.WarnKubeletSettingsNeedImage: "Kubelet Settings Need a Custom AMI",
+	nodegroup.WarnKarpenterKubelet:         "Kubelet Settings Belong in the EC2NodeClass",
 
 	overhead.CodeNoDaemonSets:              "DaemonSet Requests Not Given",
 	overhead.CodeHyperdiskAttach:           "Hyperdisk Attach Limit Below the Driver's",

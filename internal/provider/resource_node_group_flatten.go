@@ -136,6 +136,15 @@ func flattenNodeGroup(m *nodeGroupModel, res *nodegroup.Result, out nodegroup.Re
 		}
 		m.KarpenterNodePool, m.KarpenterYAML = types.DynamicValue(v), types.StringValue(out.KarpenterYAML)
 	}
+	m.KarpenterKubelet = types.DynamicNull()
+	if out.KarpenterKubelet != nil {
+		v, err := dynamicValue(out.KarpenterKubelet, false)
+		if err != nil {
+			diags.AddError("Rendering Failed", err.Error())
+			return
+		}
+		m.KarpenterKubelet = types.DynamicValue(v)
+	}
 	m.KubeletConfigYAML = types.StringValue(out.KubeletConfigYAML)
 	m.Report = types.StringValue(res.Plan.Report)
 	m.DisruptionOut = disruptionResultsValue(res.Disruptions)

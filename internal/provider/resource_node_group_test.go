@@ -460,6 +460,40 @@ workloads = [{ name = "web", replicas = 2, requests = { cpu = "250m" } }]
 	})
 }
 
+// TestAccNodeGroup_karpenterKubelet: a Karpenter group planned at 110 pods per node with its own kube-reserved memory
+// renders the EC2NodeClass spec.kubelet that gives Karpenter's nodes those settings (Karpenter reads none from the
+// NodePool); without such settings there is nothing to carry.
+func TestAccNodeGroup_karpenterKubelet(t *testing.T) {
+	cfg := func(extra string) string {
+		return nodeGroup(`name = "web"
+cloud = "aws"
+instance_type = "m5.large"
+eks = { node_group_kind = "karpenter", prefix_delegation = true }
+workloads = [{ name = "web", replicas = 100, requests = { cpu = "10m", memory = "16Mi" } }]
+` + extra)
+	}
+	kubelet := tfjsonpath.New("karpenter_node_class_kubelet")
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config:           cfg(`max_pods = 110` + "\n" + `kube_reserved = { memory = "500Mi" }`),
+				ConfigPlanChecks: emptyPlanAfterApply,
+				ConfigStateChecks: []statecheck.StateCheck{
+					expectNG(tfjsonpath.New("allocatable").AtMapKey("pods"), knownvalue.Int64Exact(110)),
+					expectNG(kubelet.AtMapKey("maxPods"), knownvalue.Int64Exact(110)),
+					expectNG(kubelet.AtMapKey("kubeReserved"), knownvalue.ObjectExact(map[string]knownvalue.Check{"memory": knownvalue.StringExact("500Mi")})),
+				},
+			},
+			{
+				Config:            cfg(""),
+				ConfigPlanChecks:  emptyPlanAfterApply,
+				ConfigStateChecks: []statecheck.StateCheck{expectNG(kubelet, knownvalue.Null())},
+			},
+		},
+	})
+}
+
 // TestAccNodeGroup_arrivalOrder checks that a node group sizes with the scheduler model under its own
 // arrival_order and scheduler_profile: its max_size equals the peak a sizing data source computes with the
 // same inputs, for rollout (the default) and largest-first, which differ on this mix.

@@ -151,6 +151,10 @@ type Rendered struct {
 	// KarpenterNodePool is a karpenter.sh/v1 NodePool as a JSON object; KarpenterYAML the same as YAML.
 	KarpenterNodePool map[string]any
 	KarpenterYAML     string
+	// KarpenterKubelet is the spec.kubelet block the NodePool's EC2NodeClass must carry for Karpenter's nodes to
+	// run the kubelet settings the group was planned with (karpenterKubelet); nil when the group sets none, or
+	// when its NodePool refers to EKS Auto Mode's NodeClass.
+	KarpenterKubelet map[string]any
 	// KubeletConfigYAML is a kubelet.config.k8s.io/v1beta1 KubeletConfiguration fragment.
 	KubeletConfigYAML string
 }
@@ -169,6 +173,7 @@ func Render(req Request, r *Result) (Rendered, error) {
 		// group whose members need several AMIs (architectures, accelerators) or are more than a managed node group
 		// takes has no managed shape either.
 		out.KarpenterNodePool, out.KarpenterYAML, err = karpenter(req, r)
+		out.KarpenterKubelet, out.Warnings = karpenterKubelet(req, r), append(out.Warnings, karpenterKubeletWarnings(req, r)...)
 	case req.Pool.Cloud == catalog.AWS:
 		out.EKS = eksNodeGroup(req, r)
 		var warns []field.Warning
@@ -189,6 +194,7 @@ func Render(req Request, r *Result) (Rendered, error) {
 			out.EKS, out.EKSModule = nil, nil
 		}
 		out.KarpenterNodePool, out.KarpenterYAML, err = karpenter(req, r)
+		out.KarpenterKubelet, out.Warnings = karpenterKubelet(req, r), append(out.Warnings, karpenterKubeletWarnings(req, r)...)
 	case req.Pool.Cloud == catalog.Azure:
 		out.AKS = aksNodePool(req, r)
 		out.AKSModule, out.Warnings = aksModuleNodePool(req, r, out.AKS)

@@ -1,0 +1,96 @@
+package nodegroup
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/field"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/overhead"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/resource"
+)
+
+// WarnKarpenterKubelet: a Karpenter group planned with custom kubelet settings, which Karpenter takes from the
+// EC2NodeClass its NodePool refers to, not from the NodePool.
+const WarnKarpenterKubelet = "nodegroup.karpenter-kubelet-in-node-class"
+
+// karpenterKubelet is the spec.kubelet block of an EC2NodeClass that gives Karpenter's nodes the kubelet settings the
+// group was planned with; nil when the group sets none or its NodePool refers to EKS Auto Mode's NodeClass.
+//
+// Karpenter v1 reads the kubelet configuration from the EC2NodeClass ("Kubelet configures the kubelet on provisioned
+// nodes … Karpenter reads the fields relevant to scheduling (maxPods, podsPerCore, kubeReserved, systemReserved,
+// evictionHard)", aws/karpenter-provider-aws pkg/apis/v1/ec2nodeclass.go @ 1d927085); the NodePool carries none.
+// Without maxPods it gives a node its ENI-limited pod count (pkg/providers/instancetype/types.go, func pods), and it
+// fills the reservation keys not given from its own formula (kubeReservedResources: lo.Assign of the given keys over
+// its defaults), the formula kubefit's overhead model plans a Karpenter node with. So the block holds what the group
+// sets: max pods, the reservation keys given, and the whole hard-eviction map (a partial evictionHard leaves the
+// kubelet's other signals unset, fullEvictionHard).
+func karpenterKubelet(req Request, r *Result) map[string]any {
+	if req.Pool.Overhead.EKS.Kind == overhead.AutoMode || !customKubelet(req) {
+		return nil
+	}
+	in, out := req.Pool.Overhead, map[string]any{}
+	if in.MaxPods > 0 {
+		out["maxPods"] = r.Pool.Overhead.MaxPods
+	}
+	if m := givenQuantities(in.KubeReserved); len(m) > 0 {
+		out["kubeReserved"] = m
+	}
+	if m := givenQuantities(in.SystemReserved); len(m) > 0 {
+		out["systemReserved"] = m
+	}
+	if len(in.EvictionHard) > 0 {
+		ev := map[string]any{}
+		for k, v := range fullEvictionHard(r.Pool.Overhead.EvictionHard) {
+			ev[k] = v
+		}
+		out["evictionHard"] = ev
+	}
+	return out
+}
+
+// givenQuantities spells the keys of a reservation the group gives as the kubelet's resource map.
+func givenQuantities(rv overhead.Reservation) map[string]any {
+	m := map[string]any{}
+	if rv.CPUMillicores != nil {
+		m["cpu"] = resource.QuantityCPU(*rv.CPUMillicores)
+	}
+	if rv.MemoryBytes != nil {
+		m["memory"] = resource.QuantityBytes(*rv.MemoryBytes)
+	}
+	if rv.EphemeralStorageBytes != nil {
+		m["ephemeral-storage"] = resource.QuantityBytes(*rv.EphemeralStorageBytes)
+	}
+	return m
+}
+
+// karpenterKubeletWarnings warns a group whose nodes Karpenter launches (eks.node_group_kind karpenter) that its
+// kubelet settings hold only once the EC2NodeClass carries them: kubefit renders the block, not the class (its
+// role, subnets and AMI are the user's).
+func karpenterKubeletWarnings(req Request, r *Result) []field.Warning {
+	kubelet := karpenterKubelet(req, r)
+	if req.Pool.Overhead.EKS.Kind != overhead.Karpenter || kubelet == nil {
+		return nil
+	}
+	class := req.NodeClassName
+	if class == "" {
+		class = "default"
+	}
+	var set []string
+	at := field.NewPath("MaxPods")
+	if v, ok := kubelet["maxPods"]; ok {
+		set = append(set, fmt.Sprintf("maxPods %v", v))
+	}
+	for _, k := range []string{"kubeReserved", "systemReserved", "evictionHard"} {
+		if _, ok := kubelet[k]; ok {
+			set = append(set, k)
+			if len(set) == 1 {
+				at = field.NewPath(map[string]string{"kubeReserved": "KubeReserved", "systemReserved": "SystemReserved", "evictionHard": "EvictionHard"}[k])
+			}
+		}
+	}
+	return []field.Warning{{Code: WarnKarpenterKubelet, Path: at, Message: fmt.Sprintf(
+		"node group %q was planned with custom kubelet settings (%s), which Karpenter takes from the EC2NodeClass its NodePool refers to (%q), not from the NodePool: "+
+			"that EC2NodeClass must carry them as spec.kubelet, as rendered beside the NodePool; without them Karpenter launches nodes with its own "+
+			"defaults (max pods from the instance type's ENI limit, its kube-reserved formula) and the plan does not hold",
+		req.Pool.Name, strings.Join(set, ", "), class)}}
+}

@@ -1,0 +1,81 @@
+package nodegroup
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/overhead"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/sizing"
+)
+
+// TestKarpenterKubeletInNodeClass: Karpenter v1 takes max pods, reservations and eviction thresholds from the
+// EC2NodeClass, not the NodePool, so a group planned with them renders the EC2NodeClass's spec.kubelet, and a group
+// whose nodes Karpenter launches warns that the plan holds only once the class carries it. Before, the NodePool
+// alone was rendered and nothing was said: a group planned at 110 pods per node got nodes of 58 (c5.xlarge's ENI
+// limit) and the reservations of that count.
+func TestKarpenterKubeletInNodeClass(t *testing.T) {
+	p := sizing.NewPlanner(sizing.EmbeddedCatalog())
+	render := func(t *testing.T, req Request) Rendered {
+		t.Helper()
+		r, err := Size(context.Background(), p, req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, err := Render(req, r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	mem := int64(500 << 20)
+	custom := func(kind overhead.NodeGroupKind) Request {
+		req := phpGroup(nil)
+		req.Pool.Overhead.EKS.Kind = kind
+		req.Pool.Overhead.EKS.PrefixDelegation = true
+		req.Pool.Overhead.MaxPods = 110
+		req.Pool.Overhead.KubeReserved.MemoryBytes = &mem
+		req.NodeClassName = "web-class"
+		return req
+	}
+
+	out := render(t, custom(overhead.Karpenter))
+	if got := fmt.Sprint(out.KarpenterKubelet); got != "map[kubeReserved:map[memory:500Mi] maxPods:110]" {
+		t.Errorf("kubelet block = %s, want maxPods 110 and the kube-reserved memory given (Karpenter fills the other keys)", got)
+	}
+	var warned string
+	for _, w := range out.Warnings {
+		if w.Code == WarnKarpenterKubelet {
+			warned = w.Message
+		}
+	}
+	for _, want := range []string{"maxPods 110", "kubeReserved", `"web-class"`, "spec.kubelet", "does not hold"} {
+		if !strings.Contains(warned, want) {
+			t.Errorf("warning %q lacks %q", warned, want)
+		}
+	}
+
+	// A managed group renders the block for its NodePool too, without the warning: its nodes are the managed
+	// group's (the launch template carries the settings).
+	out = render(t, custom(overhead.Managed))
+	if out.KarpenterKubelet == nil || hasCode(out.Warnings, WarnKarpenterKubelet) {
+		t.Errorf("managed group: kubelet block %v, warnings %+v", out.KarpenterKubelet, out.Warnings)
+	}
+
+	// The whole hard-eviction map: a partial evictionHard leaves the kubelet's other signals unset.
+	req := phpGroup(nil)
+	req.Pool.Overhead.EKS.Kind = overhead.Karpenter
+	req.Pool.Overhead.EvictionHard = map[string]overhead.Threshold{overhead.SignalMemory: {Bytes: mem}}
+	ev, _ := render(t, req).KarpenterKubelet["evictionHard"].(map[string]any)
+	if ev["memory.available"] != "500Mi" || ev["nodefs.available"] == nil || ev["imagefs.available"] == nil {
+		t.Errorf("evictionHard = %v, want memory.available 500Mi beside the kubelet's other signals", ev)
+	}
+
+	// No custom setting, or EKS Auto Mode's NodeClass (no kubelet block): nothing rendered, nothing said.
+	plain := phpGroup(nil)
+	plain.Pool.Overhead.EKS.Kind = overhead.Karpenter
+	if out := render(t, plain); out.KarpenterKubelet != nil || hasCode(out.Warnings, WarnKarpenterKubelet) {
+		t.Errorf("group without kubelet settings: block %v, warnings %+v", out.KarpenterKubelet, out.Warnings)
+	}
+}
