@@ -253,7 +253,10 @@ func (d *workloadsDataSource) Schema(_ context.Context, _ datasource.SchemaReque
 			"it and the rule (`HPA-E2`, `HPA-E3`, `HPA-E4`, `HPA-E8` of `kubefit_horizontal_pod_autoscaler` for Kubernetes 1.37, where " +
 			"`HPAScaleToZero` is on by default; `KSO-E4`…`KSO-E8`, `KSO-E12` of `kubefit_keda_scaled_object`); a ScaledObject KEDA " +
 			"admits but cannot build a scaler from (`KSO-E10`, `KSO-E13`) makes no HPA, so its target is planned at its replicas field, " +
-			"with a warning. `max_surge` from the " +
+			"with a warning. Two or more HPAs on one workload are admitted, but the HPA controller then scales with none of them " +
+			"(`AmbiguousSelector`): it runs its replicas field, planned steady there and at most the largest of it and their maxima, " +
+			"since deleting all but one lets that one scale, with a warning; a ScaledObject beside another autoscaler on one target is an " +
+			"error, as KEDA's admission webhook refuses it. `max_surge` from the " +
 			"Deployment's strategy (default 25 %), an Argo Rollout's from its strategy (100 % for blueGreen and for a canary with " +
 			"`trafficRouting` and without `dynamicStableScale`, whose stable ReplicaSet stays at full size while the canary grows; a canary's " +
 			"`maxSurge`, default 25 %), another custom kind's where it writes one (`spec.strategy.rollingUpdate.maxSurge`, an OpenKruise " +
@@ -521,6 +524,7 @@ var workloadsWarningTitles = map[string]string{
 	workloads.WarnUnmodelledConstraint:    "Scheduling Constraints Not Modelled",
 	workloads.WarnNoRequests:              "Pods Without Requests",
 	workloads.WarnAutoscalerTargetMissing: "Autoscaler Target Missing",
+	workloads.WarnAutoscalerAmbiguous:     "Autoscalers Disable Each Other",
 	workloads.WarnAutoscalerInert:         "Autoscaler That Never Scales",
 	workloads.WarnReplicasAboveMax:        "Replicas Above the Autoscaler's Maximum",
 	workloads.WarnUnknownField:            "Unknown Fields",

@@ -23,7 +23,8 @@
 //     ScaledObject (minReplicaCount 0, maxReplicaCount 100 by default; its paused-replicas annotation pins both
 //     bounds, its paused annotation plans them at the maximum) that targets the workload by API group, kind and name (one the
 //     API server or KEDA refuses, by package hpa's and keda's rules, is an error; one KEDA admits but cannot build a
-//     scaler from leaves the target at its replicas field, with a warning); the PodDisruptionBudget whose selector matches its pods; its volume claims per pod
+//     scaler from leaves the target at its replicas field, with a warning; two HPAs on one target disable each other,
+//     AmbiguousSelector, so it runs its replicas field, planned up to their largest maximum, with a warning); the PodDisruptionBudget whose selector matches its pods; its volume claims per pod
 //     (volumeClaimTemplates, named claims, generic ephemeral volumes); its priority;
 //   - its scheduling constraints as written, each marked modelled (the node selector, required node affinity,
 //     tolerations, a required hostname anti-affinity or a zone DoNotSchedule spread on the pods' own labels,

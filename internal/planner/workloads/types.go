@@ -15,6 +15,7 @@ const (
 
 // Warning codes of Result.Warnings.
 const (
+	WarnAutoscalerAmbiguous     = "workloads.autoscaler-ambiguous"
 	WarnAutoscalerInert         = "workloads.autoscaler-inert"
 	WarnAutoscalerTargetMissing = "workloads.autoscaler-target-missing"
 	WarnClaimMissing            = "workloads.claim-missing"
