@@ -537,6 +537,7 @@ var workloadsWarningTitles = map[string]string{
 	workloads.WarnClaimMissing:            "Volume Claim Missing",
 	workloads.WarnSharedRWOClaim:          "ReadWriteOnce Claim Shared by Replicas",
 	workloads.WarnPDBOverlap:              "Overlapping PodDisruptionBudgets",
+	workloads.WarnPDBSelectsNothing:       "PodDisruptionBudget Selects No Pod",
 	workloads.WarnDaemonsetSurge:          "DaemonSet Surge Not Counted",
 	workloads.WarnDaemonsetUntolerated:    "DaemonSet Running Beside Taints It Does Not Tolerate",
 	workloads.WarnHPAScaleToZero:          "HPA Scales to Zero",

@@ -24,7 +24,9 @@
 //     bounds, its paused annotation plans them at the maximum) that targets the workload by API group, kind and name (one the
 //     API server or KEDA refuses, by package hpa's and keda's rules, is an error; one KEDA admits but cannot build a
 //     scaler from leaves the target at its replicas field, with a warning; two HPAs on one target disable each other,
-//     AmbiguousSelector, so it runs its replicas field, planned up to their largest maximum, with a warning); the PodDisruptionBudget whose selector matches its pods; its volume claims per pod
+//     AmbiguousSelector, so it runs its replicas field, planned up to their largest maximum, with a warning); the PodDisruptionBudget whose selector matches its pods (one
+//     listed on no workload says why in Result.Skipped, and one selecting no pod of its namespace, neither a read
+//     workload's, a DaemonSet's, an operator resource's nor a filtered-out object's, is warned of: pdb.go); its volume claims per pod
 //     (volumeClaimTemplates, named claims, generic ephemeral volumes); its priority;
 //   - its scheduling constraints as written, each marked modelled (the node selector, required node affinity,
 //     tolerations, a required hostname anti-affinity or a zone DoNotSchedule spread on the pods' own labels,

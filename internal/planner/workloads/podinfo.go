@@ -225,6 +225,7 @@ func (r *reader) budgetFor(o object, podLabels map[string]string) *DisruptionBud
 		if err != nil || b.Spec.Selector == nil || !sel.Matches(labels.Set(podLabels)) {
 			continue
 		}
+		r.budgetHit[o.src.Namespace+"/"+b.Name] = true
 		db := &DisruptionBudget{Name: b.Name}
 		if b.Spec.MinAvailable != nil {
 			db.MinAvailable = b.Spec.MinAvailable.String()

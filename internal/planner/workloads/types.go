@@ -32,6 +32,7 @@ const (
 	WarnNodeCordoned            = "workloads.node-cordoned"
 	WarnNodeInstanceType        = "workloads.node-instance-type"
 	WarnPDBOverlap              = "workloads.pdb-overlap"
+	WarnPDBSelectsNothing       = "workloads.pdb-selects-nothing"
 	WarnPodRefused              = "workloads.pod-refused"
 	WarnPriorityClassMissing    = "workloads.priority-class-missing"
 	WarnReplicasAboveMax        = "workloads.replicas-above-max"

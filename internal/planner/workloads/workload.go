@@ -130,6 +130,7 @@ func (r *reader) readOwner(o object) bool {
 func (r *reader) add(o object, ow owned) {
 	info, pl := r.podInfo(o, &ow)
 	if ow.daemon {
+		r.podSets = append(r.podSets, podSet{src: o.src, labels: ow.template.Labels, why: "a DaemonSet's pods, which are planned without a disruption budget (a node drain leaves them in place)"})
 		r.res.DaemonSets = append(r.res.DaemonSets, DaemonSet{
 			DaemonSet: fit.DaemonSet{Name: o.src.Name, Requests: info.Requests, NodeSelector: pl.selector, NodeAffinity: pl.affinity, HostPorts: pl.ports,
 				Tolerations: tolerations(ow.template.Spec.Tolerations), TakesPodSlot: true},
@@ -147,6 +148,7 @@ func (r *reader) add(o object, ow owned) {
 	}
 	w.Pod.Derivation = append(ow.notes, w.Pod.Derivation...)
 	w.DisruptionBudget = r.budgetFor(o, ow.template.Labels)
+	r.podSets = append(r.podSets, podSet{src: o.src, labels: ow.template.Labels})
 	w.Workload.DisruptionBudget = w.DisruptionBudget.Budget()
 	r.res.Workloads = append(r.res.Workloads, w)
 	r.workloadObjs = append(r.workloadObjs, o)
