@@ -206,7 +206,9 @@ type reader struct {
 	defaultPrio *schedulingv1.PriorityClass
 	defaultSrc  Source
 	claims      map[string]*corev1.PersistentVolumeClaim
-	budgets     map[string][]*policyv1.PodDisruptionBudget
+	// claimWritten holds each claim's storage requests as written (object.written), by namespace/name.
+	claimWritten map[string]map[string]string
+	budgets      map[string][]*policyv1.PodDisruptionBudget
 	// budgetRefs are the manifests' PodDisruptionBudgets, budgetHit those listed on a workload (namespace/name),
 	// podSets the pod labels they are checked against (checkBudgets).
 	budgetRefs []budgetRef
@@ -227,6 +229,7 @@ func (r *reader) index(objs []object) error {
 	r.runtime = map[string]*nodev1.RuntimeClass{}
 	r.priority = map[string]int32{"system-cluster-critical": 2000000000, "system-node-critical": 2000001000}
 	r.claims = map[string]*corev1.PersistentVolumeClaim{}
+	r.claimWritten = map[string]map[string]string{}
 	r.budgets = map[string][]*policyv1.PodDisruptionBudget{}
 	r.budgetHit = map[string]bool{}
 	for _, o := range objs {
@@ -352,6 +355,7 @@ func (r *reader) file(o object) {
 		r.skip(o, fmt.Sprintf("priority value %d", t.Value))
 	case *corev1.PersistentVolumeClaim:
 		r.claims[ns+"/"+t.Name] = t
+		r.claimWritten[ns+"/"+t.Name] = o.written
 		r.skip(o, "listed on the pods that mount it")
 	case *policyv1.PodDisruptionBudget:
 		r.budgets[ns] = append(r.budgets[ns], t)

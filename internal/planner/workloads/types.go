@@ -168,8 +168,8 @@ type PodInfo struct {
 // VolumeClaim is one persistent volume claim a pod uses.
 type VolumeClaim struct {
 	Name string
-	// Size is the storage request as written ("20Gi"), SizeBytes its value; empty and 0 when the claim
-	// is not among the manifests.
+	// Size is the storage request as written ("1.5Gi", not the canonical "1536Mi"; an unquoted YAML number as
+	// YAML reads it), SizeBytes its value; empty and 0 when the claim is not among the manifests.
 	Size         string
 	SizeBytes    int64
 	StorageClass string
