@@ -253,9 +253,15 @@ func (d *workloadsDataSource) Schema(_ context.Context, _ datasource.SchemaReque
 			"it and the rule (`HPA-E2`, `HPA-E3`, `HPA-E4`, `HPA-E8` of `kubefit_horizontal_pod_autoscaler` for Kubernetes 1.37, where " +
 			"`HPAScaleToZero` is on by default; `KSO-E4`…`KSO-E8`, `KSO-E12` of `kubefit_keda_scaled_object`); a ScaledObject KEDA " +
 			"admits but cannot build a scaler from (`KSO-E10`, `KSO-E13`) makes no HPA, so its target is planned at its replicas field, " +
-			"with a warning. `max_surge` from the " +
+			"with a warning. Two or more HPAs on one workload are admitted, but the HPA controller then scales with none of them " +
+			"(`AmbiguousSelector`): it runs its replicas field, planned steady there and at most the largest of it and their maxima, " +
+			"since deleting all but one lets that one scale, with a warning; a ScaledObject beside another autoscaler on one target is an " +
+			"error, as KEDA's admission webhook refuses it. `max_surge` from the " +
 			"Deployment's strategy (default 25 %), an Argo Rollout's from its strategy (100 % for blueGreen and for a canary with " +
-			"`trafficRouting` and without `dynamicStableScale`, whose stable ReplicaSet stays at full size while the canary grows). Helm hooks (test Pods, install Jobs) are not steady load and go to `skipped` " +
+			"`trafficRouting` and without `dynamicStableScale`, whose stable ReplicaSet stays at full size while the canary grows; a canary's " +
+			"`maxSurge`, default 25 %), another custom kind's where it writes one (`spec.strategy.rollingUpdate.maxSurge`, an OpenKruise " +
+			"CloneSet's `spec.updateStrategy.maxSurge` or `spec.updateStrategy.rollingUpdate.maxSurge`, default 0); a custom kind that writes " +
+			"none is planned at an assumed 100 % (a full second set of pods, as a blue-green update runs), said in its derivation and warning. Helm hooks (test Pods, install Jobs) are not steady load and go to `skipped` " +
 			"unless `include_helm_hooks = true`.\n\n" +
 			"Scheduling constraints are carried as written in `constraints`. Those sizing models become its inputs: node " +
 			"selector, tolerations, required node affinity (as `node_affinity`), inter-pod affinity and anti-affinity, required " +
@@ -341,7 +347,7 @@ func podOutputAttributes() map[string]schema.Attribute {
 		"volume_claims": schema.ListNestedAttribute{Computed: true, MarkdownDescription: "Persistent volume claims of one pod: `volumeClaimTemplates`, named claims (`persistentVolumeClaim`) and generic ephemeral volumes.",
 			NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
 				"name":            schema.StringAttribute{Computed: true, MarkdownDescription: "Claim (template or volume) name."},
-				"size":            schema.StringAttribute{Computed: true, MarkdownDescription: "Storage request as written (null when the claim is not among the manifests)."},
+				"size":            schema.StringAttribute{Computed: true, MarkdownDescription: "Storage request as written (`1.5Gi`, not its canonical `1536Mi`; an unquoted YAML number as YAML reads it, `1e3` as `1000`; null when the claim is not among the manifests)."},
 				"size_bytes":      schema.Int64Attribute{Computed: true, MarkdownDescription: "Storage request in bytes."},
 				"storage_class":   schema.StringAttribute{Computed: true, MarkdownDescription: "`storageClassName` (null: the cluster's default class)."},
 				"access_modes":    schema.ListAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: "Access modes."},
@@ -518,6 +524,7 @@ var workloadsWarningTitles = map[string]string{
 	workloads.WarnUnmodelledConstraint:    "Scheduling Constraints Not Modelled",
 	workloads.WarnNoRequests:              "Pods Without Requests",
 	workloads.WarnAutoscalerTargetMissing: "Autoscaler Target Missing",
+	workloads.WarnAutoscalerAmbiguous:     "Autoscalers Disable Each Other",
 	workloads.WarnAutoscalerInert:         "Autoscaler That Never Scales",
 	workloads.WarnReplicasAboveMax:        "Replicas Above the Autoscaler's Maximum",
 	workloads.WarnUnknownField:            "Unknown Fields",
@@ -530,6 +537,7 @@ var workloadsWarningTitles = map[string]string{
 	workloads.WarnClaimMissing:            "Volume Claim Missing",
 	workloads.WarnSharedRWOClaim:          "ReadWriteOnce Claim Shared by Replicas",
 	workloads.WarnPDBOverlap:              "Overlapping PodDisruptionBudgets",
+	workloads.WarnPDBSelectsNothing:       "PodDisruptionBudget Selects No Pod",
 	workloads.WarnDaemonsetSurge:          "DaemonSet Surge Not Counted",
 	workloads.WarnDaemonsetUntolerated:    "DaemonSet Running Beside Taints It Does Not Tolerate",
 	workloads.WarnHPAScaleToZero:          "HPA Scales to Zero",

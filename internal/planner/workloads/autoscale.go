@@ -195,6 +195,7 @@ func scaledJob(o object) (owned, error) {
 // autoscale gives each targeted workload the bounds of its autoscaler, and checks the autoscalers.
 func (r *reader) autoscale() error {
 	by := map[string]*scaler{}
+	rivals := map[string][]*scaler{} // two or more HPAs on one target, by target key
 	var errs field.Errors
 	for i := range r.scalers {
 		s := &r.scalers[i]
@@ -224,9 +225,24 @@ func (r *reader) autoscale() error {
 			by[key] = keep
 			continue
 		}
+		if prev, dup := by[key]; dup && prev.o.src.Kind == "HorizontalPodAutoscaler" && what == "HorizontalPodAutoscaler" {
+			// The API server admits both; the HPA controller then scales with neither (rivals).
+			if len(rivals[key]) == 0 {
+				rivals[key] = []*scaler{prev}
+			}
+			rivals[key] = append(rivals[key], s)
+			continue
+		}
 		if prev, dup := by[key]; dup {
-			errs = append(errs, field.Invalid(inputPath(s.o.src), s.o.src.Name, "%s and %s both scale %s %s; two autoscalers on one target fight over its replica count, keep one",
-				objName(prev.o.src), objName(s.o.src), s.targetKind, field.Quote(s.target)))
+			// KEDA's validating webhook (apis/keda/v1alpha1/scaledobject_webhook.go, verifyHpas and
+			// verifyScaledObjects) refuses a ScaledObject whose target an HPA it does not own, or another
+			// ScaledObject, already scales; Helm installs HPAs before custom kinds, so the ScaledObject is the one refused.
+			other := "hpa"
+			if prev.o.src.Kind == "ScaledObject" && what == "ScaledObject" {
+				other = "ScaledObject"
+			}
+			errs = append(errs, field.Invalid(inputPath(s.o.src), s.o.src.Name, "%s and %s both scale %s %s; KEDA's admission webhook refuses a ScaledObject whose target another autoscaler already scales (\"the workload ... is already managed by the %s ...\"), so keep one of them",
+				objName(prev.o.src), objName(s.o.src), s.targetKind, field.Quote(s.target), other))
 			continue
 		}
 		by[key] = s
@@ -243,6 +259,10 @@ func (r *reader) autoscale() error {
 			continue
 		}
 		used[key] = true
+		if hpas := rivals[key]; len(hpas) > 0 {
+			r.ambiguous(w, hpas)
+			continue
+		}
 		if s.inert != "" {
 			// Nothing scales the target: it runs its replicas field (already on w, with its derivation).
 			r.warn(s.o.src, WarnAutoscalerInert, "it never scales %s %s: %s; the target runs its replicas field, as planned here, until it is fixed",
@@ -324,6 +344,39 @@ func (r *reader) autoscale() error {
 		r.warn(s.o.src, WarnAutoscalerTargetMissing, "it scales %s %s, which is not among the workloads read from the manifests (missing, filtered out or a hook); add the target or drop the autoscaler", s.targetKind, field.Quote(s.target))
 	}
 	return nil
+}
+
+// ambiguous plans workload w that two or more HPAs target. The API server admits them all, but the HPA controller
+// scales with none: each finds the target's pods "controlled by multiple HPAs" and sets ScalingActive=False, reason
+// AmbiguousSelector (kubernetes pkg/controller/podautoscaler/horizontal.go, validateAndParseSelector), so w runs its
+// replicas field. Deleting all but one re-enables that one, which may then scale w to its maximum: the steady count
+// is the replicas field and the peak the largest of it and every HPA's maximum, the safe side.
+func (r *reader) ambiguous(w *Workload, hpas []*scaler) {
+	steady := 1
+	if w.Replicas != nil {
+		steady = *w.Replicas
+	}
+	peak := steady
+	names := make([]string, len(hpas))
+	for i, s := range hpas {
+		names[i] = field.Quote(s.o.src.Name)
+		peak = max(peak, s.max)
+	}
+	list, all := strings.Join(names[:len(names)-1], ", ")+" and "+names[len(names)-1], "all"
+	if len(hpas) == 2 {
+		all = "both"
+	}
+	for _, s := range hpas {
+		s.dropped = fmt.Sprintf("disabled: HorizontalPodAutoscalers %s %s scale %s %s, so the HPA controller scales with none of them (AmbiguousSelector)",
+			list, all, s.targetKind, field.Quote(s.target))
+	}
+	r.warn(w.Source, WarnAutoscalerAmbiguous, "HorizontalPodAutoscalers %s %s scale it: the API server accepts them, but the HPA controller then scales with none (condition ScalingActive False, reason AmbiguousSelector: its pods are controlled by multiple HPAs), so it runs its replicas field (%d); "+
+		"deleting all but one re-enables that one, which may scale it up to its maximum, so kubefit plans it steady at %d and at most %d, the largest of its replicas field and the HPAs' maxima; keep one HPA",
+		list, all, steady, steady, peak)
+	w.Replicas, w.MinReplicas, w.MaxReplicas, w.Autoscaler = nil, &steady, &peak, nil
+	steps := []string{fmt.Sprintf("HorizontalPodAutoscalers %s %s scale it, so the HPA controller scales with none (AmbiguousSelector): steady at its replicas field's %d, "+
+		"planned up to %d, the largest of it and their maxima, for when one is deleted and another scales it", list, all, steady, peak)}
+	w.Pod.Derivation = append(steps, w.Pod.Derivation...)
 }
 
 // otherGroup returns the workload of the scaler's namespace, kind and name in another API group than the one

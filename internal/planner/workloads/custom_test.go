@@ -1,8 +1,11 @@
 package workloads
 
 import (
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/fit"
 )
 
 // TestReadCustomKindsWithoutPodTemplate checks that a custom kind whose spec.template.spec holds no containers
@@ -67,5 +70,63 @@ func TestReadOperatorResourcesWarn(t *testing.T) {
 	}
 	if len(warned) != 1 || warned[0] != "Prometheus" {
 		t.Errorf("warned about %v, want the Prometheus only", warned)
+	}
+}
+
+// TestReadCustomKindSurge checks that a custom kind's update surge is read where the kind writes it, as a Kubernetes
+// int-or-string (an OpenKruise CloneSet's spec.updateStrategy.maxSurge in v1alpha1, spec.updateStrategy.rollingUpdate
+// .maxSurge in v1beta1, a Deployment-shaped spec.strategy.rollingUpdate.maxSurge), that a CloneSet writing none gets
+// OpenKruise's default 0, and that any other kind writing none gets a 100% surge said to be assumed, in its
+// derivation and in its custom-kind warning.
+func TestReadCustomKindSurge(t *testing.T) {
+	doc := func(apiVersion, kind, strategy string) string {
+		return "apiVersion: " + apiVersion + "\nkind: " + kind + "\nmetadata: {name: clone, namespace: h}\nspec:\n  replicas: 5\n" +
+			"  selector: {matchLabels: {app: clone}}\n  template:\n    metadata: {labels: {app: clone}}\n" +
+			"    spec: {containers: [{name: c, image: x, resources: {requests: {cpu: 200m}}}]}\n" + strategy
+	}
+	tests := []struct {
+		name, doc   string
+		want        fit.IntOrPercent
+		wantNote    string
+		wantAssumed bool
+	}{
+		{"CloneSet v1alpha1 percentage", doc("apps.kruise.io/v1alpha1", "CloneSet", "  updateStrategy: {maxSurge: \"100%\"}\n"),
+			fit.IntOrPercent{Value: 100, Percent: true}, "maxSurge 100% (spec.updateStrategy.maxSurge)", false},
+		{"CloneSet v1alpha1 count", doc("apps.kruise.io/v1alpha1", "CloneSet", "  updateStrategy: {maxSurge: 2}\n"),
+			fit.IntOrPercent{Value: 2}, "maxSurge 2 (spec.updateStrategy.maxSurge)", false},
+		{"CloneSet v1beta1", doc("apps.kruise.io/v1beta1", "CloneSet", "  updateStrategy: {rollingUpdate: {maxSurge: 30%}}\n"),
+			fit.IntOrPercent{Value: 30, Percent: true}, "maxSurge 30% (spec.updateStrategy.rollingUpdate.maxSurge)", false},
+		{"CloneSet without maxSurge: OpenKruise's default", doc("apps.kruise.io/v1alpha1", "CloneSet", "  updateStrategy: {maxUnavailable: 1}\n"),
+			fit.IntOrPercent{}, "maxSurge not set: 0 (the OpenKruise CloneSet default)", false},
+		{"Deployment-shaped custom kind", doc("example.com/v1", "Web", "  strategy: {rollingUpdate: {maxSurge: 3}}\n"),
+			fit.IntOrPercent{Value: 3}, "maxSurge 3 (spec.strategy.rollingUpdate.maxSurge)", false},
+		{"unknown kind without a surge: assumed", doc("example.com/v1", "Web", ""),
+			fit.IntOrPercent{Value: 100, Percent: true}, "maxSurge 100% assumed, not read", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res := mustRead(t, Input{Manifests: tt.doc})
+			w := workload(t, res, "clone")
+			if w.MaxSurge != tt.want || deref(w.Replicas) != 5 {
+				t.Errorf("surge %+v replicas %d, want %+v and 5", w.MaxSurge, deref(w.Replicas), tt.want)
+			}
+			if !slices.ContainsFunc(w.Pod.Derivation, func(d string) bool { return strings.HasPrefix(d, tt.wantNote) }) {
+				t.Errorf("derivation %q, want %q", w.Pod.Derivation, tt.wantNote)
+			}
+			var warned bool
+			for _, x := range res.Warnings {
+				if x.Code == WarnCustomKind && strings.Contains(x.Message, "a surge of 100% is assumed, not read") {
+					warned = true
+				}
+			}
+			if warned != tt.wantAssumed {
+				t.Errorf("warnings %+v, want the assumed surge said: %v", res.Warnings, tt.wantAssumed)
+			}
+		})
+	}
+	for _, bad := range []string{"  updateStrategy: {maxSurge: \"2\"}\n", "  updateStrategy: {maxSurge: 1.5}\n"} {
+		if _, err := Read(Input{Manifests: doc("apps.kruise.io/v1alpha1", "CloneSet", bad)}); err == nil || !strings.Contains(err.Error(), "neither a count nor a percentage") {
+			t.Errorf("%s: err %v, want it refused as neither a count nor a percentage", bad, err)
+		}
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 
+	"k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -60,6 +61,9 @@ type object struct {
 	typed runtime.Object
 	u     *unstructured.Unstructured
 	meta  metaObject
+	// written maps the canonical form of each storage request in the object to its text as written ("1536Mi" to
+	// "1.5Gi"), which decoding into a resource.Quantity loses (storageWritten).
+	written map[string]string
 }
 
 // metaObject is what every object has.
@@ -308,7 +312,7 @@ func decode(j []byte, src Source) (decoded, error) {
 				Message: fmt.Sprintf("%s: %s; kubectl apply (strict field validation, its default since kubectl 1.27) and Helm refuse an object with unknown fields, so fix or remove them (kubefit reads the object without them)",
 					objName(src), strictMessage(err))})
 		}
-		out.objects = append(out.objects, object{src: src, typed: obj, meta: m})
+		out.objects = append(out.objects, object{src: src, typed: obj, meta: m, written: storageWritten(j)})
 		return out, nil
 	}
 	if mistyped, want := builtinMismatch(gvk); mistyped {
@@ -327,8 +331,54 @@ func decode(j []byte, src Source) (decoded, error) {
 		return out, field.Invalid(inputPath(src), "", "%s does not decode: %v", docName(src), err)
 	}
 	src.Namespace, src.Name = u.GetNamespace(), u.GetName()
-	out.objects = append(out.objects, object{src: src, u: u, meta: u})
+	out.objects = append(out.objects, object{src: src, u: u, meta: u, written: storageWritten(j)})
 	return out, nil
+}
+
+// storageWritten returns the storage requests of a document's JSON (the value of each "storage" key of a
+// "requests" map: claims, claim templates, ephemeral volumes) as written, keyed by their resource.Quantity's
+// canonical form; nil when it has none. A YAML number is as YAML reads it (1e3 is 1000).
+func storageWritten(j []byte) map[string]string {
+	if !bytes.Contains(j, []byte(`"storage"`)) {
+		return nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(j))
+	dec.UseNumber()
+	var v any
+	if dec.Decode(&v) != nil {
+		return nil
+	}
+	var out map[string]string
+	var walk func(v any, key string)
+	walk = func(v any, key string) {
+		switch t := v.(type) {
+		case map[string]any:
+			if key == "requests" {
+				var text string
+				switch s := t["storage"].(type) {
+				case string:
+					text = s
+				case json.Number:
+					text = s.String()
+				}
+				if q, err := resource.ParseQuantity(text); err == nil && text != "" {
+					if out == nil {
+						out = map[string]string{}
+					}
+					out[q.String()] = text
+				}
+			}
+			for k, e := range t {
+				walk(e, k)
+			}
+		case []any:
+			for _, e := range t {
+				walk(e, "")
+			}
+		}
+	}
+	walk(v, "")
+	return out
 }
 
 // decodeItems decodes the items of a list document (a List kind's items, or a top-level sequence), each an object

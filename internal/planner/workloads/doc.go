@@ -15,13 +15,18 @@
 //     custom kinds with a pod template at spec.template, a spec with a containers list (Argo Rollouts,
 //     OpenKruise; not a Karpenter NodePool or a Cluster API machine template; a Rollout's spec.workloadRef
 //     names the Deployment whose template it runs), with the API server's defaults (replicas 1, maxSurge 25 %);
+//     a custom kind's surge is read where it writes one (Deployment-shaped, OpenKruise CloneSet, an Argo Rollout's
+//     strategy), else assumed at 100 % and said to be assumed (customSurge);
 //   - each pod's effective request by the planner's one rule (package pod: API defaulting, the namespace's
 //     LimitRanges, pod-level resources, the RuntimeClass overhead, then component-helpers' PodRequests);
 //   - replica bounds from the HorizontalPodAutoscaler (autoscaling/v2, v1; minReplicas defaults to 1) or KEDA
 //     ScaledObject (minReplicaCount 0, maxReplicaCount 100 by default; its paused-replicas annotation pins both
 //     bounds, its paused annotation plans them at the maximum) that targets the workload by API group, kind and name (one the
 //     API server or KEDA refuses, by package hpa's and keda's rules, is an error; one KEDA admits but cannot build a
-//     scaler from leaves the target at its replicas field, with a warning); the PodDisruptionBudget whose selector matches its pods; its volume claims per pod
+//     scaler from leaves the target at its replicas field, with a warning; two HPAs on one target disable each other,
+//     AmbiguousSelector, so it runs its replicas field, planned up to their largest maximum, with a warning); the PodDisruptionBudget whose selector matches its pods (one
+//     listed on no workload says why in Result.Skipped, and one selecting no pod of its namespace, neither a read
+//     workload's, a DaemonSet's, an operator resource's nor a filtered-out object's, is warned of: pdb.go); its volume claims per pod
 //     (volumeClaimTemplates, named claims, generic ephemeral volumes); its priority;
 //   - its scheduling constraints as written, each marked modelled (the node selector, required node affinity,
 //     tolerations, a required hostname anti-affinity or a zone DoNotSchedule spread on the pods' own labels,

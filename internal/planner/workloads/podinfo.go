@@ -165,7 +165,7 @@ func (r *reader) priorityOf(spec *corev1.PodSpec) *int32 {
 func (r *reader) volumeClaims(o object, ow *owned) []VolumeClaim {
 	var out []VolumeClaim
 	for _, t := range ow.claims {
-		out = append(out, claimOf(t.Name, t.Spec, "volumeClaimTemplates"))
+		out = append(out, claimOf(t.Name, t.Spec, "volumeClaimTemplates", o.written))
 	}
 	for _, v := range ow.template.Spec.Volumes {
 		switch {
@@ -177,14 +177,14 @@ func (r *reader) volumeClaims(o object, ow *owned) []VolumeClaim {
 				out = append(out, VolumeClaim{Name: name, From: "persistentVolumeClaim"})
 				continue
 			}
-			vc := claimOf(name, c.Spec, "persistentVolumeClaim")
+			vc := claimOf(name, c.Spec, "persistentVolumeClaim", r.claimWritten[o.src.Namespace+"/"+name])
 			if !ow.daemon && ow.replicas > 1 && onlyRWO(c.Spec.AccessModes) {
 				r.warn(o.src, WarnSharedRWOClaim, "its %d replicas share the ReadWriteOnce claim %s, so they can only run on the one node the volume is attached to, which the scheduler does not keep them to; sizing refuses it unless a required pod affinity to themselves on kubernetes.io/hostname keeps them together",
 					ow.replicas, field.Quote(name))
 			}
 			out = append(out, vc)
 		case v.Ephemeral != nil && v.Ephemeral.VolumeClaimTemplate != nil:
-			out = append(out, claimOf(v.Name, v.Ephemeral.VolumeClaimTemplate.Spec, "ephemeral"))
+			out = append(out, claimOf(v.Name, v.Ephemeral.VolumeClaimTemplate.Spec, "ephemeral", o.written))
 		}
 	}
 	return out
@@ -202,10 +202,14 @@ func onlyRWO(modes []corev1.PersistentVolumeAccessMode) bool {
 	return true
 }
 
-func claimOf(name string, spec corev1.PersistentVolumeClaimSpec, from string) VolumeClaim {
+// claimOf reads one claim's spec; written maps a storage request's canonical form to its text as written.
+func claimOf(name string, spec corev1.PersistentVolumeClaimSpec, from string, written map[string]string) VolumeClaim {
 	vc := VolumeClaim{Name: name, From: from}
 	if q, ok := spec.Resources.Requests[corev1.ResourceStorage]; ok {
 		vc.Size, vc.SizeBytes = q.String(), q.Value()
+		if w, ok := written[vc.Size]; ok {
+			vc.Size = w
+		}
 	}
 	if spec.StorageClassName != nil {
 		vc.StorageClass = *spec.StorageClassName
@@ -225,6 +229,7 @@ func (r *reader) budgetFor(o object, podLabels map[string]string) *DisruptionBud
 		if err != nil || b.Spec.Selector == nil || !sel.Matches(labels.Set(podLabels)) {
 			continue
 		}
+		r.budgetHit[o.src.Namespace+"/"+b.Name] = true
 		db := &DisruptionBudget{Name: b.Name}
 		if b.Spec.MinAvailable != nil {
 			db.MinAvailable = b.Spec.MinAvailable.String()

@@ -95,6 +95,7 @@ func Read(in Input) (Result, error) {
 	}
 	r.readAll()
 	r.readCluster()
+	r.checkBudgets()
 	if err := r.autoscale(); err != nil {
 		// Every problem at once: the workloads' own errors too.
 		r.errs = append(r.errs, field.As(err)...)
@@ -205,9 +206,16 @@ type reader struct {
 	defaultPrio *schedulingv1.PriorityClass
 	defaultSrc  Source
 	claims      map[string]*corev1.PersistentVolumeClaim
-	budgets     map[string][]*policyv1.PodDisruptionBudget
-	scalers     []scaler
-	groups      []*podGroup // running pods of the cluster snapshot, by owner
+	// claimWritten holds each claim's storage requests as written (object.written), by namespace/name.
+	claimWritten map[string]map[string]string
+	budgets      map[string][]*policyv1.PodDisruptionBudget
+	// budgetRefs are the manifests' PodDisruptionBudgets, budgetHit those listed on a workload (namespace/name),
+	// podSets the pod labels they are checked against (checkBudgets).
+	budgetRefs []budgetRef
+	budgetHit  map[string]bool
+	podSets    []podSet
+	scalers    []scaler
+	groups     []*podGroup // running pods of the cluster snapshot, by owner
 	// nodePool maps a snapshot node's name to its pool's name and the label that groups it.
 	nodePool     map[string][2]string
 	workloadObjs []object // the object each res.Workloads element came from
@@ -221,12 +229,17 @@ func (r *reader) index(objs []object) error {
 	r.runtime = map[string]*nodev1.RuntimeClass{}
 	r.priority = map[string]int32{"system-cluster-critical": 2000000000, "system-node-critical": 2000001000}
 	r.claims = map[string]*corev1.PersistentVolumeClaim{}
+	r.claimWritten = map[string]map[string]string{}
 	r.budgets = map[string][]*policyv1.PodDisruptionBudget{}
+	r.budgetHit = map[string]bool{}
 	for _, o := range objs {
 		r.defaultNamespace(&o)
 		if reason := r.filtered(o); reason != "" {
 			r.skip(o, reason)
 			r.keepFiltered(o, reason)
+			if l, ok := templateLabels(o); ok { // for checkBudgets: a budget may select its pods
+				r.podSets = append(r.podSets, podSet{src: o.src, labels: l, why: "left out by the filters (" + reason + ")"})
+			}
 			continue
 		}
 		r.errs = append(r.errs, metaErrors(o)...)
@@ -342,9 +355,11 @@ func (r *reader) file(o object) {
 		r.skip(o, fmt.Sprintf("priority value %d", t.Value))
 	case *corev1.PersistentVolumeClaim:
 		r.claims[ns+"/"+t.Name] = t
+		r.claimWritten[ns+"/"+t.Name] = o.written
 		r.skip(o, "listed on the pods that mount it")
 	case *policyv1.PodDisruptionBudget:
 		r.budgets[ns] = append(r.budgets[ns], t)
+		r.budgetRefs = append(r.budgetRefs, budgetRef{o: o, b: t, skip: len(r.res.Skipped)})
 		r.skip(o, "listed on the workloads whose pods it selects")
 	case *autoscalingv2.HorizontalPodAutoscaler:
 		r.scalers = append(r.scalers, hpaV2(o, t))
@@ -395,6 +410,7 @@ func (r *reader) fileCustom(o object) {
 			"are not counted and the plan is without their load; add them as a workload of your own to the sizing "+
 			"(with the requests its operator gives them), or give the operator's rendered StatefulSet or Deployment",
 			strings.Join(hints, " and "), article(o.src.APIVersion), o.src.APIVersion)
+		r.operatorPods(o)
 	}
 }
 

@@ -271,7 +271,8 @@ func TestReadAutoscalers(t *testing.T) {
 
 	for _, tt := range []struct{ name, docs, want string }{
 		{"min above max", web + "---\n" + hpa("web", "web", "5", 3), `minimum replica count 5 is above the maximum 3`},
-		{"two autoscalers", queue + "---\n" + so + "---\n" + hpa("q", "queue", "1", 3), `both scale Deployment "queue"`},
+		{"a ScaledObject and an HPA", queue + "---\n" + so + "---\n" + hpa("q", "queue", "1", 3), `both scale Deployment "queue"; KEDA's admission webhook refuses a ScaledObject whose target another autoscaler already scales ("the workload ... is already managed by the hpa ...")`},
+		{"two ScaledObjects", queue + "---\n" + so + "---\n" + strings.Replace(so, "{name: so}", "{name: so2}", 1), `is already managed by the ScaledObject ...`},
 		{"max zero", web + "---\n" + hpa("web", "web", "", 0), `spec.maxReplicas is not set or 0; the API server requires at least 1`},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
@@ -287,6 +288,57 @@ func TestReadAutoscalers(t *testing.T) {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// TestReadTwoHPAs: two HPAs on one target are valid input (the API server admits both), but the HPA controller
+// scales with neither (AmbiguousSelector), so the workload is planned steady at its replicas field and at most the
+// largest of it and both maxima (deleting one re-enables the other), with a warning naming both; each HPA is
+// skipped as disabled, and no autoscaler is said to scale the workload.
+func TestReadTwoHPAs(t *testing.T) {
+	hpa := func(name string, min, max int) string {
+		return "---\napiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\nmetadata: {name: " + name + "}\nspec:\n  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: twohpa}\n" +
+			"  minReplicas: " + itoa(min) + "\n  maxReplicas: " + itoa(max) + "\n"
+	}
+	for _, tt := range []struct {
+		name, replicas string
+		steady, peak   int
+	}{
+		{"maxima above the replicas field", "5", 5, 20},
+		{"replicas field above both maxima", "30", 30, 30},
+		{"replicas field not set: 1", "", 1, 20},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			res := mustRead(t, Input{Manifests: deployment("twohpa", tt.replicas, "{requests: {cpu: 100m}}", "") + hpa("th-a", 2, 4) + hpa("th-b", 3, 20)})
+			w := workload(t, res, "twohpa")
+			if w.Replicas != nil || deref(w.MinReplicas) != tt.steady || deref(w.MaxReplicas) != tt.peak || w.Autoscaler != nil {
+				t.Errorf("replicas %d min %d max %d autoscaler %+v, want steady %d, peak %d and no autoscaler", deref(w.Replicas), deref(w.MinReplicas), deref(w.MaxReplicas), w.Autoscaler, tt.steady, tt.peak)
+			}
+			if len(w.Pod.Derivation) == 0 || !strings.Contains(w.Pod.Derivation[0], `HorizontalPodAutoscalers "th-a" and "th-b" both scale it, so the HPA controller scales with none (AmbiguousSelector)`) {
+				t.Errorf("derivation %q", w.Pod.Derivation)
+			}
+			var msg string
+			for _, x := range res.Warnings {
+				if x.Code == WarnAutoscalerAmbiguous && x.Source.Name == "twohpa" {
+					msg = x.Message
+				}
+			}
+			for _, want := range []string{`"th-a" and "th-b" both scale it`, "reason AmbiguousSelector", "so it runs its replicas field", "deleting all but one re-enables that one",
+				fmt.Sprintf("steady at %d and at most %d", tt.steady, tt.peak)} {
+				if !strings.Contains(msg, want) {
+					t.Errorf("warning %q, want %q", msg, want)
+				}
+			}
+			var skipped int
+			for _, s := range res.Skipped {
+				if s.Source.Kind == "HorizontalPodAutoscaler" && strings.HasPrefix(s.Reason, "disabled: HorizontalPodAutoscalers \"th-a\" and \"th-b\" both scale Deployment \"twohpa\"") {
+					skipped++
+				}
+			}
+			if skipped != 2 {
+				t.Errorf("skipped %+v, want both HPAs skipped as disabled", res.Skipped)
+			}
+		})
+	}
+}
 
 func TestReadErrors(t *testing.T) {
 	tests := []struct{ name, docs, want string }{

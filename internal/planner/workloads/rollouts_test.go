@@ -95,7 +95,7 @@ func TestReadRolloutCanaryTrafficRouting(t *testing.T) {
 		{"traffic routing with maxSurge set: still 100%", nginx + "      maxSurge: 1\n", fit.IntOrPercent{Value: 100, Percent: true}, "a 100% surge at promotion"},
 		{"dynamicStableScale false is the default", nginx + "      dynamicStableScale: false\n", fit.IntOrPercent{Value: 100, Percent: true}, "without dynamicStableScale"},
 		{"dynamicStableScale: the canary's maxSurge", nginx + "      dynamicStableScale: true\n      maxSurge: 2\n", fit.IntOrPercent{Value: 2}, "maxSurge 2"},
-		{"dynamicStableScale without maxSurge: 25%", nginx + "      dynamicStableScale: true\n", fit.IntOrPercent{Value: 25, Percent: true}, "maxSurge 25%"},
+		{"dynamicStableScale without maxSurge: 25%", nginx + "      dynamicStableScale: true\n", fit.IntOrPercent{Value: 25, Percent: true}, "maxSurge not set: 25% (the Argo Rollouts canary default)"},
 		{"no traffic routing: the canary's maxSurge", "      maxSurge: 50%\n", fit.IntOrPercent{Value: 50, Percent: true}, "maxSurge 50%"},
 	}
 	for _, tt := range tests {

@@ -15,6 +15,7 @@ const (
 
 // Warning codes of Result.Warnings.
 const (
+	WarnAutoscalerAmbiguous     = "workloads.autoscaler-ambiguous"
 	WarnAutoscalerInert         = "workloads.autoscaler-inert"
 	WarnAutoscalerTargetMissing = "workloads.autoscaler-target-missing"
 	WarnClaimMissing            = "workloads.claim-missing"
@@ -31,6 +32,7 @@ const (
 	WarnNodeCordoned            = "workloads.node-cordoned"
 	WarnNodeInstanceType        = "workloads.node-instance-type"
 	WarnPDBOverlap              = "workloads.pdb-overlap"
+	WarnPDBSelectsNothing       = "workloads.pdb-selects-nothing"
 	WarnPodRefused              = "workloads.pod-refused"
 	WarnPriorityClassMissing    = "workloads.priority-class-missing"
 	WarnReplicasAboveMax        = "workloads.replicas-above-max"
@@ -166,8 +168,8 @@ type PodInfo struct {
 // VolumeClaim is one persistent volume claim a pod uses.
 type VolumeClaim struct {
 	Name string
-	// Size is the storage request as written ("20Gi"), SizeBytes its value; empty and 0 when the claim
-	// is not among the manifests.
+	// Size is the storage request as written ("1.5Gi", not the canonical "1536Mi"; an unquoted YAML number as
+	// YAML reads it), SizeBytes its value; empty and 0 when the claim is not among the manifests.
 	Size         string
 	SizeBytes    int64
 	StorageClass string

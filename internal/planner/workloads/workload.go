@@ -130,6 +130,7 @@ func (r *reader) readOwner(o object) bool {
 func (r *reader) add(o object, ow owned) {
 	info, pl := r.podInfo(o, &ow)
 	if ow.daemon {
+		r.podSets = append(r.podSets, podSet{src: o.src, labels: ow.template.Labels, why: "a DaemonSet's pods, which are planned without a disruption budget (a node drain leaves them in place)"})
 		r.res.DaemonSets = append(r.res.DaemonSets, DaemonSet{
 			DaemonSet: fit.DaemonSet{Name: o.src.Name, Requests: info.Requests, NodeSelector: pl.selector, NodeAffinity: pl.affinity, HostPorts: pl.ports,
 				Tolerations: tolerations(ow.template.Spec.Tolerations), TakesPodSlot: true},
@@ -147,6 +148,7 @@ func (r *reader) add(o object, ow owned) {
 	}
 	w.Pod.Derivation = append(ow.notes, w.Pod.Derivation...)
 	w.DisruptionBudget = r.budgetFor(o, ow.template.Labels)
+	r.podSets = append(r.podSets, podSet{src: o.src, labels: ow.template.Labels})
 	w.Workload.DisruptionBudget = w.DisruptionBudget.Budget()
 	r.res.Workloads = append(r.res.Workloads, w)
 	r.workloadObjs = append(r.workloadObjs, o)
@@ -307,6 +309,7 @@ func (r *reader) customOwner(o object) (owned, error) {
 		}
 	}
 	ow := owned{template: tpl, replicas: 1, notes: notes}
+	assumed := false // the surge is assumedSurge, not read
 	if n, ok, _ := unstructured.NestedInt64(o.u.Object, "spec", "replicas"); ok {
 		ow.replicas = int(n)
 	}
@@ -322,29 +325,73 @@ func (r *reader) customOwner(o object) (owned, error) {
 		ow.surge = fit.IntOrPercent{Value: 100, Percent: true}
 		ow.notes = append(ow.notes, "Argo Rollout canary with trafficRouting and without dynamicStableScale: the stable ReplicaSet stays at full size while the canary scales to its weight, a 100% surge at promotion")
 	default:
-		surge := "25%"
-		for _, p := range [][]string{{"spec", "strategy", "canary", "maxSurge"}, {"spec", "strategy", "rollingUpdate", "maxSurge"},
-			{"spec", "updateStrategy", "rollingUpdate", "maxSurge"}} {
-			if v, ok, _ := unstructured.NestedFieldNoCopy(o.u.Object, p...); ok {
-				surge = fmt.Sprint(v)
-				break
-			}
-		}
-		s, err := surgeOf(intstr.Parse(surge), o.src)
+		s, note, err := customSurge(o)
 		if err != nil {
 			return owned{}, err
 		}
-		ow.surge = s
-		ow.notes = append(ow.notes, "maxSurge "+surge)
+		ow.surge, assumed = s, strings.Contains(note, "assumed")
+		ow.notes = append(ow.notes, note)
 	}
 	from := "spec.template"
 	if len(notes) > 0 {
 		from = "spec.workloadRef's pod template"
 	}
 	if !isRollout(o) { // Argo Rollouts are modelled: their strategies, surge and workloadRef (customOwner)
-		r.warn(o.src, WarnCustomKind, "%s %s kind, read as a workload from its %s and spec.replicas; check that its controller creates pods that way", article(o.src.APIVersion), o.src.APIVersion, from)
+		surge := ""
+		if assumed {
+			surge = fmt.Sprintf("; it writes no update surge kubefit reads (spec.strategy.rollingUpdate.maxSurge, spec.updateStrategy.maxSurge, spec.updateStrategy.rollingUpdate.maxSurge), so a surge of %s is assumed, not read", assumedSurge)
+		}
+		r.warn(o.src, WarnCustomKind, "%s %s kind, read as a workload from its %s and spec.replicas%s; check that its controller creates pods that way", article(o.src.APIVersion), o.src.APIVersion, from, surge)
 	}
 	return ow, nil
+}
+
+// assumedSurge is the update surge planned for a custom kind that writes none kubefit reads. How its operator
+// rolls pods out is unknown: 25 % is the Deployment default, which an operator need not follow, while a blue-green
+// update (Argo Rollouts' blueGreen, Flagger's primary beside its canary) runs a full second set of pods, and an
+// update that replaces each pod once runs at most that many. 100 % is the safe side: it never plans fewer pods
+// than such an operator runs, at the cost of a larger peak than one that surges less.
+const assumedSurge = "100%"
+
+// customSurge reads a custom kind's update surge where the kind writes it, as a Kubernetes int-or-string (a count, or
+// a percentage of replicas rounded up): an Argo Rollout's spec.strategy.canary.maxSurge (Argo Rollouts' default
+// 25 %), a Deployment-shaped spec.strategy.rollingUpdate.maxSurge, an OpenKruise CloneSet's
+// spec.updateStrategy.maxSurge (apps.kruise.io/v1alpha1) or spec.updateStrategy.rollingUpdate.maxSurge
+// (v1beta1), which default to 0 (openkruise/kruise apis/apps/v1alpha1/cloneset_types.go, CloneSetUpdateStrategy:
+// "Defaults to 0"). Any other kind that writes none gets assumedSurge, and the note says it is assumed.
+func customSurge(o object) (fit.IntOrPercent, string, error) {
+	paths := [][]string{{"spec", "strategy", "rollingUpdate", "maxSurge"}, {"spec", "updateStrategy", "maxSurge"},
+		{"spec", "updateStrategy", "rollingUpdate", "maxSurge"}}
+	if isRollout(o) {
+		paths = [][]string{{"spec", "strategy", "canary", "maxSurge"}}
+	}
+	for _, p := range paths {
+		v, ok, _ := unstructured.NestedFieldNoCopy(o.u.Object, p...)
+		if !ok || v == nil {
+			continue
+		}
+		var is intstr.IntOrString
+		switch v := v.(type) {
+		case int64:
+			if v != int64(int32(v)) { // an int-or-string holds an int32
+				return fit.IntOrPercent{}, "", field.Invalid(inputPath(o.src), fmt.Sprint(v), "%s: %s %d is out of range; write a smaller count or a percentage", objName(o.src), strings.Join(p, "."), v)
+			}
+			is = intstr.FromInt32(int32(v))
+		case string:
+			is = intstr.FromString(v)
+		default:
+			return fit.IntOrPercent{}, "", field.Invalid(inputPath(o.src), fmt.Sprint(v), "%s: %s %v is neither a count nor a percentage; write 2 or 25%%", objName(o.src), strings.Join(p, "."), v)
+		}
+		s, err := surgeOf(is, o.src)
+		return s, "maxSurge " + is.String() + " (" + strings.Join(p, ".") + ")", err
+	}
+	switch {
+	case isRollout(o):
+		return fit.IntOrPercent{Value: 25, Percent: true}, "maxSurge not set: 25% (the Argo Rollouts canary default)", nil
+	case groupOf(o.src.APIVersion) == "apps.kruise.io" && o.src.Kind == "CloneSet":
+		return fit.IntOrPercent{}, "maxSurge not set: 0 (the OpenKruise CloneSet default): pods are replaced in place or deleted before their replacements start", nil
+	}
+	return fit.IntOrPercent{Value: 100, Percent: true}, "maxSurge " + assumedSurge + " assumed, not read: the kind writes no update surge kubefit reads, so how its controller rolls pods out is unknown (a blue-green update runs a second full set)", nil
 }
 
 // dynamicStableScale reports whether an Argo Rollout's canary scales its stable ReplicaSet down as the canary's
