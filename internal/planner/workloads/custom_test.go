@@ -98,6 +98,8 @@ func TestReadCustomKindSurge(t *testing.T) {
 			fit.IntOrPercent{Value: 30, Percent: true}, "maxSurge 30% (spec.updateStrategy.rollingUpdate.maxSurge)", false},
 		{"CloneSet without maxSurge: OpenKruise's default", doc("apps.kruise.io/v1alpha1", "CloneSet", "  updateStrategy: {maxUnavailable: 1}\n"),
 			fit.IntOrPercent{}, "maxSurge not set: 0 (the OpenKruise CloneSet default)", false},
+		{"Advanced StatefulSet: no surge", doc("apps.kruise.io/v1beta1", "StatefulSet", "  updateStrategy: {rollingUpdate: {maxUnavailable: 2}}\n"),
+			fit.IntOrPercent{}, "no surge: an OpenKruise Advanced StatefulSet", false},
 		{"Deployment-shaped custom kind", doc("example.com/v1", "Web", "  strategy: {rollingUpdate: {maxSurge: 3}}\n"),
 			fit.IntOrPercent{Value: 3}, "maxSurge 3 (spec.strategy.rollingUpdate.maxSurge)", false},
 		{"unknown kind without a surge: assumed", doc("example.com/v1", "Web", ""),

@@ -390,6 +390,11 @@ func customSurge(o object) (fit.IntOrPercent, string, error) {
 		return fit.IntOrPercent{Value: 25, Percent: true}, "maxSurge not set: 25% (the Argo Rollouts canary default)", nil
 	case groupOf(o.src.APIVersion) == "apps.kruise.io" && o.src.Kind == "CloneSet":
 		return fit.IntOrPercent{}, "maxSurge not set: 0 (the OpenKruise CloneSet default): pods are replaced in place or deleted before their replacements start", nil
+	case groupOf(o.src.APIVersion) == "apps.kruise.io" && o.src.Kind == "StatefulSet":
+		// An Advanced StatefulSet has no surge: its rolling update recreates or updates in place up to maxUnavailable
+		// pods at a time (openkruise/kruise apis/apps/v1beta1/statefulset_types.go @ 07169cfa,
+		// RollingUpdateStatefulSetStrategy: partition, maxUnavailable, podUpdatePolicy ReCreate or InPlace*).
+		return fit.IntOrPercent{}, "no surge: an OpenKruise Advanced StatefulSet recreates or updates its pods in place, at most maxUnavailable at a time", nil
 	}
 	return fit.IntOrPercent{Value: 100, Percent: true}, "maxSurge " + assumedSurge + " assumed, not read: the kind writes no update surge kubefit reads, so how its controller rolls pods out is unknown (a blue-green update runs a second full set)", nil
 }
