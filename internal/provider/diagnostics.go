@@ -174,6 +174,7 @@ var warningTitles = map[string]string{
 	selector.WarnNoneEligible:              "No Candidate Fits",
 	nodegroup.WarnKubeletSettingsNeedImage: "Kubelet Settings Need a Custom AMI",
 	nodegroup.WarnKarpenterKubelet:         "Kubelet Settings Belong in the EC2NodeClass",
+	nodegroup.WarnOneSizePool:              "Mixed Group Rendered as One Size",
 
 	overhead.CodeNoDaemonSets:              "DaemonSet Requests Not Given",
 	overhead.CodeHyperdiskAttach:           "Hyperdisk Attach Limit Below the Driver's",

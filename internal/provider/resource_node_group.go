@@ -260,7 +260,8 @@ func (r *nodeGroupResource) Schema(_ context.Context, _ resource.SchemaRequest, 
 	attrs["workloads"] = resourceAttribute(nodeGroupWorkloadsAttribute())
 	if it, ok := attrs["instance_types"].(schema.ListAttribute); ok {
 		it.MarkdownDescription = "A mixed group's instance types: kubefit plans on the smallest member (least workload allocatable CPU, then memory), " +
-			"named in `planned_instance_type`, so the group holds its workloads whichever member the cloud launches."
+			"named in `planned_instance_type`, so the group holds its workloads whichever member the cloud launches. An AKS node pool runs one VM size and " +
+			"a GKE node pool one machine type: a mixed Azure or GCP group is rendered with that smallest member, and a warning names the members left out."
 		attrs["instance_types"] = it
 	}
 	if z, ok := attrs["zones"].(schema.ListAttribute); ok {
