@@ -184,6 +184,7 @@ var warningTitles = map[string]string{
 	overhead.CodePrefixDelegationIgnored:   "Prefix Delegation Ignored",
 	overhead.CodeNoENIForPods:              "No ENI Left for Pod IPs",
 	overhead.CodeMaxPodsAboveIPs:           "Max Pods Above Pod IP Capacity",
+	overhead.CodeMNGMaxPodsEnforced:        "EKS Enforces Its Own Max Pods",
 	overhead.CodeAKS129BothRules:           "AKS 1.29 Reservation Rules Differ",
 	overhead.CodeAKSWindowsRulesUnverified: "AKS Windows Reservations Unverified",
 	overhead.CodeEKSAutoModeUpperBound:     "EKS Auto Mode Allocatable Is an Upper Bound",

@@ -88,7 +88,7 @@ var ruleTitles = map[string]findingTitle{
 var warningRanks = map[string]int{
 	sizing.WarnAboveBaseline: rankShortfall, sizing.WarnSharedVolume: rankShortfall, nodegroup.WarnEKSNodeQuota: rankShortfall,
 	selector.WarnNoneEligible: rankShortfall, selector.WarnEmpty: rankShortfall, overhead.CodeDaemonSetsFillNode: rankShortfall,
-	overhead.CodeNoENIForPods: rankShortfall, overhead.CodeMaxPodsAboveIPs: rankShortfall,
+	overhead.CodeNoENIForPods: rankShortfall, overhead.CodeMaxPodsAboveIPs: rankShortfall, overhead.CodeMNGMaxPodsEnforced: rankShortfall,
 
 	selector.WarnUnknownFamily: rankUnchecked, selector.WarnDiskTypeUnknown: rankUnchecked, sizing.WarnSchedulerBudget: rankUnchecked, sizing.WarnAffinityUnknownLabel: rankUnchecked, selector.WarnDiskNotChecked: rankUnchecked, selector.WarnPriceBasis: rankUnchecked,
 	selector.WarnModelBudget: rankUnchecked, selector.WarnPackBudget: rankUnchecked, sizing.WarnBlameBudget: rankUnchecked, nodegroup.WarnLargestFitBudget: rankUnchecked,

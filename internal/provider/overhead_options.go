@@ -128,7 +128,9 @@ func overheadOptionAttributes() map[string]schema.Attribute {
 			MarkdownDescription: "The kubelet's max pods. Default: the platform's default for this instance type, network " +
 				"plugin and node-group kind (EKS: the ENI formula with the managed-node-group cap, or on Auto Mode the pod IP count " +
 				"capped at 110; AKS: by network plugin; GKE: 110). AKS refuses a value outside 10–250 and GKE Standard one outside 8–256, and so does kubefit. " +
-				"`measured_allocatable.pods` wins over it.",
+				"`measured_allocatable.pods` wins over it. On an EKS managed node group (`eks.node_group_kind = \"managed\"`, the default) EKS writes its own " +
+				"max pods into the nodes' user data, over a launch template's: kubefit plans the smaller of the two pod counts and the memory " +
+				"reservation of the larger, with a warning when they differ; self-managed and Karpenter nodes take the value.",
 			Validators: []validator.Int64{int64validator.AtLeast(1)}},
 		"eks": schema.SingleNestedAttribute{Optional: true,
 			MarkdownDescription: "EKS settings that change max pods and the memory reservation.",

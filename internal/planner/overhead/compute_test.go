@@ -84,6 +84,16 @@ func TestComputeGolden(t *testing.T) {
 		// Prefix delegation on MNG: 3×9×16+2 = 434, capped at 110 for 2 vCPU; P = max(29, 110) = 110 → 1465Mi.
 		{name: "al2023 managed prefix delegation", in: Input{Profile: EKSAL2023, Instance: m5large, EKS: EKSOptions{PrefixDelegation: true}},
 			want: map[string]int64{"maxPods": 110, "kube.memory": 1465 * mi, "ipCap": 432}},
+		// A managed node group without a custom AMI runs the max pods EKS writes (110 here), not the launch template's
+		// (overhead.md §8.3.1): the smaller pod count is planned, and memory for the larger, P = max(29, 200, 110).
+		{name: "al2023 managed max_pods above EKS's", in: Input{Profile: EKSAL2023, Instance: m5large, MaxPods: 200, EKS: EKSOptions{PrefixDelegation: true}},
+			want: map[string]int64{"maxPods": 110, "kube.memory": (11*200 + 255) * mi}},
+		{name: "al2023 managed max_pods below EKS's", in: Input{Profile: EKSAL2023, Instance: m5large, MaxPods: 50, EKS: EKSOptions{PrefixDelegation: true}},
+			want: map[string]int64{"maxPods": 50, "kube.memory": 1465 * mi}},
+		{name: "al2023 managed maxPodsExpression", in: Input{Profile: EKSAL2023, Instance: m5large, EKS: EKSOptions{PrefixDelegation: true, MaxPodsExpressionResult: 60}},
+			want: map[string]int64{"maxPods": 60, "kube.memory": 1465 * mi}},
+		{name: "bottlerocket managed max_pods above EKS's", in: Input{Profile: EKSBottlerocket, Instance: m5large, MaxPods: 50},
+			want: map[string]int64{"maxPods": 29, "kube.memory": 805 * mi}},
 		// Custom networking removes one ENI: 2×9+2 = 20 on Karpenter; P stays P_ENI (29).
 		{name: "karpenter custom networking", in: Input{Profile: EKSAL2023, Instance: m5large, EKS: EKSOptions{Kind: Karpenter, CustomNetworking: true}},
 			want: map[string]int64{"maxPods": 20, "kube.memory": 574 * mi, "ipCap": 18}},
@@ -769,5 +779,41 @@ func TestEphemeralAKSWindowsNoEviction(t *testing.T) {
 	}
 	if c := r.Capacity.EphemeralStorageBytes; r.Allocatable.EphemeralStorageBytes != c-kubeletPercent(c, 1000) {
 		t.Errorf("1.30: allocatable ephemeral %d, want 10 %% below %d", r.Allocatable.EphemeralStorageBytes, c)
+	}
+}
+
+// TestManagedMaxPodsEnforced: EKS writes its own max pods into a managed node group's user data, over a launch
+// template's, so a max pods asked that differs from it is said, with which count is planned; one equal to it, or asked
+// of a self-managed or Karpenter node (whose bootstrap takes it), is not.
+func TestManagedMaxPodsEnforced(t *testing.T) {
+	pd := EKSOptions{PrefixDelegation: true}
+	for _, tc := range []struct {
+		name string
+		in   Input
+		want string // "" = no warning
+	}{
+		{"above", Input{Profile: EKSAL2023, Instance: m5large, MaxPods: 200, EKS: pd}, "max pods 200 cannot take effect: planned with 110"},
+		{"below", Input{Profile: EKSAL2023, Instance: m5large, MaxPods: 50, EKS: pd}, "its nodes run 110 pods whatever max pods 50 says"},
+		{"expression", Input{Profile: EKSAL2023, Instance: m5large, EKS: EKSOptions{PrefixDelegation: true, MaxPodsExpressionResult: 300}}, "the maxPodsExpression result 300 cannot take effect"},
+		{"equal", Input{Profile: EKSAL2023, Instance: m5large, MaxPods: 110, EKS: pd}, ""},
+		{"self-managed", Input{Profile: EKSAL2023, Instance: m5large, MaxPods: 200, EKS: EKSOptions{Kind: SelfManaged, PrefixDelegation: true}}, ""},
+		{"karpenter", Input{Profile: EKSAL2023, Instance: m5large, MaxPods: 200, EKS: EKSOptions{Kind: Karpenter, PrefixDelegation: true}}, ""},
+		{"measured", Input{Profile: EKSAL2023, Instance: m5large, MaxPods: 200, EKS: pd, MeasuredAllocatable: MeasuredAllocatable{Pods: ptr(int64(200))}}, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r, err := Compute(tc.in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got string
+			for _, w := range r.Warnings {
+				if w.Code == CodeMNGMaxPodsEnforced {
+					got = w.Message
+				}
+			}
+			if (tc.want == "") != (got == "") || !strings.Contains(got, tc.want) {
+				t.Errorf("warning %q, want one containing %q", got, tc.want)
+			}
+		})
 	}
 }

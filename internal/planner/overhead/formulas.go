@@ -27,6 +27,7 @@ const (
 	FMaxPodsENI          = "maxpods.eks-eni"
 	FMaxPodsPD           = "maxpods.eks-prefix-delegation"
 	FMaxPodsMNGCap       = "maxpods.eks-mng-cap"
+	FMaxPodsMNGEnforced  = "maxpods.eks-mng-enforced"
 	FMaxPodsAutoModeCap  = "maxpods.eks-auto-mode-cap"
 	FMaxPodsAutoMode     = "maxpods.eks-auto-mode"
 	FMaxPodsEKSWindows   = "maxpods.eks-windows"
@@ -65,6 +66,7 @@ var Formulas = map[string]string{
 	FMaxPodsENI:          "aws/amazon-vpc-cni-k8s:pkg/vpc/vpc_ip_resource_limit.go (ENIs × (IPv4 per ENI − 1) + 2); nodeadm eni_max_pods.go",
 	FMaxPodsPD:           "awslabs/amazon-eks-ami max-pods-calculator.sh; aws/amazon-vpc-cni-k8s:pkg/awsutils/awsutils.go",
 	FMaxPodsMNGCap:       "max-pods-calculator.sh; https://docs.aws.amazon.com/eks/latest/userguide/choosing-instance-type.html",
+	FMaxPodsMNGEnforced:  "https://docs.aws.amazon.com/eks/latest/userguide/choosing-instance-type.html#max-pods-precedence: a managed node group without a custom AMI enforces its max pods over any other maxPods configuration, including maxPodsExpression (overhead.md §8.3.1)",
 	FMaxPodsAutoModeCap:  "awsdocs/amazon-eks-user-guide:latest/ug/nodes/choosing-instance-type.adoc",
 	FMaxPodsAutoMode:     "ENIs × (IPv4 per ENI − 1), without the + 2 of the VPC CNI formula: Auto Mode runs pod networking and kube-proxy on the host (https://docs.aws.amazon.com/eks/latest/userguide/auto-networking.html); a measured Auto Mode m5.2xlarge reports 56",
 	FMaxPodsEKSWindows:   "awsdocs/amazon-eks-user-guide windows-support.adoc; aws/karpenter-provider-aws amifamily/windows.go",

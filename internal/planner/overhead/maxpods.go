@@ -130,16 +130,67 @@ func (c *calc) eksMaxPods() {
 		v2 := u*(ip-1) + 2
 		def, formula, detail = v2, FMaxPodsENI, fmt.Sprintf("%d usable ENIs × (%d − 1) + 2 (Karpenter; with prefix delegation set the maximum pod count)", u, ip)
 	}
-	if in.EKS.MaxPodsExpressionResult > 0 && in.Profile == EKSAL2023 {
-		def, formula, detail = in.EKS.MaxPodsExpressionResult, FOverrideUser, "the maxPodsExpression result given by the user"
+	enforced := in.EKS.Kind == Managed && in.MeasuredAllocatable.Pods == nil && c.askedMaxPods() > 0
+	switch {
+	case enforced:
+		c.mngEnforcedMaxPods(def, formula, detail)
+	default:
+		if in.EKS.MaxPodsExpressionResult > 0 && in.Profile == EKSAL2023 {
+			def, formula, detail = in.EKS.MaxPodsExpressionResult, FOverrideUser, "the maxPodsExpression result given by the user"
+		}
+		c.setMaxPods(def, formula, detail)
 	}
-	c.setMaxPods(def, formula, detail)
 	if hostPods := c.hostNetworkPods(); c.res.MaxPods > c.res.IPCap+hostPods {
 		c.warn(CodeMaxPodsAboveIPs, field.NewPath("MaxPods"),
 			"max pods %d exceeds the %d pod IPs of %q plus %d host-network pods: extra pods would schedule but never start; kubefit counts only %d workload-capable slots",
 			c.res.MaxPods, c.res.IPCap, inst.Name, hostPods, c.res.IPCap+hostPods)
 	}
 	c.podP = c.eksMemoryPods(e, ip)
+	if enforced && in.Profile != EKSAL2 {
+		// The node reserves memory for the pods it may run: EKS's count when the asked one is smaller
+		// (mngEnforcedMaxPods). AL2's bootstrap.sh reserves for P_ENI whatever max pods it is given.
+		c.podP = max(c.pENI, c.askedMaxPods(), def)
+	}
+}
+
+// askedMaxPods is the max pods the user asks the kubelet for: MaxPods, else an AL2023 maxPodsExpression's result; 0
+// for none.
+func (c *calc) askedMaxPods() int64 {
+	if c.in.MaxPods > 0 {
+		return c.in.MaxPods
+	}
+	if c.in.Profile == EKSAL2023 {
+		return c.in.EKS.MaxPodsExpressionResult
+	}
+	return 0
+}
+
+// mngEnforcedMaxPods plans a managed node group whose max pods the user asks for. EKS writes its own max pods, the
+// capped value enforced (the ENI or prefix-delegation formula, at most 110 below 30 vCPUs and 250 above), into the
+// user data of a managed node group without a custom AMI, and it "takes precedence over any other maxPods
+// configuration, including maxPodsExpression" (awsdocs/amazon-eks-user-guide latest/ug/nodes/choosing-instance-type,
+// "How maxPods is determined"; overhead.md §8.3.1): a launch template's kubelet maxPods does not reach the nodes. So
+// the node is planned with the smaller of the two pod counts (a launch template kubefit renders carries the asked
+// value, and the guide names no exception for it), and the memory reservation with the larger (eksMemoryPods' P).
+func (c *calc) mngEnforcedMaxPods(enforced int64, formula, detail string) {
+	asked := c.askedMaxPods()
+	c.res.MaxPods = min(asked, enforced)
+	c.term("maxPods", UnitPods, c.res.MaxPods, FMaxPodsMNGEnforced, fmt.Sprintf("min(%d asked, %d that EKS enforces on a managed node group: %s by %s)", asked, enforced, detail, formula))
+	if asked == enforced {
+		return
+	}
+	what := fmt.Sprintf("max pods %d", asked)
+	if c.in.MaxPods == 0 {
+		what = fmt.Sprintf("the maxPodsExpression result %d", asked)
+	}
+	effect := fmt.Sprintf("%s cannot take effect: planned with %d", what, enforced)
+	if asked < enforced {
+		effect = fmt.Sprintf("its nodes run %d pods whatever %s says: planned with the smaller pod count, %d, and the memory reservation of %d pods", enforced, what, asked, enforced)
+	}
+	c.warn(CodeMNGMaxPodsEnforced, field.NewPath("MaxPods"),
+		"EKS writes its own max pods, %d on %q, into the user data of a managed node group without a custom AMI, and it takes precedence over a launch template's kubelet settings: %s; "+
+			"to run another count, use a custom AMI (a self-managed node group's bootstrap) or Karpenter",
+		enforced, c.in.Instance.Name, effect)
 }
 
 // hostNetworkPods is the number of host-network pods every node runs outside the DaemonSets listed: aws-node

@@ -304,6 +304,8 @@ const (
 	CodePrefixDelegationIgnored = "overhead.prefix-delegation-ignored"
 	// CodeNoENIForPods: reserved ENIs and custom networking leave no ENI for pod IPs.
 	CodeNoENIForPods = "overhead.no-eni-for-pods"
+	// CodeMNGMaxPodsEnforced: a max pods asked of an EKS managed node group, which EKS overrides with its own.
+	CodeMNGMaxPodsEnforced = "overhead.eks-mng-max-pods-enforced"
 	// CodeMaxPodsAboveIPs: the maximum pod count exceeds the pod IPs plus the host-network pods.
 	CodeMaxPodsAboveIPs = "overhead.max-pods-above-ip-capacity"
 	// CodeAKS129BothRules: AKS 1.29, where both the old and the new reservation rules were seen.
