@@ -4,8 +4,8 @@ package nodegroup
 // sigs.k8s.io/karpenter embeds (the definition a cluster installs), the way the API server admits a custom
 // resource; the eksctl YAML is decoded strictly into eksctl's own ClusterConfig types and passed through
 // eksctl's managed-node-group defaulting and validation. sigs.k8s.io/karpenter, github.com/weaveworks/eksctl
-// and k8s.io/apiextensions-apiserver (with k8s.io/apiserver) are imported by this file only, so they are
-// test-only dependencies: the provider binary builds from the same modules without them. Karpenter is held
+// and k8s.io/apiextensions-apiserver (with k8s.io/apiserver) are imported by this file (and eksctl's
+// bootstrapper by eksctl_bootstrap_test.go) only, so they are test-only dependencies: the provider binary builds from the same modules without them. Karpenter is held
 // at the newest release whose go.mod accepts this repository's Go 1.26.8 (v1.14.3 and v1.15.0 ask for
 // 1.26.10 and 1.26.9); its NodePool CRD differs from v1.15.0's in descriptions, disruption fields kubefit
 // does not set, and enum order.
@@ -198,6 +198,9 @@ func awsCases() []awsCase {
 		{name: "al2023_x86_computed_max", req: phpGroup(nil), arch: "amd64", amiFamily: "AmazonLinux2023"},
 		// Spot, a taint and a label, max_size given.
 		{name: "al2023_x86_spot_taint_label_max", req: spot, arch: "amd64", amiFamily: "AmazonLinux2023"},
+		// Its own max pods, reservations and eviction thresholds: the managed AL2023 entry carries them in
+		// overrideBootstrapCommand (eksctl_bootstrap_test.go checks what eksctl's nodes then run).
+		{name: "al2023_x86_kubelet_settings", req: reservedGroup(), arch: "amd64", amiFamily: "AmazonLinux2023"},
 		// arm64 (Graviton) on spot, zones out of order, a prefixed label, taints of every effect (one without
 		// a value), min and max given, a named EC2NodeClass.
 		{name: "al2023_arm64_spot_taints_zones", arch: "arm64", amiFamily: "AmazonLinux2023", req: Request{
@@ -228,6 +231,17 @@ func awsCases() []awsCase {
 				NodeSelector: map[string]string{"kubernetes.io/os": "windows"}}},
 			MaxSize: intp(8)}},
 	}
+}
+
+// reservedGroup is phpGroup planned with its own max pods, kube-reserved, system-reserved and an eviction threshold.
+func reservedGroup() Request {
+	r := phpGroup(nil)
+	cpu, mem := int64(150), int64(500<<20)
+	r.Pool.Overhead.MaxPods = 58
+	r.Pool.Overhead.KubeReserved = overhead.Reservation{CPUMillicores: &cpu, MemoryBytes: &mem}
+	r.Pool.Overhead.SystemReserved = overhead.Reservation{MemoryBytes: &mem}
+	r.Pool.Overhead.EvictionHard = map[string]overhead.Threshold{"memory.available": {Bytes: 200 << 20}}
+	return r
 }
 
 func renderAWS(t *testing.T, req Request) (*Result, Rendered) {
@@ -558,7 +572,10 @@ func TestEksctlYAMLDecodesAsClusterConfig(t *testing.T) {
 			if ng.NodeGroupBase == nil || ng.ScalingConfig == nil || ng.VolumeSize == nil {
 				t.Fatalf("entry without base fields, sizes or volume size:\n%s", out.EksctlYAML)
 			}
-			e := out.EKS
+			e := *out.EKS
+			if lt := out.EKSLaunchTemplate; lt != nil {
+				e.DiskSize = lt.VolumeSize // the managed group's disk_size is null beside its launch template
+			}
 			volumeType := ""
 			if ng.VolumeType != nil {
 				volumeType = *ng.VolumeType

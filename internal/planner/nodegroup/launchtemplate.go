@@ -29,8 +29,8 @@ type EKSLaunchTemplate struct {
 	UserData, UserDataFormat, Settings string
 }
 
-// WarnKubeletSettingsNeedImage: an AL2 or Windows managed node group planned with custom kubelet settings, which
-// reach such nodes only through a custom AMI's bootstrap.
+// WarnKubeletSettingsNeedImage: an AL2 or Windows node group planned with custom kubelet settings that some of its
+// consumer shapes do not run without a custom AMI's bootstrap (kubeletNeedsImage says which run which).
 const WarnKubeletSettingsNeedImage = "nodegroup.kubelet-settings-need-custom-ami"
 
 // customKubelet reports whether the group sets kubelet settings an EKS managed node group does not apply by
@@ -47,8 +47,8 @@ func customKubelet(req Request) bool {
 }
 
 // eksLaunchTemplate renders the launch template of an AWS group with custom kubelet settings; nil when the group
-// has none. AL2 and Windows nodes read such settings only from a custom AMI's bootstrap, which kubefit cannot
-// write: they get a warning instead.
+// has none. A managed group's AL2 and Windows nodes read such settings only from a custom AMI's bootstrap, which
+// kubefit cannot write: they get a warning instead (kubeletNeedsImage).
 func eksLaunchTemplate(req Request, r *Result, kubelet string) (*EKSLaunchTemplate, []field.Warning, error) {
 	if !customKubelet(req) {
 		return nil, nil, nil
@@ -69,26 +69,16 @@ func eksLaunchTemplate(req Request, r *Result, kubelet string) (*EKSLaunchTempla
 		}
 		delete(cfg, "apiVersion")
 		delete(cfg, "kind")
-		nc, err := yaml.Marshal(map[string]any{"apiVersion": "node.eks.aws/v1alpha1", "kind": "NodeConfig",
-			"spec": map[string]any{"kubelet": map[string]any{"config": cfg}}})
+		nc, err := nodeadmConfig(cfg)
 		if err != nil {
 			return nil, nil, err
 		}
 		const boundary = "KUBEFIT"
 		mime := "MIME-Version: 1.0\nContent-Type: multipart/mixed; boundary=\"" + boundary + "\"\n\n--" + boundary +
-			"\nContent-Type: application/node.eks.aws\n\n---\n" + string(nc) + "\n--" + boundary + "--\n"
-		lt.UserDataFormat, lt.Settings, lt.UserData = "nodeadm", string(nc), base64.StdEncoding.EncodeToString([]byte(mime))
+			"\nContent-Type: application/node.eks.aws\n\n---\n" + nc + "\n--" + boundary + "--\n"
+		lt.UserDataFormat, lt.Settings, lt.UserData = "nodeadm", nc, base64.StdEncoding.EncodeToString([]byte(mime))
 	default:
-		group := "an EKS managed node group"
-		if req.Pool.Overhead.EKS.Kind == overhead.SelfManaged {
-			if r.Pool.Overhead.Profile == overhead.EKSAL2 {
-				return nil, nil, nil // eksctl_yaml's kubeletExtraConfig carries them (bootstrap.sh's --kubelet-extra-args otherwise)
-			}
-			group = "a self-managed node group"
-		}
-		return nil, []field.Warning{{Code: WarnKubeletSettingsNeedImage, Path: field.NewPath("MaxPods"), Message: fmt.Sprintf(
-			"node group %q was planned with custom kubelet settings (max pods, reservations or eviction thresholds), which the nodes of %s on %s run only from a custom AMI's bootstrap: without one they run EKS's defaults and the plan does not hold; use the eks-al2023 or eks-bottlerocket profile, whose settings eks_launch_template carries",
-			req.Pool.Name, group, r.Pool.Overhead.Profile)}}, nil
+		return nil, kubeletNeedsImage(req, r), nil
 	}
 	return lt, nil, nil
 }
@@ -111,4 +101,76 @@ func bottlerocketSettings(r *Result) string {
 	table("system-reserved", quantities(o.SystemReserved))
 	table("eviction-hard", fullEvictionHard(o.EvictionHard))
 	return b.String()
+}
+
+// nodeadmConfig is a node.eks.aws/v1alpha1 NodeConfig whose spec.kubelet.config is cfg, as YAML: the document AL2023's
+// nodeadm merges over the NodeConfig EKS (or eksctl) writes, key by key, a later document's keys winning
+// (awslabs/amazon-eks-ami nodeadm/internal/api/merge.go, MergeNodeConfigs and mergeInlineDocument, at
+// 81fec2e895854f599974fe4d3d72f61c0a9aaffa).
+func nodeadmConfig(cfg map[string]any) (string, error) {
+	nc, err := yaml.Marshal(map[string]any{"apiVersion": "node.eks.aws/v1alpha1", "kind": "NodeConfig",
+		"spec": map[string]any{"kubelet": map[string]any{"config": cfg}}})
+	return string(nc), err
+}
+
+// kubeletNeedsImage warns about an AL2 or Windows group planned with custom kubelet settings, saying which consumer
+// shape runs which of them (eksctl-io/eksctl at 99984adb6164ece593c0728523b7f497ea61d60e):
+//   - a managed group made through the EKS API (aws_eks_node_group) or the terraform-aws-eks module from kubefit's
+//     arguments runs none of them: EKS's AL2 and Windows images take no NodeConfig, and kubefit writes them no launch
+//     template (a custom AMI's bootstrap, or user data of one's own such as eksctl's max-pods script, could);
+//   - eksctl's managed AL2 entry runs max pods only: without overrideBootstrapCommand (refused without a custom AMI
+//     outside AL2023, pkg/apis/eksctl.io/v1alpha5/validation.go L1574-1575) its user data is a pre-bootstrap script
+//     adding --max-pods to bootstrap.sh's kubelet arguments (pkg/nodebootstrap/managed_al2.go L50-51, makeMaxPodsScript
+//     L90-94), and a managed entry takes no kubeletExtraConfig;
+//   - eksctl's managed Windows entry runs none: its user data holds only preBootstrapCommands
+//     (pkg/nodebootstrap/windows_managed.go, ManagedWindows.UserData);
+//   - eksctl's self-managed Windows entry runs max pods only, as --max-pods in the bootstrap script's
+//     KubeletExtraArgs (pkg/nodebootstrap/windows.go makeKubeletOptions L115-120); eksctl refuses kubeletExtraConfig
+//     on Windows (validation.go L1140-1143).
+//
+// A self-managed AL2 group warns of nothing: its eksctl entry's kubeletExtraConfig carries every setting. Nor does
+// a self-managed Windows group whose only custom setting is max pods.
+func kubeletNeedsImage(req Request, r *Result) []field.Warning {
+	o, profile := req.Pool.Overhead, r.Pool.Overhead.Profile
+	var set []string
+	if o.MaxPods > 0 {
+		set = append(set, fmt.Sprintf("max pods %d", o.MaxPods))
+	}
+	for _, s := range []struct {
+		name string
+		res  overhead.Reservation
+	}{{"kube-reserved", o.KubeReserved}, {"system-reserved", o.SystemReserved}} {
+		if s.res.CPUMillicores != nil || s.res.MemoryBytes != nil || s.res.EphemeralStorageBytes != nil {
+			set = append(set, s.name)
+		}
+	}
+	if len(o.EvictionHard) > 0 {
+		set = append(set, "hard-eviction thresholds")
+	}
+	// others: settings besides max pods, which no eksctl entry on these images runs.
+	others := len(set) > 0 && (o.MaxPods == 0 || len(set) > 1)
+	planned := fmt.Sprintf("node group %q on %s was planned with custom kubelet settings (%s)", req.Pool.Name, profile, strings.Join(set, ", "))
+	const use = " Use the eks-al2023 or eks-bottlerocket profile, whose settings kubefit's launch template and eksctl entry carry."
+	var msg string
+	switch {
+	case o.EKS.Kind == overhead.SelfManaged && profile == overhead.EKSAL2:
+		return nil // kubeletExtraConfig carries them (bootstrap.sh's --kubelet-extra-args)
+	case o.EKS.Kind == overhead.SelfManaged:
+		if !others {
+			return nil // eksctl passes --max-pods
+		}
+		msg = planned + ". The eksctl entry of a self-managed group runs only max pods (eksctl passes --max-pods to the node's bootstrap); " +
+			"the reservations and eviction thresholds reach such nodes only from a custom AMI's bootstrap, so for the eksctl entry's nodes the plan does not hold."
+	default:
+		msg = planned + ". A managed node group made through the EKS API or the terraform-aws-eks module from kubefit's arguments runs none of them (kubefit writes no launch template for this image): its nodes run EKS's defaults and the plan does not hold for them."
+		switch {
+		case profile != overhead.EKSAL2:
+			msg += " Nor does the eksctl entry: eksctl passes a managed Windows group's nodes none of them."
+		case others:
+			msg += " The eksctl entry runs only max pods (eksctl adds --max-pods to the node's bootstrap), not the reservations or eviction thresholds, so the plan does not hold for its nodes either."
+		default:
+			msg += " The eksctl entry runs max pods (eksctl adds --max-pods to the node's bootstrap), so the plan holds for its nodes."
+		}
+	}
+	return []field.Warning{{Code: WarnKubeletSettingsNeedImage, Path: field.NewPath("MaxPods"), Message: msg + use}}
 }

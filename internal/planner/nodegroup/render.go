@@ -423,7 +423,7 @@ func kubeTaints(ts []fit.Taint) []Taint {
 
 // eksctlBase holds the fields both eksctl entries take (managedNodeGroups and nodeGroups share eksctl's
 // NodeGroupBase). Bottlerocket carries a Bottlerocket group's planned reservations (managedNodeGroups take no
-// kubeletExtraConfig: an AL2023 group's reservations need eks_launch_template).
+// kubeletExtraConfig: a managed AL2023 group's go in overrideBootstrapCommand, eksctlNodeGroup).
 type eksctlBase struct {
 	Name              string                  `json:"name"`
 	AMIFamily         string                  `json:"amiFamily"`
@@ -440,10 +440,25 @@ type eksctlBase struct {
 }
 
 // eksctlNodeGroup is one eksctl.io/v1alpha5 managedNodeGroups entry, with the fields eksctl accepts there.
+//
+// OverrideBootstrapCommand carries a managed AL2023 group's planned reservations and hard-eviction thresholds as a
+// nodeadm NodeConfig (eksctl-io/eksctl at 99984adb6164ece593c0728523b7f497ea61d60e):
+//   - eksctl accepts it on a managed AmazonLinux2023 entry without a custom AMI: it refuses overrideBootstrapCommand
+//     without one only for other AMI families (pkg/apis/eksctl.io/v1alpha5/validation.go L1574-1575; L1416-1417 in
+//     v0.215.0, whose validation and bootstrapper crd_test.go runs on this entry);
+//   - the AL2023 bootstrapper, managed groups' too (NewManagedAL2023Bootstrapper), writes maxPodsPerNode as a
+//     NodeConfig part of its own, then appends overrideBootstrapCommand decoded as a NodeConfig as a later part
+//     (pkg/nodebootstrap/al2023.go L62-87), the user data of the launch template eksctl makes for the group
+//     (pkg/cfn/builder/managed_launch_template.go L44-49); nodeadm merges those parts with the NodeConfig EKS
+//     writes, kubelet config key by key (nodeadmConfig).
+//
+// So max pods stay in maxPodsPerNode only (one place, no second value to disagree with), and the override holds
+// the rest of kubelet_config_yaml's settings: together they are eks_launch_template's NodeConfig.
 type eksctlNodeGroup struct {
 	eksctlBase
-	InstanceTypes []string `json:"instanceTypes"`
-	Spot          bool     `json:"spot,omitempty"`
+	InstanceTypes            []string `json:"instanceTypes"`
+	Spot                     bool     `json:"spot,omitempty"`
+	OverrideBootstrapCommand string   `json:"overrideBootstrapCommand,omitempty"`
 }
 
 // eksctlAMIFamily is eksctl's amiFamily for a profile.
@@ -542,6 +557,14 @@ func eksctl(req Request, r *Result) (string, error) {
 		return string(b), err
 	}
 	ng := eksctlNodeGroup{eksctlBase: base, InstanceTypes: g.InstanceTypes, Spot: req.CapacityType == Spot}
+	if kubelet != nil && r.Pool.Overhead.Profile == overhead.EKSAL2023 {
+		// eksctlKubelet's AL2023 map holds no maxPods: maxPodsPerNode carries it.
+		nc, err := nodeadmConfig(kubelet)
+		if err != nil {
+			return "", err
+		}
+		ng.OverrideBootstrapCommand = nc
+	}
 	b, err := yaml.Marshal(map[string]any{"managedNodeGroups": []eksctlNodeGroup{ng}})
 	return string(b), err
 }
