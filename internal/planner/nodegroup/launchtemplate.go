@@ -115,15 +115,13 @@ func nodeadmConfig(cfg map[string]any) (string, error) {
 
 // kubeletNeedsImage warns about an AL2 or Windows group planned with custom kubelet settings, saying which consumer
 // shape runs which of them (eksctl-io/eksctl at 99984adb6164ece593c0728523b7f497ea61d60e):
-//   - a managed group made through the EKS API (aws_eks_node_group) or the terraform-aws-eks module from kubefit's
-//     arguments runs none of them: EKS's AL2 and Windows images take no NodeConfig, and kubefit writes them no launch
-//     template (a custom AMI's bootstrap, or user data of one's own such as eksctl's max-pods script, could);
-//   - eksctl's managed AL2 entry runs max pods only: without overrideBootstrapCommand (refused without a custom AMI
-//     outside AL2023, pkg/apis/eksctl.io/v1alpha5/validation.go L1574-1575) its user data is a pre-bootstrap script
-//     adding --max-pods to bootstrap.sh's kubelet arguments (pkg/nodebootstrap/managed_al2.go L50-51, makeMaxPodsScript
-//     L90-94), and a managed entry takes no kubeletExtraConfig;
-//   - eksctl's managed Windows entry runs none: its user data holds only preBootstrapCommands
-//     (pkg/nodebootstrap/windows_managed.go, ManagedWindows.UserData);
+//   - a managed group runs none of the reservations and eviction thresholds, whether made through the EKS API
+//     (aws_eks_node_group), the terraform-aws-eks module or eksctl: EKS's AL2 and Windows images take no NodeConfig,
+//     kubefit writes them no launch template, and eksctl's managed entry takes no kubeletExtraConfig (its managed AL2
+//     user data is a script that only adds --max-pods, pkg/nodebootstrap/managed_al2.go L50-51, makeMaxPodsScript
+//     L90-94; a managed Windows entry's holds only preBootstrapCommands, pkg/nodebootstrap/windows_managed.go). Max
+//     pods are no concern here: EKS writes its own into a managed group's user data over any other (overhead.md
+//     §8.3.1), and the overhead model plans the safe side of the two with its own warning;
 //   - eksctl's self-managed Windows entry runs max pods only, as --max-pods in the bootstrap script's
 //     KubeletExtraArgs (pkg/nodebootstrap/windows.go makeKubeletOptions L115-120); eksctl refuses kubeletExtraConfig
 //     on Windows (validation.go L1140-1143).
@@ -133,44 +131,36 @@ func nodeadmConfig(cfg map[string]any) (string, error) {
 func kubeletNeedsImage(req Request, r *Result) []field.Warning {
 	o, profile := req.Pool.Overhead, r.Pool.Overhead.Profile
 	var set []string
-	if o.MaxPods > 0 {
-		set = append(set, fmt.Sprintf("max pods %d", o.MaxPods))
-	}
+	var at field.Path // the first setting named
 	for _, s := range []struct {
-		name string
-		res  overhead.Reservation
-	}{{"kube-reserved", o.KubeReserved}, {"system-reserved", o.SystemReserved}} {
+		name, path string
+		res        overhead.Reservation
+	}{{"kube-reserved", "KubeReserved", o.KubeReserved}, {"system-reserved", "SystemReserved", o.SystemReserved}} {
 		if s.res.CPUMillicores != nil || s.res.MemoryBytes != nil || s.res.EphemeralStorageBytes != nil {
+			if len(set) == 0 {
+				at = field.NewPath(s.path)
+			}
 			set = append(set, s.name)
 		}
 	}
 	if len(o.EvictionHard) > 0 {
+		if len(set) == 0 {
+			at = field.NewPath("EvictionHard")
+		}
 		set = append(set, "hard-eviction thresholds")
 	}
-	// others: settings besides max pods, which no eksctl entry on these images runs.
-	others := len(set) > 0 && (o.MaxPods == 0 || len(set) > 1)
-	planned := fmt.Sprintf("node group %q on %s was planned with custom kubelet settings (%s)", req.Pool.Name, profile, strings.Join(set, ", "))
 	const use = " Use the eks-al2023 or eks-bottlerocket profile, whose settings kubefit's launch template and eksctl entry carry."
-	var msg string
 	switch {
+	case len(set) == 0:
+		return nil // max pods alone: the overhead model's concern on a managed group, --max-pods on a self-managed one
 	case o.EKS.Kind == overhead.SelfManaged && profile == overhead.EKSAL2:
 		return nil // kubeletExtraConfig carries them (bootstrap.sh's --kubelet-extra-args)
-	case o.EKS.Kind == overhead.SelfManaged:
-		if !others {
-			return nil // eksctl passes --max-pods
-		}
+	}
+	planned := fmt.Sprintf("node group %q on %s was planned with custom kubelet settings (%s)", req.Pool.Name, profile, strings.Join(set, ", "))
+	msg := planned + ". A managed node group runs none of them without a custom AMI's bootstrap, whether made through the EKS API, the terraform-aws-eks module or the eksctl entry (this image takes no NodeConfig, and eksctl passes a managed group no kubelet configuration): its nodes run EKS's defaults and the plan does not hold for them."
+	if o.EKS.Kind == overhead.SelfManaged {
 		msg = planned + ". The eksctl entry of a self-managed group runs only max pods (eksctl passes --max-pods to the node's bootstrap); " +
 			"the reservations and eviction thresholds reach such nodes only from a custom AMI's bootstrap, so for the eksctl entry's nodes the plan does not hold."
-	default:
-		msg = planned + ". A managed node group made through the EKS API or the terraform-aws-eks module from kubefit's arguments runs none of them (kubefit writes no launch template for this image): its nodes run EKS's defaults and the plan does not hold for them."
-		switch {
-		case profile != overhead.EKSAL2:
-			msg += " Nor does the eksctl entry: eksctl passes a managed Windows group's nodes none of them."
-		case others:
-			msg += " The eksctl entry runs only max pods (eksctl adds --max-pods to the node's bootstrap), not the reservations or eviction thresholds, so the plan does not hold for its nodes either."
-		default:
-			msg += " The eksctl entry runs max pods (eksctl adds --max-pods to the node's bootstrap), so the plan holds for its nodes."
-		}
 	}
-	return []field.Warning{{Code: WarnKubeletSettingsNeedImage, Path: field.NewPath("MaxPods"), Message: msg + use}}
+	return []field.Warning{{Code: WarnKubeletSettingsNeedImage, Path: at, Message: msg + use}}
 }
