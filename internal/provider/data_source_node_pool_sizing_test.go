@@ -403,3 +403,49 @@ func TestAccNodePoolSizing_beyondModelBudget(t *testing.T) {
 		},
 	})
 }
+
+// TestAccUnknownElements: an element of a nested list or map unknown as a whole (a conditional choosing between two
+// objects) is not checked until it is known: before, every required attribute inside it was called missing, in every
+// object, and the configuration could not even be applied.
+func TestAccUnknownElements(t *testing.T) {
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: `
+resource "terraform_data" "later" {
+  input = "x"
+}
+locals {
+  b = terraform_data.later.id != ""
+}
+data "kubefit_node_pool_sizing" "x" {
+  pools = {
+    general = local.b ? { cloud = "aws", instance_type = "m5.large", max_nodes = 5 } : { cloud = "aws", instance_type = "m5.xlarge", max_nodes = 3 }
+  }
+  workloads  = [local.b ? { name = "a", replicas = 2, requests = { cpu = "100m" } } : { name = "b", replicas = 1, requests = { cpu = "200m" } }]
+  daemonsets = [local.b ? { name = "agent", requests = { cpu = "50m" } } : { name = "agent", requests = { cpu = "60m" } }]
+}
+resource "kubefit_node_group" "g" {
+  name          = "g"
+  cloud         = "aws"
+  instance_type = "m5.large"
+  workloads     = [local.b ? { name = "a", replicas = 2, requests = { cpu = "100m" } } : { name = "b", replicas = 1, requests = { cpu = "200m" } }]
+}
+resource "kubefit_keda_scaled_object" "k" {
+  name              = "k"
+  namespace         = "n"
+  scale_target_ref  = { name = "a" }
+  min_replica_count = 1
+  max_replica_count = 5
+  triggers = [local.b ? { type = "cpu", metric_type = "Utilization", metadata = { value = "50" } } : { type = "cpu", metric_type = "Utilization", metadata = { value = "60" } }]
+}
+`,
+			ConfigPlanChecks: emptyPlanAfterApply,
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue("data.kubefit_node_pool_sizing.x", tfjsonpath.New("fits"), knownvalue.Bool(true)),
+				expectInt("data.kubefit_node_pool_sizing.x", tfjsonpath.New("pool_results").AtMapKey("general").AtMapKey("steady").AtMapKey("nodes_required"), 1),
+				statecheck.ExpectKnownValue("kubefit_node_group.g", tfjsonpath.New("planned_instance_type"), knownvalue.StringExact("m5.large")),
+			},
+		}},
+	})
+}
