@@ -35,6 +35,7 @@ const maxHPAPlaceholders = 1 << 16
 func hpaPartialManifest(ctx context.Context, config tfsdk.Config) (attr.Value, bool) {
 	n := int64(0)
 	simple := true
+	var mayBeNull []*tftypes.AttributePath
 	raw, err := tftypes.Transform(config.Raw, func(p *tftypes.AttributePath, v tftypes.Value) (tftypes.Value, error) {
 		if v.IsKnown() {
 			return v, nil
@@ -53,8 +54,10 @@ func hpaPartialManifest(ctx context.Context, config tfsdk.Config) (attr.Value, b
 		switch {
 		case n >= maxHPAPlaceholders:
 		case v.Type().Is(tftypes.String):
+			mayBeNull = optionalAt(ctx, config, p, mayBeNull)
 			return tftypes.NewValue(tftypes.String, fmt.Sprintf("%s%d", unknownStringMarker, n)), nil
 		case v.Type().Is(tftypes.Number):
+			mayBeNull = optionalAt(ctx, config, p, mayBeNull)
 			return tftypes.NewValue(tftypes.Number, new(big.Float).SetInt64(math.MaxInt32-n)), nil
 		}
 		simple = false
@@ -63,22 +66,22 @@ func hpaPartialManifest(ctx context.Context, config tfsdk.Config) (attr.Value, b
 	if err != nil || !simple || !raw.IsFullyKnown() {
 		return nil, false
 	}
-	var m hpaModel
-	if d := (tfsdk.Config{Raw: raw, Schema: config.Schema}).Get(ctx, &m); d.HasError() {
-		return nil, false
+	render := func(raw tftypes.Value) (attr.Value, bool) {
+		var m hpaModel
+		if d := (tfsdk.Config{Raw: raw, Schema: config.Schema}).Get(ctx, &m); d.HasError() {
+			return nil, false
+		}
+		if strings.Contains(m.Name, unknownStringMarker) || strings.Contains(m.Namespace, unknownStringMarker) {
+			return nil, false
+		}
+		obj, _, err := hpa.Manifest(hpa.Render(m.hpa()))
+		if err != nil {
+			return nil, false
+		}
+		v, err := dynamicValue(markPlaceholders(obj, n), true)
+		return v, err == nil
 	}
-	if strings.Contains(m.Name, unknownStringMarker) || strings.Contains(m.Namespace, unknownStringMarker) {
-		return nil, false
-	}
-	obj, _, err := hpa.Manifest(hpa.Render(m.hpa()))
-	if err != nil {
-		return nil, false
-	}
-	v, err := dynamicValue(markPlaceholders(obj, n), true)
-	if err != nil {
-		return nil, false
-	}
-	return v, true
+	return keepsShape(ctx, raw, mayBeNull, render)
 }
 
 // markPlaceholders turns the numbers of v that are placeholders (math.MaxInt32 − 1 … math.MaxInt32 − n)
