@@ -16,8 +16,9 @@ import (
 // ignored. The attributes here exist only so that such a key is seen and refused, on itself, with what to
 // write instead. They are inputs only: kubefit_workloads leaves them out of its outputs.
 
-// misplacedKey is a validator that refuses any value (known or not) of an attribute a user is likely to write
-// in the wrong place; detail says where it belongs.
+// misplacedKey is a validator that refuses any value of an attribute a user is likely to write in the wrong
+// place; detail says where it belongs. An unknown value waits: it may turn out null, and Terraform validates the
+// configuration again once it is known (the final plan of a resource, the read of a data source).
 type misplacedKey struct{ summary, detail string }
 
 func (v misplacedKey) Description(context.Context) string { return "refused: " + v.detail }
@@ -25,7 +26,7 @@ func (v misplacedKey) Description(context.Context) string { return "refused: " +
 func (v misplacedKey) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
 
 func (v misplacedKey) refuse(p path.Path, value attr.Value, diags *diag.Diagnostics) {
-	if value.IsNull() {
+	if value.IsNull() || value.IsUnknown() {
 		return
 	}
 	diags.AddAttributeError(p, v.summary, v.detail)

@@ -713,3 +713,30 @@ func TestNodeGroupWarningsOnInstanceType(t *testing.T) {
 		}
 	}
 }
+
+// TestAccMisplacedKeyUnknown: a request key written beside requests with a value unknown at plan waits for it: null
+// at apply passes (before, the unknown was refused, and the configuration could never be applied), a value is
+// refused once known.
+func TestAccMisplacedKeyUnknown(t *testing.T) {
+	cfg := func(data, memory string) string {
+		return `
+resource "terraform_data" "` + data + `" {
+  input = "x"
+}
+locals {
+  b = terraform_data.` + data + `.id != ""
+}
+` + nodeGroup(`name = "g"
+cloud = "aws"
+instance_type = "m5.large"
+workloads = [{ name = "a", replicas = 1, requests = { cpu = "100m" }, memory = `+memory+` }]`)
+	}
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{Config: cfg("later", `local.b ? null : "1Gi"`), ConfigPlanChecks: emptyPlanAfterApply},
+			// A new terraform_data: unknown again at plan, "1Gi" at apply, where the final validation refuses it.
+			{Config: cfg("again", `local.b ? "1Gi" : null`), ExpectError: regexp.MustCompile(`(?s)Request Outside requests.*requests\.memory`)},
+		},
+	})
+}
