@@ -272,10 +272,21 @@ func (c *checker) checkPV2Class(hasIOPS bool, iops int64, iopsKey string, hasMBp
 
 func (c *checker) checkUltraClass(hasIOPS bool, iops int64, iopsKey string, hasMBps bool, mbps int64, mbpsKey string) {
 	c.needSize(ultraMinGiB)
-	if !hasIOPS || !hasMBps {
-		c.warnf("SC-3", "DiskIOPSReadWrite", "UltraSSD_LRS without both DiskIOPSReadWrite and DiskMBpsReadWrite gets "+
+	// The driver's fill-in depends on which values the class sets (ultraOneSidedIOPS in azure.go cites
+	// the source): both empty, a size-based pair; one empty, a fixed 500 IOPS or 100 MB/s.
+	switch {
+	case !hasIOPS && !hasMBps:
+		c.warnf("SC-3", "DiskIOPSReadWrite", "UltraSSD_LRS without DiskIOPSReadWrite and DiskMBpsReadWrite gets "+
 			"the driver's fill-in values (IOPS = min(160,000, max(500, size)), MB/s = max(100, ⌈IOPS / 256⌉)), which "+
 			"reflect the older Ultra limits; set both explicitly (rule SC-3)")
+	case !hasIOPS:
+		c.warnf("SC-3", "DiskIOPSReadWrite", "UltraSSD_LRS with DiskMBpsReadWrite but without DiskIOPSReadWrite gets "+
+			"the driver's fixed default of 500 IOPS, whatever the PVC size; set DiskIOPSReadWrite explicitly (rule SC-3)")
+		iops, iopsKey = ultraOneSidedIOPS, "DiskIOPSReadWrite"
+	case !hasMBps:
+		c.warnf("SC-3", "DiskMBpsReadWrite", "UltraSSD_LRS with DiskIOPSReadWrite but without DiskMBpsReadWrite gets "+
+			"the driver's fixed default of 100 MB/s, whatever the IOPS; set DiskMBpsReadWrite explicitly (rule SC-3)")
+		mbps, mbpsKey = ultraOneSidedMBps, "DiskMBpsReadWrite"
 	}
 	if hasIOPS {
 		if iops < ultraMinIOPS || iops > ultraMaxIOPS {
@@ -284,25 +295,40 @@ func (c *checker) checkUltraClass(hasIOPS bool, iops int64, iopsKey string, hasM
 			return
 		}
 		c.needSize(resource.CeilDiv(iops, ultraIOPSPerGiB))
-		if hasMBps {
-			if err := checkUltraMBps(mbps, iops, ParameterPath(mbpsKey)); err != nil {
-				c.rep.Findings = append(c.rep.Findings, *err.(*Finding))
-			}
+	}
+	switch {
+	case hasIOPS && hasMBps:
+		if err := checkUltraMBps(mbps, iops, ParameterPath(mbpsKey)); err != nil {
+			c.rep.Findings = append(c.rep.Findings, *err.(*Finding))
 		}
+	case hasIOPS && mbps > iops/4:
+		c.errf("AZD-V6", iopsKey, "UltraSSD_LRS DiskIOPSReadWrite %s without DiskMBpsReadWrite: the driver sets its "+
+			"default of 100 MB/s, which Azure allows only with 400 IOPS or more (rule AZD-V6: MB/s ≤ 0.25 × IOPS); set "+
+			"DiskIOPSReadWrite to at least 400, or set DiskMBpsReadWrite to at most %s", resource.Group(iops),
+			resource.Group(max(ultraMinMBps, iops/4)))
+	case hasMBps && (mbps < ultraMinMBps || mbps > iops/4):
+		c.errf("AZD-V6", mbpsKey, "UltraSSD_LRS DiskMBpsReadWrite %s without DiskIOPSReadWrite: the driver sets its "+
+			"default of 500 IOPS, which allows 1 to 125 MB/s (rule AZD-V6: 1 ≤ MB/s ≤ 0.25 × IOPS); set "+
+			"DiskMBpsReadWrite to at most 125, or set DiskIOPSReadWrite to at least %s", resource.Group(mbps),
+			resource.Group(max(ultraMinIOPS, 4*mbps)))
 	}
 	for i, s := range c.sizes {
 		if s < ultraMinGiB || s > ultraMaxGiB {
 			c.sizeErrf(i, "AZD-V6", "a %s GiB PVC is outside the UltraSSD_LRS size range of 4 to 65,536 GiB (rule AZD-V6)", resource.Group(s))
 			continue
 		}
-		if !hasIOPS {
+		if !hasIOPS && !hasMBps {
 			continue
+		}
+		what := "DiskIOPSReadWrite " + resource.Group(iops)
+		if !hasIOPS {
+			what = "the driver's default of 500 IOPS"
 		}
 		if err := checkUltraIOPS(iops, s, ParameterPath(iopsKey)); err != nil {
 			c.add(err, s)
 		} else if iops < s {
-			c.warnf("AZD-V6", iopsKey, "DiskIOPSReadWrite %s on a %s GiB PVC is below 1 IOPS per GiB, the floor some "+
-				"regions and API versions still enforce (rule AZD-V6 warning)", resource.Group(iops), resource.Group(s))
+			c.warnf("AZD-V6", iopsKey, "%s on a %s GiB PVC is below 1 IOPS per GiB, the floor some "+
+				"regions and API versions still enforce (rule AZD-V6 warning)", what, resource.Group(s))
 		}
 	}
 }
