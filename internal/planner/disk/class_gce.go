@@ -40,6 +40,10 @@ func (c *checker) checkGCE() {
 			"with \"parameters contains invalid option %q\"", e.key, e.key)
 	}
 	c.oneOf("GPD-V5", "replication-type", true, "none", "regional-pd")
+	// ConvertStringToBool (class.go driverBool cites it) for both; a bad use-allowed-disk-topology is logged
+	// and ignored by the driver, which bool reports as "the setting would be off".
+	c.bool("GPD-V8", "enable-multi-zone-provisioning")
+	c.bool("GPD-V8", "use-allowed-disk-topology")
 	if conf, _ := c.bool("GPD-V6", "enable-confidential-storage"); conf {
 		if k, ok := c.get("disk-encryption-kms-key"); !ok || k.value == "" {
 			e, _ := c.get("enable-confidential-storage")

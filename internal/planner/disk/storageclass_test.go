@@ -143,6 +143,25 @@ func TestCheckClass(t *testing.T) {
 			minSize: 4, typ: UltraSSDLRS},
 		{name: "Ultra MB/s only", class: Class{Provisioner: azure, Parameters: P{"skuName": "UltraSSD_LRS", "cachingMode": "None",
 			"DiskMBpsReadWrite": "125"}, SizesGiB: []int64{100}}, warns: "SC-3", minSize: 4, typ: UltraSSDLRS},
+		// Booleans are read as each driver reads them (class.go driverBool): EBS only "true", Azure enableBursting
+		// "true" in any case, GCE "true"/"false" in any case or an error.
+		{name: "EBS allowAutoIOPSPerGBIncrease 1", class: Class{Provisioner: ebs, Parameters: P{"type": "io1", "iopsPerGB": "10",
+			"allowAutoIOPSPerGBIncrease": "1"}, SizesGiB: []int64{5}}, errors: "EBS-V11@allowAutoIOPSPerGBIncrease EBS-V9@iopsPerGB",
+			minSize: 10, typ: IO1},
+		{name: "EBS encrypted True", class: Class{Provisioner: ebs, Parameters: P{"type": "gp3", "encrypted": "True"}},
+			errors: "EBS-V11@encrypted", minSize: 1, typ: GP3},
+		{name: "EBS encrypted False", class: Class{Provisioner: ebs, Parameters: P{"type": "gp3", "encrypted": "False"}},
+			minSize: 1, typ: GP3},
+		{name: "Azure enableBursting 1", class: Class{Provisioner: azure, Parameters: P{"skuName": "Premium_LRS", "cachingMode": "None",
+			"enableBursting": "1"}, SizesGiB: []int64{256}}, errors: "AZD-V12@enableBursting", minSize: 1, typ: PremiumLRS},
+		{name: "Azure enableBursting TRUE", class: Class{Provisioner: azure, Parameters: P{"skuName": "Premium_LRS", "cachingMode": "None",
+			"enableBursting": "TRUE"}, SizesGiB: []int64{256}}, errors: "AZD-V8@enableBursting", minSize: 513, typ: PremiumLRS},
+		{name: "GCE confidential 1", class: Class{Provisioner: gce, Parameters: P{"type": "pd-ssd", "enable-confidential-storage": "1"}},
+			errors: "GPD-V6@enable-confidential-storage", minSize: 1, typ: PDSSD},
+		{name: "GCE multi-zone yes", class: Class{Provisioner: gce, Parameters: P{"type": "pd-ssd", "enable-multi-zone-provisioning": "yes"}},
+			errors: "GPD-V8@enable-multi-zone-provisioning", minSize: 1, typ: PDSSD},
+		{name: "GCE multi-zone TRUE", class: Class{Provisioner: gce, Parameters: P{"type": "pd-ssd", "enable-multi-zone-provisioning": "TRUE"}},
+			minSize: 1, typ: PDSSD},
 		{name: "AZD-V7", class: Class{Provisioner: azure, Parameters: P{"skuName": "StandardSSD_LRS", "cachingMode": "None"},
 			SizesGiB: []int64{40000}}, errors: "AZD-V7@skuName", minSize: 1, typ: StandardSSDLRS},
 		{name: "AZD-V8", class: Class{Provisioner: azure, Parameters: P{"skuName": "Premium_LRS", "cachingMode": "None",
@@ -241,6 +260,11 @@ func TestClassVolumeSpec(t *testing.T) {
 		{Class{Provisioner: "pd.csi.storage.gke.io", Parameters: P{"type": "hyperdisk-balanced", "provisioned-throughput-on-create": "1.5Gi"}}, 100,
 			Spec{Type: HyperdiskBalanced, SizeGiB: 100, Throughput: 1536}, false},
 		{Class{Provisioner: "pd.csi.storage.gke.io", Parameters: P{"type": "hyperdisk-ml"}}, 100, Spec{}, true},
+		// Azure reads enableBursting "True" as on (strings.EqualFold); EBS reads "True" as off, so kubefit refuses it.
+		{Class{Provisioner: "disk.csi.azure.com", Parameters: P{"skuName": "Premium_LRS", "cachingMode": "None", "enableBursting": "True"}}, 1024,
+			Spec{Type: PremiumLRS, SizeGiB: 1024, Bursting: true}, false},
+		{Class{Provisioner: "ebs.csi.aws.com", Parameters: P{"type": "io2", "iopsPerGB": "10", "allowAutoIOPSPerGBIncrease": "True"}}, 5,
+			Spec{}, true},
 		{Class{Provisioner: "ebs.csi.aws.com", Parameters: P{"type": "gp4"}}, 100, Spec{}, true},
 	}
 	for _, tt := range tests {
