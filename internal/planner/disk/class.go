@@ -295,9 +295,9 @@ func CheckClass(cl Class) ClassReport {
 			c.checkReserved(k, v)
 			continue
 		}
-		// Every driver's keys are case-insensitive (§8.2–§8.4), except the EBS tagSpecification_ prefix.
+		// Every driver's keys are case-insensitive (§8.2–§8.4), except the EBS tagSpecification prefix.
 		lk := strings.ToLower(k)
-		if d == EBSDriver && strings.HasPrefix(k, "tagSpecification_") {
+		if d == EBSDriver && strings.HasPrefix(k, ebsTagKeyPrefix) {
 			lk = k
 		}
 		if prev, dup := c.byKey[lk]; dup {

@@ -110,6 +110,16 @@ func TestCheckClass(t *testing.T) {
 		{name: "EBS-W2", class: Class{Provisioner: ebs, Parameters: P{"type": "io2", "iops": "1000", "blockExpress": "true"}},
 			warns: "EBS-W2", minSize: 4, typ: IO2},
 		{name: "tags", class: Class{Provisioner: ebs, Parameters: P{"type": "gp3", "tagSpecification_1": "team=a"}}, minSize: 1, typ: GP3},
+		// The driver's tag test is HasPrefix(key, "tagSpecification") (controller.go:224); each value is "key=value"
+		// (template.go:40-42) and its key not reserved (validation.go:45-57).
+		{name: "tag key without underscore", class: Class{Provisioner: ebs, Parameters: P{"type": "gp3", "tagSpecification1": "team=a",
+			"tagSpecificationB": "empty="}}, minSize: 1, typ: GP3},
+		{name: "tag key wrong case", class: Class{Provisioner: ebs, Parameters: P{"type": "gp3", "TagSpecification_1": "team=a"}},
+			errors: "EBS-V10@TagSpecification_1", minSize: 1, typ: GP3},
+		{name: "tag without value", class: Class{Provisioner: ebs, Parameters: P{"type": "gp3", "tagSpecification_1": "novalue"}},
+			errors: "EBS-V10@tagSpecification_1", minSize: 1, typ: GP3},
+		{name: "tag reserved key", class: Class{Provisioner: ebs, Parameters: P{"type": "gp3", "tagSpecification_1": "kubernetes.io/x=1",
+			"tagSpecification_2": "CSIVolumeName=v"}}, errors: "EBS-V10@tagSpecification_1 EBS-V10@tagSpecification_2", minSize: 1, typ: GP3},
 
 		// Azure rules (§8.3).
 		{name: "AZD-V1", class: Class{Provisioner: azure, Parameters: P{"skuName": "premium_lrs", "cachingMode": "None"}},
