@@ -52,6 +52,7 @@ func (c *checker) checkAzure() {
 		}
 	}
 	c.checkAzureAccess()
+	c.checkAzureTags()
 
 	sku := StandardSSDLRS
 	skuKey := "skuName"
@@ -155,12 +156,51 @@ func (c *checker) checkAzureAccess() {
 	case hasAccess && policy != "AllowPrivate":
 		c.errf("AZD-V10", access.key, "diskAccessID must be empty unless networkAccessPolicy is AllowPrivate (rule AZD-V10)")
 	}
+	// CreateManagedDisk refuses a set ID that does not start with /subscriptions/ in any case
+	// (pkg/azuredisk/azure_managedDiskController.go:252-253 @ d983d613b6dd04af5bcc886d309b8de6ea5637b6).
+	if set, ok := c.get("diskEncryptionSetID"); ok && set.value != "" &&
+		!strings.HasPrefix(strings.ToLower(set.value), "/subscriptions/") {
+		c.errf("AZD-V11", set.key, "diskEncryptionSetID %q is not a disk encryption set's resource ID (rule AZD-V11); "+
+			"the driver fails every volume with \"format of DiskEncryptionSetID(%s) is incorrect\"; write "+
+			"/subscriptions/{subscription}/resourceGroups/{group}/providers/Microsoft.Compute/diskEncryptionSets/{name}",
+			set.value, set.value)
+	}
 	encType, hasType := c.oneOf("AZD-V11", "diskEncryptionType", false,
 		"EncryptionAtRestWithCustomerKey", "EncryptionAtRestWithPlatformAndCustomerKeys")
 	if set, ok := c.get("diskEncryptionSetID"); hasType && (!ok || set.value == "") {
 		e, _ := c.get("diskEncryptionType")
 		c.errf("AZD-V11", e.key, "diskEncryptionType %s requires diskEncryptionSetID (rule AZD-V11); the driver fails "+
 			"with \"AzureDisk - DiskEncryptionType(%s) should be empty when DiskEncryptionSetID is not set\"", encType, encType)
+	}
+}
+
+// checkAzureTags checks tags as util.ConvertTagsToMap does (azuredisk-csi-driver pkg/util/util.go:84-110 @
+// d983d613b6dd04af5bcc886d309b8de6ea5637b6, called from pkg/azureutils/azure_disk_utils.go:699): items split at
+// tagValueDelimiter (default ","), each "key=value" with a non-blank key free of <>%&?\/.
+func (c *checker) checkAzureTags() {
+	e, ok := c.get("tags")
+	if !ok || e.value == "" {
+		return
+	}
+	delim := ","
+	if d, ok := c.get("tagValueDelimiter"); ok && d.value != "" {
+		delim = d.value
+	}
+	for _, item := range strings.Split(e.value, delim) {
+		k, _, ok := strings.Cut(item, "=")
+		k = strings.TrimSpace(k)
+		switch {
+		case !ok || k == "":
+			c.errf("AZD-V12", e.key, "tags %q is not a list of key=value items separated by %q (rule AZD-V12): the "+
+				"item %q has no key or no \"=\"; the driver fails every volume with \"tags ... are invalid, the format "+
+				"should like: 'key1=value1%skey2=value2'\"", e.value, delim, item, delim)
+			return
+		case strings.ContainsAny(k, "<>%&?\\/"):
+			c.errf("AZD-V12", e.key, "tag key %q contains a character Azure does not allow in tag keys (<>%%&?\\/) "+
+				"(rule AZD-V12); the driver fails every volume with \"tag key '%s' contains invalid characters\"; "+
+				"rename the key", k, k)
+			return
+		}
 	}
 }
 
