@@ -457,7 +457,7 @@ func ClassVolumeSpec(cl Class, sizeGiB int64) (Spec, error) {
 		s.Bursting = c.flag("enableBursting")
 		s.PerformancePlus = c.flag("enablePerformancePlus")
 	case GCEPDDriver:
-		s.IOPS, _ = c.int("", "provisioned-iops-on-create", 64)
+		s.IOPS, _ = c.gceIOPS()
 		s.Throughput, _ = c.gceThroughput(rep.TypeName, strings.HasPrefix(rep.TypeName, "hyperdisk-"))
 	}
 	return s, nil

@@ -19,6 +19,10 @@ var azureKeys = []string{
 	"perfprofile", "maxshares", "diskencryptionsetid", "diskencryptiontype", "writeacceleratorenabled", "tags",
 	"location", "resourcegroup", "subscriptionid", "diskaccessid", "attachdiskinitialdelay", "useragent", "kind",
 	"tagvaluedelimiter", "csi.storage.k8s.io/fstype",
+	// Accepted by the driver as well (pkg/azureutils/azure_disk_utils.go @ d983d613b6dd04af5bcc886d309b8de6ea5637b6):
+	// diskName, a name template such as ${pvc.metadata.name} (:623, :717-719); zoned and enableAsyncAttach,
+	// no-ops kept for backward compatibility with the in-tree provisioner (:672-675).
+	"diskname", "zoned", "enableasyncattach",
 }
 
 // AzureSKUs lists the skuName values the azuredisk CSI driver accepts (AZD-V1).
@@ -36,7 +40,8 @@ func (c *checker) checkAzure() {
 		c.errf("AZD-V13", e.key, "unknown azuredisk-csi-driver parameter %s (rule AZD-V13: only documented keys and "+
 			"device-setting/<path>); the driver fails with \"invalid parameter %s in storage class\"", e.key, e.key)
 	}
-	c.oneOf("AZD-V12", "fsType", false, "ext4", "ext3", "ext2", "xfs", "btrfs", "ntfs")
+	// The driver lower-cases fsType (pkg/azureutils/azure_disk_utils.go:650-651, GetFStype :327-333).
+	c.oneOf("AZD-V12", "fsType", true, "ext4", "ext3", "ext2", "xfs", "btrfs", "ntfs")
 	c.oneOf("AZD-V12", "publicNetworkAccess", false, "Enabled", "Disabled")
 	c.oneOf("AZD-V12", "perfProfile", true, "none", "basic", "advanced")
 	c.int("AZD-V12", "attachDiskInitialDelay", 64)

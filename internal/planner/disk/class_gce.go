@@ -160,7 +160,7 @@ func (c *checker) checkGCE() {
 		c.rep.Type = Type(typ)
 	}
 	hyper := strings.HasPrefix(typ, "hyperdisk-")
-	iops, hasIOPS := c.int("GPD-V3", "provisioned-iops-on-create", 64)
+	iops, hasIOPS := c.gceIOPS()
 	if e, ok := c.get("provisioned-iops-on-create"); ok && hasIOPS && !hyper && typ != "pd-extreme" && typ != "dynamic" {
 		c.errf("GPD-V3", e.key, "provisioned-iops-on-create is only for pd-extreme and Hyperdisk (rule GPD-V3); %s "+
 			"IOPS follow the size", typ)
@@ -202,6 +202,27 @@ func (c *checker) checkGCE() {
 				"about 2,500 to 120,000, Google Cloud disk performance)")
 		}
 	}
+}
+
+// gceIOPS parses provisioned-iops-on-create as the driver does: a Kubernetes quantity rounded up to a whole
+// number (convert.ConvertStringToInt64: resource.ParseQuantity then RoundUpToB, pkg/convert/convert.go:21-28 @
+// b560165c3508dcbca6c53a7b005eba185c301167), so "10k" is 10,000 and "10Ki" 10,240.
+func (c *checker) gceIOPS() (int64, bool) {
+	e, ok := c.get("provisioned-iops-on-create")
+	if !ok {
+		return 0, false
+	}
+	q, err := quantity.ParseQuantity(e.value)
+	if err != nil {
+		c.errf("GPD-V3", e.key, "%s %q is not a number or Kubernetes quantity such as \"10000\" or \"10k\" (rule GPD-V3); "+
+			"the driver fails with \"parameters contain invalid provisionedIOPSOnCreate parameter\"", e.key, e.value)
+		return 0, false
+	}
+	if q.Sign() < 0 || q.CmpInt64(math.MaxInt64/2) > 0 {
+		c.errf("GPD-V3", e.key, "%s %q is out of range (rule GPD-V3); write the IOPS as a positive number", e.key, e.value)
+		return 0, false
+	}
+	return q.Value(), true // Value rounds a fraction up, as RoundUpToB does
 }
 
 // gceThroughput parses provisioned-throughput-on-create into MiB/s, rounded up as the driver does.

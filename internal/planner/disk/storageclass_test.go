@@ -204,6 +204,16 @@ func TestCheckClass(t *testing.T) {
 			errors: "GPD-V8@pd-type", minSize: 1, typ: PDSSD},
 		{name: "GCE dynamic", class: Class{Provisioner: gce, Parameters: P{"type": "dynamic", "pd-type": "pd-balanced",
 			"hyperdisk-type": "hyperdisk-balanced", "disk-type-preference": "hyperdisk-type"}}, minSize: 1},
+		// Accepted by the drivers: Azure diskName, zoned, enableAsyncAttach (azure_disk_utils.go:623,672-675), fsType in any
+		// case (:650-651); GCE IOPS as a quantity (convert.go:21-28).
+		{name: "Azure in-tree keys", class: Class{Provisioner: azure, Parameters: P{"skuName": "Premium_LRS", "cachingMode": "None",
+			"zoned": "true", "enableAsyncAttach": "false", "diskName": "${pvc.metadata.name}", "fsType": "XFS"}}, minSize: 1, typ: PremiumLRS},
+		{name: "GCE IOPS 10k", class: Class{Provisioner: gce, Parameters: P{"type": "hyperdisk-balanced", "provisioned-iops-on-create": "10k"},
+			SizesGiB: []int64{20}}, minSize: 20, typ: HyperdiskBalanced},
+		{name: "GCE IOPS 10k too many", class: Class{Provisioner: gce, Parameters: P{"type": "hyperdisk-balanced", "provisioned-iops-on-create": "10k"},
+			SizesGiB: []int64{19}}, errors: "GPD-V4@provisioned-iops-on-create", minSize: 20, typ: HyperdiskBalanced},
+		{name: "GCE IOPS not a quantity", class: Class{Provisioner: gce, Parameters: P{"type": "hyperdisk-balanced", "provisioned-iops-on-create": "10 k"}},
+			errors: "GPD-V3@provisioned-iops-on-create", minSize: 1, typ: HyperdiskBalanced},
 		{name: "AZD-V7", class: Class{Provisioner: azure, Parameters: P{"skuName": "StandardSSD_LRS", "cachingMode": "None"},
 			SizesGiB: []int64{40000}}, errors: "AZD-V7@skuName", minSize: 1, typ: StandardSSDLRS},
 		{name: "AZD-V8", class: Class{Provisioner: azure, Parameters: P{"skuName": "Premium_LRS", "cachingMode": "None",
@@ -240,7 +250,7 @@ func TestCheckClass(t *testing.T) {
 			"provisioned-throughput-on-create": "250Mi"}}, errors: "GPD-V2@provisioned-throughput-on-create", minSize: 1, typ: PDSSD},
 		{name: "GPD-V3", class: Class{Provisioner: gce, Parameters: P{"type": "pd-balanced", "provisioned-iops-on-create": "5000"}},
 			errors: "GPD-V3@provisioned-iops-on-create", minSize: 1, typ: PDBalanced},
-		{name: "GPD-V3 parse", class: Class{Provisioner: gce, Parameters: P{"type": "pd-extreme", "provisioned-iops-on-create": "5k"}},
+		{name: "GPD-V3 parse", class: Class{Provisioner: gce, Parameters: P{"type": "pd-extreme", "provisioned-iops-on-create": "5 thousand"}},
 			errors: "GPD-V3@provisioned-iops-on-create", minSize: 1, typ: PDExtreme},
 		{name: "GPD-V4", class: Class{Provisioner: gce, Parameters: P{"type": "hyperdisk-balanced", "provisioned-iops-on-create": "6000"},
 			SizesGiB: []int64{10}}, errors: "GPD-V4@provisioned-iops-on-create", minSize: 12, typ: HyperdiskBalanced},
@@ -302,6 +312,9 @@ func TestClassVolumeSpec(t *testing.T) {
 		{Class{Provisioner: "pd.csi.storage.gke.io", Parameters: P{"type": "hyperdisk-balanced", "provisioned-throughput-on-create": "1.5Gi"}}, 100,
 			Spec{Type: HyperdiskBalanced, SizeGiB: 100, Throughput: 1536}, false},
 		{Class{Provisioner: "pd.csi.storage.gke.io", Parameters: P{"type": "hyperdisk-ml"}}, 100, Spec{}, true},
+		// "10k" is 10,000 IOPS to the GCE driver (a Kubernetes quantity).
+		{Class{Provisioner: "pd.csi.storage.gke.io", Parameters: P{"type": "hyperdisk-balanced", "provisioned-iops-on-create": "10k"}}, 100,
+			Spec{Type: HyperdiskBalanced, SizeGiB: 100, IOPS: 10000}, false},
 		// Azure reads enableBursting "True" as on (strings.EqualFold); EBS reads "True" as off, so kubefit refuses it.
 		{Class{Provisioner: "disk.csi.azure.com", Parameters: P{"skuName": "Premium_LRS", "cachingMode": "None", "enableBursting": "True"}}, 1024,
 			Spec{Type: PremiumLRS, SizeGiB: 1024, Bursting: true}, false},
