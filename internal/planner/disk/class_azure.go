@@ -116,6 +116,22 @@ func (c *checker) checkAzure() {
 	bursting, _ := c.bool("AZD-V12", "enableBursting")
 	perfPlus, _ := c.bool("AZD-V12", "enablePerformancePlus")
 	c.checkAzureFeatures(sku, bursting, perfPlus, hasShares && shares > 1)
+	// Shared disks (maxShares > 1) support neither host caching nor write accelerator
+	// (MicrosoftDocs/azure-docs @ 3f6e6c5cd52cfece4952d061ff98bcbc227ae7f0
+	// includes/virtual-machines-disks-shared-limitations.md: "Write accelerator isn't supported for shared
+	// disks", "Host caching isn't supported for shared disks"); the attach fails.
+	if hasShares && shares > 1 {
+		if caching == "ReadOnly" {
+			e, _ := c.get("cachingMode")
+			c.errf("AZD-V14", e.key, "cachingMode ReadOnly on a shared disk (maxShares %d): Azure does not support host "+
+				"caching on shared disks, so attaching fails (rule AZD-V14); use cachingMode None", shares)
+		}
+		if c.flag("writeAcceleratorEnabled") {
+			e, _ := c.get("writeAcceleratorEnabled")
+			c.errf("AZD-V14", e.key, "writeAcceleratorEnabled on a shared disk (maxShares %d): Azure does not support "+
+				"write accelerator on shared disks (rule AZD-V14); set it to false or remove it", shares)
+		}
+	}
 	if isAzureFixed(sku) {
 		for _, s := range c.sizes {
 			if s > azureMaxFixedGiB {

@@ -214,6 +214,13 @@ func TestCheckClass(t *testing.T) {
 			SizesGiB: []int64{19}}, errors: "GPD-V4@provisioned-iops-on-create", minSize: 20, typ: HyperdiskBalanced},
 		{name: "GCE IOPS not a quantity", class: Class{Provisioner: gce, Parameters: P{"type": "hyperdisk-balanced", "provisioned-iops-on-create": "10 k"}},
 			errors: "GPD-V3@provisioned-iops-on-create", minSize: 1, typ: HyperdiskBalanced},
+		// Shared disks take neither host caching nor write accelerator (azure-docs shared-disk limitations).
+		{name: "AZD-V14 caching", class: Class{Provisioner: azure, Parameters: P{"skuName": "Premium_LRS", "cachingMode": "ReadOnly",
+			"maxShares": "2"}}, errors: "AZD-V14@cachingMode", minSize: 1, typ: PremiumLRS},
+		{name: "AZD-V14 write accelerator", class: Class{Provisioner: azure, Parameters: P{"skuName": "Premium_LRS", "cachingMode": "None",
+			"maxShares": "3", "writeAcceleratorEnabled": "TRUE"}}, errors: "AZD-V14@writeAcceleratorEnabled", minSize: 1, typ: PremiumLRS},
+		{name: "shared without caching", class: Class{Provisioner: azure, Parameters: P{"skuName": "Premium_LRS", "cachingMode": "None",
+			"maxShares": "2"}}, minSize: 1, typ: PremiumLRS},
 		{name: "AZD-V7", class: Class{Provisioner: azure, Parameters: P{"skuName": "StandardSSD_LRS", "cachingMode": "None"},
 			SizesGiB: []int64{40000}}, errors: "AZD-V7@skuName", minSize: 1, typ: StandardSSDLRS},
 		{name: "AZD-V8", class: Class{Provisioner: azure, Parameters: P{"skuName": "Premium_LRS", "cachingMode": "None",
