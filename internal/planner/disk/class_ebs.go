@@ -81,6 +81,16 @@ func (c *checker) checkEBS() {
 		c.bool("EBS-V11", k)
 	}
 	c.int("EBS-V11", "volumeInitializationRate", 32)
+	// A KMS key encrypts the volume whatever encrypted says: the driver passes kmsKeyId on
+	// (pkg/driver/controller.go:179-180,411) and CreateDisk sets Encrypted = true with it
+	// (pkg/cloud/cloud.go:914-917 @ 429e202e589798e55c0f8ddcc81b2850b7f000d0).
+	if enc, ok := c.get("encrypted"); ok && !c.flag("encrypted") {
+		if k, ok := c.get("kmsKeyId"); ok && k.value != "" {
+			c.warnf("EBS-W3", enc.key, "encrypted is %q but kmsKeyId is set: the driver sends the key and EC2 "+
+				"encrypts the volume with it anyway (rule EBS-W3); set encrypted to \"true\", or remove kmsKeyId for an "+
+				"unencrypted volume (unless the account encrypts by default)", enc.value)
+		}
+	}
 	if e, ok := c.get("ext4ClusterSize"); ok {
 		if !c.flag("ext4BigAlloc") {
 			c.errf("EBS-V12", e.key, "ext4ClusterSize requires ext4BigAlloc: \"true\" (rule EBS-V12); the driver "+

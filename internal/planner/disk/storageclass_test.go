@@ -221,6 +221,9 @@ func TestCheckClass(t *testing.T) {
 			"maxShares": "3", "writeAcceleratorEnabled": "TRUE"}}, errors: "AZD-V14@writeAcceleratorEnabled", minSize: 1, typ: PremiumLRS},
 		{name: "shared without caching", class: Class{Provisioner: azure, Parameters: P{"skuName": "Premium_LRS", "cachingMode": "None",
 			"maxShares": "2"}}, minSize: 1, typ: PremiumLRS},
+		// EBS encrypts with a KMS key whatever encrypted says (cloud.go:914-917).
+		{name: "EBS-W3", class: Class{Provisioner: ebs, Parameters: P{"type": "gp3", "encrypted": "false",
+			"kmsKeyId": "arn:aws:kms:us-east-1:111122223333:key/k"}}, warns: "EBS-W3", minSize: 1, typ: GP3},
 		{name: "AZD-V7", class: Class{Provisioner: azure, Parameters: P{"skuName": "StandardSSD_LRS", "cachingMode": "None"},
 			SizesGiB: []int64{40000}}, errors: "AZD-V7@skuName", minSize: 1, typ: StandardSSDLRS},
 		{name: "AZD-V8", class: Class{Provisioner: azure, Parameters: P{"skuName": "Premium_LRS", "cachingMode": "None",
