@@ -296,12 +296,12 @@ func (d *diskTierDataSource) Schema(_ context.Context, _ datasource.SchemaReques
 				Validators: []validator.Int64{int64validator.AtLeast(1)}},
 			"iops": schema.Int64Attribute{Optional: true,
 				MarkdownDescription: "Provisioned IOPS, for types that provision it: gp3 (default 3,000), io1 and io2 " +
-					"(required), PremiumV2_LRS (default 3,000), UltraSSD_LRS (default: the CSI driver's fill-in), " +
+					"(required), PremiumV2_LRS (default 3,000), UltraSSD_LRS (default: the CSI driver's fill-in, a fixed 500 when only the throughput is set), " +
 					"pd-extreme (required), hyperdisk-balanced (default 3,000). Other types reject it.",
 				Validators: []validator.Int64{int64validator.AtLeast(1)}},
 			"throughput_mbps": schema.Int64Attribute{Optional: true,
 				MarkdownDescription: "Provisioned throughput, for gp3 (default 125 MiB/s), PremiumV2_LRS (default 125 " +
-					"MB/s), UltraSSD_LRS and hyperdisk-balanced (default 140 MiB/s)." + diskUnitDoc,
+					"MB/s), UltraSSD_LRS (default: the CSI driver's fill-in, a fixed 100 MB/s when only the IOPS are set) and hyperdisk-balanced (default 140 MiB/s)." + diskUnitDoc,
 				Validators: []validator.Int64{int64validator.AtLeast(1)}},
 			"enable_bursting": schema.BoolAttribute{Optional: true,
 				MarkdownDescription: "Azure on-demand bursting (CSI `enableBursting`), for Premium SSD larger than 512 GiB: " +

@@ -77,6 +77,7 @@ var ruleTitles = map[string]findingTitle{
 	"EBS-V10":  {"Deprecated StorageClass Parameter", rankNote},
 	"EBS-W1":   {"Older EBS CSI Drivers Cap the IOPS", rankUnchecked},
 	"EBS-W2":   {"Deprecated Parameter Ignored", rankNote},
+	"EBS-W3":   {"Volume Encrypted by Its KMS Key", rankNote},
 	"SC-2":     {"Zonal Disk Bound Before Scheduling", rankShortfall},
 	"SC-3":     {"Driver Default Applies", rankNote},
 	"SC-W1":    {"In-Tree Provisioner Removed", rankShortfall},

@@ -39,6 +39,7 @@ const (
 	srcPV2               = "MicrosoftDocs/azure-compute-docs:articles/virtual-machines/disks-types.md (2026-08-11) + includes/disks-premv2-performance.md"
 	srcUltra             = "MicrosoftDocs/azure-compute-docs:articles/virtual-machines/disks-types.md (2026-08-11)"
 	srcAzureDiskCSI      = "kubernetes-sigs/azuredisk-csi-driver (2026-08-22) pkg/azureutils/azure_disk_utils.go"
+	srcUltraOneSided     = "kubernetes-sigs/azuredisk-csi-driver@d983d613 pkg/azuredisk/azure_managedDiskController.go:205-224"
 )
 
 // family returns the _LRS SKU whose tiers a fixed-tier SKU uses (the ZRS variants share rows, §4.9).
@@ -171,6 +172,14 @@ const (
 	ultraMaxGiB      = 65_536
 	ultraDefaultIOPS = 160_000 // azuredisk-csi-driver default fill-in caps (older Ultra limits)
 	ultraDefaultMBps = 4_000
+	// When a class sets only one of DiskIOPSReadWrite and DiskMBpsReadWrite, the driver does not use the
+	// size-based fill-in (it runs only when both are empty: kubernetes-sigs/azuredisk-csi-driver
+	// pkg/azuredisk/controllerserver.go:428 @ d983d613b6dd04af5bcc886d309b8de6ea5637b6); CreateManagedDisk
+	// sets the missing one to a constant (pkg/azuredisk/azure_managedDiskController.go:205-224, same
+	// commit): consts.DefaultDiskIOPSReadWrite = 500 and consts.DefaultDiskMBpsReadWrite = 100
+	// (vendor/sigs.k8s.io/cloud-provider-azure/pkg/consts/consts.go:74,76, same commit).
+	ultraOneSidedIOPS = 500
+	ultraOneSidedMBps = 100
 )
 
 // PremiumV2MaxIOPS is maxIOPS(S) = min(80,000, max(3,000, 500 × S)) of §4.5.
@@ -264,16 +273,29 @@ func buildUltra(s Spec) (Volume, error) {
 		iops, mbps = UltraDefaults(s.SizeGiB)
 		src = fmt.Sprintf("; IOPS and MB/s are the CSI driver's fill-in values for a class that sets neither (%s)", srcAzureDiskCSI)
 	case iops == 0:
-		iops, _ = UltraDefaults(s.SizeGiB)
-		src = fmt.Sprintf("; IOPS is the CSI driver's fill-in value (%s)", srcAzureDiskCSI)
+		iops = ultraOneSidedIOPS
+		src = fmt.Sprintf("; IOPS is the CSI driver's fixed default of 500 for a class that sets only MB/s, whatever the size (%s)", srcUltraOneSided)
 	case mbps == 0:
-		mbps = ultraDefaultMBpsFor(iops)
-		src = fmt.Sprintf("; MB/s is the CSI driver's fill-in rule max(100, ⌈IOPS / 256⌉) capped at ⌈IOPS / 4⌉ (%s)", srcAzureDiskCSI)
+		mbps = ultraOneSidedMBps
+		src = fmt.Sprintf("; MB/s is the CSI driver's fixed default of 100 for a class that sets only IOPS, whatever the IOPS (%s)", srcUltraOneSided)
 	}
 	if err := checkUltraIOPS(iops, s.SizeGiB, pathIOPS); err != nil {
 		return Volume{}, err
 	}
-	if s.Throughput != 0 {
+	switch {
+	case s.IOPS != 0 && s.Throughput == 0:
+		if mbps > iops/4 {
+			return Volume{}, errorf("AZD-V6", pathIOPS, "UltraSSD_LRS with %s IOPS and no throughput gets the CSI "+
+				"driver's default of 100 MB/s, which Azure allows only with 400 IOPS or more (MB/s ≤ 0.25 × IOPS); "+
+				"provision at least 400 IOPS, or set the throughput to at most %s MB/s", resource.Group(iops), resource.Group(max(ultraMinMBps, iops/4)))
+		}
+	case s.IOPS == 0 && s.Throughput != 0:
+		if mbps < ultraMinMBps || mbps > iops/4 {
+			return Volume{}, errorf("AZD-V6", pathThroughput, "UltraSSD_LRS with %s MB/s and no IOPS gets the CSI "+
+				"driver's default of 500 IOPS, which allows 1 to 125 MB/s (MB/s ≤ 0.25 × IOPS); set the throughput to "+
+				"at most 125 MB/s, or provision at least %s IOPS with it", resource.Group(mbps), resource.Group(max(ultraMinIOPS, 4*mbps)))
+		}
+	case s.Throughput != 0:
 		if err := checkUltraMBps(mbps, iops, pathThroughput); err != nil {
 			return Volume{}, err
 		}

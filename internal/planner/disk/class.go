@@ -189,28 +189,71 @@ func (c *checker) int(rule, k string, bits int) (int64, bool) {
 	return v, true
 }
 
-// bool parses a true/false parameter.
+// driverBool reads the true/false parameter k (any case) as the class's driver does. It returns the
+// value the driver acts on; strict reports whether v is one of the spellings the driver knows ("true",
+// "false", in the case the driver compares with), and refuses whether the driver fails the volume on
+// any other value (rather than reading it as false). how names the driver's test and its source.
+//   - aws-ebs-csi-driver: isTrue is v == "true", anything else is false, never an error
+//     (pkg/driver/controller.go:64,1340-1341 @ 429e202e589798e55c0f8ddcc81b2850b7f000d0).
+//   - azuredisk-csi-driver enablePerformancePlus: strconv.ParseBool, an error otherwise
+//     (pkg/azureutils/azure_disk_utils.go:676-680 @ d983d613b6dd04af5bcc886d309b8de6ea5637b6).
+//   - azuredisk-csi-driver enableBursting and writeAcceleratorEnabled: strings.EqualFold(v, "true"),
+//     anything else is false (pkg/azureutils/azure_disk_utils.go:666-668, pkg/azuredisk/controllerserver.go:322,
+//     same commit).
+//   - GCE PD CSI driver: ConvertStringToBool accepts "true" and "false" in any case and fails otherwise
+//     (pkg/convert/convert.go:49-57 @ b560165c3508dcbca6c53a7b005eba185c301167), except
+//     use-allowed-disk-topology, whose bad value is logged and ignored (pkg/parameters/parameters.go:198-202).
+func driverBool(d Driver, k, v string) (val, strict, refuses bool, how string) {
+	switch {
+	case d == EBSDriver:
+		return v == "true", v == "true" || v == "false", false, "the aws-ebs-csi-driver turns it on only for the exact " +
+			"string \"true\" and reads anything else as false"
+	case d == AzureDiskDriver && strings.EqualFold(k, "enablePerformancePlus"):
+		b, err := strconv.ParseBool(v)
+		return b, err == nil, true, "the azuredisk-csi-driver parses it with Go's strconv.ParseBool and fails otherwise"
+	case d == AzureDiskDriver:
+		return strings.EqualFold(v, "true"), strings.EqualFold(v, "true") || strings.EqualFold(v, "false"), false,
+			"the azuredisk-csi-driver turns it on only for \"true\" (any case) and reads anything else as false"
+	}
+	ok := strings.EqualFold(v, "true") || strings.EqualFold(v, "false")
+	return strings.EqualFold(v, "true"), ok, !strings.EqualFold(k, "use-allowed-disk-topology"),
+		"the GCE PD CSI driver accepts only \"true\" or \"false\" (any case)"
+}
+
+// bool parses a true/false parameter as the class's driver does (driverBool). A value the driver
+// refuses is an error; so is one the driver silently reads as false while it means true ("1", "True"
+// on EBS) or is neither ("yes"). A value that means false ("0", "False") where the driver reads it as
+// false is accepted as false.
 func (c *checker) bool(rule, k string) (bool, bool) {
 	e, ok := c.get(k)
 	if !ok {
 		return false, false
 	}
-	v, err := strconv.ParseBool(e.value)
-	if err != nil {
-		c.errf(rule, e.key, "parameter %s must be \"true\" or \"false\" (rule %s), got %q", e.key, rule, e.value)
-		return false, false
+	v, strict, refuses, how := driverBool(c.rep.Driver, k, e.value)
+	if strict {
+		return v, true
 	}
-	return v, true
+	if b, err := strconv.ParseBool(e.value); err == nil && !b && !refuses {
+		return false, true
+	}
+	if refuses {
+		c.errf(rule, e.key, "parameter %s must be \"true\" or \"false\" (rule %s), got %q: %s, so every volume of "+
+			"the class would fail", e.key, rule, e.value, how)
+	} else {
+		c.errf(rule, e.key, "parameter %s must be \"true\" or \"false\" (rule %s), got %q: %s, so the setting "+
+			"would be off; write \"true\" to turn it on or \"false\"", e.key, rule, e.value, how)
+	}
+	return false, false
 }
 
-// flag reads a true/false parameter without reporting; an unparseable value reads as false.
+// flag reads a true/false parameter without reporting, as the class's driver reads it (driverBool).
 func (c *checker) flag(k string) bool {
 	e, ok := c.get(k)
 	if !ok {
 		return false
 	}
-	v, err := strconv.ParseBool(e.value)
-	return err == nil && v
+	v, _, _, _ := driverBool(c.rep.Driver, k, e.value)
+	return v
 }
 
 // oneOf checks an enumerated value; fold compares case-insensitively.
@@ -252,9 +295,9 @@ func CheckClass(cl Class) ClassReport {
 			c.checkReserved(k, v)
 			continue
 		}
-		// Every driver's keys are case-insensitive (§8.2–§8.4), except the EBS tagSpecification_ prefix.
+		// Every driver's keys are case-insensitive (§8.2–§8.4), except the EBS tagSpecification prefix.
 		lk := strings.ToLower(k)
-		if d == EBSDriver && strings.HasPrefix(k, "tagSpecification_") {
+		if d == EBSDriver && strings.HasPrefix(k, ebsTagKeyPrefix) {
 			lk = k
 		}
 		if prev, dup := c.byKey[lk]; dup {
@@ -392,7 +435,7 @@ func ClassVolumeSpec(cl Class, sizeGiB int64) (Spec, error) {
 		return Spec{}, fmt.Errorf("kubefit has no performance model for %s disks (the cloud publishes only "+
 			"their maxima); per-volume figures are not computed", rep.TypeName)
 	}
-	c := &checker{rep: &ClassReport{}, byKey: map[string]entry{}}
+	c := &checker{rep: &ClassReport{Driver: rep.Driver}, byKey: map[string]entry{}}
 	for _, k := range slices.Sorted(maps.Keys(cl.Parameters)) {
 		c.byKey[strings.ToLower(k)] = entry{k, cl.Parameters[k]}
 	}
@@ -414,7 +457,7 @@ func ClassVolumeSpec(cl Class, sizeGiB int64) (Spec, error) {
 		s.Bursting = c.flag("enableBursting")
 		s.PerformancePlus = c.flag("enablePerformancePlus")
 	case GCEPDDriver:
-		s.IOPS, _ = c.int("", "provisioned-iops-on-create", 64)
+		s.IOPS, _ = c.gceIOPS()
 		s.Throughput, _ = c.gceThroughput(rep.TypeName, strings.HasPrefix(rep.TypeName, "hyperdisk-"))
 	}
 	return s, nil

@@ -19,6 +19,10 @@ var azureKeys = []string{
 	"perfprofile", "maxshares", "diskencryptionsetid", "diskencryptiontype", "writeacceleratorenabled", "tags",
 	"location", "resourcegroup", "subscriptionid", "diskaccessid", "attachdiskinitialdelay", "useragent", "kind",
 	"tagvaluedelimiter", "csi.storage.k8s.io/fstype",
+	// Accepted by the driver as well (pkg/azureutils/azure_disk_utils.go @ d983d613b6dd04af5bcc886d309b8de6ea5637b6):
+	// diskName, a name template such as ${pvc.metadata.name} (:623, :717-719); zoned and enableAsyncAttach,
+	// no-ops kept for backward compatibility with the in-tree provisioner (:672-675).
+	"diskname", "zoned", "enableasyncattach",
 }
 
 // AzureSKUs lists the skuName values the azuredisk CSI driver accepts (AZD-V1).
@@ -36,7 +40,8 @@ func (c *checker) checkAzure() {
 		c.errf("AZD-V13", e.key, "unknown azuredisk-csi-driver parameter %s (rule AZD-V13: only documented keys and "+
 			"device-setting/<path>); the driver fails with \"invalid parameter %s in storage class\"", e.key, e.key)
 	}
-	c.oneOf("AZD-V12", "fsType", false, "ext4", "ext3", "ext2", "xfs", "btrfs", "ntfs")
+	// The driver lower-cases fsType (pkg/azureutils/azure_disk_utils.go:650-651, GetFStype :327-333).
+	c.oneOf("AZD-V12", "fsType", true, "ext4", "ext3", "ext2", "xfs", "btrfs", "ntfs")
 	c.oneOf("AZD-V12", "publicNetworkAccess", false, "Enabled", "Disabled")
 	c.oneOf("AZD-V12", "perfProfile", true, "none", "basic", "advanced")
 	c.int("AZD-V12", "attachDiskInitialDelay", 64)
@@ -52,6 +57,7 @@ func (c *checker) checkAzure() {
 		}
 	}
 	c.checkAzureAccess()
+	c.checkAzureTags()
 
 	sku := StandardSSDLRS
 	skuKey := "skuName"
@@ -110,6 +116,22 @@ func (c *checker) checkAzure() {
 	bursting, _ := c.bool("AZD-V12", "enableBursting")
 	perfPlus, _ := c.bool("AZD-V12", "enablePerformancePlus")
 	c.checkAzureFeatures(sku, bursting, perfPlus, hasShares && shares > 1)
+	// Shared disks (maxShares > 1) support neither host caching nor write accelerator
+	// (MicrosoftDocs/azure-docs @ 3f6e6c5cd52cfece4952d061ff98bcbc227ae7f0
+	// includes/virtual-machines-disks-shared-limitations.md: "Write accelerator isn't supported for shared
+	// disks", "Host caching isn't supported for shared disks"); the attach fails.
+	if hasShares && shares > 1 {
+		if caching == "ReadOnly" {
+			e, _ := c.get("cachingMode")
+			c.errf("AZD-V14", e.key, "cachingMode ReadOnly on a shared disk (maxShares %d): Azure does not support host "+
+				"caching on shared disks, so attaching fails (rule AZD-V14); use cachingMode None", shares)
+		}
+		if c.flag("writeAcceleratorEnabled") {
+			e, _ := c.get("writeAcceleratorEnabled")
+			c.errf("AZD-V14", e.key, "writeAcceleratorEnabled on a shared disk (maxShares %d): Azure does not support "+
+				"write accelerator on shared disks (rule AZD-V14); set it to false or remove it", shares)
+		}
+	}
 	if isAzureFixed(sku) {
 		for _, s := range c.sizes {
 			if s > azureMaxFixedGiB {
@@ -155,12 +177,51 @@ func (c *checker) checkAzureAccess() {
 	case hasAccess && policy != "AllowPrivate":
 		c.errf("AZD-V10", access.key, "diskAccessID must be empty unless networkAccessPolicy is AllowPrivate (rule AZD-V10)")
 	}
+	// CreateManagedDisk refuses a set ID that does not start with /subscriptions/ in any case
+	// (pkg/azuredisk/azure_managedDiskController.go:252-253 @ d983d613b6dd04af5bcc886d309b8de6ea5637b6).
+	if set, ok := c.get("diskEncryptionSetID"); ok && set.value != "" &&
+		!strings.HasPrefix(strings.ToLower(set.value), "/subscriptions/") {
+		c.errf("AZD-V11", set.key, "diskEncryptionSetID %q is not a disk encryption set's resource ID (rule AZD-V11); "+
+			"the driver fails every volume with \"format of DiskEncryptionSetID(%s) is incorrect\"; write "+
+			"/subscriptions/{subscription}/resourceGroups/{group}/providers/Microsoft.Compute/diskEncryptionSets/{name}",
+			set.value, set.value)
+	}
 	encType, hasType := c.oneOf("AZD-V11", "diskEncryptionType", false,
 		"EncryptionAtRestWithCustomerKey", "EncryptionAtRestWithPlatformAndCustomerKeys")
 	if set, ok := c.get("diskEncryptionSetID"); hasType && (!ok || set.value == "") {
 		e, _ := c.get("diskEncryptionType")
 		c.errf("AZD-V11", e.key, "diskEncryptionType %s requires diskEncryptionSetID (rule AZD-V11); the driver fails "+
 			"with \"AzureDisk - DiskEncryptionType(%s) should be empty when DiskEncryptionSetID is not set\"", encType, encType)
+	}
+}
+
+// checkAzureTags checks tags as util.ConvertTagsToMap does (azuredisk-csi-driver pkg/util/util.go:84-110 @
+// d983d613b6dd04af5bcc886d309b8de6ea5637b6, called from pkg/azureutils/azure_disk_utils.go:699): items split at
+// tagValueDelimiter (default ","), each "key=value" with a non-blank key free of <>%&?\/.
+func (c *checker) checkAzureTags() {
+	e, ok := c.get("tags")
+	if !ok || e.value == "" {
+		return
+	}
+	delim := ","
+	if d, ok := c.get("tagValueDelimiter"); ok && d.value != "" {
+		delim = d.value
+	}
+	for _, item := range strings.Split(e.value, delim) {
+		k, _, ok := strings.Cut(item, "=")
+		k = strings.TrimSpace(k)
+		switch {
+		case !ok || k == "":
+			c.errf("AZD-V12", e.key, "tags %q is not a list of key=value items separated by %q (rule AZD-V12): the "+
+				"item %q has no key or no \"=\"; the driver fails every volume with \"tags ... are invalid, the format "+
+				"should like: 'key1=value1%skey2=value2'\"", e.value, delim, item, delim)
+			return
+		case strings.ContainsAny(k, "<>%&?\\/"):
+			c.errf("AZD-V12", e.key, "tag key %q contains a character Azure does not allow in tag keys (<>%%&?\\/) "+
+				"(rule AZD-V12); the driver fails every volume with \"tag key '%s' contains invalid characters\"; "+
+				"rename the key", k, k)
+			return
+		}
 	}
 }
 
@@ -272,10 +333,21 @@ func (c *checker) checkPV2Class(hasIOPS bool, iops int64, iopsKey string, hasMBp
 
 func (c *checker) checkUltraClass(hasIOPS bool, iops int64, iopsKey string, hasMBps bool, mbps int64, mbpsKey string) {
 	c.needSize(ultraMinGiB)
-	if !hasIOPS || !hasMBps {
-		c.warnf("SC-3", "DiskIOPSReadWrite", "UltraSSD_LRS without both DiskIOPSReadWrite and DiskMBpsReadWrite gets "+
+	// The driver's fill-in depends on which values the class sets (ultraOneSidedIOPS in azure.go cites
+	// the source): both empty, a size-based pair; one empty, a fixed 500 IOPS or 100 MB/s.
+	switch {
+	case !hasIOPS && !hasMBps:
+		c.warnf("SC-3", "DiskIOPSReadWrite", "UltraSSD_LRS without DiskIOPSReadWrite and DiskMBpsReadWrite gets "+
 			"the driver's fill-in values (IOPS = min(160,000, max(500, size)), MB/s = max(100, ⌈IOPS / 256⌉)), which "+
 			"reflect the older Ultra limits; set both explicitly (rule SC-3)")
+	case !hasIOPS:
+		c.warnf("SC-3", "DiskIOPSReadWrite", "UltraSSD_LRS with DiskMBpsReadWrite but without DiskIOPSReadWrite gets "+
+			"the driver's fixed default of 500 IOPS, whatever the PVC size; set DiskIOPSReadWrite explicitly (rule SC-3)")
+		iops, iopsKey = ultraOneSidedIOPS, "DiskIOPSReadWrite"
+	case !hasMBps:
+		c.warnf("SC-3", "DiskMBpsReadWrite", "UltraSSD_LRS with DiskIOPSReadWrite but without DiskMBpsReadWrite gets "+
+			"the driver's fixed default of 100 MB/s, whatever the IOPS; set DiskMBpsReadWrite explicitly (rule SC-3)")
+		mbps, mbpsKey = ultraOneSidedMBps, "DiskMBpsReadWrite"
 	}
 	if hasIOPS {
 		if iops < ultraMinIOPS || iops > ultraMaxIOPS {
@@ -284,25 +356,40 @@ func (c *checker) checkUltraClass(hasIOPS bool, iops int64, iopsKey string, hasM
 			return
 		}
 		c.needSize(resource.CeilDiv(iops, ultraIOPSPerGiB))
-		if hasMBps {
-			if err := checkUltraMBps(mbps, iops, ParameterPath(mbpsKey)); err != nil {
-				c.rep.Findings = append(c.rep.Findings, *err.(*Finding))
-			}
+	}
+	switch {
+	case hasIOPS && hasMBps:
+		if err := checkUltraMBps(mbps, iops, ParameterPath(mbpsKey)); err != nil {
+			c.rep.Findings = append(c.rep.Findings, *err.(*Finding))
 		}
+	case hasIOPS && mbps > iops/4:
+		c.errf("AZD-V6", iopsKey, "UltraSSD_LRS DiskIOPSReadWrite %s without DiskMBpsReadWrite: the driver sets its "+
+			"default of 100 MB/s, which Azure allows only with 400 IOPS or more (rule AZD-V6: MB/s ≤ 0.25 × IOPS); set "+
+			"DiskIOPSReadWrite to at least 400, or set DiskMBpsReadWrite to at most %s", resource.Group(iops),
+			resource.Group(max(ultraMinMBps, iops/4)))
+	case hasMBps && (mbps < ultraMinMBps || mbps > iops/4):
+		c.errf("AZD-V6", mbpsKey, "UltraSSD_LRS DiskMBpsReadWrite %s without DiskIOPSReadWrite: the driver sets its "+
+			"default of 500 IOPS, which allows 1 to 125 MB/s (rule AZD-V6: 1 ≤ MB/s ≤ 0.25 × IOPS); set "+
+			"DiskMBpsReadWrite to at most 125, or set DiskIOPSReadWrite to at least %s", resource.Group(mbps),
+			resource.Group(max(ultraMinIOPS, 4*mbps)))
 	}
 	for i, s := range c.sizes {
 		if s < ultraMinGiB || s > ultraMaxGiB {
 			c.sizeErrf(i, "AZD-V6", "a %s GiB PVC is outside the UltraSSD_LRS size range of 4 to 65,536 GiB (rule AZD-V6)", resource.Group(s))
 			continue
 		}
-		if !hasIOPS {
+		if !hasIOPS && !hasMBps {
 			continue
+		}
+		what := "DiskIOPSReadWrite " + resource.Group(iops)
+		if !hasIOPS {
+			what = "the driver's default of 500 IOPS"
 		}
 		if err := checkUltraIOPS(iops, s, ParameterPath(iopsKey)); err != nil {
 			c.add(err, s)
 		} else if iops < s {
-			c.warnf("AZD-V6", iopsKey, "DiskIOPSReadWrite %s on a %s GiB PVC is below 1 IOPS per GiB, the floor some "+
-				"regions and API versions still enforce (rule AZD-V6 warning)", resource.Group(iops), resource.Group(s))
+			c.warnf("AZD-V6", iopsKey, "%s on a %s GiB PVC is below 1 IOPS per GiB, the floor some "+
+				"regions and API versions still enforce (rule AZD-V6 warning)", what, resource.Group(s))
 		}
 	}
 }

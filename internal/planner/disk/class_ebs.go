@@ -24,14 +24,48 @@ var ebsKeys = []string{
 	"blockexpress", "fstype", "csi.storage.k8s.io/fstype",
 }
 
+// ebsTagKeyPrefix is the driver's tag key test: strings.HasPrefix(key, "tagSpecification"), case-sensitive
+// and without an underscore (aws-ebs-csi-driver pkg/driver/controller.go:224, pkg/driver/constants.go:119
+// TagKeyPrefix @ 429e202e589798e55c0f8ddcc81b2850b7f000d0).
+const ebsTagKeyPrefix = "tagSpecification"
+
+// ebsReservedTagKeys are the tag keys the driver refuses (validateExtraTags, pkg/driver/validation.go:45-57,
+// same commit; cloud.VolumeNameTagKey, cloud.SnapshotNameTagKey, ClusterNameTagKey); keys starting with
+// "kubernetes.io" or "ebs.csi.aws.com/" are refused as well. --warn-on-invalid-tag (default false) turns
+// the refusal into a dropped tag.
+var ebsReservedTagKeys = []string{"CSIVolumeName", "CSIVolumeSnapshotName", "ebs.csi.aws.com/cluster-name"}
+
+// checkEBSTag checks a tagSpecification value as template.Evaluate and validateExtraTags do: it must hold
+// "key=value" (pkg/util/template/template.go:40-42, "the key-value pair doesn't contain a value") and its key
+// must not be reserved.
+func (c *checker) checkEBSTag(e entry) {
+	key, _, ok := strings.Cut(e.value, "=")
+	if !ok {
+		c.errf("EBS-V10", e.key, "tag %s %q has no \"=\": the driver reads each tagSpecification as \"key=value\" (rule EBS-V10) "+
+			"and fails every volume with \"the key-value pair doesn't contain a value\"; write %q (an empty value is \"%s=\")",
+			e.key, e.value, e.value+"=<value>", e.value)
+		return
+	}
+	if known(ebsReservedTagKeys, key) || strings.HasPrefix(key, "kubernetes.io") || strings.HasPrefix(key, string(EBSDriver)+"/") {
+		c.errf("EBS-V10", e.key, "tag key %q in %s is reserved by the aws-ebs-csi-driver (%s, and keys starting with "+
+			"kubernetes.io or ebs.csi.aws.com/; rule EBS-V10); the driver fails every volume with \"tag key ... is reserved\"; use "+
+			"another key", key, e.key, strings.Join(ebsReservedTagKeys, ", "))
+	}
+}
+
 func (c *checker) checkEBS() {
 	for _, lk := range slices.Sorted(maps.Keys(c.byKey)) {
 		e := c.byKey[lk]
-		if strings.HasPrefix(e.key, "tagSpecification_") || known(ebsKeys, lk) {
+		if known(ebsKeys, lk) {
+			continue
+		}
+		if strings.HasPrefix(e.key, ebsTagKeyPrefix) {
+			c.checkEBSTag(e)
 			continue
 		}
 		c.errf("EBS-V10", e.key, "unknown aws-ebs-csi-driver parameter %s (rule EBS-V10: only the documented keys "+
-			"and tagSpecification_<n>); EC2 would fail with \"Invalid parameter key %s for CreateVolume\"", e.key, e.key)
+			"and keys starting with tagSpecification, exact case, such as tagSpecification_1); the driver fails with "+
+			"\"Invalid parameter key %s for CreateVolume\"", e.key, e.key)
 	}
 	if e, ok := c.get("fstype"); ok && e.key != "csi.storage.k8s.io/fstype" {
 		c.warnf("EBS-V10", e.key, "parameter %s is deprecated; use csi.storage.k8s.io/fstype", e.key)
@@ -47,6 +81,16 @@ func (c *checker) checkEBS() {
 		c.bool("EBS-V11", k)
 	}
 	c.int("EBS-V11", "volumeInitializationRate", 32)
+	// A KMS key encrypts the volume whatever encrypted says: the driver passes kmsKeyId on
+	// (pkg/driver/controller.go:179-180,411) and CreateDisk sets Encrypted = true with it
+	// (pkg/cloud/cloud.go:914-917 @ 429e202e589798e55c0f8ddcc81b2850b7f000d0).
+	if enc, ok := c.get("encrypted"); ok && !c.flag("encrypted") {
+		if k, ok := c.get("kmsKeyId"); ok && k.value != "" {
+			c.warnf("EBS-W3", enc.key, "encrypted is %q but kmsKeyId is set: the driver sends the key and EC2 "+
+				"encrypts the volume with it anyway (rule EBS-W3); set encrypted to \"true\", or remove kmsKeyId for an "+
+				"unencrypted volume (unless the account encrypts by default)", enc.value)
+		}
+	}
 	if e, ok := c.get("ext4ClusterSize"); ok {
 		if !c.flag("ext4BigAlloc") {
 			c.errf("EBS-V12", e.key, "ext4ClusterSize requires ext4BigAlloc: \"true\" (rule EBS-V12); the driver "+

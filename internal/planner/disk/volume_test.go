@@ -71,6 +71,14 @@ func TestNewVolume(t *testing.T) {
 			baseIOPS: 400000, baseBps: 10000 * mb, burstIOPS: 400000, burstBps: 10000 * mb},
 		{name: "Ultra 99 IOPS", spec: Spec{Type: UltraSSDLRS, SizeGiB: 4, IOPS: 99}, wantRule: "AZD-V6", wantField: "IOPS"},
 		{name: "Ultra 3 GiB", spec: Spec{Type: UltraSSDLRS, SizeGiB: 3}, wantRule: "AZD-V6", wantField: "SizeGiB"},
+		// Only one value set: the driver fills the other with a constant, 100 MB/s or 500 IOPS, not from the size
+		// (azuredisk-csi-driver azure_managedDiskController.go:205-224 @ d983d613).
+		{name: "Ultra 40,000 IOPS only", spec: Spec{Type: UltraSSDLRS, SizeGiB: 1024, IOPS: 40000}, billed: 1024,
+			baseIOPS: 40000, baseBps: 100 * mb, burstIOPS: 40000, burstBps: 100 * mb},
+		{name: "Ultra 300 IOPS only", spec: Spec{Type: UltraSSDLRS, SizeGiB: 4, IOPS: 300}, wantRule: "AZD-V6", wantField: "IOPS"},
+		{name: "Ultra 100 MB/s only", spec: Spec{Type: UltraSSDLRS, SizeGiB: 2048, Throughput: 100}, billed: 2048,
+			baseIOPS: 500, baseBps: 100 * mb, burstIOPS: 500, burstBps: 100 * mb},
+		{name: "Ultra 500 MB/s only", spec: Spec{Type: UltraSSDLRS, SizeGiB: 2048, Throughput: 500}, wantRule: "AZD-V6", wantField: "Throughput"},
 		// gp2 (§2.2 worked values): 100 GiB → 300 IOPS, burst 5,400,000 / 2,700 = 2,000 s.
 		{name: "gp2 100 GiB", spec: Spec{Type: GP2, SizeGiB: 100}, billed: 100, baseIOPS: 300, baseBps: 128 * mib,
 			burstIOPS: 3000, burstBps: 128 * mib, burstDur: 2000 * time.Second},
