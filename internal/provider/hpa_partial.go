@@ -3,7 +3,6 @@ package provider
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"math"
 	"math/big"
 	"strings"
@@ -28,45 +27,21 @@ var hpaQuantities = map[string]bool{"value": true, "average_value": true, "toler
 const maxHPAPlaceholders = 1 << 16
 
 // hpaPartialManifest renders the HPA with unknown leaves where the configuration has unknown strings or
-// whole numbers (as the ScaledObject's partialManifest does), so kubernetes_manifest can resolve its type
-// during plan. Unknown strings carry a marker; unknown numbers a placeholder below the int32 maximum that
-// the rendered object keeps. It returns false when an unknown value is a quantity, a bool, a whole list,
-// map or object, or the name or namespace: the manifest is then left wholly unknown.
+// whole numbers (partialRender, as the ScaledObject's partialManifest does), so kubernetes_manifest can resolve its
+// type during plan. Unknown numbers get a placeholder below the int32 maximum that the rendered object keeps; an
+// unknown quantity, parsed by the typed object, leaves the manifest wholly unknown, as do the name or namespace.
 func hpaPartialManifest(ctx context.Context, config tfsdk.Config) (attr.Value, bool) {
-	n := int64(0)
-	simple := true
-	var mayBeNull []*tftypes.AttributePath
-	raw, err := tftypes.Transform(config.Raw, func(p *tftypes.AttributePath, v tftypes.Value) (tftypes.Value, error) {
-		if v.IsKnown() {
-			return v, nil
-		}
-		steps := p.Steps()
-		if len(steps) > 0 {
-			if a, ok := steps[0].(tftypes.AttributeName); ok && hpaInputsNotRendered[string(a)] {
-				return tftypes.NewValue(v.Type(), nil), nil
+	rules := partialRules{notRendered: hpaInputsNotRendered, maxPlaceholders: maxHPAPlaceholders,
+		number: func(n int64) *big.Float { return new(big.Float).SetInt64(math.MaxInt32 - n) },
+		opaque: func(p *tftypes.AttributePath) bool {
+			steps := p.Steps()
+			if len(steps) == 0 {
+				return false
 			}
-			if a, ok := steps[len(steps)-1].(tftypes.AttributeName); ok && hpaQuantities[string(a)] && v.Type().Is(tftypes.String) {
-				simple = false
-				return v, nil
-			}
-		}
-		n++
-		switch {
-		case n >= maxHPAPlaceholders:
-		case v.Type().Is(tftypes.String):
-			mayBeNull = optionalAt(ctx, config, p, mayBeNull)
-			return tftypes.NewValue(tftypes.String, fmt.Sprintf("%s%d", unknownStringMarker, n)), nil
-		case v.Type().Is(tftypes.Number):
-			mayBeNull = optionalAt(ctx, config, p, mayBeNull)
-			return tftypes.NewValue(tftypes.Number, new(big.Float).SetInt64(math.MaxInt32-n)), nil
-		}
-		simple = false
-		return v, nil
-	})
-	if err != nil || !simple || !raw.IsFullyKnown() {
-		return nil, false
-	}
-	render := func(raw tftypes.Value) (attr.Value, bool) {
+			a, ok := steps[len(steps)-1].(tftypes.AttributeName)
+			return ok && hpaQuantities[string(a)]
+		}}
+	return partialRender(ctx, config, rules, func(raw tftypes.Value, n int64) (attr.Value, bool) {
 		var m hpaModel
 		if d := (tfsdk.Config{Raw: raw, Schema: config.Schema}).Get(ctx, &m); d.HasError() {
 			return nil, false
@@ -80,8 +55,7 @@ func hpaPartialManifest(ctx context.Context, config tfsdk.Config) (attr.Value, b
 		}
 		v, err := dynamicValue(markPlaceholders(obj, n), true)
 		return v, err == nil
-	}
-	return keepsShape(ctx, raw, mayBeNull, render)
+	})
 }
 
 // markPlaceholders turns the numbers of v that are placeholders (math.MaxInt32 − 1 … math.MaxInt32 − n)

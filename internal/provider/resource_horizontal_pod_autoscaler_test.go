@@ -396,6 +396,19 @@ resource "kubefit_keda_scaled_object" "k" {
   max_replica_count = local.b ? null : 5
   triggers          = [{ type = "cpu", metric_type = "Utilization", metadata = { value = "50" } }]
 }
+# Both null: the whole advanced block is dropped, which neither null alone does.
+resource "kubefit_keda_scaled_object" "two" {
+  name              = "two"
+  namespace         = "n"
+  scale_target_ref  = { name = "a" }
+  min_replica_count = 1
+  max_replica_count = 5
+  advanced = { horizontal_pod_autoscaler_config = {
+    name     = local.b ? null : "custom"
+    behavior = { scale_down = { stabilization_window_seconds = local.b ? null : 60 } }
+  } }
+  triggers = [{ type = "cpu", metric_type = "Utilization", metadata = { value = "50" } }]
+}
 resource "kubefit_horizontal_pod_autoscaler" "h" {
   name             = "h"
   namespace        = "n"
