@@ -347,7 +347,7 @@ func podOutputAttributes() map[string]schema.Attribute {
 		"volume_claims": schema.ListNestedAttribute{Computed: true, MarkdownDescription: "Persistent volume claims of one pod: `volumeClaimTemplates`, named claims (`persistentVolumeClaim`) and generic ephemeral volumes.",
 			NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
 				"name":            schema.StringAttribute{Computed: true, MarkdownDescription: "Claim (template or volume) name."},
-				"size":            schema.StringAttribute{Computed: true, MarkdownDescription: "Storage request as written (`1.5Gi`, not its canonical `1536Mi`; an unquoted YAML number as YAML reads it, `1e3` as `1000`; null when the claim is not among the manifests)."},
+				"size":            schema.StringAttribute{Computed: true, MarkdownDescription: "Storage request as written (`1.5Gi`, not its canonical `1536Mi`; an unquoted YAML number as YAML reads it, `1e3` as `1000`; the canonical form when one object writes the same size two ways; null when the claim is not among the manifests)."},
 				"size_bytes":      schema.Int64Attribute{Computed: true, MarkdownDescription: "Storage request in bytes."},
 				"storage_class":   schema.StringAttribute{Computed: true, MarkdownDescription: "`storageClassName` (null: the cluster's default class)."},
 				"access_modes":    schema.ListAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: "Access modes."},

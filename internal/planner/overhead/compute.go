@@ -51,8 +51,9 @@ type calc struct {
 	// diskBytes is the root/OS disk's size, which GKE's ephemeral reservation is taken of (the measured
 	// capacity when one is given without a disk size).
 	diskBytes int64
-	pENI      int64 // P_ENI for EKS
-	podP      int64 // the P of memory.eks-per-pod
+	pENI      int64  // P_ENI for EKS
+	podP      int64  // the P of memory.eks-per-pod
+	podPWhy   string // why podP, when a rule other than describeP's set it
 }
 
 func (c *calc) term(name, unit string, v int64, formula, detail string) {

@@ -817,3 +817,39 @@ func TestManagedMaxPodsEnforced(t *testing.T) {
 		})
 	}
 }
+
+// TestManagedWindowsMaxPodsEnforced: a managed Windows group asked for 5 pods runs EKS's 110 and reserves memory for
+// them (11 × 110 + 255 MiB), not for 5 (310 MiB, 1.1 GiB a node it does not have); the report says which P.
+func TestManagedWindowsMaxPodsEnforced(t *testing.T) {
+	r, err := Compute(Input{Profile: EKSWindows, Instance: m5large, MaxPods: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.MaxPods != 5 || r.KubeReserved.MemoryBytes != (11*110+255)*mi {
+		t.Errorf("max pods %d, kube-reserved memory %d MiB; want 5 and %d MiB", r.MaxPods, r.KubeReserved.MemoryBytes/mi, 11*110+255)
+	}
+	var warned bool
+	for _, w := range r.Warnings {
+		warned = warned || w.Code == CodeMNGMaxPodsEnforced
+	}
+	if !warned {
+		t.Errorf("no %s warning: %+v", CodeMNGMaxPodsEnforced, r.Warnings)
+	}
+	self, err := Compute(Input{Profile: EKSWindows, Instance: m5large, MaxPods: 5, EKS: EKSOptions{Kind: SelfManaged}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if self.MaxPods != 5 || self.KubeReserved.MemoryBytes != (11*5+255)*mi {
+		t.Errorf("self-managed: max pods %d, memory %d MiB; want 5 and %d", self.MaxPods, self.KubeReserved.MemoryBytes/mi, 11*5+255)
+	}
+	// The report's memory line names the P used: 200 asked, 110 enforced, P = 200.
+	al, err := Compute(Input{Profile: EKSAL2023, Instance: m5large, MaxPods: 200, EKS: EKSOptions{PrefixDelegation: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, term := range al.Terms {
+		if term.Name == "kubeReserved.memory" && !strings.Contains(term.Detail, "11 × 200 pods (P = max(P_ENI 29, 200 asked, 110 EKS enforces)") {
+			t.Errorf("memory term %q names another P", term.Detail)
+		}
+	}
+}

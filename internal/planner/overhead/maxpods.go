@@ -62,8 +62,15 @@ func (c *calc) eksMaxPods() {
 			c.res.IPCap *= 16
 		}
 		c.res.IPCap = max(c.res.IPCap, 0)
-		c.setMaxPods(110, FMaxPodsEKSWindows, "EKS Windows (Karpenter's model)")
-		c.podP = c.res.MaxPods
+		if in.EKS.Kind == Managed && in.MeasuredAllocatable.Pods == nil && in.MaxPods > 0 {
+			// EKS's own max pods win on a managed group here too (mngEnforcedMaxPods); its nodes reserve memory for them.
+			c.mngEnforcedMaxPods(110, FMaxPodsEKSWindows, "EKS Windows (Karpenter's model)")
+			c.podP = max(in.MaxPods, 110)
+			c.podPWhy = fmt.Sprintf("max(%d asked, 110 EKS enforces): the managed node group's nodes may run either count", in.MaxPods)
+		} else {
+			c.setMaxPods(110, FMaxPodsEKSWindows, "EKS Windows (Karpenter's model)")
+			c.podP = c.res.MaxPods
+		}
 		// A Windows node gives pods the IPs of its one ENI (awsdocs/amazon-eks-user-guide windows-support: "the
 		// number of Pods that you can run per Windows node is equal to the number of IP addresses available per
 		// elastic network interface for the node's instance type, minus one"); kube-proxy and the CNI run on the host.
@@ -150,6 +157,7 @@ func (c *calc) eksMaxPods() {
 		// The node reserves memory for the pods it may run: EKS's count when the asked one is smaller
 		// (mngEnforcedMaxPods). AL2's bootstrap.sh reserves for P_ENI whatever max pods it is given.
 		c.podP = max(c.pENI, c.askedMaxPods(), def)
+		c.podPWhy = fmt.Sprintf("max(P_ENI %d, %d asked, %d EKS enforces): the managed node group's nodes may run either count", c.pENI, c.askedMaxPods(), def)
 	}
 }
 
@@ -170,8 +178,9 @@ func (c *calc) askedMaxPods() int64 {
 // user data of a managed node group without a custom AMI, and it "takes precedence over any other maxPods
 // configuration, including maxPodsExpression" (awsdocs/amazon-eks-user-guide latest/ug/nodes/choosing-instance-type,
 // "How maxPods is determined"; overhead.md §8.3.1): a launch template's kubelet maxPods does not reach the nodes. So
-// the node is planned with the smaller of the two pod counts (a launch template kubefit renders carries the asked
-// value, and the guide names no exception for it), and the memory reservation with the larger (eksMemoryPods' P).
+// the node is planned with the smaller of the two pod counts (the safe side, should a launch template's value apply
+// after all: kubefit's own launch template and eksctl entry carry this planned count), and the memory reservation
+// with the larger.
 func (c *calc) mngEnforcedMaxPods(enforced int64, formula, detail string) {
 	asked := c.askedMaxPods()
 	c.res.MaxPods = min(asked, enforced)
@@ -225,6 +234,8 @@ func (c *calc) eksMemoryPods(e, ip int64) int64 {
 func (c *calc) describeP() string {
 	in := c.in
 	switch {
+	case c.podPWhy != "":
+		return c.podPWhy
 	case in.Profile == EKSBottlerocket || in.Profile == EKSWindows:
 		return "effective max pods"
 	case in.Profile == EKSAL2:

@@ -347,19 +347,29 @@ func (r *reader) autoscale() error {
 }
 
 // ambiguous plans workload w that two or more HPAs target. The API server admits them all, but the HPA controller
-// scales with none: each finds the target's pods "controlled by multiple HPAs" and sets ScalingActive=False, reason
-// AmbiguousSelector (kubernetes pkg/controller/podautoscaler/horizontal.go, validateAndParseSelector), so w runs its
-// replicas field. Deleting all but one re-enables that one, which may then scale w to its maximum: the steady count
-// is the replicas field and the peak the largest of it and every HPA's maximum, the safe side.
+// scales with none by its metrics: each finds the target's pods "controlled by multiple HPAs" and sets
+// ScalingActive=False, reason AmbiguousSelector (kubernetes pkg/controller/podautoscaler/horizontal.go,
+// validateAndParseSelector). Each still holds the target within its bounds first, though: reconcileAutoscaler raises
+// a count below its minReplicas and lowers one above its maxReplicas before it computes from metrics, and only that
+// computation fails (a replicas field of 0 disables autoscaling). So w runs its replicas field raised to the largest
+// minimum; deleting all but one re-enables that one, which may then scale w to its maximum: the steady count is that,
+// and the peak the largest of it and every HPA's maximum, the safe side (a maximum below another's minimum makes them
+// flap between the two, within that range).
 func (r *reader) ambiguous(w *Workload, hpas []*scaler) {
-	steady := 1
+	field0 := 1
 	if w.Replicas != nil {
-		steady = *w.Replicas
+		field0 = *w.Replicas
 	}
-	peak := steady
+	steady := field0
 	names := make([]string, len(hpas))
 	for i, s := range hpas {
 		names[i] = field.Quote(s.o.src.Name)
+		if field0 > 0 {
+			steady = max(steady, s.min)
+		}
+	}
+	peak := steady
+	for _, s := range hpas {
 		peak = max(peak, s.max)
 	}
 	list, all := strings.Join(names[:len(names)-1], ", ")+" and "+names[len(names)-1], "all"
@@ -367,15 +377,19 @@ func (r *reader) ambiguous(w *Workload, hpas []*scaler) {
 		all = "both"
 	}
 	for _, s := range hpas {
-		s.dropped = fmt.Sprintf("disabled: HorizontalPodAutoscalers %s %s scale %s %s, so the HPA controller scales with none of them (AmbiguousSelector)",
+		s.dropped = fmt.Sprintf("disabled: HorizontalPodAutoscalers %s %s scale %s %s, so the HPA controller scales with none of them by metrics (AmbiguousSelector)",
 			list, all, s.targetKind, field.Quote(s.target))
 	}
-	r.warn(w.Source, WarnAutoscalerAmbiguous, "HorizontalPodAutoscalers %s %s scale it: the API server accepts them, but the HPA controller then scales with none (condition ScalingActive False, reason AmbiguousSelector: its pods are controlled by multiple HPAs), so it runs its replicas field (%d); "+
-		"deleting all but one re-enables that one, which may scale it up to its maximum, so kubefit plans it steady at %d and at most %d, the largest of its replicas field and the HPAs' maxima; keep one HPA",
-		list, all, steady, steady, peak)
+	runs := fmt.Sprintf("its replicas field (%d)", field0)
+	if steady > field0 {
+		runs = fmt.Sprintf("its replicas field (%d) raised to the largest minReplicas (%d): each HPA still holds it within its bounds", field0, steady)
+	}
+	r.warn(w.Source, WarnAutoscalerAmbiguous, "HorizontalPodAutoscalers %s %s scale it: the API server accepts them, but the HPA controller then scales with none by metrics (condition ScalingActive False, reason AmbiguousSelector: its pods are controlled by multiple HPAs), so it runs %s; "+
+		"deleting all but one re-enables that one, which may scale it up to its maximum, so kubefit plans it steady at %d and at most %d, the largest of that and the HPAs' maxima; keep one HPA",
+		list, all, runs, steady, peak)
 	w.Replicas, w.MinReplicas, w.MaxReplicas, w.Autoscaler = nil, &steady, &peak, nil
-	steps := []string{fmt.Sprintf("HorizontalPodAutoscalers %s %s scale it, so the HPA controller scales with none (AmbiguousSelector): steady at its replicas field's %d, "+
-		"planned up to %d, the largest of it and their maxima, for when one is deleted and another scales it", list, all, steady, peak)}
+	steps := []string{fmt.Sprintf("HorizontalPodAutoscalers %s %s scale it, so the HPA controller scales with none by metrics (AmbiguousSelector): steady at %s, "+
+		"planned up to %d, the largest of it and their maxima, for when one is deleted and another scales it", list, all, runs, peak)}
 	w.Pod.Derivation = append(steps, w.Pod.Derivation...)
 }
 

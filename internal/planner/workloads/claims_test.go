@@ -28,3 +28,18 @@ func TestReadClaimSizeAsWritten(t *testing.T) {
 		}
 	}
 }
+
+// TestReadClaimSizeWrittenTwoWays: one object writing the same size two ways (1.5Gi and 1536Mi) gets its canonical
+// form for both claims, not one claim's writing for the other's.
+func TestReadClaimSizeWrittenTwoWays(t *testing.T) {
+	sts := "apiVersion: apps/v1\nkind: StatefulSet\nmetadata: {name: db}\nspec:\n  replicas: 1\n  serviceName: db\n  selector: {matchLabels: {app: db}}\n" +
+		"  template:\n    metadata: {labels: {app: db}}\n    spec:\n      containers: [{name: c, image: c, resources: {requests: {cpu: 100m}}}]\n" +
+		"  volumeClaimTemplates:\n  - metadata: {name: a}\n    spec: {accessModes: [ReadWriteOnce], resources: {requests: {storage: 1.5Gi}}}\n" +
+		"  - metadata: {name: b}\n    spec: {accessModes: [ReadWriteOnce], resources: {requests: {storage: 1536Mi}}}\n"
+	w := workload(t, mustRead(t, Input{Manifests: sts}), "db")
+	for _, c := range w.Pod.VolumeClaims {
+		if c.Size != "1536Mi" || c.SizeBytes != 3<<29 {
+			t.Errorf("claim %s: size %q (%d bytes), want the canonical 1536Mi", c.Name, c.Size, c.SizeBytes)
+		}
+	}
+}

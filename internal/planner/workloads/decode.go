@@ -337,7 +337,8 @@ func decode(j []byte, src Source) (decoded, error) {
 
 // storageWritten returns the storage requests of a document's JSON (the value of each "storage" key of a
 // "requests" map: claims, claim templates, ephemeral volumes) as written, keyed by their resource.Quantity's
-// canonical form; nil when it has none. A YAML number is as YAML reads it (1e3 is 1000).
+// canonical form; nil when it has none. A YAML number is as YAML reads it (1e3 is 1000). A size the document writes
+// two ways (1.5Gi and 1536Mi) keeps its canonical form: the decoded object no longer says which claim wrote which.
 func storageWritten(j []byte) map[string]string {
 	if !bytes.Contains(j, []byte(`"storage"`)) {
 		return nil
@@ -364,6 +365,9 @@ func storageWritten(j []byte) map[string]string {
 				if q, err := resource.ParseQuantity(text); err == nil && text != "" {
 					if out == nil {
 						out = map[string]string{}
+					}
+					if prev, seen := out[q.String()]; seen && prev != text {
+						text = q.String()
 					}
 					out[q.String()] = text
 				}

@@ -304,7 +304,9 @@ func TestReadTwoHPAs(t *testing.T) {
 	}{
 		{"maxima above the replicas field", "5", 5, 20},
 		{"replicas field above both maxima", "30", 30, 30},
-		{"replicas field not set: 1", "", 1, 20},
+		// Each HPA still raises the target to its minReplicas (reconcileAutoscaler clamps before it reads metrics).
+		{"replicas field not set: 1, raised to the largest minimum", "", 3, 20},
+		{"replicas field 0: autoscaling disabled", "0", 0, 20},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			res := mustRead(t, Input{Manifests: deployment("twohpa", tt.replicas, "{requests: {cpu: 100m}}", "") + hpa("th-a", 2, 4) + hpa("th-b", 3, 20)})
@@ -312,7 +314,7 @@ func TestReadTwoHPAs(t *testing.T) {
 			if w.Replicas != nil || deref(w.MinReplicas) != tt.steady || deref(w.MaxReplicas) != tt.peak || w.Autoscaler != nil {
 				t.Errorf("replicas %d min %d max %d autoscaler %+v, want steady %d, peak %d and no autoscaler", deref(w.Replicas), deref(w.MinReplicas), deref(w.MaxReplicas), w.Autoscaler, tt.steady, tt.peak)
 			}
-			if len(w.Pod.Derivation) == 0 || !strings.Contains(w.Pod.Derivation[0], `HorizontalPodAutoscalers "th-a" and "th-b" both scale it, so the HPA controller scales with none (AmbiguousSelector)`) {
+			if len(w.Pod.Derivation) == 0 || !strings.Contains(w.Pod.Derivation[0], `HorizontalPodAutoscalers "th-a" and "th-b" both scale it, so the HPA controller scales with none by metrics (AmbiguousSelector)`) {
 				t.Errorf("derivation %q", w.Pod.Derivation)
 			}
 			var msg string
