@@ -29,7 +29,9 @@ func karpenterKubelet(req Request, r *Result) map[string]any {
 		return nil
 	}
 	in, out := req.Pool.Overhead, map[string]any{}
-	if in.MaxPods > 0 {
+	if in.MaxPods > 0 || in.EKS.MaxPodsExpressionResult > 0 {
+		// A maxPodsExpression planned with is no help to Karpenter's nodes: Karpenter writes maxPods into the kubelet
+		// configuration it generates, which nodeadm ranks above the expression; the block gives the planned count.
 		out["maxPods"] = r.Pool.Overhead.MaxPods
 	}
 	if m := givenQuantities(in.KubeReserved); len(m) > 0 {

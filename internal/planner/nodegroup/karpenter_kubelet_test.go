@@ -72,6 +72,15 @@ func TestKarpenterKubeletInNodeClass(t *testing.T) {
 		t.Errorf("evictionHard = %v, want memory.available 500Mi beside the kubelet's other signals", ev)
 	}
 
+	// A maxPodsExpression planned with: Karpenter's own kubelet maxPods ranks above it, so the block carries the count.
+	expr := phpGroup(nil)
+	expr.Pool.Overhead.EKS.Kind = overhead.Karpenter
+	expr.Pool.Overhead.EKS.PrefixDelegation = true
+	expr.Pool.Overhead.EKS.MaxPodsExpressionResult = 90
+	if out := render(t, expr); fmt.Sprint(out.KarpenterKubelet) != "map[maxPods:90]" || !hasCode(out.Warnings, WarnKarpenterKubelet) {
+		t.Errorf("maxPodsExpression 90: kubelet block %v, warnings %+v", out.KarpenterKubelet, out.Warnings)
+	}
+
 	// No custom setting, or EKS Auto Mode's NodeClass (no kubelet block): nothing rendered, nothing said.
 	plain := phpGroup(nil)
 	plain.Pool.Overhead.EKS.Kind = overhead.Karpenter

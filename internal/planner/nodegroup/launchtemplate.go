@@ -43,7 +43,7 @@ func customKubelet(req Request) bool {
 			return true
 		}
 	}
-	return o.MaxPods > 0 || len(o.EvictionHard) > 0
+	return o.MaxPods > 0 || o.EKS.MaxPodsExpressionResult > 0 || len(o.EvictionHard) > 0
 }
 
 // eksLaunchTemplate renders the launch template of an AWS group with custom kubelet settings; nil when the group

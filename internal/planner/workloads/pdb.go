@@ -47,9 +47,14 @@ func (r *reader) checkBudgets() {
 		}
 		sel, err := metav1.LabelSelectorAsSelector(b.Spec.Selector)
 		selText := metav1.FormatLabelSelector(b.Spec.Selector)
-		if b.Spec.Selector == nil || err != nil {
+		switch {
+		case b.Spec.Selector == nil:
 			r.res.Skipped[ref.skip].Reason = "its selector is not set, and a PodDisruptionBudget without one selects no pod (policy/v1): it protects no pod"
 			r.warn(ref.o.src, WarnPDBSelectsNothing, "it has no spec.selector, so it selects no pod (policy/v1) and protects nothing; give the labels of the pods it is meant for")
+			continue
+		case err != nil:
+			r.res.Skipped[ref.skip].Reason = "its selector is not valid (" + err.Error() + "): it protects no pod planned here"
+			r.warn(ref.o.src, WarnPDBSelectsNothing, "its spec.selector is not valid (%v), so it selects no pod and protects nothing; the API server refuses it", err)
 			continue
 		}
 		var here []string
