@@ -404,6 +404,17 @@ func TestAccNodePoolSizing_beyondModelBudget(t *testing.T) {
 	})
 }
 
+// unknownBool is a configuration prelude whose local.b is a bool unknown at plan time (true at apply): a
+// terraform_data's id is known only once it is created.
+const unknownBool = `
+resource "terraform_data" "later" {
+  input = "x"
+}
+locals {
+  b = terraform_data.later.id != ""
+}
+`
+
 // TestAccUnknownElements: an element of a nested list or map unknown as a whole (a conditional choosing between two
 // objects) is not checked until it is known: before, every required attribute inside it was called missing, in every
 // object, and the configuration could not even be applied.
@@ -411,13 +422,7 @@ func TestAccUnknownElements(t *testing.T) {
 	resource.UnitTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{{
-			Config: `
-resource "terraform_data" "later" {
-  input = "x"
-}
-locals {
-  b = terraform_data.later.id != ""
-}
+			Config: unknownBool + `
 data "kubefit_node_pool_sizing" "x" {
   pools = {
     general = local.b ? { cloud = "aws", instance_type = "m5.large", max_nodes = 5 } : { cloud = "aws", instance_type = "m5.xlarge", max_nodes = 3 }

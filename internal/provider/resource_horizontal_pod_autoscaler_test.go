@@ -381,13 +381,7 @@ func TestAccAutoscalersUnknownThatTurnsNull(t *testing.T) {
 	resource.UnitTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{{
-			Config: `
-resource "terraform_data" "later" {
-  input = "x"
-}
-locals {
-  b = terraform_data.later.id != ""
-}
+			Config: unknownBool + `
 resource "kubefit_keda_scaled_object" "k" {
   name              = "k"
   namespace         = "n"

@@ -246,12 +246,19 @@ func reservedGroup() Request {
 
 func renderAWS(t *testing.T, req Request) (*Result, Rendered) {
 	t.Helper()
+	r, out := sizeRender(t, req)
+	if !r.Fits {
+		t.Fatalf("the case must fit: %+v", r.Failures)
+	}
+	return r, out
+}
+
+// sizeRender sizes a group with the embedded catalog and renders it, failing the test on an error.
+func sizeRender(t *testing.T, req Request) (*Result, Rendered) {
+	t.Helper()
 	r, err := Size(context.Background(), sizing.NewPlanner(sizing.EmbeddedCatalog()), req)
 	if err != nil {
 		t.Fatal(err)
-	}
-	if !r.Fits {
-		t.Fatalf("the case must fit: %+v", r.Failures)
 	}
 	out, err := Render(req, r)
 	if err != nil {

@@ -1,13 +1,11 @@
 package nodegroup
 
 import (
-	"context"
 	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/overhead"
-	"github.com/kubefit/terraform-provider-kubefit/internal/planner/sizing"
 )
 
 // TestKarpenterKubeletInNodeClass: Karpenter v1 takes max pods, reservations and eviction thresholds from the
@@ -16,17 +14,9 @@ import (
 // alone was rendered and nothing was said: a group planned at 110 pods per node got nodes of 58 (c5.xlarge's ENI
 // limit) and the reservations of that count.
 func TestKarpenterKubeletInNodeClass(t *testing.T) {
-	p := sizing.NewPlanner(sizing.EmbeddedCatalog())
 	render := func(t *testing.T, req Request) Rendered {
 		t.Helper()
-		r, err := Size(context.Background(), p, req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		out, err := Render(req, r)
-		if err != nil {
-			t.Fatal(err)
-		}
+		_, out := sizeRender(t, req)
 		return out
 	}
 	mem := int64(500 << 20)

@@ -1,19 +1,16 @@
 package nodegroup
 
 import (
-	"context"
 	"strings"
 	"testing"
 
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/catalog"
-	"github.com/kubefit/terraform-provider-kubefit/internal/planner/sizing"
 )
 
 // TestOneSizePool: an AKS node pool has one vm_size and a GKE node pool one machine type, so a mixed Azure or GCP
 // group is rendered with the member it was planned on, and a warning names the members left out (before, they were
 // dropped silently).
 func TestOneSizePool(t *testing.T) {
-	p := sizing.NewPlanner(sizing.EmbeddedCatalog())
 	for _, tc := range []struct {
 		cloud           catalog.Cloud
 		types           []string
@@ -26,14 +23,7 @@ func TestOneSizePool(t *testing.T) {
 		req := phpGroup(nil)
 		req.Pool.Cloud, req.Pool.InstanceTypes, req.Pool.Zones = tc.cloud, tc.types, tc.zones
 		req.Workloads[0].Requests.CPUMillicores = 500
-		r, err := Size(context.Background(), p, req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		out, err := Render(req, r)
-		if err != nil {
-			t.Fatal(err)
-		}
+		_, out := sizeRender(t, req)
 		var msg string
 		for _, w := range out.Warnings {
 			if w.Code == WarnOneSizePool {
@@ -50,10 +40,8 @@ func TestOneSizePool(t *testing.T) {
 			t.Errorf("%s: rendered %q, warning %q; want %s rendered and %s named", tc.cloud, rendered, msg, tc.planned, tc.others)
 		}
 		req.Pool.InstanceTypes = tc.types[:1]
-		if r, err := Size(context.Background(), p, req); err != nil {
-			t.Fatal(err)
-		} else if out, err := Render(req, r); err != nil || hasCode(out.Warnings, WarnOneSizePool) {
-			t.Errorf("%s: one instance type warns: %v %+v", tc.cloud, err, out.Warnings)
+		if _, out := sizeRender(t, req); hasCode(out.Warnings, WarnOneSizePool) {
+			t.Errorf("%s: one instance type warns: %+v", tc.cloud, out.Warnings)
 		}
 	}
 }
