@@ -226,7 +226,7 @@ func poolResultsAttribute() schema.MapNestedAttribute {
 			"instance_type":        schema.StringAttribute{Computed: true, MarkdownDescription: "The instance type planned on."},
 			"profile":              schema.StringAttribute{Computed: true, MarkdownDescription: "The overhead profile used."},
 			"overhead_evidence":    evidenceAttribute("the pool's node allocatable"),
-			"note":                 schema.StringAttribute{Computed: true, MarkdownDescription: "Notes: which member of a mixed pool was planned on; which of the platform's system DaemonSets are counted, which a listed DaemonSet of the same name replaced on this pool or left (it does not land here); or why none is counted (Windows nodes: none measured; EKS Auto Mode: networking and kube-proxy run on the host)."},
+			"note":                 schema.StringAttribute{Computed: true, MarkdownDescription: "Notes: which member of a mixed pool was planned on; which of the platform's system DaemonSets are counted, which a listed DaemonSet of the same name replaced on this pool or left (it does not land here); or why none is counted (EKS Windows nodes: none measured; EKS Auto Mode: networking and kube-proxy run on the host)."},
 			"min_nodes":            schema.Int64Attribute{Computed: true, MarkdownDescription: "`min_nodes`."},
 			"max_nodes":            schema.Int64Attribute{Computed: true, MarkdownDescription: "`max_nodes`."},
 			"allocatable":          resourcesAttribute("Allocatable of one node (from the overhead model)."),

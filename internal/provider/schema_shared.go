@@ -105,8 +105,10 @@ func systemDaemonSetsAttribute() schema.StringAttribute {
 		"(list `kube-proxy` with your own requests to replace the platform's; where yours does not land, the platform's still counts): on AKS Linux `kube-proxy` 100m, `azure-ip-masq-agent` 100m/50Mi, `cloud-node-manager` "+
 		"50m/50Mi, `csi-azuredisk-node` and `csi-azurefile-node` 30m/60Mi each, and `azure-cns` 40m/250Mi with Azure CNI overlay "+
 		"(6 pods, 350m CPU, 470Mi); on GKE Standard `fluentbit-gke` 100m/200Mi, `gke-metrics-agent` 8m/100Mi, `kube-proxy` 100m and "+
-		"`pdcsi-node` 10m/20Mi (4 pods, 218m, 320Mi); on EKS Linux (not Auto Mode) `aws-node` 50m (its CNI and network policy agent containers) and `kube-proxy` 100m; none on "+
-		"Windows nodes. Add-ons a cluster turns on (GKE's `gke-metadata-server`, `netd`, `node-local-dns`; EKS's `ebs-csi-node`, "+
+		"`pdcsi-node` 10m/20Mi (4 pods, 218m, 320Mi); on EKS Linux (not Auto Mode) `aws-node` 50m (its CNI and network policy agent containers) and `kube-proxy` 100m; on AKS "+
+		"Windows `cloud-node-manager-windows` 50m/50Mi, `csi-azuredisk-node-win` and `csi-azurefile-node-win` 60m/120Mi each "+
+		"(3 pods, 170m, 290Mi; `azure-cns-win`, which also runs with Azure CNI overlay, is not counted: no source gives its requests); "+
+		"none on EKS Windows nodes. Add-ons a cluster turns on (GKE's `gke-metadata-server`, `netd`, `node-local-dns`; EKS's `ebs-csi-node`, "+
 		"`eks-pod-identity-agent`) are not in the set: list them. `listed`: only `daemonsets` count, for a cluster whose system set "+
 		"differs (another CNI, Cilium's kube-proxy replacement); on EKS Linux `aws-node` and `kube-proxy` still take their pod "+
 		"slots. Each pool's results say which system DaemonSets were counted (`daemonsets`, `note`, the report).")

@@ -61,13 +61,23 @@ type systemDaemonSet struct {
 //     _posts/2022/2022-12-24-amazon-eks-karpenter-tests.md); kube-proxy 100m, on the same nodes, no memory
 //     requests. The optional add-ons (ebs-csi-node 30m/120Mi on the same nodes,
 //     eks-pod-identity-agent) are not counted.
-//   - AKS Windows, EKS Windows and custom nodes: no measured set; none is counted.
+//   - AKS Windows: cloud-node-manager-windows 50m/50Mi, csi-azuredisk-node-win 60m/120Mi and csi-azurefile-node-win
+//     60m/120Mi (3 pods, 170m, 290Mi) in the "Non-terminated Pods" of the one measured AKS Windows node, AKS 1.25.4,
+//     Azure CNI, pods 30 (marosset/aks-windows-gpu-acceleration test_scenarios/directx_sample_with_aks.md, the node
+//     measured.go cites @ 0031a3ef; its ama-logs-windows is the Container Insights add-on and is not counted). They take pod
+//     slots: kubelet's max pods (the node's pods: 30) counts every pod bound to the node, host-network (Windows
+//     HostProcess) or not, as the scheduler does. With Azure CNI overlay AKS also runs azure-cns-win, whose requests
+//     no source gives (Azure/azure-container-networking cns/azure-cns-windows.yaml sets none): not counted.
+//   - EKS Windows and custom nodes: no measured set; none is counted.
 var (
 	aksSystemDaemonSets = []systemDaemonSet{
 		{"kube-proxy", 100, 0}, {"azure-ip-masq-agent", 100, 50 * mi}, {"cloud-node-manager", 50, 50 * mi},
 		{"csi-azuredisk-node", 30, 60 * mi}, {"csi-azurefile-node", 30, 60 * mi},
 	}
-	aksCNSDaemonSet     = systemDaemonSet{"azure-cns", 40, 250 * mi}
+	aksCNSDaemonSet            = systemDaemonSet{"azure-cns", 40, 250 * mi}
+	aksWindowsSystemDaemonSets = []systemDaemonSet{
+		{"cloud-node-manager-windows", 50, 50 * mi}, {"csi-azuredisk-node-win", 60, 120 * mi}, {"csi-azurefile-node-win", 60, 120 * mi},
+	}
 	gkeSystemDaemonSets = []systemDaemonSet{
 		{"fluentbit-gke", 100, 200 * mi}, {"gke-metrics-agent", 8, 100 * mi}, {"kube-proxy", 100, 0}, {"pdcsi-node", 10, 20 * mi},
 	}
@@ -75,8 +85,9 @@ var (
 )
 
 // PlatformDaemonSets returns the system DaemonSets the platform runs on every node of in's profile, whatever
-// in.SystemDaemonSets says: AKS Linux's five, and azure-cns with Azure CNI overlay; GKE Standard's four; aws-node
-// and kube-proxy on EKS Linux nodes other than Auto Mode; none on AKS and EKS Windows and custom nodes. Each
+// in.SystemDaemonSets says: AKS Linux's five, and azure-cns with Azure CNI overlay; AKS Windows's three; GKE
+// Standard's four; aws-node and kube-proxy on EKS Linux nodes other than Auto Mode; none on EKS Windows and custom
+// nodes. Each
 // takes a pod slot and tolerates every taint.
 func PlatformDaemonSets(in Input) []DaemonSet {
 	var set []systemDaemonSet
@@ -86,6 +97,8 @@ func PlatformDaemonSets(in Input) []DaemonSet {
 		if in.AKS.NetworkPlugin == "" || in.AKS.NetworkPlugin == AzureCNIOverlay {
 			set = append(set, aksCNSDaemonSet)
 		}
+	case in.Profile == AKSWindows:
+		set = aksWindowsSystemDaemonSets
 	case in.Profile == GKEStandard:
 		set = gkeSystemDaemonSets
 	case in.Profile.isEKS() && in.Profile != EKSWindows && in.EKS.Kind != AutoMode:
@@ -122,11 +135,14 @@ func DaemonSetsText(ds []DaemonSet) string {
 }
 
 // systemDaemonSetsNote says, per profile, which system DaemonSets the platform runs on every Linux node beside
-// the user's (the sets above), for the warning of a node that counts only the listed DaemonSets and lists none.
+// the user's (the sets above; AKS Windows's on every Windows node), for the warning of a node that counts only the listed DaemonSets and lists none.
 var systemDaemonSetsNote = map[Profile]string{
 	AKSLinux: "AKS runs system DaemonSets on every node (kube-proxy, azure-ip-masq-agent, cloud-node-manager, " +
 		"csi-azuredisk-node and csi-azurefile-node, 310m CPU and 220Mi in all on the nodes measured, and azure-cns, " +
 		"40m and 250Mi more, with Azure CNI overlay: 6 pods, 350m and 470Mi)",
+	AKSWindows: "AKS runs system DaemonSets on every Windows node (cloud-node-manager-windows, csi-azuredisk-node-win " +
+		"and csi-azurefile-node-win, 3 pods of 170m CPU and 290Mi in all on the node measured, and azure-cns-win with " +
+		"Azure CNI overlay)",
 	GKEStandard: "GKE runs system DaemonSets on every node (fluentbit-gke, gke-metrics-agent, kube-proxy and " +
 		"pdcsi-node, 4 pods of 218m CPU and 320Mi in all on the node measured; gke-metadata-server, netd and " +
 		"node-local-dns more when Workload Identity, network policy or NodeLocal DNSCache are on)",

@@ -22,7 +22,8 @@ func TestPlatformDaemonSets(t *testing.T) {
 			[]string{"kube-proxy", "azure-ip-masq-agent", "cloud-node-manager", "csi-azuredisk-node", "csi-azurefile-node", "azure-cns"}},
 		{"aks kubenet", Input{Profile: AKSLinux, Instance: d2sv5, AKS: AKSOptions{NetworkPlugin: Kubenet}},
 			[]string{"kube-proxy", "azure-ip-masq-agent", "cloud-node-manager", "csi-azuredisk-node", "csi-azurefile-node"}},
-		{"aks windows", Input{Profile: AKSWindows, Instance: d2sv5, KubernetesVersion: "1.28"}, nil},
+		{"aks windows", Input{Profile: AKSWindows, Instance: d2sv5, KubernetesVersion: "1.28"},
+			[]string{"cloud-node-manager-windows", "csi-azuredisk-node-win", "csi-azurefile-node-win"}},
 		{"gke", Input{Profile: GKEStandard, Instance: n2std4}, []string{"fluentbit-gke", "gke-metrics-agent", "kube-proxy", "pdcsi-node"}},
 		{"eks al2023", Input{Profile: EKSAL2023, Instance: m5large}, []string{"aws-node", "kube-proxy"}},
 		{"eks bottlerocket", Input{Profile: EKSBottlerocket, Instance: m5large}, []string{"aws-node", "kube-proxy"}},
@@ -99,5 +100,18 @@ func TestSystemDaemonSetsModeInvalid(t *testing.T) {
 	_, err := Compute(Input{Profile: AKSLinux, Instance: d2sv5, SystemDaemonSets: "all"})
 	if es := field.As(err); len(es) != 1 || es[0].Path.String() != "SystemDaemonSets" || !strings.Contains(es[0].Error(), `"all"`) {
 		t.Errorf("errors %v, want one at SystemDaemonSets naming \"all\"", err)
+	}
+}
+
+// TestAKSWindowsSystemDaemonSetsTakeSlots: the measured AKS Windows node (Azure CNI, pods 30) runs three system
+// DaemonSet pods, 170m and 290Mi: workloads get 27 of its 30 pod slots.
+func TestAKSWindowsSystemDaemonSetsTakeSlots(t *testing.T) {
+	r, err := Compute(Input{Profile: AKSWindows, Instance: d2sv5, KubernetesVersion: "1.25", AKS: AKSOptions{NetworkPlugin: AzureCNINodeSubnet}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Allocatable.Pods != 30 || r.Available.Pods != 27 ||
+		r.Allocatable.CPUMillicores-r.Available.CPUMillicores != 170 || r.Allocatable.MemoryBytes-r.Available.MemoryBytes != 290*mi {
+		t.Errorf("allocatable %+v, available %+v: want 3 pods, 170m and 290Mi for the system DaemonSets", r.Allocatable, r.Available)
 	}
 }

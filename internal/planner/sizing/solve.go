@@ -749,13 +749,13 @@ func (s *solve) sharedClaims(p field.Path, w *Workload, fw fit.Workload) {
 
 // NoSystemDaemonSetsNote says why a pool of profile counts none of the platform's system DaemonSets when the
 // platform's are counted (mode SystemDaemonSetsPlatform): EKS Auto Mode runs pod networking and kube-proxy on
-// the host, and no set is measured for Windows nodes. It is "" otherwise.
+// the host, and no set is measured for EKS Windows nodes (AKS Windows nodes count theirs). It is "" otherwise.
 func NoSystemDaemonSetsNote(r overhead.Result, mode overhead.SystemDaemonSets) string {
 	switch {
 	case mode == overhead.SystemDaemonSetsListed:
 		return ""
-	case r.Profile == overhead.AKSWindows || r.Profile == overhead.EKSWindows:
-		return fmt.Sprintf("no system DaemonSets counted (%s): none has been measured on Windows nodes; list the DaemonSets that run on them", r.Profile)
+	case r.Profile == overhead.EKSWindows:
+		return fmt.Sprintf("no system DaemonSets counted (%s): none has been measured on EKS Windows nodes; list the DaemonSets that run on them", r.Profile)
 	case r.NodeGroupKind == overhead.AutoMode:
 		return fmt.Sprintf("no system DaemonSets counted (%s, Auto Mode): Auto Mode runs pod networking and kube-proxy on the host, not as DaemonSets", r.Profile)
 	}

@@ -125,7 +125,7 @@ func TestSystemDaemonSetsPerPlatform(t *testing.T) {
 		pods      int
 		cpu, memM int64
 	}{{"aks", 6, 350, 470}, {"aks-kubenet", 5, 310, 220}, {"gke", 4, 218, 320}, {"eks", 2, 150, 0}, {"eks-bottlerocket", 2, 150, 0},
-		{"eks-auto", 0, 0, 0}, {"eks-windows", 0, 0, 0}, {"aks-windows", 0, 0, 0}} {
+		{"eks-auto", 0, 0, 0}, {"eks-windows", 0, 0, 0}, {"aks-windows", 3, 170, 290}} {
 		i := slices.IndexFunc(platformPools, func(p Pool) bool { return p.Name == tc.pool })
 		set := platformSet(platformPools[i])
 		s := setSum(set, nil)
@@ -272,15 +272,15 @@ func TestSystemDaemonSetsReplacedWhereTheyLand(t *testing.T) {
 	}
 }
 
-// TestSystemDaemonSetsNotes: the notes write no bare 0 for EKS's memory, and say why Windows and EKS Auto Mode
-// pools count no system DaemonSet.
+// TestSystemDaemonSetsNotes: the notes write no bare 0 for EKS's memory, name AKS Windows's measured set, and say
+// why EKS Windows and EKS Auto Mode pools count no system DaemonSet.
 func TestSystemDaemonSetsNotes(t *testing.T) {
 	for name, want := range map[string]string{
 		"eks":         "aws-node 50m, kube-proxy 100m (150m CPU, 2 pods)",
 		"aks":         "(350m CPU, 470Mi memory, 6 pods)",
 		"eks-auto":    "no system DaemonSets counted (eks-al2023, Auto Mode): Auto Mode runs pod networking and kube-proxy on the host",
-		"eks-windows": "no system DaemonSets counted (eks-windows): none has been measured on Windows nodes",
-		"aks-windows": "no system DaemonSets counted (aks-windows): none has been measured on Windows nodes",
+		"eks-windows": "no system DaemonSets counted (eks-windows): none has been measured on EKS Windows nodes",
+		"aks-windows": "cloud-node-manager-windows 50m/50Mi, csi-azuredisk-node-win 60m/120Mi, csi-azurefile-node-win 60m/120Mi (170m CPU, 290Mi memory, 3 pods)",
 	} {
 		i := slices.IndexFunc(platformPools, func(p Pool) bool { return p.Name == name })
 		pp := poolPlan(t, solveOne(t, Request{Pools: []Pool{platformPools[i]}, Workloads: smallWorkload()}), name)
