@@ -127,7 +127,7 @@ func overheadOptionAttributes() map[string]schema.Attribute {
 		"max_pods": schema.Int64Attribute{Optional: true,
 			MarkdownDescription: "The kubelet's max pods. Default: the platform's default for this instance type, network " +
 				"plugin and node-group kind (EKS: the ENI formula with the managed-node-group cap, or on Auto Mode the pod IP count " +
-				"capped at 110; AKS: by network plugin; GKE: 110). AKS refuses a value outside 10–250 and GKE Standard one outside 8–256, and so does kubefit. " +
+				"capped at 110; AKS: by network plugin; GKE: 110). AKS refuses a value outside 10–250 and GKE Standard one outside 8–256, and so does kubefit; AKS also refuses a value under 30 unless the pool holds 30 pods at its minimum node count (10 needs at least 3 nodes), and so do the objects that plan or render AKS pools. " +
 				"`measured_allocatable.pods` wins over it. On an EKS managed node group (`eks.node_group_kind = \"managed\"`, the default) EKS writes its own " +
 				"max pods into the nodes' user data, over a launch template's: kubefit plans the smaller of the two pod counts and the memory " +
 				"reservation of the larger, with a warning when they differ; self-managed and Karpenter nodes take the value.",
@@ -156,7 +156,7 @@ func overheadOptionAttributes() map[string]schema.Attribute {
 			Attributes: map[string]schema.Attribute{
 				"network_plugin": schema.StringAttribute{Optional: true,
 					MarkdownDescription: "Network plugin: " + markdownList(overhead.NetworkPlugins) + ". Default `azure_cni_overlay` (250 pods); " +
-						"`azure_cni_pod_subnet` and `kubenet` default to 110 pods, `azure_cni_node_subnet` to 30. Windows pools (`aks-windows`) run only with an Azure CNI plugin.",
+						"`azure_cni_pod_subnet` and `kubenet` default to 110 pods, `azure_cni_node_subnet` to 30. Windows pools (`aks-windows`) run only with an Azure CNI plugin. A kubenet cluster holds at most 400 nodes in all of its node pools (AKS's hard limit): a kubenet pool or node group whose maximum is above 400 is refused, and kubenet pools of one sizing request above 400 together warn; kubefit does not see the cluster's other pools, so keep their sum within 400 yourself.",
 					Validators: []validator.String{stringvalidator.OneOf(stringsOf(overhead.NetworkPlugins)...)}},
 			}},
 		"kube_reserved": schema.MapAttribute{Optional: true, ElementType: types.StringType,

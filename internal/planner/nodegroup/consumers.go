@@ -174,6 +174,13 @@ const (
 	aksMinMaxPods         = 10
 	aksMaxMaxPods         = 250
 	firstWinServer22      = 23 // AKS runs Windows Server 2022 node pools from Kubernetes 1.23; Windows2019 ends before 1.33
+	// lastWinServer22 is the last Kubernetes minor AKS runs Windows Server 2022 on: "Windows Server 2022 is not
+	// supported in Kubernetes version 1.37 and above" (Azure/AKS release notes 2026-06-19, CHANGELOG.md, PR #5835,
+	// which moved the end from 1.35/1.36; MicrosoftDocs/azure-aks-docs articles/aks/upgrade-windows-os.md @ a75aabed:
+	// "Kubernetes version 1.32 to 1.36 where both OS versions are supported"). From 1.37 a Windows pool is
+	// Windows2025, which AKS runs from Kubernetes 1.32.0 (the same page: "Windows Server 2025 is supported starting
+	// in Kubernetes version 1.32.0").
+	lastWinServer22 = 36
 )
 
 // GKE's range of maximum pods per node for a Standard node pool: 8 to 256 (GKE's "Configure maximum Pods per
@@ -296,10 +303,33 @@ func aksLabelErrors(req Request) field.Errors {
 	return errs
 }
 
-// aksSizeErrors refuses sizes azurerm's node pool refuses: more than 1,000 nodes. A given min_size or max_size
-// above the limit is named on itself; a computed maximum above it is the peak's.
+// aksSizeErrors refuses sizes AKS or azurerm's node pool refuses: more than 1,000 nodes (aksCountErrors), more
+// than 400 on kubenet (a kubenet cluster's limit, sizing.AKSKubenetMaxNodes), and a max pods under 30 on a pool
+// that holds fewer than 30 pods at its minimum (sizing.AKSPoolMinPods). A given size is named on itself; a
+// computed maximum above a limit is the peak's.
 func aksSizeErrors(req Request, r *Result) field.Errors {
-	if req.Pool.Cloud != catalog.Azure || r.MaxSize <= aksMaxCount {
+	if req.Pool.Cloud != catalog.Azure {
+		return nil
+	}
+	errs := aksCountErrors(req, r)
+	subject := fmt.Sprintf("Azure node group %q", req.Pool.Name)
+	if len(errs) == 0 && sizing.IsAKSKubenet(&req.Pool) && r.MaxSize > sizing.AKSKubenetMaxNodes {
+		how := "may grow to"
+		if req.MaxSize == nil {
+			how = "needs, at its peak,"
+		}
+		msg := sizing.AKSKubenetNodesMessage(subject, r.MaxSize, how)
+		errs = append(errs, field.Invalid(field.NewPath("MaxSize"), fmt.Sprint(r.MaxSize), "%s", msg))
+	}
+	if msg := sizing.AKSPoolPodsMessage(subject, req.Pool.Overhead.MaxPods, r.MinSize); msg != "" {
+		errs = append(errs, field.Invalid(field.NewPath("MaxPods"), fmt.Sprint(req.Pool.Overhead.MaxPods), "%s", msg))
+	}
+	return errs
+}
+
+// aksCountErrors refuses sizes azurerm's node pool refuses: more than 1,000 nodes.
+func aksCountErrors(req Request, r *Result) field.Errors {
+	if r.MaxSize <= aksMaxCount {
 		return nil
 	}
 	const rule = "but an AKS node pool holds at most %d (azurerm: max_count, min_count and node_count between 0 and 1,000): %d too many; split the workloads over several node groups"
@@ -352,14 +382,18 @@ func aksTemporaryName(name string, windows bool) string {
 	return base[:min(len(base), aksPoolNameMax-7)] + "tmp" + sum
 }
 
-// aksOSSKU is the os_sku of a Windows pool: Windows2022 from Kubernetes 1.23 (and when no version is given),
-// Windows2019 before; "" for Linux pools, which keep the cluster's default (Ubuntu).
+// aksOSSKU is the os_sku of a Windows pool: Windows2022 from Kubernetes 1.23 to 1.36 (and when no version is
+// given), Windows2019 before, Windows2025 from 1.37 (lastWinServer22); "" for Linux pools, which keep the
+// cluster's default (Ubuntu).
 func aksOSSKU(req Request, windows bool) string {
 	if !windows {
 		return ""
 	}
-	if m := kubernetesMinor(req.Pool.Overhead.KubernetesVersion); m != 0 && m < firstWinServer22 {
+	switch m := kubernetesMinor(req.Pool.Overhead.KubernetesVersion); {
+	case m != 0 && m < firstWinServer22:
 		return "Windows2019"
+	case m > lastWinServer22:
+		return "Windows2025"
 	}
 	return "Windows2022"
 }
@@ -605,20 +639,23 @@ func taintErrors(req Request) field.Errors {
 	return errs
 }
 
-// WarnAKSPoolPods: an Azure group's max pods is under 30 and its minimum nodes hold fewer than 30 pods in all.
-const WarnAKSPoolPods = "nodegroup.aks-pool-pods"
+// WarnAKSWindows2025: a Windows group is rendered with os_sku Windows2025 (Kubernetes 1.37 and later), which
+// azurerm does not take yet and which needs a FIPS-enabled image kubefit does not render.
+const WarnAKSWindows2025 = "nodegroup.aks-windows2025"
 
-// aksPoolPodsWarning warns when an Azure group sets a max pods under 30 and its minimum size holds fewer than 30
-// pods: AKS takes a max pods below 30 only when the pool as a whole still has room for 30 pods
-// (MicrosoftDocs/azure-aks-docs configure-azure-cni.md, overhead.md §8.6).
-func aksPoolPodsWarning(req Request, r *Result) []field.Warning {
-	mp := req.Pool.Overhead.MaxPods
-	if req.Pool.Cloud != catalog.Azure || mp == 0 || mp >= 30 || mp*int64(r.MinSize) >= 30 {
+// aksWindows2025Warning warns when a Windows group's pool is Windows2025 (aksOSSKU): azurerm's node pool takes
+// os_sku Windows2019 and Windows2022 only (hashicorp/terraform-provider-azurerm
+// internal/services/containers/kubernetes_cluster_node_pool_resource.go @ 028a6fd9; Windows2025 asked in #31036,
+// its pull request #33451 open on 2026-09-16), and AKS creates Windows Server 2025 pools only on a FIPS-enabled
+// image (MicrosoftDocs/azure-aks-docs articles/aks/upgrade-windows-os.md @ a75aabed: "Windows Server 2025 node
+// pools require a FIPS-enabled image"), azurerm's fips_enabled, which kubefit does not render.
+func aksWindows2025Warning(req Request, r *Result) []field.Warning {
+	if req.Pool.Cloud != catalog.Azure || aksOSSKU(req, isWindows(r.Pool.Overhead.Profile)) != "Windows2025" {
 		return nil
 	}
-	return []field.Warning{{Code: WarnAKSPoolPods, Path: field.NewPath("MaxPods"), Message: fmt.Sprintf(
-		"Azure node group %q sets max pods %d with a minimum of %d nodes, %d pods in all: AKS takes a max pods under 30 only when the pool holds at least 30 pods, so it may refuse the pool; raise max_pods or min_size (to %d)",
-		req.Pool.Name, mp, r.MinSize, mp*int64(r.MinSize), (30+mp-1)/mp)}}
+	return []field.Warning{{Code: WarnAKSWindows2025, Path: field.NewPath("KubernetesVersion"), Message: fmt.Sprintf(
+		"Azure node group %q runs Kubernetes %s, where AKS runs Windows nodes on Windows Server 2025 only (Windows Server 2022 ends at 1.36), so its pool's OS SKU is Windows2025: azurerm_kubernetes_cluster_node_pool does not take that value yet (its os_sku lists Windows2019 and Windows2022; hashicorp/terraform-provider-azurerm#31036), and AKS creates Windows Server 2025 pools only on a FIPS-enabled image, which kubefit does not render: add fips_enabled = true to the pool, and apply it with an azurerm release that takes Windows2025 (or with azapi)",
+		req.Pool.Name, req.Pool.Overhead.KubernetesVersion)}}
 }
 
 // eksQuotaWarning warns when an AWS group may grow beyond the default quota of nodes per managed node group.

@@ -206,35 +206,49 @@ func TestAKSRules(t *testing.T) {
 			t.Errorf("%s: %v; want one error at %s naming %q", tc.name, err, tc.path, tc.want)
 		}
 	}
+	// AKS refuses a max pods under 30 on a pool that holds fewer than 30 pods at its minimum (given or planned):
+	// one error on the max pods naming both remedies.
 	for _, tc := range []struct {
 		maxPods int64
-		minSize int
-		warned  bool
-	}{{10, 1, true}, {10, 3, false}, {29, 2, false}, {30, 1, false}} {
-		q := aksGroup(4, false)
-		q.Pool.Overhead.MaxPods, q.MinSize = tc.maxPods, intp(tc.minSize)
-		r, err := Size(ctx, p, q)
-		if err != nil {
-			t.Fatalf("max pods %d × %d: %v", tc.maxPods, tc.minSize, err)
+		minSize *int
+		refused bool
+	}{{10, intp(1), true}, {10, intp(3), false}, {29, intp(2), false}, {30, intp(1), false}, {10, nil, true}, {15, nil, false}} {
+		q := aksGroup(6, false) // 2 nodes planned: a computed minimum of 2
+		q.Pool.Overhead.MaxPods, q.MinSize = tc.maxPods, tc.minSize
+		_, err := Size(ctx, p, q)
+		es := field.As(err)
+		if refused := len(es) > 0; refused != tc.refused || refused && (len(es) != 1 || es[0].Path.String() != "MaxPods" ||
+			!strings.Contains(es[0].Detail, "AKS refuses a max pods under 30") || !strings.Contains(es[0].Detail, "raise the max pods to 30, or the minimum to")) {
+			t.Errorf("max pods %d, min size %v: %v; want refused %v, one error at MaxPods naming both remedies", tc.maxPods, tc.minSize, err, tc.refused)
 		}
-		warned := false
-		for _, w := range r.Warnings {
-			warned = warned || w.Code == WarnAKSPoolPods && w.Path.String() == "MaxPods"
-		}
-		if warned != tc.warned {
-			t.Errorf("max pods %d × min %d nodes: warned %v, want %v (%v)", tc.maxPods, tc.minSize, warned, tc.warned, r.Warnings)
+	}
+	// A kubenet cluster holds at most 400 nodes: a kubenet group whose maximum (given or the peak's) is above
+	// it is refused on its maximum, naming the limit and Azure CNI overlay; 400 is taken.
+	for _, tc := range []struct {
+		maxSize  *int
+		replicas int
+		refused  bool
+	}{{intp(401), 4, true}, {intp(400), 4, false}, {nil, 1500, true}, {nil, 900, false}} {
+		q := aksGroup(tc.replicas, false)
+		q.Pool.Overhead.AKS.NetworkPlugin = overhead.Kubenet
+		q.MaxSize = tc.maxSize
+		_, err := Size(ctx, p, q)
+		es := field.As(err)
+		if refused := len(es) > 0; refused != tc.refused || refused && (len(es) != 1 || es[0].Path.String() != "MaxSize" ||
+			!strings.Contains(es[0].Detail, "a kubenet cluster holds at most 400 nodes") || !strings.Contains(es[0].Detail, "Azure CNI overlay")) {
+			t.Errorf("kubenet, max size %v, %d replicas: %v; want refused %v, one error at MaxSize naming the limit and the remedy", tc.maxSize, tc.replicas, err, tc.refused)
 		}
 	}
 	for _, mp := range []int64{10, 250} {
 		q := aksGroup(4, false)
-		q.Pool.Overhead.MaxPods = mp
+		q.Pool.Overhead.MaxPods, q.MinSize = mp, intp(3)
 		if r, err := Size(ctx, p, q); err != nil {
 			t.Errorf("max pods %d: %v", mp, err)
 		} else if out, _ := Render(q, r); out.AKS.MaxPods != mp {
 			t.Errorf("max pods %d: emitted %d", mp, out.AKS.MaxPods)
 		}
 	}
-	for _, tc := range []struct{ version, sku string }{{"", "Windows2022"}, {"1.33", "Windows2022"}, {"1.22", "Windows2019"}} {
+	for _, tc := range []struct{ version, sku string }{{"", "Windows2022"}, {"1.33", "Windows2022"}, {"1.22", "Windows2019"}, {"1.36", "Windows2022"}, {"1.37", "Windows2025"}, {"1.38", "Windows2025"}} {
 		w := aksGroup(2, false)
 		w.Pool.Overhead.Profile, w.Pool.Overhead.KubernetesVersion = overhead.AKSWindows, tc.version
 		r, err := Size(ctx, p, w)
@@ -243,6 +257,13 @@ func TestAKSRules(t *testing.T) {
 		}
 		if out, _ := Render(w, r); out.AKS.OSSKU != tc.sku || out.AKS.OSType != "Windows" {
 			t.Errorf("windows %s: os_sku %s, want %s", tc.version, out.AKS.OSSKU, tc.sku)
+		}
+		// Windows2025 warns that azurerm does not take it yet and that it needs a FIPS-enabled image.
+		warned := slices.ContainsFunc(r.Warnings, func(w field.Warning) bool {
+			return w.Code == WarnAKSWindows2025 && w.Path.String() == "KubernetesVersion" && strings.Contains(w.Message, "fips_enabled = true")
+		})
+		if warned != (tc.sku == "Windows2025") {
+			t.Errorf("windows %s: Windows2025 warning %v, want %v: %v", tc.version, warned, tc.sku == "Windows2025", r.Warnings)
 		}
 	}
 }

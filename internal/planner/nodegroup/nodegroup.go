@@ -190,7 +190,7 @@ func Size(ctx context.Context, p *sizing.Planner, req Request) (*Result, error) 
 		return nil, errs
 	}
 	r.Warnings = append(r.Warnings, eksQuotaWarning(req, r)...)
-	r.Warnings = append(r.Warnings, aksPoolPodsWarning(req, r)...)
+	r.Warnings = append(r.Warnings, aksWindows2025Warning(req, r)...)
 	r.DesiredSize = min(max(r.SteadyNodes, r.MinSize), r.MaxSize)
 	walloc := pp.WorkloadAllocatable
 	r.FreeAtMax = scale(walloc, int64(r.MaxSize)).Sub(pp.Peak.Requested)
@@ -319,6 +319,7 @@ func request(req Request) sizing.Request {
 	pool := req.Pool
 	pool.MinNodes, pool.MaxNodes = 0, UnboundedNodes
 	pool.CapacityType = req.CapacityType
+	pool.SizesChecked = true // aksSizeErrors, on the sizes the plan gives the group
 	if req.MinSize != nil {
 		pool.MinNodes = *req.MinSize
 	}

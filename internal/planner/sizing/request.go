@@ -59,6 +59,10 @@ type Pool struct {
 	// (fit.Pool.MaxFromPeak; a node group's max_size left unset).
 	MaxFromPeak        bool
 	MaxFromPeakPercent int
+	// SizesChecked says the caller checks the pool's sizes against the platform's limits on the sizes the plan
+	// gives it (a node group, whose minimum and maximum may follow from the plan): Solve leaves AKS's kubenet
+	// and max pods rules (aks_limits.go) to it.
+	SizesChecked bool
 }
 
 // AKS labels and taints every node of a Spot pool (MicrosoftDocs/azure-aks-docs spot-node-pool.md: the

@@ -247,12 +247,14 @@ func (s *solve) input() (fit.Input, error) {
 			"unknown system DaemonSets mode %q; valid modes are %s", m, field.QuoteList(overhead.SystemDaemonSetsModes)))
 	}
 	for i := range s.req.Pools {
+		s.aksPoolErrors(i)
 		fp, err := s.pool(i, listed)
 		if err != nil {
 			return in, err
 		}
 		in.Pools = append(in.Pools, fp)
 	}
+	s.aksKubenetClusterWarning()
 	in.DaemonSets = append(listed, s.systemDaemonSets()...)
 	in.Scheduler, in.Arrival, in.Disruptions = s.req.Scheduler, s.req.Arrival, s.req.Disruptions
 	in.Workloads = make([]fit.Workload, 0, len(s.req.Workloads))
