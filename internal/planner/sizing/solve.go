@@ -385,6 +385,9 @@ func (s *solve) pool(i int, listed []fit.DaemonSet) (fit.Pool, error) {
 		s.errs = append(s.errs, field.Invalid(p.Child("Cloud"), string(rp.Cloud), "pool %q: %v", rp.Name, err))
 		return fit.Pool{}, nil
 	}
+	if !rp.MaxFromPeak {
+		s.checkGKEZoneLimit(i, rp.MaxNodes, false)
+	}
 	if len(rp.InstanceTypes) == 0 {
 		s.errs = append(s.errs, field.Invalid(p.Child("InstanceTypes"), "", "pool %q names no instance type; give one, or the members of a mixed pool", rp.Name))
 		return fit.Pool{}, nil
@@ -622,6 +625,9 @@ func (s *solve) plan(res fit.Result) (*Plan, error) {
 			}
 		}
 		pp.MaxNodes = pp.Peak.MaxNodes // a maximum that follows from the plan (Pool.MaxFromPeak) is the plan's
+		if s.req.Pools[i].MaxFromPeak {
+			s.checkGKEZoneLimit(i, pp.MaxNodes, true)
+		}
 		if err := s.credits(i, pp); err != nil {
 			return nil, err
 		}
