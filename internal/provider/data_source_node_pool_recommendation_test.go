@@ -339,7 +339,8 @@ data "kubefit_node_pool_recommendation" "x" {
 }
 
 // TestAccNodePoolRecommendation_diskTypeUnknown: a cheaper g2 candidate, whose hyperdisk-balanced support
-// kubefit's table cannot check (GPD-M2), ranks after n4, which the table checks; its message says so.
+// kubefit's table cannot check (GPD-M2), ranks after n4, which the table checks; its message says so. The pods
+// tolerate GKE's GPU taint, which g2 nodes carry, so that g2 stays a candidate.
 func TestAccNodePoolRecommendation_diskTypeUnknown(t *testing.T) {
 	const addr = "data.kubefit_node_pool_recommendation.x"
 	resource.UnitTest(t, resource.TestCase{
@@ -352,7 +353,8 @@ data "kubefit_node_pool_recommendation" "x" {
   prices     = { "g2-standard-4" = 0.01 }
   pool       = { max_nodes = 10 }
   workloads = [{ name = "db", replicas = 2, requests = { cpu = "500m", memory = "1Gi" },
-  volume_claims = [{ name = "data", disk_type = "hyperdisk-balanced" }] }]
+  volume_claims = [{ name = "data", disk_type = "hyperdisk-balanced" }],
+  tolerations = [{ key = "nvidia.com/gpu", operator = "Exists" }] }]
 }`,
 			ConfigStateChecks: []statecheck.StateCheck{
 				statecheck.ExpectKnownValue(addr, tfjsonpath.New("best"), knownvalue.StringExact("n4-standard-4")),

@@ -229,7 +229,11 @@ data "kubefit_node_pool_sizing" "bad" {
   pools             = { general = { cloud = "aws", instance_type = "m5.large", max_nodes = 3 } }
   workloads         = [{ name = "a", replicas = 1 }]
   scheduler_profile = "binpack"
-}`, `(?s)scheduler_profile.*value\s+must\s+be\s+one\s+of.*"most-allocated"`})
+}`, `(?s)scheduler_profile.*value\s+must\s+be\s+one\s+of.*"most-allocated"`}, badInput{`
+data "kubefit_node_pool_sizing" "bad" {
+  pools     = { big = { cloud = "gcp", instance_type = "e2-standard-2", zones = ["us-central1-a", "us-central1-b"], max_nodes = 2500 } }
+  workloads = [{ name = "a", replicas = 1 }]
+}`, `(?s)max_nodes.*maximum\s+of\s+2,500\s+nodes.*in\s+its\s+2\s+zones,\s+at\s+most\s+2,000.*at\s+least\s+3\s+zones`})
 	testBadInputs(t, base(`{ name = "a", replicas = 1 }`), cases)
 }
 

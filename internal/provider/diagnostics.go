@@ -169,6 +169,7 @@ var warningTitles = map[string]string{
 	sizing.WarnBlameBudget:                 "Blame Rule Cut Short",
 	nodegroup.WarnLargestFitBudget:         "Largest Fitting Replica Count Not Searched",
 	sizing.WarnNoSpareNode:                 "No Spare Node for a Node Loss",
+	sizing.WarnGKEZonesUnknown:             "GKE Pool Needs More Zones Than Known",
 	selector.WarnEmpty:                     "No Instance Type Matches",
 	selector.WarnUnknownFamily:             "Unknown Instance Family",
 	selector.WarnDiskTypeUnknown:           "Disk Support of Candidates Unknown",

@@ -188,6 +188,19 @@ workloads = [{ name = "a", replicas = 1 }]`), `(?s)min_size\s+is\s+1001.*at\s+mo
 cloud = "aws"
 instance_type = "m5.large"
 workloads = [{ name = "a", replicas = 1, pools = ["web"] }]`), `(?s)Pools\s+Do\s+Not\s+Apply\s+to\s+a\s+Node\s+Group.*workloads\[0\]\.pools:\s+workload\s+"a"\s+names\s+pools,\s+but\s+a\s+node\s+group\s+is\s+one\s+pool`},
+		// GKE allows a node pool 1,000 nodes per zone (overhead.md §8.8): 3,000 in one zone is refused on max_size.
+		{nodeGroup(`name = "big"
+cloud = "gcp"
+instance_type = "e2-standard-2"
+zones = ["us-central1-a"]
+max_size = 3000
+workloads = [{ name = "a", replicas = 10, requests = { cpu = "1", memory = "2Gi" } }]`), `(?s)max_size.*maximum\s+of\s+3,000\s+nodes.*at\s+most\s+1,000.*at\s+least\s+3\s+zones`},
+		// GKE taints GPU nodes nvidia.com/gpu=present:NoSchedule (overhead.md §9.1): web pods without a GPU request stay off.
+		{nodeGroup(`name = "gpu"
+cloud = "gcp"
+instance_type = "a2-highgpu-1g"
+zones = ["us-central1-a"]
+workloads = [{ name = "web", replicas = 4, requests = { cpu = "1", memory = "2Gi" } }]`), `(?s)Do\s+Not\s+Fit.*nvidia.com/gpu=present:NoSchedule`},
 	})
 }
 

@@ -128,6 +128,14 @@ func TestLookupSpotChecks(t *testing.T) {
 		{GCP, "c4n-standard-4", fields{"Architecture": ArchAMD64, "VCPU": 4, "MemoryMiB": int64(0)}},
 		// GPU count from the -8g suffix.
 		{GCP, "a3-highgpu-8g", fields{"GPUCount": 8}},
+		// g2 (NVIDIA L4) and g4 (RTX PRO 6000) counts from Google's GPU machine types page (google-docs-gpu-machines);
+		// the fractional-GPU g4 sizes count none.
+		{GCP, "g2-standard-8", fields{"GPUCount": 1}},
+		{GCP, "g2-standard-24", fields{"GPUCount": 2}},
+		{GCP, "g2-standard-96", fields{"GPUCount": 8}},
+		{GCP, "g4-standard-48", fields{"GPUCount": 1}},
+		{GCP, "g4-standard-384", fields{"GPUCount": 8}},
+		{GCP, "g4-standard-24", fields{"GPUCount": 0}},
 	}
 	for _, tt := range tests {
 		got, err := Lookup(tt.cloud, tt.name)
@@ -448,6 +456,8 @@ func TestNVIDIAGPUs(t *testing.T) {
 		{Azure, "Standard_NV8as_v4", VendorAMD, 1, 0},
 		{Azure, "Standard_ND96isr_MI300X_v5", VendorAMD, 8, 0},
 		{Azure, "Standard_NP10s", VendorXilinx, 1, 0},
+		{GCP, "g2-standard-8", VendorNVIDIA, 1, 1},
+		{GCP, "g4-standard-96", VendorNVIDIA, 2, 2},
 	} {
 		it, err := Lookup(c.cloud, c.name)
 		if err != nil {

@@ -69,7 +69,7 @@ type InstanceType struct {
 	VCPUQuota    int    // Azure only: the SKU's full vCPU count, counted against quota; above VCPU only for constrained-core sizes
 	MemoryMiB    int64  // nominal memory in MiB
 	Architecture string // ArchAMD64 or ArchARM64; "" when unknown
-	GPUCount     int    // GCP: only from the -<N>g suffix of a2/a3/a4 names
+	GPUCount     int    // GCP: the -<N>g suffix of a2/a3/a4 names; g2 and g4 from Google's GPU machine types page (fractional g4 sizes: 0)
 	Burstable    bool   // AWS T-family, Azure B-series
 	SharedCore   bool   // GCP shared-core (e2-micro/small/medium, f1-micro, g1-small)
 	Hypervisor   string // AWS: "nitro", "xen" or ""

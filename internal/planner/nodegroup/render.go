@@ -389,6 +389,9 @@ func gkeNodePool(req Request, r *Result) *GKENodePool {
 	if nz := len(req.Pool.Zones); nz > 0 {
 		p.InitialNodeCount = min(int(resource.CeilDiv(int64(r.DesiredSize), int64(nz))), r.MaxSize/nz)
 	}
+	// Only the group's own taints: GKE's nvidia.com/gpu=present:NoSchedule on GPU nodes (sizing.GKEGPUTaint), which
+	// the plan counts, is added by GKE itself, and only while the cluster has a pool without GPUs; written here it
+	// would become the pool's own taint, kept even when GKE would leave it off. GKE's Arm taint likewise.
 	for _, t := range req.Pool.Taints {
 		p.Taints = append(p.Taints, Taint{Key: t.Key, Value: t.Value, Effect: awsEffect(t.Effect)})
 	}

@@ -318,6 +318,11 @@ func (r *Ranker) Rank(ctx context.Context, req Request) (*Ranking, error) {
 	}
 	rk := &Ranking{CatalogDate: r.cat.Date()}
 	rk.Warnings = append(rk.Warnings, priceWarnings(&req)...)
+	// The sizing of each candidate checks the pool's maximum against GKE's nodes per zone; its error is the
+	// request's (above), its warning, dropped with the candidates' other sizing warnings, is said once here.
+	if _, w := sizing.GKEZoneLimit(req.Pool, field.NewPath("Pool"), req.Pool.MaxNodes, false); w != nil {
+		rk.Warnings = append(rk.Warnings, *w)
+	}
 	if len(unchecked) > 0 {
 		rk.Warnings = append(rk.Warnings, field.Warning{Code: WarnDiskNotChecked, Path: field.NewPath("NodeDisk"), Message: fmt.Sprintf(
 			"kubefit has no per-node disk limits for %s, so the node disk demand is not checked for them", field.JoinAnd(quoteNames(unchecked)))})

@@ -774,7 +774,9 @@ func TestRankDiskTypeUnknown(t *testing.T) {
 	base := Request{
 		Pool: sizing.Pool{Name: "pool", Cloud: catalog.GCP, MaxNodes: 20},
 		Workloads: []sizing.Workload{{Name: "db", Replicas: intp(2), Requests: fit.Resources{CPUMillicores: 500, MemoryBytes: 1 << 30},
-			VolumeClaims: []fit.VolumeClaim{{Name: "data", SizeBytes: 10 << 30, DiskType: "hyperdisk-balanced"}}}},
+			VolumeClaims: []fit.VolumeClaim{{Name: "data", SizeBytes: 10 << 30, DiskType: "hyperdisk-balanced"}},
+			// g2 nodes carry GKE's GPU taint (sizing.GKEGPUTaint): the pods tolerate it so that g2 stays a candidate.
+			Tolerations: []fit.Toleration{{Key: sizing.GKEGPUTaint.Key, Operator: fit.OperatorExists}}}},
 		Prices: map[string]float64{"g2-standard-4": 0.01},
 	}
 	for _, tc := range []struct {

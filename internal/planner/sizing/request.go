@@ -91,6 +91,16 @@ var AKSSpotTaint = fit.Taint{Key: AKSSpotLabel, Value: AKSSpotValue, Effect: fit
 // the taint off, which kubefit does not model: it plans the default, the safe side.
 var GKEArmTaint = fit.Taint{Key: "kubernetes.io/arch", Value: "arm64", Effect: fit.EffectNoSchedule}
 
+// GKEGPUTaint is the taint GKE puts on the GPU nodes of a Standard cluster that also has a non-GPU node pool:
+// "When you add a GPU node pool to an existing cluster that already runs a non-GPU node pool, GKE automatically
+// taints the GPU nodes with the following node taint: Key: nvidia.com/gpu, Value: present, Effect: NoSchedule.
+// GKE only adds this taint if there is at least one non-GPU node pool in the cluster"
+// (cloud.google.com/kubernetes-engine/docs/how-to/gpus, "Run GPUs in GKE Standard node pools"; overhead.md §9.1).
+// A sizing request does not know the cluster's other pools, so every GKE pool of a type with GPUs carries it (the
+// safe side). The ExtendedResourceToleration admission controller, which GKE runs, gives a pod that requests
+// nvidia.com/gpu the toleration (gpuToleration); any other pod or DaemonSet needs it written.
+var GKEGPUTaint = fit.Taint{Key: "nvidia.com/gpu", Value: "present", Effect: fit.EffectNoSchedule}
+
 // CreditOptions set how a burstable pool's CPU credit budget is checked; the zero value means the
 // family's default credit mode, the launch balance, DefaultMinHours and no surplus-cost limit.
 type CreditOptions struct {
@@ -165,3 +175,8 @@ func QualifyWorkloadNames(ws []Workload) {
 		}
 	}
 }
+
+// GKEGPUTaintNote is the note of a GKE pool whose nodes have GPUs (GKEGPUTaint).
+const GKEGPUTaintNote = "GKE taints GPU nodes nvidia.com/gpu=present:NoSchedule when the cluster has a node pool without GPUs; " +
+	"the other pools are not known here, so the taint is planned always: only pods that request GPUs (GKE gives them the toleration) " +
+	"or tolerate the taint, and DaemonSets that do, land on this pool"

@@ -238,9 +238,11 @@ func (s *solve) poolPath(i int) field.Path {
 func (s *solve) input() (fit.Input, error) {
 	var in fit.Input
 	listed := slices.Clone(s.req.DaemonSets)
+	gke := s.allGKE()
 	for i := range listed {
 		d := &listed[i]
 		d.Tolerations = gkeArmToleration(d.NodeSelector, d.NodeAffinity, d.Tolerations)
+		d.Tolerations = gpuToleration(gke, d.Requests, d.Tolerations)
 	}
 	if m := s.req.SystemDaemonSets; m != "" && !slices.Contains(overhead.SystemDaemonSetsModes, m) {
 		s.errs = append(s.errs, field.Invalid(field.NewPath("SystemDaemonSets"), string(m),
@@ -261,6 +263,7 @@ func (s *solve) input() (fit.Input, error) {
 	for i := range s.req.Workloads {
 		w := s.workload(i)
 		w.Tolerations = gkeArmToleration(w.NodeSelector, w.NodeAffinity, w.Tolerations)
+		w.Tolerations = gpuToleration(gke, w.Requests, w.Tolerations)
 		in.Workloads = append(in.Workloads, w)
 	}
 	return in, nil
@@ -345,6 +348,34 @@ func gkeArmToleration(selector map[string]string, affinity []fit.NodeSelectorTer
 	return append(slices.Clip(tolerations), t)
 }
 
+// allGKE says whether every pool of the request is a GKE pool, so that the cluster is a GKE cluster, which runs the
+// ExtendedResourceToleration admission controller (gpuToleration).
+func (s *solve) allGKE() bool {
+	for _, rp := range s.req.Pools {
+		if rp.Cloud != catalog.GCP {
+			return false
+		}
+	}
+	return len(s.req.Pools) > 0
+}
+
+// gpuToleration returns tolerations with GKEGPUTaint's toleration added when the pod requests nvidia.com/gpu on a
+// GKE cluster, as the ExtendedResourceToleration admission controller adds it there ("ExtendedResourceToleration",
+// kubernetes.io/docs/reference/access-authn-authz/admission-controllers: it adds a toleration of operator Exists and
+// effect NoSchedule for each extended resource the pod requests; GKE's "Run GPUs in GKE Standard node pools" says
+// GKE applies the matching tolerations to pods that request GPUs). Elsewhere the plugin may be off, so a pod there
+// keeps the tolerations it writes (the safe side for a taint the user puts on a pool).
+func gpuToleration(gke bool, req fit.Resources, tolerations []fit.Toleration) []fit.Toleration {
+	if !gke || req.GPU <= 0 {
+		return tolerations
+	}
+	t := fit.Toleration{Key: GKEGPUTaint.Key, Operator: fit.OperatorExists, Effect: fit.EffectNoSchedule}
+	if slices.Contains(tolerations, t) {
+		return tolerations
+	}
+	return append(slices.Clip(tolerations), t)
+}
+
 // pool computes pool i's node model (a mixed pool's smallest member) and returns its packer pool. listed are
 // the request's DaemonSets: one that lands on the pool replaces the platform's system DaemonSet of its name there.
 func (s *solve) pool(i int, listed []fit.DaemonSet) (fit.Pool, error) {
@@ -355,6 +386,9 @@ func (s *solve) pool(i int, listed []fit.DaemonSet) (fit.Pool, error) {
 	if _, err := catalog.ParseCloud(string(rp.Cloud)); err != nil {
 		s.errs = append(s.errs, field.Invalid(p.Child("Cloud"), string(rp.Cloud), "pool %q: %v", rp.Name, err))
 		return fit.Pool{}, nil
+	}
+	if !rp.MaxFromPeak {
+		s.checkGKEZoneLimit(i, rp.MaxNodes, false)
 	}
 	if len(rp.InstanceTypes) == 0 {
 		s.errs = append(s.errs, field.Invalid(p.Child("InstanceTypes"), "", "pool %q names no instance type; give one, or the members of a mixed pool", rp.Name))
@@ -460,6 +494,14 @@ func (s *solve) pool(i int, listed []fit.DaemonSet) (fit.Pool, error) {
 	}
 	if rp.Cloud == catalog.GCP && arch == "arm64" && !slices.Contains(taints, GKEArmTaint) {
 		taints = append(slices.Clip(taints), GKEArmTaint)
+	}
+	if rp.Cloud == catalog.GCP && slices.ContainsFunc(pp.Members, func(m catalog.InstanceType) bool { return m.GPUCount > 0 }) {
+		// GKE taints GPU nodes when the cluster has a non-GPU pool; the other pools are not known here, so the
+		// taint is planned always (GKEGPUTaint). Any member with GPUs counts: a node may be that member.
+		if !slices.Contains(taints, GKEGPUTaint) {
+			taints = append(slices.Clip(taints), GKEGPUTaint)
+		}
+		notes = append(notes, GKEGPUTaintNote)
 	}
 	fp := fit.Pool{
 		Name: rp.Name, InstanceType: pp.Instance.Name,
@@ -585,6 +627,9 @@ func (s *solve) plan(res fit.Result) (*Plan, error) {
 			}
 		}
 		pp.MaxNodes = pp.Peak.MaxNodes // a maximum that follows from the plan (Pool.MaxFromPeak) is the plan's
+		if s.req.Pools[i].MaxFromPeak {
+			s.checkGKEZoneLimit(i, pp.MaxNodes, true)
+		}
 		if err := s.credits(i, pp); err != nil {
 			return nil, err
 		}

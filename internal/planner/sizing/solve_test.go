@@ -454,6 +454,64 @@ func TestGKEArmTaint(t *testing.T) {
 	}
 }
 
+// TestGKEGPUTaint: a GKE pool of a type with GPUs (a2-highgpu-1g; g2-standard-8, one NVIDIA L4) carries GKE's
+// nvidia.com/gpu=present:NoSchedule taint, planned always since the cluster's other pools are not known: a pod
+// without a GPU request or a toleration stays off it (the taint), a pod requesting a GPU gets the toleration as
+// GKE's ExtendedResourceToleration admission gives it (and g2-standard-8 holds it); a DaemonSet lands there only
+// with a written toleration. The pool's note says so. An EKS GPU pool (g4dn.xlarge) carries no
+// such taint, and a GPU pod there is given no toleration for a taint the user writes.
+func TestGKEGPUTaint(t *testing.T) {
+	agent := DaemonSet{Name: "agent", Requests: fit.Resources{CPUMillicores: 100, MemoryBytes: 100 << 20}, TakesPodSlot: true}
+	gpuAgent := DaemonSet{Name: "dcgm", Requests: fit.Resources{CPUMillicores: 100, MemoryBytes: 100 << 20}, TakesPodSlot: true,
+		Tolerations: []fit.Toleration{{Key: "nvidia.com/gpu", Operator: fit.OperatorExists, Effect: fit.EffectNoSchedule}}}
+	userTaint := fit.Taint{Key: "nvidia.com/gpu", Value: "present", Effect: fit.EffectNoSchedule}
+	for _, tc := range []struct {
+		name     string
+		cloud    catalog.Cloud
+		instance string
+		gpu      int64
+		tol      []fit.Toleration
+		taints   []fit.Taint
+		fits     bool
+	}{
+		{"gke a2 web pods", catalog.GCP, "a2-highgpu-1g", 0, nil, nil, false},
+		{"gke g2 web pods", catalog.GCP, "g2-standard-8", 0, nil, nil, false},
+		{"gke g2 gpu pod", catalog.GCP, "g2-standard-8", 1, nil, nil, true},
+		{"gke g2 two gpus", catalog.GCP, "g2-standard-8", 2, nil, nil, false},
+		{"gke g2 written toleration", catalog.GCP, "g2-standard-8", 0, []fit.Toleration{{Key: "nvidia.com/gpu", Operator: fit.OperatorExists}}, nil, true},
+		{"gke n2 no gpus", catalog.GCP, "n2-standard-4", 0, nil, nil, true},
+		{"eks g4dn web pods", catalog.AWS, "g4dn.xlarge", 0, nil, nil, true},
+		{"eks user taint, gpu pod", catalog.AWS, "g4dn.xlarge", 1, nil, []fit.Taint{userTaint}, false},
+	} {
+		w := Workload{Name: "api", Replicas: intp(1), Tolerations: tc.tol,
+			Requests: fit.Resources{CPUMillicores: 500, MemoryBytes: 512 << 20, GPU: tc.gpu}}
+		req := Request{Pools: []Pool{{Name: "gpu", Cloud: tc.cloud, InstanceTypes: []string{tc.instance}, MaxNodes: 2, Taints: tc.taints}},
+			Workloads: []Workload{w}, DaemonSets: []DaemonSet{agent, gpuAgent}}
+		plan, err := NewPlanner(EmbeddedCatalog()).Solve(context.Background(), req)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if plan.Fits != tc.fits {
+			t.Errorf("%s: fits %v, want %v (%+v)", tc.name, plan.Fits, tc.fits, plan.Failures)
+		}
+		gkeGPU := tc.cloud == catalog.GCP && tc.instance != "n2-standard-4"
+		if !tc.fits && tc.gpu == 0 && (len(plan.Failures) == 0 || plan.Failures[0].Reason != Reason(fit.ReasonTaint)) {
+			t.Errorf("%s: failures %+v, want the taint", tc.name, plan.Failures)
+		}
+		if got := strings.Contains(plan.Pools[0].Note, "nvidia.com/gpu=present:NoSchedule"); got != gkeGPU {
+			t.Errorf("%s: note %q names GKE's GPU taint: %v, want %v", tc.name, plan.Pools[0].Note, got, gkeGPU)
+		}
+		if tc.taints == nil {
+			if ds := plan.Pools[0].DaemonSets; slices.Contains(ds, agent.Name) == gkeGPU {
+				t.Errorf("%s: DaemonSets on the pool %v: the agent tolerates no GPU taint, so it lands on GKE GPU nodes never", tc.name, ds)
+			}
+		}
+		if gkeGPU && !slices.Contains(plan.Pools[0].DaemonSets, gpuAgent.Name) {
+			t.Errorf("%s: DaemonSets on the pool %v: a DaemonSet tolerating the GPU taint lands there", tc.name, plan.Pools[0].DaemonSets)
+		}
+	}
+}
+
 // TestPlatformPoolLabels: pods selecting their AKS or GKE node pool by the label the platform puts on its nodes
 // (kubernetes.azure.com/agentpool, agentpool, cloud.google.com/gke-nodepool, cloud.google.com/gke-spot) bind on
 // the pool of that name, and stay off a pool of another name (the selector).

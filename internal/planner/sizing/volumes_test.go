@@ -228,7 +228,9 @@ func TestClaimDiskType(t *testing.T) {
 		}
 		plan, err := NewPlanner(EmbeddedCatalog()).Solve(context.Background(), Request{Pools: pools,
 			Workloads: []Workload{{Name: "pg", Replicas: intp(2), Requests: fit.Resources{CPUMillicores: 500, MemoryBytes: 1 << 30},
-				VolumeClaims: tc.claims, Pools: tc.only}}})
+				VolumeClaims: tc.claims, Pools: tc.only,
+				// G2 nodes carry GKE's GPU taint (TestGKEGPUTaint): the pods tolerate it so that they may land there.
+				Tolerations: []fit.Toleration{{Key: GKEGPUTaint.Key, Operator: fit.OperatorExists}}}}})
 		if tc.wantErr != "" {
 			es := field.As(err)
 			if len(es) != 1 || es[0].Path.String() != "Workloads[0].VolumeClaims[0].DiskType" || !strings.Contains(es[0].Detail, tc.wantErr) ||

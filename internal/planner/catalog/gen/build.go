@@ -445,7 +445,7 @@ var gcpColumns = []column{
 	{"vcpu", "vcpus (gcpinstances.info, else Google's documentation pages), else the count in the name; empty for f1-micro and g1-small (fractional shared core)"},
 	{"memory_mib", "memory GiB × 1024: gcpinstances.info (2024-06), else Google's machine-family documentation pages (source google-docs-machine-families, GB = GiB); empty where neither gives it"},
 	{"arch", "x86_64 or arm64 (by series)"},
-	{"gpus", "GPU count from the -<N>g suffix of a2/a3/a4 names; empty for others (g2/g4 counts unknown)"},
+	{"gpus", "GPU count: the -<N>g suffix of a2/a3/a4 names; g2 and g4 from Google's GPU machine types page (source google-docs-gpu-machines); empty for the others and for the fractional-GPU g4-standard-6/12/24"},
 	{"shared_core", "e2-micro, e2-small, e2-medium, f1-micro, g1-small"},
 	{"price_usd_hour", "on-demand USD/hour in the price region (Karpenter GCP initial prices)"},
 	{"sources", "source ids of the row (see the source lines above)"},
@@ -456,7 +456,7 @@ func buildGCP(in *inputs) (*outTable, error) {
 	const rel = "data/catalog/gcp-machine-types.tsv"
 	const price = "price_on_demand_usd_hour_us_central1"
 	t, err := in.readTable(rel, "machine_type", "series", "vcpus", "name_vcpus", "memory_mib", "shared_core",
-		"architecture", "gpu_count_from_name", price, "price_date", "sources")
+		"architecture", "gpu_count", price, "price_date", "sources")
 	if err != nil {
 		return nil, err
 	}
@@ -484,7 +484,7 @@ func buildGCP(in *inputs) (*outTable, error) {
 		addIDs(ids, r.get("sources"))
 		out = append(out, []string{
 			r.get("machine_type"), r.get("series"), cv.firstInt(r, "vcpus", "name_vcpus"), cv.intCell(r, "memory_mib"),
-			r.get("architecture"), cv.intCell(r, "gpu_count_from_name"), cv.boolCell(r, "shared_core"),
+			r.get("architecture"), cv.intCell(r, "gpu_count"), cv.boolCell(r, "shared_core"),
 			cv.floatCell(r, price), r.get("sources"),
 		})
 	}

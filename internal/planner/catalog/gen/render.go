@@ -89,7 +89,11 @@ func (t *outTable) attribution() string {
 			continue
 		}
 		if len(s.pages) > 0 {
-			repos = append(repos, fmt.Sprintf("%d documentation pages (%s, read %s)", len(s.pages), s.id, s.read))
+			pages := "documentation pages"
+			if len(s.pages) == 1 {
+				pages = "documentation page"
+			}
+			repos = append(repos, fmt.Sprintf("%d %s (%s, read %s)", len(s.pages), pages, s.id, s.read))
 			continue
 		}
 		if seen[s.repo] {

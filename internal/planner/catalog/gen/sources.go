@@ -130,6 +130,11 @@ var registry = map[string][]source{
 				{"SAP NetWeaver planning guide", "https://docs.cloud.google.com/sap/docs/netweaver-planning-guide", ""},
 				{"Compute Engine release notes", "https://docs.cloud.google.com/compute/docs/release-notes", "2026-04-09"},
 			}},
+		{id: "google-docs-gpu-machines", read: "2026-12-07", licence: "CC-BY-4.0 (Google Cloud documentation)",
+			what: "GPU counts of the g2 (NVIDIA L4) and g4 (NVIDIA RTX PRO 6000) machine types, transcribed by hand from a stored copy of the page's tables",
+			pages: []docPage{
+				{"GPU machine types", "https://docs.cloud.google.com/compute/docs/gpus", ""},
+			}},
 	},
 }
 
