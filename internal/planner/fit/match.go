@@ -8,6 +8,9 @@ import (
 	"strings"
 )
 
+// gpuTaintKey is the key of the taint platforms put on GPU nodes, named after the resource (nvidia.com/gpu).
+const gpuTaintKey = "nvidia.com/gpu"
+
 // Tolerates reports whether t tolerates taint, with the semantics of Kubernetes' ToleratesTaint: the
 // effects must be equal unless t.Effect is empty, the keys must be equal unless t.Key is empty, and
 // OperatorExists matches any value while OperatorEqual (or the empty operator) needs equal values.
@@ -164,6 +167,15 @@ func exclusion(w *Workload, p *Pool) (Reason, string) {
 		noun := "taint"
 		if len(ut) > 1 {
 			noun = "taints"
+		}
+		for _, t := range ut {
+			if t.Key == gpuTaintKey && w.Requests.GPU == 0 {
+				// ExtendedResourceToleration (a Kubernetes admission plugin, which GKE runs) gives a pod that requests an
+				// extended resource the toleration of the taint named after it: GPU nodes are kept for GPU pods.
+				return ReasonTaint, fmt.Sprintf("pool %q has %s %s that workload %q does not tolerate: its nodes have GPUs and are kept for pods "+
+					"that request them (where the ExtendedResourceToleration admission plugin runs, as on GKE, a pod requesting %s is given the toleration), "+
+					"and %q requests none; run it on a pool without GPUs, or add a toleration", p.Name, noun, field.JoinAnd(names), w.Name, gpuTaintKey, w.Name)
+			}
 		}
 		return ReasonTaint, fmt.Sprintf("pool %q has %s %s that workload %q does not tolerate; add a toleration "+
 			"or choose another pool", p.Name, noun, field.JoinAnd(names), w.Name)
