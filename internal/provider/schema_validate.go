@@ -310,7 +310,7 @@ func (v *schemaValidation) object(ctx context.Context, attrs map[string]dschema.
 	if !tv.IsKnown() {
 		// An element unknown as a whole (a conditional choosing between two objects, an element of another object's
 		// deferred output): its attributes are not known yet, not null, so nothing inside it is checked until it is.
-		// The framework reads them as null (terraform-plugin-framework fwschemadata ValueAtPath, "TODO: If
+		// The framework reads them as null (terraform-plugin-framework fwschemadata ValueAtPath: its own to-do note, "If
 		// ErrInvalidStep, check parent paths for unknown value", issue #186) and calls every required one missing;
 		// Terraform itself checks a nested object's required attributes only once it is known.
 		return resp

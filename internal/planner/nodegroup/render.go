@@ -1,11 +1,9 @@
 package nodegroup
 
 import (
-	"encoding/json"
 	"fmt"
 	"maps"
 	"slices"
-	"sort"
 	"strings"
 
 	"k8s.io/apimachinery/pkg/api/validate/content"
@@ -206,39 +204,6 @@ func Render(req Request, r *Result) (Rendered, error) {
 		out.Warnings = append(out.Warnings, oneSizeWarnings(req, r)...)
 	}
 	return out, err
-}
-
-// WarnOneSizePool: a mixed Azure or GCP group, whose node pool runs one VM size or machine type: the pool is
-// rendered with the member it was planned on, and the other members are in no rendered shape.
-const WarnOneSizePool = "nodegroup.one-size-pool"
-
-// oneSizeWarnings says which member a mixed AKS or GKE group's pool is rendered with: an AKS node pool has one
-// vm_size and a GKE node pool one node_config.machine_type, so the group becomes a pool of the member it was planned
-// on (the smallest), and the other members are dropped from the rendered pool.
-func oneSizeWarnings(req Request, r *Result) []field.Warning {
-	if len(r.Pool.Members) < 2 {
-		return nil
-	}
-	what := "an AKS node pool runs one VM size"
-	if req.Pool.Cloud == catalog.GCP {
-		what = "a GKE node pool runs one machine type"
-	}
-	var others []string
-	for _, m := range r.Pool.Members {
-		if m.Name != r.Pool.Instance.Name {
-			others = append(others, field.Quote(m.Name))
-		}
-	}
-	return []field.Warning{{Code: WarnOneSizePool, Path: field.NewPath("InstanceTypes"), Message: fmt.Sprintf(
-		"node group %q lists %d instance types, but %s: its pool is rendered with %s, the member it was planned on, and %s %s in no rendered pool; to run them, give each its own node group",
-		req.Pool.Name, len(r.Pool.Members), what, field.Quote(r.Pool.Instance.Name), field.JoinAnd(others), isAre(len(others)))}}
-}
-
-func isAre(n int) string {
-	if n == 1 {
-		return "is"
-	}
-	return "are"
 }
 
 func memberNames(r *Result) []string {
@@ -727,68 +692,6 @@ func KarpenterName(name string) string {
 		return "nodegroup"
 	}
 	return out
-}
-
-// karpenter renders a NodePool whose limits are r.Karpenter.LimitNodes nodes' capacity as Karpenter counts it:
-// vCPUs, and memory after its VM memory overhead (the overhead model's capacity without a measured figure).
-// LimitNodes is MaxSize, or more when Karpenter's own provisioning launches more NodeClaims for the peak.
-func karpenter(req Request, r *Result) (map[string]any, string, error) {
-	class := req.NodeClassName
-	if class == "" {
-		class = "default"
-	}
-	capType := "on-demand"
-	if req.CapacityType == Spot {
-		capType = "spot"
-	}
-	var arches []string // the members' architectures, as Kubernetes spells them
-	for _, m := range r.Pool.Members {
-		arch := "amd64"
-		if m.Architecture == catalog.ArchARM64 {
-			arch = "arm64"
-		}
-		if !slices.Contains(arches, arch) {
-			arches = append(arches, arch)
-		}
-	}
-	sort.Strings(arches)
-	ref := karpenterNodeClassRef{Group: "karpenter.k8s.aws", Kind: "EC2NodeClass", Name: class}
-	if req.Pool.Overhead.EKS.Kind == overhead.AutoMode {
-		// EKS Auto Mode's NodePools refer to its own NodeClass (eks.amazonaws.com/v1).
-		ref.Group, ref.Kind = "eks.amazonaws.com", "NodeClass"
-	}
-	np := karpenterNodePool{APIVersion: "karpenter.sh/v1", Kind: "NodePool", Metadata: metav1.ObjectMeta{Name: KarpenterName(req.Pool.Name)}}
-	np.Spec.Template.Metadata.Labels = req.Pool.Labels
-	np.Spec.Template.Spec = karpenterTemplateSpec{
-		NodeClassRef: ref,
-		Requirements: []karpenterRequirement{
-			{Key: "node.kubernetes.io/instance-type", Operator: "In", Values: memberNames(r)},
-			{Key: "karpenter.sh/capacity-type", Operator: "In", Values: []string{capType}},
-			{Key: "kubernetes.io/arch", Operator: "In", Values: arches},
-		},
-		Taints: kubeTaints(req.Pool.Taints),
-	}
-	if len(req.Pool.Zones) > 0 {
-		zones := append([]string(nil), req.Pool.Zones...)
-		sort.Strings(zones)
-		np.Spec.Template.Spec.Requirements = append(np.Spec.Template.Spec.Requirements,
-			karpenterRequirement{Key: "topology.kubernetes.io/zone", Operator: "In", Values: zones})
-	}
-	// Karpenter may launch any member: limits of n nodes of the largest let any n of them launch.
-	c := r.Pool.LargestCapacity
-	n := int64(max(r.MaxSize, r.Karpenter.LimitNodes))
-	np.Spec.Limits = map[string]string{"cpu": resource.QuantityCPU(c.CPUMillicores * n), "memory": resource.QuantityBytes(c.MemoryBytes * n)}
-	b, err := json.Marshal(np)
-	if err != nil {
-		return nil, "", err
-	}
-	var obj map[string]any
-	if err := json.Unmarshal(b, &obj); err != nil {
-		return nil, "", err
-	}
-	delete(obj["metadata"].(map[string]any), "creationTimestamp")
-	y, err := yaml.Marshal(obj)
-	return obj, string(y), err
 }
 
 // fullEvictionHard is the planned hard-eviction thresholds with the kubelet's other default signals: a partial

@@ -320,62 +320,6 @@ func platformPoolLabels(rp *Pool) map[string]string {
 	return nil
 }
 
-// gkeArmToleration returns tolerations with GKEArmTaint's toleration added when the pod asks for arm64
-// nodes, as GKE's admission adds it: a node selector kubernetes.io/arch=arm64, or a required node affinity
-// every term of which admits arm64 only. A pod that admits both architectures gets none, as on GKE (its
-// multi-architecture image needs the toleration written). Elsewhere no node carries the taint, so the
-// toleration changes nothing.
-func gkeArmToleration(selector map[string]string, affinity []fit.NodeSelectorTerm, tolerations []fit.Toleration) []fit.Toleration {
-	key := GKEArmTaint.Key
-	asks := selector[key] == GKEArmTaint.Value
-	if !asks && len(affinity) > 0 {
-		asks = true
-		for _, t := range affinity {
-			armOnly := false
-			for _, e := range t.MatchExpressions {
-				armOnly = armOnly || e.Key == key && e.Operator == fit.NodeIn && len(e.Values) == 1 && e.Values[0] == GKEArmTaint.Value
-			}
-			asks = asks && armOnly
-		}
-	}
-	if !asks {
-		return tolerations
-	}
-	t := fit.Toleration{Key: key, Operator: fit.OperatorEqual, Value: GKEArmTaint.Value, Effect: fit.EffectNoSchedule}
-	if slices.Contains(tolerations, t) {
-		return tolerations
-	}
-	return append(slices.Clip(tolerations), t)
-}
-
-// allGKE says whether every pool of the request is a GKE pool, so that the cluster is a GKE cluster, which runs the
-// ExtendedResourceToleration admission controller (gpuToleration).
-func (s *solve) allGKE() bool {
-	for _, rp := range s.req.Pools {
-		if rp.Cloud != catalog.GCP {
-			return false
-		}
-	}
-	return len(s.req.Pools) > 0
-}
-
-// gpuToleration returns tolerations with GKEGPUTaint's toleration added when the pod requests nvidia.com/gpu on a
-// GKE cluster, as the ExtendedResourceToleration admission controller adds it there ("ExtendedResourceToleration",
-// kubernetes.io/docs/reference/access-authn-authz/admission-controllers: it adds a toleration of operator Exists and
-// effect NoSchedule for each extended resource the pod requests; GKE's "Run GPUs in GKE Standard node pools" says
-// GKE applies the matching tolerations to pods that request GPUs). Elsewhere the plugin may be off, so a pod there
-// keeps the tolerations it writes (the safe side for a taint the user puts on a pool).
-func gpuToleration(gke bool, req fit.Resources, tolerations []fit.Toleration) []fit.Toleration {
-	if !gke || req.GPU <= 0 {
-		return tolerations
-	}
-	t := fit.Toleration{Key: GKEGPUTaint.Key, Operator: fit.OperatorExists, Effect: fit.EffectNoSchedule}
-	if slices.Contains(tolerations, t) {
-		return tolerations
-	}
-	return append(slices.Clip(tolerations), t)
-}
-
 // pool computes pool i's node model (a mixed pool's smallest member) and returns its packer pool. listed are
 // the request's DaemonSets: one that lands on the pool replaces the platform's system DaemonSet of its name there.
 func (s *solve) pool(i int, listed []fit.DaemonSet) (fit.Pool, error) {
@@ -492,17 +436,7 @@ func (s *solve) pool(i int, listed []fit.DaemonSet) (fit.Pool, error) {
 			taints = append(slices.Clip(taints), AKSSpotTaint)
 		}
 	}
-	if rp.Cloud == catalog.GCP && arch == "arm64" && !slices.Contains(taints, GKEArmTaint) {
-		taints = append(slices.Clip(taints), GKEArmTaint)
-	}
-	if rp.Cloud == catalog.GCP && slices.ContainsFunc(pp.Members, func(m catalog.InstanceType) bool { return m.GPUCount > 0 }) {
-		// GKE taints GPU nodes when the cluster has a non-GPU pool; the other pools are not known here, so the
-		// taint is planned always (GKEGPUTaint). Any member with GPUs counts: a node may be that member.
-		if !slices.Contains(taints, GKEGPUTaint) {
-			taints = append(slices.Clip(taints), GKEGPUTaint)
-		}
-		notes = append(notes, GKEGPUTaintNote)
-	}
+	taints, notes = gkeTaints(rp, pp.Members, arch, taints, notes)
 	fp := fit.Pool{
 		Name: rp.Name, InstanceType: pp.Instance.Name,
 		Allocatable: r.Allocatable, SystemPods: r.SystemPods, PodIPs: r.PodIPs,

@@ -1,13 +1,82 @@
 package nodegroup
 
 import (
+	"encoding/json"
 	"fmt"
+	"slices"
+	"sort"
 	"strings"
 
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/yaml"
+
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/catalog"
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/field"
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/overhead"
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/resource"
 )
+
+// karpenter renders a NodePool whose limits are r.Karpenter.LimitNodes nodes' capacity as Karpenter counts it:
+// vCPUs, and memory after its VM memory overhead (the overhead model's capacity without a measured figure).
+// LimitNodes is MaxSize, or more when Karpenter's own provisioning launches more NodeClaims for the peak.
+func karpenter(req Request, r *Result) (map[string]any, string, error) {
+	class := req.NodeClassName
+	if class == "" {
+		class = "default"
+	}
+	capType := "on-demand"
+	if req.CapacityType == Spot {
+		capType = "spot"
+	}
+	var arches []string // the members' architectures, as Kubernetes spells them
+	for _, m := range r.Pool.Members {
+		arch := "amd64"
+		if m.Architecture == catalog.ArchARM64 {
+			arch = "arm64"
+		}
+		if !slices.Contains(arches, arch) {
+			arches = append(arches, arch)
+		}
+	}
+	sort.Strings(arches)
+	ref := karpenterNodeClassRef{Group: "karpenter.k8s.aws", Kind: "EC2NodeClass", Name: class}
+	if req.Pool.Overhead.EKS.Kind == overhead.AutoMode {
+		// EKS Auto Mode's NodePools refer to its own NodeClass (eks.amazonaws.com/v1).
+		ref.Group, ref.Kind = "eks.amazonaws.com", "NodeClass"
+	}
+	np := karpenterNodePool{APIVersion: "karpenter.sh/v1", Kind: "NodePool", Metadata: metav1.ObjectMeta{Name: KarpenterName(req.Pool.Name)}}
+	np.Spec.Template.Metadata.Labels = req.Pool.Labels
+	np.Spec.Template.Spec = karpenterTemplateSpec{
+		NodeClassRef: ref,
+		Requirements: []karpenterRequirement{
+			{Key: "node.kubernetes.io/instance-type", Operator: "In", Values: memberNames(r)},
+			{Key: "karpenter.sh/capacity-type", Operator: "In", Values: []string{capType}},
+			{Key: "kubernetes.io/arch", Operator: "In", Values: arches},
+		},
+		Taints: kubeTaints(req.Pool.Taints),
+	}
+	if len(req.Pool.Zones) > 0 {
+		zones := append([]string(nil), req.Pool.Zones...)
+		sort.Strings(zones)
+		np.Spec.Template.Spec.Requirements = append(np.Spec.Template.Spec.Requirements,
+			karpenterRequirement{Key: "topology.kubernetes.io/zone", Operator: "In", Values: zones})
+	}
+	// Karpenter may launch any member: limits of n nodes of the largest let any n of them launch.
+	c := r.Pool.LargestCapacity
+	n := int64(max(r.MaxSize, r.Karpenter.LimitNodes))
+	np.Spec.Limits = map[string]string{"cpu": resource.QuantityCPU(c.CPUMillicores * n), "memory": resource.QuantityBytes(c.MemoryBytes * n)}
+	b, err := json.Marshal(np)
+	if err != nil {
+		return nil, "", err
+	}
+	var obj map[string]any
+	if err := json.Unmarshal(b, &obj); err != nil {
+		return nil, "", err
+	}
+	delete(obj["metadata"].(map[string]any), "creationTimestamp")
+	y, err := yaml.Marshal(obj)
+	return obj, string(y), err
+}
 
 // WarnKarpenterKubelet: a Karpenter group planned with custom kubelet settings, which Karpenter takes from the
 // EC2NodeClass its NodePool refers to, not from the NodePool.
