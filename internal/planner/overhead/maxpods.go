@@ -62,11 +62,10 @@ func (c *calc) eksMaxPods() {
 			c.res.IPCap *= 16
 		}
 		c.res.IPCap = max(c.res.IPCap, 0)
-		if in.EKS.Kind == Managed && in.MeasuredAllocatable.Pods == nil && in.MaxPods > 0 {
+		if c.mngEnforces() {
 			// EKS's own max pods win on a managed group here too (mngEnforcedMaxPods); its nodes reserve memory for them.
 			c.mngEnforcedMaxPods(110, FMaxPodsEKSWindows, "EKS Windows (Karpenter's model)")
-			c.podP = max(in.MaxPods, 110)
-			c.podPWhy = fmt.Sprintf("max(%d asked, 110 EKS enforces): the managed node group's nodes may run either count", in.MaxPods)
+			c.mngMemoryPods(110, 0)
 		} else {
 			c.setMaxPods(110, FMaxPodsEKSWindows, "EKS Windows (Karpenter's model)")
 			c.podP = c.res.MaxPods
@@ -137,7 +136,7 @@ func (c *calc) eksMaxPods() {
 		v2 := u*(ip-1) + 2
 		def, formula, detail = v2, FMaxPodsENI, fmt.Sprintf("%d usable ENIs × (%d − 1) + 2 (Karpenter; with prefix delegation set the maximum pod count)", u, ip)
 	}
-	enforced := in.EKS.Kind == Managed && in.MeasuredAllocatable.Pods == nil && c.askedMaxPods() > 0
+	enforced := c.mngEnforces()
 	switch {
 	case enforced:
 		c.mngEnforcedMaxPods(def, formula, detail)
@@ -154,11 +153,28 @@ func (c *calc) eksMaxPods() {
 	}
 	c.podP = c.eksMemoryPods(e, ip)
 	if enforced && in.Profile != EKSAL2 {
-		// The node reserves memory for the pods it may run: EKS's count when the asked one is smaller
-		// (mngEnforcedMaxPods). AL2's bootstrap.sh reserves for P_ENI whatever max pods it is given.
-		c.podP = max(c.pENI, c.askedMaxPods(), def)
-		c.podPWhy = fmt.Sprintf("max(P_ENI %d, %d asked, %d EKS enforces): the managed node group's nodes may run either count", c.pENI, c.askedMaxPods(), def)
+		// AL2's bootstrap.sh reserves for P_ENI whatever max pods it is given.
+		c.mngMemoryPods(def, c.pENI)
 	}
+}
+
+// mngEnforces reports whether EKS's own max pods override the asked one (mngEnforcedMaxPods): a managed node group,
+// a max pods asked for, and no measured node that says otherwise.
+func (c *calc) mngEnforces() bool {
+	return c.in.EKS.Kind == Managed && c.in.MeasuredAllocatable.Pods == nil && c.askedMaxPods() > 0
+}
+
+// mngMemoryPods sets the pod count a managed node group's node reserves memory for when EKS enforces its max pods:
+// the larger of the asked count and EKS's, since the node may run either (and of P_ENI where the profile reserves
+// for it too; 0 for none).
+func (c *calc) mngMemoryPods(enforced, pENI int64) {
+	asked := c.askedMaxPods()
+	c.podP = max(pENI, asked, enforced)
+	if pENI > 0 {
+		c.podPWhy = fmt.Sprintf("max(P_ENI %d, %d asked, %d EKS enforces): the managed node group's nodes may run either count", pENI, asked, enforced)
+		return
+	}
+	c.podPWhy = fmt.Sprintf("max(%d asked, %d EKS enforces): the managed node group's nodes may run either count", asked, enforced)
 }
 
 // askedMaxPods is the max pods the user asks the kubelet for: MaxPods, else an AL2023 maxPodsExpression's result; 0
