@@ -260,7 +260,7 @@ func (d *workloadsDataSource) Schema(_ context.Context, _ datasource.SchemaReque
 			"Deployment's strategy (default 25 %), an Argo Rollout's from its strategy (100 % for blueGreen and for a canary with " +
 			"`trafficRouting` and without `dynamicStableScale`, whose stable ReplicaSet stays at full size while the canary grows; a canary's " +
 			"`maxSurge`, default 25 %), another custom kind's where it writes one (`spec.strategy.rollingUpdate.maxSurge`, an OpenKruise " +
-			"CloneSet's `spec.updateStrategy.maxSurge` or `spec.updateStrategy.rollingUpdate.maxSurge`, default 0); a custom kind that writes " +
+			"CloneSet's `spec.updateStrategy.maxSurge` or `spec.updateStrategy.rollingUpdate.maxSurge`, default 0; an OpenKruise Advanced DaemonSet is read as a DaemonSet); a custom kind that writes " +
 			"none is planned at an assumed 100 % (a full second set of pods, as a blue-green update runs), said in its derivation and warning. Helm hooks (test Pods, install Jobs) are not steady load and go to `skipped` " +
 			"unless `include_helm_hooks = true`.\n\n" +
 			"Scheduling constraints are carried as written in `constraints`. Those sizing models become its inputs: node " +

@@ -132,3 +132,43 @@ func TestReadCustomKindSurge(t *testing.T) {
 		}
 	}
 }
+
+// TestReadAdvancedDaemonSet: an OpenKruise Advanced DaemonSet runs one pod on every node its rules allow, as apps/v1's
+// does, so it is read as a DaemonSet (it was a one-replica workload, its per-node load left out), its maxSurge warned
+// about as apps/v1's is, and a maxSurge that is neither a count nor a percentage refused.
+func TestReadAdvancedDaemonSet(t *testing.T) {
+	doc := func(strategy string) string {
+		return "apiVersion: apps.kruise.io/v1alpha1\nkind: DaemonSet\nmetadata: {name: agent, namespace: obs}\nspec:\n" +
+			"  selector: {matchLabels: {app: agent}}\n  template:\n    metadata: {labels: {app: agent}}\n" +
+			"    spec: {containers: [{name: c, image: x, resources: {requests: {cpu: 150m, memory: 200Mi}}}]}\n" + strategy
+	}
+	tests := []struct {
+		name, strategy string
+		wantSurge      string
+	}{
+		{"no strategy", "", ""},
+		{"maxUnavailable only", "  updateStrategy: {rollingUpdate: {maxUnavailable: 2}}\n", ""},
+		{"maxSurge 0", "  updateStrategy: {rollingUpdate: {maxSurge: 0, maxUnavailable: 1}}\n", ""},
+		{"maxSurge count", "  updateStrategy: {rollingUpdate: {maxSurge: 1, maxUnavailable: 0}}\n", "1"},
+		{"maxSurge percentage", "  updateStrategy: {type: RollingUpdate, rollingUpdate: {rollingUpdateType: Standard, maxSurge: \"10%\"}}\n", "10%"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res := mustRead(t, Input{Manifests: doc(tt.strategy)})
+			if len(res.Workloads) != 0 || len(res.DaemonSets) != 1 {
+				t.Fatalf("workloads %d, DaemonSets %d; want the Advanced DaemonSet read as one DaemonSet", len(res.Workloads), len(res.DaemonSets))
+			}
+			d := res.DaemonSets[0]
+			if d.Requests.CPUMillicores != 150 || d.Requests.MemoryBytes != 200<<20 || d.MaxSurge != tt.wantSurge {
+				t.Errorf("DaemonSet requests %+v, maxSurge %q; want 150m, 200Mi, %q", d.Requests, d.MaxSurge, tt.wantSurge)
+			}
+			warned := slices.ContainsFunc(res.Warnings, func(w Warning) bool { return w.Code == WarnDaemonsetSurge })
+			if warned != (tt.wantSurge != "") || slices.ContainsFunc(res.Warnings, func(w Warning) bool { return w.Code == WarnCustomKind }) {
+				t.Errorf("warnings %+v; want the surge warning only with a surge, and no custom-kind warning", res.Warnings)
+			}
+		})
+	}
+	if _, err := Read(Input{Manifests: doc("  updateStrategy: {rollingUpdate: {maxSurge: \"ten\"}}\n")}); err == nil || !strings.Contains(err.Error(), "neither a count nor a percentage") {
+		t.Errorf("maxSurge \"ten\": error %v, want it refused as neither a count nor a percentage", err)
+	}
+}

@@ -16,7 +16,8 @@
 //     OpenKruise; not a Karpenter NodePool or a Cluster API machine template; a Rollout's spec.workloadRef
 //     names the Deployment whose template it runs), with the API server's defaults (replicas 1, maxSurge 25 %);
 //     a custom kind's surge is read where it writes one (Deployment-shaped, OpenKruise CloneSet, an Argo Rollout's
-//     strategy), else assumed at 100 % and said to be assumed (customSurge);
+//     strategy), else assumed at 100 % and said to be assumed (customSurge); an OpenKruise Advanced DaemonSet is
+//     read as a DaemonSet (advancedDaemonSet);
 //   - each pod's effective request by the planner's one rule (package pod: API defaulting, the namespace's
 //     LimitRanges, pod-level resources, the RuntimeClass overhead, then component-helpers' PodRequests);
 //   - replica bounds from the HorizontalPodAutoscaler (autoscaling/v2, v1; minReplicas defaults to 1) or KEDA

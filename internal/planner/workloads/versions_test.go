@@ -9,8 +9,8 @@ import (
 
 // TestReadMistypedBuiltinVersion checks that a built-in kind in a version no release serves is refused, as
 // kubectl apply refuses it ("no matches for kind ... in version ..."), rather than read as a custom kind: a
-// DaemonSet at app/v1 is not a one-replica workload. A custom kind of a dotted group of its own (OpenKruise's
-// DaemonSet, Argo's Rollout) is still read as one.
+// DaemonSet at app/v1 is not a one-replica workload. A kind of a dotted group of its own is still read (OpenKruise's
+// DaemonSet, as a DaemonSet).
 func TestReadMistypedBuiltinVersion(t *testing.T) {
 	ds := "kind: DaemonSet\nmetadata: {name: agent}\nspec:\n  selector: {matchLabels: {app: a}}\n  template:\n    metadata: {labels: {app: a}}\n" +
 		"    spec:\n      containers: [{name: a, image: a, resources: {requests: {cpu: 50m, memory: 64Mi}}}]\n"
@@ -42,10 +42,10 @@ func TestReadMistypedBuiltinVersion(t *testing.T) {
 		})
 	}
 
-	// Custom kinds of their own groups keep being read, whatever their kind's name.
+	// Kinds of their own groups keep being read, whatever their kind's name.
 	kruise := "apiVersion: apps.kruise.io/v1alpha1\n" + ds
 	res := mustRead(t, Input{Manifests: kruise + "---\napiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\nspec: {size: 3}\n"})
-	if len(res.Workloads) != 1 || res.Workloads[0].Name != "agent" || !hasWarning(res, WarnCustomKind, "agent") {
-		t.Errorf("OpenKruise DaemonSet: workloads %+v, warnings %+v; want it read as a custom kind", res.Workloads, res.Warnings)
+	if len(res.Workloads) != 0 || len(res.DaemonSets) != 1 || res.DaemonSets[0].Name != "agent" {
+		t.Errorf("OpenKruise DaemonSet: workloads %+v, DaemonSets %+v; want it read as a DaemonSet (TestReadAdvancedDaemonSet)", res.Workloads, res.DaemonSets)
 	}
 }

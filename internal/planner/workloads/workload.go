@@ -2,6 +2,7 @@ package workloads
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	appsv1 "k8s.io/api/apps/v1"
@@ -291,6 +292,32 @@ func isRollout(o object) bool {
 	return groupOf(o.src.APIVersion) == "argoproj.io" && o.src.Kind == "Rollout"
 }
 
+// isAdvancedDaemonSet reports whether o is an OpenKruise Advanced DaemonSet (apps.kruise.io DaemonSet).
+func isAdvancedDaemonSet(o object) bool {
+	return groupOf(o.src.APIVersion) == "apps.kruise.io" && o.src.Kind == "DaemonSet"
+}
+
+// advancedDaemonSet reads an OpenKruise Advanced DaemonSet as a DaemonSet: like apps/v1's, it runs one pod from
+// spec.template on every node its template's rules allow, and spec.updateStrategy.rollingUpdate.maxSurge (default
+// 0) lets a node run the old and the new pod at once (openkruise/kruise apis/apps/v1alpha1/daemonset_types.go
+// @ fa875787, DaemonSetSpec and RollingUpdateDaemonSet).
+func (r *reader) advancedDaemonSet(o object, tpl corev1.PodTemplateSpec) (owned, error) {
+	ow := owned{template: tpl, daemon: true}
+	if !hasField(o.u.Object, "spec", "updateStrategy", "rollingUpdate", "maxSurge") {
+		return ow, nil
+	}
+	s, _, err := customSurge(o)
+	if err != nil || s.Value == 0 {
+		return ow, err
+	}
+	ow.dsSurge = strconv.Itoa(s.Value)
+	if s.Percent {
+		ow.dsSurge += "%"
+	}
+	r.warn(o.src, WarnDaemonsetSurge, "maxSurge %s: during an update a node runs the old and the new pod at once, twice its request; sizing counts one", ow.dsSurge)
+	return ow, nil
+}
+
 // customOwner reads a custom kind with a pod template at spec.template (Argo Rollouts, OpenKruise), or an Argo
 // Rollout whose spec.workloadRef names the Deployment that holds its pod template.
 func (r *reader) customOwner(o object) (owned, error) {
@@ -307,6 +334,9 @@ func (r *reader) customOwner(o object) (owned, error) {
 		if err := runtime.DefaultUnstructuredConverter.FromUnstructured(tm, &tpl); err != nil {
 			return owned{}, field.Invalid(inputPath(o.src), o.src.Name, "%s: spec.template is not a pod template: %v; fix the template", objName(o.src), err)
 		}
+	}
+	if isAdvancedDaemonSet(o) {
+		return r.advancedDaemonSet(o, tpl)
 	}
 	ow := owned{template: tpl, replicas: 1, notes: notes}
 	assumed := false // the surge is assumedSurge, not read
