@@ -244,6 +244,15 @@ func TestAccNodeOverhead_measuredAllocatableBadInput(t *testing.T) {
 		{`cloud = "aws"
   instance_type = "m5.large"
   measured_allocatable = { memory = "0" }`, `(?s)Invalid\s+Node\s+Configuration.*measured\s+allocatable\s+memory\s+must\s+be\s+more\s+than\s+0`},
+		// EKS Auto Mode's NodeClass has no kubelet settings: a max pods or reservation asked for never reaches the nodes.
+		{`cloud = "aws"
+  instance_type = "m5.2xlarge"
+  eks = { node_group_kind = "auto_mode" }
+  max_pods = 200`, `(?is)max_pods\s+=\s+200.*max\s+pods\s+200\s+cannot\s+be\s+set\s+on\s+EKS\s+Auto\s+Mode\s+nodes.*node\s+group\s+kind\s+"karpenter"`},
+		{`cloud = "aws"
+  instance_type = "m5.2xlarge"
+  eks = { node_group_kind = "auto_mode" }
+  kube_reserved = { memory = "300Mi" }`, `(?is)kube_reserved\s+=.*kube-reserved\s+memory\s+300Mi\s+cannot\s+be\s+set\s+on\s+EKS\s+Auto\s+Mode`},
 	}
 	for i := range cases {
 		cases[i].config = "data \"kubefit_node_overhead\" \"bad\" {\n  " + cases[i].config + "\n}"

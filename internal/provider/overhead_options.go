@@ -138,7 +138,8 @@ func overheadOptionAttributes() map[string]schema.Attribute {
 				"node_group_kind": schema.StringAttribute{Optional: true,
 					MarkdownDescription: "How nodes are launched: " + markdownList(overhead.NodeGroupKinds) + ". Default `managed`. " +
 						"`auto_mode` has no `aws-node` or `kube-proxy` pods (max pods is the pod IP count, at most 110) and reserves 150m CPU and 53 MiB more than " +
-						"the AL2023 rule, calibrated on a measured node; its allocatable is an upper bound, so it warns unless `measured_allocatable` is given.",
+						"the AL2023 rule, calibrated on a measured node; its allocatable is an upper bound, so it warns unless `measured_allocatable` is given. " +
+						"Auto Mode's `NodeClass` has no kubelet settings, so `auto_mode` refuses `max_pods`, `kube_reserved`, `system_reserved`, `eviction_hard` and `max_pods_expression_result`.",
 					Validators: []validator.String{stringvalidator.OneOf(stringsOf(overhead.NodeGroupKinds)...)}},
 				"prefix_delegation": schema.BoolAttribute{Optional: true,
 					MarkdownDescription: "VPC CNI prefix delegation (`ENABLE_PREFIX_DELEGATION`): each address slot holds a /28 prefix on Nitro and bare-metal types."},

@@ -505,6 +505,13 @@ func TestComputeErrors(t *testing.T) {
 		{"unnamed daemonset", Input{Profile: EKSAL2023, Instance: m5large, DaemonSets: []DaemonSet{{Requests: resource.List{CPUMillicores: 10}}}}, "DaemonSets[0].Name", "empty name"},
 		{"negative daemonset", Input{Profile: EKSAL2023, Instance: m5large, DaemonSets: []DaemonSet{{Name: "x", Requests: resource.List{CPUMillicores: -1}}}}, "DaemonSets[0].Requests.CPUMillicores", "got -1m"},
 		{"windows auto mode", Input{Profile: EKSWindows, Instance: m5large, EKS: EKSOptions{Kind: AutoMode}}, "EKS.Kind", "Windows"},
+		// Auto Mode's NodeClass has no kubelet settings (create-node-class.adoc): a max pods or reservation asked for
+		// never reaches its nodes.
+		{"auto mode max pods", Input{Profile: EKSAL2023, Instance: m52xl, MaxPods: 200, EKS: EKSOptions{Kind: AutoMode}}, "MaxPods", "max pods 200 cannot be set on EKS Auto Mode nodes"},
+		{"auto mode kube-reserved", Input{Profile: EKSAL2023, Instance: m52xl, KubeReserved: Reservation{MemoryBytes: ptr(300 * mi)}, EKS: EKSOptions{Kind: AutoMode}}, "KubeReserved.MemoryBytes", "kube-reserved memory 300Mi cannot be set"},
+		{"auto mode system-reserved", Input{Profile: EKSAL2023, Instance: m52xl, SystemReserved: Reservation{CPUMillicores: ptr(50)}, EKS: EKSOptions{Kind: AutoMode}}, "SystemReserved.CPUMillicores", "system-reserved CPU 50m cannot be set"},
+		{"auto mode eviction", Input{Profile: EKSAL2023, Instance: m52xl, EvictionHard: map[string]Threshold{SignalMemory: {Bytes: 200 * mi}}, EKS: EKSOptions{Kind: AutoMode}}, "EvictionHard", "hard-eviction threshold cannot be set"},
+		{"auto mode maxPodsExpression", Input{Profile: EKSAL2023, Instance: m52xl, EKS: EKSOptions{Kind: AutoMode, MaxPodsExpressionResult: 58}}, "EKS.MaxPodsExpressionResult", "maxPodsExpression cannot be set"},
 		{"negative reserved ENIs", Input{Profile: EKSAL2023, Instance: m5large, EKS: EKSOptions{ReservedENIs: -2}}, "EKS.ReservedENIs", "got -2"},
 		{"unknown plugin", Input{Profile: AKSLinux, Instance: d2sv5, AKS: AKSOptions{NetworkPlugin: "cilium"}}, "AKS.NetworkPlugin", `"cilium"`},
 		{"eks options on azure", Input{Profile: AKSLinux, Instance: d2sv5, EKS: EKSOptions{PrefixDelegation: true}}, "EKS", "apply only to AWS nodes"},

@@ -167,6 +167,43 @@ func validateEKS(in *Input) field.Errors {
 	case in.EKS.Kind == AutoMode && in.Profile == EKSWindows:
 		errs = append(errs, field.Invalid(p.Child("Kind"), string(in.EKS.Kind),
 			"EKS Auto Mode (node group kind %q) has no Windows nodes; use profile %q or another node group kind", AutoMode, EKSAL2023))
+	case in.EKS.Kind == AutoMode:
+		errs = append(errs, autoModeKubeletErrors(in)...)
+	}
+	return errs
+}
+
+// autoModeKubeletErrors refuses kubelet settings on EKS Auto Mode nodes. Auto Mode's NodeClass (eks.amazonaws.com/v1)
+// has no kubelet block: its specification lists the node role, subnets, security groups, snatPolicy, networkPolicy,
+// ephemeralStorage, advancedNetworking, certificateBundles and tags, and EKS caps max pods at 110 after its own count
+// (awsdocs/amazon-eks-user-guide latest/ug/automode/create-node-class.adoc @ 0026c9df, "Node Class Specification" and
+// "Considerations"). So a max pods, reservation or eviction threshold asked for would never reach the nodes, and one
+// below Auto Mode's own (a smaller reservation) would plan more room than the nodes have.
+func autoModeKubeletErrors(in *Input) field.Errors {
+	var errs field.Errors
+	refuse := func(p field.Path, value, what string) {
+		errs = append(errs, field.Invalid(p, value,
+			"%s cannot be set on EKS Auto Mode nodes: Auto Mode's NodeClass has no kubelet settings, so its nodes run Auto Mode's own max pods (the pod IP count, at most 110) and reservations; "+
+				"remove it (give the measured allocatable of a real node to plan one exactly), or use node group kind %q, whose EC2NodeClass carries kubelet settings", what, Karpenter))
+	}
+	if in.MaxPods > 0 {
+		refuse(field.NewPath("MaxPods"), strconv.FormatInt(in.MaxPods, 10), fmt.Sprintf("max pods %d", in.MaxPods))
+	}
+	if in.EKS.MaxPodsExpressionResult > 0 {
+		refuse(field.NewPath("EKS", "MaxPodsExpressionResult"), strconv.FormatInt(in.EKS.MaxPodsExpressionResult, 10), "a maxPodsExpression")
+	}
+	for _, r := range []struct {
+		path, what string
+		v          Reservation
+	}{{"KubeReserved", "kube-reserved", in.KubeReserved}, {"SystemReserved", "system-reserved", in.SystemReserved}} {
+		for _, q := range r.v.quantities() {
+			if q.v != nil {
+				refuse(field.NewPath(r.path, q.name), q.render(*q.v), fmt.Sprintf("%s %s %s", r.what, q.what, q.render(*q.v)))
+			}
+		}
+	}
+	if len(in.EvictionHard) > 0 {
+		refuse(field.NewPath("EvictionHard"), "", "a hard-eviction threshold")
 	}
 	return errs
 }
