@@ -73,12 +73,17 @@ resource "kubefit_node_group" "t" {
 		{"newline in a GCP group's name", group("gcp", "e2-standard-4", "web\nprod"), `group name "web\nprod" is not one GKE takes`},
 		{"upper case in a GCP group's name", group("gcp", "e2-standard-4", "Web"), `a GKE node pool name starts with a lower-case letter`},
 		{"newline in an Azure group's name", group("azure", "Standard_D4s_v5", "web\nprod"), `group name "web\nprod" cannot be made an AKS pool name`},
-		{"Azure endpoint not a URL", withProvider(`  azure = { location = "eastus", subscription_id = "s", endpoint = "management.azure.com" }`),
+		{"Azure endpoint not a URL", withProvider(`  azure = { location = "eastus", subscription_id = "00000000-0000-0000-0000-000000000001", endpoint = "management.azure.com" }`),
 			`endpoint = "management.azure.com" is not an absolute https URL`},
-		{"Azure endpoint over http", withProvider(`  azure = { location = "eastus", subscription_id = "s", endpoint = "http://management.azure.com" }`),
+		{"Azure endpoint over http", withProvider(`  azure = { location = "eastus", subscription_id = "00000000-0000-0000-0000-000000000001", endpoint = "http://management.azure.com" }`),
 			`endpoint = "http://management.azure.com" is not an absolute https URL`},
 		{"AWS endpoint not a URL", withProvider(`  aws = { region = "us-east-1", endpoint = "ec2 endpoint" }`),
 			`endpoint = "ec2 endpoint" is not an absolute https or http URL`},
+		// Live-lookup settings in a form the cloud never takes are refused on their attribute when the provider is
+		// configured, not found later as a lookup error on a data source.
+		{"AWS region with spaces", withProvider(`  aws = { region = "us east 1" }`), `must be an AWS region code such as "us-east-1"`},
+		{"Azure location display name", withProvider(`  azure = { location = "East US" }`), `not a display name such as "East US"`},
+		{"Azure subscription name", withProvider(`  azure = { location = "eastus", subscription_id = "not-a-guid" }`), `must be a subscription ID, a GUID`},
 	})
 }
 

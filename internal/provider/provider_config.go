@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"fmt"
+	"regexp"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
@@ -70,7 +71,9 @@ func providerAttributes() map[string]schema.Attribute {
 			Attributes: map[string]schema.Attribute{
 				"region": schema.StringAttribute{Optional: true, MarkdownDescription: "Region to list, such as `us-east-1`. " +
 					"Default: the SDK chain (`AWS_REGION`, the profile's region). Figures are the same in every region; " +
-					"the region decides which types are offered."},
+					"the region decides which types are offered.",
+					Validators: []validator.String{stringvalidator.RegexMatches(awsRegionPattern,
+						"must be an AWS region code such as \"us-east-1\" or \"eu-central-1\" (lowercase, hyphens, a number at the end)")}},
 				"profile": schema.StringAttribute{Optional: true, MarkdownDescription: "Shared config profile. Default: `AWS_PROFILE`, else `default`."},
 				"endpoint": schema.StringAttribute{Optional: true, MarkdownDescription: "EC2 endpoint URL override (a VPC " +
 					"interface endpoint, or a test double): an absolute `https` (or, for a local test double, `http`) URL. Default: the SDK's endpoint for the region.",
@@ -89,9 +92,13 @@ func providerAttributes() map[string]schema.Attribute {
 				"restriction for the subscription are treated as not offered.",
 			Attributes: map[string]schema.Attribute{
 				"subscription_id": schema.StringAttribute{Optional: true, MarkdownDescription: "Subscription whose SKU list " +
-					"is read (restrictions are per subscription). Default: `AZURE_SUBSCRIPTION_ID`, else `ARM_SUBSCRIPTION_ID`."},
-				"location": schema.StringAttribute{Required: true, MarkdownDescription: "Location to list, such as `eastus`.",
-					Validators: []validator.String{stringvalidator.LengthAtLeast(1)}},
+					"is read (restrictions are per subscription): its ID, a GUID. Default: `AZURE_SUBSCRIPTION_ID`, else `ARM_SUBSCRIPTION_ID`.",
+					Validators: []validator.String{stringvalidator.RegexMatches(guidPattern,
+						"must be a subscription ID, a GUID such as \"00000000-0000-0000-0000-000000000000\" (not the subscription's name)")}},
+				"location": schema.StringAttribute{Required: true, MarkdownDescription: "Location to list, by its name such as `eastus` " +
+					"(lowercase letters and digits; not its display name such as `East US`).",
+					Validators: []validator.String{stringvalidator.RegexMatches(azureLocationPattern,
+						"must be an Azure location name such as \"eastus\" or \"westeurope\" (lowercase letters and digits, as `az account list-locations` gives in its name column), not a display name such as \"East US\"")}},
 				"endpoint": schema.StringAttribute{Optional: true, MarkdownDescription: "Azure Resource Manager endpoint " +
 					"(https). Default `" + livecatalog.DefaultAzureEndpoint + "`; set it for sovereign clouds. The token is " +
 					"requested for this endpoint's `/.default` scope.",
@@ -102,6 +109,14 @@ func providerAttributes() map[string]schema.Attribute {
 		},
 	}
 }
+
+// The forms of the live-lookup settings: an AWS region code (us-east-1, us-gov-west-1, cn-north-1, us-isob-east-1),
+// an Azure location name (eastus, westeurope; never a display name), a subscription ID (a GUID).
+var (
+	awsRegionPattern     = regexp.MustCompile(`^[a-z]{2}(-[a-z]+)+-[0-9]{1,2}$`)
+	azureLocationPattern = regexp.MustCompile(`^[a-z][a-z0-9]*$`)
+	guidPattern          = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
+)
 
 // configureCatalog builds the catalog every data source and resource uses. Unknown values (a configuration
 // that depends on other resources) give the embedded catalog with a warning. az is the provider's
