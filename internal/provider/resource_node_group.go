@@ -161,17 +161,27 @@ func computedObject(desc string, attrs map[string]schema.Attribute) schema.Singl
 	return schema.SingleNestedAttribute{Computed: true, MarkdownDescription: desc, Attributes: attrs}
 }
 
+// computedAttrs builds computed attributes of the types t, described by field name in descs; a key "parent.field"
+// describes the field within the parent of that name, before the plain "field" (a name two objects use for
+// different things, such as a workload's name within capacity.workloads).
 func computedAttrs(t map[string]attr.Type, descs map[string]string) map[string]schema.Attribute {
+	return computedAttrsIn("", t, descs)
+}
+
+func computedAttrsIn(parent string, t map[string]attr.Type, descs map[string]string) map[string]schema.Attribute {
 	out := map[string]schema.Attribute{}
 	for k, ty := range t {
-		d := descs[k]
+		d, ok := descs[parent+"."+k]
+		if !ok {
+			d = descs[k]
+		}
 		switch ty := ty.(type) {
 		case types.ObjectType:
-			out[k] = computedObject(d, computedAttrs(ty.AttrTypes, descs))
+			out[k] = computedObject(d, computedAttrsIn(k, ty.AttrTypes, descs))
 		case types.ListType:
 			if ot, ok := ty.ElemType.(types.ObjectType); ok {
 				out[k] = schema.ListNestedAttribute{Computed: true, MarkdownDescription: d,
-					NestedObject: schema.NestedAttributeObject{Attributes: computedAttrs(ot.AttrTypes, descs)}}
+					NestedObject: schema.NestedAttributeObject{Attributes: computedAttrsIn(k, ot.AttrTypes, descs)}}
 			} else {
 				out[k] = schema.ListAttribute{Computed: true, ElementType: ty.ElemType, MarkdownDescription: d}
 			}
@@ -241,6 +251,12 @@ var nodeGroupDescriptions = map[string]string{
 	"message":               "What does not fit, with the figures and the remedies the planner names.",
 	"remedy":                "The group's own remedy: the largest replica count of the workload at fault that fits (empty when none was computed).",
 	"extended":              "Per node: extended resources left for workloads (`nvidia.com/gpu`).",
+	"workloads":             "The group's own workloads at peak, which a capacity check places beside the autoscalers' pods (those it does not stand for).",
+	"workloads.name":        "The workload's name.",
+	"workloads.requests":    "One pod's requests.",
+	"requests.extended":     "One pod's extended resources (`nvidia.com/gpu`).",
+	"workloads.replicas":    "The workload's peak replica count.",
+	"workloads.surge":       "The pods a rollout at peak adds beside them (its `max_surge`).",
 	"block_device_mappings": "The volume: its device (`/dev/xvda`, the root of AL2023; `/dev/xvdb`, Bottlerocket's data volume) and `ebs` size and type.",
 	"device_name":           "Block device name.", "ebs": "EBS `volume_size` (GiB) and `volume_type`.", "volume_size": "Volume size in GiB.", "volume_type": "EBS volume type (default `gp3`).",
 	"user_data": "Base64 user data carrying the kubelet settings.", "user_data_format": "`nodeadm` (an AL2023 NodeConfig MIME part) or `bottlerocket` (TOML settings).",

@@ -435,23 +435,64 @@ resource "kubefit_keda_scaled_object" "php" {
 
 // TestAccExamples_misfitsFail plans the examples that fail on purpose and checks what they say: the
 // misfit names the new service's pods that do not fit, with the shortfall and the largest fitting count, the KEDA misfit names the
-// node group and the largest safe maxReplicaCount.
+// node group and the largest safe maxReplicaCount. The transcripts the README and the node group's page show are
+// checked word for word against the plan (Terraform's line wrapping aside), so the docs cannot drift from it.
 func TestAccExamples_misfitsFail(t *testing.T) {
 	var steps []resource.TestStep
-	for _, c := range []struct{ file, want string }{
-		{"../../examples/misfit/main.tf", `(?s)Error: Workloads Do Not Fit.*short\s+by\s+235m\s+CPU.*2\s+replicas\s+of\s+workload\s+"new-service"\s+do\s+not\s+fit\s+\(at\s+most\s+2\s+of\s+its\s+4\s+fit\)`},
-		{"../../examples/misfit-keda/main.tf", `(?s)KCAP-E2: node\s+group\s+"php"\s+cannot\s+hold\s+40\s+replicas.*largest\s+safe\s+maxReplicaCount\s+is\s+20`},
+	for _, c := range []struct{ file, want, doc, after string }{
+		{"../../examples/misfit/main.tf", `(?s)Error: Workloads Do Not Fit.*short\s+by\s+235m\s+CPU.*2\s+replicas\s+of\s+workload\s+"new-service"\s+do\s+not\s+fit\s+\(at\s+most\s+2\s+of\s+its\s+4\s+fit\)`,
+			"../../README.md", "## What a misfit looks like"},
+		{"../../examples/misfit-keda/main.tf", `(?s)KCAP-E2: node\s+group\s+"php"\s+cannot\s+hold\s+40\s+replicas.*largest\s+safe\s+maxReplicaCount\s+is\s+20`,
+			"../../templates/resources/node_group.md.tmpl", "### A misfit that fails the plan"},
 	} {
 		src, err := os.ReadFile(c.file)
 		if err != nil {
 			t.Fatal(err)
 		}
-		// The example's own terraform block pins the registry provider; the test serves it in-process.
-		config := regexp.MustCompile(`(?s)terraform \{.*?\n\}\n`).ReplaceAllString(string(src), "")
+		// The example's own terraform block pins the registry provider; the test serves it in-process. Blank lines
+		// stand in for it, so the lines the diagnostic quotes are the example's.
+		config := regexp.MustCompile(`(?s)terraform \{.*?\n\}\n`).ReplaceAllStringFunc(string(src), func(b string) string {
+			return strings.Repeat("\n", strings.Count(b, "\n"))
+		})
 		steps = append(steps, resource.TestStep{Config: config, PlanOnly: true, ExpectError: regexp.MustCompile(c.want)})
+		steps = append(steps, resource.TestStep{Config: config, PlanOnly: true, ExpectError: transcript(t, c.doc, c.after)})
 	}
 	steps = append(steps, resource.TestStep{Config: `resource "terraform_data" "ok" {}`})
 	resource.UnitTest(t, resource.TestCase{ProtoV6ProviderFactories: testAccProtoV6ProviderFactories, Steps: steps})
+}
+
+// transcript is the first fenced block after the heading after in the document at path, as a pattern that matches
+// the same words with any white space between them (Terraform wraps diagnostics to the terminal's width).
+func transcript(t *testing.T, path, after string) *regexp.Regexp {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := string(b)
+	i := strings.Index(doc, after)
+	if i < 0 {
+		t.Fatalf("%s has no %q", path, after)
+	}
+	m := regexp.MustCompile("(?s)```[a-z]*\n(Error: .*?)```").FindStringSubmatch(doc[i:])
+	if m == nil {
+		t.Fatalf("%s: no transcript block after %q", path, after)
+	}
+	// The harness writes the configuration to its own file, with lines of its own before the example's: the file
+	// name and the line numbers the diagnostic quotes are its.
+	lineRef := regexp.MustCompile(`^[0-9]+[,:]$`)
+	words := strings.Fields(m[1])
+	for k, w := range words {
+		switch {
+		case w == "main.tf":
+			words[k] = `\S+`
+		case lineRef.MatchString(w):
+			words[k] = `[0-9]+` + regexp.QuoteMeta(w[len(w)-1:])
+		default:
+			words[k] = regexp.QuoteMeta(w)
+		}
+	}
+	return regexp.MustCompile(strings.Join(words, `\s+`))
 }
 
 // TestAccNodeGroup_karpenterName: EKS takes "Web_Pool" as a node group name, a Karpenter NodePool does not,

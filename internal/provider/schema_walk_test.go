@@ -202,3 +202,21 @@ func objectSchemas(tb testing.TB) []objectSchema {
 	}
 	return out
 }
+
+// TestSchemaAttributesDescribed walks every schema, nested attributes included, and checks that every attribute,
+// input or output, has a description: the registry docs are generated from them, and an attribute documented by
+// nothing (or by another object's text) leaves a reader guessing what the figure is.
+func TestSchemaAttributesDescribed(t *testing.T) {
+	walked := 0
+	for _, o := range objectSchemas(t) {
+		walkAttributes("", o.attrs, func(name string, a reflect.Value) {
+			walked++
+			if sa, ok := a.Interface().(schemaAttribute); ok && strings.TrimSpace(sa.GetMarkdownDescription()) == "" {
+				t.Errorf("%s %s: attribute %s has no description", o.kind, o.name, name)
+			}
+		})
+	}
+	if walked < 500 {
+		t.Errorf("walked only %d attributes", walked)
+	}
+}
