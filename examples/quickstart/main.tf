@@ -79,7 +79,7 @@ data "kubefit_node_pool_sizing" "web" {
       instance_type = "m5.large"
       min_nodes     = 2
       max_nodes     = 6
-      zones         = ["a", "b", "c"]
+      zones         = ["us-east-1a", "us-east-1b", "us-east-1c"]
       labels        = { cloud = "aws" }
     }
     gke = {
@@ -91,7 +91,7 @@ data "kubefit_node_pool_sizing" "web" {
   }
   daemonsets = concat(
     local.daemonsets,
-    [{ name = "aws-node", requests = { cpu = "25m" }, node_selector = { cloud = "aws" } }],
+    [{ name = "aws-node", requests = { cpu = "50m" }, node_selector = { cloud = "aws" } }],
   )
   workloads = [
     { name = "web", min_replicas = 3, max_replicas = 8, max_surge = "25%", pools = ["eks"],

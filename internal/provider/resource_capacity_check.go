@@ -155,7 +155,7 @@ func (r *capacityCheckResource) Schema(_ context.Context, _ resource.SchemaReque
 			"`arrival_order`), with the surge of one rollout or of all (`KCAP-E2`, `KCAP-W1`), and their zone spread (`KCAP-E3`, and `KCAP-W1` when only the surge pods overflow the smallest zone); each remedy that lowers an autoscaler's maximum starts at its `min_replicas` and says when no maximum of it is enough; the groups placed after the scheduler model's work budget over the check runs out are sized without it, on as many nodes as any scheduler needs to bind their pods whatever their order, which a warning says (`KCAP-W5`); a " +
 			"database's `max_connections` shared by several clients (`KCAP-E4`, `KCAP-W2`); the DNS budget, the AWS VPC resolver's " +
 			"and CoreDNS's (`KCAP-E7`, `KCAP-W4`); and the misfits of node groups that leave them to this check (`KCAP-E8`, " +
-			"`misfits_reported_by = \"capacity_check\"` on `kubefit_node_group`). Plan-only like `kubefit_keda_scaled_object`; when an input is unknown nothing is checked.",
+			"`misfits_reported_by = \"capacity_check\"` on `kubefit_node_group`). Plan-only like `kubefit_keda_scaled_object` (nothing remote; it cannot be imported); when an input is unknown nothing is checked.",
 		Attributes: map[string]schema.Attribute{
 			"id": schema.StringAttribute{Computed: true, MarkdownDescription: "Always `capacity-check`."},
 			"scaled_objects": schema.ListNestedAttribute{Optional: true,

@@ -74,7 +74,7 @@ func (r *hpaResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *
 			"`KCAP-E3`); with `database`, its connections (`KCAP-E4`, `KCAP-W2`). Its `summary` goes to `kubefit_capacity_check`'s " +
 			"`horizontal_pod_autoscalers`, which checks one autoscaler per target against ScaledObjects (KEDA creates an HPA of its own) " +
 			"and other HPAs.\n\n" +
-			"The resource is plan-only: it never contacts a cluster. `manifest` is the object for `kubernetes_manifest`, `yaml` the same " +
+			"The resource is plan-only: it never contacts a cluster and cannot be imported (a name alone cannot reproduce its configuration). `manifest` is the object for `kubernetes_manifest`, `yaml` the same " +
 			"object as YAML (`yamldecode(yaml) == manifest`). Unset fields are left out, never filled with the API server's defaults " +
 			"(`effective` states those); quantities are written in their canonical form (`0.05` as `50m`). When an input is unknown at " +
 			"plan time the rendered values are unknown (manifest keeps its known parts), and of the rules only the replica-count ones run.",

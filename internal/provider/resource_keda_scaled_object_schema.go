@@ -117,7 +117,7 @@ func (r *kedaScaledObjectResource) Schema(_ context.Context, _ resource.SchemaRe
 			"zones `KCAP-E3`, and a rollout's surge on top of the peak against the same capacity, zone spread included, `KCAP-W1`); " +
 			"with `database`, that their connections fit the database (`KCAP-E4`, `KCAP-W2`). A remedy that lowers `max_replica_count` " +
 			"never names less than `min_replica_count` (at least 1), and says so when no maximum is enough.\n\n" +
-			"The resource is plan-only: it never contacts a cluster. `manifest` is the object for `kubernetes_manifest`, `yaml` " +
+			"The resource is plan-only: it never contacts a cluster and cannot be imported (a name alone cannot reproduce its configuration). `manifest` is the object for `kubernetes_manifest`, `yaml` " +
 			"the same object as YAML (`yamldecode(yaml) == manifest`). Unset fields are omitted, never filled with KEDA's " +
 			"defaults (`effective` states those); the one exception is `fallback.behavior`, rendered as `static` as the CRD " +
 			"stores it. When an input is unknown at plan time the rendered values are unknown (`id` and `hpa_name` are known when the names they are made of are), and of the rules only the replica-count and period ones run (when those counts are known).",

@@ -69,6 +69,7 @@ type nodeGroupModel struct {
 	MisfitsReportedBy      types.String  `tfsdk:"misfits_reported_by"`
 
 	DesiredSize         types.Int64   `tfsdk:"desired_size"`
+	Fits                types.Bool    `tfsdk:"fits"`
 	DisruptionOut       types.Map     `tfsdk:"disruption_results"`
 	InstanceTypePlanned types.String  `tfsdk:"planned_instance_type"`
 	Allocatable         types.Object  `tfsdk:"allocatable"`
@@ -341,6 +342,9 @@ func (r *nodeGroupResource) Schema(_ context.Context, _ resource.SchemaRequest, 
 		mp.MarkdownDescription += " Reported: the max pods of one node as planned."
 		attrs["max_pods"] = mp
 	}
+	attrs["fits"] = schema.BoolAttribute{Computed: true, MarkdownDescription: "Whether the group has no misfit: the peak fits `max_size`, every pod fits a node, " +
+		"burstable nodes keep their credits and the `disruptions` are absorbed. False only where the plan goes on: with `fail_on_misfit = false` " +
+		"(for tests and `check {}` blocks to assert on) or `misfits_reported_by = \"capacity_check\"`."}
 	attrs["planned_instance_type"] = schema.StringAttribute{Computed: true, MarkdownDescription: "The instance type planned on (a mixed group's smallest member)."}
 	attrs["allocatable"] = resourceAttribute(resourcesAttribute("Allocatable of one node."))
 	attrs["overhead_evidence"] = resourceAttribute(evidenceAttribute("one node's allocatable"))
@@ -582,6 +586,7 @@ func (r *nodeGroupResource) plan(ctx context.Context, m *nodeGroupModel, diags *
 	addPlannerWarnings(diags, path.Empty(), singleTypePaths(*m, out.Warnings), nodeGroupRenames, "Node Group Caveat")
 	flattenNodeGroup(m, res, out, diags)
 	m.Capacity = capacityWithFailures(m.Capacity, groupFailuresValue(*m, misfits))
+	m.Fits = types.BoolValue(len(misfits) == 0)
 	return !diags.HasError()
 }
 

@@ -794,3 +794,18 @@ workloads = [{ name = "a", replicas = 1, requests = { cpu = "100m" }, memory = `
 		},
 	})
 }
+
+// TestAccNodeGroup_fits: `fits` says whether the group has a misfit, so a test or a check block can assert on it
+// where the plan goes on: false for the field report's 40 pods of 2,500m on at most 20 c5.xlarge with
+// fail_on_misfit = false (the misfit a warning), true at 40 nodes.
+func TestAccNodeGroup_fits(t *testing.T) {
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{Config: phpNodeGroup("max_size = 20\nfail_on_misfit = false"), ConfigPlanChecks: emptyPlanAfterApply,
+				ConfigStateChecks: []statecheck.StateCheck{expectNG(tfjsonpath.New("fits"), knownvalue.Bool(false))}},
+			{Config: phpNodeGroup("max_size = 40"), ConfigPlanChecks: emptyPlanAfterApply,
+				ConfigStateChecks: []statecheck.StateCheck{expectNG(tfjsonpath.New("fits"), knownvalue.Bool(true))}},
+		},
+	})
+}

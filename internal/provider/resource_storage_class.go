@@ -183,7 +183,7 @@ func (r *storageClassResource) Schema(_ context.Context, _ resource.SchemaReques
 			"has them, unknown keys, SKUs and types, …), so a PVC never sits in `Pending` because of the class. " +
 			"Every diagnostic quotes its rule id (`EBS-V4`, `AZD-V3`, `GPD-V2`, …) and the error the driver or cloud " +
 			"would give.\n\n" +
-			"The resource is state-only: it renders the class as `manifest` (pass it to `kubernetes_manifest`), " +
+			"The resource is state-only and cannot be imported: it renders the class as `manifest` (pass it to `kubernetes_manifest`), " +
 			"`manifest_json` and `yaml`, and never contacts a cluster. Every computed value is known at plan time " +
 			"when the inputs are; a change re-renders in place. Performance parameters are always emitted " +
 			"explicitly (gp3 `iops`/`throughput`, Azure `cachingMode` (default `None`), Premium SSD v2 IOPS/MB/s) so " +

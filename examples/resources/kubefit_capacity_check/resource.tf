@@ -9,16 +9,18 @@
 # capacity (replicas from the autoscaler's ladder × queries per replica) and the VPC resolver's packets per
 # second, and says which binds.
 locals {
-  # Normally the capacity output of a kubefit_node_group (module.pools.general.capacity, say).
+  # Normally the capacity output of a kubefit_node_group (module.pools.general.capacity, say); written out here,
+  # it is what that output gives for 10 m5.large nodes of an EKS managed group (AL2023): one node's allocatable
+  # less the platform's aws-node and kube-proxy (1,780m, 6,903 MiB, 27 pod slots).
   general = {
     name      = "general"
     max_nodes = 10
     zones     = ["eu-west-1a", "eu-west-1b"]
     workload_allocatable = {
-      cpu_millicores = 1930
-      memory_bytes   = 7408779264
+      cpu_millicores = 1780
+      memory_bytes   = 7238320128
     }
-    workload_pods = 29
+    workload_pods = 27
   }
   prometheus = "http://prometheus.monitoring:9090"
 }

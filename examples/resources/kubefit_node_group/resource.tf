@@ -11,7 +11,7 @@ resource "kubefit_node_group" "php" {
   max_size      = 40
   daemonsets = [
     { name = "kube-proxy", requests = { cpu = "100m", memory = "64Mi" } },
-    { name = "aws-node", requests = { cpu = "25m" } },
+    { name = "aws-node", requests = { cpu = "50m" } },
   ]
   workloads = [
     { name = "php", min_replicas = 3, max_replicas = 40, requests = { cpu = "2500m", memory = "1Gi" } },
