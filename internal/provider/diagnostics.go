@@ -158,6 +158,7 @@ var warningTitles = map[string]string{
 	nodegroup.WarnKarpenterName:            "Karpenter NodePool Renamed",
 	nodegroup.WarnAKSWindows2025:           "AKS Windows Server 2025 Pool Needs FIPS and a Newer azurerm",
 	sizing.WarnAKSKubenetCluster:           "Kubenet Pools Above 400 Nodes Together",
+	sizing.WarnAKSSmallVM:                  "VM Size AKS No Longer Creates Pools Of",
 	nodegroup.WarnEksctlName:               "eksctl Node Group Renamed",
 	nodegroup.WarnKarpenterLimits:          "Karpenter NodePool Limits Above Max Size",
 	nodegroup.WarnKarpenterUnmodelled:      "Karpenter Provisioning Not Modelled",

@@ -25,6 +25,10 @@ const (
 // cluster, each within it.
 const WarnAKSKubenetCluster = "sizing.aks-kubenet-cluster-nodes"
 
+// WarnAKSSmallVM: an AKS pool of a VM size AKS creates no new pool of (catalog.InstanceType.AKSRefuses), planned as
+// an existing pool.
+const WarnAKSSmallVM = "sizing.aks-small-vm"
+
 // IsAKSKubenet says whether pool p is an AKS pool on the kubenet network plugin.
 func IsAKSKubenet(p *Pool) bool {
 	return p.Cloud == catalog.Azure && p.Overhead.AKS.NetworkPlugin == overhead.Kubenet

@@ -69,3 +69,23 @@ func TestAKSPoolLimits(t *testing.T) {
 		}
 	}
 }
+
+// TestAKSSmallVMWarns: a pool of a 1-vCPU size AKS creates no new pool of (Standard_DS1_v2) is planned, as an
+// existing pool may be, with a warning on its instance type naming the rule and the remedy; a 2-vCPU size is not.
+func TestAKSSmallVMWarns(t *testing.T) {
+	for _, tc := range []struct {
+		size string
+		warn bool
+	}{{"Standard_DS1_v2", true}, {"Standard_B1ms", true}, {"Standard_D2s_v5", false}} {
+		p := aksPool("small", overhead.AzureCNIOverlay, 0, 4, 0)
+		p.InstanceTypes = []string{tc.size}
+		plan := solveOne(t, Request{Pools: []Pool{p}, Workloads: smallWorkload()})
+		warned := slices.ContainsFunc(plan.Warnings, func(w field.Warning) bool {
+			return w.Code == WarnAKSSmallVM && w.Path.String() == `Pools["small"].InstanceTypes[0]` &&
+				strings.Contains(w.Message, "AKS does not create nodes on VM sizes with fewer than 2 vCPUs") && strings.Contains(w.Message, "2 vCPUs or more")
+		})
+		if warned != tc.warn {
+			t.Errorf("%s: warned %v, want %v: %v", tc.size, warned, tc.warn, plan.Warnings)
+		}
+	}
+}

@@ -355,6 +355,11 @@ func (s *solve) pool(i int, listed []fit.DaemonSet) (fit.Pool, error) {
 		case err != nil:
 			return fit.Pool{}, fmt.Errorf("pool %q: looking up instance type %q: %w", rp.Name, name, err)
 		}
+		if why := it.AKSRefuses(); why != "" && !rp.SizesChecked {
+			s.warnings = append(s.warnings, field.Warning{Code: WarnAKSSmallVM, Path: p.Child("InstanceTypes").At(j), Message: fmt.Sprintf(
+				"pool %q: %s, so a new pool of it fails to create; planned as an existing pool (AKS ran such sizes until 2019); for a new pool choose a size of %d vCPUs or more",
+				rp.Name, why, catalog.AKSMinVCPU)})
+		}
 		oin := rp.Overhead
 		oin.Instance = overhead.InstanceFromCatalog(it)
 		oin.DaemonSets, oin.SystemDaemonSets = nil, s.req.SystemDaemonSets
