@@ -177,6 +177,7 @@ var warningTitles = map[string]string{
 	selector.WarnNoneEligible:              "No Candidate Fits",
 	nodegroup.WarnKubeletSettingsNeedImage: "Kubelet Settings Need a Custom AMI",
 	nodegroup.WarnKarpenterKubelet:         "Kubelet Settings Belong in the EC2NodeClass",
+	nodegroup.WarnKarpenterWindowsClass:    "Windows Nodes Need a Windows EC2NodeClass",
 	nodegroup.WarnOneSizePool:              "Mixed Group Rendered as One Size",
 
 	overhead.CodeNoDaemonSets:              "DaemonSet Requests Not Given",

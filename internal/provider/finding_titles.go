@@ -94,7 +94,7 @@ var warningRanks = map[string]int{
 
 	selector.WarnUnknownFamily: rankUnchecked, selector.WarnDiskTypeUnknown: rankUnchecked, sizing.WarnSchedulerBudget: rankUnchecked, sizing.WarnAffinityUnknownLabel: rankUnchecked, selector.WarnDiskNotChecked: rankUnchecked, selector.WarnPriceBasis: rankUnchecked,
 	selector.WarnModelBudget: rankUnchecked, selector.WarnPackBudget: rankUnchecked, sizing.WarnBlameBudget: rankUnchecked, nodegroup.WarnLargestFitBudget: rankUnchecked,
-	nodegroup.WarnKubeletSettingsNeedImage: rankUnchecked, nodegroup.WarnKarpenterKubelet: rankUnchecked, nodegroup.WarnGKEBootDiskUnchecked: rankUnchecked, sizing.WarnDiskTypeUnchecked: rankUnchecked, sizing.WarnGKEZonesUnknown: rankUnchecked, overhead.CodeNotMeasured: rankUnchecked, overhead.CodeNoDaemonSets: rankUnchecked,
+	nodegroup.WarnKubeletSettingsNeedImage: rankUnchecked, nodegroup.WarnKarpenterKubelet: rankUnchecked, nodegroup.WarnKarpenterWindowsClass: rankUnchecked, nodegroup.WarnGKEBootDiskUnchecked: rankUnchecked, sizing.WarnDiskTypeUnchecked: rankUnchecked, sizing.WarnGKEZonesUnknown: rankUnchecked, overhead.CodeNotMeasured: rankUnchecked, overhead.CodeNoDaemonSets: rankUnchecked,
 	overhead.CodeGKEMaxPodsAbove110: rankUnchecked, overhead.CodeNoENIData: rankUnchecked, overhead.CodeHyperdiskAttach: rankUnchecked,
 	overhead.CodeAKS129BothRules: rankUnchecked, overhead.CodeAKSWindowsRulesUnverified: rankUnchecked,
 	overhead.CodeEKSAutoModeUpperBound: rankUnchecked, overhead.CodeAKSKubeReservedFloor: rankUnchecked,

@@ -365,6 +365,9 @@ func checkNodePool(t *testing.T, c awsCase, r *Result, stored map[string]any) {
 	if len(c.req.Pool.Zones) > 0 {
 		want["topology.kubernetes.io/zone"] = slices.Sorted(slices.Values(c.req.Pool.Zones))
 	}
+	if c.req.Pool.Overhead.Profile == overhead.EKSWindows {
+		want["kubernetes.io/os"] = []string{"windows"} // Karpenter takes the OS from the EC2NodeClass (getOS)
+	}
 	reqs := map[string][]string{}
 	for _, q := range got.Spec.Template.Spec.Requirements {
 		if q.Operator != "In" {

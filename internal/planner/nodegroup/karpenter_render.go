@@ -55,6 +55,13 @@ func karpenter(req Request, r *Result) (map[string]any, string, error) {
 		},
 		Taints: kubeTaints(req.Pool.Taints),
 	}
+	if req.Pool.Overhead.Profile == overhead.EKSWindows {
+		// Karpenter gives a node the OS of its EC2NodeClass's AMI family (aws/karpenter-provider-aws
+		// pkg/providers/instancetype/types.go, getOS); the requirement keeps the NodePool's nodes Windows ones, as
+		// Karpenter's own Windows example does (examples/v1/windows2022.yaml: kubernetes.io/os In [windows]).
+		np.Spec.Template.Spec.Requirements = append(np.Spec.Template.Spec.Requirements,
+			karpenterRequirement{Key: "kubernetes.io/os", Operator: "In", Values: []string{"windows"}})
+	}
 	if len(req.Pool.Zones) > 0 {
 		zones := append([]string(nil), req.Pool.Zones...)
 		sort.Strings(zones)
@@ -132,6 +139,29 @@ func givenQuantities(rv overhead.Reservation) map[string]any {
 		m["ephemeral-storage"] = resource.QuantityBytes(*rv.EphemeralStorageBytes)
 	}
 	return m
+}
+
+// WarnKarpenterWindowsClass: a Windows group whose nodes Karpenter launches, whose EC2NodeClass must use a Windows AMI
+// family for the nodes to be Windows ones.
+const WarnKarpenterWindowsClass = "nodegroup.karpenter-windows-node-class"
+
+// karpenterWindowsWarnings warns a Windows group whose nodes Karpenter launches (eks.node_group_kind karpenter) that
+// Karpenter takes a node's OS from the EC2NodeClass its NodePool refers to (getOS: windows only for a Windows AMI
+// family), so that class must be a Windows one; the NodePool's kubernetes.io/os requirement makes a Linux class
+// launch nothing rather than Linux nodes.
+func karpenterWindowsWarnings(req Request) []field.Warning {
+	if req.Pool.Overhead.EKS.Kind != overhead.Karpenter || req.Pool.Overhead.Profile != overhead.EKSWindows {
+		return nil
+	}
+	class := req.NodeClassName
+	if class == "" {
+		class = "default"
+	}
+	return []field.Warning{{Code: WarnKarpenterWindowsClass, Path: field.NewPath("NodeClassName"), Message: fmt.Sprintf(
+		"node group %q is planned on Windows nodes, but Karpenter gives a node the OS of the EC2NodeClass its NodePool refers to (%q): that class must select a Windows AMI "+
+			"(amiSelectorTerms alias windows2022@latest), or Karpenter launches no node for the NodePool (it requires kubernetes.io/os windows) and the group's Windows pods stay Pending; "+
+			"name a Windows EC2NodeClass as the group's node class",
+		req.Pool.Name, class)}}
 }
 
 // karpenterKubeletWarnings warns a group whose nodes Karpenter launches (eks.node_group_kind karpenter) that its

@@ -78,3 +78,45 @@ func TestKarpenterKubeletInNodeClass(t *testing.T) {
 		t.Errorf("group without kubelet settings: block %v, warnings %+v", out.KarpenterKubelet, out.Warnings)
 	}
 }
+
+// TestKarpenterWindowsNodePool: a Windows group's NodePool requires kubernetes.io/os windows, as Karpenter's Windows
+// example does, since Karpenter takes a node's OS from the EC2NodeClass (getOS); a Karpenter-launched Windows group
+// warns, on its node class, that the class must select a Windows AMI. Linux groups get neither.
+func TestKarpenterWindowsNodePool(t *testing.T) {
+	osReq := func(np map[string]any) string {
+		spec := np["spec"].(map[string]any)["template"].(map[string]any)["spec"].(map[string]any)
+		for _, r := range spec["requirements"].([]any) {
+			if m := r.(map[string]any); m["key"] == "kubernetes.io/os" {
+				return fmt.Sprint(m["operator"], m["values"])
+			}
+		}
+		return ""
+	}
+	for _, tc := range []struct {
+		profile overhead.Profile
+		kind    overhead.NodeGroupKind
+		wantReq string
+		warn    bool
+	}{
+		{overhead.EKSWindows, overhead.Karpenter, "In[windows]", true},
+		{overhead.EKSWindows, overhead.Managed, "In[windows]", false},
+		{overhead.EKSAL2023, overhead.Karpenter, "", false},
+	} {
+		req := phpGroup(nil)
+		req.Pool.Overhead.Profile, req.Pool.Overhead.EKS.Kind = tc.profile, tc.kind
+		req.Pool.Overhead.MaxPods = 0
+		_, out := sizeRender(t, req)
+		if got := osReq(out.KarpenterNodePool); got != tc.wantReq {
+			t.Errorf("%s %s: kubernetes.io/os requirement %q, want %q", tc.profile, tc.kind, got, tc.wantReq)
+		}
+		warned := false
+		for _, w := range out.Warnings {
+			if w.Code == WarnKarpenterWindowsClass && w.Path.String() == "NodeClassName" && strings.Contains(w.Message, "windows2022@latest") {
+				warned = true
+			}
+		}
+		if warned != tc.warn {
+			t.Errorf("%s %s: warned %v, want %v: %+v", tc.profile, tc.kind, warned, tc.warn, out.Warnings)
+		}
+	}
+}

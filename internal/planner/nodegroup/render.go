@@ -171,7 +171,7 @@ func Render(req Request, r *Result) (Rendered, error) {
 		// group whose members need several AMIs (architectures, accelerators) or are more than a managed node group
 		// takes has no managed shape either.
 		out.KarpenterNodePool, out.KarpenterYAML, err = karpenter(req, r)
-		out.KarpenterKubelet, out.Warnings = karpenterKubelet(req, r), append(out.Warnings, karpenterKubeletWarnings(req, r)...)
+		out.KarpenterKubelet, out.Warnings = karpenterKubelet(req, r), append(append(out.Warnings, karpenterKubeletWarnings(req, r)...), karpenterWindowsWarnings(req)...)
 	case req.Pool.Cloud == catalog.AWS:
 		out.EKS = eksNodeGroup(req, r)
 		var warns []field.Warning
@@ -192,7 +192,7 @@ func Render(req Request, r *Result) (Rendered, error) {
 			out.EKS, out.EKSModule = nil, nil
 		}
 		out.KarpenterNodePool, out.KarpenterYAML, err = karpenter(req, r)
-		out.KarpenterKubelet, out.Warnings = karpenterKubelet(req, r), append(out.Warnings, karpenterKubeletWarnings(req, r)...)
+		out.KarpenterKubelet, out.Warnings = karpenterKubelet(req, r), append(append(out.Warnings, karpenterKubeletWarnings(req, r)...), karpenterWindowsWarnings(req)...)
 	case req.Pool.Cloud == catalog.Azure:
 		out.AKS = aksNodePool(req, r)
 		out.AKSModule, out.Warnings = aksModuleNodePool(req, r, out.AKS)
