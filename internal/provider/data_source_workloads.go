@@ -240,7 +240,8 @@ func (d *workloadsDataSource) Schema(_ context.Context, _ datasource.SchemaReque
 			"Each pod's request is what the scheduler compares with a node's allocatable, computed as Kubernetes does: API " +
 			"defaulting (a limit stands in for a missing request), the namespace's `LimitRange` defaults, pod-level resources, " +
 			"the `RuntimeClass` overhead, then `k8s.io/component-helpers` `resource.PodRequests` (the larger of the init " +
-			"containers and the app containers, sidecars added). A pod template the API server refuses as written (a negative request, a request above " +
+			"containers and the app containers, sidecars added). A `RuntimeClass`'s `scheduling` (node selector and tolerations) is merged " +
+			"into its pods as the API server's RuntimeClass admission merges it (a conflicting node selector is an error). A pod template the API server refuses as written (a negative request, a request above " +
 			"its limit, pod-level requests below the containers', an extended resource such as `nvidia.com/gpu` that is not a whole " +
 			"number) is an error: it refuses the Deployment, Job or other built-in object itself. Pods refused only after admission " +
 			"(a `LimitRange`'s default limit below a request, its min, max or limit-to-request ratio broken) and a custom kind's " +

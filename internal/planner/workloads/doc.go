@@ -19,7 +19,8 @@
 //     strategy), else assumed at 100 % and said to be assumed (customSurge); an OpenKruise Advanced DaemonSet is
 //     read as a DaemonSet (advancedDaemonSet);
 //   - each pod's effective request by the planner's one rule (package pod: API defaulting, the namespace's
-//     LimitRanges, pod-level resources, the RuntimeClass overhead, then component-helpers' PodRequests);
+//     LimitRanges, pod-level resources, the RuntimeClass overhead, then component-helpers' PodRequests), and the
+//     RuntimeClass's scheduling merged into the pod as its admission plugin does (runtimeClassScheduling);
 //   - replica bounds from the HorizontalPodAutoscaler (autoscaling/v2, v1; minReplicas defaults to 1) or KEDA
 //     ScaledObject (minReplicaCount 0, maxReplicaCount 100 by default; its paused-replicas annotation pins both
 //     bounds, its paused annotation plans them at the maximum) that targets the workload by API group, kind and name (one the

@@ -3,6 +3,7 @@ package workloads
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -10,6 +11,7 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
+	nodev1 "k8s.io/api/node/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 
@@ -56,11 +58,14 @@ func (r *reader) podInfo(o object, ow *owned) (PodInfo, placement) {
 		if c, ok := r.runtime[*rc]; ok {
 			d.RuntimeClass = c
 		} else {
-			r.warn(o.src, WarnRuntimeClass, "its pods name RuntimeClass %s, which is not among the manifests; its pod overhead (if any) is not counted, so add the RuntimeClass to the manifests", field.Quote(*rc))
+			r.warn(o.src, WarnRuntimeClass, "its pods name RuntimeClass %s, which is not among the manifests; its pod overhead and scheduling rules (if any) are not counted, so add the RuntimeClass to the manifests", field.Quote(*rc))
 		}
 	}
 	reqs, steps := pod.Requests(spec, d)
 	info.Derivation = steps
+	if d.RuntimeClass != nil && d.RuntimeClass.Scheduling != nil {
+		info.Derivation = append(info.Derivation, r.runtimeClassScheduling(o, spec, d.RuntimeClass))
+	}
 	refused := pod.Refusals(spec, d)
 	var written []string
 	if o.typed != nil && o.src.Origin == OriginManifests {
@@ -90,6 +95,57 @@ func (r *reader) podInfo(o object, ow *owned) (PodInfo, placement) {
 	pl := placement{selector: copyMap(spec.NodeSelector)}
 	info.Constraints = r.constraints(o, ow, &pl)
 	return info, pl
+}
+
+// runtimeClassScheduling merges the RuntimeClass's scheduling into the pod spec, as the RuntimeClass admission plugin
+// does to every pod that names the class (kubernetes/kubernetes plugin/pkg/admission/runtimeclass/admission.go,
+// setScheduling): its nodeSelector is added to the pod's, a key the pod sets to another value being refused
+// ("conflict: runtimeClass.scheduling.nodeSelector"), and its tolerations are added to the pod's. The Kubernetes
+// docs' Windows pattern keeps Windows pods on Windows nodes that way. It returns the derivation's line.
+func (r *reader) runtimeClassScheduling(o object, spec *corev1.PodSpec, c *nodev1.RuntimeClass) string {
+	sch := c.Scheduling
+	var added []string
+	for _, k := range slices.Sorted(maps.Keys(sch.NodeSelector)) {
+		v := sch.NodeSelector[k]
+		if cur, ok := spec.NodeSelector[k]; ok {
+			if cur != v {
+				r.errs = append(r.errs, field.Invalid(inputPath(o.src), k, "%s: its pods' nodeSelector %s=%s conflicts with RuntimeClass %s's scheduling.nodeSelector %s=%s, and the API server refuses such pods (RuntimeClass admission: conflict: runtimeClass.scheduling.nodeSelector); make the two agree",
+					objName(o.src), k, cur, field.Quote(c.Name), k, v))
+			}
+			continue
+		}
+		if spec.NodeSelector == nil {
+			spec.NodeSelector = map[string]string{}
+		}
+		spec.NodeSelector[k] = v
+		added = append(added, fmt.Sprintf("nodeSelector %s=%s", k, v))
+	}
+	for _, t := range sch.Tolerations {
+		if !slices.ContainsFunc(spec.Tolerations, func(x corev1.Toleration) bool { return x.MatchToleration(&t) }) {
+			spec.Tolerations = append(spec.Tolerations, t)
+			added = append(added, "toleration "+tolerationText(t))
+		}
+	}
+	if len(added) == 0 {
+		return fmt.Sprintf("RuntimeClass %s's scheduling adds nothing the pod does not already have", field.Quote(c.Name))
+	}
+	return fmt.Sprintf("RuntimeClass %s's scheduling, merged into every pod by the API server: %s", field.Quote(c.Name), strings.Join(added, ", "))
+}
+
+// tolerationText spells a toleration as kubectl describes one: key=value:effect, key:effect with Exists, or
+// "every taint" for an empty key with Exists.
+func tolerationText(t corev1.Toleration) string {
+	effect := ""
+	if t.Effect != "" {
+		effect = ":" + string(t.Effect)
+	}
+	switch {
+	case t.Key == "" && t.Operator == corev1.TolerationOpExists:
+		return "of every taint" + effect
+	case t.Operator == corev1.TolerationOpExists:
+		return t.Key + effect
+	}
+	return t.Key + "=" + t.Value + effect
 }
 
 // vector converts a Kubernetes resource list to the planner's exact integers; other resources are
