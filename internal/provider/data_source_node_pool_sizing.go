@@ -93,6 +93,7 @@ type workloadModel struct {
 	NodeSelector types.Map    `tfsdk:"node_selector"`
 	Tolerations  types.List   `tfsdk:"tolerations"`
 	NodeAffinity types.List   `tfsdk:"node_affinity"`
+	Preferred    types.List   `tfsdk:"preferred_node_affinity"`
 	HostPorts    types.List   `tfsdk:"host_ports"`
 	VolumeClaims types.List   `tfsdk:"volume_claims"`
 	Namespace    types.String `tfsdk:"namespace"`

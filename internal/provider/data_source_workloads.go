@@ -76,6 +76,10 @@ type (
 	termOut struct {
 		MatchExpressions []requirementOut `tfsdk:"match_expressions"`
 	}
+	weightedTermOut struct {
+		Weight           int64            `tfsdk:"weight"`
+		MatchExpressions []requirementOut `tfsdk:"match_expressions"`
+	}
 	tolerationOut struct {
 		Key      *string `tfsdk:"key"`
 		Operator *string `tfsdk:"operator"`
@@ -138,6 +142,7 @@ type (
 		NodeSelector map[string]string     `tfsdk:"node_selector"`
 		Tolerations  []tolerationOut       `tfsdk:"tolerations"`
 		NodeAffinity []termOut             `tfsdk:"node_affinity"`
+		Preferred    []weightedTermOut     `tfsdk:"preferred_node_affinity"`
 		HostPorts    []hostPortOut         `tfsdk:"host_ports"`
 		Namespace    *string               `tfsdk:"namespace"`
 		Labels       map[string]string     `tfsdk:"labels"`
@@ -265,7 +270,8 @@ func (d *workloadsDataSource) Schema(_ context.Context, _ datasource.SchemaReque
 			"none is planned at an assumed 100 % (a full second set of pods, as a blue-green update runs), said in its derivation and warning. Helm hooks (test Pods, install Jobs) are not steady load and go to `skipped` " +
 			"unless `include_helm_hooks = true`.\n\n" +
 			"Scheduling constraints are carried as written in `constraints`. Those sizing models become its inputs: node " +
-			"selector, tolerations, required node affinity (as `node_affinity`), inter-pod affinity and anti-affinity, required " +
+			"selector, tolerations, required and preferred node affinity (as `node_affinity` and `preferred_node_affinity`; a DaemonSet's preference is " +
+			"moot, its pods land on every node its rules allow), inter-pod affinity and anti-affinity, required " +
 			"and preferred (as `pod_affinity` and `pod_anti_affinity`, with the pods' `namespace` and `labels`), topology spread " +
 			"constraints (as `topology_spread`), host ports, and volume claims (as `volume_claims`, each " +
 			"claim but a ReadWriteMany one taking one of its node's volume attachments); every other constraint is reported in a " +
@@ -559,6 +565,7 @@ func flattenWorkloads(res workloads.Result) ([]workloadOut, []daemonSetOut, []sk
 			Requests: requestsOf(w.Requests), CPUUsage: cpuUsage(w.CPUUsageMillicores), NodeSelector: w.NodeSelector,
 			Tolerations: tolerationsOf(w.Tolerations), NodeAffinity: termsOf(w.NodeAffinity), HostPorts: portsOf(w.HostPorts), Source: sourceOf(w.Source), MaxSurge: surgeString(w.MaxSurge)}
 		o.Namespace, o.Labels = strPtr(w.Namespace), w.Labels
+		o.Preferred = preferredTermsOf(w.PreferredNodeAffinity)
 		o.PodAffinity, o.PodAnti = podAffinityOut(w.PodAffinity)
 		o.TopoSpread = topologySpreadOut(w.TopologySpread)
 		if w.Spread.Type != "" && w.Spread.Type != fit.SpreadNone {
@@ -677,6 +684,18 @@ func termsOf(ts []fit.NodeSelectorTerm) []termOut {
 		for _, e := range t.MatchExpressions {
 			out[i].MatchExpressions = append(out[i].MatchExpressions, requirementOut{Key: e.Key, Operator: string(e.Operator), Values: e.Values})
 		}
+	}
+	return out
+}
+
+func preferredTermsOf(ts []fit.WeightedNodeSelectorTerm) []weightedTermOut {
+	if len(ts) == 0 {
+		return nil
+	}
+	out := make([]weightedTermOut, len(ts))
+	for i, t := range ts {
+		out[i].Weight = int64(t.Weight)
+		out[i].MatchExpressions = termsOf([]fit.NodeSelectorTerm{t.Term})[0].MatchExpressions
 	}
 	return out
 }

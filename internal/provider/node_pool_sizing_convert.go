@@ -212,14 +212,35 @@ func expandNodeAffinity(ctx context.Context, l types.List, diags *diag.Diagnosti
 	diags.Append(listElementsAs(ctx, l, &ts, false)...)
 	var out []fit.NodeSelectorTerm
 	for _, t := range ts {
-		term := fit.NodeSelectorTerm{}
-		for _, e := range t.MatchExpressions {
-			var values []string
-			diags.Append(listElementsAs(ctx, e.Values, &values, false)...)
-			term.MatchExpressions = append(term.MatchExpressions, fit.NodeSelectorRequirement{Key: e.Key.ValueString(),
-				Operator: fit.NodeSelectorOperator(e.Operator.ValueString()), Values: values})
-		}
-		out = append(out, term)
+		out = append(out, expandNodeAffinityTerm(ctx, t, diags))
+	}
+	return out
+}
+
+func expandNodeAffinityTerm(ctx context.Context, t nodeSelectorTermModel, diags *diag.Diagnostics) fit.NodeSelectorTerm {
+	term := fit.NodeSelectorTerm{}
+	for _, e := range t.MatchExpressions {
+		var values []string
+		diags.Append(listElementsAs(ctx, e.Values, &values, false)...)
+		term.MatchExpressions = append(term.MatchExpressions, fit.NodeSelectorRequirement{Key: e.Key.ValueString(),
+			Operator: fit.NodeSelectorOperator(e.Operator.ValueString()), Values: values})
+	}
+	return term
+}
+
+// weightedNodeTermModel is one term of preferred_node_affinity: its weight beside its expressions.
+type weightedNodeTermModel struct {
+	Weight           int64                          `tfsdk:"weight"`
+	MatchExpressions []nodeSelectorRequirementModel `tfsdk:"match_expressions"`
+}
+
+func expandPreferredNodeAffinity(ctx context.Context, l types.List, diags *diag.Diagnostics) []fit.WeightedNodeSelectorTerm {
+	var ts []weightedNodeTermModel
+	diags.Append(listElementsAs(ctx, l, &ts, false)...)
+	var out []fit.WeightedNodeSelectorTerm
+	for _, t := range ts {
+		term := expandNodeAffinityTerm(ctx, nodeSelectorTermModel{MatchExpressions: t.MatchExpressions}, diags)
+		out = append(out, fit.WeightedNodeSelectorTerm{Weight: int(t.Weight), Term: term})
 	}
 	return out
 }
@@ -473,8 +494,8 @@ func optCount(v types.Int64) *int {
 func expandWorkload(ctx context.Context, p path.Path, w workloadModel, diags *diag.Diagnostics) sizing.Workload {
 	sw := sizing.Workload{Name: w.Name.ValueString(), Requests: expandRequests(ctx, p.AtName("requests"), w.Requests, diags),
 		NodeSelector: expandStringMap(ctx, w.NodeSelector, diags), Tolerations: expandTolerations(ctx, w.Tolerations, diags),
-		NodeAffinity: expandNodeAffinity(ctx, w.NodeAffinity, diags), HostPorts: expandHostPorts(ctx, w.HostPorts, diags),
-		Replicas: optCount(w.Replicas), MinReplicas: optCount(w.MinReplicas), MaxReplicas: optCount(w.MaxReplicas)}
+		NodeAffinity: expandNodeAffinity(ctx, w.NodeAffinity, diags), PreferredNodeAffinity: expandPreferredNodeAffinity(ctx, w.Preferred, diags),
+		HostPorts: expandHostPorts(ctx, w.HostPorts, diags), Replicas: optCount(w.Replicas), MinReplicas: optCount(w.MinReplicas), MaxReplicas: optCount(w.MaxReplicas)}
 	if v := optQuantity(p.AtName("cpu_usage"), w.CPUUsage, quantityCPU, diags); v != nil {
 		sw.CPUUsageMillicores = *v
 	}

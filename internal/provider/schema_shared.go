@@ -118,18 +118,19 @@ func systemDaemonSetsAttribute() schema.StringAttribute {
 func workloadsAttribute() schema.ListNestedAttribute {
 	return schema.ListNestedAttribute{Required: true, MarkdownDescription: "Workloads: sets of identical pods.", Validators: []validator.List{uniqueWorkloads},
 		NestedObject: schema.NestedAttributeObject{Attributes: addMisplacedRequests(map[string]schema.Attribute{
-			"name":          schema.StringAttribute{Required: true, MarkdownDescription: "Workload name, unique within its `namespace` (workloads of one name in two namespaces are planned as `namespace/name`)."},
-			"replicas":      schema.Int64Attribute{Optional: true, MarkdownDescription: "Fixed replica count (or give `min_replicas`/`max_replicas`).", Validators: []validator.Int64{int64validator.AtLeast(0)}},
-			"min_replicas":  schema.Int64Attribute{Optional: true, MarkdownDescription: "Autoscaled: the steady (minimum) replica count.", Validators: []validator.Int64{int64validator.AtLeast(0)}},
-			"max_replicas":  schema.Int64Attribute{Optional: true, MarkdownDescription: "Autoscaled: the peak (maximum) replica count.", Validators: []validator.Int64{int64validator.AtLeast(0)}},
-			"requests":      requestsAttribute("Requests of one pod."),
-			"cpu_usage":     schema.StringAttribute{Optional: true, MarkdownDescription: "Expected real CPU use of one pod, separate from its request; burstable pools check it against their credit budget.", Validators: []validator.String{quantityValidator{quantityCPU}}},
-			"node_selector": schema.MapAttribute{Optional: true, ElementType: types.StringType, MarkdownDescription: "Node selector."},
-			"tolerations":   tolerationsAttribute(),
-			"node_affinity": nodeAffinityAttribute(),
-			"host_ports":    hostPortsAttribute("workload"),
-			"volume_claims": volumeClaimsAttribute(),
-			"namespace":     schema.StringAttribute{Optional: true, MarkdownDescription: "Namespace of the pods (default `default`), which inter-pod affinity terms look in."},
+			"name":                    schema.StringAttribute{Required: true, MarkdownDescription: "Workload name, unique within its `namespace` (workloads of one name in two namespaces are planned as `namespace/name`)."},
+			"replicas":                schema.Int64Attribute{Optional: true, MarkdownDescription: "Fixed replica count (or give `min_replicas`/`max_replicas`).", Validators: []validator.Int64{int64validator.AtLeast(0)}},
+			"min_replicas":            schema.Int64Attribute{Optional: true, MarkdownDescription: "Autoscaled: the steady (minimum) replica count.", Validators: []validator.Int64{int64validator.AtLeast(0)}},
+			"max_replicas":            schema.Int64Attribute{Optional: true, MarkdownDescription: "Autoscaled: the peak (maximum) replica count.", Validators: []validator.Int64{int64validator.AtLeast(0)}},
+			"requests":                requestsAttribute("Requests of one pod."),
+			"cpu_usage":               schema.StringAttribute{Optional: true, MarkdownDescription: "Expected real CPU use of one pod, separate from its request; burstable pools check it against their credit budget.", Validators: []validator.String{quantityValidator{quantityCPU}}},
+			"node_selector":           schema.MapAttribute{Optional: true, ElementType: types.StringType, MarkdownDescription: "Node selector."},
+			"tolerations":             tolerationsAttribute(),
+			"node_affinity":           nodeAffinityAttribute(),
+			"preferred_node_affinity": preferredNodeAffinityAttribute(),
+			"host_ports":              hostPortsAttribute("workload"),
+			"volume_claims":           volumeClaimsAttribute(),
+			"namespace":               schema.StringAttribute{Optional: true, MarkdownDescription: "Namespace of the pods (default `default`), which inter-pod affinity terms look in."},
 			"labels": schema.MapAttribute{Optional: true, ElementType: types.StringType,
 				MarkdownDescription: "Labels of the pods, which inter-pod affinity terms select (default `app = <name>`)."},
 			"pod_affinity":      podAffinityAttribute(false),
@@ -166,6 +167,34 @@ func requestsAttribute(desc string) schema.SingleNestedAttribute {
 		}}
 }
 
+// nodeSelectorRequirementsAttribute is the match_expressions of a node affinity term.
+func nodeSelectorRequirementsAttribute() schema.ListNestedAttribute {
+	return schema.ListNestedAttribute{Optional: true, MarkdownDescription: "Expressions, all of which must hold (none: the term matches no node, as in Kubernetes).",
+		NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+			"key": schema.StringAttribute{Required: true, MarkdownDescription: "Node label key."},
+			"operator": schema.StringAttribute{Required: true, MarkdownDescription: "One of " + markdownList(fit.NodeSelectorOperators) + ".",
+				Validators: []validator.String{stringvalidator.OneOf(stringsOf(fit.NodeSelectorOperators)...)}},
+			"values": schema.ListAttribute{Optional: true, ElementType: types.StringType,
+				MarkdownDescription: "Values: one or more for `In` and `NotIn`, none for `Exists` and `DoesNotExist`, one integer for `Gt` and `Lt`."},
+		}}}
+}
+
+// preferredNodeAffinityAttribute is a workload's preferred node affinity, in the shape of
+// preferredDuringSchedulingIgnoredDuringExecution with a term's preference flattened beside its weight.
+func preferredNodeAffinityAttribute() schema.ListNestedAttribute {
+	return schema.ListNestedAttribute{Optional: true,
+		MarkdownDescription: "Preferred node affinity (`preferredDuringSchedulingIgnoredDuringExecution`): a score, not a filter. As the scheduler's NodeAffinity " +
+			"plugin weighs it (weight 2 in the default profile and in `most-allocated`), a node scores the sum of the `weight`s of the terms it matches, " +
+			"normalised over the nodes the pod may use, so the pods fill the nodes they prefer first: a workload that may only use a pool another one prefers " +
+			"is sized for the nodes that one takes there. Expressions see the same labels as `node_affinity`'s (a hostname is not known before a node exists: " +
+			"`In` or `Exists` on `kubernetes.io/hostname` matches no planned node). The best packing (`nodes_optimal` of `kubefit_node_pool_sizing`) ignores it.",
+		NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+			"weight": schema.Int64Attribute{Required: true, MarkdownDescription: fmt.Sprintf("Weight of the term in the score (1–%d).", fit.MaxPreferenceWeight),
+				Validators: []validator.Int64{int64validator.Between(1, fit.MaxPreferenceWeight)}},
+			"match_expressions": nodeSelectorRequirementsAttribute(),
+		}}}
+}
+
 // nodeAffinityAttribute is a pod's required node affinity, in the shape of
 // requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms.
 func nodeAffinityAttribute() schema.ListNestedAttribute {
@@ -175,14 +204,7 @@ func nodeAffinityAttribute() schema.ListNestedAttribute {
 			"`kubernetes.io/arch`, `kubernetes.io/os`, `node.kubernetes.io/instance-type` and each zone's `topology.kubernetes.io/zone`; a pool is used " +
 			"only when the nodes of all its zones match.",
 		NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
-			"match_expressions": schema.ListNestedAttribute{Optional: true, MarkdownDescription: "Expressions, all of which must hold (none: the term matches no node, as in Kubernetes).",
-				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
-					"key": schema.StringAttribute{Required: true, MarkdownDescription: "Node label key."},
-					"operator": schema.StringAttribute{Required: true, MarkdownDescription: "One of " + markdownList(fit.NodeSelectorOperators) + ".",
-						Validators: []validator.String{stringvalidator.OneOf(stringsOf(fit.NodeSelectorOperators)...)}},
-					"values": schema.ListAttribute{Optional: true, ElementType: types.StringType,
-						MarkdownDescription: "Values: one or more for `In` and `NotIn`, none for `Exists` and `DoesNotExist`, one integer for `Gt` and `Lt`."},
-				}}},
+			"match_expressions": nodeSelectorRequirementsAttribute(),
 		}}}
 }
 

@@ -41,6 +41,18 @@ type NodeSelectorTerm struct {
 	MatchExpressions []NodeSelectorRequirement
 }
 
+// WeightedNodeSelectorTerm is one term of a preferred node affinity with its Weight (1–100, as the API
+// server validates it): a node that matches Term scores Weight (preferredDuringSchedulingIgnoredDuringExecution).
+// A term without expressions matches no node and scores nothing, as in Kubernetes.
+type WeightedNodeSelectorTerm struct {
+	Weight int
+	Term   NodeSelectorTerm
+}
+
+// MaxPreferenceWeight is the largest weight of a preferred node affinity term (the API server's
+// validatePreferredSchedulingTerms, 1–100).
+const MaxPreferenceWeight = 100
+
 // zoneLabel is the label that carries a node's zone.
 const zoneLabel = "topology.kubernetes.io/zone"
 
@@ -59,6 +71,57 @@ func NodeSelector(terms []NodeSelectorTerm) *corev1.NodeSelector {
 		ns.NodeSelectorTerms = append(ns.NodeSelectorTerms, term)
 	}
 	return ns
+}
+
+// PreferredTerms converts weighted terms to the Kubernetes type the scheduler scores (nil for no terms).
+func PreferredTerms(terms []WeightedNodeSelectorTerm) []corev1.PreferredSchedulingTerm {
+	var out []corev1.PreferredSchedulingTerm
+	for _, t := range terms {
+		var pref corev1.NodeSelectorTerm
+		if ns := NodeSelector([]NodeSelectorTerm{t.Term}); ns != nil {
+			pref = ns.NodeSelectorTerms[0]
+		}
+		out = append(out, corev1.PreferredSchedulingTerm{Weight: int32(t.Weight), Preference: pref})
+	}
+	return out
+}
+
+// nodeLabels returns the labels a planned node of pool p in zone z ("" for none) carries: the pool's labels
+// and the zone's topology.kubernetes.io/zone. A node's hostname is not known before it exists.
+func nodeLabels(p *Pool, z string) map[string]string {
+	labels := make(map[string]string, len(p.Labels)+1)
+	for k, v := range p.Labels {
+		labels[k] = v
+	}
+	if z != "" {
+		labels[zoneLabel] = z
+	}
+	return labels
+}
+
+// preferenceScores returns the NodeAffinity Score plugin's raw score of the nodes of pool p in each of its
+// zones (one entry for a pool without zones): the sum of the weights of the preferred terms the node's
+// labels match, with the scheduler's own matching (component-helpers' nodeaffinity.PreferredSchedulingTerms,
+// which the plugin scores with). A term naming a node's hostname matches no planned node (In, Exists) or
+// every one (NotIn, DoesNotExist). nil when no term can match (no terms, or terms that do not parse, which
+// Validate rejects).
+func preferenceScores(terms []WeightedNodeSelectorTerm, p *Pool) []int64 {
+	if len(terms) == 0 {
+		return nil
+	}
+	pref, err := nodeaffinity.NewPreferredSchedulingTerms(PreferredTerms(terms))
+	if err != nil {
+		return nil
+	}
+	zones := p.Zones
+	if len(zones) == 0 {
+		zones = []string{""}
+	}
+	out := make([]int64, len(zones))
+	for i, z := range zones {
+		out[i] = pref.Score(&corev1.Node{ObjectMeta: metav1.ObjectMeta{Labels: nodeLabels(p, z)}})
+	}
+	return out
 }
 
 // affinityZones returns, of the pool's zones, those whose nodes match the required node affinity, with the
@@ -80,14 +143,7 @@ func affinityZones(terms []NodeSelectorTerm, p *Pool) (matching []string, all bo
 	}
 	all = true
 	for _, z := range zones {
-		labels := make(map[string]string, len(p.Labels)+1)
-		for k, v := range p.Labels {
-			labels[k] = v
-		}
-		if z != "" {
-			labels[zoneLabel] = z
-		}
-		if sel.Match(&corev1.Node{ObjectMeta: metav1.ObjectMeta{Labels: labels}}) {
+		if sel.Match(&corev1.Node{ObjectMeta: metav1.ObjectMeta{Labels: nodeLabels(p, z)}}) {
 			matching = append(matching, z)
 		} else {
 			all = false
@@ -177,14 +233,31 @@ func describeLabels(p *Pool) string {
 // and Lt, label keys. An empty term is valid and matches no node, as in Kubernetes.
 func (v *validator) affinity(f field.Path, owner string, terms []NodeSelectorTerm) {
 	for i, t := range terms {
-		tf := f.Child("NodeAffinity").At(i)
-		for j, e := range t.MatchExpressions {
-			ef := tf.Child("MatchExpressions").At(j)
-			one := []NodeSelectorTerm{{MatchExpressions: []NodeSelectorRequirement{e}}}
-			if _, err := nodeaffinity.NewNodeSelector(NodeSelector(one)); err != nil {
-				v.add(ef, e.Key, "node affinity expression %s of %s is invalid: %s", field.Quote(e.Key+" "+string(e.Operator)), owner,
-					strings.TrimPrefix(err.Error(), "nodeSelectorTerms[0].matchExpressions[0]."))
-			}
+		v.affinityTerm(f.Child("NodeAffinity").At(i), "node affinity", owner, t)
+	}
+}
+
+// affinityTerm checks the expressions of one term at tf; what names the affinity in the messages.
+func (v *validator) affinityTerm(tf field.Path, what, owner string, t NodeSelectorTerm) {
+	for j, e := range t.MatchExpressions {
+		ef := tf.Child("MatchExpressions").At(j)
+		one := []NodeSelectorTerm{{MatchExpressions: []NodeSelectorRequirement{e}}}
+		if _, err := nodeaffinity.NewNodeSelector(NodeSelector(one)); err != nil {
+			v.add(ef, e.Key, "%s expression %s of %s is invalid: %s", what, field.Quote(e.Key+" "+string(e.Operator)), owner,
+				strings.TrimPrefix(err.Error(), "nodeSelectorTerms[0].matchExpressions[0]."))
 		}
+	}
+}
+
+// preferredAffinity checks a preferred node affinity: each weight within 1–100 (the API server's
+// validatePreferredSchedulingTerms) and each term as a required term's.
+func (v *validator) preferredAffinity(f field.Path, owner string, terms []WeightedNodeSelectorTerm) {
+	for i, t := range terms {
+		tf := f.Child("PreferredNodeAffinity").At(i)
+		if t.Weight < 1 || t.Weight > MaxPreferenceWeight {
+			v.add(tf.Child("Weight"), itoa(t.Weight), "the weight %d of a preferred node affinity term of %s must be between 1 and %d",
+				t.Weight, owner, MaxPreferenceWeight)
+		}
+		v.affinityTerm(tf.Child("Term"), "preferred node affinity", owner, t.Term)
 	}
 }

@@ -192,8 +192,16 @@
 //     interpodaffinity/scoring.go): per node, over the domains it is in, the pod's preferred terms'
 //     weights times the placed pods they match (anti-affinity negative), plus the placed pods' preferred
 //     terms (and required affinity terms, at HardPodAffinityWeight 1) that match the pod, normalised
-//     100 × (s − min) / (max − min) over the feasible nodes. NodeAffinity and ImageLocality score every
-//     node alike for these pods and are left out.
+//     100 × (s − min) / (max − min) over the feasible nodes; NodeAffinity (weight 2, in both profiles: the
+//     MostAllocated profile changes only NodeResourcesFit's arguments; nodeaffinity/node_affinity.go): a pod
+//     without Workload.PreferredNodeAffinity is skipped (PreScore), otherwise a node's raw score is the sum of
+//     the weights of the preferred terms it matches (component-helpers' PreferredSchedulingTerms, on the
+//     pool's labels and the zone's topology.kubernetes.io/zone, so a constant per pool and zone,
+//     sched_nodeaffinity.go; a hostname term matches no planned node with In or Exists and every one with
+//     NotIn or DoesNotExist, where a real node named in it would score otherwise), normalised 100 × s / max
+//     over the feasible nodes and left at 0 when max is 0. A pod that prefers a pool fills it before the
+//     others, so a workload pinned to that pool needs the nodes the preferring one takes there. ImageLocality
+//     scores every node alike for these pods and is left out.
 //   - Pods that no node count binds for their required anti-affinity against their own pods on a key with
 //     fewer values than pods (one pod per zone, 4 replicas, 3 zones) are left out of the search and fail
 //     with ReasonPodAffinity. DaemonSets carry no labels in the model, so no term matches their pods.
@@ -299,7 +307,8 @@
 // larger examined set, the scheduler's own retries on a timer, labels and terms on DaemonSet pods, a
 // volume's zone before its first placement (WaitForFirstConsumer is assumed; an Immediate class would pin
 // pods to a zone chosen before scheduling), and, in the best packing only, inter-pod terms, topology_spread
-// constraints and host ports between workloads (the scheduler model applies them).
+// constraints, host ports between workloads and preferred node affinity (the scheduler model applies them; the
+// best packing only gives PoolResult.NodesOptimal and the search's start).
 //
 // Arrival orders (Input.Arrival): rollout (default) plans the replicas of all workloads interleaved in
 // proportion (pod k of n at (k + ½) / n of the way) and three seeded random orders, and the count must

@@ -57,6 +57,7 @@ const (
 	defaultMilliCPURequest   = 100       // schedutil.DefaultMilliCPURequest
 	defaultMemoryRequest     = 200 << 20 // schedutil.DefaultMemoryRequest
 	weightTaintToleration    = 3
+	weightNodeAffinity       = 2
 	weightNodeResourcesFit   = 1
 	weightPodTopologySpread  = 2
 	weightBalancedAllocation = 1
@@ -99,8 +100,11 @@ type schedClass struct {
 	affinity   []bool  // per pool: the pool matches the pod's node selector and pool list (spread domains)
 	prefer     []int64 // per pool: PreferNoSchedule taints the pod does not tolerate
 	anyPrefer  bool    // some pool has one
-	requested  []int   // the resources the pod requests (fitsResources)
-	limit      []vec   // per pool: the most of each requested resource a node may hold before the pod, walloc − request
+	// nodePref is NodeAffinity's raw score per pool and zone (nodePrefAt): the weights of the pod's preferred
+	// node affinity terms the node matches; nil when the pod has none (the plugin skips it).
+	nodePref  []int64
+	requested []int // the resources the pod requests (fitsResources)
+	limit     []vec // per pool: the most of each requested resource a node may hold before the pod, walloc − request
 }
 
 // schedNode is one node of the modelled cluster.
@@ -159,6 +163,7 @@ type cluster struct {
 	parIdx    []int32
 	parOrder  []int64
 	raw       [5][]int64 // the cycle's scores (scores), totals and heap scratch (best)
+	prefScore []int64    // the cycle's NodeAffinity scores (scores)
 	zoneStamp []uint64   // per zone + 1: the cycle that last counted it
 	domStamp  []uint64   // per domain of a spread constraint's key: the count that last saw it (userSpreadScores)
 	stamp     uint64
@@ -255,6 +260,7 @@ func newCluster(m *model, classes []classSim) *cluster {
 				}
 			}
 		}
+		sc.nodePref = cl.preferences(wl)
 		for r := range nRes {
 			if c.req[r] > 0 {
 				sc.requested = append(sc.requested, r)
@@ -711,12 +717,15 @@ func (cl *cluster) filter(w int, id int32, minMatch int32) bool {
 // framework does (RunScorePlugins), and returns the highest total, ties broken as the run's mode says
 // (runMode: at random, or as the scheduler's heap does on the node list's order).
 func (cl *cluster) best(w int, feasible []int32, profile SchedulerProfile) int32 {
-	resS, spreadS, taintS, podS := cl.scores(w, feasible, profile)
+	resS, spreadS, taintS, podS, affS := cl.scores(w, feasible, profile)
 	totals := cl.raw[1]
 	for i := range feasible {
 		totals[i] = resS[i] + weightPodTopologySpread*spreadS[i] + weightTaintToleration*taintS[i]
 		if podS != nil {
 			totals[i] += weightInterPodAffinity * podS[i]
+		}
+		if affS != nil {
+			totals[i] += weightNodeAffinity * affS[i]
 		}
 	}
 	if cl.tieRNG != nil {
@@ -745,9 +754,10 @@ func (cl *cluster) best(w int, feasible []int32, profile SchedulerProfile) int32
 
 // scores runs the profile's Score plugins over the feasible nodes: per node, the weighted sum of
 // NodeResourcesFit's and NodeResourcesBalancedAllocation's scores, and the normalised scores of
-// PodTopologySpread, TaintToleration and InterPodAffinity (nil when the pod has no inter-pod score), before
-// their weights. The slices are the cluster's scratch, valid until the next cycle.
-func (cl *cluster) scores(w int, feasible []int32, profile SchedulerProfile) (resS, spreadS, taintS, podS []int64) {
+// PodTopologySpread, TaintToleration, InterPodAffinity (nil when the pod has no inter-pod score) and
+// NodeAffinity (nil when the pod has no preferred node affinity), before their weights. The slices are the
+// cluster's scratch, valid until the next cycle.
+func (cl *cluster) scores(w int, feasible []int32, profile SchedulerProfile) (resS, spreadS, taintS, podS, affS []int64) {
 	sc := &cl.classes[w]
 	for k := range cl.raw {
 		cl.raw[k] = scratch(cl.raw[k], len(feasible))
@@ -783,7 +793,12 @@ func (cl *cluster) scores(w int, feasible []int32, profile SchedulerProfile) (re
 		podS = cl.ps.score
 		cl.podScores(w, feasible, podS)
 	}
-	return resS, spreadS, taintS, podS
+	if sc.nodePref != nil {
+		cl.prefScore = scratch(cl.prefScore, len(feasible))
+		affS = cl.prefScore
+		cl.preferenceScores(sc, feasible, affS)
+	}
+	return resS, spreadS, taintS, podS, affS
 }
 
 // setLive rebuilds the list of live nodes after cl.dead changed.

@@ -85,13 +85,13 @@ func (m *model) classes(sc Scenario) []classSim {
 
 // NodeScore is the scheduler model's view of one node in one scheduling cycle of ScoreReplay: whether
 // the pod passes the node's filters and, when it does, the Score plugins' scores, each normalised and
-// before its weight (PodAffinity is 0 for a pod without inter-pod scores), and the weighted Total the
-// model ranks the nodes by.
+// before its weight (PodAffinity is 0 for a pod without inter-pod scores, NodeAffinity for a pod without
+// preferred node affinity), and the weighted Total the model ranks the nodes by.
 type NodeScore struct {
-	Node                                      NodeRef
-	Feasible                                  bool
-	Fit, Balanced, Spread, Taint, PodAffinity int64
-	Total                                     int64
+	Node                                                    NodeRef
+	Feasible                                                bool
+	Fit, Balanced, Spread, Taint, PodAffinity, NodeAffinity int64
+	Total                                                   int64
 }
 
 // ScoreReplay replays a given placement through the scheduler model, for callers that compare its scores
@@ -133,7 +133,7 @@ func ScoreReplay(in Input, sc Scenario, counts []int, o Order, placed []NodeRef,
 			}
 		}
 		if len(feasible) > 0 {
-			resS, spreadS, taintS, podS := cl.scores(w, feasible, in.Scheduler)
+			resS, spreadS, taintS, podS, affS := cl.scores(w, feasible, in.Scheduler)
 			for k, id := range feasible {
 				nd := &cl.nodes[id]
 				s := &out[id]
@@ -146,6 +146,10 @@ func ScoreReplay(in Input, sc Scenario, counts []int, o Order, placed []NodeRef,
 				if podS != nil {
 					s.PodAffinity = podS[k]
 					s.Total += weightInterPodAffinity * podS[k]
+				}
+				if affS != nil {
+					s.NodeAffinity = affS[k]
+					s.Total += weightNodeAffinity * affS[k]
 				}
 			}
 		}

@@ -326,7 +326,12 @@ type Workload struct {
 	NodeSelector       map[string]string
 	// NodeAffinity is the pods' required node affinity (ORed terms); nil for none.
 	NodeAffinity []NodeSelectorTerm
-	Tolerations  []Toleration
+	// PreferredNodeAffinity is the pods' preferred node affinity
+	// (preferredDuringSchedulingIgnoredDuringExecution): a score, not a filter. The scheduler model weighs
+	// every node by the weights of the terms it matches, as the NodeAffinity Score plugin does; the best
+	// packing ignores it.
+	PreferredNodeAffinity []WeightedNodeSelectorTerm
+	Tolerations           []Toleration
 	// Namespace and Labels are the pods' namespace ("" means "default") and labels (none means app=<Name>),
 	// which inter-pod affinity terms select.
 	Namespace string

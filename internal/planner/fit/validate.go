@@ -378,6 +378,7 @@ func (v *validator) workloads(in Input, poolIdx map[string]int) {
 		v.requests(f, owner, w.Requests, w.CPUUsageMillicores)
 		v.labels(f.Child("NodeSelector"), owner, w.NodeSelector)
 		v.affinity(f, owner, w.NodeAffinity)
+		v.preferredAffinity(f, owner, w.PreferredNodeAffinity)
 		v.hostPorts(f, owner, w.HostPorts)
 		v.volumeClaims(f, w)
 		v.podAffinity(f, owner, w)

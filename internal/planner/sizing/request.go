@@ -133,7 +133,9 @@ type Workload struct {
 	NodeSelector       map[string]string
 	// NodeAffinity is the pods' required node affinity (ORed terms); nil for none.
 	NodeAffinity []fit.NodeSelectorTerm
-	Tolerations  []fit.Toleration
+	// PreferredNodeAffinity is the pods' preferred node affinity, a score (fit.Workload.PreferredNodeAffinity).
+	PreferredNodeAffinity []fit.WeightedNodeSelectorTerm
+	Tolerations           []fit.Toleration
 	// Namespace, Labels and PodAffinity are the pods' namespace, labels and inter-pod affinity
 	// (fit.Workload).
 	Namespace   string

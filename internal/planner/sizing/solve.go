@@ -507,7 +507,7 @@ func (s *solve) workload(i int) fit.Workload {
 	w := &s.req.Workloads[i]
 	p := field.NewPath("Workloads").At(i)
 	fw := fit.Workload{Name: w.Name, Requests: w.Requests, CPUUsageMillicores: w.CPUUsageMillicores,
-		NodeSelector: w.NodeSelector, NodeAffinity: w.NodeAffinity, Tolerations: w.Tolerations, HostPorts: w.HostPorts, VolumeClaims: w.VolumeClaims, Pools: w.Pools, MaxSurge: w.MaxSurge, Spread: w.Spread,
+		NodeSelector: w.NodeSelector, NodeAffinity: w.NodeAffinity, PreferredNodeAffinity: w.PreferredNodeAffinity, Tolerations: w.Tolerations, HostPorts: w.HostPorts, VolumeClaims: w.VolumeClaims, Pools: w.Pools, MaxSurge: w.MaxSurge, Spread: w.Spread,
 		Namespace: w.Namespace, Labels: w.Labels, PodAffinity: w.PodAffinity, TopologySpread: w.TopologySpread, Priority: w.Priority,
 		DisruptionBudget: w.DisruptionBudget}
 	rerrs := ReplicaCountErrors(p, w.Name, w.Replicas, w.MinReplicas, w.MaxReplicas)
@@ -539,6 +539,13 @@ func (s *solve) workload(i int) fit.Workload {
 	if u := fit.UnknownLabelExpressions(w.NodeAffinity); len(u) > 0 {
 		s.warnings = append(s.warnings, field.Warning{Code: WarnAffinityUnknownLabel, Path: p.Child("NodeAffinity"),
 			Message: fmt.Sprintf("the node affinity of workload %q has %s: planned nodes carry no such label, so kubefit lets every node pass; real nodes do, so check that the pods may use the pool's nodes", w.Name, strings.Join(u, " and "))})
+	}
+	for j, t := range w.PreferredNodeAffinity {
+		if u := fit.UnknownLabelExpressions([]fit.NodeSelectorTerm{t.Term}); len(u) > 0 {
+			s.warnings = append(s.warnings, field.Warning{Code: WarnAffinityUnknownLabel, Path: p.Child("PreferredNodeAffinity").At(j).Child("Term"),
+				Message: fmt.Sprintf("the preferred node affinity of workload %q has %s: planned nodes carry no such label, so kubefit scores every node as matching it; "+
+					"real nodes do, and the nodes it names score lower", w.Name, strings.Join(u, " and "))})
+		}
 	}
 	return fw
 }

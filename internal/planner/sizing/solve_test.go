@@ -319,6 +319,46 @@ func TestSolveWarnsAffinityOnUnknownLabels(t *testing.T) {
 	}
 }
 
+// TestSolvePreferredNodeAffinity: sizing passes a workload's preferred node affinity to the planner (a pod that
+// prefers the pool another one is pinned to fills it first, so the pinned pool needs more nodes), and a
+// preferred term with NotIn on a hostname is warned about at the term.
+func TestSolvePreferredNodeAffinity(t *testing.T) {
+	prefer := func(key string, op fit.NodeSelectorOperator, v string) []fit.WeightedNodeSelectorTerm {
+		return []fit.WeightedNodeSelectorTerm{{Weight: 100, Term: fit.NodeSelectorTerm{MatchExpressions: []fit.NodeSelectorRequirement{{Key: key, Operator: op, Values: []string{v}}}}}}
+	}
+	solve := func(y []fit.WeightedNodeSelectorTerm) *Plan {
+		spot, general := pool("spot", "m5.xlarge", 20), pool("general", "m5.xlarge", 4)
+		spot.Labels, general.Labels = map[string]string{"tier": "spot"}, map[string]string{"tier": "general"}
+		general.MinNodes = 4
+		plan, err := NewPlanner(EmbeddedCatalog()).Solve(context.Background(), Request{Pools: []Pool{spot, general}, Workloads: []Workload{
+			{Name: "x", Replicas: intp(8), Requests: fit.Resources{CPUMillicores: 1000, MemoryBytes: 1 << 30}, NodeSelector: map[string]string{"tier": "spot"}},
+			{Name: "y", Replicas: intp(8), Requests: fit.Resources{CPUMillicores: 1000, MemoryBytes: 1 << 30}, PreferredNodeAffinity: y}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return plan
+	}
+	spotNodes := func(p *Plan) int {
+		for _, pr := range p.Packing.Scenarios[0].Pools {
+			if pr.Pool == "spot" {
+				return pr.NodesRequired
+			}
+		}
+		return -1
+	}
+	blind, preferring := solve(nil), solve(prefer("tier", fit.NodeIn, "spot"))
+	if spotNodes(preferring) <= spotNodes(blind) {
+		t.Errorf("spot nodes: %d with y preferring spot, %d without: the preference did not reach the planner", spotNodes(preferring), spotNodes(blind))
+	}
+	got := false
+	for _, w := range solve(prefer("kubernetes.io/hostname", fit.NodeNotIn, "node-1")).Warnings {
+		got = got || (w.Code == WarnAffinityUnknownLabel && w.Path.String() == "Workloads[1].PreferredNodeAffinity[0].Term" && strings.Contains(w.Message, "kubernetes.io/hostname NotIn"))
+	}
+	if !got {
+		t.Error("no warning on a preferred hostname NotIn term")
+	}
+}
+
 // TestSolveFoldsNotMeasured: pools of one overhead scope no measured node backs share one caveat naming them;
 // a measured scope adds none; each pool's evidence is in its plan and the report.
 func TestSolveFoldsNotMeasured(t *testing.T) {

@@ -12,9 +12,9 @@ import (
 )
 
 // constraints lists the pod's scheduling constraints as written, marks those sizing models (the node
-// selector, required node affinity without matchFields, tolerations, a required hostname anti-affinity or a
-// zone DoNotSchedule spread on the pod's own labels, host ports) and sets pl from them. Every other
-// constraint is carried and warned about, never dropped.
+// selector, required and preferred node affinity without matchFields, tolerations, inter-pod terms, topology
+// spread constraints, host ports, volumes) and sets pl from them. Every other constraint is carried and warned
+// about, never dropped.
 func (r *reader) constraints(o object, ow *owned, pl *placement) []Constraint {
 	spec := &ow.template.Spec
 	podLabels := ow.template.Labels
@@ -39,7 +39,16 @@ func (r *reader) constraints(o object, ow *owned, pl *placement) []Constraint {
 				}
 			}
 			if pref := na.PreferredDuringSchedulingIgnoredDuringExecution; len(pref) > 0 {
-				add("nodeAffinity.preferred", false, "not modelled yet: a scoring preference, ignored", pref)
+				terms, ok := preferredTerms(pref)
+				switch {
+				case ow.daemon:
+					add("nodeAffinity.preferred", true, "nothing to model for a DaemonSet: its pods land on every node the pool's rules allow, whatever they prefer", pref)
+				case ok:
+					pl.preferred = terms
+					add("nodeAffinity.preferred", true, "preferred_node_affinity (a score, as the scheduler's NodeAffinity plugin weighs it: its pods fill the nodes they prefer first)", pref)
+				default:
+					add("nodeAffinity.preferred", false, "not modelled yet: matchFields (node names) are not known before the nodes exist", pref)
+				}
 			}
 		}
 		var pod fit.PodAffinity
@@ -153,6 +162,20 @@ func affinityTerms(req *corev1.NodeSelector) ([]fit.NodeSelectorTerm, bool) {
 				Operator: fit.NodeSelectorOperator(e.Operator), Values: e.Values})
 		}
 		out = append(out, term)
+	}
+	return out, true
+}
+
+// preferredTerms converts a preferred node affinity to the planner's weighted terms; false when a term uses
+// matchFields, which name nodes that do not exist before the plan.
+func preferredTerms(pref []corev1.PreferredSchedulingTerm) ([]fit.WeightedNodeSelectorTerm, bool) {
+	var out []fit.WeightedNodeSelectorTerm
+	for _, t := range pref {
+		terms, ok := affinityTerms(&corev1.NodeSelector{NodeSelectorTerms: []corev1.NodeSelectorTerm{t.Preference}})
+		if !ok {
+			return nil, false
+		}
+		out = append(out, fit.WeightedNodeSelectorTerm{Weight: int(t.Weight), Term: terms[0]})
 	}
 	return out, true
 }

@@ -31,10 +31,12 @@ const (
 type placement struct {
 	selector map[string]string
 	affinity []fit.NodeSelectorTerm
-	ports    []fit.HostPort
-	spread   fit.Spread
-	pod      *fit.PodAffinity
-	topology []fit.TopologySpreadConstraint
+	// preferred is the pods' preferred node affinity (never set for a DaemonSet, whose pods it does not move).
+	preferred []fit.WeightedNodeSelectorTerm
+	ports     []fit.HostPort
+	spread    fit.Spread
+	pod       *fit.PodAffinity
+	topology  []fit.TopologySpreadConstraint
 }
 
 // podInfo reads what one pod of o asks and carries.

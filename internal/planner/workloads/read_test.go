@@ -426,6 +426,13 @@ func TestReadConstraints(t *testing.T) {
 		{"preferred anti-affinity becomes pod_anti_affinity",
 			aff("        podAntiAffinity:\n          preferredDuringSchedulingIgnoredDuringExecution:\n          - weight: 1\n            podAffinityTerm: {topologyKey: kubernetes.io/hostname, labelSelector: {matchLabels: {app: w}}}\n"),
 			fit.Spread{}, nil, ""},
+		{"preferred node affinity becomes preferred_node_affinity",
+			aff("        nodeAffinity:\n          preferredDuringSchedulingIgnoredDuringExecution:\n          - weight: 80\n            preference:\n              matchExpressions: [{key: pool, operator: In, values: [spot]}]\n" +
+				"          - weight: 20\n            preference:\n              matchExpressions: [{key: topology.kubernetes.io/zone, operator: NotIn, values: [zone-c]}]\n"),
+			fit.Spread{}, nil, ""},
+		{"matchFields preferred node affinity is carried",
+			aff("        nodeAffinity:\n          preferredDuringSchedulingIgnoredDuringExecution:\n          - weight: 10\n            preference:\n              matchFields: [{key: metadata.name, operator: In, values: [node-1]}]\n"),
+			fit.Spread{}, nil, "nodeAffinity.preferred"},
 		{"host network makes container ports host ports",
 			"      hostNetwork: true\n", fit.Spread{}, nil, ""},
 	}
@@ -456,6 +463,13 @@ func TestReadConstraints(t *testing.T) {
 			}
 			if strings.Contains(tt.name, "preferred anti-affinity becomes") && (w.PodAffinity == nil || len(w.PodAffinity.AntiPreferred) != 1 || w.PodAffinity.AntiPreferred[0].Weight != 1) {
 				t.Errorf("pod affinity = %+v, want the preferred anti-affinity term of weight 1", w.PodAffinity)
+			}
+			wantPref := "[]"
+			if strings.Contains(tt.name, "becomes preferred_node_affinity") {
+				wantPref = "[{80 {[{pool In [spot]}]}} {20 {[{topology.kubernetes.io/zone NotIn [zone-c]}]}}]"
+			}
+			if got := fmt.Sprint(w.PreferredNodeAffinity); got != wantPref {
+				t.Errorf("preferred node affinity = %s, want %s", got, wantPref)
 			}
 			if strings.Contains(tt.name, "becomes node_affinity") {
 				if len(w.NodeAffinity) != 1 || fmt.Sprint(w.NodeAffinity[0].MatchExpressions) != "[{kubernetes.io/arch NotIn [arm64]}]" {

@@ -22,7 +22,8 @@ const PoolLabel = "kubefit.io/pool"
 // FromPlan builds the real cluster of a kubefit input: counts[p] nodes of pool p (node i in zone
 // Zones[i mod len]), each running the DaemonSets kubefit says land on the pool (res.Pools[p].DaemonSets)
 // as pods already bound, a ReplicaSet per workload, and the pods of order o (workload indexes) with the
-// workload's requests, node selector, pool list, tolerations, spread and volume claims. Pod names are
+// workload's requests, node selector, pool list, required and preferred node affinity, tolerations, spread and
+// volume claims. Pod names are
 // "<workload>-<k>". A pool with Allocatable.Volumes gets a CSINode per node that registers that attach limit
 // for BlockDriver; every claim is bound to a CSI volume of its own (one per pod, or one per workload for a
 // shared claim), of BlockDriver, or of FileDriver when it is not attachable.
@@ -106,6 +107,15 @@ func FromPlan(in fit.Input, res fit.Result, sc fit.Scenario, counts []int, o fit
 		own := &metav1.LabelSelector{MatchLabels: fit.PodLabels(w)}
 		if req := requiredAffinity(w); req != nil {
 			pod.Spec.Affinity = &corev1.Affinity{NodeAffinity: &corev1.NodeAffinity{RequiredDuringSchedulingIgnoredDuringExecution: req}}
+		}
+		if pref := fit.PreferredTerms(w.PreferredNodeAffinity); pref != nil {
+			if pod.Spec.Affinity == nil {
+				pod.Spec.Affinity = &corev1.Affinity{}
+			}
+			if pod.Spec.Affinity.NodeAffinity == nil {
+				pod.Spec.Affinity.NodeAffinity = &corev1.NodeAffinity{}
+			}
+			pod.Spec.Affinity.NodeAffinity.PreferredDuringSchedulingIgnoredDuringExecution = pref
 		}
 		if aff, anti := w.PodAffinity.Kube(); aff != nil || anti != nil {
 			if pod.Spec.Affinity == nil {

@@ -306,6 +306,34 @@ func withPriority(in fit.Input) fit.Input {
 	return in
 }
 
+// withNodePreferences gives workloads the preferred node affinity charts carry: one pool over the others by its
+// label (weight 100; the last pool, so with several pools the pods prefer a pool others may be pinned to), a
+// zone and off arm64 nodes at once (weights 30 and 70: a node matching both scores 100), arm64 nodes (weight
+// 100: on a pool set without them, no node matches and the score stays 0), and a preference beside a required
+// affinity (zone-b, weight 10, with an empty term of weight 50 that scores nothing).
+func withNodePreferences(in fit.Input) fit.Input {
+	in.Workloads = slices.Clone(in.Workloads)
+	expr := func(key string, op fit.NodeSelectorOperator, values ...string) fit.NodeSelectorTerm {
+		return fit.NodeSelectorTerm{MatchExpressions: []fit.NodeSelectorRequirement{{Key: key, Operator: op, Values: values}}}
+	}
+	last := in.Pools[len(in.Pools)-1].Name
+	for i := range in.Workloads {
+		w := &in.Workloads[i]
+		switch i % 5 {
+		case 0:
+			w.PreferredNodeAffinity = []fit.WeightedNodeSelectorTerm{{Weight: 100, Term: expr(PoolLabel, fit.NodeIn, last)}}
+		case 1:
+			w.PreferredNodeAffinity = []fit.WeightedNodeSelectorTerm{{Weight: 30, Term: expr("topology.kubernetes.io/zone", fit.NodeIn, "zone-a")},
+				{Weight: 70, Term: expr("kubernetes.io/arch", fit.NodeNotIn, "arm64")}}
+		case 2:
+			w.PreferredNodeAffinity = []fit.WeightedNodeSelectorTerm{{Weight: 100, Term: expr("kubernetes.io/arch", fit.NodeIn, "arm64")}}
+		case 3:
+			w.PreferredNodeAffinity = []fit.WeightedNodeSelectorTerm{{Weight: 10, Term: expr("topology.kubernetes.io/zone", fit.NodeIn, "zone-b")}, {Weight: 50}}
+		}
+	}
+	return in
+}
+
 // generatedCase is one generated input of TestNeverBelowRealScheduler; tight ones have a single pool (the
 // test measures how many nodes the real scheduler could do without).
 type generatedCase struct {
@@ -343,6 +371,8 @@ func generatedCases() []generatedCase {
 		{"topology spread constraints, 8-vCPU pool", withTopologySpread(generated(11, 14, 30, []fit.Pool{pool("general", 7900, 30000, zones...)})), true},
 		{"topology spread constraints, three pools", withTopologySpread(generated(12, 16, 20, []fit.Pool{pool("general", 7900, 30000, zones...), tainted, arm})), false},
 		{"three priorities, 8-vCPU pool", withPriority(generated(13, 14, 30, []fit.Pool{pool("general", 7900, 30000, zones...)})), true},
+		{"preferred node affinity, 8-vCPU pool", withNodePreferences(generated(14, 14, 30, []fit.Pool{pool("general", 7900, 30000, zones...)})), true},
+		{"preferred node affinity, three pools", withNodePreferences(generated(15, 16, 20, []fit.Pool{pool("general", 7900, 30000, zones...), tainted, arm})), false},
 	}
 }
 

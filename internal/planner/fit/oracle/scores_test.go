@@ -68,7 +68,7 @@ func replayScores(t testing.TB, profile Profile, ci Input, nodes []string, f fun
 
 // modelWeights are the weights fit's model gives the scores of fit.NodeScore, by plugin name.
 var modelWeights = map[string]int64{"NodeResourcesFit": 1, "NodeResourcesBalancedAllocation": 1, "PodTopologySpread": 2,
-	"TaintToleration": 3, "InterPodAffinity": 2}
+	"TaintToleration": 3, "InterPodAffinity": 2, "NodeAffinity": 2}
 
 func modelPluginScore(s fit.NodeScore, plugin string) (int64, bool) {
 	switch plugin {
@@ -82,6 +82,8 @@ func modelPluginScore(s fit.NodeScore, plugin string) (int64, bool) {
 		return 3 * s.Taint, true
 	case "InterPodAffinity":
 		return 2 * s.PodAffinity, true
+	case "NodeAffinity":
+		return 2 * s.NodeAffinity, true
 	}
 	return 0, false
 }
@@ -245,7 +247,7 @@ func TestScoresAndTiesMatchRealScheduler(t *testing.T) {
 		t.Skip("runs the real scheduler")
 	}
 	cases := generatedCases()
-	for _, k := range []int{0, 3, 7, 9} {
+	for _, k := range []int{0, 3, 7, 9, 12, 13} {
 		for _, prof := range fit.SchedulerProfiles {
 			t.Run(cases[k].name+"/"+string(prof), func(t *testing.T) {
 				in := cases[k].in
