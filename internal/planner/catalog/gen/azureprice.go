@@ -12,10 +12,10 @@ import (
 // Azure's on-demand Linux price of a VM size is its series' rate per vCPU times its vCPUs, for the series
 // linearPriceFrom lists; a constrained-core size (Standard_E8-2as_v5) costs what its base size
 // (Standard_E8as_v5) costs. Karpenter-Azure's generated eastus prices break both rules for 41 sizes as of
-// 2026-06-18: its Retail Prices API filter drops products ending in " Windows" but keeps the
-// "<series> Series Cloud Services" product, priced at the Windows rate under the same ARM SKU name, and Go's
-// map order then picks either meter (SOURCES.md, "Azure price corrections"). checkAzurePrices refuses such
-// a table, so a refresh cannot bring those prices back unnoticed.
+// 2026-06-18: its Retail Prices API filter drops products ending in " Windows" but keeps other products
+// under the same ARM SKU name (for Dasv5, "Dasv5 Series Cloud Services", at the Windows price), and Go's map
+// order then picks either (SOURCES.md, "Azure price corrections"). checkAzurePrices refuses such a table, so
+// a refresh cannot bring those prices back unnoticed.
 
 // azureSizeName parses Standard_<prefix><vCPUs>[-<active>]<features>_v<version>.
 var azureSizeName = regexp.MustCompile(`^Standard_([A-Z]+)([0-9]+)(?:-([0-9]+))?([a-z]*)_v([0-9]+)$`)
