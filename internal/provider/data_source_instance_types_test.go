@@ -58,9 +58,12 @@ data "kubefit_instance_types" "x" {
 }`,
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("names"), knownvalue.ListExact([]knownvalue.Check{
+						// Linux prices (SOURCES.md "Azure price corrections"): Standard_E4as_v5 0.226 and Standard_E4ads_v5
+						// 0.262, not upstream's Windows-rate 0.41 and 0.446; Standard_E2ads_v5 has no price, so no price filter keeps it.
 						knownvalue.StringExact("Standard_E2as_v5"), knownvalue.StringExact("Standard_E2s_v5"), knownvalue.StringExact("Standard_E2ds_v5"),
-						knownvalue.StringExact("Standard_E2bs_v5"), knownvalue.StringExact("Standard_E2bds_v5"), knownvalue.StringExact("Standard_E2ads_v5"),
-						knownvalue.StringExact("Standard_E4s_v5"), knownvalue.StringExact("Standard_E4ds_v5"), knownvalue.StringExact("Standard_E4bs_v5"),
+						knownvalue.StringExact("Standard_E2bs_v5"), knownvalue.StringExact("Standard_E2bds_v5"), knownvalue.StringExact("Standard_E4as_v5"),
+						knownvalue.StringExact("Standard_E4s_v5"), knownvalue.StringExact("Standard_E4ads_v5"), knownvalue.StringExact("Standard_E4ds_v5"),
+						knownvalue.StringExact("Standard_E4bs_v5"),
 					})),
 				},
 			},

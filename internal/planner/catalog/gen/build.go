@@ -383,6 +383,7 @@ func buildAzure(in *inputs) (*outTable, error) {
 	ids := make(map[string]bool)
 	folded := make(map[string]string)
 	out := make([][]string, 0, len(rows))
+	var prices []azurePrice
 	for _, r := range rows {
 		name := r.get("vm_size")
 		if prev, dup := folded[strings.ToLower(name)]; dup {
@@ -412,6 +413,14 @@ func buildAzure(in *inputs) (*outTable, error) {
 				burstMBps = mbps // no VM-level burst: the burst rate is the sustained one
 			}
 		}
+		if p := cv.floatCell(r, price); p != "" {
+			v, _ := strconv.ParseFloat(p, 64)
+			q, _ := cv.num(r, "vcpus")
+			if q == 0 {
+				q, _ = cv.num(r, "name_vcpus")
+			}
+			prices = append(prices, azurePrice{name: name, where: r.where(), vcpus: q, price: v})
+		}
 		addIDs(ids, r.get("sources"))
 		out = append(out, []string{
 			name, r.get("sku_family"),
@@ -426,6 +435,9 @@ func buildAzure(in *inputs) (*outTable, error) {
 	if cv.err != nil {
 		return nil, cv.err
 	}
+	if err := checkAzurePrices(prices); err != nil {
+		return nil, fmt.Errorf("%s: %w", rel, err)
+	}
 	used, date, err := usedSources("azure", ids, nil)
 	if err != nil {
 		return nil, err
@@ -434,6 +446,7 @@ func buildAzure(in *inputs) (*outTable, error) {
 		cloud: "azure", inputs: []string{rel}, sources: used, priceRegion: "eastus", priceDate: pDate, dataDate: date,
 		notes: []string{
 			"Memory marked cluster-autoscaler only is whole GiB with fractions truncated (at most 1 GiB low); see SOURCES.md \"Azure memory caveat\".",
+			azurePriceNote(out),
 		},
 		columns: azureColumns, rows: out, digest: in.digest,
 	}, nil
