@@ -108,7 +108,8 @@ func profileAttribute(profiles []overhead.Profile, more string) schema.StringAtt
 	return schema.StringAttribute{Optional: true,
 		MarkdownDescription: "Node image profile whose reservation rules apply: one of " + markdownList(profiles) +
 			". Defaults to `eks-al2023` on AWS, `aks-linux` on Azure and `gke-standard` on GCP. `gke-standard` reserves GKE's " +
-			"memory tiers exactly (25/20/10/6/2 % with edges at 4,000, 8,000, 16,000 and 128,000 MiB)." + more,
+			"memory tiers exactly (25/20/10/6/2 % with edges at 4,000, 8,000, 16,000 and 128,000 MiB) on Linux nodes; GKE's Windows Server " +
+			"node pools have no profile (their reservations are not published in a form kubefit can check), so kubefit does not plan them." + more,
 		Validators: []validator.String{stringvalidator.OneOf(stringsOf(profiles)...)}}
 }
 
