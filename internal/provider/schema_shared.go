@@ -103,13 +103,17 @@ func systemDaemonSetsAttribute() schema.StringAttribute {
 		markdownList(overhead.SystemDaemonSetsModes)+" (default `platform`). `platform`: also the system DaemonSets the platform "+
 		"runs on every node, as measured on real nodes; a DaemonSet of `daemonsets` with one's name replaces it on the pools it lands on "+
 		"(list `kube-proxy` with your own requests to replace the platform's; where yours does not land, the platform's still counts): on AKS Linux `kube-proxy` 100m, `azure-ip-masq-agent` 100m/50Mi, `cloud-node-manager` "+
-		"50m/50Mi, `csi-azuredisk-node` and `csi-azurefile-node` 30m/60Mi each, and `azure-cns` 40m/250Mi with Azure CNI overlay "+
-		"(6 pods, 350m CPU, 470Mi); on GKE Standard `fluentbit-gke` 100m/200Mi, `gke-metrics-agent` 8m/100Mi, `kube-proxy` 100m and "+
-		"`pdcsi-node` 10m/20Mi (4 pods, 218m, 320Mi); on EKS Linux (not Auto Mode) `aws-node` 50m (its CNI and network policy agent containers) and `kube-proxy` 100m; on AKS "+
+		"50m/50Mi, `csi-azuredisk-node` and `csi-azurefile-node` 30m/60Mi each, and `azure-cns` 40m/250Mi with Azure CNI overlay or pod subnet "+
+		"(6 pods, 350m CPU, 470Mi); on GKE Standard `fluentbit-gke` 105m/230Mi, `gke-metrics-agent` 21m/145Mi, `kube-proxy` 100m and "+
+		"`pdcsi-node` 10m/20Mi (4 pods, 236m, 395Mi); on EKS Linux (not Auto Mode) `aws-node` 50m (its CNI and network policy agent containers) and `kube-proxy` 100m; on AKS "+
 		"Windows `cloud-node-manager-windows` 50m/50Mi, `csi-azuredisk-node-win` and `csi-azurefile-node-win` 60m/120Mi each "+
-		"(3 pods, 170m, 290Mi; `azure-cns-win`, which also runs with Azure CNI overlay, is not counted: no source gives its requests); "+
-		"none on EKS Windows nodes. Add-ons a cluster turns on (GKE's `gke-metadata-server`, `netd`, `node-local-dns`; EKS's `ebs-csi-node`, "+
-		"`eks-pod-identity-agent`) are not in the set: list them. `listed`: only `daemonsets` count, for a cluster whose system set "+
+		"(3 pods, 170m, 290Mi), and `azure-cns-win` with Azure CNI overlay or pod subnet, a pod slot without requests (no source gives them); "+
+		"none on EKS Windows nodes. On accelerator nodes also their device plugins: on GKE GPU nodes `nvidia-gpu-device-plugin` 150m/80Mi and "+
+		"`nvidia-driver-installer` 150m (both, the safe side: the installer runs as its own pod only where the driver is installed by hand); "+
+		"on EKS AL2023 and AL2 NVIDIA GPU nodes and AKS Linux GPU nodes `nvidia-device-plugin-daemonset`, and on EKS Inferentia and Trainium nodes "+
+		"(AL2023, AL2, Bottlerocket) `neuron-device-plugin`, each a pod slot (and on EKS a pod IP) without requests (Bottlerocket and Auto Mode "+
+		"carry the NVIDIA plugin on the host). Add-ons a cluster turns on (GKE's `gke-metadata-server`, `netd`, `node-local-dns`; EKS's `ebs-csi-node`, "+
+		"`eks-pod-identity-agent`; AKS's monitoring agents `ama-logs`, `ama-metrics-node`) are not in the set: list them. `listed`: only `daemonsets` count, for a cluster whose system set "+
 		"differs (another CNI, Cilium's kube-proxy replacement); on EKS Linux `aws-node` and `kube-proxy` still take their pod "+
 		"slots. Each pool's results say which system DaemonSets were counted (`daemonsets`, `note`, the report).")
 }

@@ -109,12 +109,12 @@ func TestAccNodePoolSizing_systemDaemonSets(t *testing.T) {
 		statecheck.ExpectKnownValue(addr, names("eks"), knownvalue.SetExact([]knownvalue.Check{
 			knownvalue.StringExact("fluent-bit"), knownvalue.StringExact("kube-proxy"), knownvalue.StringExact("aws-node")})),
 		statecheck.ExpectKnownValue(addr, tfjsonpath.New("pool_results").AtMapKey("gke").AtMapKey("note"),
-			knownvalue.StringRegexp(regexp.MustCompile(`system DaemonSets counted \(gke-standard\): fluentbit-gke 100m/200Mi, gke-metrics-agent 8m/100Mi, pdcsi-node 10m/20Mi`))),
+			knownvalue.StringRegexp(regexp.MustCompile(`system DaemonSets counted \(gke-standard\): fluentbit-gke 105m/230Mi, gke-metrics-agent 21m/145Mi, pdcsi-node 10m/20Mi`))),
 		// EKS: no memory requested, so none written (not a bare 0); the listed kube-proxy, which lands on every
 		// pool, replaced the platform's.
 		statecheck.ExpectKnownValue(addr, tfjsonpath.New("pool_results").AtMapKey("eks").AtMapKey("note"),
 			knownvalue.StringExact("the platform's system DaemonSets counted (eks-al2023): aws-node 50m (50m CPU, 1 pod); "+
-				"replaced by the listed DaemonSets of the same name, which land on this pool: the platform's kube-proxy")),
+				"add-ons not counted, list them where they run: ebs-csi-node, eks-pod-identity-agent; replaced by the listed DaemonSets of the same name, which land on this pool: the platform's kube-proxy")),
 		statecheck.ExpectKnownValue(addr, tfjsonpath.New("report"), knownvalue.StringRegexp(regexp.MustCompile(`system DaemonSets, by pool[^\n]*\n  aks: [^\n]*azure-cns 40m/250Mi`))))
 	listed = append(listed, statecheck.ExpectKnownValue(addr, names("eks"), knownvalue.SetExact([]knownvalue.Check{
 		knownvalue.StringExact("fluent-bit"), knownvalue.StringExact("kube-proxy")})))
@@ -150,7 +150,7 @@ workloads = [{ name = "web", min_replicas = 2, max_replicas = 6, requests = { cp
 				expectNG(wa("cpu_millicores"), knownvalue.Int64Exact(alloc.CPUMillicores-sysCPU)),
 				expectNG(wa("memory_bytes"), knownvalue.Int64Exact(alloc.MemoryBytes-sysMem)),
 				expectNG(wa("pods"), knownvalue.Int64Exact(alloc.Pods-int64(len(set)))),
-				expectNG(tfjsonpath.New("report"), knownvalue.StringRegexp(regexp.MustCompile(`web: the platform's system DaemonSets counted \(gke-standard\): fluentbit-gke 100m/200Mi, gke-metrics-agent 8m/100Mi, kube-proxy 100m, pdcsi-node 10m/20Mi \(218m CPU, 320Mi memory, 4 pods\)`))),
+				expectNG(tfjsonpath.New("report"), knownvalue.StringRegexp(regexp.MustCompile(`web: the platform's system DaemonSets counted \(gke-standard\): fluentbit-gke 105m/230Mi, gke-metrics-agent 21m/145Mi, kube-proxy 100m, pdcsi-node 10m/20Mi \(236m CPU, 395Mi memory, 4 pods\); add-ons not counted, list them where they run: gke-metadata-server, netd, node-local-dns`))),
 			}},
 			{Config: group(`system_daemonsets = "none"`), ExpectError: regexp.MustCompile(`system_daemonsets[\s\S]*"none"`)},
 			{Config: group(`system_daemonsets = "listed"`), ConfigPlanChecks: emptyPlanAfterApply, ConfigStateChecks: []statecheck.StateCheck{

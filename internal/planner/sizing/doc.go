@@ -11,7 +11,7 @@
 //   - a mixed pool (several instance types) is planned on its smallest member: the least workload CPU
 //     after DaemonSets, then the least memory;
 //   - every pool runs its platform's measured system DaemonSets (overhead.PlatformDaemonSets: AKS's, GKE's,
-//     aws-node and kube-proxy on EKS) beside the request's, less those a DaemonSet of the request names on the pools it lands on,
+//     aws-node and kube-proxy on EKS, and the device plugins of accelerator nodes) beside the request's, less those a DaemonSet of the request names on the pools it lands on,
 //     unless Request.SystemDaemonSets counts only the listed ones; PoolPlan.SystemDaemonSets names them;
 //   - every node carries the well-known labels kubernetes.io/arch, kubernetes.io/os and
 //     node.kubernetes.io/instance-type, so selectors on them match;

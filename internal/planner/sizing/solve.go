@@ -755,9 +755,10 @@ func NoSystemDaemonSetsNote(r overhead.Result, mode overhead.SystemDaemonSets) s
 	return ""
 }
 
-// SystemDaemonSetsNote says which system DaemonSets of the platform a pool of profile counts, with their sum:
-// `the platform's system DaemonSets counted (aks-linux): kube-proxy 100m, … (350m CPU, 470Mi memory, 6 pods)`;
-// a set without memory requests gives none: `… (150m CPU, 2 pods)`.
+// SystemDaemonSetsNote says which system DaemonSets of the platform a pool of profile counts, with their sum and
+// the remarks of overhead.SystemDaemonSetsRemarks: `the platform's system DaemonSets counted (aks-linux):
+// kube-proxy 100m, … (350m CPU, 470Mi memory, 6 pods); add-ons not counted, …`; a set without memory requests gives
+// none: `… (150m CPU, 2 pods)`.
 func SystemDaemonSetsNote(profile overhead.Profile, ds []fit.DaemonSet) string {
 	var sum fit.Resources
 	for _, d := range ds {
@@ -768,6 +769,10 @@ func SystemDaemonSetsNote(profile overhead.Profile, ds []fit.DaemonSet) string {
 	if sum.MemoryBytes > 0 {
 		mem = resource.QuantityBytes(sum.MemoryBytes) + " memory, "
 	}
-	return fmt.Sprintf("the platform's system DaemonSets counted (%s): %s (%s CPU, %s%s)", profile, overhead.DaemonSetsText(ds),
+	note := fmt.Sprintf("the platform's system DaemonSets counted (%s): %s (%s CPU, %s%s)", profile, overhead.DaemonSetsText(ds),
 		resource.QuantityCPU(sum.CPUMillicores), mem, fit.Plural(len(ds), "pod", "pods"))
+	if rm := overhead.SystemDaemonSetsRemarks(profile, ds); rm != "" {
+		note += "; " + rm
+	}
+	return note
 }

@@ -124,8 +124,8 @@ func TestSystemDaemonSetsPerPlatform(t *testing.T) {
 		pool      string
 		pods      int
 		cpu, memM int64
-	}{{"aks", 6, 350, 470}, {"aks-kubenet", 5, 310, 220}, {"gke", 4, 218, 320}, {"eks", 2, 150, 0}, {"eks-bottlerocket", 2, 150, 0},
-		{"eks-auto", 0, 0, 0}, {"eks-windows", 0, 0, 0}, {"aks-windows", 3, 170, 290}} {
+	}{{"aks", 6, 350, 470}, {"aks-kubenet", 5, 310, 220}, {"gke", 4, 236, 395}, {"eks", 2, 150, 0}, {"eks-bottlerocket", 2, 150, 0},
+		{"eks-auto", 0, 0, 0}, {"eks-windows", 0, 0, 0}, {"aks-windows", 4, 170, 290}} {
 		i := slices.IndexFunc(platformPools, func(p Pool) bool { return p.Name == tc.pool })
 		set := platformSet(platformPools[i])
 		s := setSum(set, nil)
@@ -280,7 +280,8 @@ func TestSystemDaemonSetsNotes(t *testing.T) {
 		"aks":         "(350m CPU, 470Mi memory, 6 pods)",
 		"eks-auto":    "no system DaemonSets counted (eks-al2023, Auto Mode): Auto Mode runs pod networking and kube-proxy on the host",
 		"eks-windows": "no system DaemonSets counted (eks-windows): none has been measured on EKS Windows nodes",
-		"aks-windows": "cloud-node-manager-windows 50m/50Mi, csi-azuredisk-node-win 60m/120Mi, csi-azurefile-node-win 60m/120Mi (170m CPU, 290Mi memory, 3 pods)",
+		"aks-windows": "cloud-node-manager-windows 50m/50Mi, csi-azuredisk-node-win 60m/120Mi, csi-azurefile-node-win 60m/120Mi, " +
+			"azure-cns-win no requests (170m CPU, 290Mi memory, 4 pods); azure-cns-win's requests are not known: only its pod slot is counted",
 	} {
 		i := slices.IndexFunc(platformPools, func(p Pool) bool { return p.Name == name })
 		pp := poolPlan(t, solveOne(t, Request{Pools: []Pool{platformPools[i]}, Workloads: smallWorkload()}), name)
@@ -308,5 +309,44 @@ func TestSystemDaemonSetsReplacedBySameNamedListed(t *testing.T) {
 				t.Errorf("pool %q still counts the platform's kube-proxy beside the listed one that lands on it: note %q", p.Name, p.Note)
 			}
 		}
+	}
+}
+
+// TestSystemDaemonSetsOnAcceleratorNodes: the report's sizing cases (explore round "platformds"), one node each,
+// no longer fit: a GKE g2-standard-4 with one pod of 3660m and a GPU (its GPU DaemonSets take 300m), an EKS AL2023
+// g5.xlarge with one GPU pod and 55 small ones (the NVIDIA device plugin takes a pod slot and a pod IP), and an
+// AKS Standard_D4s_v5 with Azure CNI pod subnet and 105 small pods (azure-cns takes a slot); the pool note names
+// the added DaemonSets and the add-ons left out.
+func TestSystemDaemonSetsOnAcceleratorNodes(t *testing.T) {
+	tiny := fit.Resources{CPUMillicores: 10, MemoryBytes: 16 << 20}
+	for _, tc := range []struct {
+		name      string
+		pool      Pool
+		workloads []Workload
+		note      string
+	}{
+		{"gke g2-standard-4", Pool{Name: "gpu", Cloud: catalog.GCP, InstanceTypes: []string{"g2-standard-4"}, MaxNodes: 1},
+			[]Workload{{Name: "train", Replicas: intp(1), Requests: fit.Resources{CPUMillicores: 3660, MemoryBytes: 4 << 30, GPU: 1}}},
+			"nvidia-gpu-device-plugin 150m/80Mi, nvidia-driver-installer 150m"},
+		{"eks al2023 g5.xlarge", Pool{Name: "gpu", Cloud: catalog.AWS, InstanceTypes: []string{"g5.xlarge"}, MaxNodes: 1},
+			[]Workload{{Name: "infer", Replicas: intp(1), Requests: fit.Resources{CPUMillicores: 500, MemoryBytes: 1 << 30, GPU: 1},
+				Tolerations: []fit.Toleration{{Key: "nvidia.com/gpu", Operator: fit.OperatorExists}}},
+				{Name: "small", Replicas: intp(55), Requests: tiny}},
+			"nvidia-device-plugin-daemonset no requests"},
+		{"aks pod subnet D4s_v5", Pool{Name: "apps", Cloud: catalog.Azure, InstanceTypes: []string{"Standard_D4s_v5"}, MaxNodes: 1,
+			Overhead: overhead.Input{AKS: overhead.AKSOptions{NetworkPlugin: overhead.AzureCNIPodSubnet}}},
+			[]Workload{{Name: "small", Replicas: intp(105), Requests: tiny}},
+			"azure-cns 40m/250Mi"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			plan := solveOne(t, Request{Pools: []Pool{tc.pool}, Workloads: tc.workloads})
+			pp := poolPlan(t, plan, tc.pool.Name)
+			if plan.Fits {
+				t.Errorf("fits on one node, want not: workload allocatable %+v", pp.WorkloadAllocatable)
+			}
+			if !strings.Contains(pp.Note, tc.note) || !strings.Contains(pp.Note, "add-ons not counted") {
+				t.Errorf("note %q, want it to name %q and the add-ons not counted", pp.Note, tc.note)
+			}
+		})
 	}
 }
