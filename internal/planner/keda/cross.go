@@ -442,7 +442,7 @@ func checkGroups(in Check, all []autoscaler, res *CheckResult) field.Errors {
 			}
 			// Each maximum named lets the group hold the peak in all and in its smallest zone (KCAP-E3), so that
 			// applying it clears both rules.
-			lows := lowerRemedies(in, all, idx, g)
+			lows := lowerRemedies(in, all, idx, g, false)
 			errs = append(errs, rule("KCAP-E2", gp, g.Name,
 				"node group %s cannot hold the peak of %s together%s: %s, but the group has at most %d.%s",
 				strconv.Quote(g.Name), field.JoinAnd(names), pausedNotes(all, idx), placedText(pl, in, ""), g.MaxNodes, groupRemedies(in, all, idx, g, pl, lows)))

@@ -30,7 +30,7 @@ func checkZones(in Check, all []autoscaler, g NodeGroupCapacity, gp field.Path, 
 		at = gp.Child("MaxNodesPerZone")
 	}
 	if lows == nil {
-		lows = lowerRemedies(in, all, idx, g)
+		lows = lowerRemedies(in, all, idx, g, true)
 	}
 	// Lowering an autoscaler without a zone spread leaves what the zones must hold as it is.
 	var zonal []lowerRemedy

@@ -19,13 +19,24 @@ type lowerRemedy struct {
 // lowerRemedies names, for each autoscaler of idx on node group g, the largest maximum, from its floor up to its
 // peak, with which every check of the group's peak passes, the others unchanged: the scheduler model places the
 // peak on at most MaxNodes nodes (KCAP-E2) and the smallest zone holds what the zone spreads put in it (KCAP-E3);
-// or that no maximum at or above its floor is enough. Each try places the group (and its smallest zone) again.
-func lowerRemedies(in Check, all []autoscaler, idx []int, g NodeGroupCapacity) []lowerRemedy {
+// or that no maximum at or above its floor is enough. With spreadOnly, only the autoscalers with a zone spread are
+// searched (the others cannot clear KCAP-E3). Each try places the group (and its smallest zone) again.
+func lowerRemedies(in Check, all []autoscaler, idx []int, g NodeGroupCapacity, spreadOnly bool) []lowerRemedy {
 	var out []lowerRemedy
 	for k, i := range idx {
 		s := all[i]
+		spread := len(zoneSkews(s.Summary)) > 0
+		if spreadOnly && !spread {
+			continue
+		}
 		if b := in.budget; b != nil && b.remedyPods <= 0 {
-			out = append(out, lowerRemedy{text: fmt.Sprintf("the largest safe maximum of the %d autoscalers left was not searched for (each try places the group again, and the tries stopped at the check's work budget)", len(idx)-k), spread: true})
+			left := 0
+			for _, j := range idx[k:] {
+				if !spreadOnly || len(zoneSkews(all[j].Summary)) > 0 {
+					left++
+				}
+			}
+			out = append(out, lowerRemedy{text: fmt.Sprintf("the largest safe maximum of the %d autoscalers left was not searched for (each try places the group again, and the tries stopped at the check's work budget)", left), spread: true})
 			break
 		}
 		short := func(r int64) string {
@@ -38,7 +49,6 @@ func lowerRemedies(in Check, all []autoscaler, idx []int, g NodeGroupCapacity) [
 		if s.hpa {
 			maxName = "maxReplicas"
 		}
-		spread := len(zoneSkews(s.Summary)) > 0
 		floor := min(s.floor(), s.PeakReplicas)
 		if why := short(floor); why != "" {
 			// Even at its minimum, with the others unchanged, the group does not hold them: lowering this one
