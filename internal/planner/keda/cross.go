@@ -440,9 +440,12 @@ func checkGroups(in Check, all []autoscaler, res *CheckResult) field.Errors {
 			if exact, ok := needed(in, g, loads); pl.atLeast && ok {
 				pl = exact // the nodes the peak needs, not only a lower bound from the totals
 			}
+			// Each maximum named lets the group hold the peak in all and in its smallest zone (KCAP-E3), so that
+			// applying it clears both rules.
+			lows := lowerRemedies(in, all, idx, g, false)
 			errs = append(errs, rule("KCAP-E2", gp, g.Name,
 				"node group %s cannot hold the peak of %s together%s: %s, but the group has at most %d.%s",
-				strconv.Quote(g.Name), field.JoinAnd(names), pausedNotes(all, idx), placedText(pl, in), g.MaxNodes, groupRemedies(in, all, idx, g, pl)))
+				strconv.Quote(g.Name), field.JoinAnd(names), pausedNotes(all, idx), placedText(pl, in, ""), g.MaxNodes, groupRemedies(in, all, idx, g, pl, lows)))
 			// The zones are judged in the same plan: a group too small overall may also be too small in its
 			// smallest zone, and the user would otherwise meet that only after raising the size.
 			// Its remedy names the size the whole group needs too (none when only a bound from the totals is known).
@@ -450,10 +453,10 @@ func checkGroups(in Check, all []autoscaler, res *CheckResult) field.Errors {
 			if pl.fits && !pl.atLeast {
 				need = pl.peak
 			}
-			errs = append(errs, checkZones(in, all, g, gp, idx, nil, need)...)
+			errs = append(errs, checkZones(in, all, g, gp, idx, need, need, lows)...)
 			continue
 		}
-		zerrs := checkZones(in, all, g, gp, idx, nil, g.MaxNodes)
+		zerrs := checkZones(in, all, g, gp, idx, g.MaxNodes, pl.peak, nil)
 		errs = append(errs, zerrs...)
 		if len(zerrs) > 0 {
 			continue // the peak is not held (KCAP-E3): a rollout on top of it says nothing more
@@ -473,14 +476,14 @@ func checkGroups(in Check, all []autoscaler, res *CheckResult) field.Errors {
 			res.Warnings = append(res.Warnings, field.Warning{Code: "KCAP-W1", Path: gp, Message: fmt.Sprintf(
 				"KCAP-W1: node group %s holds the peak of %s on %d of its %d nodes, but a rollout at peak (%d surge pods, concurrent rollouts %q) needs %d nodes: rollouts at full scale will stall%s",
 				strconv.Quote(g.Name), field.JoinAnd(names), pl.peak, g.MaxNodes, extra, rolloutMode(in), pl.surge,
-				remedyClause(groupSize(in, all, g, idx, surges, pl.surge)))})
+				remedyClause(groupSize(in, all, g, idx, surges, pl.surge, pl.surge)))})
 		} else if len(surges) > 0 && zoneText(in, all, g, idx, surges) != "" {
 			// The same zone check as KCAP-E3, with the surge pods counted beside the peak's.
 			res.Warnings = append(res.Warnings, field.Warning{Code: "KCAP-W1", Path: gp, Message: fmt.Sprintf(
 				"KCAP-W1: node group %s holds the peak of %s, but a rollout at peak (%d surge pods, concurrent rollouts %q) does not fit its smallest zone under the zone spread: it has%s; rollouts at full scale will stall%s",
 				strconv.Quote(g.Name), field.JoinAnd(names), extra, rolloutMode(in),
 				strings.TrimPrefix(zoneText(in, all, g, idx, surges), "node group "+strconv.Quote(g.Name)+" has"),
-				remedyClause(groupSize(in, all, g, idx, surges, g.MaxNodes)))})
+				remedyClause(groupSize(in, all, g, idx, surges, g.MaxNodes, pl.surge)))})
 		}
 	}
 	return errs
@@ -540,20 +543,21 @@ func ownWorkloads(all []autoscaler, idx []int, g NodeGroupCapacity) []GroupWorkl
 	return out
 }
 
-// placedText says how many nodes the placement needs, and by which model.
-func placedText(pl placement, in Check) string {
+// placedText says how many nodes the placement needs, and by which model; where ("" or " there") follows the
+// node count.
+func placedText(pl placement, in Check, where string) string {
 	switch {
 	case !pl.fits:
 		return "a pod fits no node of the group"
 	case pl.atLeast:
 		what := map[string]string{"cpu": "CPU requests", "memory": "memory requests", "ephemeral-storage": "ephemeral-storage requests", "pods": "pod count"}[pl.boundBy]
-		return fmt.Sprintf("by their %s alone they need at least %d nodes", what, pl.peak)
+		return fmt.Sprintf("by their %s alone they need at least %d nodes%s", what, pl.peak, where)
 	}
 	if pl.packed {
-		return fmt.Sprintf("the best packing needs %d nodes, and any scheduler binds them on %d (KCAP-W5: the scheduler model was not run)", pl.optimal, pl.peak)
+		return fmt.Sprintf("the best packing needs %d nodes%s, and any scheduler binds them on %d (KCAP-W5: the scheduler model was not run)", pl.optimal, where, pl.peak)
 	}
-	return fmt.Sprintf("kube-scheduler (%s profile, %s arrival) places them on %d nodes (the best packing needs %d)",
-		orDefault(string(in.Scheduler), string(fit.ProfileDefault)), orDefault(string(in.Arrival), string(fit.ArrivalRollout)), pl.peak, pl.optimal)
+	return fmt.Sprintf("kube-scheduler (%s profile, %s arrival) places them on %d nodes%s (the best packing needs %d)",
+		orDefault(string(in.Scheduler), string(fit.ProfileDefault)), orDefault(string(in.Arrival), string(fit.ArrivalRollout)), pl.peak, where, pl.optimal)
 }
 
 func orDefault(s, d string) string {

@@ -464,6 +464,13 @@ func raiseGroup(g NodeGroupCapacity, per, pods int64, skews []int64) string {
 			resource.Group(m), resource.Group(resource.CeilDiv(m, z)), resource.Group(*g.MaxNodesPerZone))
 	}
 	m := searchNodes(func(m int64) bool { return holds(g, m) }, need, hi)
+	if m > need {
+		// More nodes than the pods fill: say that the zone spread asks for them.
+		h := g
+		h.MaxNodes = m
+		return fmt.Sprintf("raise the group's maximum size to %s nodes (%s per zone for the zone spread; %s without it)",
+			resource.Group(m), resource.Group(slices.Min(zoneNodeCaps(h))), resource.Group(need))
+	}
 	return fmt.Sprintf("raise the group's maximum size to %s nodes", resource.Group(m))
 }
 
