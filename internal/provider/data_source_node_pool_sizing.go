@@ -303,7 +303,7 @@ func (d *nodePoolSizingDataSource) Read(ctx context.Context, req datasource.Read
 		addSizingErrors(&resp.Diagnostics, m, err)
 		return
 	}
-	reportSizing(&resp.Diagnostics, plan, d.oncePerPlan(plan.Warnings), m.FailOnMisfit.IsNull() || m.FailOnMisfit.ValueBool())
+	reportSizing(&resp.Diagnostics, plan, instanceTypeWarnings(d.oncePerPlan(plan.Warnings), m), m.FailOnMisfit.IsNull() || m.FailOnMisfit.ValueBool())
 	if resp.Diagnostics.HasError() {
 		return
 	}

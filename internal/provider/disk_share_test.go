@@ -88,3 +88,34 @@ func TestSizingClaimDiskType(t *testing.T) {
 		}
 	}
 }
+
+// TestSizingSmallAKSWarnsOnInstanceType: the warning that AKS creates no new pool of a 1-vCPU size names the
+// attribute the user wrote, instance_type (the planner speaks of the pool's InstanceTypes[0]), or instance_types[0]
+// when the pool lists its types. (The server points such a diagnostic at the pool and names the attribute within it
+// first in the detail.)
+func TestSizingSmallAKSWarnsOnInstanceType(t *testing.T) {
+	r := newRPCServer(t)
+	for _, tc := range []struct {
+		pool map[string]any
+		want string
+	}{
+		{map[string]any{"cloud": "azure", "instance_type": "Standard_DS1_v2", "max_nodes": 4}, `pools["small"].instance_type = "Standard_DS1_v2": `},
+		{map[string]any{"cloud": "azure", "instance_types": []any{"Standard_DS1_v2"}, "max_nodes": 4}, `pools["small"].instance_types[0] = "Standard_DS1_v2": `},
+	} {
+		dv := r.dataConfig(t, "kubefit_node_pool_sizing", map[string]any{"pools": map[string]any{"small": tc.pool},
+			"workloads": []any{map[string]any{"name": "web", "replicas": 2, "requests": map[string]any{"cpu": "100m", "memory": "128Mi"}}}})
+		resp, err := r.srv.ReadDataSource(context.Background(), &tfprotov6.ReadDataSourceRequest{TypeName: "kubefit_node_pool_sizing", Config: dv})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var found *tfprotov6.Diagnostic
+		for _, d := range resp.Diagnostics {
+			if strings.Contains(d.Detail, "AKS does not create nodes on VM sizes with fewer than 2 vCPUs") {
+				found = d
+			}
+		}
+		if found == nil || found.Severity != tfprotov6.DiagnosticSeverityWarning || !strings.HasPrefix(found.Detail, tc.want) {
+			t.Errorf("pool %v: warning %+v, want one whose detail starts %q", tc.pool, found, tc.want)
+		}
+	}
+}

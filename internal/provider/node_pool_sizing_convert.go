@@ -543,6 +543,24 @@ func sizingErrorPath(p field.Path, m nodePoolSizingModel) path.Path {
 	return attributePath(path.Empty(), p, sizingRenames)
 }
 
+// instanceTypeWarnings moves a warning about a pool's InstanceTypes[j] to its InstanceType when the pool gives its
+// one type as instance_type, as sizingErrorPath does for errors: the user never wrote instance_types there.
+func instanceTypeWarnings(ws []field.Warning, m nodePoolSizingModel) []field.Warning {
+	out := make([]field.Warning, len(ws))
+	for i, w := range ws {
+		out[i] = w
+		steps := w.Path.Steps()
+		if len(steps) < 4 || steps[0].Name != "Pools" || steps[1].Kind != field.Key || steps[2].Name != "InstanceTypes" {
+			continue
+		}
+		obj, ok := m.Pools.Elements()[steps[1].Key].(types.Object)
+		if it, given := obj.Attributes()["instance_type"]; ok && given && !it.IsNull() {
+			out[i].Path = field.NewPath("Pools").Key(steps[1].Key).Child("InstanceType").Join(w.Path.Drop(4))
+		}
+	}
+	return out
+}
+
 var (
 	utilAttrTypes     = map[string]attr.Type{"cpu": types.Float64Type, "memory": types.Float64Type, "pods": types.Float64Type}
 	strandedAttrTypes = map[string]attr.Type{"cpu_millicores": types.Int64Type, "memory_bytes": types.Int64Type, "pods": types.Int64Type}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -449,21 +450,19 @@ func TestAccExamples_misfitsFail(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		// The example's own terraform block pins the registry provider; the test serves it in-process. Blank lines
-		// stand in for it, so the lines the diagnostic quotes are the example's.
-		config := regexp.MustCompile(`(?s)terraform \{.*?\n\}\n`).ReplaceAllStringFunc(string(src), func(b string) string {
-			return strings.Repeat("\n", strings.Count(b, "\n"))
-		})
+		// The example's own terraform block pins the registry provider; the test serves it in-process.
+		config := regexp.MustCompile(`(?s)terraform \{.*?\n\}\n`).ReplaceAllString(string(src), "")
 		steps = append(steps, resource.TestStep{Config: config, PlanOnly: true, ExpectError: regexp.MustCompile(c.want)})
-		steps = append(steps, resource.TestStep{Config: config, PlanOnly: true, ExpectError: transcript(t, c.doc, c.after)})
+		steps = append(steps, resource.TestStep{Config: config, PlanOnly: true, ExpectError: transcript(t, c.doc, c.after, string(src))})
 	}
 	steps = append(steps, resource.TestStep{Config: `resource "terraform_data" "ok" {}`})
 	resource.UnitTest(t, resource.TestCase{ProtoV6ProviderFactories: testAccProtoV6ProviderFactories, Steps: steps})
 }
 
 // transcript is the first fenced block after the heading after in the document at path, as a pattern that matches
-// the same words with any white space between them (Terraform wraps diagnostics to the terminal's width).
-func transcript(t *testing.T, path, after string) *regexp.Regexp {
+// the same words with any white space between them (Terraform wraps diagnostics to the terminal's width). The line
+// the transcript quotes ("on main.tf line 57" and "57: …") must be that line of the example's source, src.
+func transcript(t *testing.T, path, after, src string) *regexp.Regexp {
 	t.Helper()
 	b, err := os.ReadFile(path)
 	if err != nil {
@@ -478,8 +477,13 @@ func transcript(t *testing.T, path, after string) *regexp.Regexp {
 	if m == nil {
 		t.Fatalf("%s: no transcript block after %q", path, after)
 	}
+	if q := regexp.MustCompile(`(?m)on main\.tf line ([0-9]+),.*\n\s*([0-9]+):(.*)$`).FindStringSubmatch(m[1]); q == nil {
+		t.Errorf("%s: the transcript quotes no line of main.tf", path)
+	} else if lines := strings.Split(src, "\n"); q[1] != q[2] || len(lines) < atoi(t, q[1]) || strings.TrimSpace(lines[atoi(t, q[1])-1]) != strings.TrimSpace(q[3]) {
+		t.Errorf("%s: the transcript quotes line %s of main.tf as %q, but that line is not it", path, q[1], strings.TrimSpace(q[3]))
+	}
 	// The harness writes the configuration to its own file, with lines of its own before the example's: the file
-	// name and the line numbers the diagnostic quotes are its.
+	// name and the line numbers the diagnostic quotes are its (the line itself was checked above).
 	lineRef := regexp.MustCompile(`^[0-9]+[,:]$`)
 	words := strings.Fields(m[1])
 	for k, w := range words {
@@ -808,4 +812,13 @@ func TestAccNodeGroup_fits(t *testing.T) {
 				ConfigStateChecks: []statecheck.StateCheck{expectNG(tfjsonpath.New("fits"), knownvalue.Bool(true))}},
 		},
 	})
+}
+
+func atoi(t *testing.T, s string) int {
+	t.Helper()
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/field"
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/fit"
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/resource"
 )
@@ -102,5 +103,33 @@ func BenchmarkCheckAllRemedies2000(b *testing.B) {
 	in := budgetCheck(2000, 6000)
 	for b.Loop() {
 		_, _ = CheckAll(in)
+	}
+}
+
+// TestRemedyBudgetZoneRule: when the group holds neither its peak (KCAP-E2) nor its smallest zone's share (KCAP-E3)
+// and the work budget stops the remedies' search, each rule counts the autoscalers it would have searched: E2 all
+// three, E3 only the one with a zonal spread (it counted all three when it took E2's list).
+func TestRemedyBudgetZoneRule(t *testing.T) {
+	in := budgetCheck(3, 4)
+	in.ScaledObjects[0].PeakReplicas = 12
+	in.ScaledObjects[0].ZonalSpread = []SpreadConstraint{{TopologyKey: ZoneKey, MaxSkew: 1, WhenUnsatisfiable: "DoNotSchedule"}}
+	saved := remedyBudget
+	remedyBudget = 0
+	defer func() { remedyBudget = saved }()
+	_, err := CheckAll(in)
+	var e2, e3 string
+	for _, e := range field.As(err) {
+		switch {
+		case strings.Contains(e.Detail, "KCAP-E2"):
+			e2 = e.Detail
+		case strings.Contains(e.Detail, "KCAP-E3"):
+			e3 = e.Detail
+		}
+	}
+	if !strings.Contains(e2, "the largest safe maximum of the 3 autoscalers left was not searched for") {
+		t.Errorf("KCAP-E2 %q: want the 3 autoscalers left named", e2)
+	}
+	if !strings.Contains(e3, "the largest safe maximum of the 1 autoscalers left was not searched for") || strings.Contains(e3, "of the 3 autoscalers") {
+		t.Errorf("KCAP-E3 %q: want only the 1 autoscaler with a zonal spread named", e3)
 	}
 }

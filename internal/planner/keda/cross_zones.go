@@ -36,6 +36,9 @@ func checkZones(in Check, all []autoscaler, g NodeGroupCapacity, gp field.Path, 
 	var zonal []lowerRemedy
 	for _, l := range lows {
 		if l.spread {
+			if l.leftZonal > 0 {
+				l.text = notSearched(l.leftZonal) // the zone rule names only the autoscalers with a zonal spread
+			}
 			zonal = append(zonal, l)
 		}
 	}

@@ -14,6 +14,14 @@ type lowerRemedy struct {
 	// spread is true when the autoscaler has a zonal DoNotSchedule spread, so that lowering it can clear the
 	// zone rule (KCAP-E3); lowering one without cannot.
 	spread bool
+	// leftZonal, for the entry that says the work budget stopped the search, is how many of the autoscalers left
+	// have a zonal spread (the ones the zone rule's remedies name); 0 for any other entry.
+	leftZonal int
+}
+
+// notSearched is the remedy entry for n autoscalers the work budget left unsearched.
+func notSearched(n int) string {
+	return fmt.Sprintf("the largest safe maximum of the %d autoscalers left was not searched for (each try places the group again, and the tries stopped at the check's work budget)", n)
 }
 
 // lowerRemedies names, for each autoscaler of idx on node group g, the largest maximum, from its floor up to its
@@ -30,13 +38,16 @@ func lowerRemedies(in Check, all []autoscaler, idx []int, g NodeGroupCapacity, s
 			continue
 		}
 		if b := in.budget; b != nil && b.remedyPods <= 0 {
-			left := 0
+			left, zonal := 0, 0
 			for _, j := range idx[k:] {
+				if len(zoneSkews(all[j].Summary)) > 0 {
+					zonal++
+				}
 				if !spreadOnly || len(zoneSkews(all[j].Summary)) > 0 {
 					left++
 				}
 			}
-			out = append(out, lowerRemedy{text: fmt.Sprintf("the largest safe maximum of the %d autoscalers left was not searched for (each try places the group again, and the tries stopped at the check's work budget)", left), spread: true})
+			out = append(out, lowerRemedy{text: notSearched(left), spread: zonal > 0, leftZonal: zonal})
 			break
 		}
 		short := func(r int64) string {
