@@ -103,6 +103,7 @@ type workloadModel struct {
 	TopoSpread   types.List   `tfsdk:"topology_spread"`
 	Priority     types.Int64  `tfsdk:"priority"`
 	Pools        types.List   `tfsdk:"pools"`
+	OS           types.String `tfsdk:"os"`
 	MaxSurge     types.String `tfsdk:"max_surge"`
 	Spread       types.Object `tfsdk:"spread"`
 	PDB          types.Object `tfsdk:"pod_disruption_budget"`

@@ -150,6 +150,7 @@ type (
 		PodAnti      *podAffinityModel     `tfsdk:"pod_anti_affinity"`
 		TopoSpread   []topologySpreadModel `tfsdk:"topology_spread"`
 		Pools        []string              `tfsdk:"pools"`
+		OS           *string               `tfsdk:"os"`
 		MaxSurge     *string               `tfsdk:"max_surge"`
 		Spread       *spreadOut            `tfsdk:"spread"`
 
@@ -564,7 +565,7 @@ func flattenWorkloads(res workloads.Result) ([]workloadOut, []daemonSetOut, []sk
 		o := workloadOut{Name: w.Name, Replicas: intPtr(w.Replicas), MinReplicas: intPtr(w.MinReplicas), MaxReplicas: intPtr(w.MaxReplicas),
 			Requests: requestsOf(w.Requests), CPUUsage: cpuUsage(w.CPUUsageMillicores), NodeSelector: w.NodeSelector,
 			Tolerations: tolerationsOf(w.Tolerations), NodeAffinity: termsOf(w.NodeAffinity), HostPorts: portsOf(w.HostPorts), Source: sourceOf(w.Source), MaxSurge: surgeString(w.MaxSurge)}
-		o.Namespace, o.Labels = strPtr(w.Namespace), w.Labels
+		o.Namespace, o.Labels, o.OS = strPtr(w.Namespace), w.Labels, strPtr(w.OS)
 		o.Preferred = preferredTermsOf(w.PreferredNodeAffinity)
 		o.PodAffinity, o.PodAnti = podAffinityOut(w.PodAffinity)
 		o.TopoSpread = topologySpreadOut(w.TopologySpread)

@@ -88,7 +88,7 @@ var ruleTitles = map[string]findingTitle{
 // warningRanks ranks the planner warnings titled by code (warningTitles); a code not listed is a note.
 var warningRanks = map[string]int{
 	sizing.WarnAboveBaseline: rankShortfall, sizing.WarnSharedVolume: rankShortfall, nodegroup.WarnEKSNodeQuota: rankShortfall,
-	nodegroup.WarnAKSWindows2025: rankShortfall, sizing.WarnAKSKubenetCluster: rankShortfall, sizing.WarnAKSSmallVM: rankShortfall,
+	nodegroup.WarnAKSWindows2025: rankShortfall, sizing.WarnAKSKubenetCluster: rankShortfall, sizing.WarnAKSSmallVM: rankShortfall, sizing.WarnOSUnselected: rankShortfall, sizing.WarnDaemonSetNowhere: rankUnchecked, sizing.WarnArm64Images: rankUnchecked,
 	selector.WarnNoneEligible: rankShortfall, selector.WarnEmpty: rankShortfall, overhead.CodeDaemonSetsFillNode: rankShortfall,
 	overhead.CodeNoENIForPods: rankShortfall, overhead.CodeMaxPodsAboveIPs: rankShortfall, overhead.CodeMNGMaxPodsEnforced: rankShortfall,
 

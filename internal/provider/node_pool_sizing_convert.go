@@ -501,6 +501,7 @@ func expandWorkload(ctx context.Context, p path.Path, w workloadModel, diags *di
 	}
 	sw.VolumeClaims = expandVolumeClaims(ctx, p.AtName("volume_claims"), w.VolumeClaims, diags)
 	sw.Namespace = w.Namespace.ValueString()
+	sw.OS = w.OS.ValueString()
 	sw.Priority = int32(w.Priority.ValueInt64())
 	sw.DisruptionBudget = expandDisruptionBudget(ctx, w.PDB, diags)
 	if !w.Labels.IsNull() {

@@ -40,9 +40,7 @@ func sizingPoolAttributes(nodeBounds bool) map[string]schema.Attribute {
 	poolAttrs["max_nodes"] = schema.Int64Attribute{Required: true, MarkdownDescription: "Maximum nodes the pool may grow to.", Validators: []validator.Int64{int64validator.AtLeast(1)}}
 	poolAttrs["zones"] = schema.ListAttribute{Optional: true, ElementType: types.StringType, MarkdownDescription: "Zones the pool's nodes are spread over, round-robin (needed for zone spread)."}
 	poolAttrs["labels"] = schema.MapAttribute{Optional: true, ElementType: types.StringType,
-		MarkdownDescription: "Node labels. kubefit adds `kubernetes.io/arch`, `kubernetes.io/os` and `node.kubernetes.io/instance-type`, and the labels the platform puts on " +
-			"every node of a pool, taking the pool's `name` as its node pool's: `kubernetes.azure.com/agentpool` and `agentpool` on Azure, `cloud.google.com/gke-nodepool` " +
-			"(and `cloud.google.com/gke-spot` on a `spot` pool) on GCP."}
+		MarkdownDescription: poolLabelsDescription}
 	poolAttrs["taints"] = schema.ListNestedAttribute{Optional: true, MarkdownDescription: "Node taints. A GCP pool of Arm (arm64) machine types also carries the " +
 		"`kubernetes.io/arch=arm64:NoSchedule` taint GKE puts on Arm nodes, tolerated, as GKE does, by pods whose node selector or node affinity asks for arm64 only.",
 		NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
@@ -54,9 +52,9 @@ func sizingPoolAttributes(nodeBounds bool) map[string]schema.Attribute {
 	poolAttrs["capacity_type"] = schema.StringAttribute{Optional: true, MarkdownDescription: "How the nodes are bought: " + markdownList(fit.CapacityTypes) +
 		" (default `on_demand`). `spot` pools are what the `spot_loss` disruption loses; an Azure `spot` pool's nodes carry the " +
 		"`kubernetes.azure.com/scalesetpriority=spot` label and `NoSchedule` taint AKS gives them, so only pods that tolerate it are placed there. " +
-		"The label other consumers put on the nodes depends on what runs them (`eks.amazonaws.com/capacityType` on EKS managed node groups, " +
-		"`karpenter.sh/capacity-type` under Karpenter, `cloud.google.com/gke-spot` on GKE), so kubefit sets none: put the one your nodes carry " +
-		"in `labels` when workloads select or avoid spot by it (a pod that requires a label the pool lacks is kept off the pool, the safe side).",
+		"The nodes also carry the capacity label of what runs them, which kubefit sets (see `labels`): `eks.amazonaws.com/capacityType` (`ON_DEMAND`, `SPOT`) " +
+		"on an EKS managed node group (the default `eks.node_group_kind`), `karpenter.sh/capacity-type` (`on-demand`, `spot`) under Karpenter and EKS Auto Mode, " +
+		"`cloud.google.com/gke-spot` on GKE.",
 		Validators: []validator.String{stringvalidator.OneOf(stringsOf(fit.CapacityTypes)...)}}
 	addUpgradeAttributes(poolAttrs)
 	poolAttrs["weight"] = schema.Int64Attribute{Optional: true, MarkdownDescription: "Preference among pools a pod could use (higher first, 0–100), after least waste.",
@@ -78,10 +76,28 @@ func sizingPoolAttributes(nodeBounds bool) map[string]schema.Attribute {
 	return poolAttrs
 }
 
+// poolLabelsDescription says which labels a pool's nodes carry besides the pool's own: the labels attribute of every
+// object that sizes a pool.
+const poolLabelsDescription = "Node labels, besides those kubefit gives every node as real nodes carry them: the kubelet's `kubernetes.io/os` and " +
+	"`kubernetes.io/arch` (and `beta.kubernetes.io/os`, `beta.kubernetes.io/arch`), the cloud's `node.kubernetes.io/instance-type` (and " +
+	"`beta.kubernetes.io/instance-type`), each zone's `topology.kubernetes.io/zone` (and `failure-domain.beta.kubernetes.io/zone`) on that zone's nodes, " +
+	"`topology.kubernetes.io/region` (and its beta twin) when the zones name it (`us-east-1a`, `us-central1-a`, AKS's `eastus-1`), and the labels the " +
+	"platform puts on every node of a pool, taking the pool's `name` as its node pool's: `kubernetes.azure.com/agentpool` and `agentpool` on Azure; " +
+	"`cloud.google.com/gke-nodepool` (and `cloud.google.com/gke-spot` on a `spot` pool) on GCP; on AWS `eks.amazonaws.com/nodegroup` and " +
+	"`eks.amazonaws.com/capacityType` for an EKS managed node group, `karpenter.sh/nodepool` and `karpenter.sh/capacity-type` for Karpenter and " +
+	"EKS Auto Mode, none for a self-managed group. Labels whose value kubefit cannot know are choices: a mixed pool's instance type (any member's), " +
+	"a Windows node's `node.kubernetes.io/windows-build` (`10.0.17763`, `10.0.20348` or `10.0.26100`: Windows Server 2019, 2022, 2025) and an AKS " +
+	"pool's `kubernetes.azure.com/mode` (`user` or `system`): a DaemonSet selecting one of the values is counted on the pool, a workload is kept " +
+	"off it (the safe side) until the value is given here. A label here may not contradict the operating system, architecture, instance type, " +
+	"zone or region kubefit derives (an error names both values)."
+
 // daemonSetsAttribute is the DaemonSets input shared by every object that packs pods.
 func daemonSetsAttribute() schema.ListNestedAttribute {
 	return schema.ListNestedAttribute{Optional: true, Validators: []validator.List{uniqueDaemonSets},
 		MarkdownDescription: "DaemonSets: one pod on every node of each pool they match (node selector ⊆ labels, tolerations cover the taints). " +
+			"One that matches only some of a pool's zones (a zone selector) is counted on every node of the pool, and the pool's note says so; one that lands " +
+			"on no pool is counted nowhere, and a warning says so. A DaemonSet's operating system is not read (the DaemonSet controller does not read it " +
+			"either): one without an OS selector is counted on Windows nodes too, the safe side. " +
 			"On EKS Linux nodes (not Auto Mode) the host-network `aws-node` and `kube-proxy` pods take a pod slot on every node, listed or not, and no pod IP. " +
 			"The platform's system DaemonSets count beside these unless `system_daemonsets = \"listed\"`; a DaemonSet listed under a system DaemonSet's name replaces it on the pools it lands on (its node selector, affinity and tolerations admit them), and the pool's note says so.",
 		NestedObject: schema.NestedAttributeObject{Attributes: addMisplacedRequests(map[string]schema.Attribute{
@@ -147,6 +163,13 @@ func workloadsAttribute() schema.ListNestedAttribute {
 				Validators: []validator.Int64{int64validator.Between(math.MinInt32, 2000001000)}},
 			"pools": schema.ListAttribute{Optional: true, ElementType: types.StringType,
 				MarkdownDescription: "Restrict the workload to these pools (names from `pools`)."},
+			"os": schema.StringAttribute{Optional: true, MarkdownDescription: "The operating system the pods' containers are built for, as a pod says it in " +
+				"`spec.os.name` (or its `kubernetes.io/os` label): `linux` or `windows` (`data.kubefit_workloads` fills it from the manifests). Unset, a workload " +
+				"is a Linux one unless its `node_selector` names `kubernetes.io/os` (or `beta.kubernetes.io/os`) or its `node_affinity` names that label: kubefit " +
+				"cannot see images. It is planned only on pools of that operating system, since the kubelet refuses a pod of another OS and an image of another OS " +
+				"never starts; kube-scheduler does not read it, so where nothing else keeps the pods off a pool of the other OS (a `node_selector` on " +
+				"`kubernetes.io/os`, a taint) a warning says the scheduler may bind them there.",
+				Validators: []validator.String{stringvalidator.OneOf("linux", "windows")}},
 			"pod_disruption_budget": podDisruptionBudgetAttribute(),
 			"max_surge": schema.StringAttribute{Optional: true,
 				MarkdownDescription: "Extra pods during a rolling update at peak: a count (`2`) or a percentage of `max_replicas`, rounded up (`25%`). Default `0`: " +
@@ -204,9 +227,9 @@ func preferredNodeAffinityAttribute() schema.ListNestedAttribute {
 func nodeAffinityAttribute() schema.ListNestedAttribute {
 	return schema.ListNestedAttribute{Optional: true,
 		MarkdownDescription: "Required node affinity (`requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms`): a node must match one term, " +
-			"and a term matches when all its expressions hold, as the scheduler's NodeAffinity filter decides. Expressions see the pool's labels, the well-known " +
-			"`kubernetes.io/arch`, `kubernetes.io/os`, `node.kubernetes.io/instance-type` and each zone's `topology.kubernetes.io/zone`; a pool is used " +
-			"only when the nodes of all its zones match.",
+			"and a term matches when all its expressions hold, as the scheduler's NodeAffinity filter decides. Expressions see the labels of the pool's " +
+			"nodes (see the pools' `labels`: the pool's own, the well-known ones kubefit derives and each zone's `topology.kubernetes.io/zone`); a pool is used " +
+			"only when the nodes of all its zones match, whatever value a label kubefit cannot know has.",
 		NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
 			"match_expressions": nodeSelectorRequirementsAttribute(),
 		}}}

@@ -86,17 +86,90 @@ func PreferredTerms(terms []WeightedNodeSelectorTerm) []corev1.PreferredScheduli
 	return out
 }
 
-// nodeLabels returns the labels a planned node of pool p in zone z ("" for none) carries: the pool's labels
-// and the zone's topology.kubernetes.io/zone. A node's hostname is not known before it exists.
+// betaZoneLabel is the deprecated zone label: the cloud node controller sets it beside zoneLabel, with the same
+// value (k8s.io/cloud-provider@v0.37.2 controllers/node/node_controller.go, getNodeModifiersFromCloudProvider and
+// labelReconcileInfo, ensureSecondaryExists).
+const betaZoneLabel = "failure-domain.beta.kubernetes.io/zone"
+
+// osLabel is the label that carries a node's operating system (the kubelet sets it, and its beta twin, to its
+// runtime.GOOS: kubernetes/kubernetes pkg/kubelet/kubelet_node_status.go@v1.37.2, initialNode).
+const (
+	osLabel     = "kubernetes.io/os"
+	betaOSLabel = "beta.kubernetes.io/os"
+)
+
+// nodeLabels returns the labels a planned node of pool p in zone z ("" for none) surely carries: the pool's
+// labels and the zone's topology.kubernetes.io/zone and failure-domain.beta.kubernetes.io/zone. A node's hostname
+// is not known before it exists; the pool's LabelChoices are not among them (nodeLabelSets).
 func nodeLabels(p *Pool, z string) map[string]string {
-	labels := make(map[string]string, len(p.Labels)+1)
+	labels := make(map[string]string, len(p.Labels)+2)
 	for k, v := range p.Labels {
 		labels[k] = v
 	}
 	if z != "" {
 		labels[zoneLabel] = z
+		labels[betaZoneLabel] = z
 	}
 	return labels
+}
+
+// nodeLabelSets returns every set of labels a planned node of pool p in zone z may carry: nodeLabels with each
+// combination of the values of the pool's LabelChoices ("" leaving the label out), in key and value order.
+func nodeLabelSets(p *Pool, z string) []map[string]string {
+	sets := []map[string]string{nodeLabels(p, z)}
+	for _, k := range sortedKeys(p.LabelChoices) {
+		vals := p.LabelChoices[k]
+		if _, known := p.Labels[k]; known || len(vals) == 0 {
+			continue
+		}
+		next := make([]map[string]string, 0, len(sets)*len(vals))
+		for _, set := range sets {
+			for _, v := range vals {
+				c := make(map[string]string, len(set)+1)
+				for sk, sv := range set {
+					c[sk] = sv
+				}
+				if v != "" {
+					c[k] = v
+				}
+				next = append(next, c)
+			}
+		}
+		sets = next
+	}
+	return sets
+}
+
+// poolZones returns the pool's zones, or one unnamed zone for a pool without zones.
+func poolZones(p *Pool) []string {
+	if len(p.Zones) == 0 {
+		return []string{""}
+	}
+	return p.Zones
+}
+
+// zonesMatching returns, of the pool's zones, those whose nodes pass match: with every choice of the pool's
+// LabelChoices (a workload's rule, so that it holds on the real nodes whatever they carry), or with some choice
+// when anyChoice (a DaemonSet's, so that its load is counted wherever it may land). all reports whether every
+// zone passes (a pool without zones has one, unnamed).
+func zonesMatching(p *Pool, anyChoice bool, match func(labels map[string]string) bool) (matching []string, all bool) {
+	all = true
+	for _, z := range poolZones(p) {
+		sets := nodeLabelSets(p, z)
+		ok := !anyChoice
+		for _, set := range sets {
+			if match(set) == anyChoice {
+				ok = anyChoice
+				break
+			}
+		}
+		if ok {
+			matching = append(matching, z)
+		} else {
+			all = false
+		}
+	}
+	return matching, all
 }
 
 // preferenceScores returns the NodeAffinity Score plugin's raw score of the nodes of pool p in each of its
@@ -126,10 +199,11 @@ func preferenceScores(terms []WeightedNodeSelectorTerm, p *Pool) []int64 {
 
 // affinityZones returns, of the pool's zones, those whose nodes match the required node affinity, with the
 // scheduler's own matching (component-helpers' nodeaffinity, as the NodeAffinity plugin uses it) on the
-// pool's labels plus each zone's topology label. all reports whether every zone matches (a pool without
-// zones has one, unnamed). A node's hostname is not known before it exists, so a term that names
-// hostnames matches no planned node.
-func affinityZones(terms []NodeSelectorTerm, p *Pool) (matching []string, all bool) {
+// pool's labels plus each zone's topology labels, under every choice of the pool's LabelChoices (some choice
+// when anyChoice: zonesMatching). all reports whether every zone matches (a pool without zones has one,
+// unnamed). A node's hostname is not known before it exists, so a term that names hostnames matches no planned
+// node.
+func affinityZones(terms []NodeSelectorTerm, p *Pool, anyChoice bool) (matching []string, all bool) {
 	if len(terms) == 0 {
 		return p.Zones, true
 	}
@@ -137,25 +211,15 @@ func affinityZones(terms []NodeSelectorTerm, p *Pool) (matching []string, all bo
 	if err != nil {
 		return nil, false
 	}
-	zones := p.Zones
-	if len(zones) == 0 {
-		zones = []string{""}
-	}
-	all = true
-	for _, z := range zones {
-		if sel.Match(&corev1.Node{ObjectMeta: metav1.ObjectMeta{Labels: nodeLabels(p, z)}}) {
-			matching = append(matching, z)
-		} else {
-			all = false
-		}
-	}
-	return matching, all
+	return zonesMatching(p, anyChoice, func(labels map[string]string) bool {
+		return sel.Match(&corev1.Node{ObjectMeta: metav1.ObjectMeta{Labels: labels}})
+	})
 }
 
 // AffinityAllows reports whether nodes with these labels, in each of these zones, all match the required
 // node affinity (true for no terms): the rule a pool is admitted by, for callers outside the packer.
 func AffinityAllows(terms []NodeSelectorTerm, labels map[string]string, zones []string) bool {
-	_, all := affinityZones(terms, &Pool{Labels: labels, Zones: zones})
+	_, all := affinityZones(terms, &Pool{Labels: labels, Zones: zones}, false)
 	return all
 }
 
@@ -165,14 +229,14 @@ func AffinityAllowsSome(terms []NodeSelectorTerm, labels map[string]string, zone
 	if len(terms) == 0 {
 		return true
 	}
-	matching, _ := affinityZones(terms, &Pool{Labels: labels, Zones: zones})
+	matching, _ := affinityZones(terms, &Pool{Labels: labels, Zones: zones}, true)
 	return len(matching) > 0
 }
 
 // perNodeKeys are node labels that differ from node to node and that the planner cannot know for nodes that
 // do not exist yet (it sets the zone, from the pool's zones, and nothing else of these).
 var perNodeKeys = map[string]bool{"kubernetes.io/hostname": true, "topology.kubernetes.io/region": true,
-	"failure-domain.beta.kubernetes.io/region": true, "failure-domain.beta.kubernetes.io/zone": true}
+	"failure-domain.beta.kubernetes.io/region": true}
 
 // UnknownLabelExpressions lists, as "key operator", the expressions of terms that hold on every planned
 // node only because the planner does not set their label (NotIn or DoesNotExist on a hostname or region);
@@ -192,7 +256,7 @@ func UnknownLabelExpressions(terms []NodeSelectorTerm) []string {
 
 // affinityMessage says why the required node affinity keeps a workload off a pool.
 func affinityMessage(owner string, terms []NodeSelectorTerm, p *Pool) string {
-	matching, _ := affinityZones(terms, p)
+	matching, _ := affinityZones(terms, p, false)
 	if len(matching) > 0 && matching[0] != "" {
 		return fmt.Sprintf("the required node affinity of %s (%s) matches only zone(s) %s of pool %q; kubefit plans a pool's nodes in all its zones, "+
 			"so give those zones a pool of their own", owner, describeTerms(terms), field.QuoteList(matching), p.Name)
@@ -226,7 +290,31 @@ func describeLabels(p *Pool) string {
 	if len(p.Zones) > 0 {
 		parts = append(parts, zoneLabel+" in "+strings.Join(p.Zones, ", "))
 	}
+	for _, k := range sortedKeys(p.LabelChoices) {
+		if _, known := p.Labels[k]; !known && len(p.LabelChoices[k]) > 0 {
+			parts = append(parts, k+" "+describeChoices(p.LabelChoices[k]))
+		}
+	}
 	return strings.Join(parts, ", ")
+}
+
+// describeChoices says the values a label of LabelChoices may have: "user or system (not known which)",
+// "x (or none)".
+func describeChoices(vals []string) string {
+	var vs []string
+	missing := false
+	for _, v := range vals {
+		if v == "" {
+			missing = true
+			continue
+		}
+		vs = append(vs, v)
+	}
+	out := strings.Join(vs, " or ")
+	if missing {
+		out += " or no such label"
+	}
+	return out + " (kubefit cannot know which)"
 }
 
 // affinity checks terms with the scheduler's own parser: operators, value counts, integer values for Gt

@@ -39,7 +39,7 @@ func TestAffinityZones(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if _, got := affinityZones(tt.terms, p); got != tt.want {
+			if _, got := affinityZones(tt.terms, p, false); got != tt.want {
 				t.Errorf("admitted = %v, want %v", got, tt.want)
 			}
 		})

@@ -10,7 +10,12 @@
 // # DaemonSets and workload allocatable (daemonset.requests)
 //
 // A DaemonSet lands on every node of every pool whose labels include its node selector and whose
-// NoSchedule and NoExecute taints its tolerations cover (PreferNoSchedule never blocks). Per pool,
+// NoSchedule and NoExecute taints its tolerations cover (PreferNoSchedule never blocks). Its selector and node
+// affinity see each zone's labels (nodeLabels) and land when the nodes of one zone match under one choice of the
+// pool's LabelChoices; it is then counted on every node of the pool, which can only overstate the load (a
+// DaemonSet selecting one zone runs on that zone's nodes only: DaemonSetZones says which, and sizing's pool note
+// says so). Its operating system is not read, as the DaemonSet controller does not read it: one without an OS
+// selector is counted on Windows nodes too, where its pod binds and holds its requests though it never runs. Per pool,
 // workload allocatable = allocatable − Σ requests of those DaemonSets, and pod slots = max pods − the
 // DaemonSets that take a slot − the pool's system pods (Pool.SystemPods) none of them stands for, at
 // most Pool.PodIPs − the slot-taking DaemonSets that need a pod IP (overhead.md §9; DaemonSetLoad, which
@@ -29,15 +34,29 @@
 // # Which pools a workload may use
 //
 // A pool is excluded for a workload, with the first reason that applies: "pool-list" (the workload
-// lists pools and not this one), "selector" (a node-selector entry is missing from the pool's labels
-// or has another value), "taint" (a NoSchedule or NoExecute taint no toleration covers), "node-affinity"
-// (the required node affinity does not match the pool's nodes in every one of its zones: a pool's nodes are
-// planned in all its zones, so a pool only some of whose zones match is not used), or "too-large" (one pod
+// lists pools and not this one), "selector" (a node-selector entry is missing from the labels of the pool's
+// nodes in some zone, or has another value), "taint" (a NoSchedule or NoExecute taint no toleration covers),
+// "node-affinity" (the required node affinity does not match the pool's nodes in every one of its zones: a
+// pool's nodes are planned in all its zones, so a pool only some of whose zones match is not used), "operating-system" (the
+// pool's kubernetes.io/os is not the one the workload's containers need, WorkloadOS), or "too-large" (one pod
 // exceeds the workload allocatable of an empty node in some resource, or the pool is unusable). Toleration
 // matching follows Kubernetes' ToleratesTaint; node affinity is matched by the scheduler's own code
 // (k8s.io/component-helpers/scheduling/corev1/nodeaffinity) against the pool's labels plus each zone's
-// topology.kubernetes.io/zone (a node's hostname is not known before it exists, so terms naming hostnames
-// match no planned node). A DaemonSet's node affinity decides where it lands the same way.
+// topology.kubernetes.io/zone and failure-domain.beta.kubernetes.io/zone (a node's hostname is not known before
+// it exists, so terms naming hostnames match no planned node), and so is a node selector. A label whose value
+// the caller cannot know (Pool.LabelChoices: an AKS pool's mode, a Windows node's build) must match under every
+// choice for a workload (kept off where its pods might stay Pending) and under one for a DaemonSet (counted
+// where it might run). A DaemonSet's node affinity decides where it lands the same way.
+//
+// The operating system (WorkloadOS): a workload needs the OS its pod says (spec.os.name, or its kubernetes.io/os
+// label), else the one its node selector names, else, when its required node affinity names the OS label, the
+// affinity alone decides; otherwise Linux, since kubefit cannot see images and a pod that names no OS is a Linux
+// one almost always. kube-scheduler reads none of this ("The scheduler does not use the value of .spec.os.name
+// when assigning Pods to nodes", kubernetes.io/docs/concepts/windows/user-guide/), so it may bind such a pod to
+// a node of the other OS; there the kubelet refuses it (kubernetes/kubernetes pkg/kubelet/lifecycle/predicate.go
+// @v1.37.2, rejectPodAdmissionBasedOnOSField and rejectPodAdmissionBasedOnOSSelector) or its image never starts.
+// kubefit plans what runs: the pods on pools of their OS only (the oracle gives the real pods a node selector on
+// the OS to match), and sizing warns where nothing but the OS keeps them off a pool.
 //
 // # Packing (fit.ffd-max-share, fit.ffd-sum-share, fit.ffd-cpu-memory, fit.interleaved-max-share)
 //

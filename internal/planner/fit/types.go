@@ -158,6 +158,9 @@ const (
 	// ReasonHostPort: a host port of the workload is taken on the pool's nodes by a DaemonSet, or its
 	// pods (one per node, for their host port) need more nodes than the pools allow.
 	ReasonHostPort Reason = "host-port"
+	// ReasonOS: the pool's nodes run another operating system than the workload's containers are built for
+	// (WorkloadOS): kube-scheduler may bind the pods there, but the kubelet refuses them or their images never start.
+	ReasonOS Reason = "operating-system"
 	// ReasonUnmodelled: the scheduler model did not run (the plan exceeds its work budget) and the workload may
 	// use several pools, or has a hard rule beyond resources and one pod per node, so no node count is known to
 	// bind its pods (AnyFitNodes).
@@ -166,7 +169,7 @@ const (
 
 // Reasons lists every failure reason.
 var Reasons = []Reason{ReasonSelector, ReasonTaint, ReasonPoolList, ReasonTooLarge, ReasonMaxNodes, ReasonSpread,
-	ReasonDaemonSets, ReasonAffinity, ReasonHostPort, ReasonPodAffinity, ReasonDisruption, ReasonUnmodelled}
+	ReasonDaemonSets, ReasonAffinity, ReasonHostPort, ReasonPodAffinity, ReasonDisruption, ReasonOS, ReasonUnmodelled}
 
 // Pool is a node pool (node group) of identical nodes. The planner does not compute node overhead:
 // Allocatable is the kubelet's allocatable of one node before DaemonSets, with Pods the max pods.
@@ -180,9 +183,19 @@ type Pool struct {
 	// Zones[i mod len(Zones)]. Empty means the pool has no zone information.
 	Zones []string
 	// Labels of every node, including the well-known labels the caller adds (kubernetes.io/arch,
-	// node.kubernetes.io/instance-type, topology.kubernetes.io/zone is per node and not needed here).
+	// kubernetes.io/os, node.kubernetes.io/instance-type; topology.kubernetes.io/zone and
+	// failure-domain.beta.kubernetes.io/zone are per zone and added from Zones). A pool's operating system is its
+	// kubernetes.io/os label (none: not known, and no workload is kept off for it).
 	Labels map[string]string
-	Taints []Taint
+	// LabelChoices are labels every node of the pool carries with one of these values, which the planner cannot
+	// know (an AKS pool's kubernetes.azure.com/mode is user or system; a Windows node's
+	// node.kubernetes.io/windows-build follows its Windows Server version); the value "" means the label may be
+	// missing (eks.amazonaws.com/nodegroup is on the nodes of an EKS managed node group only). A workload must
+	// match every choice to use the pool (the safe side: kept off where its pods might stay Pending), a DaemonSet
+	// lands when one choice matches (the safe side: its requests are counted where it might run). A key in Labels
+	// is known and its choices are ignored.
+	LabelChoices map[string][]string
+	Taints       []Taint
 	// Weight prefers pools with a higher value (Karpenter NodePool weight, 0–100); it ranks after
 	// least waste in the pool choice.
 	Weight int
@@ -354,6 +367,10 @@ type Workload struct {
 	Priority int32
 	// Pools optionally restricts the workload to the named pools.
 	Pools []string
+	// OS is the operating system the pods' containers are built for, where the pod says it (its spec.os.name
+	// or its kubernetes.io/os label, which the kubelet admits against its own OS): "linux" or "windows"; ""
+	// when unsaid (WorkloadOS).
+	OS string
 	// MaxSurge is the number of extra pods a rolling update adds at peak: an absolute count or a
 	// percentage of MaxReplicas rounded up. The zero value means no surge (Kubernetes' Deployment
 	// default is 25 %; the caller passes it explicitly).

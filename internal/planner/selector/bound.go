@@ -18,7 +18,10 @@ func nodeLabels(req *Request, t catalog.InstanceType, r overhead.Result) map[str
 	if t.Architecture == catalog.ArchARM64 {
 		arch = "arm64"
 	}
-	labels := map[string]string{"kubernetes.io/arch": arch, "kubernetes.io/os": os, "node.kubernetes.io/instance-type": t.Name}
+	// The well-known labels sizing gives a one-type pool (sizing's wellKnownLabels, less the region and the
+	// platform's labels, which only keep more DaemonSets off and more pods on: a lower bound stays one).
+	labels := map[string]string{"kubernetes.io/arch": arch, "kubernetes.io/os": os, "node.kubernetes.io/instance-type": t.Name,
+		"beta.kubernetes.io/arch": arch, "beta.kubernetes.io/os": os, "beta.kubernetes.io/instance-type": t.Name}
 	for k, v := range req.Pool.Labels {
 		labels[k] = v
 	}
@@ -96,8 +99,10 @@ func lowerBound(req *Request, s fit.Scenario, t catalog.InstanceType, r overhead
 	for i := range req.Workloads {
 		w := &req.Workloads[i]
 		n := int64(scenarioReplicas(w, s))
+		fw := fit.Workload{Name: w.Name, NodeSelector: w.NodeSelector, NodeAffinity: w.NodeAffinity, OS: w.OS}
 		if n == 0 || (len(w.Pools) > 0 && !slices.Contains(w.Pools, req.Pool.Name)) ||
-			!lands(w.NodeSelector, labels, w.NodeAffinity, req.Pool.Zones, w.Tolerations, req.Pool.Taints, false) {
+			!lands(w.NodeSelector, labels, w.NodeAffinity, req.Pool.Zones, w.Tolerations, req.Pool.Taints, false) ||
+			fit.ExcludedBy(&fw, &fit.Pool{Labels: labels}) == fit.ReasonOS {
 			continue
 		}
 		one := [5]int64{w.Requests.CPUMillicores, w.Requests.MemoryBytes, w.Requests.EphemeralStorageBytes, 1, w.Requests.GPU}

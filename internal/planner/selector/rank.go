@@ -379,6 +379,9 @@ func (r *Ranker) Rank(ctx context.Context, req Request) (*Ranking, error) {
 				break
 			}
 		}
+		if i := slices.IndexFunc(rows, func(t catalog.InstanceType) bool { return t.Name == rk.Best }); i >= 0 && rows[i].Architecture == catalog.ArchARM64 {
+			rk.Warnings = append(rk.Warnings, sizing.Arm64ImagesWarnings(req.Workloads, rk.Best, req.Pool.Cloud == catalog.GCP)...)
+		}
 	} else {
 		rk.Warnings = append(rk.Warnings, field.Warning{Code: WarnNoneEligible, Path: field.NewPath("Candidates"),
 			Message: fmt.Sprintf("none of the %d candidate types can run these workloads: see each candidate's reason", len(rk.Candidates))})

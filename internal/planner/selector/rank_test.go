@@ -6,6 +6,7 @@ import (
 	"math"
 	"reflect"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -825,5 +826,43 @@ func TestRankDiskTypeUnknown(t *testing.T) {
 				t.Errorf("warning %+v, want one naming g2-standard-4 (the recommendation: %v)", w, tc.bestWarns)
 			}
 		})
+	}
+}
+
+// TestRankArm64ImagesWarning: the explorer's arm case. A workload that does not pin its architecture gets the
+// Graviton c7g.xlarge recommended with a warning that its images must be published for linux/arm64 (there was
+// none); pinned to amd64, the Arm candidates are left out and nothing is said.
+func TestRankArm64ImagesWarning(t *testing.T) {
+	req := Request{
+		Candidates: []string{"m7i.large", "m7g.large", "c7g.xlarge", "m7i.xlarge", "m7g.xlarge"},
+		Pool:       sizing.Pool{Name: "p", Cloud: catalog.AWS, MaxNodes: 20},
+		Workloads:  []sizing.Workload{{Name: "legacy", Replicas: intp(6), Requests: fit.Resources{CPUMillicores: 1000, MemoryBytes: 1 << 30}}},
+	}
+	rk, err := NewRanker(sizing.EmbeddedCatalog()).Rank(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, w := range rk.Warnings {
+		if w.Code == sizing.WarnArm64Images {
+			got = append(got, w.Message)
+		}
+	}
+	best := slices.IndexFunc(rk.Candidates, func(c Candidate) bool { return c.InstanceType == rk.Best })
+	arm := best >= 0 && rk.Candidates[best].Row.Architecture == catalog.ArchARM64
+	if arm != (len(got) == 1) || arm && !strings.Contains(got[0], `workload "legacy" does not pin kubernetes.io/arch`) {
+		t.Errorf("best %s (arm64 %v): warnings %q", rk.Best, arm, got)
+	}
+	if !arm {
+		t.Logf("best %s is not arm64; the warning is not needed", rk.Best)
+	}
+	req.Workloads[0].NodeSelector = map[string]string{"kubernetes.io/arch": "amd64"}
+	if rk, err = NewRanker(sizing.EmbeddedCatalog()).Rank(context.Background(), req); err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range rk.Warnings {
+		if w.Code == sizing.WarnArm64Images {
+			t.Errorf("pinned to amd64: %s", w.Message)
+		}
 	}
 }

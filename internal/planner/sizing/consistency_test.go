@@ -8,6 +8,7 @@ import (
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/burst"
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/catalog"
 	"github.com/kubefit/terraform-provider-kubefit/internal/planner/fit"
+	"github.com/kubefit/terraform-provider-kubefit/internal/planner/overhead"
 )
 
 // TestReportAgreesWithFits: for a plan failing for each reason (credits included), the report's verdict, the
@@ -22,6 +23,8 @@ func TestReportAgreesWithFits(t *testing.T) {
 	zonal := pool("zonal", "m5.large", 10)
 	zonal.Zones = []string{"a", "b", "c"}
 	busy := pool("burst", "t3a.medium", 2)
+	winPool := pool("win", "m5.large", 10)
+	winPool.Overhead.Profile = overhead.EKSWindows
 
 	busy.Credits.Mode = burst.Standard
 	covered := map[Reason]bool{}
@@ -45,6 +48,8 @@ func TestReportAgreesWithFits(t *testing.T) {
 		{"selector", Reason(fit.ReasonSelector), Request{Pools: []Pool{pool("general", "m5.large", 10)},
 			Workloads: []Workload{{Name: "picky", Replicas: intp(1), NodeSelector: map[string]string{"team": "ml"}}}}},
 		{"taint", Reason(fit.ReasonTaint), Request{Pools: []Pool{tainted}, Workloads: []Workload{web()}}},
+		{"os", Reason(fit.ReasonOS), Request{Pools: []Pool{pool("general", "m5.large", 1), winPool},
+			Workloads: []Workload{{Name: "many", Replicas: intp(8), Requests: fit.Resources{CPUMillicores: 500}}}}},
 		{"daemonsets", Reason(fit.ReasonDaemonSets), Request{Pools: []Pool{pool("general", "m5.large", 10)},
 			DaemonSets: []DaemonSet{{Name: "hog", Requests: fit.Resources{CPUMillicores: 1950}, TakesPodSlot: true}}, Workloads: []Workload{web()}}},
 		{"node affinity", Reason(fit.ReasonAffinity), Request{Pools: []Pool{pool("general", "m5.large", 10)},

@@ -13,8 +13,16 @@
 //   - every pool runs its platform's measured system DaemonSets (overhead.PlatformDaemonSets: AKS's, GKE's,
 //     aws-node and kube-proxy on EKS, and the device plugins of accelerator nodes) beside the request's, less those a DaemonSet of the request names on the pools it lands on,
 //     unless Request.SystemDaemonSets counts only the listed ones; PoolPlan.SystemDaemonSets names them;
-//   - every node carries the well-known labels kubernetes.io/arch, kubernetes.io/os and
-//     node.kubernetes.io/instance-type, so selectors on them match;
+//   - every node carries the labels real nodes carry (labels.go): the kubelet's kubernetes.io/os and
+//     kubernetes.io/arch and their beta twins, the cloud's node.kubernetes.io/instance-type (a mixed pool's nodes
+//     any member's: a choice), zone and region with their beta twins (the zone per zone, the region when the
+//     zones name one), and the platform's pool labels (AKS, GKE; on EKS the managed node group's or Karpenter's).
+//     What kubefit cannot know (an AKS pool's kubernetes.azure.com/mode, a Windows node's
+//     node.kubernetes.io/windows-build) is a label choice: a DaemonSet selecting it is counted, a workload kept
+//     off, saying why. A pool's own labels may not contradict the derived ones;
+//   - a workload runs on pools of its operating system only (fit.WorkloadOS: Linux unless it says otherwise); a
+//     warning says when kube-scheduler may still bind it to a pool of the other OS, when one that does not pin
+//     its architecture is planned on arm64 nodes, and when a listed DaemonSet lands on no pool;
 //   - a fixed replica count is both the steady and the peak count; an autoscaled workload runs its
 //     minimum steady (1 when only a maximum is given, as for a HorizontalPodAutoscaler) and its maximum
 //     plus the rollout surge at peak; a zone spread without a skew keeps a skew of 1;

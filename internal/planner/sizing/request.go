@@ -152,6 +152,9 @@ type Workload struct {
 	Priority int32
 	// Pools optionally restricts the workload to the named pools.
 	Pools []string
+	// OS is the operating system the pods say their containers need (fit.Workload.OS): "linux", "windows", or ""
+	// when unsaid (then Linux, unless the node selector or affinity says otherwise: fit.WorkloadOS).
+	OS string
 	// MaxSurge is the rolling-update surge at peak; the zero value means none.
 	MaxSurge fit.IntOrPercent
 	// Spread is the topology spread; a zone spread with MaxSkew 0 keeps a skew of 1.

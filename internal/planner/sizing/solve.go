@@ -156,6 +156,7 @@ func (p *Planner) solve(ctx context.Context, req Request) (*Plan, error) {
 		return nil, s.packerErrors(err)
 	}
 	s.packed = in
+	s.placementWarnings(in, res)
 	plan, err := s.plan(res)
 	if err == nil && !p.noText {
 		plan.Report = report(plan)
@@ -304,10 +305,13 @@ func (s *solve) attachesVolumes() bool {
 // (docs.cloud.google.com/kubernetes-engine/docs/how-to/node-taints, .../concepts/spot-vms; a measured GKE node
 // carries the first, keepinmindsh/lines_kubernetes), and AKS's kubernetes.azure.com/agentpool and agentpool
 // (measured AKS nodes carry both, ameideio/ameide-backlog 682-aks-capacity-reservation-snapshot.md). The pool's
-// name is taken as its AKS or GKE node pool's name; a selector naming another pool keeps the pods off it.
-// kubernetes.azure.com/mode (system or user) is not known, so it is not set: a pod selecting it is kept off.
+// name is taken as its AKS or GKE node pool's name; a selector naming another pool keeps the pods off it. On AWS,
+// the labels of the EKS node group kind (eksPoolLabels). kubernetes.azure.com/mode (system or user) is not known: it
+// is one of the pool's label choices (wellKnownChoices).
 func platformPoolLabels(rp *Pool) map[string]string {
 	switch rp.Cloud {
+	case catalog.AWS:
+		return eksPoolLabels(rp)
 	case catalog.GCP:
 		l := map[string]string{GKENodePoolLabel: rp.Name}
 		if rp.CapacityType == fit.CapacitySpot {
@@ -429,11 +433,10 @@ func (s *solve) pool(i int, listed []fit.DaemonSet) (fit.Pool, error) {
 	if pp.Instance.Architecture == catalog.ArchARM64 {
 		arch = "arm64"
 	}
-	labels := map[string]string{"kubernetes.io/arch": arch, "kubernetes.io/os": os, "node.kubernetes.io/instance-type": pp.Instance.Name}
+	labels := wellKnownLabels(os, arch, pp.Members, rp)
 	maps.Copy(labels, platformPoolLabels(rp))
-	for k, v := range rp.Labels {
-		labels[k] = v
-	}
+	choices := wellKnownChoices(os, pp.Members, rp)
+	s.userLabels(i, labels, choices)
 	taints := rp.Taints
 	if rp.Cloud == catalog.Azure && rp.CapacityType == fit.CapacitySpot {
 		labels[AKSSpotLabel] = AKSSpotValue
@@ -445,7 +448,7 @@ func (s *solve) pool(i int, listed []fit.DaemonSet) (fit.Pool, error) {
 	fp := fit.Pool{
 		Name: rp.Name, InstanceType: pp.Instance.Name,
 		Allocatable: r.Allocatable, SystemPods: r.SystemPods, PodIPs: r.PodIPs,
-		MinNodes: rp.MinNodes, MaxNodes: rp.MaxNodes, Zones: rp.Zones, Labels: labels, Taints: taints,
+		MinNodes: rp.MinNodes, MaxNodes: rp.MaxNodes, Zones: rp.Zones, Labels: labels, LabelChoices: choices, Taints: taints,
 		Weight: rp.Weight, PricePerHour: pp.Instance.PriceUSDPerHour, CapacityType: rp.CapacityType,
 		Upgrade: s.upgrade(i), MaxFromPeak: rp.MaxFromPeak, MaxFromPeakPercent: rp.MaxFromPeakPercent,
 	}
@@ -457,6 +460,12 @@ func (s *solve) pool(i int, listed []fit.DaemonSet) (fit.Pool, error) {
 		fp.DiskUnitBytes = disk.MiBPerSec.BytesPerSec
 		if rp.Cloud == catalog.Azure {
 			fp.DiskUnitBytes = disk.MBPerSec.BytesPerSec
+		}
+	}
+	for j := range listed {
+		if zones, all := fit.DaemonSetZones(&listed[j], &fp); len(zones) > 0 && !all {
+			notes = append(notes, fmt.Sprintf("DaemonSet %q lands only on the nodes of zone(s) %s (its node selector or affinity); it is counted "+
+				"on every node of the pool, which can only overstate their load", listed[j].Name, field.QuoteList(zones)))
 		}
 	}
 	s.poolSystemDaemonSets(&pp, &fp, listed, notes)
@@ -507,7 +516,7 @@ func (s *solve) workload(i int) fit.Workload {
 	w := &s.req.Workloads[i]
 	p := field.NewPath("Workloads").At(i)
 	fw := fit.Workload{Name: w.Name, Requests: w.Requests, CPUUsageMillicores: w.CPUUsageMillicores,
-		NodeSelector: w.NodeSelector, NodeAffinity: w.NodeAffinity, PreferredNodeAffinity: w.PreferredNodeAffinity, Tolerations: w.Tolerations, HostPorts: w.HostPorts, VolumeClaims: w.VolumeClaims, Pools: w.Pools, MaxSurge: w.MaxSurge, Spread: w.Spread,
+		NodeSelector: w.NodeSelector, NodeAffinity: w.NodeAffinity, PreferredNodeAffinity: w.PreferredNodeAffinity, Tolerations: w.Tolerations, HostPorts: w.HostPorts, VolumeClaims: w.VolumeClaims, Pools: w.Pools, OS: w.OS, MaxSurge: w.MaxSurge, Spread: w.Spread,
 		Namespace: w.Namespace, Labels: w.Labels, PodAffinity: w.PodAffinity, TopologySpread: w.TopologySpread, Priority: w.Priority,
 		DisruptionBudget: w.DisruptionBudget}
 	rerrs := ReplicaCountErrors(p, w.Name, w.Replicas, w.MinReplicas, w.MaxReplicas)
@@ -531,6 +540,9 @@ func (s *solve) workload(i int) fit.Workload {
 		s.warnings = append(s.warnings, field.Warning{Code: WarnMemoryInBytes, Path: p.Child("Requests", "MemoryBytes"),
 			Message: fmt.Sprintf("workload %q requests %s of memory: a quantity without a suffix is bytes, and no container "+
 				"runs in under 1 MiB; write it with Mi or Gi (%dMi, %dGi)", w.Name, fit.Plural(int(m), "byte", "bytes"), m, m)})
+	}
+	if w.OS != "" && w.OS != "linux" && w.OS != "windows" {
+		s.errs = append(s.errs, field.Invalid(p.Child("OS"), w.OS, "workload %q: operating system %q is none of \"linux\" and \"windows\", the values of a pod's spec.os.name", w.Name, w.OS))
 	}
 	if fw.Spread.Type == fit.SpreadZone && fw.Spread.MaxSkew == 0 {
 		fw.Spread.MaxSkew = 1

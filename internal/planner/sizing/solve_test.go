@@ -113,7 +113,7 @@ func TestSolveDefaults(t *testing.T) {
 		Workloads: []Workload{
 			{Name: "hpa", MaxReplicas: intp(4), Requests: fit.Resources{CPUMillicores: 100}},
 			{Name: "zonal", Replicas: intp(4), Requests: fit.Resources{CPUMillicores: 100}, Spread: fit.Spread{Type: fit.SpreadZone},
-				NodeSelector: map[string]string{"kubernetes.io/arch": "amd64", "node.kubernetes.io/instance-type": "m5.large"}},
+				NodeSelector: map[string]string{"kubernetes.io/arch": "amd64", "beta.kubernetes.io/os": "linux"}},
 		},
 	}
 	plan, err := NewPlanner(EmbeddedCatalog()).Solve(context.Background(), req)
@@ -136,6 +136,16 @@ func TestSolveDefaults(t *testing.T) {
 	}
 	if !warned {
 		t.Errorf("no %s warning in %+v", WarnMinReplicasDefault, plan.Warnings)
+	}
+	// A mixed pool's nodes carry their own member's instance type: a selector on one member's is not met by the
+	// pool's every node (it used to be, on the smallest member's name).
+	req.Workloads[1].NodeSelector = map[string]string{"node.kubernetes.io/instance-type": "m5.large"}
+	plan, err = NewPlanner(EmbeddedCatalog()).Solve(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if plan.Fits || len(plan.Failures) == 0 || !strings.Contains(plan.Failures[0].Message, "m5.xlarge or m5.large (kubefit cannot know which)") {
+		t.Errorf("instance-type selector on a mixed pool: fits %v, failures %+v", plan.Fits, plan.Failures)
 	}
 }
 

@@ -141,7 +141,7 @@ func (r *reader) add(o object, ow owned) {
 	n := ow.replicas
 	w := Workload{Source: o.src, Pod: info, Workload: sizing.Workload{Name: o.src.Name, Replicas: &n, Requests: info.Requests,
 		NodeSelector: pl.selector, NodeAffinity: pl.affinity, PreferredNodeAffinity: pl.preferred, HostPorts: pl.ports, Tolerations: tolerations(ow.template.Spec.Tolerations), MaxSurge: ow.surge, Spread: pl.spread,
-		Namespace: o.src.Namespace, Labels: ow.template.Labels, PodAffinity: pl.pod, TopologySpread: pl.topology}}
+		Namespace: o.src.Namespace, Labels: ow.template.Labels, PodAffinity: pl.pod, TopologySpread: pl.topology, OS: podOS(ow.template)}}
 	if b := ow.bounds; b != nil {
 		lo, hi := b[0], b[1]
 		w.Replicas, w.MinReplicas, w.MaxReplicas = nil, &lo, &hi
@@ -153,6 +153,21 @@ func (r *reader) add(o object, ow owned) {
 	w.Workload.DisruptionBudget = w.DisruptionBudget.Budget()
 	r.res.Workloads = append(r.res.Workloads, w)
 	r.workloadObjs = append(r.workloadObjs, o)
+}
+
+// podOS is the operating system a pod template says its containers need: its spec.os.name, else its
+// kubernetes.io/os label; the kubelet refuses a pod whose either names another OS than its own (kubernetes/kubernetes
+// pkg/kubelet/lifecycle/predicate.go@v1.37.2, rejectPodAdmissionBasedOnOSField and
+// rejectPodAdmissionBasedOnOSSelector). "" when neither says linux or windows. A DaemonSet's is not read: the
+// DaemonSet controller does not look at it either, and its pod is counted wherever its rules let it (the safe side).
+func podOS(t corev1.PodTemplateSpec) string {
+	if t.Spec.OS != nil && (t.Spec.OS.Name == corev1.Linux || t.Spec.OS.Name == corev1.Windows) {
+		return string(t.Spec.OS.Name)
+	}
+	if os := t.Labels[corev1.LabelOSStable]; os == "linux" || os == "windows" {
+		return os
+	}
+	return ""
 }
 
 // ownerOf returns the key and the name of the listed object that controls o ("" when none does): a

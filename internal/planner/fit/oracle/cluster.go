@@ -2,6 +2,7 @@ package oracle
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -38,6 +39,7 @@ func FromPlan(in fit.Input, res fit.Result, sc fit.Scenario, counts []int, o fit
 			}
 			if len(pool.Zones) > 0 {
 				labels[corev1.LabelTopologyZone] = pool.Zones[i%len(pool.Zones)]
+				labels[corev1.LabelFailureDomainBetaZone] = pool.Zones[i%len(pool.Zones)]
 			}
 			node := &corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: name, Labels: labels},
 				Status: corev1.NodeStatus{Allocatable: resourceList(pool.Allocatable, true), Capacity: resourceList(pool.Allocatable, true),
@@ -74,6 +76,9 @@ func FromPlan(in fit.Input, res fit.Result, sc fit.Scenario, counts []int, o fit
 			Spec: appsv1.ReplicaSetSpec{Selector: sel, Template: corev1.PodTemplateSpec{
 				ObjectMeta: metav1.ObjectMeta{Labels: sel.MatchLabels}}}})
 	}
+	// kubefit keeps a pod off the nodes of another operating system (fit.WorkloadOS): kube-scheduler would bind it
+	// there, where the kubelet refuses it, so what runs is what a node selector on the OS would give.
+	osLabelled := slices.ContainsFunc(in.Pools, func(p fit.Pool) bool { return p.Labels[corev1.LabelOSStable] != "" })
 	next := make([]int, len(in.Workloads))
 	for _, wi := range o.Pods {
 		w := &in.Workloads[wi]
@@ -98,6 +103,13 @@ func FromPlan(in fit.Input, res fit.Result, sc fit.Scenario, counts []int, o fit
 				claimed[claim] = true
 				out.Objects = append(out.Objects, boundClaim(claim, namespace(w), c)...)
 			}
+		}
+		if os := fit.WorkloadOS(w); osLabelled && os != "" {
+			pod.Spec.NodeSelector = maps.Clone(w.NodeSelector)
+			if pod.Spec.NodeSelector == nil {
+				pod.Spec.NodeSelector = map[string]string{}
+			}
+			pod.Spec.NodeSelector[corev1.LabelOSStable] = os
 		}
 		next[wi]++
 		for _, t := range w.Tolerations {
