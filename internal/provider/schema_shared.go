@@ -42,7 +42,10 @@ func sizingPoolAttributes(nodeBounds bool) map[string]schema.Attribute {
 	poolAttrs["labels"] = schema.MapAttribute{Optional: true, ElementType: types.StringType,
 		MarkdownDescription: "Node labels. kubefit adds `kubernetes.io/arch`, `kubernetes.io/os` and `node.kubernetes.io/instance-type`, and the labels the platform puts on " +
 			"every node of a pool, taking the pool's `name` as its node pool's: `kubernetes.azure.com/agentpool` and `agentpool` on Azure, `cloud.google.com/gke-nodepool` " +
-			"(and `cloud.google.com/gke-spot` on a `spot` pool) on GCP."}
+			"(and `cloud.google.com/gke-spot` on a `spot` pool) on GCP. GKE's GPU sharing labels on a GCP pool are read as its nodes' sharing: " +
+			"`cloud.google.com/gke-gpu-sharing-strategy` (`time-sharing` or `mps`) with `cloud.google.com/gke-max-shared-clients-per-gpu` (the clients per GPU, as `kubefit_node_group`'s `gpu_sharing` takes them), " +
+			"and `cloud.google.com/gke-gpu-partition-size` (a MIG size the GPU takes, as `kubefit_node_group`'s `gpu_sharing.partition_size` lists): " +
+			"a node then offers its GPUs × partitions per GPU × clients as `nvidia.com/gpu` (a `kubefit_node_group` sets them with `gpu_sharing`)."}
 	poolAttrs["taints"] = schema.ListNestedAttribute{Optional: true, MarkdownDescription: "Node taints. A GCP pool of Arm (arm64) machine types also carries the " +
 		"`kubernetes.io/arch=arm64:NoSchedule` taint GKE puts on Arm nodes, tolerated, as GKE does, by pods whose node selector or node affinity asks for arm64 only.",
 		NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
