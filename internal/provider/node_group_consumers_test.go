@@ -281,7 +281,10 @@ func TestWarnAKSRotation(t *testing.T) {
 // computed, ConflictsWith max_unavailable)); terraform-provider-google google/services/container/resource_container_node_pool.go
 // and node_config.go at e03b7622 (autoscaling and node_config single blocks, node_config.taint a repeated block of
 // required key, value and effect, node_locations a set; upgrade_settings a single block of max_surge and
-// max_unavailable, both integers). Top-level required arguments (cluster_name, ...) are the
+// max_unavailable, both integers); node_config.guest_accelerator from node_config.go at 00b984c6 (a list without
+// MaxItems, so a repeated block, of required type and count, optional gpu_partition_size, and the single blocks
+// gpu_driver_installation_config, of a required gpu_driver_version, and gpu_sharing_config, of a required
+// gpu_sharing_strategy and max_shared_clients_per_gpu). Top-level required arguments (cluster_name, ...) are the
 // user's.
 var consumerSchemas = map[string]tfType{
 	"aws_eks_node_group": tfObject(map[string]tfAttr{
@@ -309,7 +312,10 @@ var consumerSchemas = map[string]tfType{
 			"total_min_node_count": opt(tfNumber), "total_max_node_count": opt(tfNumber), "location_policy": opt(tfString)}),
 		"node_config": single(false, map[string]tfAttr{"machine_type": opt(tfString), "disk_size_gb": opt(tfNumber), "disk_type": opt(tfString),
 			"labels": opt(tfMap(tfString)), "spot": opt(tfBool), "preemptible": opt(tfBool), "image_type": opt(tfString),
-			"taint": repeated(map[string]tfAttr{"key": req(tfString), "value": req(tfString), "effect": req(tfString)})}),
+			"taint": repeated(map[string]tfAttr{"key": req(tfString), "value": req(tfString), "effect": req(tfString)}),
+			"guest_accelerator": repeated(map[string]tfAttr{"type": req(tfString), "count": req(tfNumber), "gpu_partition_size": opt(tfString),
+				"gpu_driver_installation_config": single(false, map[string]tfAttr{"gpu_driver_version": req(tfString)}),
+				"gpu_sharing_config":             single(false, map[string]tfAttr{"gpu_sharing_strategy": req(tfString), "max_shared_clients_per_gpu": req(tfNumber)})})}),
 		"upgrade_settings": single(false, map[string]tfAttr{"max_surge": opt(tfNumber), "max_unavailable": opt(tfNumber), "strategy": opt(tfString)}),
 	}),
 }

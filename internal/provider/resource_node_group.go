@@ -64,6 +64,7 @@ type nodeGroupModel struct {
 	UpgradeMaxUnavailable  types.String  `tfsdk:"upgrade_max_unavailable"`
 	DiskSizeGiB            types.Int64   `tfsdk:"disk_size_gib"`
 	DiskType               types.String  `tfsdk:"disk_type"`
+	GPUSharing             types.Object  `tfsdk:"gpu_sharing"`
 	NodeClassName          types.String  `tfsdk:"node_class_name"`
 	FailOnMisfit           types.Bool    `tfsdk:"fail_on_misfit"`
 	MisfitsReportedBy      types.String  `tfsdk:"misfits_reported_by"`
@@ -116,8 +117,13 @@ var (
 	gkeAutoscalingAttrTypes = map[string]attr.Type{"total_min_node_count": types.Int64Type, "total_max_node_count": types.Int64Type,
 		"location_policy": types.StringType}
 	gkeNodeConfigAttrTypes = map[string]attr.Type{"machine_type": types.StringType, "disk_size_gb": types.Int64Type, "disk_type": types.StringType,
-		"labels": types.MapType{ElemType: types.StringType}, "taint": taintListType, "spot": types.BoolType}
-	gkeNodePoolAttrTypes = map[string]attr.Type{"initial_node_count": types.Int64Type, "node_locations": types.ListType{ElemType: types.StringType},
+		"labels": types.MapType{ElemType: types.StringType}, "taint": taintListType, "spot": types.BoolType,
+		"guest_accelerator": types.ListType{ElemType: types.ObjectType{AttrTypes: gkeGuestAcceleratorAttrTypes}}}
+	gkeGuestAcceleratorAttrTypes = map[string]attr.Type{"type": types.StringType, "count": types.Int64Type, "gpu_partition_size": types.StringType,
+		"gpu_driver_installation_config": types.ObjectType{AttrTypes: map[string]attr.Type{"gpu_driver_version": types.StringType}},
+		"gpu_sharing_config":             types.ObjectType{AttrTypes: gkeGPUSharingConfigAttrTypes}}
+	gkeGPUSharingConfigAttrTypes = map[string]attr.Type{"gpu_sharing_strategy": types.StringType, "max_shared_clients_per_gpu": types.Int64Type}
+	gkeNodePoolAttrTypes         = map[string]attr.Type{"initial_node_count": types.Int64Type, "node_locations": types.ListType{ElemType: types.StringType},
 		"max_pods_per_node": types.Int64Type, "autoscaling": types.ObjectType{AttrTypes: gkeAutoscalingAttrTypes},
 		"node_config": types.ObjectType{AttrTypes: gkeNodeConfigAttrTypes}, "upgrade_settings": types.ObjectType{AttrTypes: gkeUpgradeAttrTypes}}
 	eksModuleAttrTypes = map[string]attr.Type{"name": types.StringType, "instance_types": types.ListType{ElemType: types.StringType},
@@ -226,18 +232,28 @@ var nodeGroupDescriptions = map[string]string{
 	"zones":                "Zones (AKS spells them `1`, `2`, `3`).",
 	"autoscaling":          "Autoscaling bounds as exact totals over the pool's locations (`total_min_node_count`, `total_max_node_count`), whatever the number of zones.",
 	"total_min_node_count": "The group's minimum size, in total.", "total_max_node_count": "The group's maximum size, in total.",
-	"location_policy":            "`BALANCED` (GKE's default for on-demand pools), or `ANY` for Spot pools.",
-	"initial_node_count":         "Nodes per zone the pool is created with: the desired size spread over the zones, rounded up, within the maximum per zone (1 without zones; 0 when the maximum is below the zone count, and the autoscaler adds the nodes the pods need). ForceNew in google_container_node_pool: put it under `ignore_changes`, or a changed desired size replaces the pool.",
-	"node_locations":             "The group's zones; null when none are given (the cluster's locations apply).",
-	"max_pods_per_node":          "The max pods kubefit planned with: `max_pods`, or 110 when unset (GKE Standard's default), always set so the pool does not take a lower `default_max_pods_per_node` of the cluster.",
-	"spot":                       "Whether the nodes are Spot VMs (`capacity_type = \"spot\"`).",
-	"node_config":                "Machine type, disk, labels, taints and Spot.",
-	"update_config":              "One of `max_unavailable` and `max_unavailable_percentage`. In `eks_node_group`, set when the group sets `upgrade_max_unavailable` (null: EKS's default, 1 node); in `eks_module_node_group` always set, to the same or to EKS's 1 node, since the module's own default is 33 % (`default_update_config`), which kubefit does not plan with.",
-	"max_unavailable":            "Nodes unavailable at once during an upgrade, as planned by the `node_upgrade` disruption.",
-	"max_unavailable_percentage": "The same as a percentage of the group's nodes.",
-	"upgrade_settings":           "Set when the group sets `upgrade_max_surge` or `upgrade_max_unavailable`; null leaves the cloud's default (AKS `10%` surge, GKE 1 surge node), which is what kubefit plans with. On AKS one of `max_surge` and `max_unavailable` is set, the other null (azurerm v4.53.0 or later takes `max_unavailable`).",
-	"max_surge":                  "Nodes added before old ones are drained during an upgrade, as planned by the `node_upgrade` disruption.",
-	"machine_type":               "Machine type.", "disk_size_gb": "Boot disk size in GB (default 100).",
+	"location_policy":    "`BALANCED` (GKE's default for on-demand pools), or `ANY` for Spot pools.",
+	"initial_node_count": "Nodes per zone the pool is created with: the desired size spread over the zones, rounded up, within the maximum per zone (1 without zones; 0 when the maximum is below the zone count, and the autoscaler adds the nodes the pods need). ForceNew in google_container_node_pool: put it under `ignore_changes`, or a changed desired size replaces the pool.",
+	"node_locations":     "The group's zones; null when none are given (the cluster's locations apply).",
+	"max_pods_per_node":  "The max pods kubefit planned with: `max_pods`, or 110 when unset (GKE Standard's default), always set so the pool does not take a lower `default_max_pods_per_node` of the cluster.",
+	"spot":               "Whether the nodes are Spot VMs (`capacity_type = \"spot\"`).",
+	"node_config":        "Machine type, disk, labels, taints, Spot and the GPU accelerator.",
+	"guest_accelerator": "The GPUs of a GPU machine type (A2, A3, G2, G4; empty otherwise): one block with GKE's driver installation, for a " +
+		"`dynamic \"guest_accelerator\"` (see the wiring example). Without it GKE installs no driver and the nodes advertise no `nvidia.com/gpu`.",
+	"type":                           "Accelerator type of the machine series: `nvidia-tesla-a100` (A2 highgpu, megagpu), `nvidia-a100-80gb` (A2 ultragpu), `nvidia-h100-80gb` (A3 High), `nvidia-h100-mega-80gb` (A3 Mega), `nvidia-l4` (G2), `nvidia-rtx-pro-6000` (G4).",
+	"count":                          "The machine type's GPUs (a GKE accelerator-optimized machine type attaches exactly these).",
+	"gpu_partition_size":             "`gpu_sharing.partition_size` (MIG); null without it.",
+	"gpu_driver_installation_config": "`gpu_driver_version = \"DEFAULT\"`: GKE installs its default driver for the node version (COS and Ubuntu; `LATEST` is COS only).",
+	"gpu_driver_version":             "`DEFAULT`.",
+	"gpu_sharing_config":             "`gpu_sharing_strategy` (`TIME_SHARING` or `MPS`) and `max_shared_clients_per_gpu` from `gpu_sharing`; null without a strategy.",
+	"gpu_sharing_strategy":           "`TIME_SHARING` or `MPS`.",
+	"max_shared_clients_per_gpu":     "Containers sharing each GPU (or MIG partition).",
+	"update_config":                  "One of `max_unavailable` and `max_unavailable_percentage`. In `eks_node_group`, set when the group sets `upgrade_max_unavailable` (null: EKS's default, 1 node); in `eks_module_node_group` always set, to the same or to EKS's 1 node, since the module's own default is 33 % (`default_update_config`), which kubefit does not plan with.",
+	"max_unavailable":                "Nodes unavailable at once during an upgrade, as planned by the `node_upgrade` disruption.",
+	"max_unavailable_percentage":     "The same as a percentage of the group's nodes.",
+	"upgrade_settings":               "Set when the group sets `upgrade_max_surge` or `upgrade_max_unavailable`; null leaves the cloud's default (AKS `10%` surge, GKE 1 surge node), which is what kubefit plans with. On AKS one of `max_surge` and `max_unavailable` is set, the other null (azurerm v4.53.0 or later takes `max_unavailable`).",
+	"max_surge":                      "Nodes added before old ones are drained during an upgrade, as planned by the `node_upgrade` disruption.",
+	"machine_type":                   "Machine type.", "disk_size_gb": "Boot disk size in GB (default 100).",
 	"disk_type": "Boot disk type: null leaves GKE's default (`pd-balanced`); `hyperdisk-balanced` for a machine series that attaches no " +
 		"Persistent Disk (N4, N4A, N4D, C4, C4A, C4D, H4D, …), where GKE refuses a `pd-balanced` boot disk (disks.md §6.1).",
 	"name":      "Node group name (in `aks_module_node_pool`, made to fit Azure/aks: lower-case letters and digits, at most 8, or 6 for a Windows pool; a warning says when it differs).",
@@ -315,6 +331,7 @@ func (r *nodeGroupResource) Schema(_ context.Context, _ resource.SchemaRequest, 
 		"(`gke_module_node_pool` also names `pd-balanced` where the series takes no `pd-standard`, the module's default). " +
 		"One of " + markdownList(nodegroup.BootVolumeTypes) + " (EBS's `st1` and `sc1` cannot be boot volumes).",
 		Validators: []validator.String{stringvalidator.OneOf(nodegroup.BootVolumeTypes...)}}
+	attrs["gpu_sharing"] = gpuSharingAttribute()
 	attrs["node_class_name"] = schema.StringAttribute{Optional: true, MarkdownDescription: "Name of the Karpenter `EC2NodeClass` the NodePool refers to (default `default`); with `eks.node_group_kind = \"auto_mode\"`, of the EKS Auto Mode `NodeClass` (`eks.amazonaws.com/v1`)."}
 	attrs["fail_on_misfit"] = schema.BoolAttribute{Optional: true, MarkdownDescription: "Fail the plan when the workloads do not fit (default `true`); `false` reports misfits as warnings. " +
 		"Where the failure is raised is `misfits_reported_by`'s choice."}
@@ -399,7 +416,8 @@ func nodeGroupWorkloadsAttribute() dschema.ListNestedAttribute {
 
 // nodeGroupRenames maps the nodegroup planner's fields to this resource's attributes.
 var nodeGroupRenames = func() renames {
-	r := renames{"InstanceTypes": "instance_types", "DiskSizeGiB": "disk_size_gib", "MaxNodes": "max_size"}
+	r := renames{"InstanceTypes": "instance_types", "DiskSizeGiB": "disk_size_gib", "MaxNodes": "max_size",
+		"GPUSharing": "gpu_sharing", "GPUSharing.MaxSharedClients": "max_shared_clients_per_gpu"}
 	for k, v := range sizingRenames {
 		r[k] = v
 	}
@@ -460,7 +478,7 @@ func warnAKSRotation(prior, next types.Object, diags *diag.Diagnostics) {
 func nodeGroupKnown(m nodeGroupModel) bool {
 	for _, v := range []attr.Value{m.Name, m.Cloud, m.InstanceType, m.InstanceTypes, m.Zones, m.Labels, m.Taints, m.CreditMode,
 		m.StartingBalance, m.MinHours, m.MaxSurplusCostPerMonth, m.DaemonSets, m.SystemDaemonSets, m.Workloads, m.HeadroomPercent, m.Scheduler, m.Arrival, m.Disruptions, m.CapacityType, m.UpgradeMaxSurge, m.UpgradeMaxUnavailable,
-		m.DiskSizeGiB, m.DiskType, m.NodeClassName, m.FailOnMisfit, m.MisfitsReportedBy, m.Profile, m.KubernetesVersion, m.MaxPods, m.EKS, m.AKS,
+		m.DiskSizeGiB, m.DiskType, m.GPUSharing, m.NodeClassName, m.FailOnMisfit, m.MisfitsReportedBy, m.Profile, m.KubernetesVersion, m.MaxPods, m.EKS, m.AKS,
 		m.KubeReserved, m.SystemReserved, m.EvictionHard, m.MeasuredCapacity, m.MeasuredAllocatable, m.VMMemoryOverheadPercent, m.OSDiskGiB, m.VolumeAttachLimit} {
 		if !fullyKnown(v) {
 			return false
@@ -515,7 +533,8 @@ func expandNodeGroup(ctx context.Context, m nodeGroupModel, diags *diag.Diagnost
 		CapacityType: nodegroup.CapacityType(m.CapacityType.ValueString()), DiskSizeGiB: int(m.DiskSizeGiB.ValueInt64()),
 		DiskType: m.DiskType.ValueString(), NodeClassName: m.NodeClassName.ValueString(),
 		Scheduler: fit.SchedulerProfile(m.Scheduler.ValueString()), Arrival: fit.ArrivalOrder(m.Arrival.ValueString()),
-		Disruptions: expandDisruptions(ctx, m.Disruptions, diags), SystemDaemonSets: overhead.SystemDaemonSets(m.SystemDaemonSets.ValueString())}
+		Disruptions: expandDisruptions(ctx, m.Disruptions, diags), SystemDaemonSets: overhead.SystemDaemonSets(m.SystemDaemonSets.ValueString()),
+		GPUSharing: expandGPUSharing(m.GPUSharing)}
 	var dss []sizingDaemonSetModel
 	diags.Append(listElementsAs(ctx, m.DaemonSets, &dss, false)...)
 	for i, d := range dss {

@@ -118,7 +118,8 @@ func flattenNodeGroup(m *nodeGroupModel, res *nodegroup.Result, out nodegroup.Re
 				"location_policy":      types.StringValue(g.Autoscaling.LocationPolicy)}),
 			"node_config": types.ObjectValueMust(gkeNodeConfigAttrTypes, map[string]attr.Value{
 				"machine_type": types.StringValue(g.MachineType), "disk_size_gb": types.Int64Value(int64(g.DiskSizeGB)), "disk_type": optString(g.DiskType),
-				"labels": stringMapValue(g.Labels), "taint": taintList(g.Taints), "spot": types.BoolValue(g.Spot)}),
+				"labels": stringMapValue(g.Labels), "taint": taintList(g.Taints), "spot": types.BoolValue(g.Spot),
+				"guest_accelerator": gkeGuestAcceleratorValue(g.GuestAccelerator)}),
 			"upgrade_settings": gkeUpgradeValue(g.UpgradeSettings),
 		})
 	}
@@ -245,4 +246,23 @@ func intPtrValue(p *int) types.Int64 {
 		return types.Int64Null()
 	}
 	return types.Int64Value(int64(*p))
+}
+
+// gkeGuestAcceleratorValue flattens a GKE pool's guest_accelerator blocks: one with GPUs, none without.
+func gkeGuestAcceleratorValue(a *nodegroup.GKEGuestAccelerator) types.List {
+	elem := types.ObjectType{AttrTypes: gkeGuestAcceleratorAttrTypes}
+	if a == nil {
+		return types.ListValueMust(elem, nil)
+	}
+	sharing := types.ObjectNull(gkeGPUSharingConfigAttrTypes)
+	if a.SharingStrategy != "" {
+		sharing = types.ObjectValueMust(gkeGPUSharingConfigAttrTypes, map[string]attr.Value{
+			"gpu_sharing_strategy": types.StringValue(a.SharingStrategy), "max_shared_clients_per_gpu": types.Int64Value(int64(a.MaxSharedClientsPerGPU))})
+	}
+	driverTypes := gkeGuestAcceleratorAttrTypes["gpu_driver_installation_config"].(types.ObjectType).AttrTypes
+	return types.ListValueMust(elem, []attr.Value{types.ObjectValueMust(gkeGuestAcceleratorAttrTypes, map[string]attr.Value{
+		"type": types.StringValue(a.Type), "count": types.Int64Value(int64(a.Count)), "gpu_partition_size": optString(a.GPUPartitionSize),
+		"gpu_driver_installation_config": types.ObjectValueMust(driverTypes, map[string]attr.Value{"gpu_driver_version": types.StringValue(a.GPUDriverVersion)}),
+		"gpu_sharing_config":             sharing,
+	})})
 }

@@ -89,7 +89,10 @@ const poolLabelsDescription = "Node labels, besides those kubefit gives every no
 	"a Windows node's `node.kubernetes.io/windows-build` (`10.0.17763`, `10.0.20348` or `10.0.26100`: Windows Server 2019, 2022, 2025) and an AKS " +
 	"pool's `kubernetes.azure.com/mode` (`user` or `system`): a DaemonSet selecting one of the values is counted on the pool, a workload is kept " +
 	"off it (the safe side) until the value is given here. A label here may not contradict the operating system, architecture, instance type, " +
-	"zone or region kubefit derives (an error names both values)."
+	"zone or region kubefit derives (an error names both values). GKE's GPU sharing labels on a GCP pool are read as its nodes' sharing: " +
+	"`cloud.google.com/gke-gpu-sharing-strategy` (`time-sharing` or `mps`) with `cloud.google.com/gke-max-shared-clients-per-gpu` (the clients per GPU, as `kubefit_node_group`'s `gpu_sharing` takes them), " +
+	"and `cloud.google.com/gke-gpu-partition-size` (a MIG size the GPU takes, as `kubefit_node_group`'s `gpu_sharing.partition_size` lists): " +
+	"a node then offers its GPUs × partitions per GPU × clients as `nvidia.com/gpu` (a `kubefit_node_group` sets them with `gpu_sharing`)."
 
 // daemonSetsAttribute is the DaemonSets input shared by every object that packs pods.
 func daemonSetsAttribute() schema.ListNestedAttribute {

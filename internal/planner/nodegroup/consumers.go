@@ -18,11 +18,15 @@ import (
 // accelerator names the kind of accelerator an AWS instance type carries, which decides its EKS AMI type: ""
 // (none, or one EKS has no accelerated AMI for: AMD, Habana, and Kepler GPUs current drivers dropped), "nvidia" (the
 // NVIDIA GPUs EKS's accelerated AMIs drive) or "neuron" (AWS Inferentia and Trainium: the inf and trn families).
+// The NVIDIA kind is decided by the GPUs' maker, not their count: g6f and gr6f carry a fraction of an NVIDIA L4
+// (catalog.InstanceType.FractionalNVIDIA; the catalog counts 0 whole GPUs), and EKS lists them under its NVIDIA AMIs
+// (awsdocs/amazon-eks-user-guide latest/ug/ml/ml-eks-optimized-ami.adoc: "AL2023 x86_64 NVIDIA" and "Bottlerocket
+// x86_64 aws-k8s-nvidia" rows name g6f and gr6f), whose driver the standard AMI lacks.
 func accelerator(t catalog.InstanceType) string {
 	switch {
 	case strings.HasPrefix(t.Family, "inf") || strings.HasPrefix(t.Family, "trn"):
 		return "neuron"
-	case t.NVIDIAGPUs() > 0:
+	case t.NVIDIAGPUs() > 0 || t.FractionalNVIDIA():
 		return "nvidia"
 	}
 	return ""
@@ -107,9 +111,10 @@ func oneAMI(r *Result) bool {
 }
 
 // imageErrors refuses the profile × architecture × accelerator × version combinations for which EKS
-// publishes no AMI type (aws-sdk-go-v2 service/eks/types AMITypes): AL2 after its last Kubernetes version,
-// and Neuron accelerators on Bottlerocket, which has no Neuron AMI type. Windows on Arm or with
-// accelerators is refused by the overhead model (overhead.imageErrors), for every object that plans nodes.
+// publishes no AMI type (aws-sdk-go-v2 service/eks/types AMITypes): AL2 after its last Kubernetes version, and
+// AL2 on Arm with accelerators. Windows on Arm or with accelerators is refused by the overhead model
+// (overhead.imageErrors), for every object that plans nodes. Bottlerocket on Inferentia and Trainium is not
+// refused: its standard variant loads the Neuron driver (amiType).
 func imageErrors(req Request, r *Result) field.Errors {
 	if req.Pool.Cloud != catalog.AWS {
 		return nil
@@ -121,8 +126,6 @@ func imageErrors(req Request, r *Result) field.Errors {
 		return field.Errors{field.Invalid(p, v, format, args...)}
 	}
 	switch {
-	case prof == overhead.EKSBottlerocket && acc == "neuron":
-		return bad(field.NewPath("Overhead", "Profile"), string(prof), "instance type %s has %s, and EKS has no Bottlerocket AMI type for them; use the eks-al2023 profile (AL2023_x86_64_NEURON)", field.Quote(t.Name), acceleratorText(acc))
 	case prof == overhead.EKSAL2 && arm && acc != "":
 		return bad(field.NewPath("InstanceTypes").At(0), t.Name, "instance type %s is Arm with %s, and EKS has no AL2 AMI type for that; use the eks-al2023 profile", field.Quote(t.Name), acceleratorText(acc))
 	}
@@ -426,6 +429,9 @@ func gkeLabelErrors(req Request) field.Errors {
 		why := kubeletRestricted(k)
 		if why == "" && strings.HasPrefix(k, gkeReservedLabelPrefix) {
 			why = "is under " + gkeReservedLabelPrefix + ", whose node labels GKE manages (\"Node labels with key ... are managed by GKE or Kubernetes and must not be manually specified\"); use a label of your own domain"
+			if _, sharing := gpuSharingFields[field.NewPath("Labels").Key(k).String()]; sharing {
+				why += ", or give the group's GPU sharing, from which GKE sets this label itself"
+			}
 		}
 		if why != "" {
 			// GKE refuses kubernetes.io labels as the kubelet does ("Applying kubernetes label is not allowed",

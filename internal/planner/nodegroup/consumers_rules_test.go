@@ -35,7 +35,13 @@ import (
 //   - google_container_node_pool: hashicorp/terraform-provider-google google/services/container at e03b7622:
 //     counts ≥ 0, location_policy BALANCED|ANY, disk_size_gb ≥ 10, taint key, value and effect required, effect
 //     NO_SCHEDULE|PREFER_NO_SCHEDULE|NO_EXECUTE; node_count never beside autoscaling (the provider's own
-//     guidance); max_pods_per_node 8–256 (GKE).
+//     guidance); max_pods_per_node 8–256 (GKE). guest_accelerator (node_config.go at 00b984c6): type and count
+//     Required; gpu_driver_installation_config's gpu_driver_version in GPU_DRIVER_VERSION_UNSPECIFIED,
+//     INSTALLATION_DISABLED, DEFAULT, LATEST; gpu_sharing_config's gpu_sharing_strategy and
+//     max_shared_clients_per_gpu Required, the strategy one of the GKE API's GPUSharingConfig values (TIME_SHARING,
+//     MPS); GKE: the accelerator type is the machine series' and its count the machine type's GPUs (cluster-toolkit
+//     gke-node-pool gpu_definition.tf), clients 2–48, a partition size among those GKE's partitioner makes on the
+//     GPU (container-engine-accelerators partition_gpu.go).
 //   - terraform-aws-modules/eks v21.19.0 (bef29c4d), Azure/aks 11.5.0 (e29456ed) and
 //     terraform-google-modules/kubernetes-engine v44.2.0 (64321800): the input attributes below; Azure/aks's pool
 //     name of lower-case letters and digits that, with the 4 random characters create_before_destroy appends,
@@ -50,7 +56,13 @@ var (
 	aksPoolRule  = regexp.MustCompile(`^[a-z][a-z0-9]{0,11}$`)
 	// gkeModuleKeys are node_pools keys kubernetes-engine's cluster.tf looks up.
 	gkeModuleKeys = []string{"name", "machine_type", "node_locations", "autoscaling", "total_min_count", "total_max_count", "location_policy",
-		"initial_node_count", "disk_size_gb", "disk_type", "spot", "max_pods_per_node", "max_surge", "max_unavailable"}
+		"initial_node_count", "disk_size_gb", "disk_type", "spot", "max_pods_per_node", "max_surge", "max_unavailable",
+		"accelerator_type", "accelerator_count", "gpu_driver_version", "gpu_partition_size", "gpu_sharing_strategy", "max_shared_clients_per_gpu"}
+	gkeDriverVersions = []string{"GPU_DRIVER_VERSION_UNSPECIFIED", "INSTALLATION_DISABLED", "DEFAULT", "LATEST"}
+	// gkeMIG are the partition sizes GKE's partitioner makes per accelerator (partition_gpu.go at 09e2ab1a).
+	gkeMIG = map[string][]string{"nvidia-tesla-a100": {"1g.5gb", "2g.10gb", "3g.20gb", "4g.20gb", "7g.40gb"},
+		"nvidia-a100-80gb": {"1g.10gb", "2g.20gb", "3g.40gb", "4g.40gb", "7g.80gb"},
+		"nvidia-h100-80gb": {"1g.10gb", "1g.20gb", "2g.20gb", "3g.40gb", "4g.40gb", "7g.80gb"}, "nvidia-rtx-pro-6000": {"1g.24gb", "2g.48gb", "4g.96gb"}}
 )
 
 func eksRules(e *EKSNodeGroup) []string {
@@ -158,6 +170,42 @@ func gkeRules(g *GKENodePool) []string {
 	if mp := g.MaxPodsPerNode; mp < 8 || mp > 256 {
 		bad = append(bad, fmt.Sprintf("max_pods_per_node %d", mp))
 	}
+	return append(bad, gkeAcceleratorRules(g)...)
+}
+
+// gkeAcceleratorRules holds a GKE pool's guest_accelerator against google_container_node_pool's schema and GKE: a
+// GPU machine type (one catalog.InstanceType.GKEAccelerator names) must carry it, with the driver installed.
+func gkeAcceleratorRules(g *GKENodePool) []string {
+	t, err := catalog.Lookup(catalog.GCP, g.MachineType)
+	if err != nil {
+		return []string{"machine type " + g.MachineType}
+	}
+	a := g.GuestAccelerator
+	if t.GPUCount == 0 {
+		if a != nil {
+			return []string{"guest_accelerator on a machine type without GPUs"}
+		}
+		return nil
+	}
+	var bad []string
+	switch {
+	case a == nil:
+		return []string{"no guest_accelerator on a GPU machine type"}
+	case a.Type == "" || a.Count != t.GPUCount:
+		bad = append(bad, fmt.Sprintf("guest_accelerator %s × %d", a.Type, a.Count))
+	case a.GPUDriverVersion == "" || !slices.Contains(gkeDriverVersions, a.GPUDriverVersion) || a.GPUDriverVersion == "INSTALLATION_DISABLED" || a.GPUDriverVersion == "GPU_DRIVER_VERSION_UNSPECIFIED":
+		bad = append(bad, "gpu_driver_version "+a.GPUDriverVersion)
+	case a.SharingStrategy != "" && (a.SharingStrategy != "TIME_SHARING" && a.SharingStrategy != "MPS" || a.MaxSharedClientsPerGPU < 2 || a.MaxSharedClientsPerGPU > 48),
+		a.SharingStrategy == "" && a.MaxSharedClientsPerGPU != 0:
+		bad = append(bad, fmt.Sprintf("gpu_sharing_config %s/%d", a.SharingStrategy, a.MaxSharedClientsPerGPU))
+	case a.GPUPartitionSize != "" && !slices.Contains(gkeMIG[a.Type], a.GPUPartitionSize):
+		bad = append(bad, "gpu_partition_size "+a.GPUPartitionSize)
+	}
+	for k := range g.Labels {
+		if strings.HasPrefix(k, "cloud.google.com/") {
+			bad = append(bad, "GKE's own label "+k)
+		}
+	}
 	return bad
 }
 
@@ -209,6 +257,14 @@ func moduleRules(out Rendered, windows bool) []string {
 		if m.Pool["autoscaling"] != "true" || m.Pool["name"] == "" {
 			bad = append(bad, "gke module autoscaling or name")
 		}
+		// The module renders guest_accelerator only with accelerator_count > 0, and gpu_sharing_config only with a
+		// gpu_sharing_strategy (its max_shared_clients_per_gpu defaults to 2).
+		if a := out.GKE.GuestAccelerator; a != nil && (m.Pool["accelerator_type"] != a.Type || m.Pool["accelerator_count"] != strconv.Itoa(a.Count) ||
+			m.Pool["gpu_driver_version"] != a.GPUDriverVersion || m.Pool["gpu_partition_size"] != a.GPUPartitionSize ||
+			m.Pool["gpu_sharing_strategy"] != a.SharingStrategy || a.SharingStrategy != "" && m.Pool["max_shared_clients_per_gpu"] != strconv.Itoa(a.MaxSharedClientsPerGPU)) ||
+			a == nil && m.Pool["accelerator_count"] != "" {
+			bad = append(bad, "gke module accelerator")
+		}
 	}
 	return bad
 }
@@ -231,6 +287,7 @@ func TestConsumersAcceptEveryGroup(t *testing.T) {
 		taints  []fit.Taint
 		labels  map[string]string
 		maxPods int64
+		sharing sizing.GPUSharing
 	}
 	taints := []fit.Taint{{Key: "dedicated", Value: "web", Effect: fit.EffectNoSchedule}, {Key: "dedicated", Value: "web", Effect: fit.EffectNoExecute}}
 	groups := []group{
@@ -248,6 +305,12 @@ func TestConsumersAcceptEveryGroup(t *testing.T) {
 		{name: "regional", cloud: catalog.GCP, types: []string{"n2-standard-4"}, zones: []string{"us-central1-a", "us-central1-b", "us-central1-c"}, spot: true, maxPods: 64},
 		{name: "zonal", cloud: catalog.GCP, types: []string{"e2-standard-4"}, zones: []string{"us-central1-a"}, taints: taints[:1]},
 		{name: "arm-gke", cloud: catalog.GCP, types: []string{"t2a-standard-4"}},
+		{name: "gke-l4", cloud: catalog.GCP, types: []string{"g2-standard-24"}},
+		{name: "gke-l4-shared", cloud: catalog.GCP, types: []string{"g2-standard-8"}, sharing: sizing.GPUSharing{Strategy: sizing.GKETimeSharing, MaxSharedClients: 4}},
+		{name: "gke-a100-mig", cloud: catalog.GCP, types: []string{"a2-highgpu-1g"}, sharing: sizing.GPUSharing{PartitionSize: "1g.5gb"}},
+		{name: "gke-h100-mps", cloud: catalog.GCP, types: []string{"a3-highgpu-2g"}, sharing: sizing.GPUSharing{Strategy: sizing.GKEMPS, MaxSharedClients: 8}},
+		{name: "gke-h100-mega", cloud: catalog.GCP, types: []string{"a3-megagpu-8g"}},
+		{name: "gke-rtx", cloud: catalog.GCP, types: []string{"g4-standard-96"}, sharing: sizing.GPUSharing{PartitionSize: "2g.48gb", Strategy: sizing.GKETimeSharing, MaxSharedClients: 2}},
 	}
 	for _, g := range groups {
 		for _, fixed := range []bool{false, true} {
@@ -255,6 +318,7 @@ func TestConsumersAcceptEveryGroup(t *testing.T) {
 				Workloads: []sizing.Workload{{Name: "app", MinReplicas: intp(3), MaxReplicas: intp(30), Requests: fit.Resources{CPUMillicores: 500, MemoryBytes: 1 << 30},
 					Tolerations: []fit.Toleration{{Operator: fit.OperatorExists}}}}}
 			req.Pool.Overhead.Profile, req.Pool.Overhead.MaxPods = g.profile, g.maxPods
+			req.GPUSharing = g.sharing
 			if g.spot {
 				req.CapacityType = Spot
 			}

@@ -45,7 +45,15 @@ func TestEKSImages(t *testing.T) {
 		{"mixed architectures and accelerators", smallGroup("", "", "m5.xlarge", "m6g.xlarge", "g5.xlarge"), []string{"InstanceTypes[1]", "InstanceTypes[2]"}, `"m6g.xlarge"`, ""},
 		{"windows on arm", smallGroup(overhead.EKSWindows, "", "m6g.xlarge"), []string{"InstanceTypes[0]"}, "no Windows AMI for Arm", ""},
 		{"windows with a gpu", smallGroup(overhead.EKSWindows, "", "g5.xlarge"), []string{"InstanceTypes[0]"}, "no Windows AMI type", ""},
-		{"bottlerocket neuron", smallGroup(overhead.EKSBottlerocket, "", "inf2.xlarge"), []string{"Overhead.Profile"}, "AL2023_x86_64_NEURON", ""},
+		// Bottlerocket's standard variant loads the Neuron driver (ml-eks-optimized-ami.adoc: "Bottlerocket x86_64
+		// aws-k8s | inf1, inf2, trn1, trn2"); it was refused, and its AMI type would have been the NVIDIA one.
+		{"bottlerocket neuron", smallGroup(overhead.EKSBottlerocket, "", "inf2.xlarge"), nil, "", "BOTTLEROCKET_x86_64"},
+		{"bottlerocket trainium", smallGroup(overhead.EKSBottlerocket, "", "trn1.2xlarge"), nil, "", "BOTTLEROCKET_x86_64"},
+		{"neuron on al2", smallGroup(overhead.EKSAL2, "1.32", "inf2.xlarge"), nil, "", "AL2_x86_64_GPU"},
+		// g6f and gr6f carry a fraction of an NVIDIA L4 (0 whole GPUs in the catalog): EKS lists them under its
+		// NVIDIA AMIs; the standard AMI has no driver.
+		{"fractional l4 on al2023", smallGroup("", "", "g6f.xlarge"), nil, "", "AL2023_x86_64_NVIDIA"},
+		{"fractional l4 on bottlerocket", smallGroup(overhead.EKSBottlerocket, "", "gr6f.4xlarge"), nil, "", "BOTTLEROCKET_x86_64_NVIDIA"},
 		{"al2 on 1.33", smallGroup(overhead.EKSAL2, "1.33", "m5.xlarge"), []string{"Overhead.KubernetesVersion"}, "last is 1.32", ""},
 		{"al2 on 1.32", smallGroup(overhead.EKSAL2, "1.32", "m5.xlarge"), nil, "", "AL2_x86_64"},
 		{"neuron on al2023", smallGroup("", "", "inf2.xlarge"), nil, "", "AL2023_x86_64_NEURON"},

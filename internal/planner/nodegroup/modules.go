@@ -161,6 +161,19 @@ func gkeModuleNodePool(req Request, r *Result, g *GKENodePool) *GKEModuleNodePoo
 	if t := gkeModuleDiskType(r.Pool.Instance, g.DiskType); t != "" {
 		pool["disk_type"] = t
 	}
+	if a := g.GuestAccelerator; a != nil {
+		// kubernetes-engine's cluster.tf: a guest_accelerator block when accelerator_count > 0, with
+		// gpu_partition_size, gpu_driver_installation_config (gpu_driver_version) and gpu_sharing_config
+		// (gpu_sharing_strategy, max_shared_clients_per_gpu) from the keys of the same names.
+		pool["accelerator_type"], pool["accelerator_count"] = a.Type, strconv.Itoa(a.Count)
+		pool["gpu_driver_version"] = a.GPUDriverVersion
+		if a.GPUPartitionSize != "" {
+			pool["gpu_partition_size"] = a.GPUPartitionSize
+		}
+		if a.SharingStrategy != "" {
+			pool["gpu_sharing_strategy"], pool["max_shared_clients_per_gpu"] = a.SharingStrategy, strconv.Itoa(a.MaxSharedClientsPerGPU)
+		}
+	}
 	if u := g.UpgradeSettings; u != nil {
 		// kubernetes-engine's cluster.tf: upgrade_settings max_surge = lookup(each.value, "max_surge", 1) and
 		// max_unavailable = lookup(each.value, "max_unavailable", 0) under the SURGE strategy.

@@ -14,6 +14,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"regexp"
 	"slices"
 	"strconv"
@@ -96,6 +97,9 @@ type Request struct {
 	// Disruptions are the disruption scenarios checked on the steady placement of a group of min_size to
 	// max_size nodes (fit.Input.Disruptions).
 	Disruptions []fit.DisruptionKind
+	// GPUSharing is a GKE group's GPU sharing (time-sharing, MPS, MIG partitions): its nodes carry GKE's labels
+	// for it and offer that many nvidia.com/gpu (sizing.GKEGPUsPerNode), and its node pool's accelerator says so.
+	GPUSharing sizing.GPUSharing
 }
 
 // Capacity is the group's capacity envelope, as a ScaledObject capacity check consumes it: per node what
@@ -328,6 +332,11 @@ func request(req Request) sizing.Request {
 	} else {
 		pool.MaxFromPeak, pool.MaxFromPeakPercent = true, req.HeadroomPercent
 	}
+	if !req.GPUSharing.IsZero() {
+		// GKE labels the nodes of a shared pool itself; sizing reads the sharing from those labels.
+		pool.Labels = copyLabels(pool.Labels)
+		maps.Copy(pool.Labels, req.GPUSharing.Labels())
+	}
 	if req.Pool.Cloud == catalog.Azure && req.CapacityType == Spot {
 		// AKS taints and labels every node of a Spot pool; only pods that tolerate the taint land there.
 		pool.Labels = copyLabels(pool.Labels)
@@ -364,6 +373,7 @@ func validate(req Request) field.Errors {
 	}
 	errs = append(errs, maxPodsErrors(req)...)
 	errs = append(errs, reservationErrors(req)...)
+	errs = append(errs, gpuSharingErrors(req)...)
 	switch req.Pool.Cloud {
 	case catalog.AWS:
 		errs = append(errs, eksInputErrors(req)...)
@@ -410,6 +420,10 @@ func prefixPool(err error, pool sizing.Pool) error {
 		}
 		if i := slices.Index(pool.InstanceTypes, e.Value); i >= 0 && at.String() == "Overhead.Instance" {
 			at = field.NewPath("InstanceTypes").At(i)
+		}
+		if f, ok := gpuSharingFields[at.String()]; ok {
+			// GKE's GPU sharing labels come from the group's GPU sharing (its own labels may not hold them).
+			at = field.NewPath("GPUSharing", f)
 		}
 		out = append(out, &field.Error{Path: at, Value: e.Value, Detail: inGroupWords(e.Detail, pool.Name)})
 	}

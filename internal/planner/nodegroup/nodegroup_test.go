@@ -354,7 +354,7 @@ func TestEksctlName(t *testing.T) {
 // hold them.
 func TestWindowsPodIPs(t *testing.T) {
 	req := Request{
-		Pool:      sizing.Pool{Name: "win", Cloud: catalog.AWS, InstanceTypes: []string{"m5.large"}, Overhead: overhead.Input{Profile: overhead.EKSWindows}},
+		Pool: sizing.Pool{Name: "win", Cloud: catalog.AWS, InstanceTypes: []string{"m5.large"}, Overhead: overhead.Input{Profile: overhead.EKSWindows}},
 		// Windows pods (an unmarked pod is planned as Linux, which a Windows node's kubelet rejects).
 		Workloads: []sizing.Workload{{Name: "iis", Replicas: intp(20), Requests: fit.Resources{CPUMillicores: 10, MemoryBytes: 16 << 20}, OS: "windows"}},
 	}

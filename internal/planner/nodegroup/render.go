@@ -122,6 +122,10 @@ type GKENodePool struct {
 	Spot     bool
 	// UpgradeSettings is set when the group sets its max surge or max unavailable (nil: GKE's default).
 	UpgradeSettings *GKEUpgradeSettings
+	// GuestAccelerator is set on a machine type with whole GPUs: their type and count, GKE's driver installation
+	// and the group's GPU sharing (gkeGuestAccelerator). Without it GKE installs no driver, and a node offers no
+	// nvidia.com/gpu until one runs; an N1 machine gets no GPU at all without it.
+	GuestAccelerator *GKEGuestAccelerator
 }
 
 // GKEAutoscaling is a google_container_node_pool autoscaling block with total counts. LocationPolicy is
@@ -216,16 +220,22 @@ func memberNames(r *Result) []string {
 
 func isWindows(p overhead.Profile) bool { return p == overhead.EKSWindows || p == overhead.AKSWindows }
 
-// amiType is the EKS AMI type of the group's profile, architecture and GPUs.
+// amiType is the EKS AMI type of the group's profile, architecture and accelerator. On Bottlerocket, Inferentia and
+// Trainium run the standard x86_64 variant: "The standard Bottlerocket variants (aws-k8s) include the Neuron
+// dependencies that are automatically detected and loaded when running on AWS Inferentia or Trainium EC2 instances",
+// and the table of EKS-optimized accelerated AMIs has the row "Bottlerocket x86_64 aws-k8s | inf1, inf2, trn1, trn2"
+// (awsdocs/amazon-eks-user-guide latest/ug/ml/ml-eks-optimized-ami.adoc at 07d09a00). eksctl's amiFamily is
+// Bottlerocket either way (eksctlAMIFamily), and a Karpenter EC2NodeClass's alias bottlerocket@latest picks the
+// variant per instance type.
 func amiType(r *Result) string {
 	arm := r.Pool.Instance.Architecture == catalog.ArchARM64
-	gpu := accelerator(r.Pool.Instance) != ""
+	gpu := accelerator(r.Pool.Instance) == "nvidia"
 	switch r.Pool.Overhead.Profile {
 	case overhead.EKSAL2:
 		switch {
 		case arm:
 			return "AL2_ARM_64"
-		case gpu:
+		case accelerator(r.Pool.Instance) != "": // AL2's accelerated AMI carries the NVIDIA and the Neuron drivers
 			return "AL2_x86_64_GPU"
 		}
 		return "AL2_x86_64"
@@ -348,6 +358,7 @@ func gkeNodePool(req Request, r *Result) *GKENodePool {
 		p.Autoscaling.LocationPolicy = "ANY"
 	}
 	p.DiskType = gkeBootDiskType(r.Pool.Instance)
+	p.GuestAccelerator = gkeGuestAccelerator(req, r)
 	// Per zone: the desired size spread over the zones, kept within the maximum; without zones the cluster's
 	// locations are unknown here, so the pool starts at one node per zone and the autoscaler adds the rest.
 	p.InitialNodeCount = 1

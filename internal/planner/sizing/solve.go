@@ -348,6 +348,14 @@ func (s *solve) pool(i int, listed []fit.DaemonSet) (fit.Pool, error) {
 			rp.Name, field.QuoteList(overhead.PoolProfiles)))
 		return fit.Pool{}, nil
 	}
+	var sharing GPUSharing
+	if rp.Cloud == catalog.GCP {
+		var errs field.Errors
+		if sharing, errs = GKEGPUSharingFromLabels(rp.Labels, p.Child("Labels"), rp.Name); len(errs) > 0 {
+			s.errs = append(s.errs, errs...)
+			return fit.Pool{}, nil
+		}
+	}
 	var results []overhead.Result
 	for j, name := range rp.InstanceTypes {
 		it, err := s.cat.InstanceType(s.ctx, rp.Cloud, name)
@@ -366,6 +374,15 @@ func (s *solve) pool(i int, listed []fit.DaemonSet) (fit.Pool, error) {
 		}
 		oin := rp.Overhead
 		oin.Instance = overhead.InstanceFromCatalog(it)
+		if !sharing.IsZero() {
+			// A shared GKE node offers each GPU, or each MIG partition, as several nvidia.com/gpu.
+			gpus, errs := GKEGPUsPerNode(it, sharing, p.Child("Labels"), rp.Name)
+			if len(errs) > 0 {
+				s.errs = append(s.errs, errs...)
+				continue
+			}
+			oin.Instance.GPU = gpus
+		}
 		oin.DaemonSets, oin.SystemDaemonSets = nil, s.req.SystemDaemonSets
 		if !slices.Contains(overhead.SystemDaemonSetsModes, oin.SystemDaemonSets) {
 			oin.SystemDaemonSets = "" // an unknown mode is the request's error, not each pool's
@@ -406,6 +423,9 @@ func (s *solve) pool(i int, listed []fit.DaemonSet) (fit.Pool, error) {
 			names[j] = m.Name
 		}
 		notes = append(notes, fmt.Sprintf("mixed pool of %s: planned on the smallest member, %s", strings.Join(names, ", "), pp.Instance.Name))
+	}
+	if n := gkeGPUSharingNote(pp.Instance, sharing, pp.Overhead.Capacity.GPU); n != "" {
+		notes = append(notes, n)
 	}
 	for _, w := range pp.Overhead.Warnings {
 		if len(listed) > 0 && w.Code == overhead.CodeNoDaemonSets {
