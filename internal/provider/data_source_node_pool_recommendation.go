@@ -87,9 +87,11 @@ func (d *nodePoolRecommendationDataSource) Schema(_ context.Context, _ datasourc
 			"the share of capacity they strand. A candidate that cannot work is listed with the reason: one pod does not fit a node " +
 			"(`too-large`), the pool's `max_nodes` or max pods is too small (`max-nodes`, `spread`, `daemonsets`), a node selector or " +
 			"taint rules it out, the busiest node runs out of CPU credits (`burst-credits`), its disks cannot sustain `node_disk` " +
-			"(`disk-cap`), it cannot be a node (`invalid`: AKS creates no nodes on VM sizes under 2 vCPUs, or the node model cannot size it, " +
+			"(`disk-cap`), a pod requests an extended resource its nodes do not offer (`extended-resource`), it cannot be a node (`invalid`: AKS creates no nodes on VM sizes under 2 vCPUs, or the node model cannot size it, " +
 			"as a type whose memory the catalog lacks; the message says which), or no price is known (`unknown-price`). The cost of " +
-			"a burstable candidate in unlimited mode includes its nodes' surplus CPU credits.\n\n" +
+			"a burstable candidate in unlimited mode includes its nodes' surplus CPU credits. A candidate with accelerators (GPUs, Neuron devices) " +
+			"none of whose resources a workload requests ranks after every eligible one without, with a note in its `message` and a warning " +
+			"(`selector.accelerator-unused`): its nodes would pay for idle devices.\n\n" +
 			"For each candidate, `nodes_required` is what `kubefit_node_pool_sizing` reports for a pool of that type alone. Costs are " +
 			fmt.Sprintf("`nodes_required × price_per_hour × %d` hours, ", selector.HoursPerMonth) +
 			"from the catalog's **reference on-demand prices of one region at one date** (each entry's `price_source` says which), " +

@@ -44,6 +44,7 @@ type sizingPoolModel struct {
 	CapacityType           types.String  `tfsdk:"capacity_type"`
 	UpgradeMaxSurge        types.String  `tfsdk:"upgrade_max_surge"`
 	UpgradeMaxUnavailable  types.String  `tfsdk:"upgrade_max_unavailable"`
+	ExtendedResources      types.Map     `tfsdk:"extended_resources"`
 }
 
 type taintModel struct {

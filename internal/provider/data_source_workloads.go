@@ -63,6 +63,14 @@ type (
 		EphemeralStorage *string `tfsdk:"ephemeral_storage"`
 		GPU              *int64  `tfsdk:"gpu"`
 	}
+	// workloadRequestsOut is a workload's requests (workloadRequestsAttribute): a DaemonSet's and its extended ones.
+	workloadRequestsOut struct {
+		CPU              *string           `tfsdk:"cpu"`
+		Memory           *string           `tfsdk:"memory"`
+		EphemeralStorage *string           `tfsdk:"ephemeral_storage"`
+		GPU              *int64            `tfsdk:"gpu"`
+		Extended         map[string]string `tfsdk:"extended"`
+	}
 	requirementOut struct {
 		Key      string   `tfsdk:"key"`
 		Operator string   `tfsdk:"operator"`
@@ -137,7 +145,7 @@ type (
 		Replicas     *int64                `tfsdk:"replicas"`
 		MinReplicas  *int64                `tfsdk:"min_replicas"`
 		MaxReplicas  *int64                `tfsdk:"max_replicas"`
-		Requests     requestsOut           `tfsdk:"requests"`
+		Requests     workloadRequestsOut   `tfsdk:"requests"`
 		CPUUsage     *string               `tfsdk:"cpu_usage"`
 		NodeSelector map[string]string     `tfsdk:"node_selector"`
 		Tolerations  []tolerationOut       `tfsdk:"tolerations"`
@@ -348,8 +356,8 @@ func podOutputAttributes() map[string]schema.Attribute {
 				"cpu_millicores":          schema.Int64Attribute{Computed: true, MarkdownDescription: "CPU, millicores."},
 				"memory_bytes":            schema.Int64Attribute{Computed: true, MarkdownDescription: "Memory, bytes."},
 				"ephemeral_storage_bytes": schema.Int64Attribute{Computed: true, MarkdownDescription: "Ephemeral storage, bytes."},
-				"gpu":                     schema.Int64Attribute{Computed: true, MarkdownDescription: "GPUs (`nvidia.com/gpu` plus `amd.com/gpu`)."},
-				"extended":                schema.MapAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: "Every other requested resource (hugepages, extended resources) by name, as quantities; sizing does not model them (a warning says so)."},
+				"gpu":                     schema.Int64Attribute{Computed: true, MarkdownDescription: "GPUs (`nvidia.com/gpu`; `amd.com/gpu` and other device plugins' resources are in `extended`)."},
+				"extended":                schema.MapAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: "Every other requested resource (hugepages, extended resources such as `amd.com/gpu`) by name, as quantities; a workload's are also in `requests.extended`, where sizing places its pods only on pools whose nodes offer them (a DaemonSet's are not counted: a warning says so)."},
 			}},
 		"requests_derivation": schema.ListAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: "How the request and the replica bounds were derived, one step per entry."},
 		"volume_claims": schema.ListNestedAttribute{Computed: true, MarkdownDescription: "Persistent volume claims of one pod: `volumeClaimTemplates`, named claims (`persistentVolumeClaim`) and generic ephemeral volumes.",
@@ -563,7 +571,7 @@ func flattenWorkloads(res workloads.Result) ([]workloadOut, []daemonSetOut, []sk
 	ws := make([]workloadOut, len(res.Workloads))
 	for i, w := range res.Workloads {
 		o := workloadOut{Name: w.Name, Replicas: intPtr(w.Replicas), MinReplicas: intPtr(w.MinReplicas), MaxReplicas: intPtr(w.MaxReplicas),
-			Requests: requestsOf(w.Requests), CPUUsage: cpuUsage(w.CPUUsageMillicores), NodeSelector: w.NodeSelector,
+			Requests: workloadRequestsOf(w.Requests, w.Pod.Extended), CPUUsage: cpuUsage(w.CPUUsageMillicores), NodeSelector: w.NodeSelector,
 			Tolerations: tolerationsOf(w.Tolerations), NodeAffinity: termsOf(w.NodeAffinity), HostPorts: portsOf(w.HostPorts), Source: sourceOf(w.Source), MaxSurge: surgeString(w.MaxSurge)}
 		o.Namespace, o.Labels, o.OS = strPtr(w.Namespace), w.Labels, strPtr(w.OS)
 		o.Preferred = preferredTermsOf(w.PreferredNodeAffinity)
@@ -644,6 +652,12 @@ func requestsOf(r fit.Resources) requestsOut {
 		out.GPU = ptrTo(r.GPU)
 	}
 	return out
+}
+
+// workloadRequestsOf renders a workload's requests with its extended ones as read (null when none).
+func workloadRequestsOf(r fit.Resources, ext map[string]string) workloadRequestsOut {
+	o := requestsOf(r)
+	return workloadRequestsOut{CPU: o.CPU, Memory: o.Memory, EphemeralStorage: o.EphemeralStorage, GPU: o.GPU, Extended: ext}
 }
 
 func cpuUsage(milli int64) *string {

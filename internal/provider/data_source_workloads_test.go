@@ -180,7 +180,7 @@ func TestAccWorkloads_plugsIntoSizing(t *testing.T) {
 			ConfigPlanChecks: emptyPlanAfterApply,
 			ConfigStateChecks: []statecheck.StateCheck{
 				statecheck.ExpectKnownValue(wlAddr, tfjsonpath.New("workloads").AtSliceIndex(0).AtMapKey("requests"), knownvalue.ObjectExact(map[string]knownvalue.Check{
-					"cpu": knownvalue.StringExact("1500m"), "memory": knownvalue.StringExact("1Gi"), "ephemeral_storage": knownvalue.Null(), "gpu": knownvalue.Null()})),
+					"cpu": knownvalue.StringExact("1500m"), "memory": knownvalue.StringExact("1Gi"), "ephemeral_storage": knownvalue.Null(), "gpu": knownvalue.Null(), "extended": knownvalue.Null()})),
 				statecheck.ExpectKnownValue(wlAddr, tfjsonpath.New("workloads").AtSliceIndex(0).AtMapKey("spread"), knownvalue.ObjectExact(map[string]knownvalue.Check{
 					"type": knownvalue.StringExact("zone"), "max_skew": knownvalue.Int64Exact(1)})),
 				statecheck.ExpectKnownValue("data.kubefit_node_pool_sizing.from_manifests", tfjsonpath.New("fits"), knownvalue.Bool(true)),

@@ -177,6 +177,7 @@ var warningTitles = map[string]string{
 	selector.WarnEmpty:                     "No Instance Type Matches",
 	selector.WarnUnknownFamily:             "Unknown Instance Family",
 	selector.WarnDiskTypeUnknown:           "Disk Support of Candidates Unknown",
+	selector.WarnAcceleratorUnused:         "Accelerators No Workload Requests",
 	selector.WarnNoneEligible:              "No Candidate Fits",
 	nodegroup.WarnKubeletSettingsNeedImage: "Kubelet Settings Need a Custom AMI",
 	nodegroup.WarnKarpenterKubelet:         "Kubelet Settings Belong in the EC2NodeClass",

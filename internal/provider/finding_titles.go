@@ -89,7 +89,7 @@ var ruleTitles = map[string]findingTitle{
 var warningRanks = map[string]int{
 	sizing.WarnAboveBaseline: rankShortfall, sizing.WarnSharedVolume: rankShortfall, nodegroup.WarnEKSNodeQuota: rankShortfall,
 	nodegroup.WarnAKSWindows2025: rankShortfall, sizing.WarnAKSKubenetCluster: rankShortfall, sizing.WarnAKSSmallVM: rankShortfall, sizing.WarnOSUnselected: rankShortfall, sizing.WarnDaemonSetNowhere: rankUnchecked, sizing.WarnArm64Images: rankUnchecked,
-	selector.WarnNoneEligible: rankShortfall, selector.WarnEmpty: rankShortfall, overhead.CodeDaemonSetsFillNode: rankShortfall,
+	selector.WarnNoneEligible: rankShortfall, selector.WarnEmpty: rankShortfall, selector.WarnAcceleratorUnused: rankShortfall, overhead.CodeDaemonSetsFillNode: rankShortfall,
 	overhead.CodeNoENIForPods: rankShortfall, overhead.CodeMaxPodsAboveIPs: rankShortfall, overhead.CodeMNGMaxPodsEnforced: rankShortfall,
 
 	selector.WarnUnknownFamily: rankUnchecked, selector.WarnDiskTypeUnknown: rankUnchecked, sizing.WarnSchedulerBudget: rankUnchecked, sizing.WarnAffinityUnknownLabel: rankUnchecked, selector.WarnDiskNotChecked: rankUnchecked, selector.WarnPriceBasis: rankUnchecked,

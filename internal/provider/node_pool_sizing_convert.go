@@ -3,7 +3,9 @@ package provider
 import (
 	"context"
 	"fmt"
+	"maps"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -147,6 +149,7 @@ func expandSizingPool(ctx context.Context, p path.Path, name string, m sizingPoo
 	sp.Overhead = overheadInput(ctx, p, m.overheadOptionsModel, overhead.Profile(m.Profile.ValueString()), overhead.Instance{}, diags)
 	diags.Append(listElementsAs(ctx, m.Zones, &sp.Zones, false)...)
 	sp.Taints = expandTaints(ctx, m.Taints, diags)
+	sp.Extended = expandExtended(ctx, p.AtName("extended_resources"), m.ExtendedResources, diags)
 	sp.Credits.Mode = burst.Mode(m.CreditMode.ValueString())
 	if !m.StartingBalance.IsNull() {
 		b, err := burst.ParseBalance(m.StartingBalance.ValueString())
@@ -170,6 +173,17 @@ func expandRequests(ctx context.Context, p path.Path, o types.Object, diags *dia
 	var r fit.Resources
 	if o.IsNull() {
 		return r
+	}
+	if _, ok := o.Attributes()["extended"]; ok {
+		// A workload's requests (workloadRequestsAttribute): extended resources are read by expandRequestsExtended.
+		types, values := maps.Clone(o.AttributeTypes(ctx)), maps.Clone(o.Attributes())
+		delete(types, "extended")
+		delete(values, "extended")
+		var d diag.Diagnostics
+		if o, d = basetypes.NewObjectValue(types, values); d.HasError() {
+			diags.Append(d...)
+			return r
+		}
 	}
 	var m requestsModel
 	diags.Append(objectAs(ctx, o, &m, objectAsOptions)...)
@@ -496,6 +510,7 @@ func expandWorkload(ctx context.Context, p path.Path, w workloadModel, diags *di
 		NodeSelector: expandStringMap(ctx, w.NodeSelector, diags), Tolerations: expandTolerations(ctx, w.Tolerations, diags),
 		NodeAffinity: expandNodeAffinity(ctx, w.NodeAffinity, diags), PreferredNodeAffinity: expandPreferredNodeAffinity(ctx, w.Preferred, diags),
 		HostPorts: expandHostPorts(ctx, w.HostPorts, diags), Replicas: optCount(w.Replicas), MinReplicas: optCount(w.MinReplicas), MaxReplicas: optCount(w.MaxReplicas)}
+	sw.Extended = expandRequestsExtended(ctx, p.AtName("requests"), w.Requests, diags)
 	if v := optQuantity(p.AtName("cpu_usage"), w.CPUUsage, quantityCPU, diags); v != nil {
 		sw.CPUUsageMillicores = *v
 	}
@@ -709,6 +724,58 @@ func expandTaints(ctx context.Context, l types.List, diags *diag.Diagnostics) []
 	var out []fit.Taint
 	for _, t := range taints {
 		out = append(out, fit.Taint{Key: t.Key.ValueString(), Value: t.Value.ValueString(), Effect: fit.TaintEffect(t.Effect.ValueString())})
+	}
+	return out
+}
+
+// expandRequestsExtended reads a workload's requests.extended (workloadRequestsAttribute).
+func expandRequestsExtended(ctx context.Context, p path.Path, o types.Object, diags *diag.Diagnostics) map[string]int64 {
+	if o.IsNull() || o.IsUnknown() {
+		return nil
+	}
+	m, ok := o.Attributes()["extended"].(types.Map)
+	if !ok {
+		return nil
+	}
+	return expandExtended(ctx, p.AtName("extended"), m, diags)
+}
+
+// expandExtended reads a map of extended resources and huge pages as exact integers: a count, or bytes for huge
+// pages. An extended resource must be a whole number, as the API server requires (ValidateResourceQuantityValue);
+// nvidia.com/gpu and the vector's resources have their own attributes.
+func expandExtended(ctx context.Context, p path.Path, m types.Map, diags *diag.Diagnostics) map[string]int64 {
+	raw := expandStringMap(ctx, m, diags)
+	if len(raw) == 0 {
+		return nil
+	}
+	out := make(map[string]int64, len(raw))
+	for _, k := range slices.Sorted(maps.Keys(raw)) {
+		kp := p.AtMapKey(k)
+		switch k {
+		case "nvidia.com/gpu":
+			diags.AddAttributeError(kp, "Invalid Extended Resource", "nvidia.com/gpu is counted from the instance type's GPUs and requested with requests.gpu; "+
+				"list only other extended resources and huge pages here.")
+			continue
+		case "cpu", "memory", "ephemeral-storage", "pods":
+			diags.AddAttributeError(kp, "Invalid Extended Resource", fmt.Sprintf("%s is a resource of its own, not an extended resource; give it with its own attribute.", k))
+			continue
+		}
+		if fit.IsHugePages(k) {
+			if b, err := parseQuantity(raw[k], quantityBytes); err == nil { // else the attribute's validator reports it
+				out[k] = b.Value
+			}
+			continue
+		}
+		q, err := parseQuantity(raw[k], quantityCPU)
+		switch {
+		case err != nil:
+			diags.AddAttributeError(kp, "Invalid Extended Resource", sentence(err.Error()))
+		case q.Value%1000 != 0:
+			diags.AddAttributeError(kp, "Invalid Extended Resource", fmt.Sprintf("%s of %s is not a whole number; the API server accepts only whole "+
+				"numbers of an extended resource.", field.Quote(raw[k]), k))
+		default:
+			out[k] = q.Value / 1000
+		}
 	}
 	return out
 }

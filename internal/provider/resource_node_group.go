@@ -46,6 +46,7 @@ type nodeGroupModel struct {
 	Zones                  types.List    `tfsdk:"zones"`
 	Labels                 types.Map     `tfsdk:"labels"`
 	Taints                 types.List    `tfsdk:"taints"`
+	ExtendedResources      types.Map     `tfsdk:"extended_resources"`
 	CreditMode             types.String  `tfsdk:"credit_mode"`
 	StartingBalance        types.String  `tfsdk:"starting_balance"`
 	MinHours               types.Int64   `tfsdk:"min_hours"`
@@ -527,7 +528,8 @@ func expandNodeGroup(ctx context.Context, m nodeGroupModel, diags *diag.Diagnost
 	pm := sizingPoolModel{Cloud: m.Cloud, InstanceType: m.InstanceType, InstanceTypes: m.InstanceTypes, overheadOptionsModel: oo,
 		MinNodes: types.Int64Null(), MaxNodes: types.Int64Null(), Zones: m.Zones, Labels: m.Labels, Taints: m.Taints, Weight: types.Int64Null(),
 		CreditMode: m.CreditMode, StartingBalance: m.StartingBalance, MinHours: m.MinHours, MaxSurplusCostPerMonth: m.MaxSurplusCostPerMonth,
-		CapacityType: m.CapacityType, UpgradeMaxSurge: m.UpgradeMaxSurge, UpgradeMaxUnavailable: m.UpgradeMaxUnavailable}
+		CapacityType: m.CapacityType, UpgradeMaxSurge: m.UpgradeMaxSurge, UpgradeMaxUnavailable: m.UpgradeMaxUnavailable,
+		ExtendedResources: m.ExtendedResources}
 	req := nodegroup.Request{Pool: expandSizingPool(ctx, path.Empty(), m.Name.ValueString(), pm, diags),
 		MinSize: optCount(m.MinSize), MaxSize: optCount(m.MaxSize), HeadroomPercent: int(m.HeadroomPercent.ValueInt64()),
 		CapacityType: nodegroup.CapacityType(m.CapacityType.ValueString()), DiskSizeGiB: int(m.DiskSizeGiB.ValueInt64()),

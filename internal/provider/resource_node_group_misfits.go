@@ -100,7 +100,8 @@ func nodeGroupMisfits(m nodeGroupModel, res *nodegroup.Result) []groupMisfit {
 		}
 		p := path.Root("max_size")
 		if m.MaxSize.IsNull() || f.Reason == sizing.Reason(fit.ReasonTooLarge) || f.Reason == sizing.Reason(fit.ReasonSelector) ||
-			f.Reason == sizing.Reason(fit.ReasonTaint) || f.Reason == sizing.Reason(fit.ReasonHostPort) || f.Reason == sizing.Reason(fit.ReasonOS) {
+			f.Reason == sizing.Reason(fit.ReasonTaint) || f.Reason == sizing.Reason(fit.ReasonHostPort) || f.Reason == sizing.Reason(fit.ReasonOS) ||
+			f.Reason == sizing.Reason(fit.ReasonExtended) {
 			// The workload holds what is at fault (its host port: a DaemonSet's on every node, or one per node).
 			p = path.Root("workloads")
 			for i, w := range res.Plan.Workloads {

@@ -9,6 +9,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-validators/float64validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/mapvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -56,6 +57,16 @@ func sizingPoolAttributes(nodeBounds bool) map[string]schema.Attribute {
 		"on an EKS managed node group (the default `eks.node_group_kind`), `karpenter.sh/capacity-type` (`on-demand`, `spot`) under Karpenter and EKS Auto Mode, " +
 		"`cloud.google.com/gke-spot` on GKE.",
 		Validators: []validator.String{stringvalidator.OneOf(stringsOf(fit.CapacityTypes)...)}}
+	poolAttrs["extended_resources"] = schema.MapAttribute{Optional: true, ElementType: types.StringType,
+		MarkdownDescription: "What one node's allocatable offers of extended resources and huge pages, by name, as quantities: what its device plugins " +
+			"advertise (`aws.amazon.com/neuron`, `nvidia.com/mig-1g.10gb` under the NVIDIA plugin's mixed MIG strategy, `vpc.amazonaws.com/efa`, …) and the huge " +
+			"pages its kubelet pre-allocates (`hugepages-2Mi = \"1Gi\"`). A pod requesting a resource its pool's nodes do not offer is not placed there " +
+			"(reason `extended-resource`), as the scheduler's NodeResourcesFit filter refuses it. kubefit derives `amd.com/gpu` on Azure ND MI300X v5 " +
+			"(8) and `aws.amazon.com/neuron` and `aws.amazon.com/neuroncore` on AWS Inferentia and Trainium types (devices per type; cores on inf1, " +
+			"inf2, trn1); entries here replace those. Declared huge pages also come out of the node's allocatable memory, as the kubelet takes them. " +
+			"Give `nvidia.com/gpu` nowhere here: it is counted from the instance type. A node holds at most floor(offered / requested) pods of one " +
+			"workload, and none of another workload requesting one of the same resources (a safe bound: see `requests.extended`).",
+		Validators: []validator.Map{mapvalidator.ValueStringsAre(quantityValidator{quantityBytes})}}
 	addUpgradeAttributes(poolAttrs)
 	poolAttrs["weight"] = schema.Int64Attribute{Optional: true, MarkdownDescription: "Preference among pools a pod could use (higher first, 0–100), after least waste.",
 		Validators: []validator.Int64{int64validator.Between(0, 100)}}
@@ -145,7 +156,7 @@ func workloadsAttribute() schema.ListNestedAttribute {
 			"replicas":                schema.Int64Attribute{Optional: true, MarkdownDescription: "Fixed replica count (or give `min_replicas`/`max_replicas`).", Validators: []validator.Int64{int64validator.AtLeast(0)}},
 			"min_replicas":            schema.Int64Attribute{Optional: true, MarkdownDescription: "Autoscaled: the steady (minimum) replica count.", Validators: []validator.Int64{int64validator.AtLeast(0)}},
 			"max_replicas":            schema.Int64Attribute{Optional: true, MarkdownDescription: "Autoscaled: the peak (maximum) replica count.", Validators: []validator.Int64{int64validator.AtLeast(0)}},
-			"requests":                requestsAttribute("Requests of one pod."),
+			"requests":                workloadRequestsAttribute("Requests of one pod."),
 			"cpu_usage":               schema.StringAttribute{Optional: true, MarkdownDescription: "Expected real CPU use of one pod, separate from its request; burstable pools check it against their credit budget.", Validators: []validator.String{quantityValidator{quantityCPU}}},
 			"node_selector":           schema.MapAttribute{Optional: true, ElementType: types.StringType, MarkdownDescription: "Node selector."},
 			"tolerations":             tolerationsAttribute(),
@@ -195,6 +206,22 @@ func requestsAttribute(desc string) schema.SingleNestedAttribute {
 			"ephemeral_storage": schema.StringAttribute{Optional: true, MarkdownDescription: "Ephemeral-storage request, e.g. `1Gi`.", Validators: []validator.String{quantityValidator{quantityBytes}}},
 			"gpu":               schema.Int64Attribute{Optional: true, MarkdownDescription: "GPUs (`nvidia.com/gpu`) per pod.", Validators: []validator.Int64{int64validator.AtLeast(0)}},
 		}}
+}
+
+// workloadRequestsAttribute is a workload's requests: requestsAttribute's and its extended resources.
+func workloadRequestsAttribute(desc string) schema.SingleNestedAttribute {
+	a := requestsAttribute(desc)
+	a.Attributes["extended"] = schema.MapAttribute{Optional: true, ElementType: types.StringType,
+		MarkdownDescription: "Extended resources and huge pages one pod requests, by name, as quantities (`amd.com/gpu = \"1\"`, " +
+			"`aws.amazon.com/neuron = \"1\"`, `nvidia.com/mig-1g.10gb = \"1\"`, `hugepages-2Mi = \"64Mi\"`); `data.kubefit_workloads` fills it from the " +
+			"manifests. The pods are placed only on pools whose nodes offer each (`extended_resources`, or derived from the instance type), as the " +
+			"scheduler's NodeResourcesFit filter places them. kubefit does not pack these resources as dimensions: it takes the safe bound, at most " +
+			"floor(offered / requested) pods of the workload per node and no node shared with another workload requesting one of the same resources " +
+			"(where two workloads could share a node's devices, the plan may count a node too many, never too few). A pod requesting one also gets " +
+			"the toleration of a `NoSchedule` taint named after it, as the ExtendedResourceToleration admission plugin of EKS, AKS and GKE gives it. " +
+			"Extended resources must be whole numbers; `nvidia.com/gpu` goes in `gpu`.",
+		Validators: []validator.Map{mapvalidator.ValueStringsAre(quantityValidator{quantityBytes})}}
+	return a
 }
 
 // nodeSelectorRequirementsAttribute is the match_expressions of a node affinity term.

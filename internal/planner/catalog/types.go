@@ -185,3 +185,40 @@ func (t InstanceType) NVIDIAGPUs() int {
 	}
 	return t.GPUCount
 }
+
+// fractionalGPUs are rows whose instances carry a fraction of an NVIDIA GPU, which the catalog counts as 0 GPUs:
+// AWS g6f and gr6f ("fractional-GPU" L4 sizes, aws.amazon.com/ec2/instance-types/g6f).
+var fractionalGPUs = []string{"g6f.", "gr6f."}
+
+// GPUNote says, for a row whose node offers no nvidia.com/gpu although it has accelerators, what they are: "its
+// GPUs are AMD (amd.com/gpu)", Habana Gaudi, Xilinx FPGAs, Kepler or a fraction of an NVIDIA GPU; "" otherwise.
+func (t InstanceType) GPUNote() string {
+	for _, p := range fractionalGPUs {
+		if strings.HasPrefix(t.Name, p) {
+			return "its GPU is a fraction of an NVIDIA L4, which kubefit counts as no nvidia.com/gpu"
+		}
+	}
+	if t.GPUCount == 0 || t.NVIDIAGPUs() > 0 {
+		return ""
+	}
+	switch t.GPUVendor() {
+	case VendorAMD:
+		return "its GPUs are AMD: the AMD device plugin advertises them as amd.com/gpu"
+	case VendorHabana:
+		return "its accelerators are Habana Gaudi (habana.ai/gaudi)"
+	case VendorXilinx:
+		return "its accelerators are Xilinx FPGAs"
+	}
+	return "its GPUs are Kepler NVIDIA GPUs, which the current NVIDIA drivers of the GPU images no longer support"
+}
+
+// AMDGPUs is how many amd.com/gpu a node of the row offers as kubefit derives it: the GPUs of Azure's ND MI300X v5
+// (AMD Instinct MI300X, which the AMD GPU device plugin supports and advertises as amd.com/gpu: ROCm/k8s-device-plugin
+// "Exposes AMD GPUs as amd.com/gpu resources"), else 0. Older AMD GPUs (g4ad's Radeon Pro V520, NVv4's MI25) are not
+// on ROCm's supported list, so kubefit does not count on them: a pool of those declares amd.com/gpu itself.
+func (t InstanceType) AMDGPUs() int {
+	if t.GPUVendor() == VendorAMD && strings.HasPrefix(t.Name, "Standard_ND96isr_MI300X") {
+		return t.GPUCount
+	}
+	return 0
+}

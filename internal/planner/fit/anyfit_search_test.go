@@ -138,7 +138,7 @@ func TestAnyFitNodesExactForAlikePods(t *testing.T) {
 			groups, spread = groups[:1], SpreadNode
 			groups[0].OnePerNode, pods = true, groups[0].Count
 		}
-		want := ceilDiv(pods, perNode(toVec(req), toVec(alloc), spread))
+		want := ceilDiv(pods, perNode(toVec(req), toVec(alloc), spread, 0))
 		got := AnyFitNodes(alloc, groups)
 		if got != want {
 			t.Fatalf("case %d: AnyFitNodes(%+v, %+v) = %d, want %d", i, alloc, groups, got, want)

@@ -39,7 +39,7 @@
 // "node-affinity" (the required node affinity does not match the pool's nodes in every one of its zones: a
 // pool's nodes are planned in all its zones, so a pool only some of whose zones match is not used), "operating-system" (the
 // pool's kubernetes.io/os is not the one the workload's containers need, WorkloadOS), or "too-large" (one pod
-// exceeds the workload allocatable of an empty node in some resource, or the pool is unusable). Toleration
+// exceeds the workload allocatable of an empty node in some resource, or the pool is unusable), or "extended-resource" (below). Toleration
 // matching follows Kubernetes' ToleratesTaint; node affinity is matched by the scheduler's own code
 // (k8s.io/component-helpers/scheduling/corev1/nodeaffinity) against the pool's labels plus each zone's
 // topology.kubernetes.io/zone and failure-domain.beta.kubernetes.io/zone (a node's hostname is not known before
@@ -57,6 +57,23 @@
 // @v1.37.2, rejectPodAdmissionBasedOnOSField and rejectPodAdmissionBasedOnOSSelector) or its image never starts.
 // kubefit plans what runs: the pods on pools of their OS only (the oracle gives the real pods a node selector on
 // the OS to match), and sizing warns where nothing but the OS keeps them off a pool.
+//
+// # Extended resources (extended.go)
+//
+// Workload.Extended are a pod's requests of the resources beyond the vector (extended resources such as
+// aws.amazon.com/neuron, amd.com/gpu or nvidia.com/mig-1g.10gb, and huge pages in bytes) and Pool.Extended what one
+// node offers of them. kube-scheduler's NodeResourcesFit filter refuses a pod on a node whose allocatable lists less
+// of a requested resource than the pod asks, a resource not listed counting as 0 (pkg/scheduler/framework/plugins/
+// noderesources/fit.go, fitsRequest: "Insufficient <name>"); so a pool whose nodes offer less than one pod requests of
+// one of them is excluded with "extended-resource", its message naming the resource and the remedy (declare what the
+// nodes offer, or choose a type that offers it). They are not packed as vector dimensions: the model takes the safe
+// bound instead, exact for one workload and never optimistic for several: a node holds at most ExtendedPerNode pods of
+// a workload, min over its resources of floor(offered / requested), and no pod of another workload requesting one of
+// the same resources, as host ports keep pods apart. The packing (perNode, first fit), the scheduler model's filter
+// (extendedOK), the headroom and the messages apply both; the any-fit shortcut and the unmodelled fallback treat such
+// a workload as having a hard rule. Two workloads that could share a node's devices (4 devices, pods of 1 and 2) may
+// so be planned a node more than the real scheduler needs (the default profile spreads one workload's pods over the
+// nodes, and the other then finds none free of them), never fewer.
 //
 // # Packing (fit.ffd-max-share, fit.ffd-sum-share, fit.ffd-cpu-memory, fit.interleaved-max-share)
 //
@@ -183,7 +200,8 @@
 //     pod, until none binds; the tie-break variants of odd number (below) retry them 0, 1 or 2 pods
 //     after a binding that may let them in (retryWoken), and the counts must hold under each timing.
 //   - Filters: NodeResourcesFit (requests of the DaemonSets and pods on the node plus the pod within
-//     allocatable, pod slots included, a resource the pod does not request unchecked); NodeVolumeLimits
+//     allocatable, pod slots included, a resource the pod does not request unchecked; extended resources by
+//     their safe bound, above); NodeVolumeLimits
 //     as the resource dimension Volumes (each claim of a pod but a ReadWriteMany one takes one of
 //     the node's attachments, volumes.go); NodeAffinity and TaintToleration as the pool-level exclusions
 //     above; InterPodAffinity for node spread (required hostname anti-affinity among a workload's pods)

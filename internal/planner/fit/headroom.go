@@ -64,7 +64,7 @@ func (ix *roomIndex) view(l *nodeList, dim int) *sortedNodes {
 
 // room sums, over the nodes of list l, how many more pods of class c each holds: free div request, at
 // most one and none on the nodes in held under node spread.
-func (ix *roomIndex) room(c *classSim, l *nodeList, walloc vec, held map[int32]bool) int64 {
+func (ix *roomIndex) room(c *classSim, pp int, l *nodeList, walloc vec, held map[int32]bool) int64 {
 	dim := rCPU
 	if ratio(c.req[rMem], walloc[rMem]) > ratio(c.req[rCPU], walloc[rCPU]) {
 		dim = rMem
@@ -85,6 +85,9 @@ func (ix *roomIndex) room(c *classSim, l *nodeList, walloc vec, held map[int32]b
 			k := fitCount(nodes[id].free, c.req)
 			if c.spread == SpreadNode {
 				k = min(k, 1)
+			}
+			if room := ix.s.extRoom(c, pp, id); room >= 0 {
+				k = min(k, room) // its extended resources (extended.go)
 			}
 			total = satAdd(total, k)
 		}
@@ -117,7 +120,7 @@ func (ix *roomIndex) extra(c *classSim) int64 {
 	for pp, p := range c.pools {
 		pm := &s.m.pools[p]
 		ps := &s.pools[p]
-		total = satAdd(total, ix.room(c, &ps.in, pm.walloc, held))
+		total = satAdd(total, ix.room(c, pp, &ps.in, pm.walloc, held))
 		fresh := int64(max(ix.maxima[p]-len(ps.in.ids), 0))
 		total = satAdd(total, satMul(fresh, c.perNode[pp]))
 	}
@@ -135,7 +138,7 @@ func (ix *roomIndex) zoneExtra(c *classSim) int64 {
 			if lz < 0 {
 				continue
 			}
-			room[d] = satAdd(room[d], ix.room(c, &ps.inZ[lz], pm.walloc, nil))
+			room[d] = satAdd(room[d], ix.room(c, pp, &ps.inZ[lz], pm.walloc, nil))
 			fresh := zoneCapacity(ix.maxima[p], pm.nz, lz) - zoneCapacity(len(ps.in.ids), pm.nz, lz)
 			room[d] = satAdd(room[d], satMul(int64(max(fresh, 0)), c.perNode[pp]))
 		}

@@ -269,10 +269,10 @@ func exclusion(w *Workload, p *Pool) (Reason, string) {
 		}
 		for _, t := range ut {
 			if t.Key == gpuTaintKey && w.Requests.GPU == 0 {
-				// ExtendedResourceToleration (a Kubernetes admission plugin, which GKE runs) gives a pod that requests an
+				// ExtendedResourceToleration (a Kubernetes admission plugin, which EKS, AKS and GKE run) gives a pod that requests an
 				// extended resource the toleration of the taint named after it: GPU nodes are kept for GPU pods.
 				return ReasonTaint, fmt.Sprintf("pool %q has %s %s that workload %q does not tolerate: its nodes have GPUs and are kept for pods "+
-					"that request them (where the ExtendedResourceToleration admission plugin runs, as on GKE, a pod requesting %s is given the toleration), "+
+					"that request them (where the ExtendedResourceToleration admission plugin runs, as on EKS, AKS and GKE, a pod requesting %s is given the toleration), "+
 					"and %q requests none; run it on a pool without GPUs, or add a toleration", p.Name, noun, field.JoinAnd(names), w.Name, gpuTaintKey, w.Name)
 			}
 		}

@@ -22,6 +22,11 @@ type model struct {
 	excl [][]Reason
 	// eligible[w] lists the pools workload w may use, in input order.
 	eligible [][]int
+	// cap[w][p] is the most pods of workload w a node of pool p holds by their extended resources
+	// (ExtendedPerNode), 0 for no such limit; peers[w] the workloads whose pods share no node with w's
+	// (extendedPeers). Both nil when no workload requests an extended resource.
+	cap   [][]int64
+	peers [][]int
 	// spare are packings no longer needed, for the next packings to reuse (recycle, takeSim), under
 	// spareMu: Plan's scenarios run side by side.
 	spareMu sync.Mutex
@@ -63,6 +68,10 @@ func newModel(in *Input) *model {
 	m.req = make([]vec, len(in.Workloads))
 	m.excl = make([][]Reason, len(in.Workloads))
 	m.eligible = make([][]int, len(in.Workloads))
+	if slices.ContainsFunc(in.Workloads, func(w Workload) bool { return len(extendedNames(&w)) > 0 }) {
+		m.cap = make([][]int64, len(in.Workloads))
+		m.peers = extendedPeers(in)
+	}
 	for w := range in.Workloads {
 		wl := &in.Workloads[w]
 		r := toVec(wl.Requests)
@@ -70,10 +79,18 @@ func newModel(in *Input) *model {
 		r[rVol] = VolumeAttachments(wl.VolumeClaims)
 		m.req[w] = r
 		m.excl[w] = make([]Reason, len(in.Pools))
+		if m.cap != nil {
+			m.cap[w] = make([]int64, len(in.Pools))
+		}
 		for p := range in.Pools {
 			reason := excludedBy(wl, &in.Pools[p])
 			if ds, _ := daemonSetPortConflict(in, wl, &in.Pools[p]); reason == "" && ds != "" {
 				reason = ReasonHostPort
+			}
+			if k := ExtendedPerNode(wl, &in.Pools[p]); reason == "" && k == 0 {
+				reason = ReasonExtended
+			} else if k > 0 {
+				m.cap[w][p] = k
 			}
 			if reason == "" && !m.fitsEmpty(w, p) {
 				reason = ReasonTooLarge
@@ -138,6 +155,9 @@ func (m *model) exclusionMessage(w, p int) string {
 		return fmt.Sprintf("workload %q asks for host port %s, which DaemonSet %q takes on every node of pool %q; "+
 			"use another port or keep the DaemonSet off that pool", m.in.Workloads[w].Name, hp, ds, m.in.Pools[p].Name)
 	}
+	if m.excl[w][p] == ReasonExtended {
+		return extendedMessage(&m.in.Workloads[w], &m.in.Pools[p])
+	}
 	return m.tooLarge(w, p)
 }
 
@@ -165,8 +185,17 @@ func (m *model) tooLarge(w, p int) string {
 		if req[r] <= pm.walloc[r] {
 			continue
 		}
-		wants = append(wants, formatAmount(ResourceNames[r], req[r]))
+		if r == rGPU {
+			wants = append(wants, FormatCount(req[r])+" "+gpuResource)
+		} else {
+			wants = append(wants, formatAmount(ResourceNames[r], req[r]))
+		}
 		switch {
+		case r == rGPU && pm.alloc[r] == 0 && pm.p.GPUNote != "":
+			// Its GPUs are not NVIDIA GPUs a current driver supports: they advertise another resource or none.
+			haves = append(haves, "no "+gpuResource+" ("+pm.p.GPUNote+")")
+		case r == rGPU && pm.alloc[r] == 0:
+			haves = append(haves, "no "+gpuResource)
 		case pm.alloc[r] == 0:
 			haves = append(haves, "no "+resourceWords[r])
 		case pm.ds[r] > 0:
@@ -186,7 +215,7 @@ func (m *model) tooLarge(w, p int) string {
 func tooLargeRemedy(r int, alloc int64) string {
 	switch {
 	case r == rGPU && alloc == 0:
-		return "choose an instance type with NVIDIA GPUs that current drivers support (nvidia.com/gpu; AMD, Habana and Kepler GPUs advertise none) or drop the GPU request"
+		return "choose an instance type with NVIDIA GPUs that current drivers support (AMD, Habana and Kepler GPUs and fractional GPUs offer no nvidia.com/gpu) or drop the GPU request"
 	case r == rGPU:
 		return "choose an instance type with more GPUs or request fewer"
 	case r == rVol:
@@ -240,13 +269,24 @@ func shares(req, walloc vec) (maxShare, sumShare float64) {
 }
 
 // perNode returns how many pods with request req a fresh node with workload allocatable walloc holds,
-// at most one under node spread.
-func perNode(req, walloc vec, spread SpreadType) int64 {
+// at most one under node spread and at most limit when limit > 0 (their extended resources, capOf).
+func perNode(req, walloc vec, spread SpreadType, limit int64) int64 {
 	k := fitCount(walloc, req)
 	if spread == SpreadNode {
 		k = min(k, 1)
 	}
+	if limit > 0 {
+		k = min(k, limit)
+	}
 	return k
+}
+
+// capOf is the most pods of workload w a node of pool p holds by their extended resources, 0 for no limit.
+func (m *model) capOf(w, p int) int64 {
+	if m.cap == nil {
+		return 0
+	}
+	return m.cap[w][p]
 }
 
 // waste is the least-waste score of placing n pods with request req on fresh nodes of a pool: the
@@ -254,8 +294,8 @@ func perNode(req, walloc vec, spread SpreadType) int64 {
 // resources the pod requests (CPU, memory, ephemeral storage, GPU, volume attachments; pod slots when it
 // requests none).
 // Unlike the cluster autoscaler's least-waste expander it scores allocatable, not capacity.
-func waste(req, walloc vec, spread SpreadType, n int) float64 {
-	k := perNode(req, walloc, spread)
+func waste(req, walloc vec, spread SpreadType, limit int64, n int) float64 {
+	k := perNode(req, walloc, spread, limit)
 	if k <= 0 {
 		return 2
 	}
@@ -281,7 +321,7 @@ func (m *model) poolOrder(w, n int) []int {
 	spread := m.in.Workloads[w].effectiveSpread()
 	score := make([]float64, len(m.pools))
 	for _, p := range pools {
-		score[p] = waste(m.req[w], m.pools[p].walloc, spread, n)
+		score[p] = waste(m.req[w], m.pools[p].walloc, spread, m.capOf(w, p), n)
 	}
 	slices.SortStableFunc(pools, func(a, b int) int {
 		pa, pb := &m.pools[a], &m.pools[b]

@@ -505,9 +505,9 @@ func TestFailureReasons(t *testing.T) {
 				return w
 			}(),
 			map[string][2]string{
-				"general": {"too-large", `pod of workload "train" requests 7,000 MiB memory and 1 GPU but a node of ` +
-					`pool "general" (m5.large) has 6,000 MiB memory and no GPUs; choose a larger instance type or lower the ` +
-					`requests; choose an instance type with NVIDIA GPUs that current drivers support (nvidia.com/gpu; AMD, Habana and Kepler GPUs advertise none) or drop the GPU request`},
+				"general": {"too-large", `pod of workload "train" requests 7,000 MiB memory and 1 nvidia.com/gpu but a node of ` +
+					`pool "general" (m5.large) has 6,000 MiB memory and no nvidia.com/gpu; choose a larger instance type or lower the ` +
+					`requests; choose an instance type with NVIDIA GPUs that current drivers support (AMD, Habana and Kepler GPUs and fractional GPUs offer no nvidia.com/gpu) or drop the GPU request`},
 			},
 		},
 		{

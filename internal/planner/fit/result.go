@@ -600,7 +600,7 @@ func (s *sim) capacityFailure(c *classSim, pp int) (Reason, string) {
 				strings.Join(zones, "; "), sumInts(c.beyond))
 		}
 	}
-	closest := s.pendingText(c, pp)
+	closest := s.pendingText(c, pp) + s.extendedText(c, pp) + s.gpuSharersText(c, p)
 	if c.beyond[pp] > 0 && nodes <= pm.p.MaxNodes {
 		// Counted beyond a pool that is within its maximum: the scheduler model left them Pending on the
 		// capped counts because another pool they may use reached its maximum (stuck pods are unplaced,
@@ -626,6 +626,51 @@ func (s *sim) capacityFailure(c *classSim, pp int) (Reason, string) {
 	return ReasonMaxNodes, fmt.Sprintf("%s is at its maximum node count %d in %s and cannot take more pods of workload %q. %s %s "+
 		"Raise the maximum node count or choose %s.", poolLabel(pm.p), pm.p.MaxNodes, s.scenarioText(),
 		wl.Name, s.shortText(p), closest, s.largerType(p))
+}
+
+// extendedText says, for a class whose extended resources limit its pods per node of the pool at position pp,
+// that limit (extended.go): " A node holds at most 2 of its pods by their extended resources (…)."; "" otherwise.
+func (s *sim) extendedText(c *classSim, pp int) string {
+	if c.caps == nil || c.caps[pp] == 0 {
+		return ""
+	}
+	wl := &s.m.in.Workloads[c.w]
+	pl := s.m.pools[c.pools[pp]].p
+	var parts []string
+	for _, name := range extendedNames(wl) {
+		parts = append(parts, fmt.Sprintf("a node offers %s, a pod requests %s", formatExtended(name, pl.Extended[name]),
+			formatExtended(name, wl.Extended[name])))
+	}
+	return fmt.Sprintf(" A node holds at most %s of its pods by their extended resources (%s).", FormatCount(c.caps[pp]),
+		strings.Join(parts, "; "))
+}
+
+// gpuSharersText names, when class c requests GPUs and pool p's nodes have them, the workloads requesting none
+// whose pods share the pool's nodes: the room they take is the GPU pods' (fit.gpu-sharers). The usual remedy
+// is a taint on the GPU nodes, which pods requesting nvidia.com/gpu get the toleration of where the
+// ExtendedResourceToleration admission plugin runs (kubernetes.io/docs/reference/access-authn-authz/
+// admission-controllers/#extendedresourcetoleration; EKS, AKS and GKE run it).
+func (s *sim) gpuSharersText(c *classSim, p int) string {
+	if c.req[rGPU] == 0 || s.m.pools[p].alloc[rGPU] == 0 {
+		return ""
+	}
+	var names []string
+	for o := range s.classes {
+		oc := &s.classes[o]
+		if pp := oc.pos[p]; oc.req[rGPU] == 0 && pp >= 0 && oc.in[pp]+oc.beyond[pp] > 0 {
+			names = append(names, strconv.Quote(s.m.in.Workloads[oc.w].Name))
+		}
+	}
+	if len(names) == 0 {
+		return ""
+	}
+	noun, verb := "workload", "requests"
+	if len(names) > 1 {
+		noun, verb = "workloads", "request"
+	}
+	return fmt.Sprintf(" Pods of %s %s, which %s no GPU, take room on its GPU nodes: taint the pool %s:NoSchedule to keep them off "+
+		"(a pod requesting %s is given its toleration by the ExtendedResourceToleration admission plugin, which EKS, AKS and GKE run) "+
+		"and give them a pool without GPUs.", noun, field.JoinAnd(names), verb, gpuTaintKey, gpuTaintKey)
 }
 
 // largerType names the instance type that would help pool p: one that attaches more volumes when the pods'

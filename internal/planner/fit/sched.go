@@ -96,10 +96,16 @@ type schedClass struct {
 	bestEffort bool
 	ports      []int // the other classes whose host ports conflict with this class's (NodePorts)
 	hasPorts   bool
-	allowed    []bool  // per pool: the pod passes the pool-level filters (pools, selector, taints, size)
-	affinity   []bool  // per pool: the pool matches the pod's node selector and pool list (spread domains)
-	prefer     []int64 // per pool: PreferNoSchedule taints the pod does not tolerate
-	anyPrefer  bool    // some pool has one
+	// extCap is, per pool, the most pods of the class a node holds by their extended resources (0: no limit), and
+	// extPeers the classes requesting one of the same, whose pods share no node with this class's (extended.go);
+	// hasExt says either is set.
+	extCap    []int64
+	extPeers  []int
+	hasExt    bool
+	allowed   []bool  // per pool: the pod passes the pool-level filters (pools, selector, taints, size)
+	affinity  []bool  // per pool: the pool matches the pod's node selector and pool list (spread domains)
+	prefer    []int64 // per pool: PreferNoSchedule taints the pod does not tolerate
+	anyPrefer bool    // some pool has one
 	// nodePref is NodeAffinity's raw score per pool and zone (nodePrefAt): the weights of the pod's preferred
 	// node affinity terms the node matches; nil when the pod has none (the plugin skips it).
 	nodePref  []int64
@@ -269,6 +275,9 @@ func newCluster(m *model, classes []classSim) *cluster {
 		sc.limit = make([]vec, len(m.pools))
 		for p := range m.pools {
 			sc.limit[p] = m.pools[p].walloc.sub(c.req)
+		}
+		if m.cap != nil && len(extendedNames(wl)) > 0 {
+			sc.extCap, sc.extPeers, sc.hasExt = m.cap[c.w], m.peers[c.w], true
 		}
 		sc.hasPorts = len(wl.HostPorts) > 0
 		for o := range classes {
@@ -704,11 +713,30 @@ func (cl *cluster) filter(w int, id int32, minMatch int32) bool {
 			}
 		}
 	}
+	if sc.hasExt && !cl.extendedOK(w, id) {
+		return false
+	}
 	switch sc.c.spread {
 	case SpreadNode:
 		return cl.onNode[w][id] == 0
 	case SpreadZone:
 		return cl.zoneSkewOK(w, nd, minMatch)
+	}
+	return true
+}
+
+// extendedOK is the part of NodeResourcesFit the vector does not carry, as its safe bound (extended.go): fewer
+// pods of class w on node id than the node's extended resources hold, and none of a class requesting one of
+// the same.
+func (cl *cluster) extendedOK(w int, id int32) bool {
+	sc := &cl.classes[w]
+	if k := sc.extCap[cl.nodes[id].pool]; k > 0 && int64(cl.onNode[w][id]) >= k {
+		return false
+	}
+	for _, o := range sc.extPeers {
+		if cl.onNode[o][id] > 0 {
+			return false
+		}
 	}
 	return true
 }

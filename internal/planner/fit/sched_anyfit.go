@@ -71,7 +71,7 @@ func leastNodes(alloc Resources, groups []PodGroup) int64 {
 		if groups[0].OnePerNode {
 			spread = SpreadNode
 		}
-		if k := perNode(toVec(groups[0].Requests), w, spread); k > 0 {
+		if k := perNode(toVec(groups[0].Requests), w, spread, 0); k > 0 {
 			least = max(least, ceilDiv(groups[0].Count, k))
 		}
 	}

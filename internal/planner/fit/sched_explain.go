@@ -183,6 +183,10 @@ func (cl *cluster) whyNot(w int, id int32, minMatch int32) rejection {
 			return lackRoom
 		}
 	}
+	if sc.hasExt && !cl.extendedOK(w, id) {
+		return rejection{"has none of its extended resources left (" + strings.Join(extendedNames(&cl.m.in.Workloads[sc.c.w]), ", ") + ")",
+			"have none of its extended resources left (" + strings.Join(extendedNames(&cl.m.in.Workloads[sc.c.w]), ", ") + ")"}
+	}
 	if cl.pin >= 0 && nd.zone != cl.pin {
 		return rejection{"is outside the zone its volumes are in", "are outside the zone its volumes are in"}
 	}

@@ -502,7 +502,7 @@ func (cl *cluster) pendingRoomOnly(pods []int32) bool {
 		}
 		w := pods[i]
 		sc := &cl.classes[w]
-		if sc.c.spread != SpreadNone || sc.hasPorts || (cl.pt.any && len(cl.pt.own[w])+len(cl.pt.sym[w]) > 0) ||
+		if sc.c.spread != SpreadNone || sc.hasPorts || sc.hasExt || (cl.pt.any && len(cl.pt.own[w])+len(cl.pt.sym[w]) > 0) ||
 			(cl.ss.any && len(cl.ss.own[w]) > 0) {
 			return false
 		}
@@ -565,7 +565,7 @@ func (cl *cluster) ask(pods []int32, counts []int) []int {
 		demand[p] = demand[p].add(c.req)
 		asked[p] = true
 		switch {
-		case c.spread == SpreadNode || cl.classes[pods[i]].hasPorts || cl.pt.any && cl.pt.selfHost[pods[i]]:
+		case c.spread == SpreadNode || cl.classes[pods[i]].hasPorts || cl.classes[pods[i]].hasExt || cl.pt.any && cl.pt.selfHost[pods[i]]:
 			spread[p]++
 		case c.spread == SpreadZone:
 			zonal[p] = true

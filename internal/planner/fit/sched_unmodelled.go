@@ -214,7 +214,7 @@ func fracLess(a, b, c, d int64) bool {
 // anyFitRules reports whether the any-fit bound holds for the pods of workload w: no hard rule beyond resources,
 // the pool's selector and taints, and one pod per node.
 func anyFitRules(w *Workload, spread SpreadType) bool {
-	if spread == SpreadZone || len(w.HostPorts) > 0 || len(w.NodeAffinity) > 0 {
+	if spread == SpreadZone || len(w.HostPorts) > 0 || len(w.NodeAffinity) > 0 || len(extendedNames(w)) > 0 {
 		return false
 	}
 	if a := w.PodAffinity; a != nil && len(a.Required)+len(a.AntiRequired) > 0 {

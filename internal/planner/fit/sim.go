@@ -203,6 +203,13 @@ type classSim struct {
 	zoneCounts [][]int // [pool position][local zone] pods
 
 	held []int32 // node-spread classes: the nodes holding a pod
+
+	// extended resources: caps[pp] is the most pods a node of pool position pp holds (0: no limit; nil when
+	// no pool limits them), onNode the pods per node, peers the classes that share no node with this one
+	// (model.cap, model.peers); onNode is kept whenever caps or peers are set.
+	caps   []int64
+	onNode map[int32]int64
+	peers  []int
 }
 
 // sim is one packing of one scenario with one strategy.
@@ -282,7 +289,13 @@ func (m *model) newClass(w int, sc Scenario) classSim {
 	}
 	c.perNode = make([]int64, len(c.pools))
 	for pp, p := range c.pools {
-		c.perNode[pp] = perNode(c.req, m.pools[p].walloc, c.spread)
+		c.perNode[pp] = perNode(c.req, m.pools[p].walloc, c.spread, m.capOf(w, p))
+		if k := m.capOf(w, p); k > 0 {
+			if c.caps == nil {
+				c.caps = make([]int64, len(c.pools))
+			}
+			c.caps[pp] = k
+		}
 	}
 	if c.spread == SpreadZone {
 		seen := map[int32]bool{}
@@ -322,6 +335,10 @@ func (c classSim) fresh(m *model, a *arena) classSim {
 	}
 	if c.spread == SpreadNode && np > 0 {
 		c.held = carve(&a.ids, c.n)[:0] // one node per pod placed
+	}
+	if m.peers != nil && (c.caps != nil || len(m.peers[c.w]) > 0) {
+		c.peers = m.peers[c.w]
+		c.onNode = map[int32]int64{}
 	}
 	if c.spread == SpreadZone {
 		c.counts = carve(&a.ints, len(c.domains))
@@ -403,6 +420,26 @@ func (s *sim) put(c *classSim, pp int, id int32, k int64) {
 	if c.spread == SpreadNode {
 		c.held = append(c.held, id)
 	}
+	if c.onNode != nil {
+		c.onNode[id] += k
+	}
+}
+
+// extRoom is how many more pods of class c node id (of pool position pp) takes by their extended resources:
+// its cap less the class's pods there, 0 when a peer's pod is there, and -1 without a limit.
+func (s *sim) extRoom(c *classSim, pp int, id int32) int64 {
+	if c.onNode == nil {
+		return -1
+	}
+	for _, o := range c.peers {
+		if s.classes[o].onNode[id] > 0 {
+			return 0
+		}
+	}
+	if c.caps == nil || c.caps[pp] == 0 {
+		return -1
+	}
+	return max(c.caps[pp]-c.onNode[id], 0)
 }
 
 // record logs k pods of workload w put on node id, for the per-node lists of the result.
@@ -436,7 +473,9 @@ func (s *sim) fill(c *classSim, pp int, cur *int, l *nodeList, n int) int {
 		for *cur < end && n > 0 {
 			id := l.ids[*cur]
 			nd := &s.nodes[id]
-			if !c.req.fits(nd.free) {
+			room := s.extRoom(c, pp, id)
+			if !c.req.fits(nd.free) || room == 0 {
+				// A peer's pods only stay and the class's own only grow: the node never takes one.
 				*cur++
 				continue
 			}
@@ -444,9 +483,12 @@ func (s *sim) fill(c *classSim, pp int, cur *int, l *nodeList, n int) int {
 			if n > 1 && c.spread != SpreadNode {
 				put = min(fitCount(nd.free, c.req), int64(n))
 			}
+			if room > 0 {
+				put = min(put, room)
+			}
 			s.put(c, pp, id, put)
 			n -= int(put)
-			if c.spread == SpreadNode || !c.req.fits(nd.free) {
+			if c.spread == SpreadNode || !c.req.fits(nd.free) || room == put {
 				*cur++
 			}
 		}

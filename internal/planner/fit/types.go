@@ -165,11 +165,14 @@ const (
 	// use several pools, or has a hard rule beyond resources and one pod per node, so no node count is known to
 	// bind its pods (AnyFitNodes).
 	ReasonUnmodelled Reason = "unmodelled"
+	// ReasonExtended: the workload's pods request an extended resource (or huge pages) a node of the pool
+	// does not offer, or offers less of than one pod requests (Pool.Extended).
+	ReasonExtended Reason = "extended-resource"
 )
 
 // Reasons lists every failure reason.
 var Reasons = []Reason{ReasonSelector, ReasonTaint, ReasonPoolList, ReasonTooLarge, ReasonMaxNodes, ReasonSpread,
-	ReasonDaemonSets, ReasonAffinity, ReasonHostPort, ReasonPodAffinity, ReasonDisruption, ReasonOS, ReasonUnmodelled}
+	ReasonDaemonSets, ReasonAffinity, ReasonHostPort, ReasonPodAffinity, ReasonDisruption, ReasonOS, ReasonUnmodelled, ReasonExtended}
 
 // Pool is a node pool (node group) of identical nodes. The planner does not compute node overhead:
 // Allocatable is the kubelet's allocatable of one node before DaemonSets, with Pods the max pods.
@@ -226,6 +229,13 @@ type Pool struct {
 	MaxFromPeak bool
 	// MaxFromPeakPercent raises the computed maximum above the peak's node count (MaxFromPeakNodes).
 	MaxFromPeakPercent int
+	// Extended is what one node's allocatable offers of the resources beyond the vector (extended resources
+	// such as aws.amazon.com/neuron or nvidia.com/mig-1g.10gb, and huge pages in bytes), by name. A node offers
+	// none of a resource not listed: a pod requesting it does not fit (ReasonExtended).
+	Extended map[string]int64
+	// GPUNote says, for a pool whose nodes have GPUs that offer no nvidia.com/gpu (Allocatable.GPU 0), what
+	// they are ("its GPUs are AMD …"), for messages; "" otherwise.
+	GPUNote string
 }
 
 // MaxFromPeakNodes is a computed maximum node count: the peak scenario's nodes raised by percent and rounded
@@ -333,6 +343,10 @@ type Workload struct {
 	MaxReplicas int
 	// Requests of one pod. Requests.Pods is ignored: every pod takes exactly one pod slot.
 	Requests Resources
+	// Extended are one pod's requests of the resources beyond the vector (extended resources, huge pages in
+	// bytes), by name: the pods bind only on pools whose nodes offer each (Pool.Extended), at most
+	// ExtendedPerNode of them per node, and share no node with another workload requesting one of the same.
+	Extended map[string]int64
 	// CPUUsageMillicores is the expected real CPU use of one pod (may be 0); it feeds the per-node
 	// usage sums that burstable credit checks read.
 	CPUUsageMillicores int64

@@ -119,6 +119,7 @@ func (v *validator) pools(pools []Pool) map[string]int {
 		if p.CapacityType != "" && !slices.Contains(CapacityTypes, p.CapacityType) {
 			v.add(f.Child("CapacityType"), string(p.CapacityType), "unknown capacity type %q of pool %q; use one of %s", p.CapacityType, p.Name, field.QuoteList(CapacityTypes))
 		}
+		v.extendedMap(f, "pool "+strconv.Quote(p.Name), p.Extended)
 		a := toVec(p.Allocatable)
 		for r := range nRes {
 			ff := f.Child("Allocatable", resourceFields[r])
@@ -376,6 +377,7 @@ func (v *validator) workloads(in Input, poolIdx map[string]int) {
 			peak += int64(w.PeakReplicas())
 		}
 		v.requests(f, owner, w.Requests, w.CPUUsageMillicores)
+		v.extendedMap(f, owner, w.Extended)
 		v.labels(f.Child("NodeSelector"), owner, w.NodeSelector)
 		v.affinity(f, owner, w.NodeAffinity)
 		v.preferredAffinity(f, owner, w.PreferredNodeAffinity)

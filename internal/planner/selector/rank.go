@@ -119,6 +119,10 @@ const WarnDiskNotChecked = "selector.disk-not-checked"
 // claim's disk type (GPD-M2); they are ranked after the others (Candidate.DiskTypeUnknown).
 const WarnDiskTypeUnknown = "selector.disk-type-unknown"
 
+// WarnAcceleratorUnused: some eligible candidates have accelerators no workload requests; they are ranked after the
+// others (Candidate.AcceleratorUnused).
+const WarnAcceleratorUnused = "selector.accelerator-unused"
+
 // ExclusionReasons lists every reason a candidate can be excluded for.
 var ExclusionReasons = func() []Reason {
 	out := make([]Reason, 0, len(sizing.Reasons)+2)
@@ -175,6 +179,10 @@ type Candidate struct {
 	// the disk type of some claim (disks.md §6.1, rule GPD-M2): an eligible such candidate ranks after every
 	// eligible one whose claim disk types are checked, and Message says the support is unknown.
 	DiskTypeUnknown bool
+	// AcceleratorUnused is true when the candidate has accelerators (GPUs, Neuron devices) none of whose resources any
+	// workload requests: an eligible such candidate ranks after every eligible one without, and Message and
+	// WarnAcceleratorUnused say why (its nodes would pay for idle devices).
+	AcceleratorUnused bool
 	// Excluded is true when the candidate cannot work or was not sized; Reason and Message say why.
 	Excluded bool
 	Reason   Reason
@@ -370,6 +378,9 @@ func (r *Ranker) Rank(ctx context.Context, req Request) (*Ranking, error) {
 		}
 		rk.Warnings = append(rk.Warnings, field.Warning{Code: WarnDiskTypeUnknown, Path: field.NewPath("Workloads"), Message: msg})
 	}
+	if w, ok := acceleratorWarning(rk.Candidates); ok {
+		rk.Warnings = append(rk.Warnings, w)
+	}
 	if len(rk.Candidates) > 0 && !rk.Candidates[0].Excluded {
 		rk.Best = rk.Candidates[0].InstanceType
 		// A count the model did not check may be optimistic: the recommendation is then the cheapest it did.
@@ -513,6 +524,12 @@ func sortCandidates(cs []Candidate) {
 		}
 		if a.Excluded {
 			return 0
+		}
+		if a.AcceleratorUnused != b.AcceleratorUnused {
+			if a.AcceleratorUnused {
+				return 1
+			}
+			return -1
 		}
 		if a.DiskTypeUnknown != b.DiskTypeUnknown {
 			if a.DiskTypeUnknown {
@@ -684,8 +701,76 @@ func (r *Ranker) candidate(req *Request, t catalog.InstanceType, o *outcome) Can
 		c.Message = fmt.Sprintf("disk support unknown, so ranked after the candidates whose claim disk types are checked: %s",
 			strings.Join(unknown, "; "))
 	}
-
+	if why := acceleratorUnused(req, t); why != "" && !c.Excluded {
+		c.AcceleratorUnused = true
+		c.Message = strings.TrimPrefix(c.Message+"; "+why, "; ")
+	}
 	return c
+}
+
+// acceleratorWarning is WarnAcceleratorUnused over the ranked candidates, when some eligible one has accelerators no
+// workload requests.
+func acceleratorWarning(cs []Candidate) (field.Warning, bool) {
+	var idle []string
+	for _, c := range cs {
+		if c.AcceleratorUnused && !c.Excluded {
+			idle = append(idle, c.InstanceType)
+		}
+	}
+	if len(idle) == 0 {
+		return field.Warning{}, false
+	}
+	msg := fmt.Sprintf("%s %s accelerators (GPUs or Neuron devices) that no workload requests: ranked after the candidates without, "+
+		"since their nodes would pay for devices the pods leave idle (and pods requesting none are usually kept off accelerator nodes by a taint)",
+		field.JoinAnd(quoteNames(idle)), map[bool]string{true: "has", false: "have"}[len(idle) == 1])
+	if cs[0].AcceleratorUnused {
+		msg += fmt.Sprintf("; no candidate without accelerators is eligible, so the recommendation, %s, is one: add types without accelerators to the candidates", cs[0].InstanceType)
+	}
+	return field.Warning{Code: WarnAcceleratorUnused, Path: field.NewPath("Candidates"), Message: msg}, true
+}
+
+// acceleratorUnused says, for a type with accelerators (GPUs, counted or not, and the extended resources kubefit
+// derives or the pool declares) none of whose resources any workload requests, that its nodes would pay for
+// devices the pods leave idle; "" when it has none or a workload requests one. Such a type is cheaper per vCPU
+// only by accident, and pods that request no accelerator are usually kept off accelerator nodes (a taint), so it
+// ranks after the types without (Candidate.AcceleratorUnused).
+func acceleratorUnused(req *Request, t catalog.InstanceType) string {
+	offered := map[string]bool{}
+	if t.NVIDIAGPUs() > 0 {
+		offered["nvidia.com/gpu"] = true
+	}
+	for k := range sizing.DerivedExtended(t) {
+		offered[k] = true
+	}
+	if len(offered) == 0 && t.GPUCount == 0 && t.GPUNote() == "" {
+		return ""
+	}
+	for k, v := range req.Pool.Extended {
+		if v > 0 && !fit.IsHugePages(k) {
+			offered[k] = true
+		}
+	}
+	for _, w := range req.Workloads {
+		if w.Requests.GPU > 0 && offered["nvidia.com/gpu"] {
+			return ""
+		}
+		for k, v := range w.Extended {
+			if v > 0 && offered[k] {
+				return ""
+			}
+		}
+	}
+	what := "accelerators"
+	switch {
+	case t.NVIDIAGPUs() > 0:
+		what = fmt.Sprintf("%d NVIDIA %s (nvidia.com/gpu)", t.NVIDIAGPUs(), map[bool]string{true: "GPU", false: "GPUs"}[t.NVIDIAGPUs() == 1])
+	case offered[sizing.ResourceNeuron]:
+		what = "AWS Neuron accelerators (aws.amazon.com/neuron)"
+	case t.GPUNote() != "":
+		what = "accelerators (" + t.GPUNote() + ")"
+	}
+	return fmt.Sprintf("%s has %s, which no workload requests: its nodes would pay for devices the pods leave idle, so it is "+
+		"ranked after the candidates without accelerators", t.Name, what)
 }
 
 // diskTypesUnknown says, for each disk type of an attachable claim of the workloads, that kubefit's GCP

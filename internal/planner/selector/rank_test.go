@@ -866,3 +866,48 @@ func TestRankArm64ImagesWarning(t *testing.T) {
 		}
 	}
 }
+
+// TestRankAcceleratorUnused: for workloads that request no accelerator, types with GPUs or Neuron devices rank after
+// the types without, with a note and a warning (before: g4dn.xlarge ranked best for a CPU-only workload, without a
+// word); a workload requesting nvidia.com/gpu keeps the NVIDIA type in the ranking, and alone accelerator types
+// still give a recommendation, which the warning names.
+func TestRankAcceleratorUnused(t *testing.T) {
+	req := Request{
+		Candidates: []string{"g4dn.xlarge", "inf2.xlarge", "g4ad.xlarge", "m6i.xlarge", "c6i.xlarge"},
+		Pool:       sizing.Pool{Name: "general", Cloud: catalog.AWS, MaxNodes: 50},
+		Workloads:  []sizing.Workload{{Name: "web", Replicas: intp(6), Requests: fit.Resources{CPUMillicores: 1000, MemoryBytes: 2 << 30}}},
+	}
+	rk, err := NewRanker(sizing.EmbeddedCatalog()).Rank(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rk.Best != "c6i.xlarge" && rk.Best != "m6i.xlarge" {
+		t.Errorf("best = %s; ranking %v", rk.Best, summary(rk))
+	}
+	for i, c := range rk.Candidates {
+		idle := strings.HasPrefix(c.InstanceType, "g") || strings.HasPrefix(c.InstanceType, "inf")
+		if c.AcceleratorUnused != idle || idle && (i < 2 || !strings.Contains(c.Message, "which no workload requests")) {
+			t.Errorf("%d %s: accelerator unused %v, message %q", i, c.InstanceType, c.AcceleratorUnused, c.Message)
+		}
+	}
+	if w, ok := acceleratorWarning(rk.Candidates); !ok || !slices.ContainsFunc(rk.Warnings, func(x field.Warning) bool { return x.Code == WarnAcceleratorUnused }) ||
+		!strings.Contains(w.Message, `"g4dn.xlarge"`) {
+		t.Errorf("warnings %+v", rk.Warnings)
+	}
+	req.Workloads = append(req.Workloads, sizing.Workload{Name: "train", Replicas: intp(1), Requests: fit.Resources{CPUMillicores: 1000, MemoryBytes: 2 << 30, GPU: 1}})
+	rk, err = NewRanker(sizing.EmbeddedCatalog()).Rank(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rk.Best != "g4dn.xlarge" {
+		t.Errorf("best with a GPU workload = %s; ranking %v", rk.Best, summary(rk))
+	}
+	req.Candidates, req.Workloads = []string{"g4dn.xlarge", "g5.xlarge"}, req.Workloads[:1]
+	rk, err = NewRanker(sizing.EmbeddedCatalog()).Rank(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w, _ := acceleratorWarning(rk.Candidates); rk.Best == "" || !strings.Contains(w.Message, "so the recommendation, "+rk.Best) {
+		t.Errorf("best %q, warning %q", rk.Best, w.Message)
+	}
+}

@@ -61,6 +61,8 @@ func TestReportAgreesWithFits(t *testing.T) {
 			Workloads: []Workload{{Name: "pinned", Replicas: intp(20), Requests: fit.Resources{CPUMillicores: 500}, Pools: []string{"general"}}}}},
 		{"spread", Reason(fit.ReasonSpread), Request{Pools: []Pool{pool("general", "m5.large", 2)},
 			Workloads: []Workload{{Name: "apart", Replicas: intp(3), Requests: fit.Resources{CPUMillicores: 100}, Spread: fit.Spread{Type: fit.SpreadNode}}}}},
+		{"extended resource", Reason(fit.ReasonExtended), Request{Pools: []Pool{pool("general", "m5.large", 2)},
+			Workloads: []Workload{{Name: "infer", Replicas: intp(1), Requests: fit.Resources{CPUMillicores: 100}, Extended: map[string]int64{"aws.amazon.com/neuron": 1}}}}},
 		{"host port", Reason(fit.ReasonHostPort), Request{Pools: []Pool{pool("general", "m5.large", 2)},
 			Workloads: []Workload{{Name: "ingress", Replicas: intp(3), Requests: fit.Resources{CPUMillicores: 100}, HostPorts: []fit.HostPort{{Port: 443}}}}}},
 		{"pod affinity", Reason(fit.ReasonPodAffinity), Request{Pools: []Pool{zonal},

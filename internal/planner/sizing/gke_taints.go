@@ -65,27 +65,3 @@ func gkeArmToleration(selector map[string]string, affinity []fit.NodeSelectorTer
 	}
 	return withToleration(tolerations, fit.Toleration{Key: key, Operator: fit.OperatorEqual, Value: GKEArmTaint.Value, Effect: fit.EffectNoSchedule})
 }
-
-// allGKE says whether every pool of the request is a GKE pool, so that the cluster is a GKE cluster, which runs the
-// ExtendedResourceToleration admission controller (gpuToleration).
-func (s *solve) allGKE() bool {
-	for _, rp := range s.req.Pools {
-		if rp.Cloud != catalog.GCP {
-			return false
-		}
-	}
-	return len(s.req.Pools) > 0
-}
-
-// gpuToleration returns tolerations with GKEGPUTaint's toleration added when the pod requests nvidia.com/gpu on a
-// GKE cluster, as the ExtendedResourceToleration admission controller adds it there ("ExtendedResourceToleration",
-// kubernetes.io/docs/reference/access-authn-authz/admission-controllers: it adds a toleration of operator Exists and
-// effect NoSchedule for each extended resource the pod requests; GKE's "Run GPUs in GKE Standard node pools" says
-// GKE applies the matching tolerations to pods that request GPUs). Elsewhere the plugin may be off, so a pod there
-// keeps the tolerations it writes (the safe side for a taint the user puts on a pool).
-func gpuToleration(gke bool, req fit.Resources, tolerations []fit.Toleration) []fit.Toleration {
-	if !gke || req.GPU <= 0 {
-		return tolerations
-	}
-	return withToleration(tolerations, fit.Toleration{Key: GKEGPUTaint.Key, Operator: fit.OperatorExists, Effect: fit.EffectNoSchedule})
-}

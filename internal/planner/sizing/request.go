@@ -59,6 +59,10 @@ type Pool struct {
 	// (fit.Pool.MaxFromPeak; a node group's max_size left unset).
 	MaxFromPeak        bool
 	MaxFromPeakPercent int
+	// Extended declares what one node offers of extended resources (aws.amazon.com/neuron, nvidia.com/mig-1g.10gb,
+	// …) and huge pages (hugepages-2Mi, in bytes), by name, over what kubefit derives from the instance type
+	// (DerivedExtended); fit.Pool.Extended. Declared huge pages also come out of the node's allocatable memory.
+	Extended map[string]int64
 	// SizesChecked says the caller checks the pool's sizes against the platform's limits on the sizes the plan
 	// gives it (a node group, whose minimum and maximum may follow from the plan): Solve leaves AKS's kubenet
 	// and max pods rules (aks_limits.go) to it.
@@ -97,8 +101,8 @@ var GKEArmTaint = fit.Taint{Key: "kubernetes.io/arch", Value: "arm64", Effect: f
 // GKE only adds this taint if there is at least one non-GPU node pool in the cluster"
 // (cloud.google.com/kubernetes-engine/docs/how-to/gpus, "Run GPUs in GKE Standard node pools"; overhead.md §9.1).
 // A sizing request does not know the cluster's other pools, so every GKE pool of a type with GPUs carries it (the
-// safe side). The ExtendedResourceToleration admission controller, which GKE runs, gives a pod that requests
-// nvidia.com/gpu the toleration (gpuToleration); any other pod or DaemonSet needs it written.
+// safe side). The ExtendedResourceToleration admission controller, which GKE (like EKS and AKS) runs, gives a pod that requests
+// nvidia.com/gpu the toleration (extendedTolerations); any other pod or DaemonSet needs it written.
 var GKEGPUTaint = fit.Taint{Key: "nvidia.com/gpu", Value: "present", Effect: fit.EffectNoSchedule}
 
 // CreditOptions set how a burstable pool's CPU credit budget is checked; the zero value means the
@@ -128,6 +132,8 @@ type Workload struct {
 	MaxReplicas *int
 	// Requests of one pod; Requests.Pods is ignored (every pod takes one pod slot).
 	Requests fit.Resources
+	// Extended are one pod's requests of extended resources and huge pages, by name (fit.Workload.Extended).
+	Extended map[string]int64
 	// CPUUsageMillicores is the expected real CPU use of one pod, for credit checks.
 	CPUUsageMillicores int64
 	NodeSelector       map[string]string

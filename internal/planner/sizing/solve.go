@@ -239,11 +239,11 @@ func (s *solve) poolPath(i int) field.Path {
 func (s *solve) input() (fit.Input, error) {
 	var in fit.Input
 	listed := slices.Clone(s.req.DaemonSets)
-	gke := s.allGKE()
+	ert := s.managedERT()
 	for i := range listed {
 		d := &listed[i]
 		d.Tolerations = gkeArmToleration(d.NodeSelector, d.NodeAffinity, d.Tolerations)
-		d.Tolerations = gpuToleration(gke, d.Requests, d.Tolerations)
+		d.Tolerations = extendedTolerations(ert, d.Requests, nil, d.Tolerations)
 	}
 	if m := s.req.SystemDaemonSets; m != "" && !slices.Contains(overhead.SystemDaemonSetsModes, m) {
 		s.errs = append(s.errs, field.Invalid(field.NewPath("SystemDaemonSets"), string(m),
@@ -264,7 +264,7 @@ func (s *solve) input() (fit.Input, error) {
 	for i := range s.req.Workloads {
 		w := s.workload(i)
 		w.Tolerations = gkeArmToleration(w.NodeSelector, w.NodeAffinity, w.Tolerations)
-		w.Tolerations = gpuToleration(gke, w.Requests, w.Tolerations)
+		w.Tolerations = extendedTolerations(ert, w.Requests, w.Extended, w.Tolerations)
 		in.Workloads = append(in.Workloads, w)
 	}
 	return in, nil
@@ -488,6 +488,7 @@ func (s *solve) pool(i int, listed []fit.DaemonSet) (fit.Pool, error) {
 				"on every node of the pool, which can only overstate their load", listed[j].Name, field.QuoteList(zones)))
 		}
 	}
+	notes = s.poolExtended(i, &pp, &fp, notes)
 	s.poolSystemDaemonSets(&pp, &fp, listed, notes)
 	return fp, nil
 }
@@ -538,7 +539,7 @@ func (s *solve) workload(i int) fit.Workload {
 	fw := fit.Workload{Name: w.Name, Requests: w.Requests, CPUUsageMillicores: w.CPUUsageMillicores,
 		NodeSelector: w.NodeSelector, NodeAffinity: w.NodeAffinity, PreferredNodeAffinity: w.PreferredNodeAffinity, Tolerations: w.Tolerations, HostPorts: w.HostPorts, VolumeClaims: w.VolumeClaims, Pools: w.Pools, OS: w.OS, MaxSurge: w.MaxSurge, Spread: w.Spread,
 		Namespace: w.Namespace, Labels: w.Labels, PodAffinity: w.PodAffinity, TopologySpread: w.TopologySpread, Priority: w.Priority,
-		DisruptionBudget: w.DisruptionBudget}
+		DisruptionBudget: w.DisruptionBudget, Extended: w.Extended}
 	rerrs := ReplicaCountErrors(p, w.Name, w.Replicas, w.MinReplicas, w.MaxReplicas)
 	s.errs = append(s.errs, rerrs...)
 	switch {

@@ -509,7 +509,9 @@ func TestGKEArmTaint(t *testing.T) {
 // without a GPU request or a toleration stays off it (the taint), a pod requesting a GPU gets the toleration as
 // GKE's ExtendedResourceToleration admission gives it (and g2-standard-8 holds it); a DaemonSet lands there only
 // with a written toleration. The pool's note says so. An EKS GPU pool (g4dn.xlarge) carries no
-// such taint, and a GPU pod there is given no toleration for a taint the user writes.
+// such taint; a GPU pod on an EKS or AKS pool the user taints nvidia.com/gpu:NoSchedule binds, since both
+// run the ExtendedResourceToleration admission plugin too (before, only GKE's pods got the toleration); a pod
+// requesting none stays off it.
 func TestGKEGPUTaint(t *testing.T) {
 	agent := DaemonSet{Name: "agent", Requests: fit.Resources{CPUMillicores: 100, MemoryBytes: 100 << 20}, TakesPodSlot: true}
 	gpuAgent := DaemonSet{Name: "dcgm", Requests: fit.Resources{CPUMillicores: 100, MemoryBytes: 100 << 20}, TakesPodSlot: true,
@@ -531,7 +533,9 @@ func TestGKEGPUTaint(t *testing.T) {
 		{"gke g2 written toleration", catalog.GCP, "g2-standard-8", 0, []fit.Toleration{{Key: "nvidia.com/gpu", Operator: fit.OperatorExists}}, nil, true},
 		{"gke n2 no gpus", catalog.GCP, "n2-standard-4", 0, nil, nil, true},
 		{"eks g4dn web pods", catalog.AWS, "g4dn.xlarge", 0, nil, nil, true},
-		{"eks user taint, gpu pod", catalog.AWS, "g4dn.xlarge", 1, nil, []fit.Taint{userTaint}, false},
+		{"eks user taint, gpu pod", catalog.AWS, "g4dn.xlarge", 1, nil, []fit.Taint{userTaint}, true},
+		{"eks user taint, web pod", catalog.AWS, "g4dn.xlarge", 0, nil, []fit.Taint{userTaint}, false},
+		{"aks user taint, gpu pod", catalog.Azure, "Standard_NC4as_T4_v3", 1, nil, []fit.Taint{userTaint}, true},
 	} {
 		w := Workload{Name: "api", Replicas: intp(1), Tolerations: tc.tol,
 			Requests: fit.Resources{CPUMillicores: 500, MemoryBytes: 512 << 20, GPU: tc.gpu}}

@@ -12,6 +12,7 @@ import (
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
 	nodev1 "k8s.io/api/node/v1"
+	k8sresource "k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 
@@ -81,7 +82,7 @@ func (r *reader) podInfo(o object, ow *owned) (PodInfo, placement) {
 			"requests and limits (or the LimitRange); the plan counts the pods as if it admitted them", strings.Join(refused, "; "))
 	}
 	// A refused template is reported above, naming the container; the pod's totals would only repeat it.
-	info.Requests, info.Extended = r.vector(o, reqs, len(written) > 0)
+	info.Requests, info.Extended = r.vector(o, reqs, len(written) > 0, ow.daemon)
 	if info.Requests.CPUMillicores == 0 && info.Requests.MemoryBytes == 0 {
 		r.warn(o.src, WarnNoRequests, "its pods request no CPU and no memory, so they pack as zero; set resources.requests on its containers (or a LimitRange default)")
 	}
@@ -152,7 +153,7 @@ func tolerationText(t corev1.Toleration) string {
 
 // vector converts a Kubernetes resource list to the planner's exact integers; other resources are
 // carried by name. A quantity above resource.MaxQuantity is an error.
-func (r *reader) vector(o object, l corev1.ResourceList, reported bool) (fit.Resources, map[string]string) {
+func (r *reader) vector(o object, l corev1.ResourceList, reported, daemon bool) (fit.Resources, map[string]string) {
 	var v fit.Resources
 	ext := map[string]string{}
 	names := make([]string, 0, len(l))
@@ -186,17 +187,38 @@ func (r *reader) vector(o object, l corev1.ResourceList, reported bool) (fit.Res
 			v.MemoryBytes = x
 		case "ephemeral-storage":
 			v.EphemeralStorageBytes = x
-		case "nvidia.com/gpu", "amd.com/gpu":
-			v.GPU += x
+		case "nvidia.com/gpu":
+			// Only NVIDIA's: every device plugin advertises its own resource (AMD's amd.com/gpu,
+			// ROCm/k8s-device-plugin), which a node of another vendor's GPUs does not offer.
+			v.GPU = x
 		default:
 			ext[n] = q.String()
-			r.warn(o.src, WarnExtendedResource, "its pods request %s %s, which sizing does not model: only nodes that advertise it can run them, so pick pools that do", q.String(), n)
+			if daemon {
+				r.warn(o.src, WarnExtendedResource, "its pods request %s %s, which sizing does not count: only nodes that advertise it can run them, and its pods take some of it there", q.String(), n)
+			} else {
+				r.warn(o.src, WarnExtendedResource, "its pods request %s %s: they bind only on nodes that advertise it, so sizing places them only on pools "+
+					"whose nodes offer it (kubefit derives amd.com/gpu and the AWS Neuron resources for the instance types it knows to offer them; declare it on other pools)", q.String(), n)
+			}
 		}
 	}
 	if len(ext) == 0 {
 		ext = nil
 	}
 	return v, ext
+}
+
+// extendedAmounts converts the extended requests read (PodInfo.Extended, valid quantities) to the exact integers
+// sizing takes: a count, or bytes for huge pages.
+func extendedAmounts(ext map[string]string) map[string]int64 {
+	if len(ext) == 0 {
+		return nil
+	}
+	out := make(map[string]int64, len(ext))
+	for k, v := range ext {
+		q := k8sresource.MustParse(v)
+		out[k] = q.Value()
+	}
+	return out
 }
 
 // priorityOf resolves the pod's priority: its class's value, or the global default class's when it

@@ -2,6 +2,7 @@ package workloads
 
 import (
 	"fmt"
+	"maps"
 	"strings"
 	"testing"
 )
@@ -187,5 +188,21 @@ func TestReadSuspendedJobs(t *testing.T) {
 				t.Errorf("derivation %q, want %q", w.Pod.Derivation, tt.wantNote)
 			}
 		})
+	}
+}
+
+// TestReadAMDGPUIsItsOwnResource: amd.com/gpu is not nvidia.com/gpu (each device plugin advertises its own
+// resource; ROCm/k8s-device-plugin: "Exposes AMD GPUs as amd.com/gpu resources"), so it is carried among the
+// extended requests, for sizing to place only where nodes offer it; before, it was counted as an NVIDIA GPU and
+// such a pod "fit" NVIDIA nodes. MIG and Neuron requests are carried the same way.
+func TestReadAMDGPUIsItsOwnResource(t *testing.T) {
+	doc := deployment("amd", "2", `{limits: {amd.com/gpu: 1, nvidia.com/mig-1g.10gb: 2, hugepages-2Mi: 64Mi}, requests: {cpu: "1", memory: 1Gi}}`, "")
+	w := workload(t, mustRead(t, Input{Manifests: doc}), "amd")
+	if w.Requests.GPU != 0 {
+		t.Errorf("nvidia.com/gpu %d, want 0", w.Requests.GPU)
+	}
+	want := map[string]int64{"amd.com/gpu": 1, "nvidia.com/mig-1g.10gb": 2, "hugepages-2Mi": 64 << 20}
+	if !maps.Equal(w.Extended, want) {
+		t.Errorf("extended %v, want %v", w.Extended, want)
 	}
 }

@@ -149,7 +149,7 @@ type DaemonSet struct {
 // PodInfo is what one pod of a workload or DaemonSet asks and carries.
 type PodInfo struct {
 	// Requests is the pod's effective request (pod.Requests): CPU in millicores, memory and ephemeral
-	// storage in bytes, GPUs (nvidia.com/gpu plus amd.com/gpu) as devices.
+	// storage in bytes, GPUs (nvidia.com/gpu; amd.com/gpu is among Extended) as devices.
 	Requests fit.Resources
 	// Extended holds every other requested resource (hugepages, extended resources) by name, as
 	// Kubernetes quantities.

@@ -141,7 +141,8 @@ func (r *reader) add(o object, ow owned) {
 	n := ow.replicas
 	w := Workload{Source: o.src, Pod: info, Workload: sizing.Workload{Name: o.src.Name, Replicas: &n, Requests: info.Requests,
 		NodeSelector: pl.selector, NodeAffinity: pl.affinity, PreferredNodeAffinity: pl.preferred, HostPorts: pl.ports, Tolerations: tolerations(ow.template.Spec.Tolerations), MaxSurge: ow.surge, Spread: pl.spread,
-		Namespace: o.src.Namespace, Labels: ow.template.Labels, PodAffinity: pl.pod, TopologySpread: pl.topology, OS: podOS(ow.template)}}
+		Namespace: o.src.Namespace, Labels: ow.template.Labels, PodAffinity: pl.pod, TopologySpread: pl.topology, OS: podOS(ow.template),
+		Extended: extendedAmounts(info.Extended)}}
 	if b := ow.bounds; b != nil {
 		lo, hi := b[0], b[1]
 		w.Replicas, w.MinReplicas, w.MaxReplicas = nil, &lo, &hi
